@@ -1,0 +1,27 @@
+# The two README commands: `make run` (main job on the embedded default) and `make test` (every test).
+PY      ?= python3
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+EXTRAS  ?= test,torch
+
+.PHONY: run test venv clean validate bench
+
+$(BIN)/suanli: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
+	touch $(BIN)/suanli
+
+venv: $(BIN)/suanli
+
+run: venv
+	$(BIN)/suanli plan --file examples/lora-7b.yaml
+
+test: venv
+	$(BIN)/python -m pytest
+
+validate: venv
+	$(BIN)/suanli validate
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,247 @@
+"""Benchmark results as pydantic models, their JSON form, and a file store.
+
+Store layout (one JSON file per object; the service's SQL storage can replace it behind the same methods):
+
+    <root>/results/<id>.json        a BenchResult
+    <root>/references/<key>.json    a ReferenceRun (one per model key; newest wins)
+
+`<root>` is `$SUANLI_HOME/bench` when SUANLI_HOME is set, else `~/.local/share/suanli/bench`.
+Packaged references (`suanli/data/bench/references/`) are consulted after the store.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import os
+import re
+import uuid
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, Field, ValidationError
+
+from suanli import __version__
+from suanli.bench.backends import BackendInfo
+from suanli.bench.models import ModelInfo
+from suanli.errors import DataFileError, InputError, NotFoundError
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AccuracyResult",
+    "BandwidthResult",
+    "BenchResult",
+    "MatmulResult",
+    "Microbench",
+    "ReferenceRun",
+    "ResultStore",
+    "RunConfig",
+    "Throughput",
+    "default_store_dir",
+    "new_id",
+]
+
+SCHEMA_VERSION = 1
+
+
+def new_id() -> str:
+    """Sortable unique id: UTC time to the second plus 6 random hex digits."""
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:6]
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+class RunConfig(BaseModel):
+    device: str
+    model: str
+    precision: str
+    batch: int = Field(ge=1)
+    input_tokens: int = Field(ge=1)
+    output_tokens: int = Field(ge=2, description="generated tokens per sequence; the first comes from prefill")
+    warmup: int = Field(ge=0)
+    repeats: int = Field(ge=1)
+
+
+class Throughput(BaseModel):
+    """Medians over `repeats` timed runs after `warmup` untimed ones; every time is taken after a device sync."""
+
+    prefill_tokens: int = Field(description="batch * input_tokens")
+    prefill_time_s: float
+    prefill_tokens_per_s: float
+    ttft_s: float = Field(description="prefill forward + choosing the first token, batch-wide")
+    decode_steps: int = Field(description="output_tokens - 1 forward passes of one token per sequence")
+    decode_tokens: int = Field(description="batch * decode_steps")
+    decode_time_s: float
+    decode_tokens_per_s: float = Field(description="decode_tokens / decode_time_s")
+    decode_step_latency_s: float = Field(description="decode_time_s / decode_steps (time per output token)")
+    peak_memory_bytes: int
+    memory_kind: str = Field(description="device-max-allocated or process-peak-rss")
+    samples_prefill_time_s: list[float] = []
+    samples_ttft_s: list[float] = []
+    samples_decode_time_s: list[float] = []
+
+
+class MatmulResult(BaseModel):
+    precision: str
+    n: int = Field(description="square matrices n x n")
+    flops_per_call: float = Field(description="2 * n**3")
+    time_s: float
+    tflops: float = Field(description="flops_per_call / time_s / 1e12")
+    samples_time_s: list[float] = []
+
+
+class BandwidthResult(BaseModel):
+    buffer_bytes: int
+    bytes_per_call: int = Field(description="a copy reads and writes the buffer: 2 * buffer_bytes")
+    time_s: float
+    bytes_per_s: float
+    samples_time_s: list[float] = []
+
+
+class Microbench(BaseModel):
+    matmul: list[MatmulResult] = []
+    bandwidth: BandwidthResult | None = None
+
+
+class AccuracyResult(BaseModel):
+    passed: bool
+    verdict: str
+    reference_id: str
+    reference_device: str
+    reference_precision: str
+    precision: str
+    n_tokens: int
+    perplexity: float
+    reference_perplexity: float
+    perplexity_rel_diff: float
+    max_abs_logit_diff: float
+    max_logit_rel_diff: float = Field(description="max |logit - reference| / max |reference logit|")
+    tolerance_logit_rel: float
+    tolerance_perplexity_rel: float
+    tolerance_source: str
+
+
+class BenchResult(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    id: str = Field(default_factory=new_id)
+    created_at: dt.datetime = Field(default_factory=_now)
+    command: str = ""
+    suanli_version: str = __version__
+    accelerator: str | None = Field(None, description="catalog accelerator id this device is, if given")
+    backend: BackendInfo
+    model: ModelInfo
+    config: RunConfig
+    throughput: Throughput | None = None
+    micro: Microbench | None = None
+    accuracy: AccuracyResult | None = None
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2)
+
+
+class ReferenceRun(BaseModel):
+    """Logits at a few positions and the perplexity of the shipped text, made once (normally CPU fp32)."""
+
+    id: str = Field(default_factory=new_id)
+    created_at: dt.datetime = Field(default_factory=_now)
+    command: str = ""
+    model_key: str
+    device: str
+    precision: str
+    torch_version: str | None = None
+    token_ids_sha256: str
+    n_tokens: int
+    perplexity: float
+    positions: list[int]
+    vocab_size: int
+    logits_f32_b64: str = Field(description="float32 little-endian, shape (len(positions), vocab_size), base64")
+
+    @staticmethod
+    def encode_logits(arr: Any) -> str:
+        return base64.b64encode(np.ascontiguousarray(arr, dtype="<f4").tobytes()).decode("ascii")
+
+    def logits(self) -> np.ndarray:
+        raw = np.frombuffer(base64.b64decode(self.logits_f32_b64), dtype="<f4")
+        return raw.reshape(len(self.positions), self.vocab_size)
+
+
+def default_store_dir() -> Path:
+    home = os.environ.get("SUANLI_HOME")
+    if home:
+        return Path(home).expanduser() / "bench"
+    return Path.home() / ".local" / "share" / "suanli" / "bench"
+
+
+def _safe(key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", key)
+
+
+def _read(path: Path, cls: type[BaseModel]) -> Any:
+    try:
+        return cls.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(x) for x in err["loc"])
+        raise DataFileError(str(path), None, field, err["msg"]) from None
+    except (OSError, json.JSONDecodeError) as e:
+        raise DataFileError(str(path), None, None, str(e)) from None
+
+
+class ResultStore:
+    """Benchmark results and reference runs as JSON files under `root`."""
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else default_store_dir()
+
+    @property
+    def results_dir(self) -> Path:
+        return self.root / "results"
+
+    @property
+    def references_dir(self) -> Path:
+        return self.root / "references"
+
+    def save(self, result: BenchResult) -> Path:
+        self.results_dir.mkdir(parents=True, exist_ok=True)
+        path = self.results_dir / f"{_safe(result.id)}.json"
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(result.to_json(), encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    def results(self) -> list[BenchResult]:
+        """Every stored result, oldest first."""
+        if not self.results_dir.is_dir():
+            return []
+        out = [_read(p, BenchResult) for p in sorted(self.results_dir.glob("*.json"))]
+        return sorted(out, key=lambda r: (r.created_at, r.id))
+
+    def get(self, id_prefix: str) -> BenchResult:
+        matches = [r for r in self.results() if r.id.startswith(id_prefix)]
+        if len(matches) != 1:
+            if not matches:
+                raise NotFoundError("result", id_prefix, [r.id for r in self.results()])
+            raise InputError("result", f"{id_prefix!r} matches {len(matches)} results; give more of the id")
+        return matches[0]
+
+    def save_reference(self, ref: ReferenceRun) -> Path:
+        self.references_dir.mkdir(parents=True, exist_ok=True)
+        path = self.references_dir / f"{_safe(ref.model_key)}.json"
+        path.write_text(ref.model_dump_json(indent=1), encoding="utf-8")
+        return path
+
+    def reference(self, model_key: str, where: Literal["any", "store", "packaged"] = "any") -> ReferenceRun | None:
+        """The stored reference for a model key: the store's own first, then the packaged one."""
+        name = f"{_safe(model_key)}.json"
+        if where in ("any", "store") and (self.references_dir / name).is_file():
+            return _read(self.references_dir / name, ReferenceRun)  # type: ignore[no-any-return]
+        if where in ("any", "packaged"):
+            packaged = resources.files("suanli") / "data" / "bench" / "references" / name
+            if packaged.is_file():
+                return _read(Path(str(packaged)), ReferenceRun)  # type: ignore[no-any-return]
+        return None

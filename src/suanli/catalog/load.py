@@ -1,0 +1,256 @@
+"""Read, validate and cross-check the catalog data files.
+
+The packaged files live in `suanli/data/catalog/*.yaml`. Each file may hold any of the top-level keys
+`sources`, `accelerators`, `offers`, `purchases`, `models`, `stacks`. A file that does not match the
+schema fails with file, row and field (`DataFileError`); cross-references (a source id, an offer's
+device, an accelerator's stack) are checked after every file is read.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from suanli.catalog.schema import (
+    ASSUMED,
+    Accelerator,
+    Alternatives,
+    Catalog,
+    EfficiencyFactor,
+    Link,
+    ModelArch,
+    Offer,
+    Purchase,
+    SoftwareStack,
+    Source,
+    Sourced,
+)
+from suanli.errors import DataFileError
+
+__all__ = ["DATA_DIR", "iter_sourced", "load_catalog", "load_files", "packaged_catalog"]
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "catalog"
+
+_SECTIONS: dict[str, type[BaseModel]] = {
+    "sources": Source,
+    "accelerators": Accelerator,
+    "offers": Offer,
+    "purchases": Purchase,
+    "models": ModelArch,
+    "stacks": SoftwareStack,
+    "efficiency": EfficiencyFactor,
+    "links": Link,
+}
+
+
+def _row_label(i: int, raw: Any) -> str:
+    ident = raw.get("id") if isinstance(raw, dict) else None
+    return f"{i + 1}" + (f" ({ident})" if ident else "")
+
+
+def _parse_file(path: Path) -> dict[str, list[BaseModel]]:
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = f"line {mark.line + 1}" if mark else None
+        raise DataFileError(str(path), line, None, f"not valid YAML: {getattr(e, 'problem', e)}") from None
+    if not isinstance(doc, dict):
+        raise DataFileError(str(path), None, None, "top level must be a mapping of sections")
+    out: dict[str, list[BaseModel]] = {}
+    for section, rows in doc.items():
+        if section not in _SECTIONS:
+            raise DataFileError(
+                str(path), None, section, f"unknown section; allowed: {', '.join(_SECTIONS)}"
+            )
+        if not isinstance(rows, list):
+            raise DataFileError(str(path), None, section, "must be a list of rows")
+        parsed = []
+        for i, raw in enumerate(rows):
+            try:
+                parsed.append(_SECTIONS[section].model_validate(raw))
+            except ValidationError as e:
+                err = e.errors()[0]
+                loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-"))
+                raise DataFileError(
+                    str(path), f"{section}[{_row_label(i, raw)}]", loc or None, err["msg"]
+                ) from None
+        out[section] = parsed
+    return out
+
+
+def iter_sourced(obj: Any) -> Iterator[tuple[str, Sourced[Any]]]:
+    """Every Sourced value inside a model, with its field path."""
+    if isinstance(obj, Sourced):
+        yield "", obj
+    elif isinstance(obj, Alternatives):
+        for v in obj.values:
+            yield "", v
+    elif isinstance(obj, BaseModel):
+        for name in type(obj).model_fields:
+            for path, v in iter_sourced(getattr(obj, name)):
+                yield (f"{name}.{path}" if path else name), v
+    elif isinstance(obj, tuple | list):
+        for i, item in enumerate(obj):
+            for path, v in iter_sourced(item):
+                yield (f"{i}.{path}" if path else str(i)), v
+
+
+def _check_unique(kind: str, rows: Iterable[tuple[str, Iterable[str]]]) -> None:
+    seen: dict[str, str] = {}
+    for ident, aliases in rows:
+        for name in (ident, *aliases):
+            key = name.lower()
+            if key in seen and seen[key] != ident:
+                raise DataFileError(kind, ident, "aliases", f"name {name!r} is also used by {seen[key]!r}")
+            if key in seen and name == ident:
+                raise DataFileError(kind, ident, "id", "duplicate id")
+            seen[key] = ident
+
+
+def load_files(paths: Iterable[Path]) -> Catalog:
+    """Load and cross-check the given data files into one `Catalog`."""
+    merged: dict[str, list[Any]] = {k: [] for k in _SECTIONS}
+    origin: dict[tuple[str, str], str] = {}
+    for path in sorted(paths):
+        for section, rows in _parse_file(path).items():
+            for row in rows:
+                origin[(section, getattr(row, "id", ""))] = str(path)
+            merged[section].extend(rows)
+
+    sources: dict[str, Source] = {}
+    for s in merged["sources"]:
+        if s.id in sources:
+            raise DataFileError(origin[("sources", s.id)], s.id, "id", "duplicate source id")
+        sources[s.id] = s
+
+    def need_source(section: str, ident: str, field: str, sid: str | None) -> None:
+        if sid is not None and sid != ASSUMED and sid not in sources:
+            raise DataFileError(
+                origin.get((section, ident), section), ident, field,
+                f"source {sid!r} is not defined in any 'sources' section",
+            )
+
+    for section in ("accelerators", "offers", "purchases", "models", "stacks", "efficiency", "links"):
+        for row in merged[section]:
+            for field, v in iter_sourced(row):
+                need_source(section, row.id, field, v.source)
+            need_source(section, row.id, "source", getattr(row, "source", None))
+            need_source(section, row.id, "adapted_source", getattr(row, "adapted_source", None))
+
+    _check_unique("accelerators", ((a.id, a.aliases) for a in merged["accelerators"]))
+    _check_unique("models", ((m.id, m.aliases) for m in merged["models"]))
+    _check_unique("offers", ((o.id, ()) for o in merged["offers"]))
+    _check_unique("purchases", ((p.id, ()) for p in merged["purchases"]))
+    _check_unique("stacks", ((s.id, ()) for s in merged["stacks"]))
+    _check_unique("efficiency", ((e.id, ()) for e in merged["efficiency"]))
+    _check_unique("links", ((x.id, ()) for x in merged["links"]))
+
+    acc_ids = {a.id for a in merged["accelerators"]}
+    stack_ids = {s.id for s in merged["stacks"]}
+    for a in merged["accelerators"]:
+        a_: Accelerator = a
+        if a_.stack not in stack_ids:
+            raise DataFileError(origin[("accelerators", a_.id)], a_.id, "stack", f"unknown stack {a_.stack!r}")
+        if a_.variant_of and a_.variant_of not in acc_ids:
+            raise DataFileError(
+                origin[("accelerators", a_.id)], a_.id, "variant_of", f"unknown accelerator {a_.variant_of!r}"
+            )
+    for o in merged["offers"]:
+        o_: Offer = o
+        if o_.device not in acc_ids:
+            raise DataFileError(origin[("offers", o_.id)], o_.id, "device", f"unknown accelerator {o_.device!r}")
+    for p in merged["purchases"]:
+        p_: Purchase = p
+        if p_.device is not None and p_.device not in acc_ids:
+            raise DataFileError(
+                origin[("purchases", p_.id)], p_.id, "device", f"unknown accelerator {p_.device!r}"
+            )
+    for m in merged["models"]:
+        m_: ModelArch = m
+        if m_.kind == "llm":
+            missing = [
+                f for f in ("hidden_size", "num_layers", "num_attention_heads", "intermediate_size", "vocab_size")
+                if getattr(m_, f) is None
+            ]
+            if missing:
+                raise DataFileError(origin[("models", m_.id)], m_.id, missing[0], "required for an LLM")
+    stacks: tuple[SoftwareStack, ...] = tuple(merged["stacks"])
+
+    return Catalog(
+        sources=sources,
+        accelerators=tuple(merged["accelerators"]),
+        offers=tuple(merged["offers"]),
+        purchases=tuple(merged["purchases"]),
+        models=tuple(merged["models"]),
+        stacks=stacks,
+        efficiency=tuple(merged["efficiency"]),
+        links=tuple(merged["links"]),
+    )
+
+
+MEASURED_MATMUL = DATA_DIR.parent / "measured" / "matmul_tflops.yaml"
+_PEAK_FIELD = {"bf16": "bf16_dense_tflops", "fp16": "fp16_dense_tflops", "fp32": "fp32_tflops"}
+
+
+def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Catalog:
+    """Add `matmul` efficiency factors derived from measured torch.matmul TFLOPS ÷ the dense peak:
+    per device and dtype (median of its runs, capped at 1.0: GeForce cards boost above their rated clock),
+    then per family and overall (median over devices). Their sources are the measurement sources."""
+    if not path.is_file():
+        return cat
+    doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    sources = dict(cat.sources)
+    for raw in doc.get("sources", []):
+        src = Source.model_validate(raw)
+        sources.setdefault(src.id, src)
+    by_id = {a.id: a for a in cat.accelerators}
+    runs: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    for i, row in enumerate(doc.get("measurements", [])):
+        acc = by_id.get(row.get("device"))
+        if acc is None or row.get("dtype") not in _PEAK_FIELD:
+            raise DataFileError(str(path), str(i + 1), "device", f"unknown device or dtype in {row!r}")
+        peak = getattr(acc.specs, _PEAK_FIELD[row["dtype"]])
+        if peak is None:
+            continue
+        runs.setdefault((acc.id, row["dtype"]), []).append((min(row["tflops"] / peak.value, 1.0), row["source"]))
+    factors: list[EfficiencyFactor] = []
+    family_vals: dict[tuple[str, str], list[float]] = {}
+    for (dev, dtype), vals in sorted(runs.items()):
+        ratios = sorted(v for v, _ in vals)
+        med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2]) / 2
+        factors.append(EfficiencyFactor(
+            id=f"matmul-{dev}-{dtype}", metric="matmul", device=dev, precision=dtype, value=med,
+            source=vals[0][1], note=f"derived: median of {len(vals)} measured run(s) ÷ dense peak (capped at 1)",
+        ))
+        family_vals.setdefault((by_id[dev].family, dtype), []).append(med)
+        family_vals.setdefault(("*", dtype), []).append(med)
+    first_source = next((f.source for f in factors), None)
+    for (fam, dtype), vals in sorted(family_vals.items()):
+        if dtype == "fp16" and (fam, "bf16") in family_vals:
+            continue  # one 16-bit row per family: bf16 where measured
+        vals.sort()
+        factors.append(EfficiencyFactor(
+            id=f"matmul-family-{fam}-{dtype}".replace("*", "all"), metric="matmul", family=fam,
+            precision="fp32" if dtype == "fp32" else "*", value=vals[len(vals) // 2],
+            source=first_source or "assumed",
+            note=f"derived: median over {len(vals)} measured device(s) ({dtype}); other precisions assume the 16-bit share",
+        ))
+    return cat.model_copy(update={"sources": sources, "efficiency": (*cat.efficiency, *factors)})
+
+
+def load_catalog(data_dir: Path = DATA_DIR, extra: Iterable[Path] = ()) -> Catalog:
+    """The catalog in `data_dir` (default: the packaged one) plus any extra files, with efficiency
+    factors derived from the packaged matmul measurements."""
+    return derived_matmul_efficiency(load_files([*data_dir.glob("*.yaml"), *extra]))
+
+
+@functools.cache
+def packaged_catalog() -> Catalog:
+    """The packaged catalog, loaded once per process."""
+    return load_catalog()

@@ -1,0 +1,412 @@
+"""Typed schema of the catalog data files (see `suanli/data/SCHEMA.md` for the prose version).
+
+Every number about the world is a `Sourced` value: the value, the id of its source and optionally a
+date and a note. Where sources disagree a field holds several `Sourced` values and exactly one of them
+is marked `default: true` with the reason in its `note`. A value that is an assumption names the
+reserved source `assumed` and must say why in `note`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Annotated, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = [
+    "ASSUMED",
+    "Accelerator",
+    "AdaptedList",
+    "AcceleratorSpecs",
+    "Alternatives",
+    "Catalog",
+    "DiffusionComponent",
+    "EfficiencyFactor",
+    "Link",
+    "MLAConfig",
+    "ModelArch",
+    "MoEConfig",
+    "Offer",
+    "Purchase",
+    "Source",
+    "SoftwareStack",
+    "Sourced",
+]
+
+ASSUMED = "assumed"
+_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_ID = re.compile(r"^[a-z0-9][a-z0-9.+_-]*$")
+
+T = TypeVar("T")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_date(v: str | None) -> str | None:
+    if v is None:
+        return v
+    v = str(v)
+    if not _DATE.match(v):
+        raise ValueError(f"date {v!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
+    return v
+
+
+class Source(_Strict):
+    """Where facts come from: a datasheet, a paper's table, an article, a measurement command."""
+
+    id: str
+    title: str
+    kind: Literal[
+        "datasheet",
+        "whitepaper",
+        "paper",
+        "vendor-doc",
+        "article",
+        "seed",
+        "press",
+        "community",
+        "measurement",
+        "price-list",
+        "code",
+        "derived",
+    ]
+    url: str | None = None
+    date: str | None = Field(None, description="published or accessed, YYYY[-MM[-DD]]")
+    note: str | None = None
+
+    _v_date = field_validator("date", mode="before")(_check_date)
+
+
+class Sourced(_Strict, Generic[T]):
+    """One value with its provenance."""
+
+    value: T
+    source: str
+    date: str | None = None
+    note: str | None = None
+    default: bool = False
+
+    _v_date = field_validator("date", mode="before")(_check_date)
+
+    @model_validator(mode="after")
+    def _assumed_needs_reason(self) -> Sourced[T]:
+        if self.source == ASSUMED and not self.note:
+            raise ValueError("a value with source 'assumed' must say why in 'note'")
+        return self
+
+
+class Alternatives(_Strict, Generic[T]):
+    """All known values of one field, each with its source; `chosen` is the default one."""
+
+    values: tuple[Sourced[T], ...]
+
+    @property
+    def chosen(self) -> Sourced[T]:
+        for v in self.values:
+            if v.default:
+                return v
+        return self.values[0]
+
+    @property
+    def value(self) -> T:
+        return self.chosen.value
+
+    @property
+    def conflicting(self) -> bool:
+        return len({repr(v.value) for v in self.values}) > 1
+
+    @classmethod
+    def parse(cls, raw: Any) -> Any:
+        """Accept a single mapping or a list of mappings (exactly one `default: true` when several)."""
+        if isinstance(raw, Alternatives):
+            return raw
+        if isinstance(raw, dict) and "values" not in raw:
+            raw = [raw]
+        if isinstance(raw, list):
+            if len(raw) > 1:
+                n_default = sum(1 for r in raw if isinstance(r, dict) and r.get("default"))
+                if n_default != 1:
+                    raise ValueError(
+                        f"{len(raw)} values from different sources need exactly one 'default: true' "
+                        f"(found {n_default})"
+                    )
+            return {"values": raw}
+        return raw
+
+
+def _alts(tp: type) -> Any:
+    from pydantic import BeforeValidator
+
+    return Annotated[Alternatives[tp], BeforeValidator(Alternatives.parse)]  # type: ignore[valid-type]
+
+
+FloatField = _alts(float)
+IntField = _alts(int)
+StrField = _alts(str)
+BoolField = _alts(bool)
+RangeField = _alts(tuple[float, float])
+
+Vendor = Literal[
+    "nvidia", "huawei", "hygon", "cambricon", "metax", "kunlunxin", "moore-threads", "amd", "intel"
+]
+Interconnect = Literal[
+    "none", "pcie", "nvlink-bridge", "nvswitch", "hccs", "mlu-link", "mtlink", "metaxlink", "xpu-link", "xgmi"
+]
+
+
+class AcceleratorSpecs(_Strict):
+    """Peak figures. Dense and sparse (2:4 structured sparsity) are separate fields, never mixed.
+
+    `*_tflops` are 1e12 floating-point operations per second, `*_tops` 1e12 integer operations per
+    second. For GeForce cards `fp16_dense_tflops`/`bf16_dense_tflops` are the FP32-accumulate rates
+    (what PyTorch uses); the FP16-accumulate rate is `fp16_acc16_dense_tflops`.
+    """
+
+    memory_gib: FloatField | None = None
+    memory_bandwidth_gb_per_s: FloatField | None = None
+    fp32_tflops: FloatField | None = None
+    tf32_dense_tflops: FloatField | None = None
+    tf32_sparse_tflops: FloatField | None = None
+    fp16_dense_tflops: FloatField | None = None
+    fp16_sparse_tflops: FloatField | None = None
+    fp16_acc16_dense_tflops: FloatField | None = None
+    bf16_dense_tflops: FloatField | None = None
+    bf16_sparse_tflops: FloatField | None = None
+    fp8_dense_tflops: FloatField | None = None
+    fp8_sparse_tflops: FloatField | None = None
+    fp4_dense_tflops: FloatField | None = None
+    int8_dense_tops: FloatField | None = None
+    int8_sparse_tops: FloatField | None = None
+    interconnect_gb_per_s: FloatField | None = Field(
+        None, description="card-to-card bandwidth per card, bidirectional aggregate"
+    )
+    pcie_gen: IntField | None = None
+    tdp_w: FloatField | None = None
+
+
+class Accelerator(_Strict):
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    vendor: Vendor
+    family: str = Field(description="architecture family, e.g. ada, ampere, hopper, davinci; keys efficiency data")
+    domestic: bool = Field(description="made by a Chinese vendor (信创 eligible)")
+    segment: Literal["datacenter", "consumer", "workstation"]
+    form_factor: Literal["pcie", "sxm", "oam", "module", "card"]
+    stack: str = Field(description="id of a software stack in stacks.yaml")
+    memory_type: str | None = None
+    interconnect: Interconnect
+    interconnect_name: str | None = None
+    max_cards_per_node: int = 8
+    variant_of: str | None = None
+    china_market: StrField | None = None
+    notes: tuple[str, ...] = ()
+    specs: AcceleratorSpecs
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        if not _ID.match(v):
+            raise ValueError(f"id {v!r} must be lowercase letters, digits, '.', '+', '_' or '-'")
+        return v
+
+
+BillingUnit = Literal["second", "minute", "hour", "day", "week", "month", "year"]
+
+
+class Offer(_Strict):
+    """A rental price. `price_cny` is for the whole instance (`cards` cards) for one `billing_unit`."""
+
+    id: str
+    provider: str
+    device: str
+    cards: int = Field(ge=1)
+    billing_unit: BillingUnit
+    price_cny: FloatField
+    price_cny_max: FloatField | None = Field(None, description="upper end where the source gives a range")
+    min_units: int = Field(1, ge=1, description="minimum rental, in billing units")
+    whole_machine_only: bool = False
+    kind: Literal["bare-metal", "container", "vm", "unknown"] = "unknown"
+    region: str | None = None
+    date: str
+    source: str
+    note: str | None = None
+
+    _v_date = field_validator("date", mode="before")(_check_date)
+
+
+class Purchase(_Strict):
+    """A purchase price (capex) for rent-vs-buy."""
+
+    id: str
+    item: Literal["card", "server", "node"]
+    device: str | None = None
+    cards: int = 0
+    price_cny: FloatField
+    price_cny_max: FloatField | None = None
+    date: str
+    source: str
+    note: str | None = None
+
+    _v_date = field_validator("date", mode="before")(_check_date)
+
+
+class MoEConfig(_Strict):
+    num_experts: int
+    top_k: int
+    num_shared_experts: int = 0
+    expert_intermediate_size: int
+    shared_expert_intermediate_size: int | None = None
+    first_dense_layers: int = Field(0, description="leading layers with a dense FFN instead of experts")
+    dense_intermediate_size: int | None = None
+    router_bias: bool = False
+    # Optional additions (issue 2, model presets): what real MoE configs need beyond the above.
+    shared_expert_gate: bool = Field(
+        False, description="Qwen2-MoE: a sigmoid gate Linear(hidden, 1) on the shared expert output"
+    )
+    n_group: int | None = Field(None, description="DeepSeek-V3 group-limited routing: expert groups")
+    topk_group: int | None = Field(None, description="DeepSeek-V3: groups a token may route to")
+
+
+class MLAConfig(_Strict):
+    """DeepSeek multi-head latent attention (DeepSeek-V2 paper, §2.1)."""
+
+    q_lora_rank: int | None
+    kv_lora_rank: int
+    qk_nope_head_dim: int
+    qk_rope_head_dim: int
+    v_head_dim: int
+
+
+class DiffusionComponent(_Strict):
+    name: str
+    role: Literal["unet", "transformer", "text-encoder", "vae"]
+    params: FloatField
+
+
+class ModelArch(_Strict):
+    """What parameters, FLOPs and KV cache need. Field names follow Hugging Face configs."""
+
+    id: str = Field(description="Hugging Face id, e.g. Qwen/Qwen2.5-7B-Instruct")
+    aliases: tuple[str, ...] = ()
+    family: str
+    kind: Literal["llm", "diffusion"] = "llm"
+    hf_architecture: str | None = Field(None, description="transformers class that builds an equivalent model")
+    hidden_size: int | None = None
+    num_layers: int | None = None
+    num_attention_heads: int | None = None
+    num_key_value_heads: int | None = None
+    head_dim: int | None = None
+    intermediate_size: int | None = None
+    ffn_gated: bool = True
+    vocab_size: int | None = None
+    tie_word_embeddings: bool = False
+    qkv_bias: bool = False
+    attention_out_bias: bool = Field(False, description="bias on the attention output projection (o_proj)")
+    qk_norm: bool = Field(False, description="RMSNorm over head_dim on queries and keys (Qwen3)")
+    norm: Literal["rmsnorm", "layernorm"] = "rmsnorm"
+    max_context: int | None = None
+    sliding_window: int | None = None
+    moe: MoEConfig | None = None
+    mla: MLAConfig | None = None
+    mtp_layers: int = Field(
+        0, description="DeepSeek multi-token-prediction modules in the checkpoint (num_nextn_predict_layers); "
+        "not built by transformers and not in the parameter total"
+    )
+    components: tuple[DiffusionComponent, ...] = ()
+    published_params: FloatField | None = None
+    published_active_params: FloatField | None = None
+    source: str
+    date: str | None = None
+    note: str | None = None
+
+
+class AdaptedList(_Strict):
+    """One published adapted-model list of a stack (vLLM-Ascend, MindSpeed-LLM, MindIE, ...).
+
+    `models` is sourced: the value is the tuple of Hugging Face ids on the list, the source the list itself.
+    """
+
+    name: str
+    use: Literal["inference", "training", "both"]
+    models: Sourced[tuple[str, ...]]
+
+
+class SoftwareStack(_Strict):
+    id: str
+    name: str
+    vendor: str
+    devices_note: str | None = None
+    frameworks: tuple[str, ...] = ()
+    components: tuple[str, ...] = ()
+    precisions: tuple[str, ...] = ()
+    fp8: BoolField | None = None
+    qlora_4bit: BoolField | None = None
+    cuda_compatible: bool = False
+    adapted_models: tuple[str, ...] = Field((), description="model ids on the stack's adapted lists")
+    adapted_source: str | None = None
+    adapted_lists: tuple[AdaptedList, ...] = Field(
+        (), description="the individual adapted lists (inference / training) behind adapted_models"
+    )
+    migration_weeks_adapted: RangeField | None = Field(None, description="[low, high] engineer-weeks")
+    migration_weeks_unadapted: RangeField | None = None
+    migration_weeks_moe_multimodal: RangeField | None = None
+    runtime_overhead_gib: FloatField | None = None
+    notes: tuple[str, ...] = ()
+    source: str
+
+
+class EfficiencyFactor(_Strict):
+    """An empirical efficiency (achieved / peak), labelled empirical, with the measurement that set it.
+
+    `metric`: `matmul` (large-GEMM TFLOPS / dense peak, the prefill ceiling), `decode_bandwidth` (bytes/s read
+    while decoding / peak memory bandwidth), `train_mfu` (model FLOPs utilization of a single device's
+    training step, communication excluded), `link` (achieved collective bus bandwidth / link peak).
+    `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
+    """
+
+    id: str
+    metric: Literal["matmul", "decode_bandwidth", "train_mfu", "link"]
+    family: str = "*"
+    device: str | None = None
+    precision: str = "*"
+    engine: str = "*"
+    value: float = Field(gt=0, le=1)
+    source: str
+    note: str | None = None
+
+
+class Link(_Strict):
+    """A card-to-card or node-to-node link as collectives see it (NCCL/HCCL 'bus bandwidth').
+
+    `bus_gb_per_s` is the achieved per-card all-reduce bus bandwidth (nccl-tests definition), `latency_us` the
+    per-step latency of a ring/tree step. `interconnect` matches Accelerator.interconnect; `device` overrides."""
+
+    id: str
+    scope: Literal["intra-node", "inter-node"]
+    interconnect: str = "*"
+    device: str | None = None
+    bus_gb_per_s: FloatField
+    latency_us: FloatField
+    note: str | None = None
+
+
+class Catalog(_Strict):
+    """Everything loaded, validated and cross-checked. Pure data: look-ups live in `catalog.lookup`."""
+
+    sources: dict[str, Source]
+    accelerators: tuple[Accelerator, ...]
+    offers: tuple[Offer, ...]
+    purchases: tuple[Purchase, ...]
+    models: tuple[ModelArch, ...]
+    stacks: tuple[SoftwareStack, ...]
+    efficiency: tuple[EfficiencyFactor, ...] = ()
+    links: tuple[Link, ...] = ()
+
+    @property
+    def as_of(self) -> str:
+        dates = [s.date for s in self.sources.values() if s.date]
+        return max(dates) if dates else dt.date.today().isoformat()

@@ -1,0 +1,311 @@
+"""Catalog commands: gpus, gpu, models, model, offers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from suanli.catalog import lookup
+from suanli.catalog.load import packaged_catalog
+from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
+from suanli.cli.output import Format, console, emit_json, emit_rows
+from suanli.errors import InputError
+
+__all__ = ["accelerator_detail", "accelerator_row", "load_model_arg", "register"]
+
+SPEC_COLUMNS = [
+    "memory_gib",
+    "memory_bandwidth_gb_per_s",
+    "fp16_dense_tflops",
+    "bf16_dense_tflops",
+    "fp8_dense_tflops",
+    "int8_dense_tops",
+    "fp16_sparse_tflops",
+    "interconnect_gb_per_s",
+    "tdp_w",
+]
+GPU_COLUMNS = ["id", "name", "vendor", "domestic", "memory_type", "interconnect", *SPEC_COLUMNS]
+MARKETS = ("all", "domestic", "foreign")
+
+
+def _spec_value(a: Accelerator, field: str) -> float | None:
+    alt = getattr(a.specs, field)
+    return None if alt is None else alt.value
+
+
+def accelerator_row(a: Accelerator) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "id": a.id,
+        "name": a.name,
+        "vendor": a.vendor,
+        "domestic": a.domestic,
+        "memory_type": a.memory_type,
+        "interconnect": a.interconnect,
+    }
+    for f in SPEC_COLUMNS:
+        row[f] = _spec_value(a, f)
+    return row
+
+
+def _alt_json(cat: Catalog, alt: Alternatives[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"value": alt.value, "source": alt.chosen.source}
+    if alt.chosen.note:
+        out["note"] = alt.chosen.note
+    out["sources"] = [
+        {
+            "value": v.value,
+            "source": v.source,
+            "source_title": cat.sources[v.source].title if v.source in cat.sources else "assumed",
+            **({"date": v.date or cat.sources[v.source].date} if v.source in cat.sources else {}),
+            **({"note": v.note} if v.note else {}),
+            "default": v is alt.chosen,
+        }
+        for v in alt.values
+    ]
+    out["conflict"] = alt.conflicting
+    return out
+
+
+def accelerator_detail(cat: Catalog, a: Accelerator) -> dict[str, Any]:
+    """Every field of an accelerator with its sources, conflicts and variants (`suanli gpu NAME --json`)."""
+    d: dict[str, Any] = {
+        k: v
+        for k, v in a.model_dump(mode="json", exclude={"specs", "china_market"}).items()
+        if v not in (None, [], ())
+    }
+    if a.china_market is not None:
+        d["china_market"] = _alt_json(cat, a.china_market)
+    d["specs"] = {
+        f: _alt_json(cat, getattr(a.specs, f))
+        for f in type(a.specs).model_fields
+        if getattr(a.specs, f) is not None
+    }
+    d["conflicts"] = [f for f, v in d["specs"].items() if v["conflict"]]
+    d["variants"] = [v.id for v in lookup.variants(cat, a)]
+    d["offers"] = [o.id for o in lookup.offers_for(cat, a.id)]
+    return d
+
+
+def load_model_arg(cat: Catalog, name: str) -> ModelArch:
+    """A preset name, or a path to a Hugging Face config.json (parsed as JSON; nothing is downloaded)."""
+    if name.endswith(".json"):
+        from suanli.catalog.hf_config import from_hf_config
+
+        path = Path(name)
+        if not path.is_file():
+            raise InputError("model", f"config file {name!r} does not exist")
+        try:
+            cfg = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            raise InputError("model", f"{name} is not a readable JSON config: {e}") from None
+        return from_hf_config(cfg, name=path.parent.name or path.stem)
+    return lookup.model(cat, name)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def gpus(
+        vendor: Annotated[str | None, typer.Option(help="nvidia, huawei, hygon, cambricon, metax, …")] = None,
+        market: Annotated[str, typer.Option(help="all, domestic (Chinese vendors, 信创) or foreign")] = "all",
+        min_memory_gib: Annotated[float, typer.Option(help="only devices with at least this much memory")] = 0,
+        sort: Annotated[str, typer.Option(help="column to sort by (descending for numbers)")] = "id",
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+        csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
+    ) -> None:
+        """List accelerators with their default specs (every value has a source: see `suanli gpu NAME`)."""
+        cat = packaged_catalog()
+        if market not in MARKETS:
+            raise InputError("market", f"{market!r} is not one of {', '.join(MARKETS)}")
+        vendors = sorted({a.vendor for a in cat.accelerators})
+        if vendor is not None and vendor.lower() not in vendors:
+            raise InputError("vendor", f"{vendor!r} is not one of {', '.join(vendors)}")
+        if sort not in GPU_COLUMNS:
+            raise InputError("sort", f"{sort!r} is not a column; allowed: {', '.join(GPU_COLUMNS)}")
+        accs = [
+            a
+            for a in cat.accelerators
+            if (vendor is None or a.vendor == vendor.lower())
+            and (market == "all" or a.domestic == (market == "domestic"))
+            and (_spec_value(a, "memory_gib") or 0) >= min_memory_gib
+        ]
+        rows = [accelerator_row(a) for a in accs]
+        if sort in SPEC_COLUMNS:
+            rows.sort(key=lambda r: (r[sort] is None, -(r[sort] or 0)))
+        else:
+            rows.sort(key=lambda r: str(r[sort]))
+        if json_:
+            emit_json([{**r, "sources": sorted(_sources_of(cat, a))} for r, a in zip(rows, _order(accs, rows))])
+            return
+        headers = {
+            "memory_gib": "GiB",
+            "memory_bandwidth_gb_per_s": "BW GB/s",
+            "fp16_dense_tflops": "FP16 TF",
+            "bf16_dense_tflops": "BF16 TF",
+            "fp8_dense_tflops": "FP8 TF",
+            "int8_dense_tops": "INT8 TOPS",
+            "fp16_sparse_tflops": "FP16 sparse TF",
+            "interconnect_gb_per_s": "link GB/s",
+            "tdp_w": "TDP W",
+        }
+        if csv:
+            emit_rows(rows, GPU_COLUMNS, Format.csv)
+            return
+        table_cols = ["id", "vendor", *[c for c in SPEC_COLUMNS if c != "fp16_sparse_tflops"]]
+        emit_rows(rows, table_cols, Format.table, title="Accelerators (dense peaks; `suanli gpu NAME` for sources)", headers=headers)
+
+    @app.command()
+    def gpu(
+        name: Annotated[str, typer.Argument(help="accelerator id or alias, e.g. h100, 910b, rtx-4090")],
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ) -> None:
+        """Every field of one accelerator with its source, the conflicts between sources, and its variants."""
+        cat = packaged_catalog()
+        a = lookup.accelerator(cat, name)
+        d = accelerator_detail(cat, a)
+        if json_:
+            emit_json(d)
+            return
+        console.print(f"[bold]{a.name}[/bold] ({a.id}) — {a.vendor}, {a.family}, {a.segment}, {a.form_factor}")
+        console.print(f"stack: {a.stack}; memory: {a.memory_type}; interconnect: {a.interconnect_name or a.interconnect}")
+        if a.china_market is not None:
+            console.print(f"China market: {a.china_market.value} [dim]({a.china_market.chosen.source})[/dim]")
+        if d["variants"]:
+            console.print(f"variants: {', '.join(d['variants'])}")
+        rows = []
+        for f, v in d["specs"].items():
+            for s in v["sources"]:
+                rows.append(
+                    {
+                        "field": f if s["default"] else "",
+                        "value": s["value"],
+                        "default": "*" if s["default"] else ("conflict" if s["value"] != v["value"] else ""),
+                        "source": s["source"],
+                        "date": s.get("date"),
+                        "note": s.get("note"),
+                    }
+                )
+        emit_rows(rows, ["field", "value", "default", "source", "date", "note"], title="Specs (* = default)")
+        if d["conflicts"]:
+            console.print(f"[yellow]sources disagree on:[/yellow] {', '.join(d['conflicts'])}")
+        for n in a.notes:
+            console.print(f"note: {n}")
+
+    @app.command()
+    def models(
+        family: Annotated[str | None, typer.Option(help="only this family, e.g. qwen2.5, llama")] = None,
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+        csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
+    ) -> None:
+        """List model presets (Hugging Face ids; look-up is case-insensitive, organisation optional)."""
+        from suanli.estimate.params import param_count
+
+        cat = packaged_catalog()
+        rows = []
+        for m in cat.models:
+            if family and m.family.lower() != family.lower():
+                continue
+            p = param_count(m)
+            rows.append(
+                {
+                    "id": m.id,
+                    "aliases": list(m.aliases),
+                    "family": m.family,
+                    "kind": m.kind,
+                    "params_b": round(p.total / 1e9, 3),
+                    "active_params_b": round(p.active / 1e9, 3),
+                    "layers": m.num_layers,
+                    "hidden": m.hidden_size,
+                    "kv_heads": m.num_key_value_heads,
+                    "max_context": m.max_context,
+                    "moe": m.moe is not None,
+                    "mla": m.mla is not None,
+                }
+            )
+        cols = ["id", "family", "kind", "params_b", "active_params_b", "layers", "hidden", "kv_heads", "max_context"]
+        fmt = Format.json if json_ else Format.csv if csv else Format.table
+        emit_rows(rows, ["aliases", *cols] if fmt is Format.json else cols, fmt, title="Model presets")
+
+    @app.command()
+    def model(
+        name: Annotated[str, typer.Argument(help="preset (HF id or alias) or path to a config.json")],
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ) -> None:
+        """Architecture and parameter breakdown of one model (`params`, and `active_params` for MoE)."""
+        from suanli.estimate.params import param_count
+
+        cat = packaged_catalog()
+        m = load_model_arg(cat, name)
+        p = param_count(m)
+        d = {
+            "id": m.id,
+            "params": p.total,
+            "active_params": p.active,
+            "breakdown": p.model_dump(mode="json"),
+            "architecture": m.model_dump(mode="json", exclude_none=True, exclude={"published_params", "published_active_params"}),
+        }
+        if m.published_params is not None:
+            d["published_params"] = {"value": m.published_params.value, "source": m.published_params.chosen.source}
+        if json_:
+            emit_json(d)
+            return
+        console.print(f"[bold]{m.id}[/bold] ({m.family}, {m.kind})")
+        console.print(f"parameters: {p.total / 1e9:,.3f} B" + (f", active per token {p.active / 1e9:,.3f} B" if p.active != p.total else ""))
+        rows = [{"part": k, "params": v} for k, v in p.model_dump().items() if isinstance(v, int)]
+        emit_rows(rows, ["part", "params"], title="Parameters")
+        arch = {k: v for k, v in d["architecture"].items() if not isinstance(v, dict | list) and k not in ("id",)}
+        emit_rows([{"field": k, "value": v} for k, v in arch.items()], ["field", "value"], title="Architecture")
+
+    @app.command()
+    def offers(
+        device: Annotated[str | None, typer.Option(help="accelerator id or alias")] = None,
+        provider: Annotated[str | None, typer.Option(help="provider name (substring, case-insensitive)")] = None,
+        billing_unit: Annotated[str | None, typer.Option(help="second, minute, hour, day, week, month, year")] = None,
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+        csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
+    ) -> None:
+        """List rental offers (CNY per instance per billing unit) with their dates and sources."""
+        cat = packaged_catalog()
+        dev = lookup.accelerator(cat, device).id if device else None
+        units = ("second", "minute", "hour", "day", "week", "month", "year")
+        if billing_unit is not None and billing_unit not in units:
+            raise InputError("billing-unit", f"{billing_unit!r} is not one of {', '.join(units)}")
+        sel: list[Offer] = [
+            o
+            for o in cat.offers
+            if (dev is None or o.device == dev)
+            and (provider is None or provider.lower() in o.provider.lower())
+            and (billing_unit is None or o.billing_unit == billing_unit)
+        ]
+        rows = [
+            {
+                "id": o.id,
+                "provider": o.provider,
+                "device": o.device,
+                "cards": o.cards,
+                "billing_unit": o.billing_unit,
+                "price_cny": o.price_cny.value,
+                "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
+                "min_units": o.min_units,
+                "whole_machine_only": o.whole_machine_only,
+                "kind": o.kind,
+                "date": o.date,
+                "source": o.source,
+            }
+            for o in sel
+        ]
+        cols = list(rows[0]) if rows else ["id", "provider", "device", "cards", "billing_unit", "price_cny"]
+        emit_rows(rows, cols, Format.json if json_ else Format.csv if csv else Format.table, title="Rental offers")
+
+
+def _sources_of(cat: Catalog, a: Accelerator) -> set[str]:
+    from suanli.catalog.load import iter_sourced
+
+    return {v.source for _, v in iter_sourced(a)}
+
+
+def _order(accs: list[Accelerator], rows: list[dict[str, Any]]) -> list[Accelerator]:
+    by_id = {a.id: a for a in accs}
+    return [by_id[r["id"]] for r in rows]

@@ -1,0 +1,102 @@
+"""`suanli estimate`: memory, speed, scaling and time for one workload on one device."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from suanli.catalog import lookup
+from suanli.catalog.load import packaged_catalog
+from suanli.cli.catalog_cmd import load_model_arg
+from suanli.cli.output import console, emit_json, emit_rows
+from suanli.estimate.estimate import Estimate, estimate
+from suanli.estimate.workload import make_workload
+from suanli.units import GB, GiB
+from suanli.validate.bands import packaged_error_bands
+
+__all__ = ["register", "render_estimate"]
+
+
+def _fmt_b(n: float) -> str:
+    return f"{n / GB:,.2f} GB ({n / GiB:,.2f} GiB)"
+
+
+def render_estimate(e: Estimate) -> None:
+    c = e.contract()
+    w = e.workload
+    m = c["memory"]
+    fits = {True: "[green]fits[/green]", False: "[red]does not fit[/red]", None: "?"}[m["fits"]]
+    console.print(
+        f"[bold]{e.model.id}[/bold] · {w.task} · {w.precision} · {w.gpus}× {e.device.name} · method {w.method}"
+    )
+    console.print(f"params {c['model']['params'] / 1e9:,.2f} B (active {c['model']['active_params'] / 1e9:,.2f} B)")
+    rows = [{"item": k, "per GPU": _fmt_b(v)} for k, v in m["breakdown_bytes"].items()]
+    rows.append({"item": "[bold]total[/bold]", "per GPU": _fmt_b(m["per_gpu_bytes"])})
+    if m["capacity_bytes"]:
+        rows.append({"item": "device memory", "per GPU": _fmt_b(m["capacity_bytes"])})
+    emit_rows(rows, ["item", "per GPU"], title=f"Memory per GPU — {fits}")
+    if m["max_batch"] is not None:
+        console.print(f"largest batch that fits: {m['max_batch']}")
+    for n in m["notes"] + c["notes"]:
+        console.print(f"note: {n}")
+    s = c["speed"]
+    if s:
+        keys = [k for k in s if k != "efficiency"]
+        emit_rows([{"metric": k, "value": s[k]} for k in keys], ["metric", "value"], title="Speed")
+        for eff in s["efficiency"]:
+            console.print(f"efficiency {eff['metric']} = {eff['value']:.2f} ({eff['source']})", highlight=False)
+    sc = c["scaling"]
+    if sc and w.gpus > 1:
+        emit_rows([{"metric": k, "value": v} for k, v in sc.items()], ["metric", "value"], title="Multi-card scaling")
+    if c["time"]:
+        console.print(f"time for {w.tokens:,.0f} tokens: {c['time']['hours']:,.1f} hours")
+    for g, b in c["error_band"].items():
+        if b["median_abs_pct"] is not None:
+            console.print(
+                f"validated error ({g}): median {b['median_abs_pct']:.0f} %, p90 {b['p90_abs_pct']:.0f} % "
+                f"over {b['cases']} cases",
+                highlight=False,
+            )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("estimate")
+    def estimate_cmd(
+        model: Annotated[str, typer.Option(help="preset (HF id or alias) or path to a config.json")],
+        gpu: Annotated[str, typer.Option(help="accelerator id or alias")],
+        task: Annotated[str, typer.Option(help="inference, lora, qlora, full, pretrain")] = "inference",
+        gpus: Annotated[int, typer.Option(help="number of cards")] = 1,
+        precision: Annotated[str, typer.Option(help="fp32, bf16, fp16, fp8, int8, int4, nf4")] = "bf16",
+        batch: Annotated[int, typer.Option(help="training: micro-batch per device; inference: concurrent sequences")] = 1,
+        seq: Annotated[int, typer.Option(help="training sequence length")] = 2048,
+        input: Annotated[int, typer.Option("--input", help="inference prompt tokens per sequence")] = 512,
+        output: Annotated[int, typer.Option("--output", help="inference generated tokens per sequence")] = 256,
+        tp: Annotated[int, typer.Option(help="tensor-parallel size")] = 1,
+        pp: Annotated[int, typer.Option(help="pipeline-parallel size")] = 1,
+        zero: Annotated[int, typer.Option(help="ZeRO stage 0-3 (3 = FSDP full shard)")] = 0,
+        recompute: Annotated[str, typer.Option(help="activation recomputation: none, selective, full")] = "none",
+        optimizer: Annotated[str, typer.Option(help="adamw, adamw8bit, sgd, adafactor")] = "adamw",
+        lora_rank: Annotated[int, typer.Option(help="LoRA rank")] = 16,
+        tokens: Annotated[float | None, typer.Option(help="tokens to train on (or generate): gives time.hours")] = None,
+        engine: Annotated[str, typer.Option(help="inference engine: hf (transformers) or vllm")] = "hf",
+        kv_dtype: Annotated[str | None, typer.Option(help="KV-cache dtype (default: the activation dtype)")] = None,
+        grad_accum: Annotated[int, typer.Option(help="gradient-accumulation micro-batches per step")] = 1,
+        method: Annotated[str, typer.Option(help="default (accurate) or seed (the articles' rules of thumb)")] = "default",
+        json_: Annotated[bool, typer.Option("--json", help="print the JSON contract")] = False,
+    ) -> None:
+        """Memory per GPU (typed breakdown), prefill/decode or training speed, multi-card scaling and time."""
+        cat = packaged_catalog()
+        m = load_model_arg(cat, model)
+        acc = lookup.accelerator(cat, gpu)
+        w = make_workload(
+            task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
+            tp=tp, pp=pp, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
+            tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, method=method,
+        )
+        e = estimate(cat, m, acc, w, packaged_error_bands())
+        if json_:
+            emit_json(e.contract())
+        else:
+            render_estimate(e)
+

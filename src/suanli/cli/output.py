@@ -1,0 +1,79 @@
+"""Shared rendering: a rich table by default, `--json` or `--csv` for scripts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel
+from rich.console import Console
+from rich.table import Table
+
+__all__ = ["Format", "console", "emit_json", "emit_rows", "err_console", "to_jsonable"]
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def to_jsonable(obj: Any) -> Any:
+    if isinstance(obj, BaseModel):
+        return obj.model_dump(mode="json", exclude_none=True)
+    if isinstance(obj, Mapping):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, float) and obj != obj:  # NaN is not JSON
+        return None
+    return obj
+
+
+def emit_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(to_jsonable(obj), indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:,.2f}".rstrip("0").rstrip(".") if abs(v) < 1e6 else f"{v:,.0f}"
+    if isinstance(v, list | tuple):
+        return ", ".join(str(x) for x in v)
+    return str(v)
+
+
+def emit_rows(
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    fmt: Format = Format.table,
+    title: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> None:
+    """Print rows as a table, JSON list or CSV with the given column order."""
+    if fmt is Format.json:
+        emit_json([{c: r.get(c) for c in columns} for r in rows])
+        return
+    if fmt is Format.csv:
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({c: r.get(c) for c in columns})
+        sys.stdout.write(buf.getvalue())
+        return
+    table = Table(title=title, header_style="bold")
+    for c in columns:
+        table.add_column((headers or {}).get(c, c), overflow="fold")
+    for r in rows:
+        table.add_row(*(_cell(r.get(c)) for c in columns))
+    console.print(table)

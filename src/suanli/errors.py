@@ -1,0 +1,74 @@
+"""The one exception tree of suanli.
+
+Every error a user can cause is a `SuanliError`; its message is one line that names the field and,
+where it helps, the allowed values or the closest matches. Interfaces (CLI, API) print or return that
+line and never a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "CatalogError",
+    "DataFileError",
+    "EstimateError",
+    "InputError",
+    "NotFoundError",
+    "PlanError",
+    "SuanliError",
+    "did_you_mean",
+]
+
+
+class SuanliError(Exception):
+    """Base of every error suanli raises on purpose."""
+
+
+class InputError(SuanliError, ValueError):
+    """A value given by the user is not allowed. The message names the field and the allowed values."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+class NotFoundError(InputError, LookupError):
+    """A name (device, model, offer, stack) is not in the catalog; the message lists the closest names."""
+
+    def __init__(self, field: str, name: str, candidates: Iterable[str]) -> None:
+        self.name = name
+        self.suggestions = did_you_mean(name, candidates)
+        hint = f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(field, f"unknown {field} {name!r}.{hint}")
+
+
+class CatalogError(SuanliError):
+    """The packaged or imported catalog is inconsistent."""
+
+
+class DataFileError(CatalogError):
+    """A data file does not match its schema: names the file, the row and the field."""
+
+    def __init__(self, path: str, row: str | None, field: str | None, message: str) -> None:
+        self.path, self.row, self.field = path, row, field
+        where = path + (f", row {row}" if row is not None else "") + (f", field {field}" if field else "")
+        super().__init__(f"{where}: {message}")
+
+
+class EstimateError(SuanliError):
+    """An estimate cannot be made for this combination (e.g. a task the model kind does not support)."""
+
+
+class PlanError(SuanliError):
+    """No plan satisfies the constraints; the message says which constraint to relax and by how much."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """Closest candidate names to `name` (difflib ratio, case-insensitive), best first."""
+    pool = {c.lower(): c for c in candidates}
+    key = name.lower()
+    close = difflib.get_close_matches(key, list(pool), n=n, cutoff=0.5)
+    contains = [c for k, c in pool.items() if key and key in k and k not in close]
+    return [pool[c] for c in close] + contains[: max(0, n - len(close))]

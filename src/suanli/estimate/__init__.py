@@ -1,0 +1,1 @@
+"""Estimators: parameters, memory, FLOPs and time, computed from a catalog `ModelArch` (pure arithmetic)."""

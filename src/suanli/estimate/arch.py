@@ -1,0 +1,127 @@
+"""Per-token and per-layer quantities of a transformer that memory and speed need (pure arithmetic on ModelArch)."""
+
+from __future__ import annotations
+
+from suanli.catalog.schema import ModelArch
+from suanli.errors import EstimateError
+
+__all__ = [
+    "activation_bytes_per_token_per_layer",
+    "attention_flops_per_token",
+    "ffn_width_active",
+    "head_dim",
+    "kv_cache_bytes_per_token",
+    "lora_params",
+    "require_llm",
+]
+
+
+def require_llm(m: ModelArch, what: str) -> None:
+    if m.kind != "llm":
+        raise EstimateError(f"{m.id} is a {m.kind} model; {what} needs an LLM (diffusion: use --task inference)")
+
+
+def head_dim(m: ModelArch) -> int:
+    assert m.hidden_size and m.num_attention_heads
+    return m.head_dim or m.hidden_size // m.num_attention_heads
+
+
+def _kv_heads(m: ModelArch) -> int:
+    return m.num_key_value_heads or m.num_attention_heads or 1
+
+
+def kv_cache_bytes_per_token(m: ModelArch, kv_bytes: float, engine: str = "vllm") -> float:
+    """KV-cache bytes one token of context takes, over all layers.
+
+    GQA/MQA: 2 (K and V) · layers · kv_heads · head_dim · bytes (Ainslie et al. 2023, GQA §2).
+    MLA: layers · (kv_lora_rank + qk_rope_head_dim) · bytes, the compressed latent (DeepSeek-V2 paper §2.1.2,
+    Table 1); Hugging Face transformers caches the decompressed K and V instead, so engine='hf' counts those."""
+    layers = m.num_layers or 0
+    if m.mla is not None:
+        if engine == "hf":
+            heads = m.num_attention_heads or 0
+            k = heads * (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
+            v = heads * m.mla.v_head_dim
+            return layers * (k + v) * kv_bytes
+        return layers * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * kv_bytes
+    return 2 * layers * _kv_heads(m) * head_dim(m) * kv_bytes
+
+
+def ffn_width_active(m: ModelArch) -> float:
+    """FFN intermediate width one token passes through, averaged over layers (MoE: top_k + shared experts)."""
+    layers = m.num_layers or 1
+    if m.moe is None:
+        return float(m.intermediate_size or 0)
+    moe = m.moe
+    shared = moe.num_shared_experts * (moe.shared_expert_intermediate_size or moe.expert_intermediate_size)
+    if moe.shared_expert_intermediate_size and moe.num_shared_experts == 0:
+        shared = moe.shared_expert_intermediate_size
+    routed = moe.top_k * moe.expert_intermediate_size + shared
+    dense = moe.dense_intermediate_size or m.intermediate_size or 0
+    k = moe.first_dense_layers
+    return (k * dense + (layers - k) * routed) / layers
+
+
+def attention_flops_per_token(m: ModelArch, context: float) -> float:
+    """Forward FLOPs of QK^T and AV for one query token against `context` keys, over all layers:
+    2 matmuls · 2 FLOPs · heads · head_dim · context · layers (Kaplan et al. 2020, Table 1, 'attention')."""
+    heads = m.num_attention_heads or 0
+    if m.mla is not None:
+        d_qk = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim
+        return 2 * heads * (d_qk + m.mla.v_head_dim) * context * (m.num_layers or 0)
+    return 4 * heads * head_dim(m) * context * (m.num_layers or 0)
+
+
+def activation_bytes_per_token_per_layer(
+    m: ModelArch, act_bytes: float, recompute: str, flash_attention: bool, seq: int
+) -> float:
+    """Activation memory saved for backward, per token per layer.
+
+    Method of Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer Models", §4.1:
+    sbh(34 + 5as/h) for GPT with dropout), recounted for today's decoder (RMSNorm, SwiGLU, GQA, no dropout):
+    attention block saves norm input h, norm output h, Q a·d, K and V 2·kv·d, attention output a·d;
+    the MLP saves norm input h, norm output h, gate, up, act(gate) and their product (4·f; 2·f un-gated).
+    Without flash attention the softmax output a·s per token is stored too (eq. 1's 5as/h term, no dropout).
+    Full recomputation stores only the layer input (h) per layer (§4.2.1)."""
+    h = m.hidden_size or 0
+    if recompute == "full":
+        return h * act_bytes
+    heads = m.num_attention_heads or 0
+    d = head_dim(m)
+    if m.mla is not None:
+        q = heads * (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
+        kv = heads * (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim) + m.mla.kv_lora_rank
+        attn = 2 * h + q + kv + heads * m.mla.v_head_dim
+    else:
+        attn = 2 * h + heads * d + 2 * _kv_heads(m) * d + heads * d
+    f = ffn_width_active(m)
+    mlp = 2 * h + (4 * f if m.ffn_gated else 2 * f)
+    elems = attn + mlp
+    if not flash_attention and recompute == "none":
+        elems += heads * seq  # softmax probabilities, a·s per token
+    return elems * act_bytes
+
+
+def lora_params(m: ModelArch, rank: int, targets: str = "all-linear") -> int:
+    """Trainable LoRA parameters: r·(d_in + d_out) per adapted linear layer (Hu et al. 2021, LoRA §4.1)."""
+    require_llm(m, "LoRA")
+    h, layers = m.hidden_size or 0, m.num_layers or 0
+    heads, d = m.num_attention_heads or 0, head_dim(m)
+    kvd = _kv_heads(m) * d
+    if m.mla is not None:
+        q_out = heads * (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
+        attn = (h + q_out) + (h + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) + (heads * m.mla.v_head_dim + h)
+    else:
+        attn = (h + heads * d) + 2 * (h + kvd) + (heads * d + h)
+    per_layer = attn
+    if targets == "all-linear":
+        n_proj = 3 if m.ffn_gated else 2
+        if m.moe is None:
+            per_layer += n_proj * (h + (m.intermediate_size or 0))
+        else:
+            moe = m.moe
+            experts = moe.num_experts + moe.num_shared_experts
+            per_layer += experts * n_proj * (h + moe.expert_intermediate_size)
+    elif targets != "attention":
+        raise EstimateError(f"lora targets {targets!r} unknown; allowed: attention, all-linear")
+    return int(rank * per_layer * layers)

@@ -1,0 +1,62 @@
+"""Look up empirical efficiency factors (achieved / peak) kept as catalog data with their sources."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor
+from suanli.errors import EstimateError
+
+__all__ = ["Efficiency", "efficiency"]
+
+
+class Efficiency(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    metric: str
+    value: float
+    source: str
+    factor_id: str
+    note: str | None = None
+
+
+def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str) -> int | None:
+    """Specificity of a factor for this case; None when it does not apply."""
+    if f.device is not None and f.device != acc.id:
+        return None
+    if f.family not in ("*", acc.family):
+        return None
+    if f.precision not in ("*", precision):
+        return None
+    if f.engine not in ("*", engine):
+        return None
+    return (
+        (8 if f.device is not None else 0)
+        + (4 if f.family != "*" else 0)
+        + (2 if f.precision != "*" else 0)
+        + (1 if f.engine != "*" else 0)
+    )
+
+
+def efficiency(
+    cat: Catalog,
+    acc: Accelerator,
+    metric: str,
+    precision: str = "*",
+    engine: str = "*",
+    overrides: tuple[EfficiencyFactor, ...] = (),
+) -> Efficiency:
+    """The most specific factor for (device, family, precision, engine); `overrides` (e.g. calibrated from
+    measurements) win over catalog factors of equal or lower specificity."""
+    best: tuple[int, int, EfficiencyFactor] | None = None
+    for rank, pool in ((1, overrides), (0, cat.efficiency)):
+        for f in pool:
+            if f.metric != metric:
+                continue
+            s = _score(f, acc, precision, engine)
+            if s is not None and (best is None or (s, rank) > best[:2]):
+                best = (s, rank, f)
+    if best is None:
+        raise EstimateError(f"no {metric} efficiency factor applies to {acc.id}; add a row with family '*'")
+    f = best[2]
+    return Efficiency(metric=metric, value=f.value, source=f.source, factor_id=f.id, note=f.note)

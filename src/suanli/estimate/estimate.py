@@ -1,0 +1,172 @@
+"""One estimate end to end: memory, speed, scaling and time for a workload on a device.
+
+The JSON of `Estimate.contract()` is the stable contract of `suanli estimate --json` (issue 3, item 5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from suanli.catalog import lookup
+from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
+from suanli.estimate.memory import MemoryEstimate, estimate_memory, max_batch_that_fits, nominal_params
+from suanli.estimate.params import param_count
+from suanli.estimate.speed import InferenceSpeed, TrainingSpeed, inference_speed, training_speed
+from suanli.estimate.workload import Workload
+from suanli.errors import EstimateError
+
+__all__ = ["ErrorBand", "Estimate", "estimate"]
+
+
+class ErrorBand(BaseModel):
+    """Validated |relative error| of this kind of estimate (from `suanli validate`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    group: str
+    median_abs_pct: float | None
+    p90_abs_pct: float | None
+    cases: int
+
+
+class Estimate(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    model: ModelArch
+    device: Accelerator
+    workload: Workload
+    memory: MemoryEstimate
+    max_batch: int | None
+    inference: InferenceSpeed | None = None
+    training: TrainingSpeed | None = None
+    hours: float | None = None
+    error_band: dict[str, ErrorBand] = {}
+    notes: list[str] = []
+
+    def contract(self) -> dict[str, Any]:
+        p = param_count(self.model)
+        w = self.workload
+        out: dict[str, Any] = {
+            "model": {"id": self.model.id, "params": p.total, "active_params": p.active},
+            "device": {"id": self.device.id, "name": self.device.name, "gpus": w.gpus},
+            "workload": w.model_dump(mode="json"),
+            "method": w.method,
+            "memory": {
+                "per_gpu_bytes": self.memory.per_gpu_bytes,
+                "per_gpu_gb": self.memory.per_gpu_bytes / 1e9,
+                "per_gpu_gib": self.memory.per_gpu_bytes / 2**30,
+                "breakdown_bytes": self.memory.breakdown_bytes,
+                "capacity_bytes": self.memory.capacity_bytes,
+                "fits": self.memory.fits,
+                "max_batch": self.max_batch,
+                "trainable_params": self.memory.trainable_params,
+                "notes": self.memory.notes,
+            },
+            "speed": {},
+            "time": {},
+            "scaling": {},
+            "error_band": {k: v.model_dump() for k, v in self.error_band.items()},
+            "notes": self.notes,
+        }
+        if w.method == "seed":
+            out["model"]["nominal_params"] = nominal_params(self.model)
+        if self.inference is not None:
+            s = self.inference
+            out["speed"] = {
+                "prefill_tokens_per_s": s.prefill_tokens_per_s,
+                "decode_tokens_per_s": s.decode_tokens_per_s,
+                "output_tokens_per_s": s.output_tokens_per_s,
+                "ttft_s": s.ttft_s,
+                "tpot_s": s.tpot_s,
+                "prefill_bound": s.prefill_bound,
+                "decode_bound": s.decode_bound,
+                "efficiency": [e.model_dump() for e in s.efficiencies],
+            }
+            out["scaling"] = {
+                # share of a decode step not spent in tensor-parallel all-reduces
+                "efficiency": (s.tpot_s - s.tp_comm_per_token_s) / s.tpot_s,
+                "tp_comm_per_token_s": s.tp_comm_per_token_s,
+            }
+        if self.training is not None:
+            t = self.training
+            out["speed"] = {
+                "train_tokens_per_s": t.train_tokens_per_s,
+                "step_time_s": t.step_time_s,
+                "tokens_per_step": t.tokens_per_step,
+                "mfu": t.mfu,
+                "model_flops_per_token": t.model_flops_per_token,
+                "hardware_flops_per_token": t.hardware_flops_per_token,
+                "efficiency": [e.model_dump() for e in t.efficiencies],
+            }
+            out["scaling"] = {
+                "efficiency": t.scaling_efficiency,
+                "compute_s": t.compute_s,
+                "dp_comm_s": t.comm.dp_s,
+                "dp_exposed_s": t.comm.dp_exposed_s,
+                "tp_comm_s": t.comm.tp_s,
+                "pp_bubble_s": t.comm.pp_bubble_s,
+                "intra_link": t.comm.intra_link,
+                "inter_link": t.comm.inter_link,
+                "bus_gb_per_s": t.comm.bus_gb_per_s,
+            }
+        if self.hours is not None:
+            out["time"] = {"hours": self.hours, "tokens": w.tokens}
+        return out
+
+
+def estimate(
+    cat: Catalog,
+    model: ModelArch,
+    device: Accelerator,
+    w: Workload,
+    error_bands: dict[str, ErrorBand] | None = None,
+    overrides: tuple[EfficiencyFactor, ...] = (),
+) -> Estimate:
+    """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given."""
+    stack = next((s for s in cat.stacks if s.id == device.stack), None)
+    mem = estimate_memory(model, w, device, stack)
+    notes: list[str] = []
+    inf = tr = None
+    hours = None
+    max_b = None
+    if w.method == "default" and model.kind == "llm":
+        max_b = max_batch_that_fits(model, w, device, stack)
+        try:
+            if w.training:
+                tr = training_speed(cat, model, device, w, overrides)
+                if w.tokens:
+                    hours = w.tokens / tr.train_tokens_per_s / 3600
+            else:
+                inf = inference_speed(cat, model, device, w, overrides)
+                if w.tokens:
+                    hours = w.tokens / inf.output_tokens_per_s / 3600
+        except EstimateError as e:
+            notes.append(f"speed not estimated: {e}")
+    elif model.kind == "diffusion":
+        notes.append("diffusion speed: not yet modelled (memory only)")
+    bands = error_bands or {}
+    wanted = (
+        ["training-memory", "training-throughput"]
+        if w.training
+        else ["inference-memory", "decode-speed", "prefill-speed"]
+    )
+    sel = {g: bands[g] for g in wanted if g in bands}
+    if w.method == "seed":
+        sel = {g: b for g, b in ((g, bands.get(f"seed:{g}")) for g in wanted) if b is not None}
+    return Estimate(
+        model=model,
+        device=device,
+        workload=w,
+        memory=mem,
+        max_batch=max_b,
+        inference=inf,
+        training=tr,
+        hours=hours,
+        error_band=sel,
+        notes=notes,
+    )
+
+
+def resolve(cat: Catalog, model: str, gpu: str) -> tuple[ModelArch, Accelerator]:
+    return lookup.model(cat, model), lookup.accelerator(cat, gpu)

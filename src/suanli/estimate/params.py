@@ -1,0 +1,183 @@
+"""Parameter counts of a catalog model, computed from its architecture (pure arithmetic, no torch).
+
+The formulas follow the module layout of the Hugging Face transformers implementations (LlamaForCausalLM,
+Qwen2/Qwen3(-MoE), MixtralForCausalLM, DeepseekV3ForCausalLM, GlmForCausalLM); tests/reference checks them
+against `sum(p.numel())` of those models built on the `meta` device. Notation: h hidden size, L layers,
+H attention heads, G key/value heads, d head dim, f FFN intermediate size, V vocabulary, E routed experts.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from suanli.catalog.schema import ModelArch
+from suanli.errors import EstimateError
+
+__all__ = ["ParamBreakdown", "param_count"]
+
+
+class ParamBreakdown(BaseModel):
+    """Parameters of one model by part. `total` is what the weights hold; `active` what one token uses.
+
+    `ffn` holds dense FFNs, every routed expert and the shared experts; `router` the MoE gates (and
+    DeepSeek-V3's expert bias, Qwen2-MoE's shared-expert gate). Norms inside attention (Qwen3 q/k norm,
+    MLA's latent norms) are counted in `attention`; `norms` holds the per-block and final norms.
+    Diffusion models: every count but `total`/`active` is 0 and `components` maps name -> params.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    embedding: int
+    attention: int
+    ffn: int
+    router: int
+    norms: int
+    lm_head: int
+    total: int
+    active: int
+    per_layer_attention: int = 0
+    dense_ffn_per_layer: int = 0
+    moe_ffn_per_layer: int = 0
+    moe_active_ffn_per_layer: int = 0
+    router_per_layer: int = 0
+    dense_ffn_layers: int = 0
+    moe_layers: int = 0
+    logits_params: int = 0
+    components: dict[str, int] = {}
+
+    @property
+    def non_embedding(self) -> int:
+        """Total without the input embedding table (a lookup, no FLOPs)."""
+        return self.total - self.embedding
+
+    @property
+    def active_non_embedding(self) -> int:
+        """Per-token parameters that take part in matmuls (lm_head included when untied)."""
+        return self.active - self.embedding
+
+    def ffn_params_of_layer(self, layer: int) -> int:
+        """FFN parameters (all experts) held by decoder layer `layer` (0-based); MoE models put dense layers first."""
+        return self.dense_ffn_per_layer if layer < self.dense_ffn_layers else self.moe_ffn_per_layer
+
+    def active_ffn_params_of_layer(self, layer: int) -> int:
+        """FFN parameters one token passes through in decoder layer `layer`."""
+        return self.dense_ffn_per_layer if layer < self.dense_ffn_layers else self.moe_active_ffn_per_layer
+
+
+def _need(m: ModelArch, field: str) -> int:
+    v = getattr(m, field)
+    if v is None or v <= 0:
+        raise EstimateError(f"{m.id}: field {field} is required to count parameters of an LLM")
+    return int(v)
+
+
+def _norm(m: ModelArch, n: int) -> int:
+    # RMSNorm has a weight of n; LayerNorm a weight and a bias, 2n (Zhang & Sennrich 2019; Ba et al. 2016).
+    return n if m.norm == "rmsnorm" else 2 * n
+
+
+def _mlp(h: int, f: int, gated: bool) -> int:
+    # SwiGLU/GeGLU: gate_proj h·f + up_proj h·f + down_proj f·h (Shazeer 2020, eq. 6); plain MLP: up + down.
+    return (3 if gated else 2) * h * f
+
+
+def _attention_per_layer(m: ModelArch, h: int, heads: int) -> int:
+    if m.mla is not None:
+        a = m.mla
+        qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim
+        if a.q_lora_rank:
+            # q_a_proj h·r_q + q_a_layernorm r_q + q_b_proj r_q·H·(d_nope + d_rope) (DeepSeek-V2 §2.1.2, eq. 12-13)
+            q = h * a.q_lora_rank + _norm(m, a.q_lora_rank) + a.q_lora_rank * heads * qk_head
+        else:
+            # q_proj h·H·(d_nope + d_rope) when queries are not compressed (DeepSeek-V2-Lite)
+            q = h * heads * qk_head
+        # kv_a_proj_with_mqa h·(r_kv + d_rope) + kv_a_layernorm r_kv (eq. 9-10; the rope key is shared by heads)
+        kv_a = h * (a.kv_lora_rank + a.qk_rope_head_dim) + _norm(m, a.kv_lora_rank)
+        # kv_b_proj r_kv·H·(d_nope + d_v): up-projects the latent to per-head keys and values (eq. 2-3)
+        kv_b = a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim)
+        # o_proj H·d_v·h (eq. 8)
+        o = heads * a.v_head_dim * h + (h if m.attention_out_bias else 0)
+        return q + kv_a + kv_b + o
+    d = m.head_dim or h // heads
+    kv = m.num_key_value_heads or heads
+    q = h * heads * d  # q_proj h·H·d
+    k_v = 2 * h * kv * d  # k_proj and v_proj h·G·d each (GQA: Ainslie et al. 2023)
+    bias = (heads * d + 2 * kv * d) if m.qkv_bias else 0  # q/k/v biases (Qwen, ChatGLM, GLM-4)
+    o = heads * d * h + (h if m.attention_out_bias else 0)  # o_proj H·d·h (+ bias)
+    qk_norm = 2 * _norm(m, d) if m.qk_norm else 0  # q_norm and k_norm over head_dim (Qwen3)
+    return q + k_v + bias + o + qk_norm
+
+
+def _diffusion(m: ModelArch) -> ParamBreakdown:
+    if not m.components:
+        raise EstimateError(f"{m.id}: a diffusion model needs its components with params")
+    comps = {c.name: int(round(c.params.value)) for c in m.components}
+    total = sum(comps.values())  # a pipeline holds the sum of its networks (UNet/transformer, text encoders, VAE)
+    return ParamBreakdown(
+        embedding=0, attention=0, ffn=0, router=0, norms=0, lm_head=0, total=total, active=total,
+        components=comps,
+    )
+
+
+def param_count(m: ModelArch) -> ParamBreakdown:
+    """Parameters of `m` by part, total and per token (active)."""
+    if m.kind == "diffusion":
+        return _diffusion(m)
+    h, layers = _need(m, "hidden_size"), _need(m, "num_layers")
+    heads, vocab = _need(m, "num_attention_heads"), _need(m, "vocab_size")
+
+    embedding = vocab * h  # embed_tokens V·h
+    lm_head = 0 if m.tie_word_embeddings else vocab * h  # output projection h·V unless tied to the embedding
+    norms = (2 * layers + 1) * _norm(m, h)  # pre-attention and pre-FFN norm per layer + final norm
+
+    attn_layer = _attention_per_layer(m, h, heads)
+    attention = layers * attn_layer
+
+    moe = m.moe
+    if moe is None:
+        f = _need(m, "intermediate_size")
+        dense_layers, moe_layers = layers, 0
+        dense_ffn = _mlp(h, f, m.ffn_gated)
+        moe_ffn = moe_active = router_layer = 0
+    else:
+        dense_layers = moe.first_dense_layers
+        moe_layers = layers - dense_layers
+        if moe_layers < 0:
+            raise EstimateError(f"{m.id}: moe.first_dense_layers {dense_layers} exceeds num_layers {layers}")
+        f_dense = moe.dense_intermediate_size or m.intermediate_size or 0
+        if dense_layers and not f_dense:
+            raise EstimateError(f"{m.id}: field moe.dense_intermediate_size is required for the dense layers")
+        dense_ffn = _mlp(h, f_dense, m.ffn_gated) if dense_layers else 0
+        expert = _mlp(h, moe.expert_intermediate_size, m.ffn_gated)  # one routed expert
+        shared = moe.num_shared_experts * _mlp(
+            h, moe.shared_expert_intermediate_size or moe.expert_intermediate_size, m.ffn_gated
+        )  # shared experts run for every token (DeepSeekMoE, Dai et al. 2024, §3.2)
+        moe_ffn = moe.num_experts * expert + shared  # E experts + shared experts
+        moe_active = moe.top_k * expert + shared  # top-k routed experts + shared experts per token
+        # router Linear(h, E) (+ E correction biases, DeepSeek-V3 §2.1.2) (+ shared-expert gate Linear(h, 1))
+        router_layer = h * moe.num_experts + (moe.num_experts if moe.router_bias else 0)
+        router_layer += h if moe.shared_expert_gate else 0
+
+    ffn = dense_layers * dense_ffn + moe_layers * moe_ffn
+    router = moe_layers * router_layer
+    total = embedding + attention + ffn + router + norms + lm_head
+    # per token: everything but the routed experts not chosen (router runs for every token)
+    active = total - ffn + dense_layers * dense_ffn + moe_layers * moe_active
+    return ParamBreakdown(
+        embedding=embedding,
+        attention=attention,
+        ffn=ffn,
+        router=router,
+        norms=norms,
+        lm_head=lm_head,
+        total=total,
+        active=active,
+        per_layer_attention=attn_layer,
+        dense_ffn_per_layer=dense_ffn,
+        moe_ffn_per_layer=moe_ffn,
+        moe_active_ffn_per_layer=moe_active,
+        router_per_layer=router_layer,
+        dense_ffn_layers=dense_layers,
+        moe_layers=moe_layers,
+        logits_params=vocab * h,  # the h·V matmul that makes logits, whether or not its weight is tied
+    )

@@ -1,0 +1,93 @@
+"""Multi-card scaling derived from message sizes and link bandwidth and latency, not asserted.
+
+Collective times follow the nccl-tests definitions (NVIDIA nccl-tests doc/PERFORMANCE.md): for a ring
+all-reduce of S bytes over n ranks, busbw = S/t · 2(n−1)/n, so t = latency + 2(n−1)/n · S / busbw; an
+all-gather or reduce-scatter moves (n−1)/n · S.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from suanli.catalog.schema import Accelerator, Catalog, Link
+from suanli.errors import EstimateError
+from suanli.units import GB
+
+__all__ = ["CommTimes", "allgather_s", "allreduce_s", "link_for", "links_for"]
+
+# Share of backward time that can hide gradient all-reduce: DDP starts bucketed all-reduces as soon as a
+# bucket's gradients are ready (Li et al. 2020, "PyTorch Distributed", VLDB, §3.2.3), but the first bucket
+# only starts after the last layers' backward and the last bucket ends after it.
+OVERLAP_FRACTION_OF_BACKWARD = 0.8  # assumed: DDP's default 25 MB buckets leave roughly one bucket exposed
+
+
+class CommTimes(BaseModel):
+    """Per training step (or per decode step for inference), seconds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dp_s: float = 0.0
+    dp_exposed_s: float = 0.0
+    tp_s: float = 0.0
+    pp_bubble_s: float = 0.0
+    intra_link: str | None = None
+    inter_link: str | None = None
+    bus_gb_per_s: float | None = None
+
+    @property
+    def exposed_s(self) -> float:
+        return self.dp_exposed_s + self.tp_s + self.pp_bubble_s
+
+
+def _match(link: Link, acc: Accelerator) -> int | None:
+    if link.device is not None:
+        return 2 if link.device == acc.id else None
+    if link.interconnect == acc.interconnect:
+        return 1
+    return 0 if link.interconnect == "*" else None
+
+
+def link_for(cat: Catalog, acc: Accelerator, scope: str) -> Link:
+    best: tuple[int, Link] | None = None
+    for link in cat.links:
+        if link.scope != scope:
+            continue
+        s = _match(link, acc)
+        if s is not None and (best is None or s > best[0]):
+            best = (s, link)
+    if best is None:
+        raise EstimateError(f"no {scope} link data applies to {acc.id} ({acc.interconnect})")
+    return best[1]
+
+
+def links_for(cat: Catalog, acc: Accelerator, gpus: int) -> tuple[Link, Link | None]:
+    """The intra-node link, and the inter-node link when `gpus` spans several nodes."""
+    intra = link_for(cat, acc, "intra-node")
+    inter = link_for(cat, acc, "inter-node") if gpus > acc.max_cards_per_node else None
+    return intra, inter
+
+
+def _bus(intra: Link, inter: Link | None) -> tuple[float, float]:
+    """(bus bytes/s, latency s) of the slowest hop: hierarchical collectives are bound by the NIC per card."""
+    bw = intra.bus_gb_per_s.value
+    lat = intra.latency_us.value
+    if inter is not None:
+        bw = min(bw, inter.bus_gb_per_s.value)
+        lat += inter.latency_us.value
+    return bw * GB, lat * 1e-6
+
+
+def allreduce_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
+    """Ring all-reduce time: latency + 2(n−1)/n · S / busbw (nccl-tests PERFORMANCE.md)."""
+    if n <= 1 or size_bytes <= 0 or intra is None:
+        return 0.0
+    bw, lat = _bus(intra, inter)
+    return lat + 2 * (n - 1) / n * size_bytes / bw
+
+
+def allgather_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
+    """All-gather (or reduce-scatter) of a tensor of S bytes in total: latency + (n−1)/n · S / busbw."""
+    if n <= 1 or size_bytes <= 0 or intra is None:
+        return 0.0
+    bw, lat = _bus(intra, inter)
+    return lat + (n - 1) / n * size_bytes / bw

@@ -1,0 +1,111 @@
+"""What the user wants to run: a typed, validated workload (the flags of `suanli estimate`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from suanli.errors import InputError
+
+__all__ = [
+    "ENGINES",
+    "OPTIMIZERS",
+    "PRECISIONS",
+    "RECOMPUTE",
+    "TASKS",
+    "Workload",
+    "make_workload",
+]
+
+Task = Literal["inference", "lora", "qlora", "full", "pretrain"]
+Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
+Recompute = Literal["none", "selective", "full"]
+Optimizer = Literal["adamw", "adamw8bit", "sgd", "adafactor"]
+Engine = Literal["hf", "vllm"]
+Method = Literal["default", "seed"]
+
+TASKS: tuple[str, ...] = ("inference", "lora", "qlora", "full", "pretrain")
+PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
+RECOMPUTE: tuple[str, ...] = ("none", "selective", "full")
+OPTIMIZERS: tuple[str, ...] = ("adamw", "adamw8bit", "sgd", "adafactor")
+ENGINES: tuple[str, ...] = ("hf", "vllm")
+METHODS: tuple[str, ...] = ("default", "seed")
+
+_ALLOWED = {
+    "task": TASKS,
+    "precision": PRECISIONS,
+    "kv_dtype": PRECISIONS,
+    "recompute": RECOMPUTE,
+    "optimizer": OPTIMIZERS,
+    "engine": ENGINES,
+    "method": METHODS,
+}
+
+
+class Workload(BaseModel):
+    """One job. Training: `batch` is the micro-batch per device and `seq` the sequence length.
+    Inference: `batch` is concurrent sequences, `input`/`output` tokens per sequence."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task: Task = "inference"
+    gpus: int = Field(1, ge=1, le=4096)
+    precision: Precision = "bf16"
+    batch: int = Field(1, ge=1, le=65536)
+    seq: int = Field(2048, ge=1, le=10_000_000)
+    input: int = Field(512, ge=1, le=10_000_000)
+    output: int = Field(256, ge=1, le=10_000_000)
+    tp: int = Field(1, ge=1, le=512)
+    pp: int = Field(1, ge=1, le=512)
+    ep: int = Field(1, ge=1, le=512)
+    zero: int = Field(0, ge=0, le=3)
+    recompute: Recompute = "none"
+    optimizer: Optimizer = "adamw"
+    lora_rank: int = Field(16, ge=1, le=4096)
+    lora_targets: Literal["attention", "all-linear"] = "all-linear"
+    tokens: float | None = Field(None, gt=0, description="tokens to train on (training) or to generate")
+    engine: Engine = "hf"
+    kv_dtype: Precision | None = None
+    flash_attention: bool = True
+    grad_accum: int = Field(1, ge=1, le=100_000)
+    offload_optimizer: bool = False
+    method: Method = "default"
+
+    @model_validator(mode="after")
+    def _parallel_fits(self) -> Workload:
+        if self.gpus % (self.tp * self.pp) != 0:
+            raise ValueError(
+                f"gpus ({self.gpus}) must be a multiple of tp × pp ({self.tp} × {self.pp} = {self.tp * self.pp})"
+            )
+        if self.task == "qlora" and self.precision not in ("nf4", "int4", "bf16", "fp16"):
+            raise ValueError("qlora quantizes the base model to nf4; precision must be nf4 (or the bf16/fp16 compute dtype)")
+        return self
+
+    @property
+    def training(self) -> bool:
+        return self.task != "inference"
+
+    @property
+    def dp(self) -> int:
+        """Data-parallel size."""
+        return self.gpus // (self.tp * self.pp)
+
+    @property
+    def context(self) -> int:
+        """Tokens per sequence that the KV cache must hold (inference) or the training sequence length."""
+        return self.input + self.output if self.task == "inference" else self.seq
+
+
+def make_workload(**kwargs: object) -> Workload:
+    """Build a Workload from user input; a bad value raises InputError naming the field and allowed values."""
+    clean = {k: v for k, v in kwargs.items() if v is not None}
+    for k, allowed in _ALLOWED.items():
+        if k in clean and clean[k] not in allowed:
+            raise InputError(k.replace("_", "-"), f"{clean[k]!r} is not one of {', '.join(allowed)}")
+    try:
+        return Workload(**clean)  # type: ignore[arg-type]
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "workload"
+        raise InputError(field.replace("_", "-"), err["msg"]) from None

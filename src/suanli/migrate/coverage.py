@@ -1,0 +1,515 @@
+"""Classify a model's operator trace against the operators torch_npu registers (pure Python, no torch).
+
+Rule (PyTorch's dispatch-table priority, research note shared/research/ascend-op-coverage.md §2):
+1. the operator is in the torch_npu list (or is a tracing-device alias of one, caveats.yaml) -> `npu`;
+2. else it has a composite kernel whose decomposition was recorded at trace time -> `composite`
+   (its children are classified in turn; if any leaf falls back, the row says so);
+3. else -> `cpu-fallback`: torch_npu's boxed fallback runs it on the CPU (a copy each way per call).
+Operators outside the `aten` namespace are `non-aten`: they need their own NPU kernel or replacement.
+
+Inputs are plain data: an `OpTrace` (written by `suanli.trace`) and an `NpuOpList` (read from
+`suanli/data/ascend_ops/torch_npu-<version>.txt`, written by scripts/extract_npu_ops.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from suanli.errors import DataFileError, InputError
+
+__all__ = [
+    "DATA_DIR",
+    "AdaptedList",
+    "Caveats",
+    "CoverageReport",
+    "FusedHint",
+    "FusedOp",
+    "NpuOpList",
+    "OpRow",
+    "OpTrace",
+    "adapted_lists_for",
+    "available_versions",
+    "cann_stack",
+    "classify",
+    "keep_whole_candidates",
+    "load_caveats",
+    "load_fused",
+    "load_op_list",
+    "parse_op_list",
+    "resolve_version",
+    "summarize",
+]
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "ascend_ops"
+
+Status = Literal["npu", "composite", "composite-fallback", "cpu-fallback", "non-aten"]
+Verdict = Literal["npu-native", "cpu-fallback", "needs-port"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class OpTrace(_Frozen):
+    """What `suanli.trace` recorded: operator name (native_functions.yaml spelling) -> call count."""
+
+    model: str
+    task: Literal["inference", "training"]
+    device: str = Field(description="device the trace ran on: meta or cpu")
+    ops: dict[str, int]
+    decompositions: dict[str, dict[str, int] | None] = Field(
+        default_factory=dict,
+        description="composite operator -> its children per call; None = composite, children not recorded",
+    )
+    kept_whole: list[str] = Field(default_factory=list, description="CIA ops kept whole as on the NPU")
+    module_classes: list[str] = Field(default_factory=list)
+    shrunk: dict[str, Any] = Field(default_factory=dict, description="config field -> [old, new] when shrunk")
+    seq_len: int | None = None
+    torch_version: str | None = None
+    build_s: float | None = None
+    trace_s: float | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+
+class NpuOpList(_Frozen):
+    """One torch_npu version's registered operators (names only)."""
+
+    version: str
+    header: dict[str, str]
+    aten: frozenset[str] = Field(description="supported + symint + quant + autograd sections")
+    custom: frozenset[str] = Field(description="torch_npu's own npu_* operators")
+    impl_ns: dict[str, str]
+
+    @property
+    def torch_requirement(self) -> str:
+        return self.header.get("requires", "")
+
+
+class FusedOp(_Frozen):
+    id: str
+    api: str
+    replaces: str
+    modules: tuple[str, ...]
+    ops: tuple[str, ...]
+    note: str | None = None
+    source: str
+
+
+class Alias(_Frozen):
+    op: str
+    npu: str
+    reason: str
+    source: str
+
+
+class Caveat(_Frozen):
+    op: str
+    kind: Literal["cpu-inside", "cann-version", "fallback-reported", "dtype"]
+    message: str
+    source: str
+
+
+class Caveats(_Frozen):
+    aliases: tuple[Alias, ...] = ()
+    caveats: tuple[Caveat, ...] = ()
+    general: tuple[str, ...] = ()
+
+
+class OpRow(_Frozen):
+    op: str
+    calls: int
+    status: Status
+    impl_ns: str | None = Field(None, description="torch_npu kernel families, e.g. acl_op+op_api")
+    fused: str | None = Field(None, description="torch_npu fused replacement that absorbs this op")
+    falls_back: dict[str, int] = Field(
+        default_factory=dict, description="for composites: leaf ops that fall back, with calls"
+    )
+    note: str | None = None
+
+
+class FusedHint(_Frozen):
+    id: str
+    api: str
+    replaces: str
+    available: bool = Field(description="the selected torch_npu version registers it")
+    matched_modules: list[str]
+    source: str
+
+
+class AdaptedList(_Frozen):
+    stack: str
+    name: str
+    listed: bool | None = Field(description="None when the catalog has no adapted list for the stack")
+    source: str | None = None
+
+
+class CoverageReport(_Frozen):
+    model: str
+    task: str
+    torch_npu_version: str
+    torch_npu_requires: str
+    ops: list[OpRow]
+    fallback_ops: dict[str, int]
+    non_aten_ops: dict[str, int]
+    verdict: Verdict
+    verdict_text: str
+    fused: list[FusedHint]
+    adapted_lists: list[AdaptedList]
+    warnings: list[str]
+    migration_weeks: tuple[float, float] | None
+    migration_basis: str
+    trace: dict[str, Any]
+
+
+# ------------------------------------------------------------------------------------------- data files
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """'2.1.0.post17' -> (2, 1, 0, 17); a version without .post gets post 0."""
+    m = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?(?:\.post(\d+))?$", version.strip())
+    if not m:
+        raise InputError("torch_npu", f"version {version!r} is not like 2.13.0 or 2.1.0.post17")
+    return tuple(int(g) if g is not None else -1 for g in m.groups())
+
+
+def available_versions(data_dir: Path = DATA_DIR) -> list[str]:
+    """Shipped torch_npu versions, oldest first."""
+    names = [p.name[len("torch_npu-"):-len(".txt")] for p in data_dir.glob("torch_npu-*.txt")]
+    return sorted(names, key=lambda v: tuple(max(x, 0) for x in _release(v)))
+
+
+def resolve_version(requested: str | None, data_dir: Path = DATA_DIR) -> str:
+    """Exact shipped version, or the newest shipped one with that prefix ('2.1' -> '2.1.0.post17').
+    None -> the newest shipped version."""
+    versions = available_versions(data_dir)
+    if not versions:
+        raise DataFileError(str(data_dir), None, None, "no torch_npu-*.txt operator lists (run scripts/extract_npu_ops.py)")
+    if requested is None:
+        return versions[-1]
+    if requested in versions:
+        return requested
+    want = [x for x in _release(requested) if x >= 0]
+    matches = [v for v in versions if [x for x in _release(v) if x >= 0][: len(want)] == want]
+    if not matches:
+        raise InputError("torch-npu", f"no operator list for {requested!r}; shipped: {', '.join(versions)}")
+    return matches[-1]
+
+
+def parse_op_list(text: str, source: str = "<text>") -> NpuOpList:
+    header: dict[str, str] = {}
+    aten: set[str] = set()
+    custom: set[str] = set()
+    impl: dict[str, str] = {}
+    version = ""
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            key, sep, value = line[1:].strip().partition(": ")
+            if sep:
+                header[key.strip()] = value.strip()
+            m = re.match(r"^# torch_npu (\S+):", line)
+            if m:
+                version = m.group(1)
+            continue
+        parts = line.split()
+        if len(parts) != 3:
+            raise DataFileError(source, str(n), None, "expected '<section> <name> <impl_ns>'")
+        section, name, ns = parts
+        if section == "custom":
+            custom.add(name)
+        elif section in ("supported", "symint", "quant", "autograd"):
+            aten.add(name)
+        else:
+            raise DataFileError(source, str(n), "section", f"unknown section {section!r}")
+        if ns != "-":
+            impl[name] = ns
+    if not version:
+        raise DataFileError(source, "1", None, "missing '# torch_npu <version>:' header")
+    return NpuOpList(version=version, header=header, aten=frozenset(aten), custom=frozenset(custom), impl_ns=impl)
+
+
+@functools.cache
+def load_op_list(version: str | None = None, data_dir: Path = DATA_DIR) -> NpuOpList:
+    v = resolve_version(version, data_dir)
+    path = data_dir / f"torch_npu-{v}.txt"
+    return parse_op_list(path.read_text(encoding="utf-8"), str(path))
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as e:
+        raise DataFileError(str(path), None, None, f"cannot read: {e}") from None
+
+
+@functools.cache
+def load_fused(data_dir: Path = DATA_DIR) -> tuple[FusedOp, ...]:
+    path = data_dir / "fused.yaml"
+    raw = _read_yaml(path).get("fused") or []
+    try:
+        return tuple(FusedOp.model_validate(r) for r in raw)
+    except ValueError as e:
+        raise DataFileError(str(path), None, "fused", str(e).splitlines()[0]) from None
+
+
+@functools.cache
+def load_caveats(data_dir: Path = DATA_DIR) -> Caveats:
+    path = data_dir / "caveats.yaml"
+    try:
+        return Caveats.model_validate(_read_yaml(path))
+    except ValueError as e:
+        raise DataFileError(str(path), None, None, str(e).splitlines()[0]) from None
+
+
+# ------------------------------------------------------------------------------------------ classification
+
+
+class _Classifier:
+    def __init__(self, trace: OpTrace, ops: NpuOpList, caveats: Caveats) -> None:
+        self.trace = trace
+        self.ops = ops
+        self.alias = {a.op: a for a in caveats.aliases if a.npu in ops.aten}
+        self.leaf_memo: dict[str, dict[str, int]] = {}
+
+    def status(self, name: str) -> Status:
+        if name in self.ops.aten or name in self.alias:
+            return "npu"
+        if "::" in name:
+            return "npu" if name.split("::", 1)[1] in self.ops.custom else "non-aten"
+        if name in self.trace.decompositions:
+            return "composite-fallback" if self.fallback_leaves(name) else "composite"
+        return "cpu-fallback"
+
+    def fallback_leaves(self, name: str, stack: tuple[str, ...] = ()) -> dict[str, int]:
+        """Leaf operators under `name` that fall back to the CPU, with calls per call of `name`."""
+        if name in self.leaf_memo:
+            return self.leaf_memo[name]
+        if name in self.ops.aten or name in self.alias or "::" in name:
+            return {}
+        children = self.trace.decompositions.get(name, "absent")
+        if children == "absent":
+            return {name: 1}
+        out: Counter[str] = Counter()
+        if isinstance(children, dict):
+            for child, k in children.items():
+                if child in stack or child == name:
+                    continue
+                for leaf, m in self.fallback_leaves(child, (*stack, name)).items():
+                    out[leaf] += k * m
+        self.leaf_memo[name] = dict(out)
+        return self.leaf_memo[name]
+
+
+def _fused_hints(trace: OpTrace, ops: NpuOpList, fused: Iterable[FusedOp]) -> tuple[list[FusedHint], dict[str, str]]:
+    seen_ops = set(trace.ops)
+    for children in trace.decompositions.values():
+        seen_ops.update(children or {})
+    hints: list[FusedHint] = []
+    by_op: dict[str, str] = {}
+    for f in fused:
+        matched = sorted(
+            {c for c in trace.module_classes for pat in f.modules if re.search(pat, c)}
+        )
+        if not matched or not seen_ops.intersection(f.ops):
+            continue
+        available = f.id in ops.custom
+        hints.append(FusedHint(id=f.id, api=f.api, replaces=f.replaces, available=available,
+                               matched_modules=matched, source=f.source))
+        if available:
+            for op in f.ops:
+                by_op.setdefault(op, f.api)
+    return hints, by_op
+
+
+def _torch_major_minor(text: str | None) -> tuple[int, int] | None:
+    m = re.search(r"(\d+)\.(\d+)", text or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _effort(
+    stack: Any, *, adapted: bool | None, moe_or_multimodal: bool, has_fallback: bool
+) -> tuple[tuple[float, float] | None, str]:
+    """Engineer-weeks from the catalog's `cann` stack (seed-000: 1–2 weeks on the adapted list, 2–4 when
+    operators must be adapted, 1–2 months for MoE/multimodal)."""
+    if stack is None:
+        return None, "no 'cann' stack in the catalog: migration effort unknown"
+    if adapted and not has_fallback:
+        field, why = "migration_weeks_adapted", "on an adapted-model list"
+    elif moe_or_multimodal:
+        field, why = "migration_weeks_moe_multimodal", "MoE or multimodal model not on an adapted list"
+    else:
+        field, why = "migration_weeks_unadapted", (
+            "not on an adapted list" if not adapted else "adapted, but the trace found CPU-fallback operators"
+        )
+    value = getattr(stack, field, None)
+    if value is None:
+        return None, f"the catalog's cann stack has no {field}: migration effort unknown"
+    chosen = value.chosen
+    low, high = (float(x) for x in chosen.value)
+    return (low, high), f"{why}: cann.{field} (source {chosen.source})"
+
+
+def classify(
+    trace: OpTrace,
+    ops: NpuOpList,
+    *,
+    fused: Iterable[FusedOp] = (),
+    caveats: Caveats | None = None,
+    adapted_lists: Iterable[AdaptedList] = (),
+    stack: Any = None,
+    moe_or_multimodal: bool = False,
+) -> CoverageReport:
+    """The coverage report for one trace against one torch_npu operator list.
+
+    `stack` is the catalog's `cann` SoftwareStack (or None); `adapted_lists` says whether the model is on
+    each stack's adapted list (the caller looks that up in the catalog).
+    """
+    caveats = caveats or Caveats()
+    cls = _Classifier(trace, ops, caveats)
+    hints, fused_by_op = _fused_hints(trace, ops, fused)
+    caveat_by_op: dict[str, list[Caveat]] = {}
+    for c in caveats.caveats:
+        caveat_by_op.setdefault(c.op, []).append(c)
+
+    rows: list[OpRow] = []
+    fallback: Counter[str] = Counter()
+    non_aten: Counter[str] = Counter()
+    warnings: list[str] = list(trace.warnings)
+    for name, calls in trace.ops.items():
+        st = cls.status(name)
+        leaves: dict[str, int] = {}
+        note = None
+        if name in cls.alias:
+            a = cls.alias[name]
+            note = f"tracing-device op; NPU runs {a.npu}"
+        if st == "cpu-fallback":
+            fallback[name] += calls
+        elif st == "composite-fallback":
+            leaves = {leaf: k * calls for leaf, k in cls.fallback_leaves(name).items()}
+            fallback.update(leaves)
+            note = "decomposes into CPU-fallback ops: " + ", ".join(sorted(leaves))
+        elif st == "non-aten":
+            non_aten[name] += calls
+            note = "not an aten op: needs an NPU kernel or replacement"
+        elif st == "composite" and trace.decompositions.get(name) is None:
+            note = "composite; its decomposition was not recorded"
+        rows.append(OpRow(op=name, calls=calls, status=st, impl_ns=ops.impl_ns.get(name),
+                          fused=fused_by_op.get(name), falls_back=leaves, note=note))
+
+    # caveats for every op that runs, including children of composites
+    reached = set(trace.ops)
+    for children in trace.decompositions.values():
+        reached.update(children or {})
+    for op in sorted(reached):
+        for c in caveat_by_op.get(op, []):
+            if op in ops.aten:
+                warnings.append(f"{op}: {c.message} [{c.kind}; {c.source}]")
+
+    trace_tv, npu_tv = _torch_major_minor(trace.torch_version), _torch_major_minor(ops.torch_requirement)
+    if trace_tv and npu_tv and trace_tv != npu_tv:
+        warnings.append(
+            f"traced with torch {trace.torch_version} but torch_npu {ops.version} targets torch "
+            f"{npu_tv[0]}.{npu_tv[1]}: operator names that changed between those torch versions can show as "
+            "false fallbacks or false passes"
+        )
+    warnings.extend(caveats.general)
+
+    order = {"cpu-fallback": 0, "composite-fallback": 1, "non-aten": 2, "composite": 3, "npu": 4}
+    rows.sort(key=lambda r: (order[r.status], -r.calls, r.op))
+
+    adapted = list(adapted_lists)
+    listed = [a for a in adapted if a.listed]
+    is_adapted: bool | None = True if listed else (None if all(a.listed is None for a in adapted) else False)
+    weeks, basis = _effort(
+        stack, adapted=is_adapted, moe_or_multimodal=moe_or_multimodal, has_fallback=bool(fallback)
+    )
+
+    if non_aten:
+        verdict: Verdict = "needs-port"
+        text = (f"{len(non_aten)} non-aten operator(s) need an NPU kernel or replacement"
+                + (f"; {len(fallback)} more fall back to the CPU" if fallback else ""))
+    elif fallback:
+        verdict = "cpu-fallback"
+        text = (f"runs on torch_npu {ops.version}, but {len(fallback)} operator(s) fall back to the CPU "
+                f"({sum(fallback.values())} calls per step): expect host round-trips")
+    else:
+        verdict = "npu-native"
+        text = f"every traced operator has an NPU kernel in torch_npu {ops.version} (directly or by decomposition)"
+
+    return CoverageReport(
+        model=trace.model,
+        task=trace.task,
+        torch_npu_version=ops.version,
+        torch_npu_requires=ops.torch_requirement,
+        ops=rows,
+        fallback_ops=dict(sorted(fallback.items(), key=lambda kv: (-kv[1], kv[0]))),
+        non_aten_ops=dict(sorted(non_aten.items())),
+        verdict=verdict,
+        verdict_text=text,
+        fused=hints,
+        adapted_lists=adapted,
+        warnings=warnings,
+        migration_weeks=weeks,
+        migration_basis=basis,
+        trace={
+            "device": trace.device,
+            "seq_len": trace.seq_len,
+            "shrunk": trace.shrunk,
+            "kept_whole": trace.kept_whole,
+            "distinct_ops": len(trace.ops),
+            "op_calls": sum(trace.ops.values()),
+            "torch_version": trace.torch_version,
+            "build_s": trace.build_s,
+            "trace_s": trace.trace_s,
+        },
+    )
+
+
+def keep_whole_candidates(ops: NpuOpList) -> list[str]:
+    """Operators the tracer should keep whole for this version (it filters to CompositeImplicitAutograd ones)."""
+    return sorted(ops.aten)
+
+
+def adapted_lists_for(catalog: Any, model_id: str, aliases: Iterable[str] = ()) -> list[AdaptedList]:
+    """Whether `model_id` (or an alias) is on each Ascend stack's adapted list in the catalog.
+
+    Ascend stacks are those with id `cann` or vendor `huawei`; a stack without `adapted_models` gives
+    listed=None (unknown)."""
+    from suanli.catalog.lookup import normalize
+
+    def keys(name: str) -> set[str]:
+        k = normalize(name)
+        return {k, k.split("/", 1)[1]} if "/" in k else {k}
+
+    mine = set().union(*(keys(n) for n in (model_id, *aliases)))
+    out: list[AdaptedList] = []
+    for s in getattr(catalog, "stacks", ()):
+        if s.id != "cann" and str(getattr(s, "vendor", "")).lower() != "huawei":
+            continue
+        models = tuple(getattr(s, "adapted_models", ()) or ())
+        listed = None if not models else any(keys(m) & mine for m in models)
+        out.append(AdaptedList(stack=s.id, name=s.name, listed=listed, source=getattr(s, "adapted_source", None)))
+    return out
+
+
+def cann_stack(catalog: Any) -> Any:
+    for s in getattr(catalog, "stacks", ()):
+        if s.id == "cann":
+            return s
+    return None
+
+
+def summarize(report: CoverageReport) -> Mapping[str, Any]:
+    """The stable `--json` dict of `suanli migrate check`."""
+    d = report.model_dump(mode="json")
+    d["migration_weeks"] = list(report.migration_weeks) if report.migration_weeks else None
+    return d

@@ -1,0 +1,41 @@
+"""Every unit constant lives here. GB and GiB are never mixed: GB = 1e9 bytes, GiB = 2**30 bytes."""
+
+from __future__ import annotations
+
+KB = 1e3
+MB = 1e6
+GB = 1e9
+TB = 1e12
+KiB = 2**10
+MiB = 2**20
+GiB = 2**30
+TFLOPS = 1e12  # floating-point operations per second
+SECONDS_PER_HOUR = 3600.0
+HOURS_PER_DAY = 24.0
+HOURS_PER_WEEK = 24.0 * 7
+HOURS_PER_MONTH = 24.0 * 30  # billing month as rented in China: 30 days (assumed; platforms bill 30-day months)
+HOURS_PER_YEAR = 24.0 * 365
+
+BYTES_PER_PARAM = {
+    "fp32": 4.0,
+    "tf32": 4.0,
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": 1.0,
+    "int8": 1.0,
+    "int4": 0.5,
+    "nf4": 0.5,
+}
+
+
+def gib(n_bytes: float) -> float:
+    return n_bytes / GiB
+
+
+def gb(n_bytes: float) -> float:
+    return n_bytes / GB
+
+
+def fmt_bytes(n_bytes: float) -> str:
+    """Human form in both units so nobody has to guess: '16.8 GB (15.6 GiB)'."""
+    return f"{n_bytes / GB:,.1f} GB ({n_bytes / GiB:,.1f} GiB)"

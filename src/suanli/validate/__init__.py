@@ -1,0 +1,1 @@
+"""Validation of the estimators against measurements: the report behind `suanli validate` and `error_band`."""

@@ -1,0 +1,33 @@
+"""The validated error bands that `suanli validate --write` stores and every estimate quotes."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import yaml
+
+from suanli.estimate.estimate import ErrorBand
+
+__all__ = ["BANDS_PATH", "packaged_error_bands", "write_error_bands"]
+
+BANDS_PATH = Path(__file__).resolve().parent.parent / "data" / "validation" / "error_bands.yaml"
+
+
+@functools.cache
+def packaged_error_bands(path: Path = BANDS_PATH) -> dict[str, ErrorBand]:
+    if not path.is_file():
+        return {}
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {g: ErrorBand(group=g, **v) for g, v in (raw.get("groups") or {}).items()}
+
+
+def write_error_bands(bands: dict[str, ErrorBand], command: str, path: Path = BANDS_PATH) -> None:
+    doc = {
+        "generated_by": command,
+        "groups": {g: b.model_dump(exclude={"group"}) for g, b in sorted(bands.items())},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    tmp.replace(path)
