@@ -133,13 +133,23 @@ class CpuBackend(Backend):
         return BackendInfo(
             backend=self.name,
             device=self.device,
-            device_name=platform.processor() or platform.machine(),
+            device_name=_cpu_name(),
             device_count=1,
             total_memory_bytes=_total_ram_bytes(),
             memory_kind=self.memory_kind,
             torch_version=torch.__version__,
             runtime_version=f"threads={torch.get_num_threads()} cpus={os.cpu_count()}",
         )
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 def _total_ram_bytes() -> int | None:

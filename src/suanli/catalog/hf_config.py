@@ -87,9 +87,11 @@ def _bool(cfg: dict[str, Any], key: str, default: bool) -> bool:
     return v
 
 
-def _refuse(cfg: dict[str, Any], key: str, why: str, ok: Any = (None, False, 0, 1, [], ())) -> None:
-    if key in cfg and cfg[key] not in ok:
-        raise InputError(key, f"{cfg[key]!r} is not supported: {why}")
+def _refuse(cfg: dict[str, Any], key: str, why: str, ok: tuple[Any, ...]) -> None:
+    """Refuse a value of `key` outside `ok` (compared with its type: True is not 1 here)."""
+    v = cfg.get(key)
+    if v is not None and not any(type(v) is type(o) and v == o for o in ok):
+        raise InputError(key, f"{v!r} is not supported: {why}")
 
 
 def _check_heads(hidden: int, heads: int, kv: int, head_dim: int | None) -> None:
@@ -142,7 +144,7 @@ def _common(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     head_dim = _int(cfg, "head_dim", None)
     _check_heads(hidden, heads, kv, head_dim)
     layers = _int(cfg, "num_hidden_layers")
-    _refuse(cfg, "mlp_bias", "FFN biases are not modelled")
+    _refuse(cfg, "mlp_bias", "FFN biases are not modelled", (False,))
     tie_default = model_type == "gemma"  # transformers' default per class
     out: dict[str, Any] = {
         "hidden_size": hidden,
@@ -188,8 +190,8 @@ def _moe_qwen_mixtral(cfg: dict[str, Any], model_type: str) -> MoEConfig:
             top_k=_int(cfg, "num_experts_per_tok"),
             expert_intermediate_size=_int(cfg, "intermediate_size"),
         )
-    _refuse(cfg, "decoder_sparse_step", "only configs with an MoE FFN in every layer are modelled")
-    _refuse(cfg, "mlp_only_layers", "only configs with an MoE FFN in every layer are modelled")
+    _refuse(cfg, "decoder_sparse_step", "only configs with an MoE FFN in every layer are modelled", (1,))
+    _refuse(cfg, "mlp_only_layers", "only configs with an MoE FFN in every layer are modelled", ([],))
     shared = _int(cfg, "shared_expert_intermediate_size", 0, positive=False) if model_type == "qwen2_moe" else 0
     return MoEConfig(
         num_experts=_int(cfg, "num_experts"),
@@ -202,7 +204,7 @@ def _moe_qwen_mixtral(cfg: dict[str, Any], model_type: str) -> MoEConfig:
 
 
 def _deepseek(cfg: dict[str, Any], model_type: str) -> tuple[MLAConfig, MoEConfig]:
-    _refuse(cfg, "moe_layer_freq", "only an MoE FFN in every layer after first_k_dense_replace is modelled")
+    _refuse(cfg, "moe_layer_freq", "only an MoE FFN in every layer after first_k_dense_replace is modelled", (1,))
     mla = MLAConfig(
         q_lora_rank=_int(cfg, "q_lora_rank", None),
         kv_lora_rank=_int(cfg, "kv_lora_rank"),
@@ -235,7 +237,7 @@ def _chatglm(cfg: dict[str, Any]) -> dict[str, Any]:
     kv = _int(cfg, "multi_query_group_num") if mqa else heads
     head_dim = _int(cfg, "kv_channels", None)
     _check_heads(hidden, heads, kv, head_dim)
-    _refuse(cfg, "add_bias_linear", "biases on dense layers are not modelled")
+    _refuse(cfg, "add_bias_linear", "biases on dense layers are not modelled", (False,))
     return {
         "hidden_size": hidden,
         "num_layers": _int(cfg, "num_layers"),
@@ -319,6 +321,8 @@ def to_hf_config(m: ModelArch) -> dict[str, Any]:
         "max_position_embeddings": m.max_context or 4096,
         "tie_word_embeddings": m.tie_word_embeddings,
         "hidden_act": "gelu_pytorch_tanh" if mt == "gemma" else "silu",
+        # class defaults (e.g. GLM-4's pad id 151329) may lie outside a smaller vocabulary
+        "pad_token_id": None,
     }
     if m.head_dim:
         cfg["head_dim"] = m.head_dim

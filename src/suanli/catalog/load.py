@@ -32,9 +32,16 @@ from suanli.catalog.schema import (
 )
 from suanli.errors import DataFileError
 
-__all__ = ["DATA_DIR", "iter_sourced", "load_catalog", "load_files", "packaged_catalog"]
+__all__ = ["DATA_DIR", "iter_sourced", "load_catalog", "load_files", "packaged_catalog", "read_yaml"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "catalog"
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the catalog loads ~10× faster
+
+
+def read_yaml(path: Path) -> Any:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 (a safe loader)
+
 
 _SECTIONS: dict[str, type[BaseModel]] = {
     "sources": Source,
@@ -55,7 +62,7 @@ def _row_label(i: int, raw: Any) -> str:
 
 def _parse_file(path: Path) -> dict[str, list[BaseModel]]:
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        doc = read_yaml(path) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f"line {mark.line + 1}" if mark else None
@@ -204,7 +211,7 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
     then per family and overall (median over devices). Their sources are the measurement sources."""
     if not path.is_file():
         return cat
-    doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    doc = read_yaml(path) or {}
     sources = dict(cat.sources)
     for raw in doc.get("sources", []):
         src = Source.model_validate(raw)

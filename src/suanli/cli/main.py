@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from suanli.cli import catalog_cmd, estimate_cmd
+from suanli.cli import catalog_cmd, estimate_cmd, plan_cmd, validate_cmd
 from suanli.cli.output import err_console
 from suanli.errors import SuanliError
 
@@ -20,6 +20,8 @@ app = typer.Typer(
 
 catalog_cmd.register(app)
 estimate_cmd.register(app)
+validate_cmd.register(app)
+plan_cmd.register(app)
 
 
 def run() -> None:

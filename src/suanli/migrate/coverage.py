@@ -147,6 +147,7 @@ class FusedHint(_Frozen):
 class AdaptedList(_Frozen):
     stack: str
     name: str
+    use: Literal["inference", "training", "both"] = "both"
     listed: bool | None = Field(description="None when the catalog has no adapted list for the stack")
     source: str | None = None
 
@@ -427,8 +428,9 @@ def classify(
     rows.sort(key=lambda r: (order[r.status], -r.calls, r.op))
 
     adapted = list(adapted_lists)
-    listed = [a for a in adapted if a.listed]
-    is_adapted: bool | None = True if listed else (None if all(a.listed is None for a in adapted) else False)
+    relevant = [a for a in adapted if a.use in (trace.task, "both")] or adapted
+    listed = [a for a in relevant if a.listed]
+    is_adapted: bool | None = True if listed else (None if all(a.listed is None for a in relevant) else False)
     weeks, basis = _effort(
         stack, adapted=is_adapted, moe_or_multimodal=moe_or_multimodal, has_fallback=bool(fallback)
     )
@@ -464,7 +466,7 @@ def classify(
             "device": trace.device,
             "seq_len": trace.seq_len,
             "shrunk": trace.shrunk,
-            "kept_whole": trace.kept_whole,
+            "kept_whole": [k for k in trace.kept_whole if k in trace.ops],
             "distinct_ops": len(trace.ops),
             "op_calls": sum(trace.ops.values()),
             "torch_version": trace.torch_version,
@@ -480,24 +482,35 @@ def keep_whole_candidates(ops: NpuOpList) -> list[str]:
 
 
 def adapted_lists_for(catalog: Any, model_id: str, aliases: Iterable[str] = ()) -> list[AdaptedList]:
-    """Whether `model_id` (or an alias) is on each Ascend stack's adapted list in the catalog.
+    """Whether `model_id` (or an alias) is on each adapted-model list of the Ascend stacks in the catalog.
 
-    Ascend stacks are those with id `cann` or vendor `huawei`; a stack without `adapted_models` gives
-    listed=None (unknown)."""
+    Ascend stacks are those with id `cann` or vendor `huawei`. Each of a stack's `adapted_lists`
+    (vLLM-Ascend, MindSpeed-LLM, MindIE, ...) gives one row; a stack with only the union `adapted_models`
+    gives one row for it; a stack with neither gives listed=None (unknown)."""
     from suanli.catalog.lookup import normalize
 
     def keys(name: str) -> set[str]:
         k = normalize(name)
         return {k, k.split("/", 1)[1]} if "/" in k else {k}
 
-    mine = set().union(*(keys(n) for n in (model_id, *aliases)))
+    mine: set[str] = set().union(*(keys(n) for n in (model_id, *aliases)))
+
+    def on(models: Iterable[str]) -> bool:
+        return any(keys(m) & mine for m in models)
+
     out: list[AdaptedList] = []
     for s in getattr(catalog, "stacks", ()):
         if s.id != "cann" and str(getattr(s, "vendor", "")).lower() != "huawei":
             continue
+        lists = tuple(getattr(s, "adapted_lists", ()) or ())
+        if lists:
+            for lst in lists:
+                out.append(AdaptedList(stack=s.id, name=lst.name, use=lst.use, listed=on(lst.models.value),
+                                       source=lst.models.source))
+            continue
         models = tuple(getattr(s, "adapted_models", ()) or ())
-        listed = None if not models else any(keys(m) & mine for m in models)
-        out.append(AdaptedList(stack=s.id, name=s.name, listed=listed, source=getattr(s, "adapted_source", None)))
+        out.append(AdaptedList(stack=s.id, name=s.name, listed=on(models) if models else None,
+                               source=getattr(s, "adapted_source", None)))
     return out
 
 

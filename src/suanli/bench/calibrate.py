@@ -1,0 +1,219 @@
+"""Fit efficiency factors (achieved / peak) per device from stored benchmark results. Pure: no I/O, no torch.
+
+Metrics (names match `suanli.catalog.schema.EfficiencyFactor.metric` where one exists):
+- `decode_bandwidth`  bytes read per second while decoding / peak memory bandwidth
+- `matmul`            large square GEMM FLOP/s (microbenchmark) / dense peak of that precision
+- `prefill_mfu`       model FLOP/s during prefill / dense peak of the run's precision (inference MFU)
+- `copy_bandwidth`    device-to-device copy bytes/s (microbenchmark) / peak memory bandwidth
+
+Each factor is the median over the results that measured it, with min, max, count and provenance (the
+result ids, when, on what device, by which command). Peaks are parameters (`DevicePeaks`); build them from
+the catalog with `peaks_from_accelerator`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from suanli.bench.results import BenchResult
+
+__all__ = [
+    "Calibration",
+    "DevicePeaks",
+    "FactorFit",
+    "decode_bytes_per_s",
+    "decode_bytes_per_step",
+    "device_key",
+    "fit_all",
+    "fit_efficiency",
+    "peaks_from_accelerator",
+    "prefill_flops_per_s",
+    "prefill_flops_per_token",
+]
+
+Metric = Literal["decode_bandwidth", "matmul", "prefill_mfu", "copy_bandwidth"]
+
+
+class DevicePeaks(BaseModel):
+    """Vendor peaks of one device in base units: bytes/s and FLOP/s (dense, never 2:4-sparse)."""
+
+    device: str = Field(description="catalog accelerator id, or the backend's device name")
+    memory_bandwidth_bytes_per_s: float | None = None
+    dense_flops_per_s: dict[str, float] = Field(default_factory=dict, description="precision -> dense FLOP/s")
+    source: str = Field(description="where the peaks come from, e.g. the catalog source ids")
+
+
+class FactorFit(BaseModel):
+    metric: Metric
+    device: str
+    precision: str = Field(description="precision of the runs; '*' where it does not apply (copy bandwidth)")
+    value: float = Field(description="median of samples")
+    min: float
+    max: float
+    n: int
+    samples: list[float]
+    result_ids: list[str]
+    commands: list[str]
+    measured_at: dt.datetime = Field(description="newest result used")
+    provenance: str
+
+
+class Calibration(BaseModel):
+    device: str
+    peaks: DevicePeaks
+    factors: list[FactorFit]
+    skipped: list[str] = Field(default_factory=list, description="why some measurements were not used")
+
+    def get(self, metric: Metric, precision: str = "*") -> FactorFit | None:
+        for f in self.factors:
+            if f.metric == metric and f.precision == precision:
+                return f
+        return None
+
+
+def device_key(r: BenchResult) -> str:
+    """Which device a result belongs to: the catalog id given with --accelerator, else the device's name."""
+    return r.accelerator or r.backend.device_name
+
+
+def decode_bytes_per_step(r: BenchResult) -> float:
+    """Bytes read from memory per decode step: all weights once, plus every sequence's KV cache.
+
+    Decode is memory-bound: each step reads the weights and the KV cache once (Pope et al. 2022,
+    "Efficiently Scaling Transformer Inference", sec. 2; kipply 2022, "Transformer Inference Arithmetic").
+    Step k (k = 1 .. output-1) attends over input + k cached tokens, so the mean context is input + output/2.
+    """
+    c = r.config
+    mean_context = c.input_tokens + c.output_tokens / 2
+    return r.model.weight_bytes + c.batch * mean_context * r.model.kv_cache_bytes_per_token
+
+
+def decode_bytes_per_s(r: BenchResult) -> float:
+    if r.throughput is None:
+        raise ValueError("result has no throughput")
+    steps_per_s = r.throughput.decode_tokens_per_s / r.config.batch
+    return decode_bytes_per_step(r) * steps_per_s
+
+
+def prefill_flops_per_token(r: BenchResult) -> float:
+    """Forward FLOPs per token: 2 N + 4 L (H Q) T.
+
+    PaLM (Chowdhery et al. 2022, App. B) counts 6N + 12 L H Q T per trained token; the forward pass is a
+    third of it. N = parameters multiplied per token (`flop_params`), L layers, H heads, Q head dim,
+    T = the sequence length (input tokens); no causal halving, as in PaLM.
+    """
+    m = r.model
+    return 2.0 * m.flop_params + 4.0 * m.num_layers * m.num_attention_heads * m.head_dim * r.config.input_tokens
+
+
+def prefill_flops_per_s(r: BenchResult) -> float:
+    if r.throughput is None:
+        raise ValueError("result has no throughput")
+    return prefill_flops_per_token(r) * r.throughput.prefill_tokens_per_s
+
+
+def peaks_from_accelerator(acc: Any, source: str | None = None) -> DevicePeaks:
+    """DevicePeaks from a catalog `Accelerator` (GB/s * 1e9 -> bytes/s; TFLOPS * 1e12 -> FLOP/s; dense only)."""
+    s = acc.specs
+    fields = {
+        "fp32": "fp32_tflops",
+        "tf32": "tf32_dense_tflops",
+        "fp16": "fp16_dense_tflops",
+        "bf16": "bf16_dense_tflops",
+        "fp8": "fp8_dense_tflops",
+    }
+    flops: dict[str, float] = {}
+    srcs: set[str] = set()
+    for precision, name in fields.items():
+        alt = getattr(s, name, None)
+        if alt is not None:
+            flops[precision] = float(alt.value) * 1e12
+            srcs.add(alt.chosen.source)
+    bw = None
+    if s.memory_bandwidth_gb_per_s is not None:
+        bw = float(s.memory_bandwidth_gb_per_s.value) * 1e9
+        srcs.add(s.memory_bandwidth_gb_per_s.chosen.source)
+    return DevicePeaks(
+        device=acc.id,
+        memory_bandwidth_bytes_per_s=bw,
+        dense_flops_per_s=flops,
+        source=source or ", ".join(sorted(srcs)) or "catalog",
+    )
+
+
+def _fit(
+    metric: Metric, device: str, precision: str, pts: list[tuple[float, BenchResult]]
+) -> FactorFit:
+    samples = [v for v, _ in pts]
+    rs = [r for _, r in pts]
+    newest = max(rs, key=lambda r: r.created_at)
+    commands = sorted({r.command for r in rs if r.command})
+    names = sorted({r.backend.device_name for r in rs})
+    prov = (
+        f"measured: {len(rs)} run(s) on {', '.join(names)}, newest {newest.created_at:%Y-%m-%d}"
+        + (f", by `{commands[0]}`" if commands else "")
+    )
+    return FactorFit(
+        metric=metric,
+        device=device,
+        precision=precision,
+        value=statistics.median(samples),
+        min=min(samples),
+        max=max(samples),
+        n=len(samples),
+        samples=samples,
+        result_ids=[r.id for r in rs],
+        commands=commands,
+        measured_at=newest.created_at,
+        provenance=prov,
+    )
+
+
+def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks) -> Calibration:
+    """Efficiency factors of the device `peaks.device` from the results measured on it."""
+    pts: dict[tuple[Metric, str], list[tuple[float, BenchResult]]] = {}
+    skipped: list[str] = []
+    bw = peaks.memory_bandwidth_bytes_per_s
+
+    def add(metric: Metric, precision: str, value: float, r: BenchResult) -> None:
+        pts.setdefault((metric, precision), []).append((value, r))
+
+    for r in results:
+        if device_key(r) != peaks.device:
+            continue
+        p = r.config.precision
+        if r.accuracy is not None and not r.accuracy.passed:
+            skipped.append(f"{r.id}: accuracy check failed; its speed is not used")
+            continue
+        if r.throughput is not None:
+            if bw:
+                add("decode_bandwidth", p, decode_bytes_per_s(r) / bw, r)
+            else:
+                skipped.append(f"{r.id}: no peak memory bandwidth for {peaks.device}")
+            peak = peaks.dense_flops_per_s.get(p)
+            if peak:
+                add("prefill_mfu", p, prefill_flops_per_s(r) / peak, r)
+            else:
+                skipped.append(f"{r.id}: no dense {p} peak for {peaks.device}")
+        if r.micro is not None:
+            for m in r.micro.matmul:
+                peak = peaks.dense_flops_per_s.get(m.precision)
+                if peak:
+                    add("matmul", m.precision, m.tflops * 1e12 / peak, r)
+                else:
+                    skipped.append(f"{r.id}: no dense {m.precision} peak for {peaks.device} (matmul)")
+            if r.micro.bandwidth is not None and bw:
+                add("copy_bandwidth", "*", r.micro.bandwidth.bytes_per_s / bw, r)
+    factors = [_fit(metric, peaks.device, prec, v) for (metric, prec), v in sorted(pts.items())]
+    return Calibration(device=peaks.device, peaks=peaks, factors=factors, skipped=skipped)
+
+
+def fit_all(results: Sequence[BenchResult], peaks: Mapping[str, DevicePeaks]) -> list[Calibration]:
+    """One Calibration per device that has both results and peaks; devices without peaks are left out."""
+    keys = sorted({device_key(r) for r in results} & set(peaks))
+    return [fit_efficiency(results, peaks[k]) for k in keys]

@@ -1,0 +1,214 @@
+"""`suanli bench`: measure a model on a device (run), on every accelerator of a Ray cluster (fleet), and
+list stored results (list). Needs the torch extra (and the ray extra for fleet)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from suanli.cli.output import console, emit_json, emit_rows
+from suanli.units import GB, GiB
+
+__all__ = ["app", "register"]
+
+app = typer.Typer(
+    help="Measure throughput, memory and accuracy on cpu, cuda or npu; store the results.",
+    no_args_is_help=True,
+)
+
+_RUN_COLUMNS = ["id", "device", "model", "prec", "b/in/out", "prefill tok/s", "decode tok/s", "TTFT ms", "peak GB", "acc"]
+
+
+def register(parent: typer.Typer) -> None:
+    """Mount as `suanli bench`."""
+    parent.add_typer(app, name="bench")
+
+
+def _mem(n: int | None) -> str:
+    return "" if n is None else f"{n / GB:,.2f} GB ({n / GiB:,.2f} GiB)"
+
+
+def _row(r: Any) -> dict[str, Any]:
+    tp = r.throughput
+    c = r.config
+    return {
+        "id": r.id,
+        "device": r.accelerator or f"{c.device} {r.backend.device_name}",
+        "model": r.model.name,
+        "prec": c.precision,
+        "b/in/out": f"{c.batch}/{c.input_tokens}/{c.output_tokens}",
+        "prefill tok/s": round(tp.prefill_tokens_per_s, 1) if tp else None,
+        "decode tok/s": round(tp.decode_tokens_per_s, 1) if tp else None,
+        "TTFT ms": round(tp.ttft_s * 1e3, 2) if tp else None,
+        "peak GB": round(tp.peak_memory_bytes / GB, 3) if tp else None,
+        "acc": ("pass" if r.accuracy.passed else "FAIL") if r.accuracy else "",
+    }
+
+
+def _render(r: Any) -> None:
+    c, tp = r.config, r.throughput
+    console.print(
+        f"[bold]{r.model.name}[/bold] ({r.model.params / 1e6:,.2f} M params, {r.model.weight_bytes / GB:,.3f} GB "
+        f"weights) · {c.precision} · {c.device} = {r.backend.device_name} · batch {c.batch}, input {c.input_tokens}, "
+        f"output {c.output_tokens} · median of {c.repeats} after {c.warmup} warm-up",
+        highlight=False,
+    )
+    if tp:
+        rows = [
+            {"metric": "prefill tokens/s", "value": f"{tp.prefill_tokens_per_s:,.1f}"},
+            {"metric": "decode tokens/s", "value": f"{tp.decode_tokens_per_s:,.1f}"},
+            {"metric": "TTFT", "value": f"{tp.ttft_s * 1e3:,.2f} ms"},
+            {"metric": "time per output token", "value": f"{tp.decode_step_latency_s * 1e3:,.2f} ms"},
+            {"metric": f"peak memory ({tp.memory_kind})", "value": _mem(tp.peak_memory_bytes)},
+        ]
+        emit_rows(rows, ["metric", "value"], title="Throughput")
+    if r.micro:
+        rows = [
+            {"benchmark": f"matmul {m.precision} n={m.n}", "result": f"{m.tflops:,.3f} TFLOPS"} for m in r.micro.matmul
+        ]
+        if r.micro.bandwidth:
+            b = r.micro.bandwidth
+            rows.append(
+                {"benchmark": f"copy {b.buffer_bytes / 2**20:,.0f} MiB", "result": f"{b.bytes_per_s / GB:,.1f} GB/s"}
+            )
+        emit_rows(rows, ["benchmark", "result"], title="Microbenchmarks")
+    if r.accuracy:
+        colour = "green" if r.accuracy.passed else "red"
+        console.print(f"[{colour}]accuracy {r.accuracy.verdict}[/{colour}]", highlight=False, soft_wrap=True)
+    console.print(f"result {r.id}", highlight=False)
+
+
+def _store(path: Path | None) -> Any:
+    from suanli.bench.results import ResultStore
+
+    return ResultStore(path)
+
+
+@app.command("run")
+def run_cmd(
+    device: Annotated[str, typer.Option(help="cpu, cuda, npu (optionally :INDEX, e.g. cuda:1)")] = "cpu",
+    model: Annotated[str, typer.Option(help="preset (tiny-llama) or a local Hugging Face model directory")] = "tiny-llama",
+    precision: Annotated[str, typer.Option(help="fp32, tf32 (cuda only), bf16, fp16")] = "fp32",
+    batch: Annotated[int, typer.Option(help="sequences decoded together")] = 1,
+    input_tokens: Annotated[int, typer.Option("--input", help="prompt tokens per sequence")] = 128,
+    output_tokens: Annotated[int, typer.Option("--output", help="generated tokens per sequence (>= 2)")] = 32,
+    warmup: Annotated[int, typer.Option(help="untimed runs first")] = 1,
+    repeats: Annotated[int, typer.Option(help="timed runs; the median is reported")] = 3,
+    accelerator: Annotated[
+        str | None, typer.Option(help="catalog accelerator id this device is (links the result to estimates)")
+    ] = None,
+    micro: Annotated[bool, typer.Option("--micro/--no-micro", help="matmul and bandwidth microbenchmarks")] = True,
+    accuracy: Annotated[bool, typer.Option("--accuracy/--no-accuracy", help="check against the reference")] = True,
+    save: Annotated[bool, typer.Option("--save/--no-save", help="store the result")] = True,
+    store: Annotated[Path | None, typer.Option(help="store directory (default $SUANLI_HOME/bench)")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Benchmark one model on one device: throughput, peak memory, microbenchmarks, accuracy."""
+    from suanli.bench.accuracy import require_pass
+    from suanli.bench.run import BenchSpec, run_benchmark
+
+    command = (
+        f"suanli bench run --device {device} --model {model} --precision {precision} --batch {batch} "
+        f"--input {input_tokens} --output {output_tokens}"
+    )
+    spec = BenchSpec(
+        device=device,
+        model=model,
+        precision=precision,
+        batch=batch,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        warmup=warmup,
+        repeats=repeats,
+        micro=micro,
+        accuracy=accuracy,
+        accelerator=accelerator,
+        command=command,
+    )
+    result = run_benchmark(spec, store=_store(store) if save else None)
+    if json_:
+        emit_json(result)
+    else:
+        _render(result)
+    require_pass(result.accuracy)
+
+
+@app.command("fleet")
+def fleet_cmd(
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster, e.g. ray://HOST:10001 or auto; none: start a local Ray")
+    ] = None,
+    model: Annotated[str, typer.Option(help="preset or a model directory present on every node")] = "tiny-llama",
+    precision: Annotated[str, typer.Option(help="fp32, tf32 (cuda only), bf16, fp16")] = "fp32",
+    batch: Annotated[int, typer.Option(help="sequences decoded together")] = 1,
+    input_tokens: Annotated[int, typer.Option("--input", help="prompt tokens per sequence")] = 128,
+    output_tokens: Annotated[int, typer.Option("--output", help="generated tokens per sequence (>= 2)")] = 32,
+    repeats: Annotated[int, typer.Option(help="timed runs; the median is reported")] = 3,
+    cpu_nodes: Annotated[
+        bool | None,
+        typer.Option("--cpu-nodes/--no-cpu-nodes", help="also benchmark CPU-only nodes (default: only if no accelerators)"),
+    ] = None,
+    micro: Annotated[bool, typer.Option("--micro/--no-micro", help="matmul and bandwidth microbenchmarks")] = True,
+    accuracy: Annotated[bool, typer.Option("--accuracy/--no-accuracy", help="check against the reference")] = True,
+    save: Annotated[bool, typer.Option("--save/--no-save", help="store the results")] = True,
+    store: Annotated[Path | None, typer.Option(help="store directory (default $SUANLI_HOME/bench)")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="print the fleet report as JSON")] = False,
+) -> None:
+    """Run the benchmark once per accelerator on every node of a Ray cluster and gather the results."""
+    from suanli.bench.accuracy import AccuracyMismatch
+    from suanli.bench.fleet import run_fleet
+    from suanli.bench.run import BenchSpec
+    from suanli.errors import SuanliError
+
+    spec = BenchSpec(
+        model=model,
+        precision=precision,
+        batch=batch,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        repeats=repeats,
+        micro=micro,
+        accuracy=accuracy,
+        command=f"suanli bench fleet --model {model} --precision {precision} --batch {batch} "
+        f"--input {input_tokens} --output {output_tokens}",
+    )
+    report = run_fleet(spec, address=address, store=_store(store) if save else None, cpu_nodes=cpu_nodes)
+    if json_:
+        emit_json(report)
+    else:
+        console.print(
+            f"Ray {report.ray_version} at {report.address}: {report.nodes} node(s), {len(report.tasks)} task(s)",
+            highlight=False,
+        )
+        emit_rows([_row(r) for r in report.results], _RUN_COLUMNS, title="Fleet results")
+    if report.errors:
+        raise SuanliError(f"fleet: {len(report.errors)} task(s) failed: " + " | ".join(report.errors))
+    failed = [r for r in report.results if r.accuracy is not None and not r.accuracy.passed]
+    if failed:
+        raise AccuracyMismatch(f"accuracy: {failed[0].accuracy.verdict}" + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else ""))  # type: ignore[union-attr]
+
+
+@app.command("list")
+def list_cmd(
+    store: Annotated[Path | None, typer.Option(help="store directory (default $SUANLI_HOME/bench)")] = None,
+    device: Annotated[str | None, typer.Option(help="only results whose device or accelerator contains this")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="print the stored results as JSON")] = False,
+) -> None:
+    """Stored benchmark results, oldest first."""
+    results = _store(store).results()
+    if device:
+        key = device.lower()
+        results = [
+            r
+            for r in results
+            if key in r.config.device.lower() or key in (r.accelerator or "").lower() or key in r.backend.device_name.lower()
+        ]
+    if json_:
+        emit_json(results)
+        return
+    if not results:
+        console.print(f"no stored results in {_store(store).root}", highlight=False)
+        return
+    emit_rows([_row(r) for r in results], _RUN_COLUMNS, title=f"Benchmark results ({_store(store).root})")

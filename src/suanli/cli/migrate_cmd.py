@@ -1,0 +1,205 @@
+"""`suanli migrate check`: will this model run on Ascend? Offline operator coverage against torch_npu.
+
+Mounted by the lead in cli/main.py as `app.add_typer(migrate_cmd.app, name="migrate")`.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import re
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from suanli.cli.output import console, emit_json
+from suanli.errors import InputError, SuanliError
+from suanli.migrate.coverage import (
+    CoverageReport,
+    adapted_lists_for,
+    available_versions,
+    cann_stack,
+    classify,
+    keep_whole_candidates,
+    load_caveats,
+    load_fused,
+    load_op_list,
+    summarize,
+)
+
+__all__ = ["app", "check", "run_check"]
+
+app = typer.Typer(
+    name="migrate",
+    help="Will a model run on Ascend? Offline operator coverage against torch_npu, adapted lists, effort.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+_EXPERT_KEYS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts")
+_STATUS_STYLE = {
+    "npu": "green",
+    "composite": "cyan",
+    "composite-fallback": "yellow",
+    "cpu-fallback": "bold red",
+    "non-aten": "bold magenta",
+}
+
+
+class TaskOpt(str, Enum):
+    inference = "inference"
+    training = "training"
+
+
+def _installed_torch() -> str | None:
+    try:
+        return importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def default_torch_npu_version() -> str:
+    """The shipped torch_npu version built for the installed torch (same major.minor), else the newest."""
+    versions = available_versions()
+    tv = re.match(r"(\d+)\.(\d+)", _installed_torch() or "")
+    if tv:
+        for v in reversed(versions):
+            if v.startswith(f"{tv.group(1)}.{tv.group(2)}."):
+                return v
+    return versions[-1]
+
+
+def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
+    """(transformers config dict, display name, ModelArch or None, catalog or None)."""
+    from suanli.catalog.load import packaged_catalog
+
+    catalog = None
+    try:
+        catalog = packaged_catalog()
+    except SuanliError:
+        catalog = None
+    if model.lower().endswith(".json"):
+        path = Path(model).expanduser()
+        if not path.is_file():
+            raise InputError("model", f"config file {model} does not exist")
+        try:
+            cfg = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise InputError("model", f"{model} is not a readable JSON config: {e}") from None
+        if not isinstance(cfg, dict) or not cfg.get("model_type"):
+            raise InputError("model", f"{model} has no 'model_type'; pass a Hugging Face config.json")
+        name = str(cfg.get("_name_or_path") or path.parent.name or path.stem)
+        arch = None
+        try:
+            from suanli.catalog.hf_config import from_hf_config
+
+            arch = from_hf_config(cfg, name)
+        except (ImportError, SuanliError, ValueError, KeyError, TypeError):
+            arch = None  # the trace only needs the raw config; the arch is used for adapted-list look-up
+        return cfg, name, arch, catalog
+    if catalog is None:
+        raise InputError("model", "the packaged catalog could not be loaded; pass a config.json path")
+    from suanli.catalog.lookup import model as lookup_model
+
+    arch = lookup_model(catalog, model)
+    if arch.kind != "llm":
+        raise InputError("model", f"{arch.id} is a {arch.kind} model; migrate check traces transformers LLMs")
+    try:
+        from suanli.catalog.hf_config import to_hf_config
+    except ImportError:
+        raise InputError(
+            "model", "presets need suanli.catalog.hf_config (not available); pass a config.json path instead"
+        ) from None
+    return dict(to_hf_config(arch)), arch.id, arch, catalog
+
+
+def run_check(
+    model: str, task: str = "inference", torch_npu: str | None = None
+) -> tuple[CoverageReport, float]:
+    """Trace and classify; returns the report and the wall time in seconds."""
+    t0 = time.perf_counter()
+    ops = load_op_list(torch_npu or default_torch_npu_version())
+    cfg, name, arch, catalog = _load_model(model)
+    try:
+        from suanli.trace import trace_model
+
+        trace = trace_model(cfg, name=name, task=task, keep_whole=keep_whole_candidates(ops))
+    except ImportError as e:
+        raise InputError("model", f"tracing needs torch and transformers ({e}); pip install 'suanli[torch]'") from None
+    moe = (arch is not None and getattr(arch, "moe", None) is not None) or any(
+        isinstance(cfg.get(k), int) and cfg[k] > 1 for k in _EXPERT_KEYS
+    )
+    multimodal = "vision_config" in cfg or "audio_config" in cfg
+    adapted = adapted_lists_for(catalog, arch.id if arch else name, arch.aliases if arch else ()) if catalog else []
+    report = classify(
+        trace, ops,
+        fused=load_fused(), caveats=load_caveats(), adapted_lists=adapted,
+        stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=moe or multimodal,
+    )
+    if trace.shrunk:
+        report = report.model_copy(update={"warnings": [
+            f"call counts are for the shrunk copy ({trace.shrunk.get('num_hidden_layers', ['?', '?'])[1]} layers), "
+            "not the full model; the operator set is the same",
+            *report.warnings,
+        ]})
+    return report, time.perf_counter() - t0
+
+
+def _render(report: CoverageReport, wall_s: float) -> None:
+    tr = report.trace
+    title = (f"{report.model} · {report.task} · torch_npu {report.torch_npu_version} · traced on {tr['device']}"
+             f"{' (shrunk)' if tr.get('shrunk') else ''}")
+    table = Table(title=title, header_style="bold")
+    for col in ("op", "calls", "status", "NPU kernels", "fused replacement", "note"):
+        table.add_column(col, overflow="fold", justify="right" if col == "calls" else "left")
+    for r in report.ops:
+        style = _STATUS_STYLE.get(r.status, "")
+        table.add_row(r.op, f"{r.calls:,}", f"[{style}]{r.status}[/]", r.impl_ns or "", r.fused or "", r.note or "")
+    console.print(table)
+    colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red"}[report.verdict]
+    console.print(f"[bold {colour}]verdict: {report.verdict}[/] — {report.verdict_text}", highlight=False)
+    if report.fallback_ops:
+        console.print("CPU fallback: " + ", ".join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
+                      highlight=False)
+    for f in report.fused:
+        state = "available" if f.available else f"not in torch_npu {report.torch_npu_version}"
+        console.print(f"fused: {f.api} ({state}) — {f.replaces} [dim]({f.source})[/]", highlight=False)
+    for a in report.adapted_lists:
+        state = {True: "listed", False: "not listed", None: "unknown (no list in the catalog)"}[a.listed]
+        console.print(f"adapted list {a.name}: {state}" + (f" [dim]({a.source})[/]" if a.source else ""),
+                      highlight=False)
+    if report.migration_weeks:
+        lo, hi = report.migration_weeks
+        console.print(f"migration effort: {lo:g}–{hi:g} engineer-weeks — {report.migration_basis}", highlight=False)
+    else:
+        console.print(f"migration effort: {report.migration_basis}", highlight=False)
+    for w in report.warnings:
+        console.print(f"[yellow]warning:[/] {w}", highlight=False, soft_wrap=True)
+    console.print(f"[dim]{tr['distinct_ops']} distinct ops, {tr['op_calls']:,} calls; build {tr['build_s']} s, "
+                  f"trace {tr['trace_s']} s, total {wall_s:.1f} s[/]", highlight=False)
+
+
+@app.callback()
+def _group() -> None:
+    """Will a model run on Ascend? Offline operator coverage against torch_npu, adapted lists, effort."""
+
+
+@app.command("check")
+def check(
+    model: str = typer.Option(..., "--model", "-m", help="catalog model name/alias, or a Hugging Face config.json"),
+    task: TaskOpt = typer.Option(TaskOpt.inference, "--task", help="inference (forward) or training (+backward)"),
+    torch_npu: str | None = typer.Option(
+        None, "--torch-npu", help="torch_npu version or prefix (2.1, 2.6, 2.13.0); default: the one for your torch"
+    ),
+    json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
+) -> None:
+    """Trace the model's aten operators (meta device, no weights) and check them against torch_npu."""
+    report, wall_s = run_check(model, task.value, torch_npu)
+    if json_out:
+        emit_json(dict(summarize(report)))
+    else:
+        _render(report, wall_s)

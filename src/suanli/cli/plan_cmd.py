@@ -1,0 +1,143 @@
+"""`suanli plan`: what to rent — ranked plans with reasons, warnings, a Pareto front and "why not X"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+
+from suanli.catalog.load import packaged_catalog
+from suanli.cli.catalog_cmd import load_model_arg
+from suanli.cli.output import console, emit_json, emit_rows
+from suanli.errors import InputError
+from suanli.plan.request import PlanRequest, make_request
+from suanli.plan.search import PlanResult, plan
+
+__all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
+
+
+def read_workload_file(path: str) -> dict[str, Any]:
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("file", f"{path!r} does not exist")
+    try:
+        doc = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        raise InputError("file", f"{path} is not valid YAML: {e}") from None
+    if not isinstance(doc, dict):
+        raise InputError("file", f"{path} must be a mapping of plan fields")
+    return {k.replace("-", "_"): v for k, v in doc.items()}
+
+
+def plan_json(r: PlanResult) -> dict[str, Any]:
+    return {
+        "model": r.model_id,
+        "request": r.request.model_dump(mode="json"),
+        "plans": [p.model_dump(mode="json") for p in r.plans],
+        "pareto": r.pareto,
+        "why_not": r.why_not,
+        "relax": r.relax,
+        "configurations_evaluated": r.configurations_evaluated,
+        "search_seconds": r.search_seconds,
+    }
+
+
+def render_plan(r: PlanResult) -> None:
+    q = r.request
+    what = f"{q.tokens:,.0f} tokens" if q.tokens else f"{q.requests_per_s} req/s"
+    console.print(f"[bold]Plan[/bold] {r.model_id} · {q.task} · {what} · objective {q.objective}")
+    if not r.plans:
+        console.print("[red]no plan satisfies the constraints[/red]")
+        for tip in r.relax:
+            console.print(f"  relax {tip}")
+    rows = [
+        {
+            "#": p.rank,
+            "device": p.device,
+            "gpus": p.gpus,
+            "layout": f"tp{p.tp} pp{p.pp} dp{p.dp}" + (f" z{p.zero}" if p.zero is not None else "")
+            + (f" {p.recompute}" if p.recompute and p.recompute != "none" else ""),
+            "prec": p.precision,
+            "mem GiB": f"{p.memory_per_gpu_bytes / 2**30:,.1f}/{p.memory_capacity_bytes / 2**30:,.0f}",
+            "tok/s": p.tokens_per_s,
+            "hours": p.hours,
+            "cost ¥": p.cost_cny,
+            "migr. ¥": p.migration_cost_cny,
+            "billing": p.billing_unit,
+        }
+        for p in r.plans
+    ]
+    if rows:
+        emit_rows(rows, list(rows[0]), title="Ranked plans")
+    for p in r.plans:
+        console.print(f"{p.rank}. {p.reason}", highlight=False)
+        for w in p.warnings:
+            console.print(f"   [yellow]![/yellow] {w}", highlight=False)
+    why = [w for w in r.why_not if w["reason"] != "ranked below the plans shown"][:8]
+    if why:
+        emit_rows(why, ["device", "reason"], title="Why not …")
+    console.print(
+        f"[dim]{r.configurations_evaluated:,} configurations in {r.search_seconds * 1000:,.0f} ms[/dim]"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("plan")
+    def plan_cmd(
+        model: Annotated[str | None, typer.Option(help="preset (HF id or alias) or path to a config.json")] = None,
+        task: Annotated[str | None, typer.Option(help="inference, lora, qlora, full, pretrain")] = None,
+        tokens: Annotated[float | None, typer.Option(help="tokens to train on (training) or generate")] = None,
+        seq: Annotated[int | None, typer.Option(help="training sequence length")] = None,
+        global_batch: Annotated[int | None, typer.Option(help="sequences per optimizer step")] = None,
+        requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second")] = None,
+        input: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens")] = None,
+        output: Annotated[int | None, typer.Option("--output", help="serving: generated tokens")] = None,
+        ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
+        tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s")] = None,
+        hours: Annotated[float | None, typer.Option(help="serving duration in hours (default 720)")] = None,
+        budget: Annotated[float | None, typer.Option(help="budget in CNY")] = None,
+        deadline_hours: Annotated[float | None, typer.Option(help="deadline in hours, migration included")] = None,
+        domestic_only: Annotated[bool, typer.Option("--domestic-only", help="only Chinese vendors (信创)")] = False,
+        vendor: Annotated[list[str] | None, typer.Option(help="allowed vendor (repeatable)")] = None,
+        stack: Annotated[list[str] | None, typer.Option(help="allowed software stack (repeatable)")] = None,
+        gpu: Annotated[list[str] | None, typer.Option(help="only these devices (repeatable)")] = None,
+        max_gpus: Annotated[int | None, typer.Option(help="most cards to rent")] = None,
+        billing: Annotated[str | None, typer.Option(help="any, hour, day, week, month")] = None,
+        no_migration: Annotated[bool, typer.Option("--no-migration", help="exclude stacks that need migration")] = False,
+        subsidy: Annotated[float | None, typer.Option(help="share of domestic compute refunded, e.g. 0.25")] = None,
+        objective: Annotated[str | None, typer.Option(help="cheapest, fastest, best-value, fastest-within-budget")] = None,
+        top: Annotated[int | None, typer.Option(help="plans to show")] = None,
+        file: Annotated[str | None, typer.Option(help="YAML workload file (flags override it)")] = None,
+        skypilot: Annotated[str | None, typer.Option(help="write the best plan as a SkyPilot task YAML to this path")] = None,
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ) -> None:
+        """Which device, how many, which billing, how long, how much — ranked, with reasons and warnings."""
+        fields: dict[str, Any] = read_workload_file(file) if file else {}
+        flags = {
+            "model": model, "task": task, "tokens": tokens, "seq": seq, "global_batch": global_batch,
+            "requests_per_s": requests_per_s, "input": input, "output": output, "ttft_s": ttft, "tpot_s": tpot,
+            "hours": hours, "budget_cny": budget, "deadline_hours": deadline_hours,
+            "domestic_only": domestic_only or None, "vendors": tuple(vendor) if vendor else None,
+            "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
+            "max_gpus": max_gpus, "billing": billing, "allow_migration": False if no_migration else None,
+            "subsidy": subsidy, "objective": objective, "top": top,
+        }
+        fields.update({k: v for k, v in flags.items() if v is not None})
+        if "model" not in fields:
+            raise InputError("model", "required (a preset name or a config.json path)")
+        req: PlanRequest = make_request(**fields)
+        cat = packaged_catalog()
+        m = load_model_arg(cat, req.model)
+        result = plan(cat, m, req)
+        if skypilot:
+            from suanli.plan.export import skypilot_yaml
+
+            if not result.plans:
+                raise InputError("skypilot", "no plan to export")
+            Path(skypilot).write_text(skypilot_yaml(result.plans[0], result, cat), encoding="utf-8")
+        if json_:
+            emit_json(plan_json(result))
+        else:
+            render_plan(result)

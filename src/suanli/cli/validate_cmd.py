@@ -1,0 +1,72 @@
+"""`suanli validate`: the estimators' error against measurements, default and seed methods side by side."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from suanli.catalog.load import packaged_catalog
+from suanli.cli.output import console, emit_json, emit_rows
+from suanli.validate.bands import packaged_error_bands, write_error_bands
+from suanli.validate.report import GROUPS, run_validation, summarize
+
+__all__ = ["register"]
+
+TARGETS_PCT = {
+    "inference-memory": 10.0,
+    "training-memory": 10.0,
+    "decode-speed": 20.0,
+    "prefill-speed": 20.0,
+    "training-throughput": 20.0,
+}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("validate")
+    def validate_cmd(
+        cases: Annotated[bool, typer.Option("--cases", help="print every case with both methods' errors")] = False,
+        group: Annotated[str | None, typer.Option(help="only this group")] = None,
+        write: Annotated[bool, typer.Option("--write", help="store the error bands that estimates quote")] = False,
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ) -> None:
+        """Median and p90 |error| of every estimator against published and project measurements."""
+        results, skipped = run_validation(packaged_catalog())
+        if group:
+            results = [r for r in results if r.group == group]
+        bands = summarize(results)
+        if json_:
+            emit_json({"bands": bands, "cases": results, "skipped": skipped, "targets_pct": TARGETS_PCT})
+        else:
+            rows = []
+            for g in GROUPS:
+                d, s = bands[g], bands[f"seed:{g}"]
+                if d.cases == 0 and s.cases == 0:
+                    continue
+                met = d.median_abs_pct is not None and d.median_abs_pct <= TARGETS_PCT[g]
+                rows.append({
+                    "group": g,
+                    "cases": d.cases,
+                    "default median %": d.median_abs_pct,
+                    "default p90 %": d.p90_abs_pct,
+                    "seed median %": s.median_abs_pct,
+                    "seed p90 %": s.p90_abs_pct,
+                    "target %": TARGETS_PCT[g],
+                    "met": "yes" if met else "NO",
+                })
+            emit_rows(rows, list(rows[0]) if rows else ["group"], title="Validation: |estimate − measured| / measured")
+            if cases:
+                crow = [
+                    {
+                        "case": r.id, "group": r.group, "metric": r.metric, "measured": r.measured,
+                        "default": r.default, "err %": None if r.default_error is None else 100 * r.default_error,
+                        "seed": r.seed, "seed err %": None if r.seed_error is None else 100 * r.seed_error,
+                    }
+                    for r in results
+                ]
+                emit_rows(crow, list(crow[0]) if crow else ["case"], title="Cases")
+            for line in skipped:
+                console.print(f"[yellow]skipped[/yellow] {line}", highlight=False)
+        if write:
+            write_error_bands(bands, "suanli validate --write")
+            packaged_error_bands.cache_clear()

@@ -1,0 +1,223 @@
+"""Cost of renting: billing units, minimum rental, whole-machine rules; per-token cost; rent vs buy; migration TCO.
+
+All prices are CNY. An offer prices a whole instance of `offer.cards` cards for one billing unit."""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from suanli.catalog.schema import Catalog, Offer
+from suanli.errors import InputError
+from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
+
+__all__ = [
+    "JobCost",
+    "MigrationTCO",
+    "RentVsBuy",
+    "UNIT_HOURS",
+    "cheapest_job_cost",
+    "cost_per_million_tokens",
+    "job_cost",
+    "migration_tco",
+    "rent_vs_buy",
+    "yuan_per_effective_tflops",
+]
+
+UNIT_HOURS = {
+    "second": 1 / 3600,
+    "minute": 1 / 60,
+    "hour": 1.0,
+    "day": HOURS_PER_DAY,
+    "week": HOURS_PER_WEEK,
+    "month": HOURS_PER_MONTH,
+    "year": HOURS_PER_YEAR,
+}
+
+
+class JobCost(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    offer_id: str
+    provider: str
+    billing_unit: str
+    instances: int
+    cards_rented: int
+    units_billed: int
+    cost_cny: float
+    cost_cny_max: float
+    idle_cards: int
+    notes: list[str] = []
+
+
+def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> JobCost:
+    """Cost of holding `gpus` cards for `hours` on `offer`.
+
+    Instances: ceil(gpus / cards per instance) — a whole-machine offer rents whole machines either way.
+    Units billed per instance: ceil(hours / unit), at least `min_units` (a 40-hour job on monthly billing
+    pays a month). `subsidy` (0–1) is the share a local compute subsidy refunds."""
+    if gpus < 1:
+        raise InputError("gpus", "must be at least 1")
+    if hours < 0:
+        raise InputError("hours", "must not be negative")
+    if not 0 <= subsidy < 1:
+        raise InputError("subsidy", "must be in [0, 1)")
+    instances = math.ceil(gpus / offer.cards)
+    unit_h = UNIT_HOURS[offer.billing_unit]
+    # 1e-9: 720.0000001 hours of float noise is still one 720-hour month
+    units = max(offer.min_units, math.ceil(hours / unit_h - 1e-9)) if hours > 0 else offer.min_units
+    low = offer.price_cny.value * units * instances * (1 - subsidy)
+    high_unit = offer.price_cny_max.value if offer.price_cny_max else offer.price_cny.value
+    notes = []
+    if offer.whole_machine_only and gpus % offer.cards:
+        notes.append(f"whole-machine billing: pays for {instances * offer.cards} cards to use {gpus}")
+    if units * unit_h > hours * 1.5 and units * unit_h - hours > 1:
+        notes.append(f"billed {units} {offer.billing_unit}(s) = {units * unit_h:,.0f} h for a {hours:,.1f} h job")
+    return JobCost(
+        offer_id=offer.id,
+        provider=offer.provider,
+        billing_unit=offer.billing_unit,
+        instances=instances,
+        cards_rented=instances * offer.cards,
+        units_billed=units,
+        cost_cny=low,
+        cost_cny_max=high_unit * units * instances * (1 - subsidy),
+        idle_cards=instances * offer.cards - gpus,
+        notes=notes,
+    )
+
+
+def cheapest_job_cost(
+    cat: Catalog, device_id: str, gpus: int, hours: float, subsidy: float = 0.0,
+    billing: str | None = None,
+) -> JobCost | None:
+    """The cheapest offer (any provider, any billing unit, or only `billing`) for this job; None if unpriced."""
+    best: JobCost | None = None
+    for o in cat.offers:
+        if o.device != device_id or (billing is not None and o.billing_unit != billing):
+            continue
+        c = job_cost(o, gpus, hours, subsidy)
+        if best is None or c.cost_cny < best.cost_cny:
+            best = c
+    return best
+
+
+def cost_per_million_tokens(cost_cny_per_hour: float, tokens_per_s: float, utilization: float = 1.0) -> float:
+    """CNY per 1M tokens served: hourly cost / (tokens per hour at the utilization) × 1e6."""
+    if not 0 < utilization <= 1:
+        raise InputError("utilization", "must be in (0, 1]")
+    if tokens_per_s <= 0:
+        raise InputError("tokens_per_s", "must be positive")
+    return cost_cny_per_hour / (tokens_per_s * 3600 * utilization) * 1e6
+
+
+def yuan_per_effective_tflops(
+    price_cny_per_card_hour: float, dense_tflops: float, scaling_efficiency: float, utilization: float = 1.0
+) -> float:
+    """The seeds' 每元有效TFLOPS inverted to a cost: CNY per card-hour ÷ (dense TFLOPS × multi-card efficiency ×
+    utilization). Returns effective TFLOPS per CNY-per-hour (higher is better)."""
+    return dense_tflops * scaling_efficiency * utilization / price_cny_per_card_hour
+
+
+class RentVsBuy(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    rent_cny_per_year_full_use: float
+    buy_cny_per_year: float
+    capex_cny: float
+    power_cny_per_year_full_use: float
+    break_even_utilization: float | None
+    rent_at_utilization_cny: float
+    buy_at_utilization_cny: float
+    cheaper: str
+    utilization: float
+
+
+def rent_vs_buy(
+    rent_cny_per_card_hour: float,
+    card_cny: float,
+    server_share_cny: float = 0.0,
+    tdp_w: float = 0.0,
+    pue: float = 1.3,
+    electricity_cny_per_kwh: float = 0.8,
+    ops_cny_per_year: float = 0.0,
+    amortization_years: float = 3.0,
+    utilization: float = 0.5,
+) -> RentVsBuy:
+    """Per card per year. Renting costs price × 8760 h × utilization (the seeds: ¥2.45 × 24 × 365 ≈ ¥21k at
+    full use). Buying costs capex / years + ops + power (TDP × PUE × price × hours used). Break-even
+    utilization u solves rent·u = fixed + power·u."""
+    for name, v in (("rent", rent_cny_per_card_hour), ("card", card_cny), ("years", amortization_years)):
+        if v <= 0:
+            raise InputError(name, "must be positive")
+    if not 0 < utilization <= 1:
+        raise InputError("utilization", "must be in (0, 1]")
+    rent_full = rent_cny_per_card_hour * HOURS_PER_YEAR
+    capex = card_cny + server_share_cny
+    fixed = capex / amortization_years + ops_cny_per_year
+    power_full = tdp_w / 1000 * pue * electricity_cny_per_kwh * HOURS_PER_YEAR
+    denom = rent_full - power_full
+    be = fixed / denom if denom > 0 else None
+    rent_u = rent_full * utilization
+    buy_u = fixed + power_full * utilization
+    return RentVsBuy(
+        rent_cny_per_year_full_use=rent_full,
+        buy_cny_per_year=fixed + power_full,
+        capex_cny=capex,
+        power_cny_per_year_full_use=power_full,
+        break_even_utilization=be if be is not None and be <= 1 else None,
+        rent_at_utilization_cny=rent_u,
+        buy_at_utilization_cny=buy_u,
+        cheaper="rent" if rent_u <= buy_u else "buy",
+        utilization=utilization,
+    )
+
+
+class MigrationTCO(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    engineer_weeks: tuple[float, float]
+    engineers: int
+    one_off_cost_cny: tuple[float, float]
+    monthly_saving_cny: float
+    payback_months: tuple[float, float] | None
+    schedule_delay_weeks: tuple[float, float]
+    worth_it_within_months: float = Field(description="horizon used for the verdict")
+    verdict: str
+
+
+def migration_tco(
+    monthly_compute_cny: float,
+    monthly_saving_cny: float,
+    weeks: tuple[float, float],
+    engineers: int = 2,
+    cost_per_engineer_week_cny: float = 10_000.0,
+    horizon_months: float = 12.0,
+) -> MigrationTCO:
+    """One-off migration cost (engineers × weeks × weekly cost) against the monthly saving → payback months.
+    seed-000 §4: ¥100k a month, ¥60k saved, 2 people × 2 weeks — 'worth it for most teams'."""
+    if monthly_saving_cny < 0 or monthly_compute_cny < 0:
+        raise InputError("monthly", "spend and saving must not be negative")
+    if monthly_saving_cny > monthly_compute_cny:
+        raise InputError("saving", "cannot exceed the monthly compute spend")
+    one_off = (weeks[0] * engineers * cost_per_engineer_week_cny, weeks[1] * engineers * cost_per_engineer_week_cny)
+    payback = None if monthly_saving_cny == 0 else (one_off[0] / monthly_saving_cny, one_off[1] / monthly_saving_cny)
+    if payback is None:
+        verdict = "no saving: migration does not pay back"
+    elif payback[1] <= horizon_months:
+        verdict = f"pays back in {payback[0]:.1f}–{payback[1]:.1f} months: worth it"
+    elif payback[0] <= horizon_months:
+        verdict = f"pays back in {payback[0]:.1f}–{payback[1]:.1f} months: worth it only at the optimistic end"
+    else:
+        verdict = f"pays back only after {payback[0]:.1f} months: not worth it within {horizon_months:.0f} months"
+    return MigrationTCO(
+        engineer_weeks=weeks,
+        engineers=engineers,
+        one_off_cost_cny=one_off,
+        monthly_saving_cny=monthly_saving_cny,
+        payback_months=payback,
+        schedule_delay_weeks=weeks,
+        worth_it_within_months=horizon_months,
+        verdict=verdict,
+    )

@@ -1,0 +1,69 @@
+"""What the user asks the planner: a workload, constraints and an objective (flags or a YAML file)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from suanli.errors import InputError
+
+__all__ = ["OBJECTIVES", "PlanRequest", "make_request"]
+
+OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
+
+
+class PlanRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str
+    task: Literal["inference", "lora", "qlora", "full", "pretrain"] = "lora"
+    # training
+    tokens: float | None = Field(None, gt=0, description="tokens to train on (training tasks)")
+    seq: int = Field(2048, ge=16, le=1_048_576)
+    global_batch: int = Field(64, ge=1, le=1_000_000, description="sequences per optimizer step")
+    # serving
+    requests_per_s: float | None = Field(None, gt=0)
+    input: int = Field(512, ge=1, le=1_048_576)
+    output: int = Field(256, ge=1, le=1_048_576)
+    ttft_s: float | None = Field(None, gt=0, description="time-to-first-token target")
+    tpot_s: float | None = Field(None, gt=0, description="time-per-output-token target")
+    hours: float | None = Field(None, gt=0, description="serving duration (default one 30-day month)")
+    # constraints
+    budget_cny: float | None = Field(None, gt=0)
+    deadline_hours: float | None = Field(None, gt=0)
+    domestic_only: bool = False
+    vendors: tuple[str, ...] = ()
+    stacks: tuple[str, ...] = ()
+    devices: tuple[str, ...] = ()
+    max_gpus: int = Field(64, ge=1, le=4096)
+    billing: Literal["any", "hour", "day", "week", "month"] = "any"
+    allow_migration: bool = True
+    subsidy: float = Field(0.0, ge=0, lt=1, description="share of domestic compute cost refunded (0.2–0.3 in some regions)")
+    engineer_cny_per_week: float = Field(10_000.0, ge=0)
+    objective: Literal["cheapest", "fastest", "best-value", "fastest-within-budget"] = "cheapest"
+    top: int = Field(5, ge=1, le=50)
+
+    @model_validator(mode="after")
+    def _needs(self) -> PlanRequest:
+        if self.task == "inference":
+            if self.requests_per_s is None and self.tokens is None:
+                raise ValueError("inference planning needs requests_per_s (or tokens to generate)")
+        elif self.tokens is None:
+            raise ValueError("training planning needs tokens (how many tokens to train on)")
+        if self.objective == "fastest-within-budget" and self.budget_cny is None:
+            raise ValueError("objective fastest-within-budget needs budget_cny")
+        return self
+
+
+def make_request(**kwargs: object) -> PlanRequest:
+    clean = {k: v for k, v in kwargs.items() if v is not None}
+    if "objective" in clean and clean["objective"] not in OBJECTIVES:
+        raise InputError("objective", f"{clean['objective']!r} is not one of {', '.join(OBJECTIVES)}")
+    try:
+        return PlanRequest(**clean)  # type: ignore[arg-type]
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "plan"
+        msg = err["msg"].removeprefix("Value error, ")
+        raise InputError(field.replace("_", "-"), msg) from None

@@ -1,0 +1,170 @@
+"""`suanli validate`: every estimator against measurements, median and p90 |error| per group, both methods.
+
+Cases live in `suanli/data/validation/*.yaml` (published measurements with citations, and the project's own
+CPU PyTorch runs with the command that reproduces them). Schema: see `tests/unit/validation`.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from suanli.catalog import lookup
+from suanli.catalog.hf_config import from_hf_config
+from suanli.catalog.schema import Catalog, EfficiencyFactor, ModelArch
+from suanli.errors import SuanliError
+from suanli.estimate.estimate import ErrorBand, estimate
+from suanli.estimate.memory import estimate_memory
+from suanli.estimate.workload import make_workload
+
+__all__ = ["CaseResult", "VALIDATION_DIR", "load_cases", "run_validation", "summarize"]
+
+VALIDATION_DIR = Path(__file__).resolve().parent.parent / "data" / "validation"
+GROUPS = ("inference-memory", "training-memory", "decode-speed", "prefill-speed", "training-throughput")
+_MEASURED_KEY = {
+    "inference-memory": ("memory_bytes",),
+    "training-memory": ("memory_bytes",),
+    "decode-speed": ("decode_tokens_per_s", "tpot_s"),
+    "prefill-speed": ("prefill_tokens_per_s", "ttft_s"),
+    "training-throughput": ("train_tokens_per_s", "mfu"),
+}
+_WORKLOAD_KEYS = (
+    "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "zero", "recompute",
+    "optimizer", "lora_rank", "engine", "kv_dtype", "flash_attention", "grad_accum", "lora_targets",
+    "offload_optimizer",
+)
+
+
+class CaseResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    group: str
+    source: str
+    metric: str
+    measured: float
+    default: float | None
+    seed: float | None
+    default_error: float | None
+    seed_error: float | None
+    note: str | None = None
+
+
+def load_cases(directory: Path = VALIDATION_DIR) -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
+    for path in sorted(directory.glob("*.yaml")):
+        if path.name == "error_bands.yaml":
+            continue
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for c in doc.get("cases", []):
+            cases.append({**c, "_file": path.name})
+    return cases
+
+
+def _model_for(cat: Catalog, case: dict[str, Any], directory: Path) -> ModelArch:
+    if case.get("config"):
+        path = directory / case["config"] if not Path(case["config"]).is_absolute() else Path(case["config"])
+        if not path.is_file():
+            path = directory.parent.parent.parent.parent / case["config"]
+        return from_hf_config(json.loads(path.read_text(encoding="utf-8")), name=path.stem)
+    return lookup.model(cat, case["model"])
+
+
+def _predict(
+    cat: Catalog, case: dict[str, Any], method: str, directory: Path
+) -> tuple[str, float | None]:
+    group = case["group"]
+    measured = case["measured"]
+    metric = next(k for k in _MEASURED_KEY[group] if k in measured)
+    m = _model_for(cat, case, directory)
+    kw = {k: case[k] for k in _WORKLOAD_KEYS if k in case}
+    w = make_workload(**kw, method=method)
+    device = case.get("device", "cpu")
+    if group.endswith("memory"):
+        if device == "cpu":
+            est = estimate_memory(m, w)  # tensor memory only: no device runtime
+            return metric, est.per_gpu_bytes
+        acc = lookup.accelerator(cat, device)
+        stack = next((s for s in cat.stacks if s.id == acc.stack), None)
+        with_runtime = case.get("includes_runtime", False)
+        est = estimate_memory(m, w, acc, stack if with_runtime else None)
+        return metric, est.per_gpu_bytes
+    acc = lookup.accelerator(cat, device)
+    overrides: tuple[EfficiencyFactor, ...] = ()
+    if method == "seed":
+        # the seeds reason from peak figures: ideal efficiency, the articles' only speed model
+        overrides = tuple(
+            EfficiencyFactor(id=f"seed-{x}", metric=x, device=acc.id, value=1.0, source="seed-000")  # type: ignore[arg-type]
+            for x in ("matmul", "decode_bandwidth", "train_mfu")
+        )
+        w = w.model_copy(update={"method": "default"})
+    e = estimate(cat, m, acc, w, overrides=overrides)
+    if e.inference is not None:
+        s = e.inference
+        value = {
+            "decode_tokens_per_s": s.decode_tokens_per_s,
+            "tpot_s": s.tpot_s,
+            "prefill_tokens_per_s": s.prefill_tokens_per_s,
+            "ttft_s": s.ttft_s,
+        }.get(metric)
+        return metric, value
+    if e.training is not None:
+        t = e.training
+        return metric, {"train_tokens_per_s": t.train_tokens_per_s, "mfu": t.mfu}.get(metric)
+    return metric, None
+
+
+def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list[CaseResult], list[str]]:
+    """Every case, predicted by both methods. Returns results and one line per case that could not run."""
+    results: list[CaseResult] = []
+    skipped: list[str] = []
+    for case in load_cases(directory):
+        try:
+            metric, default = _predict(cat, case, "default", directory)
+            _, seed = _predict(cat, case, "seed", directory)
+        except (SuanliError, KeyError, StopIteration) as e:
+            skipped.append(f"{case.get('id')}: {e}")
+            continue
+        measured = float(case["measured"][metric])
+
+        def err(pred: float | None) -> float | None:
+            return None if pred is None else (pred - measured) / measured
+
+        results.append(
+            CaseResult(
+                id=case["id"],
+                group=case["group"],
+                source=case["source"],
+                metric=metric,
+                measured=measured,
+                default=default,
+                seed=seed,
+                default_error=err(default),
+                seed_error=err(seed),
+                note=case.get("note"),
+            )
+        )
+    return results, skipped
+
+
+def _band(group: str, errors: list[float]) -> ErrorBand:
+    if not errors:
+        return ErrorBand(group=group, median_abs_pct=None, p90_abs_pct=None, cases=0)
+    a = sorted(abs(e) * 100 for e in errors)
+    p90 = a[min(len(a) - 1, max(0, int(round(0.9 * (len(a) - 1)))))]
+    return ErrorBand(group=group, median_abs_pct=statistics.median(a), p90_abs_pct=p90, cases=len(a))
+
+
+def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
+    """Error bands per group for the default method, and `seed:<group>` for the seed method."""
+    bands: dict[str, ErrorBand] = {}
+    for g in GROUPS:
+        rs = [r for r in results if r.group == g]
+        bands[g] = _band(g, [r.default_error for r in rs if r.default_error is not None])
+        bands[f"seed:{g}"] = _band(f"seed:{g}", [r.seed_error for r in rs if r.seed_error is not None])
+    return bands
