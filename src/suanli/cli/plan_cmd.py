@@ -57,15 +57,12 @@ def render_plan(r: PlanResult) -> None:
             "#": p.rank,
             "device": p.device,
             "gpus": p.gpus,
-            "layout": f"tp{p.tp} pp{p.pp} dp{p.dp}" + (f" z{p.zero}" if p.zero is not None else "")
-            + (f" {p.recompute}" if p.recompute and p.recompute != "none" else ""),
-            "prec": p.precision,
-            "mem GiB": f"{p.memory_per_gpu_bytes / 2**30:,.1f}/{p.memory_capacity_bytes / 2**30:,.0f}",
-            "tok/s": p.tokens_per_s,
+            "layout": f"tp{p.tp}·pp{p.pp}·dp{p.dp}" + (f"·z{p.zero}" if p.zero else "")
+            + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else ""),
+            "GiB/card": f"{p.memory_per_gpu_bytes / 2**30:,.0f}/{p.memory_capacity_bytes / 2**30:,.0f}",
             "hours": p.hours,
-            "cost ¥": p.cost_cny,
-            "migr. ¥": p.migration_cost_cny,
-            "billing": p.billing_unit,
+            "¥ rent": p.cost_cny,
+            "¥ total": p.total_cost_cny,
         }
         for p in r.plans
     ]

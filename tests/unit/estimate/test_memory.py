@@ -1,0 +1,111 @@
+"""Memory estimator: the seeds' rules exactly in seed mode, and the default method's terms by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from suanli.catalog import lookup
+from suanli.estimate.memory import estimate_memory, max_batch_that_fits, nominal_params
+from suanli.estimate.params import param_count
+from suanli.estimate.workload import make_workload
+from suanli.errors import InputError
+
+
+def test_seed_inference_7b_fp16_is_16_8_gb(cat) -> None:
+    m = lookup.model(cat, "llama-2-7b")
+    e = estimate_memory(m, make_workload(task="inference", precision="fp16", method="seed"))
+    assert e.per_gpu_bytes == pytest.approx(16.8e9)  # seed-000 §2.1: 7B × 2 bytes × 1.2
+
+
+def test_seed_full_training_7b_is_56_gb(cat) -> None:
+    m = lookup.model(cat, "llama-2-7b")
+    e = estimate_memory(m, make_workload(task="full", precision="fp16", method="seed"))
+    assert e.per_gpu_bytes == pytest.approx(56e9)  # seed-000 §2.1: (7B + 7B + 2·7B) × 2 bytes
+
+
+def test_nominal_params_from_the_name(cat) -> None:
+    assert nominal_params(lookup.model(cat, "mixtral-8x7b")) == 56e9
+    assert nominal_params(lookup.model(cat, "qwen2.5-0.5b")) == 0.5e9
+    ds = lookup.model(cat, "deepseek-v3")
+    assert nominal_params(ds) == param_count(ds).total
+
+
+def test_kv_cache_gqa_by_hand(cat) -> None:
+    m = lookup.model(cat, "llama-3.1-8b")  # 32 layers, 8 KV heads, head_dim 128
+    w = make_workload(task="inference", precision="bf16", batch=4, input=3000, output=1096)
+    kv = estimate_memory(m, w).breakdown_bytes["kv_cache"]
+    assert kv == 2 * 32 * 8 * 128 * 2 * 4096 * 4
+
+
+def test_kv_cache_mla_latent_vs_hf(cat) -> None:
+    m = lookup.model(cat, "deepseek-v3")  # 61 layers, kv_lora_rank 512 + rope 64
+    w = make_workload(task="inference", precision="bf16", batch=1, input=1024, output=1024, engine="vllm")
+    kv = estimate_memory(m, w).breakdown_bytes["kv_cache"]
+    assert kv == 61 * (512 + 64) * 2 * 2048
+    hf = estimate_memory(m, w.model_copy(update={"engine": "hf"})).breakdown_bytes["kv_cache"]
+    assert hf > 50 * kv
+
+
+def test_full_training_adamw_is_16_bytes_per_param_before_activations(cat) -> None:
+    m = lookup.model(cat, "qwen2.5-0.5b")
+    e = estimate_memory(m, make_workload(task="full", precision="bf16"))
+    b = e.breakdown_bytes
+    n = param_count(m).total
+    assert b["weights"] + b["gradients"] + b["optimizer"] == pytest.approx(16 * n)  # ZeRO paper §3.1
+
+
+def test_zero_stages_shard_what_they_say(cat) -> None:
+    m = lookup.model(cat, "llama-2-7b")
+    base = dict(task="full", precision="bf16", gpus=8)
+    z = {s: estimate_memory(m, make_workload(**base, zero=s)).breakdown_bytes for s in (0, 1, 2, 3)}
+    assert z[1]["optimizer"] == pytest.approx(z[0]["optimizer"] / 8)
+    assert z[2]["gradients"] == pytest.approx(z[0]["gradients"] / 8)
+    assert z[3]["weights"] == pytest.approx(z[0]["weights"] / 8)
+    assert z[1]["gradients"] == z[0]["gradients"]
+
+
+def test_recomputation_shrinks_activations(cat) -> None:
+    m = lookup.model(cat, "llama-2-7b")
+    acts = {
+        r: estimate_memory(m, make_workload(task="full", recompute=r, batch=2, seq=4096)).breakdown_bytes["activations"]
+        for r in ("none", "selective", "full")
+    }
+    assert acts["full"] < acts["selective"] <= acts["none"]
+
+
+def test_qlora_is_smaller_than_lora_smaller_than_full(cat) -> None:
+    m = lookup.model(cat, "qwen2.5-7b")
+    per = {t: estimate_memory(m, make_workload(task=t)).per_gpu_bytes for t in ("qlora", "lora", "full")}
+    assert per["qlora"] < per["lora"] < per["full"]
+
+
+def test_int4_weights_include_group_scales(cat) -> None:
+    m = lookup.model(cat, "llama-2-7b")
+    p = param_count(m)
+    w = estimate_memory(m, make_workload(precision="int4")).breakdown_bytes["weights"]
+    kept = p.embedding + p.lm_head
+    assert w == pytest.approx((p.total - kept) * (4 + 20 / 128) / 8 + kept * 2)
+
+
+def test_fits_and_max_batch(cat) -> None:
+    m = lookup.model(cat, "llama-2-7b")
+    g = lookup.accelerator(cat, "rtx-4090")
+    w = make_workload(task="inference", precision="bf16", input=2048, output=2048)
+    b = max_batch_that_fits(m, w, g)
+    assert b >= 1
+    from suanli.catalog.lookup import stack as get_stack
+
+    s = get_stack(cat, g.stack)
+    assert estimate_memory(m, w.model_copy(update={"batch": b}), g, s).fits
+    assert not estimate_memory(m, w.model_copy(update={"batch": b + 1}), g, s).fits
+    full = estimate_memory(m, make_workload(task="full"), g, s)
+    assert full.fits is False  # the seeds: 7B full training does not fit a 24 GB card
+
+
+def test_bad_input_names_the_field() -> None:
+    with pytest.raises(InputError, match="precision: 'fp64' is not one of"):
+        make_workload(precision="fp64")
+    with pytest.raises(InputError, match="batch"):
+        make_workload(batch=0)
+    with pytest.raises(InputError, match="multiple of tp"):
+        make_workload(gpus=6, tp=4)

@@ -1,0 +1,78 @@
+"""Billing edge cases: rounding at unit boundaries, minimum rental, whole-machine offers; TCO formulas."""
+
+from __future__ import annotations
+
+import pytest
+
+from suanli.catalog.schema import Offer
+from suanli.errors import InputError
+from suanli.plan.cost import cost_per_million_tokens, job_cost, migration_tco, rent_vs_buy
+
+
+def _offer(unit: str, price: float, cards: int = 1, min_units: int = 1, whole: bool = False) -> Offer:
+    return Offer.model_validate({
+        "id": "t", "provider": "p", "device": "rtx-4090", "cards": cards, "billing_unit": unit,
+        "price_cny": {"value": price, "source": "seed-000"}, "min_units": min_units,
+        "whole_machine_only": whole, "date": "2026-07", "source": "seed-000",
+    })
+
+
+def test_hourly_rounds_up_at_the_boundary() -> None:
+    o = _offer("hour", 2.45)
+    assert job_cost(o, 1, 1.0).units_billed == 1
+    assert job_cost(o, 1, 1.0000001).units_billed == 2
+    assert job_cost(o, 1, 10.0).cost_cny == pytest.approx(24.5)
+
+
+def test_monthly_billing_for_a_40_hour_job_costs_a_month() -> None:
+    o = _offer("month", 7920, cards=8)
+    c = job_cost(o, 8, 40)
+    assert c.units_billed == 1 and c.cost_cny == 7920
+    assert job_cost(o, 8, 720).units_billed == 1
+    assert job_cost(o, 8, 721).units_billed == 2
+
+
+def test_minimum_rental() -> None:
+    o = _offer("day", 100, min_units=7)
+    assert job_cost(o, 1, 5).units_billed == 7
+    assert job_cost(o, 1, 24 * 8).units_billed == 8
+
+
+def test_whole_machine_rents_whole_machines() -> None:
+    o = _offer("month", 84480, cards=8, whole=True)
+    c = job_cost(o, 12, 100)
+    assert c.instances == 2 and c.cards_rented == 16 and c.idle_cards == 4
+    assert c.cost_cny == 2 * 84480
+    assert any("whole-machine" in n for n in c.notes)
+
+
+def test_subsidy_and_bad_input() -> None:
+    o = _offer("hour", 10)
+    assert job_cost(o, 1, 1, subsidy=0.3).cost_cny == pytest.approx(7)
+    with pytest.raises(InputError, match="subsidy"):
+        job_cost(o, 1, 1, subsidy=1.5)
+    with pytest.raises(InputError, match="hours"):
+        job_cost(o, 1, -1)
+
+
+def test_rent_vs_buy_reproduces_the_seed_year() -> None:
+    r = rent_vs_buy(2.45, card_cny=13_000, server_share_cny=0, utilization=1.0)
+    assert r.rent_cny_per_year_full_use == pytest.approx(2.45 * 24 * 365)  # seed-000 FAQ: ≈ ¥21k
+    assert round(r.rent_cny_per_year_full_use, -3) == 21_000
+    low = rent_vs_buy(2.45, card_cny=13_000, server_share_cny=35_000, tdp_w=450, utilization=0.3)
+    assert low.cheaper == "rent"
+
+
+def test_migration_tco_reproduces_the_seed_example() -> None:
+    # seed-000 §4: ¥100k a month, ¥60k saved, 2 people × 2 weeks — worth it
+    t = migration_tco(100_000, 60_000, (2, 2), engineers=2, cost_per_engineer_week_cny=10_000)
+    assert t.one_off_cost_cny == (40_000, 40_000)
+    assert t.payback_months == pytest.approx((2 / 3, 2 / 3))
+    assert "worth it" in t.verdict
+    with pytest.raises(InputError):
+        migration_tco(10, 20, (1, 2))
+
+
+def test_cost_per_million_tokens() -> None:
+    assert cost_per_million_tokens(3.6, 1000) == pytest.approx(1.0)
+    assert cost_per_million_tokens(3.6, 1000, utilization=0.5) == pytest.approx(2.0)
