@@ -32,10 +32,18 @@ def test_plan_tasks_one_per_accelerator() -> None:
     from suanli.bench.fleet import plan_tasks
 
     nodes = [
-        {"NodeID": "a", "Alive": True, "NodeManagerAddress": "10.0.0.1",
-         "Resources": {"CPU": 64, "GPU": 2, "accelerator_type:H100": 1}},
-        {"NodeID": "b", "Alive": True, "NodeManagerAddress": "10.0.0.2",
-         "Resources": {"CPU": 192, "NPU": 8, "accelerator_type:Ascend910B": 1}},
+        {
+            "NodeID": "a",
+            "Alive": True,
+            "NodeManagerAddress": "10.0.0.1",
+            "Resources": {"CPU": 64, "GPU": 2, "accelerator_type:H100": 1},
+        },
+        {
+            "NodeID": "b",
+            "Alive": True,
+            "NodeManagerAddress": "10.0.0.2",
+            "Resources": {"CPU": 192, "NPU": 8, "accelerator_type:Ascend910B": 1},
+        },
         {"NodeID": "c", "Alive": True, "NodeManagerAddress": "10.0.0.3", "Resources": {"CPU": 8}},
         {"NodeID": "d", "Alive": False, "NodeManagerAddress": "10.0.0.4", "Resources": {"GPU": 8}},
     ]

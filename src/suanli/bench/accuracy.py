@@ -117,7 +117,9 @@ def check_against(lm: LoadedModel, ref: ReferenceRun) -> AccuracyResult:
         if not ok_logits:
             bad.append(f"max logit diff {max_abs:.4g} = {logit_rel:.2e} of scale > {tol['logit_rel']:g}")
         if not ok_ppl:
-            bad.append(f"perplexity {ppl:.5g} vs reference {ref.perplexity:.5g} ({ppl_rel:.2e} > {tol['perplexity_rel']:g})")
+            bad.append(
+                f"perplexity {ppl:.5g} vs reference {ref.perplexity:.5g} ({ppl_rel:.2e} > {tol['perplexity_rel']:g})"
+            )
         verdict = (
             f"FAIL: {lm.info.name} in {lm.info.precision} on {lm.device} does not compute the reference function "
             f"({ref.precision} on {ref.device}, reference {ref.id}): " + "; ".join(bad)

@@ -232,9 +232,7 @@ def _npu(index: int) -> Backend:
     try:
         import torch_npu  # noqa: F401  (registers torch.npu and the 'npu' device type)
     except ImportError as e:
-        raise InputError(
-            "device", "npu needs torch_npu matching your torch and CANN: pip install torch-npu"
-        ) from e
+        raise InputError("device", "npu needs torch_npu matching your torch and CANN: pip install torch-npu") from e
     if not torch.npu.is_available():
         raise InputError("device", "npu: torch_npu sees no Ascend NPU (torch.npu.is_available() is False)")
     version = getattr(torch_npu, "__version__", None)

@@ -146,17 +146,14 @@ def peaks_from_accelerator(acc: Any, source: str | None = None) -> DevicePeaks:
     )
 
 
-def _fit(
-    metric: Metric, device: str, precision: str, pts: list[tuple[float, BenchResult]]
-) -> FactorFit:
+def _fit(metric: Metric, device: str, precision: str, pts: list[tuple[float, BenchResult]]) -> FactorFit:
     samples = [v for v, _ in pts]
     rs = [r for _, r in pts]
     newest = max(rs, key=lambda r: r.created_at)
     commands = sorted({r.command for r in rs if r.command})
     names = sorted({r.backend.device_name for r in rs})
-    prov = (
-        f"measured: {len(rs)} run(s) on {', '.join(names)}, newest {newest.created_at:%Y-%m-%d}"
-        + (f", by `{commands[0]}`" if commands else "")
+    prov = f"measured: {len(rs)} run(s) on {', '.join(names)}, newest {newest.created_at:%Y-%m-%d}" + (
+        f", by `{commands[0]}`" if commands else ""
     )
     return FactorFit(
         metric=metric,

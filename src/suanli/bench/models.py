@@ -136,7 +136,9 @@ def _flop_params(model: Any) -> int:
     return int(n)
 
 
-def _info(model: Any, name: str, kind: Literal["preset", "hf-dir"], key: str, precision: str, random_weights: bool) -> ModelInfo:
+def _info(
+    model: Any, name: str, kind: Literal["preset", "hf-dir"], key: str, precision: str, random_weights: bool
+) -> ModelInfo:
     cfg = model.config
     heads = int(cfg.num_attention_heads)
     kv_heads = int(getattr(cfg, "num_key_value_heads", None) or heads)

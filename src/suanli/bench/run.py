@@ -127,7 +127,9 @@ def measure_throughput(
         raise InputError("output", f"must be at least 2 tokens (one from prefill, one decoded); got {output_tokens}")
     limit = lm.info.max_positions
     if limit is not None and input_tokens + output_tokens > limit:
-        raise InputError("input", f"input + output = {input_tokens + output_tokens} exceeds the model's {limit} positions")
+        raise InputError(
+            "input", f"input + output = {input_tokens + output_tokens} exceeds the model's {limit} positions"
+        )
     ids = torch.tensor(throughput_ids(lm.tokenizer, batch, input_tokens), dtype=torch.long, device=lm.device)
     kw = _cache_kw(lm.model)
     steps = output_tokens - 1
@@ -190,7 +192,9 @@ def _size(backend: Backend, table: dict[str, int]) -> int:
     return table["accelerator" if backend.is_accelerator else "cpu"]
 
 
-def matmul_tflops(backend: Backend, precision: str, n: int | None = None, warmup: int = 2, repeats: int = 5) -> MatmulResult:
+def matmul_tflops(
+    backend: Backend, precision: str, n: int | None = None, warmup: int = 2, repeats: int = 5
+) -> MatmulResult:
     """Dense square matmul C = A @ B of n x n matrices: 2 n^3 floating-point operations per call."""
     torch = require_torch()
     n = n or _size(backend, MATMUL_N)
@@ -203,10 +207,14 @@ def matmul_tflops(backend: Backend, precision: str, n: int | None = None, warmup
         samples = timed(backend, lambda: torch.mm(a, b, out=c), warmup, repeats)
     t = statistics.median(samples)
     flops = 2.0 * n**3  # n^2 outputs, each n multiplies and n adds
-    return MatmulResult(precision=precision, n=n, flops_per_call=flops, time_s=t, tflops=flops / t / 1e12, samples_time_s=samples)
+    return MatmulResult(
+        precision=precision, n=n, flops_per_call=flops, time_s=t, tflops=flops / t / 1e12, samples_time_s=samples
+    )
 
 
-def memory_bandwidth(backend: Backend, buffer_bytes: int | None = None, warmup: int = 2, repeats: int = 5) -> BandwidthResult:
+def memory_bandwidth(
+    backend: Backend, buffer_bytes: int | None = None, warmup: int = 2, repeats: int = 5
+) -> BandwidthResult:
     """Device-to-device copy of a buffer: each call reads and writes it (2 * buffer bytes moved)."""
     torch = require_torch()
     nbytes = buffer_bytes or _size(backend, BANDWIDTH_BYTES)
@@ -217,7 +225,9 @@ def memory_bandwidth(backend: Backend, buffer_bytes: int | None = None, warmup: 
         samples = timed(backend, lambda: dst.copy_(src), warmup, repeats)
     t = statistics.median(samples)
     moved = 2 * n * 4
-    return BandwidthResult(buffer_bytes=n * 4, bytes_per_call=moved, time_s=t, bytes_per_s=moved / t, samples_time_s=samples)
+    return BandwidthResult(
+        buffer_bytes=n * 4, bytes_per_call=moved, time_s=t, bytes_per_s=moved / t, samples_time_s=samples
+    )
 
 
 def run_benchmark(
@@ -263,7 +273,9 @@ def run_benchmark(
     if spec.micro:
         precisions = spec.matmul_precisions or default_matmul_precisions(backend)
         micro = Microbench(
-            matmul=[matmul_tflops(backend, p, spec.matmul_n, spec.micro_warmup, spec.micro_repeats) for p in precisions],
+            matmul=[
+                matmul_tflops(backend, p, spec.matmul_n, spec.micro_warmup, spec.micro_repeats) for p in precisions
+            ],
             bandwidth=memory_bandwidth(backend, spec.bandwidth_bytes, spec.micro_warmup, spec.micro_repeats),
         )
     result = BenchResult(

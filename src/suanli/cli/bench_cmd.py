@@ -18,7 +18,18 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_RUN_COLUMNS = ["id", "device", "model", "prec", "b/in/out", "prefill tok/s", "decode tok/s", "TTFT ms", "peak GB", "acc"]
+_RUN_COLUMNS = [
+    "id",
+    "device",
+    "model",
+    "prec",
+    "b/in/out",
+    "prefill tok/s",
+    "decode tok/s",
+    "TTFT ms",
+    "peak GB",
+    "acc",
+]
 
 
 def register(parent: typer.Typer) -> None:
@@ -89,7 +100,9 @@ def _store(path: Path | None) -> Any:
 @app.command("run")
 def run_cmd(
     device: Annotated[str, typer.Option(help="cpu, cuda, npu (optionally :INDEX, e.g. cuda:1)")] = "cpu",
-    model: Annotated[str, typer.Option(help="preset (tiny-llama) or a local Hugging Face model directory")] = "tiny-llama",
+    model: Annotated[
+        str, typer.Option(help="preset (tiny-llama) or a local Hugging Face model directory")
+    ] = "tiny-llama",
     precision: Annotated[str, typer.Option(help="fp32, tf32 (cuda only), bf16, fp16")] = "fp32",
     batch: Annotated[int, typer.Option(help="sequences decoded together")] = 1,
     input_tokens: Annotated[int, typer.Option("--input", help="prompt tokens per sequence")] = 128,
@@ -148,7 +161,9 @@ def fleet_cmd(
     repeats: Annotated[int, typer.Option(help="timed runs; the median is reported")] = 3,
     cpu_nodes: Annotated[
         bool | None,
-        typer.Option("--cpu-nodes/--no-cpu-nodes", help="also benchmark CPU-only nodes (default: only if no accelerators)"),
+        typer.Option(
+            "--cpu-nodes/--no-cpu-nodes", help="also benchmark CPU-only nodes (default: only if no accelerators)"
+        ),
     ] = None,
     micro: Annotated[bool, typer.Option("--micro/--no-micro", help="matmul and bandwidth microbenchmarks")] = True,
     accuracy: Annotated[bool, typer.Option("--accuracy/--no-accuracy", help="check against the reference")] = True,
@@ -187,7 +202,9 @@ def fleet_cmd(
         raise SuanliError(f"fleet: {len(report.errors)} task(s) failed: " + " | ".join(report.errors))
     failed = [r for r in report.results if r.accuracy is not None and not r.accuracy.passed]
     if failed:
-        raise AccuracyMismatch(f"accuracy: {failed[0].accuracy.verdict}" + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else ""))  # type: ignore[union-attr]
+        raise AccuracyMismatch(
+            f"accuracy: {failed[0].accuracy.verdict}" + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else "")
+        )  # type: ignore[union-attr]
 
 
 @app.command("list")
@@ -203,7 +220,9 @@ def list_cmd(
         results = [
             r
             for r in results
-            if key in r.config.device.lower() or key in (r.accelerator or "").lower() or key in r.backend.device_name.lower()
+            if key in r.config.device.lower()
+            or key in (r.accelerator or "").lower()
+            or key in r.backend.device_name.lower()
         ]
     if json_:
         emit_json(results)

@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from suanli.cli import catalog_cmd, estimate_cmd, plan_cmd, validate_cmd
+from suanli.cli import bench_cmd, catalog_cmd, cost_cmd, estimate_cmd, migrate_cmd, plan_cmd, validate_cmd
 from suanli.cli.output import err_console
 from suanli.errors import SuanliError
 
@@ -22,6 +22,9 @@ catalog_cmd.register(app)
 estimate_cmd.register(app)
 validate_cmd.register(app)
 plan_cmd.register(app)
+cost_cmd.register(app, migrate_cmd.app)
+app.add_typer(migrate_cmd.app, name="migrate", help="Will my model run on Ascend? Operator coverage and migration cost.")
+app.add_typer(bench_cmd.app, name="bench", help="Benchmark harness: the seeds' test-instance evaluation on cpu/cuda/npu.")
 
 
 def run() -> None:

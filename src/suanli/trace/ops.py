@@ -140,8 +140,11 @@ def _keep_whole(names: Iterable[str], device_type: str) -> Iterator[list[str]]:
             def kernel(*a: Any, _op: Any = op, **k: Any) -> Any:
                 return _op.decompose(*a, **k)
 
-            lib.impl(n, torch.library.fallthrough_kernel, f"Autograd{backend}")
-            lib.m.impl(n, backend, kernel, False)  # bypasses the Python guard against Meta kernels on CIA ops
+            try:
+                lib.m.impl(n, backend, kernel, False)  # bypasses the Python guard against Meta kernels on CIA ops
+                lib.impl(n, torch.library.fallthrough_kernel, f"Autograd{backend}")
+            except RuntimeError:  # an op this torch cannot take a backend kernel for: leave it decomposing
+                continue
             kept.append(n)
         yield kept
     finally:

@@ -20,7 +20,9 @@ SMALL = ["--input", "16", "--output", "4", "--repeats", "1", "--warmup", "0", "-
 
 
 def test_run_json_prints_throughput_memory_and_a_verdict(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["run", "--device", "cpu", "--model", "tiny-llama", "--json", "--store", str(tmp_path), *SMALL])
+    res = CliRunner().invoke(
+        app, ["run", "--device", "cpu", "--model", "tiny-llama", "--json", "--store", str(tmp_path), *SMALL]
+    )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     tp = out["throughput"]
@@ -41,7 +43,9 @@ def test_run_fails_clearly_when_the_stored_reference_disagrees(tmp_path: Path) -
     ref = store.reference("tiny-llama")
     assert ref is not None
     shifted = ref.logits() + np.float32(0.5)  # a different function
-    store.save_reference(ref.model_copy(update={"id": "shifted", "logits_f32_b64": ReferenceRun.encode_logits(shifted)}))
+    store.save_reference(
+        ref.model_copy(update={"id": "shifted", "logits_f32_b64": ReferenceRun.encode_logits(shifted)})
+    )
     res = CliRunner().invoke(app, ["run", "--store", str(tmp_path), *SMALL])
     assert isinstance(res.exception, AccuracyMismatch)
     assert str(res.exception).startswith("accuracy: FAIL: tiny-llama in fp32 on cpu does not compute the reference")
