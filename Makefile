@@ -2,7 +2,7 @@
 PY      ?= python3
 VENV    ?= .venv
 BIN     := $(VENV)/bin
-EXTRAS  ?= test,torch
+EXTRAS  ?= test,torch,lora,ray
 
 .PHONY: run test venv clean validate bench
 

@@ -55,3 +55,15 @@ def test_plan_tasks_one_per_accelerator() -> None:
     assert {t.device for t in tasks} == {"cuda", "npu"}
     assert [t.node_id for t in plan_tasks(nodes, cpu_nodes=True) if t.kind == "CPU"] == ["c"]
     assert [t.kind for t in plan_tasks(nodes[2:])] == ["CPU"]  # no accelerators: CPU nodes run
+
+
+def test_ray_client_address_without_grpc_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from suanli.bench.fleet import run_fleet
+    from suanli.bench.run import BenchSpec
+    from suanli.errors import InputError
+
+    monkeypatch.setitem(sys.modules, "grpc", None)
+    with pytest.raises(InputError, match=r"^address: ray:// needs the Ray client: pip install 'ray\[client\]'$"):
+        run_fleet(BenchSpec(), address="ray://127.0.0.1:10001")

@@ -2,8 +2,9 @@
 
 `cpu` measures the process's peak resident set size (Linux VmHWM, reset through /proc/self/clear_refs);
 `cuda` and `npu` wrap the torch device module (`torch.cuda`, or `torch.npu` once `torch_npu` is imported;
-torch_npu mirrors the torch.cuda API: synchronize, max_memory_allocated, reset_peak_memory_stats,
-get_device_name, get_device_properties — see the Ascend "PyTorch API" reference of torch_npu); `fake`
+torch_npu mirrors the torch.cuda API: synchronize, device_count, max_memory_allocated, reset_peak_memory_stats,
+get_device_name, get_device_properties — Ascend/pytorch `torch_npu/npu/__init__.py` and
+`torch_npu/npu/memory.py` export them under the same names); `fake`
 wraps a recording stand-in for that module so the accelerator code path runs on the CPU in tests.
 """
 

@@ -76,9 +76,9 @@ def plan_tasks(nodes: Sequence[Mapping[str, Any]], cpu_nodes: bool | None = None
         for kind in ("GPU", "NPU"):
             count = int(res.get(kind, 0))
             found = found or count > 0
-            tasks.extend(FleetTask(**base, kind=kind, slot=i, accelerator_type=acc_type) for i in range(count))  # type: ignore[arg-type]
+            tasks.extend(FleetTask(**base, kind=kind, slot=i, accelerator_type=acc_type) for i in range(count))
         if not found:
-            cpu_only.append(FleetTask(**base, kind="CPU", slot=0))  # type: ignore[arg-type]
+            cpu_only.append(FleetTask(**base, kind="CPU", slot=0))
     if cpu_nodes or (cpu_nodes is None and not tasks):
         tasks.extend(cpu_only)
     return tasks
@@ -105,6 +105,11 @@ def run_fleet(
     ray = require_ray()
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+    if address and address.startswith("ray://"):
+        try:
+            import grpc  # noqa: F401  (the Ray client speaks gRPC)
+        except ImportError:
+            raise InputError("address", "ray:// needs the Ray client: pip install 'ray[client]'") from None
     started = False
     if not ray.is_initialized():
         kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}

@@ -132,7 +132,7 @@ class BenchResult(BaseModel):
     created_at: dt.datetime = Field(default_factory=_now)
     command: str = ""
     suanli_version: str = __version__
-    accelerator: str | None = Field(None, description="catalog accelerator id this device is, if given")
+    accelerator: str | None = Field(default=None, description="catalog accelerator id this device is, if given")
     backend: BackendInfo
     model: ModelInfo
     config: RunConfig

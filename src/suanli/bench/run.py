@@ -62,18 +62,18 @@ class BenchSpec(BaseModel):
     device: str = "cpu"
     model: str = "tiny-llama"
     precision: str = "fp32"
-    batch: int = Field(1, ge=1)
-    input_tokens: int = Field(128, ge=1)
-    output_tokens: int = Field(32, ge=2)
-    warmup: int = Field(1, ge=0)
-    repeats: int = Field(3, ge=1)
+    batch: int = Field(default=1, ge=1)
+    input_tokens: int = Field(default=128, ge=1)
+    output_tokens: int = Field(default=32, ge=2)
+    warmup: int = Field(default=1, ge=0)
+    repeats: int = Field(default=3, ge=1)
     throughput: bool = True
     micro: bool = True
     matmul_precisions: list[str] | None = None
-    matmul_n: int | None = Field(None, ge=16)
-    bandwidth_bytes: int | None = Field(None, ge=4096)
-    micro_warmup: int = Field(2, ge=0)
-    micro_repeats: int = Field(5, ge=1)
+    matmul_n: int | None = Field(default=None, ge=16)
+    bandwidth_bytes: int | None = Field(default=None, ge=4096)
+    micro_warmup: int = Field(default=2, ge=0)
+    micro_repeats: int = Field(default=5, ge=1)
     accuracy: bool = True
     accelerator: str | None = None
     command: str = ""
@@ -249,8 +249,9 @@ def run_benchmark(
         raise InputError("precision", f"{spec.precision!r} is not one of {', '.join(PRECISIONS)}")
     backend = backend or get_backend(spec.device)
     ref = reference
-    if spec.accuracy and ref is None and store is not None:
-        ref = store.reference(model_key(spec.model))
+    if spec.accuracy and ref is None:
+        # with no store, the packaged reference (if the model has one) still applies
+        ref = (store or ResultStore()).reference(model_key(spec.model), where="any" if store else "packaged")
     same_as_reference = backend.name == "cpu" and spec.precision == "fp32"
     if spec.accuracy and ref is None and not same_as_reference:
         # the reference is CPU fp32, made before the device run so no precision mode leaks into it

@@ -200,11 +200,10 @@ def fleet_cmd(
         emit_rows([_row(r) for r in report.results], _RUN_COLUMNS, title="Fleet results")
     if report.errors:
         raise SuanliError(f"fleet: {len(report.errors)} task(s) failed: " + " | ".join(report.errors))
-    failed = [r for r in report.results if r.accuracy is not None and not r.accuracy.passed]
+    failed = [r.accuracy.verdict for r in report.results if r.accuracy is not None and not r.accuracy.passed]
     if failed:
-        raise AccuracyMismatch(
-            f"accuracy: {failed[0].accuracy.verdict}" + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else "")
-        )  # type: ignore[union-attr]
+        more = f" (+{len(failed) - 1} more)" if len(failed) > 1 else ""
+        raise AccuracyMismatch(f"accuracy: {failed[0]}{more}")
 
 
 @app.command("list")

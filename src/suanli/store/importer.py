@@ -1,0 +1,306 @@
+"""Parse and validate an offers file (CSV or YAML) completely before anything is written.
+
+CSV: one offer per line, a header naming the columns (`CSV_COLUMNS`; `id, provider, device, cards,
+billing_unit, price_cny, date, source` are required). `price_cny` is the price of the whole instance
+(`cards` cards) for one `billing_unit`, as in the catalog. An unknown `source` id is registered as a
+price-list source titled by the optional `source_title` column (else "imported from FILE").
+
+YAML: the catalog's own format — a mapping with an `offers:` list (and optionally `sources:`), or a bare
+list of offers; `price_cny` may be a plain number (it then takes the row's source and date).
+
+Every error names the file, the line and the field; all rows are checked and the first errors reported.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from suanli.catalog import lookup
+from suanli.catalog.schema import ASSUMED, Catalog, Offer, Source
+from suanli.errors import DataFileError, NotFoundError, SuanliError
+
+__all__ = [
+    "CSV_COLUMNS",
+    "MAX_ROWS",
+    "OfferImportError",
+    "ParsedImport",
+    "RowError",
+    "offer_fingerprint",
+    "parse_offers",
+]
+
+CSV_COLUMNS = (
+    "id", "provider", "device", "cards", "billing_unit", "price_cny", "price_cny_max", "min_units",
+    "whole_machine_only", "kind", "region", "date", "source", "note", "source_title", "source_url",
+)
+CSV_REQUIRED = ("id", "provider", "device", "cards", "billing_unit", "price_cny", "date", "source")
+MAX_ROWS = 100_000
+MAX_REPORTED = 20
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int | None
+    field: str | None
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "field": self.field, "message": self.message}
+
+
+class OfferImportError(DataFileError):
+    """Rows of an offers file are invalid. `errors` holds every problem found (up to MAX_REPORTED)."""
+
+    def __init__(self, path: str, errors: list[RowError]) -> None:
+        self.path, self.errors = path, errors
+        first = errors[0]
+        self.row = None if first.line is None else str(first.line)
+        self.field = first.field
+
+        def where(e: RowError) -> str:
+            return (f"line {e.line}" if e.line is not None else "") + (f", field {e.field}" if e.field else "")
+
+        msg = f"{path}, {where(first)}: {first.message}".replace(", , ", ", ")
+        if len(errors) > 1:
+            rest = "; ".join(where(e) for e in errors[1:6])
+            msg += f" (and {len(errors) - 1} more: {rest}{' …' if len(errors) > 6 else ''})"
+        SuanliError.__init__(self, msg)
+
+
+@dataclass
+class ParsedImport:
+    filename: str
+    format: str
+    file_sha256: str
+    offers: list[Offer]
+    lines: list[int | None]
+    new_sources: list[Source] = field(default_factory=list)
+
+
+def offer_fingerprint(o: Offer) -> str:
+    """SHA-256 of the offer's canonical JSON: the same row imported twice has the same fingerprint."""
+    blob = json.dumps(o.model_dump(mode="json"), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _fmt(filename: str, fmt: str | None) -> str:
+    if fmt:
+        f = fmt.lower().lstrip(".")
+    else:
+        f = PurePath(filename).suffix.lower().lstrip(".")
+    if f in ("yml", "yaml"):
+        return "yaml"
+    if f in ("csv", "tsv"):
+        return f
+    raise DataFileError(filename, None, "format", f"unknown file type {f or '(none)'!r}: use .csv, .yaml or .yml")
+
+
+_TRUE = {"true", "yes", "1", "y", "t"}
+_FALSE = {"false", "no", "0", "n", "f", ""}
+
+
+def _csv_rows(text: str, filename: str, delimiter: str) -> tuple[list[tuple[int, dict[str, Any]]], list[RowError]]:
+    errors: list[RowError] = []
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return [], [RowError(None, None, "empty file: no header line")]
+    except csv.Error as e:
+        return [], [RowError(1, None, f"not valid CSV: {e}")]
+    header = [h.strip().lstrip("\ufeff") for h in header]
+    unknown = [h for h in header if h not in CSV_COLUMNS]
+    for h in unknown:
+        errors.append(RowError(1, h, f"unknown column; allowed: {', '.join(CSV_COLUMNS)}"))
+    for r in CSV_REQUIRED:
+        if r not in header:
+            errors.append(RowError(1, r, "required column missing from the header"))
+    dup = {h for h in header if header.count(h) > 1}
+    for h in sorted(dup):
+        errors.append(RowError(1, h, "column appears twice in the header"))
+    if errors:
+        return [], errors
+    rows: list[tuple[int, dict[str, Any]]] = []
+    line = 1
+    try:
+        for cells in reader:
+            line = reader.line_num
+            if not cells or all(not c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                errors.append(RowError(line, None, f"{len(cells)} cells, the header has {len(header)} columns"))
+                continue
+            rows.append((line, {h: c.strip() for h, c in zip(header, cells) if c.strip() != ""}))
+            if len(rows) > MAX_ROWS:
+                errors.append(RowError(line, None, f"more than {MAX_ROWS} rows"))
+                break
+    except csv.Error as e:
+        errors.append(RowError(line + 1, None, f"not valid CSV: {e}"))
+    return rows, errors
+
+
+def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[RowError]]:
+    errs: list[RowError] = []
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k in ("source_title", "source_url"):
+            continue
+        if k in ("cards", "min_units"):
+            try:
+                out[k] = int(v)
+            except ValueError:
+                errs.append(RowError(line, k, f"{v!r} is not a whole number"))
+        elif k in ("price_cny", "price_cny_max"):
+            try:
+                num = float(v.replace(",", ""))
+            except ValueError:
+                errs.append(RowError(line, k, f"{v!r} is not a number"))
+                continue
+            if not (num == num) or num in (float("inf"), float("-inf")) or num < 0:
+                errs.append(RowError(line, k, f"{v!r} must be a finite number ≥ 0"))
+                continue
+            out[k] = num
+        elif k == "whole_machine_only":
+            if v.lower() not in _TRUE | _FALSE:
+                errs.append(RowError(line, k, f"{v!r} is not true or false"))
+            out[k] = v.lower() in _TRUE
+        else:
+            out[k] = v
+    return out, errs
+
+
+def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, Any]], list[RowError]]:
+    """Rows of the `offers` list with their line numbers, and the file's `sources`."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        return [], [], [RowError(mark.line + 1 if mark else None, None, f"not valid YAML: {getattr(e, 'problem', None) or e}")]
+    if doc is None:
+        return [], [], [RowError(None, None, "empty file")]
+    if isinstance(doc, list):
+        offers_node, offers, sources = node, doc, []
+    elif isinstance(doc, dict):
+        extra = [k for k in doc if k not in ("offers", "sources")]
+        if extra:
+            line = next((k.start_mark.line + 1 for k, _ in node.value if k.value == str(extra[0])), None)
+            return [], [], [RowError(line, str(extra[0]), "unknown section; an offers file has 'offers' and 'sources'")]
+        offers = doc.get("offers") or []
+        sources = doc.get("sources") or []
+        offers_node = next((v for k, v in node.value if k.value == "offers"), None)
+        if not isinstance(offers, list) or not isinstance(sources, list):
+            return [], [], [RowError(None, "offers" if not isinstance(offers, list) else "sources", "must be a list")]
+    else:
+        return [], [], [RowError(1, None, "top level must be a list of offers or a mapping with 'offers'")]
+    lines: list[int | None] = []
+    if offers_node is not None and isinstance(offers_node, yaml.SequenceNode):
+        lines = [item.start_mark.line + 1 for item in offers_node.value]
+    lines += [None] * (len(offers) - len(lines))
+    return list(zip(lines, offers)), sources, []
+
+
+def _sourced_price(raw: dict[str, Any], key: str) -> None:
+    v = raw.get(key)
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        raw[key] = {"value": float(v), "source": raw.get("source"), **({"date": str(raw["date"])} if raw.get("date") else {})}
+
+
+def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: set[str] = frozenset(),  # type: ignore[assignment]
+                 fmt: str | None = None) -> ParsedImport:
+    """Validate every row of an offers file; raise `OfferImportError` listing the problems, else the offers.
+
+    `known_sources`: source ids already in the store besides the catalog's."""
+    raw_bytes = data.encode("utf-8") if isinstance(data, str) else data
+    sha = hashlib.sha256(raw_bytes).hexdigest()
+    f = _fmt(filename, fmt)
+    try:
+        text = raw_bytes.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise OfferImportError(filename, [RowError(None, None, f"not UTF-8 text: {e.reason} at byte {e.start}")]) from None
+    errors: list[RowError] = []
+    rows: list[tuple[int | None, Any]] = []
+    file_sources: list[dict[str, Any]] = []
+    titles: dict[str, tuple[str | None, str | None]] = {}
+    if f in ("csv", "tsv"):
+        csv_rows, errors = _csv_rows(text, filename, "," if f == "csv" else "\t")
+        for line, raw in csv_rows:
+            conv, errs = _csv_to_offer(raw, line)
+            errors.extend(errs)
+            if not errs:
+                _sourced_price(conv, "price_cny")
+                _sourced_price(conv, "price_cny_max")
+                rows.append((line, conv))
+                if conv.get("source"):
+                    titles.setdefault(conv["source"], (raw.get("source_title"), raw.get("source_url")))
+    else:
+        rows, file_sources, errors = _yaml_rows(text)
+        for _, raw in rows:
+            if isinstance(raw, dict):
+                _sourced_price(raw, "price_cny")
+                _sourced_price(raw, "price_cny_max")
+                if "date" in raw and raw["date"] is not None and not isinstance(raw["date"], str):
+                    raw["date"] = str(raw["date"])  # YAML reads 2025-06-01 as a date
+    new_sources: dict[str, Source] = {}
+    for i, s in enumerate(file_sources):
+        if isinstance(s, dict) and s.get("date") is not None:
+            s = {**s, "date": str(s["date"])}
+        try:
+            src = Source.model_validate(s)
+        except ValidationError as e:
+            err = e.errors()[0]
+            errors.append(RowError(None, "sources[" + str(i + 1) + "]." + ".".join(str(p) for p in err["loc"]), err["msg"]))
+            continue
+        if src.id not in cat.sources:
+            new_sources[src.id] = src
+    if len(rows) > MAX_ROWS:
+        errors.append(RowError(None, None, f"more than {MAX_ROWS} rows"))
+    offers: list[Offer] = []
+    lines: list[int | None] = []
+    for line, raw in rows:
+        if not isinstance(raw, dict):
+            errors.append(RowError(line, None, "an offer must be a mapping of fields"))
+            continue
+        try:
+            o = Offer.model_validate(raw)
+        except ValidationError as e:
+            for err in e.errors()[:3]:
+                loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")) or None
+                errors.append(RowError(line, loc, err["msg"].removeprefix("Value error, ")))
+            continue
+        try:
+            dev = lookup.accelerator(cat, o.device)
+        except NotFoundError as e:
+            errors.append(RowError(line, "device", str(e).removeprefix("gpu: ")))
+            continue
+        if dev.id != o.device:
+            o = o.model_copy(update={"device": dev.id})
+        sids = {o.source, *(v.source for v in o.price_cny.values),
+                *((v.source for v in o.price_cny_max.values) if o.price_cny_max else ())}
+        for sid in sids:
+            if sid == ASSUMED or sid in cat.sources or sid in known_sources or sid in new_sources:
+                continue
+            title, url = titles.get(sid, (None, None))
+            try:
+                new_sources[sid] = Source(id=sid, title=title or f"imported from {PurePath(filename).name}",
+                                          kind="price-list", url=url, date=o.date)
+            except ValidationError as e:
+                errors.append(RowError(line, "source", e.errors()[0]["msg"]))
+        offers.append(o)
+        lines.append(line)
+    if not errors and not offers:
+        errors.append(RowError(None, None, "no offers in the file"))
+    if errors:
+        errors.sort(key=lambda e: (e.line is None, e.line or 0))
+        raise OfferImportError(filename, errors[:MAX_REPORTED])
+    return ParsedImport(filename=filename, format=f, file_sha256=sha, offers=offers, lines=lines,
+                        new_sources=list(new_sources.values()))
