@@ -9,7 +9,7 @@ import typer
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.validate.bands import packaged_error_bands, write_error_bands
-from suanli.validate.report import GROUPS, run_validation, summarize
+from suanli.validate.report import GROUPS, run_validation, seed_scaling_claims, summarize
 
 __all__ = ["register"]
 
@@ -35,8 +35,10 @@ def register(app: typer.Typer) -> None:
         if group:
             results = [r for r in results if r.group == group]
         bands = summarize(results)
+        claims = seed_scaling_claims(packaged_catalog())
         if json_:
-            emit_json({"bands": bands, "cases": results, "skipped": skipped, "targets_pct": TARGETS_PCT})
+            emit_json({"bands": bands, "cases": results, "skipped": skipped, "targets_pct": TARGETS_PCT,
+                       "seed_scaling_claims": claims})
         else:
             rows = []
             for g in GROUPS:
@@ -65,6 +67,10 @@ def register(app: typer.Typer) -> None:
                     for r in results
                 ]
                 emit_rows(crow, list(crow[0]) if crow else ["case"], title="Cases")
+            emit_rows(
+                [{"claim": c.claim, "case": c.case, "model says": f"{c.value:.1%}",
+                  "holds": "yes" if c.holds else "no", "why": c.explanation} for c in claims],
+                ["claim", "case", "model says", "holds", "why"], title="The seeds' scaling claims, derived")
             for line in skipped:
                 console.print(f"[yellow]skipped[/yellow] {line}", highlight=False)
         if write:

@@ -1,0 +1,458 @@
+"""The store: one class over SQLAlchemy 2 that migrates (Alembic), seeds the packaged catalog, imports
+offers without ever rewriting price history, and keeps saved plans and benchmark results.
+
+SQLite (the default, a file in the data directory) and PostgreSQL (`postgresql+psycopg://…`) run the
+same code. Writers are serialized: SQLite write transactions start with `BEGIN IMMEDIATE`, PostgreSQL
+ones take a transaction-level advisory lock, so two importers at once both land every row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, insert, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from suanli import __version__
+from suanli.catalog.load import DATA_DIR, packaged_catalog
+from suanli.catalog.schema import Catalog, Offer, Source
+from suanli.errors import InputError, NotFoundError, SuanliError
+from suanli.store.importer import OfferImportError, ParsedImport, RowError, offer_fingerprint, parse_offers
+from suanli.store.models import (
+    BenchResultRow,
+    CatalogEntryRow,
+    CatalogVersionRow,
+    ImportRow,
+    OfferRow,
+    PriceRow,
+    SavedPlanRow,
+    SourceRow,
+)
+from suanli.store.settings import database_url, redact_url
+
+__all__ = ["ImportResult", "MIGRATIONS_DIR", "Store", "StoreError", "catalog_data_sha256", "open_store"]
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+_ADVISORY_KEY = 0x5375616E  # "Suan": one lock id for every suanli writer on a PostgreSQL database
+_SECTIONS = ("accelerators", "offers", "purchases", "models", "stacks", "efficiency", "links")
+
+
+class StoreError(SuanliError):
+    """The database cannot be opened, migrated or written."""
+
+
+def catalog_data_sha256(data_dir: Path = DATA_DIR) -> str:
+    """SHA-256 over the packaged data files (catalog YAML and the matmul measurements): the catalog version."""
+    h = hashlib.sha256()
+    files = sorted([*data_dir.glob("*.yaml"), *(data_dir.parent / "measured").glob("*.yaml")])
+    for p in files:
+        h.update(f"{p.parent.name}/{p.name}\0".encode())
+        h.update(p.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+class ImportResult(dict[str, Any]):
+    """{"file", "format", "rows", "new_prices", "unchanged", "new_offers", "new_sources", "import_id"}."""
+
+
+def _make_engine(url: str) -> Engine:
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True, future=True)
+    memory = u.database in (None, "", ":memory:")
+    if not memory:
+        Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    eng = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 60},
+        **({"poolclass": StaticPool} if memory else {}),
+    )
+
+    @event.listens_for(eng, "connect")
+    def _on_connect(dbapi_conn: Any, _rec: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves (pysqlite's own is deferred and late)
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=60000")
+        if not memory:
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.close()
+
+    @event.listens_for(eng, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("suanli_write") else "BEGIN")
+
+    return eng
+
+
+class Store:
+    """The database behind `suanli offers import`, `suanli db` and the REST API."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or database_url()
+        try:
+            self.engine = _make_engine(self.url)
+        except Exception as e:  # noqa: BLE001 — a bad URL or a missing driver is one line
+            raise StoreError(f"database URL {redact_url(self.url)}: {e}") from None
+        self.dialect = self.engine.dialect.name
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._cat_lock = threading.Lock()
+        self._cat_cache: tuple[tuple[Any, ...], Catalog] | None = None
+        self.catalog_version_id: int | None = None
+
+    # -- set-up ---------------------------------------------------------------------------------------
+    def _alembic_config(self) -> Any:
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+        cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        return cfg
+
+    def head_revision(self) -> str | None:
+        from alembic.script import ScriptDirectory
+
+        return ScriptDirectory.from_config(self._alembic_config()).get_current_head()
+
+    def current_revision(self) -> str | None:
+        from alembic.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def upgrade(self) -> str | None:
+        """Bring the schema to the newest migration (a no-op when it is there). Safe with several processes."""
+        from alembic import command
+
+        head = self.head_revision()
+        try:
+            if self.current_revision() == head:
+                return head
+            with self._migration_lock() as conn:
+                cfg = self._alembic_config()
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                conn.commit()
+        except OperationalError as e:
+            raise StoreError(f"cannot migrate {redact_url(self.url)}: {e.orig}") from None
+        return head
+
+    @contextlib.contextmanager
+    def _migration_lock(self) -> Iterator[Any]:
+        if self.dialect == "postgresql":
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"SELECT pg_advisory_lock({_ADVISORY_KEY})")
+                conn.commit()
+                try:
+                    yield conn
+                finally:
+                    conn.rollback()
+                    conn.exec_driver_sql(f"SELECT pg_advisory_unlock({_ADVISORY_KEY})")
+                    conn.commit()
+        elif self.dialect == "sqlite":
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(suanli_write=True)
+                yield conn
+        else:
+            with self.engine.connect() as conn:
+                yield conn
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[Session]:
+        """One write transaction, serialized against every other suanli writer; commits on success."""
+        with self._sessions() as s:
+            s.connection(execution_options={"suanli_write": True})
+            if self.dialect == "postgresql":
+                s.execute(text(f"SELECT pg_advisory_xact_lock({_ADVISORY_KEY})"))
+            try:
+                yield s
+                s.commit()
+            except BaseException:
+                s.rollback()
+                raise
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._sessions() as s:
+            yield s
+
+    def seed(self) -> int:
+        """Seed the packaged catalog once per version (hash of its data files); returns the version row id."""
+        sha = catalog_data_sha256()
+        with self.read() as s:
+            vid = s.scalar(select(CatalogVersionRow.id).where(CatalogVersionRow.data_sha256 == sha))
+        if vid is not None:
+            self.catalog_version_id = vid
+            return vid
+        cat = packaged_catalog()
+        with self.write() as s:
+            vid = s.scalar(select(CatalogVersionRow.id).where(CatalogVersionRow.data_sha256 == sha))
+            if vid is None:
+                counts = {sec: len(getattr(cat, sec)) for sec in _SECTIONS} | {"sources": len(cat.sources)}
+                row = CatalogVersionRow(data_sha256=sha, suanli_version=__version__, counts=counts)
+                s.add(row)
+                s.flush()
+                vid = row.id
+                entries = [
+                    {"version_id": vid, "section": sec, "entry_id": getattr(x, "id", str(i)),
+                     "data": x.model_dump(mode="json")}
+                    for sec in _SECTIONS for i, x in enumerate(getattr(cat, sec))
+                ] + [{"version_id": vid, "section": "sources", "entry_id": k, "data": v.model_dump(mode="json")}
+                     for k, v in cat.sources.items()]
+                s.execute(insert(CatalogEntryRow), entries)
+                self._upsert_sources(s, list(cat.sources.values()), origin="packaged", update=True)
+                self._add_prices(s, list(cat.offers), origin="packaged", import_id=None)
+        self.catalog_version_id = vid
+        return vid
+
+    # -- offers and prices ---------------------------------------------------------------------------
+    @staticmethod
+    def _upsert_sources(s: Session, sources: list[Source], origin: str, update: bool = False) -> int:
+        if not sources:
+            return 0
+        have = {r.id: r for r in s.scalars(select(SourceRow).where(SourceRow.id.in_([x.id for x in sources])))}
+        n = 0
+        for src in sources:
+            d = src.model_dump(mode="json")
+            if src.id not in have:
+                s.add(SourceRow(**d, origin=origin))
+                n += 1
+            elif update and have[src.id].origin == origin:
+                for k, v in d.items():
+                    setattr(have[src.id], k, v)
+        s.flush()
+        return n
+
+    @staticmethod
+    def _add_prices(s: Session, offers: list[Offer], origin: str, import_id: int | None) -> tuple[int, int]:
+        """Add a price row per offer unless the identical row is already there. Returns (new prices, new offers)."""
+        fps = [offer_fingerprint(o) for o in offers]
+        have: set[str] = set()
+        for i in range(0, len(fps), 500):
+            have |= set(s.scalars(select(PriceRow.fingerprint).where(PriceRow.fingerprint.in_(fps[i:i + 500]))))
+        ids = sorted({o.id for o in offers})
+        known: set[str] = set()
+        for i in range(0, len(ids), 500):
+            known |= set(s.scalars(select(OfferRow.id).where(OfferRow.id.in_(ids[i:i + 500]))))
+        new_offers = [OfferRow(id=o.id, device=o.device, provider=o.provider, origin=origin)
+                      for o in {o.id: o for o in offers if o.id not in known}.values()]
+        s.add_all(new_offers)
+        s.flush()
+        rows = []
+        for o, fp in zip(offers, fps):
+            if fp in have:
+                continue
+            have.add(fp)
+            rows.append({
+                "offer_id": o.id, "device": o.device, "cards": o.cards, "billing_unit": o.billing_unit,
+                "price_cny": o.price_cny.value, "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
+                "date": o.date, "source": o.source, "origin": origin, "import_id": import_id,
+                "offer": o.model_dump(mode="json"), "fingerprint": fp, "recorded_at": dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0),
+            })
+        if rows:
+            s.execute(insert(PriceRow), rows)
+        return len(rows), len(new_offers)
+
+    def known_source_ids(self) -> set[str]:
+        with self.read() as s:
+            return set(s.scalars(select(SourceRow.id)))
+
+    def import_offers_bytes(self, data: bytes | str, filename: str, fmt: str | None = None, via: str = "cli") -> ImportResult:
+        """Validate every row, then write all of them in one transaction (or nothing)."""
+        parsed = parse_offers(data, filename, packaged_catalog(), self.known_source_ids(), fmt)
+        return self.import_parsed(parsed, via)
+
+    def import_offers(self, path: str | Path, via: str = "cli") -> ImportResult:
+        p = Path(path)
+        if not p.is_file():
+            raise InputError("file", f"{str(path)!r} does not exist")
+        return self.import_offers_bytes(p.read_bytes(), str(path), via=via)
+
+    def import_parsed(self, parsed: ParsedImport, via: str = "cli") -> ImportResult:
+        with self.write() as s:
+            imp = ImportRow(filename=Path(parsed.filename).name, file_sha256=parsed.file_sha256, format=parsed.format,
+                            rows=len(parsed.offers), new_prices=0, via=via)
+            s.add(imp)
+            s.flush()
+            n_src = self._upsert_sources(s, parsed.new_sources, origin="import")
+            new_prices, new_offers = self._add_prices(s, parsed.offers, origin="import", import_id=imp.id)
+            if new_prices == 0 and n_src == 0:
+                s.delete(imp)  # nothing new: leave no trace (importing the same file twice changes nothing)
+                import_id = None
+            else:
+                imp.new_prices = new_prices
+                import_id = imp.id
+        return ImportResult(file=parsed.filename, format=parsed.format, rows=len(parsed.offers),
+                            new_prices=new_prices, unchanged=len(parsed.offers) - new_prices,
+                            new_offers=new_offers, new_sources=n_src, import_id=import_id)
+
+    def add_price(self, offer_id: str, price_cny: float, date: str, source: str, *,
+                  price_cny_max: float | None = None, note: str | None = None, via: str = "api") -> ImportResult:
+        """A new price for an existing offer (the update endpoint): the offer as it is now, with this price."""
+        current = {o.id: o for o in self.current_offers()}
+        if offer_id not in current:
+            raise NotFoundError("offer", offer_id, list(current))
+        base = current[offer_id].model_dump(mode="json")
+        base.update(date=date, source=source, note=note,
+                    price_cny={"value": price_cny, "source": source, "date": date},
+                    price_cny_max=None if price_cny_max is None else {"value": price_cny_max, "source": source, "date": date})
+        try:
+            o = Offer.model_validate(base)
+        except Exception as e:  # noqa: BLE001 — pydantic's message, one line, naming the field
+            errs = getattr(e, "errors", None)
+            err = errs()[0] if callable(errs) else {"loc": ("price",), "msg": str(e)}
+            raise InputError(".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")) or "price",
+                             err["msg"]) from None
+        parsed = ParsedImport(filename=f"api:{offer_id}", format="api",
+                              file_sha256=hashlib.sha256(offer_fingerprint(o).encode()).hexdigest(),
+                              offers=[o], lines=[None])
+        known = self.known_source_ids() | set(packaged_catalog().sources)
+        if source not in known and source != "assumed":
+            parsed.new_sources.append(Source(id=source, title=f"price update via {via}", kind="price-list", date=date))
+        return self.import_parsed(parsed, via)
+
+    def revision(self) -> tuple[Any, ...]:
+        """Changes whenever prices or sources change: the key of the effective-catalog cache."""
+        with self.read() as s:
+            return (s.scalar(select(func.max(PriceRow.id))), s.scalar(select(func.count(SourceRow.id))))
+
+    def current_offers(self) -> list[Offer]:
+        """Every offer as its newest price row gives it (newest date, then newest row)."""
+        with self.read() as s:
+            best: dict[str, tuple[str, int]] = {}
+            for oid, date, pid in s.execute(select(PriceRow.offer_id, PriceRow.date, PriceRow.id)):
+                if oid not in best or (date, pid) > best[oid]:
+                    best[oid] = (date, pid)
+            ids = [v[1] for v in best.values()]
+            out: list[Offer] = []
+            for i in range(0, len(ids), 500):
+                for d in s.scalars(select(PriceRow.offer).where(PriceRow.id.in_(ids[i:i + 500]))):
+                    out.append(Offer.model_validate(d))
+        return sorted(out, key=lambda o: o.id)
+
+    def catalog(self) -> Catalog:
+        """The packaged catalog with the store's current offers and imported sources (cached per revision)."""
+        rev = self.revision()
+        with self._cat_lock:
+            if self._cat_cache is not None and self._cat_cache[0] == rev:
+                return self._cat_cache[1]
+        base = packaged_catalog()
+        sources = dict(base.sources)
+        with self.read() as s:
+            for r in s.scalars(select(SourceRow).where(SourceRow.origin == "import")):
+                sources.setdefault(r.id, Source(id=r.id, title=r.title, kind=r.kind, url=r.url, date=r.date, note=r.note))  # type: ignore[arg-type]
+        cat = base.model_copy(update={"offers": tuple(self.current_offers()), "sources": sources})
+        with self._cat_lock:
+            self._cat_cache = (rev, cat)
+        return cat
+
+    def price_history(self, offer_id: str | None = None, device: str | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
+        q = select(PriceRow).order_by(PriceRow.offer_id, PriceRow.date, PriceRow.id).limit(limit)
+        if offer_id is not None:
+            q = q.where(PriceRow.offer_id == offer_id)
+        if device is not None:
+            q = q.where(PriceRow.device == device)
+        with self.read() as s:
+            return [
+                {"id": r.id, "offer_id": r.offer_id, "device": r.device, "cards": r.cards,
+                 "billing_unit": r.billing_unit, "price_cny": r.price_cny, "price_cny_max": r.price_cny_max,
+                 "date": r.date, "source": r.source, "origin": r.origin, "import_id": r.import_id,
+                 "recorded_at": r.recorded_at.isoformat()}
+                for r in s.scalars(q)
+            ]
+
+    def imports(self) -> list[dict[str, Any]]:
+        with self.read() as s:
+            return [{"id": r.id, "filename": r.filename, "file_sha256": r.file_sha256, "format": r.format,
+                     "rows": r.rows, "new_prices": r.new_prices, "via": r.via, "imported_at": r.imported_at.isoformat()}
+                    for r in s.scalars(select(ImportRow).order_by(ImportRow.id))]
+
+    # -- plans and benchmark results -----------------------------------------------------------------
+    def save_plan(self, model: str, request: dict[str, Any], result: dict[str, Any], name: str | None = None) -> int:
+        with self.write() as s:
+            row = SavedPlanRow(name=name, model=model, request=request, result=result,
+                               catalog_version_id=self.catalog_version_id)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def plans(self) -> list[dict[str, Any]]:
+        with self.read() as s:
+            return [{"id": r.id, "name": r.name, "model": r.model, "created_at": r.created_at.isoformat(),
+                     "request": r.request}
+                    for r in s.scalars(select(SavedPlanRow).order_by(SavedPlanRow.id))]
+
+    def plan(self, plan_id: int) -> dict[str, Any]:
+        with self.read() as s:
+            r = s.get(SavedPlanRow, plan_id)
+            if r is None:
+                raise NotFoundError("plan", str(plan_id), [str(i) for i in s.scalars(select(SavedPlanRow.id))])
+            return {"id": r.id, "name": r.name, "model": r.model, "created_at": r.created_at.isoformat(),
+                    "catalog_version_id": r.catalog_version_id, "request": r.request, "result": r.result}
+
+    def save_bench_result(self, result: Any) -> str:
+        """Store a `suanli.bench.results.BenchResult` (idempotent on its id). Returns the id."""
+        from suanli.bench.results import BenchResult
+
+        r = result if isinstance(result, BenchResult) else BenchResult.model_validate(result)
+        with self.write() as s:
+            if s.get(BenchResultRow, r.id) is None:
+                s.add(BenchResultRow(
+                    id=r.id, created_at=r.created_at.astimezone(dt.UTC).replace(tzinfo=None) if r.created_at.tzinfo else r.created_at,
+                    accelerator=r.accelerator, device=r.config.device, model=r.config.model,
+                    precision=r.config.precision, data=r.model_dump(mode="json"),
+                ))
+        return r.id
+
+    def bench_results(self, accelerator: str | None = None) -> list[dict[str, Any]]:
+        q = select(BenchResultRow).order_by(BenchResultRow.created_at, BenchResultRow.id)
+        if accelerator:
+            q = q.where(BenchResultRow.accelerator == accelerator)
+        with self.read() as s:
+            return [r.data for r in s.scalars(q)]
+
+    # -- facts ---------------------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        with self.read() as s:
+            versions = list(s.scalars(select(CatalogVersionRow).order_by(CatalogVersionRow.id)))
+
+            def count(model: Any) -> int:
+                return int(s.scalar(select(func.count()).select_from(model)) or 0)
+
+            return {
+                "url": redact_url(self.url),
+                "dialect": self.dialect,
+                "revision": self.current_revision(),
+                "head": self.head_revision(),
+                "catalog_versions": [{"id": v.id, "data_sha256": v.data_sha256, "suanli_version": v.suanli_version,
+                                      "seeded_at": v.seeded_at.isoformat()} for v in versions],
+                "packaged_catalog_sha256": catalog_data_sha256(),
+                "counts": {
+                    "sources": count(SourceRow), "offers": count(OfferRow), "price_history": count(PriceRow),
+                    "imports": count(ImportRow), "saved_plans": count(SavedPlanRow), "bench_results": count(BenchResultRow),
+                },
+            }
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def open_store(url: str | None = None) -> Store:
+    """A ready store: migrated to the newest schema and seeded with the packaged catalog."""
+    st = Store(url)
+    st.upgrade()
+    st.seed()
+    return st
+
+
+__all__ += ["OfferImportError", "RowError"]
