@@ -310,8 +310,9 @@ def run_inference(case: Case, cfg: transformers.PretrainedConfig) -> tuple[Stora
 
 def make_optimizer(name: str, params: list[torch.nn.Parameter]) -> torch.optim.Optimizer:
     if name == "adamw":
-        # foreach=True is PyTorch's default on CUDA (the CPU default is the per-tensor loop)
-        return torch.optim.AdamW(params, lr=1e-4, foreach=True)
+        # fused: what HF Trainer uses by default with torch>=2.8 (optim="adamw_torch_fused"); no param-sized
+        # temporaries (the foreach implementation, torch's own CUDA default, adds one fp32 copy of the params)
+        return torch.optim.AdamW(params, lr=1e-4, fused=True)
     if name == "sgd":
         return torch.optim.SGD(params, lr=1e-3, momentum=0.9, foreach=True)
     if name == "adafactor":
@@ -420,7 +421,8 @@ def record(case: Case, tr: StorageTracker, params: int, parts: dict[str, int], v
     }[case.kind]
     extra = []
     if case.kind != "inference":
-        extra.append(f"optimizer {case.optimizer} (torch.optim, foreach=True)")
+        impl = "fused=True" if case.optimizer == "adamw" else "foreach=True"
+        extra.append(f"optimizer {case.optimizer} (torch.optim, {impl})")
         if case.recompute == "full":
             extra.append("HF gradient checkpointing per decoder layer (non-reentrant) = full recompute")
     extra.append(f"attention {'sdpa (CPU flash kernel)' if case.attn == 'sdpa' else 'eager'}")

@@ -94,7 +94,10 @@ def register(app: typer.Typer) -> None:
             tp=tp, pp=pp, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, method=method,
         )
-        e = estimate(cat, m, acc, w, packaged_error_bands())
+        from suanli.bench.feedback import load_calibration
+
+        calibrated = tuple(f for f in load_calibration() if f.device == acc.id)
+        e = estimate(cat, m, acc, w, packaged_error_bands(), overrides=calibrated)
         if json_:
             emit_json(e.contract())
         else:

@@ -6,7 +6,16 @@ import sys
 
 import typer
 
-from suanli.cli import bench_cmd, catalog_cmd, cost_cmd, estimate_cmd, migrate_cmd, plan_cmd, validate_cmd
+from suanli.cli import (
+    bench_cmd,
+    catalog_cmd,
+    cost_cmd,
+    estimate_cmd,
+    feedback_cmd,
+    migrate_cmd,
+    plan_cmd,
+    validate_cmd,
+)
 from suanli.cli.output import err_console
 from suanli.errors import SuanliError
 
@@ -23,6 +32,7 @@ estimate_cmd.register(app)
 validate_cmd.register(app)
 plan_cmd.register(app)
 cost_cmd.register(app, migrate_cmd.app)
+feedback_cmd.register(app, bench_cmd.app)
 app.add_typer(migrate_cmd.app, name="migrate", help="Will my model run on Ascend? Operator coverage and migration cost.")
 app.add_typer(bench_cmd.app, name="bench", help="Benchmark harness: the seeds' test-instance evaluation on cpu/cuda/npu.")
 

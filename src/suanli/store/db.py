@@ -423,6 +423,7 @@ class Store:
 
     # -- facts ---------------------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
+        revision, head = self.current_revision(), self.head_revision()
         with self.read() as s:
             versions = list(s.scalars(select(CatalogVersionRow).order_by(CatalogVersionRow.id)))
 
@@ -432,8 +433,8 @@ class Store:
             return {
                 "url": redact_url(self.url),
                 "dialect": self.dialect,
-                "revision": self.current_revision(),
-                "head": self.head_revision(),
+                "revision": revision,
+                "head": head,
                 "catalog_versions": [{"id": v.id, "data_sha256": v.data_sha256, "suanli_version": v.suanli_version,
                                       "seeded_at": v.seeded_at.isoformat()} for v in versions],
                 "packaged_catalog_sha256": catalog_data_sha256(),

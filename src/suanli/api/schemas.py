@@ -1,0 +1,82 @@
+"""Request bodies of the POST endpoints (pydantic; non-finite numbers are refused)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from suanli.estimate.workload import Workload
+from suanli.plan.request import PlanRequest
+
+__all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody", "TcoBody"]
+
+_NAME = Field(min_length=1, max_length=200)
+
+
+class EstimateBody(Workload):
+    """A model and a device plus the workload fields of `suanli estimate`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    model: str = Field(min_length=1, max_length=200, description="preset (Hugging Face id or alias)")
+    gpu: str = Field(min_length=1, max_length=200, description="accelerator id or alias")
+
+
+class PlanBody(PlanRequest):
+    """The fields of `suanli plan`, plus what to return and whether to save the result."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    breakdown: bool = Field(True, description="add each plan's memory breakdown per device (bytes)")
+    save: bool = Field(False, description="store the result; its id is returned as saved_plan_id")
+    name: str | None = Field(None, max_length=200, description="name of the saved plan")
+
+
+class CompareBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    model: str = _NAME
+    devices: list[str] = Field(min_length=2, max_length=4, description="2–4 accelerator ids or aliases")
+    task: str = "inference"
+    gpus: int = Field(1, ge=1, le=4096)
+    precision: str = "bf16"
+    batch: int = Field(1, ge=1, le=65536)
+    tokens: float | None = Field(None, gt=0, le=1e18)
+    zero: int = Field(0, ge=0, le=3)
+
+
+class TcoBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    gpu: str = _NAME
+    hours: float = Field(gt=0, le=1e6)
+    gpus: int = Field(1, ge=1, le=100_000)
+    subsidy: float = Field(0.0, ge=0, lt=1)
+    tokens_per_s: float | None = Field(None, gt=0, le=1e12)
+    utilization: float = Field(1.0, gt=0, le=1)
+
+
+class MigrateBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    model: str = _NAME
+    to_gpu: str = Field("ascend-910b", min_length=1, max_length=200)
+    from_gpu: str = Field("h100-sxm", min_length=1, max_length=200)
+    monthly_spend: float = Field(100_000.0, gt=0, le=1e12, description="CNY per month on compute today")
+    saving: float | None = Field(None, ge=0, le=1e12, description="CNY saved per month (default: derived)")
+    task: str = "full"
+    engineers: int = Field(2, ge=1, le=10_000)
+    engineer_week: float = Field(10_000.0, ge=0, le=1e9, description="CNY per engineer-week (assumed default)")
+    subsidy: float = Field(0.0, ge=0, lt=1)
+    horizon_months: float = Field(12.0, gt=0, le=1200)
+
+
+class PriceBody(BaseModel):
+    """A new price for an existing offer; it is added to the offer's history (nothing is overwritten)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    price_cny: float = Field(ge=0, le=1e12, description="CNY for the whole instance per billing unit")
+    price_cny_max: float | None = Field(None, ge=0, le=1e12)
+    date: str = Field(description="YYYY, YYYY-MM or YYYY-MM-DD")
+    source: str = Field(min_length=1, max_length=200, pattern=r"^[a-z0-9][a-z0-9.+_-]*$")
+    note: str | None = Field(None, max_length=2000)

@@ -1,0 +1,184 @@
+"""Measured against estimated, and measured efficiency fed back into the estimators (issue 6, items 4–5).
+
+No torch here: it reads stored `BenchResult`s. A result run with `--accelerator ID` is compared with that
+catalog device; a host CPU run is compared with a stand-in device whose peaks are the run's own
+microbenchmarks (matmul TFLOPS, copy bandwidth), so its efficiencies are relative to what the host reaches.
+Calibrated factors live in `$SUANLI_HOME/calibration.yaml` and override catalog factors in every estimate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from suanli.bench.calibrate import DevicePeaks, device_key, fit_efficiency, peaks_from_accelerator
+from suanli.bench.results import BenchResult
+from suanli.catalog import lookup
+from suanli.catalog.hf_config import from_hf_config
+from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
+from suanli.errors import InputError, NotFoundError
+from suanli.estimate.estimate import Estimate, estimate
+from suanli.estimate.workload import make_workload
+
+__all__ = [
+    "ComparisonRow",
+    "calibration_path",
+    "calibrate_results",
+    "compare_result",
+    "device_for_result",
+    "load_calibration",
+    "model_for_result",
+    "save_calibration",
+]
+
+_METRIC_MAP = {"decode_bandwidth": ("decode_bandwidth", "*"), "prefill_mfu": ("matmul", "hf"), "matmul": ("matmul", "*")}
+
+
+def calibration_path() -> Path:
+    home = os.environ.get("SUANLI_HOME")
+    base = Path(home).expanduser() if home else Path.home() / ".local" / "share" / "suanli"
+    return base / "calibration.yaml"
+
+
+def load_calibration(path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
+    p = path or calibration_path()
+    if not p.is_file():
+        return ()
+    doc = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    return tuple(EfficiencyFactor.model_validate(f) for f in doc.get("factors", []))
+
+
+def save_calibration(factors: list[EfficiencyFactor], path: Path | None = None) -> Path:
+    """Replace the stored factors of the devices in `factors`, keep the others; written atomically."""
+    p = path or calibration_path()
+    keep = [f for f in load_calibration(p) if f.device not in {g.device for g in factors}]
+    doc = {"factors": [f.model_dump(mode="json", exclude_none=True) for f in (*keep, *factors)]}
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(".tmp")
+    tmp.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    tmp.replace(p)
+    return p
+
+
+def _host_id(r: BenchResult) -> str:
+    name = re.sub(r"[^a-z0-9.+_-]+", "-", r.backend.device_name.lower()).strip("-")
+    return f"host-{r.backend.backend}-{name}"[:64]
+
+
+def device_for_result(cat: Catalog, r: BenchResult) -> Accelerator:
+    """The catalog device a result was run with (`--accelerator`), or a stand-in built from its microbenchmarks."""
+    if r.accelerator:
+        return lookup.accelerator(cat, r.accelerator)
+    if r.micro is None or r.micro.bandwidth is None or not r.micro.matmul:
+        raise InputError("result", f"{r.id} has no --accelerator and no microbenchmarks to stand in for peaks")
+    src = f"bench:{r.id}"
+    note = "the host's own microbenchmark, used as its peak"
+    specs: dict[str, Any] = {
+        "memory_bandwidth_gb_per_s": {"value": r.micro.bandwidth.bytes_per_s / 1e9, "source": src, "note": note},
+    }
+    for mm in r.micro.matmul:
+        key = {"fp32": "fp32_tflops", "bf16": "bf16_dense_tflops", "fp16": "fp16_dense_tflops"}.get(mm.precision)
+        if key:
+            specs[key] = {"value": mm.tflops, "source": src, "note": note}
+    if r.backend.total_memory_bytes:
+        specs["memory_gib"] = {"value": r.backend.total_memory_bytes / 2**30, "source": src}
+    return Accelerator.model_validate({
+        "id": _host_id(r), "name": r.backend.device_name, "vendor": "intel", "family": "host",
+        "domestic": False, "segment": "workstation", "form_factor": "card", "stack": "host",
+        "interconnect": "none", "specs": specs,
+    })
+
+
+def model_for_result(cat: Catalog, r: BenchResult) -> ModelArch:
+    """The benchmarked model as a ModelArch: a bench preset's config, a local directory's config.json, or a preset."""
+    from importlib import resources
+
+    preset = resources.files("suanli") / "data" / "bench" / f"{r.model.name}.json"
+    if r.model.kind == "preset" and preset.is_file():
+        doc = json.loads(preset.read_text(encoding="utf-8"))
+        cfg = {"model_type": "llama", **doc["config"]}
+        return from_hf_config(cfg, name=r.model.name)
+    cfg_path = Path(r.model.key) / "config.json"
+    if cfg_path.is_file():
+        return from_hf_config(json.loads(cfg_path.read_text(encoding="utf-8")), name=r.model.name)
+    try:
+        return lookup.model(cat, r.model.name)
+    except NotFoundError:
+        raise InputError("model", f"cannot rebuild {r.model.name!r}'s architecture to estimate it") from None
+
+
+def _workload_for(r: BenchResult) -> Any:
+    precision = {"tf32": "fp32"}.get(r.config.precision, r.config.precision)
+    return make_workload(task="inference", precision=precision, batch=r.config.batch,
+                         input=r.config.input_tokens, output=r.config.output_tokens, engine="hf")
+
+
+class ComparisonRow(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    metric: str
+    measured: float
+    estimated: float | None
+    error_pct: float | None
+
+
+def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFactor, ...] = ()) -> tuple[Estimate, list[ComparisonRow]]:
+    if r.throughput is None:
+        raise InputError("result", f"{r.id} has no throughput measurement")
+    acc = device_for_result(cat, r)
+    e = estimate(cat, model_for_result(cat, r), acc, _workload_for(r), overrides=overrides)
+    t = r.throughput
+    s = e.inference
+    pairs = [
+        ("prefill_tokens_per_s", t.prefill_tokens_per_s, s.prefill_tokens_per_s if s else None),
+        ("decode_tokens_per_s", t.decode_tokens_per_s, s.decode_tokens_per_s if s else None),
+        ("ttft_s", t.ttft_s, s.ttft_s if s else None),
+        ("tpot_s", t.decode_step_latency_s, s.tpot_s if s else None),
+        (f"peak_memory_bytes ({t.memory_kind})", float(t.peak_memory_bytes), e.memory.per_gpu_bytes),
+    ]
+    rows = [
+        ComparisonRow(metric=k, measured=m, estimated=v, error_pct=None if v is None or not m else (v - m) / m * 100)
+        for k, m, v in pairs
+    ]
+    return e, rows
+
+
+def calibrate_results(cat: Catalog, results: list[BenchResult]) -> list[EfficiencyFactor]:
+    """Fit decode-bandwidth and prefill/matmul efficiency per device from stored results (median over runs)."""
+    by_dev: dict[str, list[BenchResult]] = {}
+    accs: dict[str, Accelerator] = {}
+    for r in results:
+        if r.throughput is None and r.micro is None:
+            continue
+        acc = device_for_result(cat, r)
+        by_dev.setdefault(acc.id, []).append(r)
+        accs[acc.id] = acc
+    out: list[EfficiencyFactor] = []
+    today = dt.date.today().isoformat()
+    for dev, rs in sorted(by_dev.items()):
+        # the fitter matches results by their own device key (--accelerator, else the device name)
+        keys = {device_key(r) for r in rs}
+        factors_all = []
+        for key in sorted(keys):
+            peaks: DevicePeaks = peaks_from_accelerator(accs[dev]).model_copy(update={"device": key})
+            factors_all.extend(fit_efficiency(rs, peaks).factors)
+        cal_factors = factors_all
+        for f in cal_factors:
+            if f.metric not in _METRIC_MAP:
+                continue
+            metric, engine = _METRIC_MAP[f.metric]
+            precision = {"tf32": "fp32"}.get(f.precision, f.precision)
+            out.append(EfficiencyFactor(
+                id=f"cal-{dev}-{f.metric}-{precision}", metric=metric, device=dev, precision=precision,  # type: ignore[arg-type]
+                engine=engine, value=min(max(f.value, 1e-6), 1.0), source=f"measured:{','.join(f.result_ids[:5])}",
+                note=f"measured {f.measured_at:%Y-%m-%d} on {dev}: median of {f.n} run(s) "
+                     f"(range {f.min:.3g}–{f.max:.3g}); {f.commands[0] if f.commands else ''}; fitted {today}",
+            ))
+    return out

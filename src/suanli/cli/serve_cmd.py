@@ -1,0 +1,42 @@
+"""`suanli serve`: the REST API (OpenAPI at /docs) and the web page at / in one process, on SQLite by default."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from suanli.cli.output import console
+from suanli.errors import InputError
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve_cmd(
+        host: Annotated[str, typer.Option(help="address to listen on (127.0.0.1: this machine only)")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+        workers: Annotated[int, typer.Option(help="uvicorn worker processes")] = 1,
+        log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    ) -> None:
+        """Serve the API and the web page. SUANLI_DATABASE_URL picks the database (default: SQLite in the data
+        directory); SUANLI_API_TOKEN enables the import and update endpoints."""
+        if not 0 < port < 65536:
+            raise InputError("port", f"{port} is not a TCP port (1–65535)")
+        if workers < 1:
+            raise InputError("workers", "must be at least 1")
+        try:
+            import uvicorn
+        except ImportError:
+            raise InputError("serve", "needs the service extra: pip install 'suanli[service]'") from None
+        from suanli.api import Settings, create_app
+        from suanli.store.settings import database_url, redact_url
+
+        settings = Settings.from_env()
+        console.print(f"suanli: http://{host}:{port}/ (API docs at /docs) · database {redact_url(settings.database_url or database_url())}"
+                      f" · writes {'enabled' if settings.api_token else 'disabled (no SUANLI_API_TOKEN)'}", highlight=False)
+        if workers > 1:
+            uvicorn.run("suanli.api.asgi:app", host=host, port=port, workers=workers, log_level=log_level)
+        else:
+            uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)

@@ -1,0 +1,65 @@
+"""Store commands: `suanli db upgrade|info` and the offers import (`import_offers_cmd`, mounted as
+`suanli offers import FILE`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from suanli.cli.output import console, emit_json, emit_rows
+
+__all__ = ["db_app", "import_offers_cmd", "register"]
+
+db_app = typer.Typer(no_args_is_help=True, help="The local database (SQLite by default; SUANLI_DATABASE_URL for PostgreSQL).")
+
+
+def import_offers_cmd(
+    file: Annotated[str, typer.Argument(help="CSV or YAML offers file (columns/fields as in the catalog's offers)")],
+    json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Import rental offers: every row is validated first, then all are written in one transaction or none.
+    Prices are added to the history (never overwritten); importing the same file twice changes nothing."""
+    from suanli.store import open_store
+
+    r = open_store().import_offers(file, via="cli")
+    if json_:
+        emit_json(dict(r))
+        return
+    console.print(
+        f"{r['file']}: {r['rows']} row(s), {r['new_prices']} new price(s), {r['unchanged']} already stored, "
+        f"{r['new_offers']} new offer(s), {r['new_sources']} new source(s)", highlight=False,
+    )
+
+
+@db_app.command("upgrade")
+def db_upgrade(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+    """Create or migrate the schema to the newest revision and seed the packaged catalog (idempotent)."""
+    from suanli.store import open_store
+
+    st = open_store()
+    info = st.info()
+    if json_:
+        emit_json({"revision": info["revision"], "catalog_version_id": st.catalog_version_id, "url": info["url"]})
+    else:
+        console.print(f"{info['url']}: schema at {info['revision']}, catalog version {st.catalog_version_id}", highlight=False)
+
+
+@db_app.command("info")
+def db_info(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+    """Where the database is, its schema revision, catalog versions and row counts."""
+    from suanli.store import open_store
+
+    info = open_store().info()
+    if json_:
+        emit_json(info)
+        return
+    console.print(f"database: {info['url']} ({info['dialect']}), schema {info['revision']} (newest {info['head']})", highlight=False)
+    cur = info["catalog_versions"][-1] if info["catalog_versions"] else None
+    if cur:
+        console.print(f"catalog version {cur['id']}: {cur['data_sha256'][:12]}… seeded {cur['seeded_at']}", highlight=False)
+    emit_rows([{"table": k, "rows": v} for k, v in info["counts"].items()], ["table", "rows"], title="Rows")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(db_app, name="db")

@@ -1,0 +1,138 @@
+"""Side-by-side comparison, TCO per offer, per-yuan effective TFLOPS and migration cost/benefit as pure
+functions returning JSON-ready dicts (the logic of `suanli compare`, `tco` and `migrate cost`, for the API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suanli.catalog import lookup
+from suanli.catalog.schema import Catalog, ModelArch
+from suanli.errors import EstimateError, InputError
+from suanli.estimate.estimate import estimate
+from suanli.estimate.precision import peak_flops_per_s
+from suanli.estimate.workload import make_workload
+from suanli.plan.cost import cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
+from suanli.plan.search import migration_weeks
+from suanli.units import TFLOPS
+
+__all__ = ["compare_devices", "hourly_card_price", "migration_cost", "tco_rows", "value_table"]
+
+
+def hourly_card_price(cat: Catalog, device_id: str) -> float | None:
+    """Cheapest price of one card for one hour under hourly billing (None when no hourly offer)."""
+    c = cheapest_job_cost(cat, device_id, 1, 1.0, billing="hour")
+    return None if c is None else c.cost_cny
+
+
+def _peak_tflops(acc: Any, precision: str) -> float | None:
+    try:
+        return peak_flops_per_s(acc, precision)[0] / TFLOPS
+    except EstimateError:
+        return None
+
+
+def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = "inference", gpus: int = 1,
+                    precision: str = "bf16", batch: int = 1, tokens: float | None = None, zero: int = 0) -> list[dict[str, Any]]:
+    """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour."""
+    if not 2 <= len(devices) <= 4:
+        raise InputError("gpu", f"give 2 to 4 devices (got {len(devices)})")
+    w = make_workload(task=task, gpus=gpus, precision=precision, batch=batch, tokens=tokens, zero=zero)
+    rows = []
+    for g in devices:
+        acc = lookup.accelerator(cat, g)
+        c = estimate(cat, m, acc, w).contract()
+        hours = c["time"].get("hours")
+        cost = cheapest_job_cost(cat, acc.id, gpus, hours) if hours else None
+        price = hourly_card_price(cat, acc.id)
+        peak = _peak_tflops(acc, precision)
+        eff = c["scaling"].get("efficiency") or 1.0
+        rows.append({
+            "device": acc.id,
+            "device_name": acc.name,
+            "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],
+            "memory_capacity_bytes": c["memory"]["capacity_bytes"],
+            "breakdown_bytes": c["memory"]["breakdown_bytes"],
+            "fits": c["memory"]["fits"],
+            "tokens_per_s": c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s"),
+            "scaling_efficiency": eff,
+            "hours": hours,
+            "cost_cny": cost.cost_cny if cost else None,
+            "offer": cost.offer_id if cost else None,
+            "cny_per_card_hour": price,
+            "dense_tflops": peak,
+            "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, eff) if price and peak else None,
+            "stack": acc.stack,
+            "domestic": acc.domestic,
+        })
+    return rows
+
+
+def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: float = 0.0,
+             tokens_per_s: float | None = None, utilization: float = 1.0) -> list[dict[str, Any]]:
+    """Cost of holding `gpus` cards for `hours` under every offer of the device, cheapest first."""
+    acc = lookup.accelerator(cat, device)
+    if subsidy and not acc.domestic:
+        raise InputError("subsidy", f"subsidies apply to domestic compute; {acc.id} is not domestic")
+    rows = []
+    for o in cat.offers:
+        if o.device != acc.id:
+            continue
+        c = job_cost(o, gpus, hours, subsidy)
+        row: dict[str, Any] = {
+            "offer": o.id, "provider": o.provider, "billing_unit": o.billing_unit, "units_billed": c.units_billed,
+            "cards_rented": c.cards_rented, "cost_cny": c.cost_cny, "cost_cny_max": c.cost_cny_max,
+            "effective_cny_per_card_hour": c.cost_cny / (gpus * hours), "notes": c.notes,
+            "date": o.date, "source": o.source,
+        }
+        if tokens_per_s:
+            row["cny_per_million_tokens"] = cost_per_million_tokens(c.cost_cny / hours, tokens_per_s, utilization)
+        rows.append(row)
+    if not rows:
+        raise InputError("gpu", f"no offers for {acc.id} in the catalog")
+    rows.sort(key=lambda r: r["cost_cny"])
+    return rows
+
+
+def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float = 1.0) -> list[dict[str, Any]]:
+    """Per device with an hourly offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷
+    CNY per card-hour), best first."""
+    out = []
+    for acc in cat.accelerators:
+        price = hourly_card_price(cat, acc.id)
+        peak = _peak_tflops(acc, precision)
+        if price is None or peak is None or price <= 0:
+            continue
+        out.append({"device": acc.id, "device_name": acc.name, "vendor": acc.vendor, "domestic": acc.domestic,
+                    "cny_per_card_hour": price, "dense_tflops": peak,
+                    "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, scaling_efficiency)})
+    out.sort(key=lambda r: -r["effective_tflops_per_cny_hour"])
+    return out
+
+
+def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from_gpu: str = "h100-sxm",
+                   monthly_spend: float = 100_000.0, saving: float | None = None, task: str = "full",
+                   engineers: int = 2, engineer_week: float = 10_000.0, subsidy: float = 0.0,
+                   horizon_months: float = 12.0) -> dict[str, Any]:
+    """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`)."""
+    src, dst = lookup.accelerator(cat, from_gpu), lookup.accelerator(cat, to_gpu)
+    stack = lookup.stack(cat, dst.stack)
+    lo, hi, why = migration_weeks(cat, stack, m)
+    derived: dict[str, Any] = {}
+    if saving is None:
+        w = make_workload(task=task, gpus=8, zero=3 if task in ("full", "pretrain") else 0, batch=1)
+        per_yuan = {}
+        for acc in (src, dst):
+            price = hourly_card_price(cat, acc.id)
+            e = estimate(cat, m, acc, w).contract()
+            tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
+            if price is None or not tps:
+                raise InputError("saving", f"cannot derive it for {acc.id} (no hourly price or speed); pass saving")
+            sub = subsidy if acc.domestic else 0.0
+            per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
+            derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price}
+        ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
+        saving = max(0.0, monthly_spend * (1 - ratio))
+        derived["cost_ratio_same_work"] = ratio
+    t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
+    return {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
+            "derived": derived, **t.model_dump(mode="json")}
