@@ -37,7 +37,7 @@ def render_estimate(e: Estimate) -> None:
         rows.append({"item": "device memory", "per GPU": _fmt_b(m["capacity_bytes"])})
     emit_rows(rows, ["item", "per GPU"], title=f"Memory per GPU — {fits}")
     if m["max_batch"] is not None:
-        console.print(f"largest batch that fits: {m['max_batch']}")
+        console.print(f"largest batch that fits: {m['max_batch']}; longest context at this batch: {m['max_context']:,} tokens")
     for n in m["notes"] + c["notes"]:
         console.print(f"note: {n}")
     s = c["speed"]

@@ -10,7 +10,13 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
-from suanli.estimate.memory import MemoryEstimate, estimate_memory, max_batch_that_fits, nominal_params
+from suanli.estimate.memory import (
+    MemoryEstimate,
+    estimate_memory,
+    max_batch_that_fits,
+    max_context_that_fits,
+    nominal_params,
+)
 from suanli.estimate.params import param_count
 from suanli.estimate.speed import InferenceSpeed, TrainingSpeed, inference_speed, training_speed
 from suanli.estimate.workload import Workload
@@ -38,6 +44,7 @@ class Estimate(BaseModel):
     workload: Workload
     memory: MemoryEstimate
     max_batch: int | None
+    max_context: int | None = None
     inference: InferenceSpeed | None = None
     training: TrainingSpeed | None = None
     hours: float | None = None
@@ -60,6 +67,7 @@ class Estimate(BaseModel):
                 "capacity_bytes": self.memory.capacity_bytes,
                 "fits": self.memory.fits,
                 "max_batch": self.max_batch,
+                "max_context": self.max_context,
                 "trainable_params": self.memory.trainable_params,
                 "notes": self.memory.notes,
             },
@@ -130,8 +138,10 @@ def estimate(
     inf = tr = None
     hours = None
     max_b = None
+    max_ctx = None
     if w.method == "default" and model.kind == "llm":
         max_b = max_batch_that_fits(model, w, device, stack)
+        max_ctx = max_context_that_fits(model, w, device, stack)
         try:
             if w.training:
                 tr = training_speed(cat, model, device, w, overrides)
@@ -160,6 +170,7 @@ def estimate(
         workload=w,
         memory=mem,
         max_batch=max_b,
+        max_context=max_ctx,
         inference=inf,
         training=tr,
         hours=hours,

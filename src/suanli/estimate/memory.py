@@ -17,7 +17,14 @@ from suanli.estimate.precision import QUANTIZED, activation_bytes, weight_bytes_
 from suanli.estimate.workload import Workload
 from suanli.units import GiB
 
-__all__ = ["MemoryEstimate", "estimate_memory", "max_batch_that_fits", "nominal_params", "weights_bytes"]
+__all__ = [
+    "MemoryEstimate",
+    "estimate_memory",
+    "max_batch_that_fits",
+    "max_context_that_fits",
+    "nominal_params",
+    "weights_bytes",
+]
 
 # vLLM reserves this fraction of device memory up front (vLLM EngineArgs default gpu_memory_utilization=0.9).
 VLLM_GPU_MEMORY_UTILIZATION = 0.9
@@ -215,6 +222,37 @@ def max_batch_that_fits(
     if not fits(1):
         return 0
     lo, hi = 1, 2
+    while hi <= limit and fits(hi):
+        lo, hi = hi, hi * 2
+    hi = min(hi, limit + 1)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
+
+
+def max_context_that_fits(
+    m: ModelArch, w: Workload, acc: Accelerator, stack: SoftwareStack | None = None, limit: int = 10_000_000
+) -> int:
+    """Longest context (inference: prompt + output tokens; training: sequence length) that fits at the
+    workload's batch; 0 if even 1 token does not."""
+    if acc.specs.memory_gib is None:
+        return 0
+    capacity = acc.specs.memory_gib.value * GiB
+
+    def with_ctx(n: int) -> Workload:
+        if w.training:
+            return w.model_copy(update={"seq": n})
+        return w.model_copy(update={"input": max(n - w.output, 1), "output": min(w.output, max(n - 1, 1))})
+
+    def fits(n: int) -> bool:
+        est = estimate_memory(m, with_ctx(n), acc, stack)
+        return est.per_gpu_bytes - est.breakdown_bytes.get("kv_cache_pool_unused", 0.0) <= capacity
+
+    lo = 2
+    if not fits(lo):
+        return 0
+    hi = 4
     while hi <= limit and fits(hi):
         lo, hi = hi, hi * 2
     hi = min(hi, limit + 1)
