@@ -412,7 +412,8 @@ def record(case: Case, tr: StorageTracker, params: int, parts: dict[str, int], v
     what = {
         "inference": f"model.generate greedy, {case.input} prompt + {case.output} new tokens, dynamic KV cache, "
                      "logits only for the last prompt position (logits_to_keep=1)",
-        "full": "2 training steps (the 1st on 1x16 tokens to create the optimizer state), labels = inputs (HF loss upcasts logits to fp32); "
+        "full": "2 training steps (the 1st on 1x16 tokens to create the optimizer state), labels = inputs "
+                "(HF loss upcasts logits to fp32); "
                 + ("bf16 = torch.autocast(bf16) over fp32 master weights" if case.precision == "bf16"
                    else "pure fp32"),
         "lora": f"peft LoRA r={case.lora_rank} alpha={2 * case.lora_rank} on q,k,v,o,gate,up,down; base weights "

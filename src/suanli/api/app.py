@@ -122,6 +122,10 @@ def _breakdowns(cat: Catalog, m: Any, req: PlanBody, plans: list[dict[str, Any]]
                                   recompute=p["recompute"] or "none", grad_accum=p["grad_accum"] or 1)
             mem = estimate(cat, m, acc, w).memory
             p["breakdown_bytes"] = dict(mem.breakdown_bytes)
+            total = sum(v for k, v in mem.breakdown_bytes.items() if k != "kv_cache_pool_unused")
+            if abs(total - p["memory_per_gpu_bytes"]) > 0.01 * p["memory_per_gpu_bytes"]:
+                p["breakdown_note"] = (f"the estimator's breakdown totals {total / 2**30:,.1f} GiB per card, the planner's "
+                                       f"{p['memory_per_gpu_bytes'] / 2**30:,.1f} GiB")
         except SuanliError:
             p["breakdown_bytes"] = None
 

@@ -181,4 +181,10 @@ def calibrate_results(cat: Catalog, results: list[BenchResult]) -> list[Efficien
                 note=f"measured {f.measured_at:%Y-%m-%d} on {dev}: median of {f.n} run(s) "
                      f"(range {f.min:.3g}–{f.max:.3g}); {f.commands[0] if f.commands else ''}; fitted {today}",
             ))
+        if any(f.device == dev and f.metric == "decode_bandwidth" for f in out):
+            # the measured efficiencies already contain the engine's per-step overhead: do not add it twice
+            out.append(EfficiencyFactor(
+                id=f"cal-{dev}-step-overhead", metric="decode_step_overhead_s", device=dev, engine="hf", value=0.0,
+                source=out[-1].source, note="folded into the measured decode and prefill efficiencies",
+            ))
     return out

@@ -364,19 +364,27 @@ class EfficiencyFactor(_Strict):
 
     `metric`: `matmul` (large-GEMM TFLOPS / dense peak, the prefill ceiling), `decode_bandwidth` (bytes/s read
     while decoding / peak memory bandwidth), `train_mfu` (model FLOPs utilization of a single device's
-    training step, communication excluded), `link` (achieved collective bus bandwidth / link peak).
+    training step, communication excluded), `link` (achieved collective bus bandwidth / link peak),
+    `decode_step_overhead_s` (seconds an engine adds to every forward pass beyond the roofline: Python and
+    kernel-launch time; not a ratio).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
     """
 
     id: str
-    metric: Literal["matmul", "decode_bandwidth", "train_mfu", "link"]
+    metric: Literal["matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s"]
     family: str = "*"
     device: str | None = None
     precision: str = "*"
     engine: str = "*"
-    value: float = Field(gt=0, le=1)
+    value: float = Field(ge=0, le=1)
     source: str
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _ratio_positive(self) -> EfficiencyFactor:
+        if self.metric != "decode_step_overhead_s" and self.value <= 0:
+            raise ValueError(f"{self.metric} is a ratio of achieved to peak and must be > 0")
+        return self
 
 
 class Link(_Strict):

@@ -108,13 +108,20 @@ def lora_params(m: ModelArch, rank: int, targets: str = "all-linear") -> int:
     h, layers = m.hidden_size or 0, m.num_layers or 0
     heads, d = m.num_attention_heads or 0, head_dim(m)
     kvd = _kv_heads(m) * d
+    q_out = 0
     if m.mla is not None:
         q_out = heads * (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
         attn = (h + q_out) + (h + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) + (heads * m.mla.v_head_dim + h)
     else:
         attn = (h + heads * d) + 2 * (h + kvd) + (heads * d + h)
     per_layer = attn
-    if targets == "all-linear":
+    if targets == "q,v":
+        # LitGPT's default LoRA: query and value projections only
+        if m.mla is not None:
+            per_layer = (h + q_out) + (h + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)
+        else:
+            per_layer = (h + heads * d) + (h + kvd)
+    elif targets == "all-linear":
         n_proj = 3 if m.ffn_gated else 2
         if m.moe is None:
             per_layer += n_proj * (h + (m.intermediate_size or 0))
@@ -123,5 +130,5 @@ def lora_params(m: ModelArch, rank: int, targets: str = "all-linear") -> int:
             experts = moe.num_experts + moe.num_shared_experts
             per_layer += experts * n_proj * (h + moe.expert_intermediate_size)
     elif targets != "attention":
-        raise EstimateError(f"lora targets {targets!r} unknown; allowed: attention, all-linear")
+        raise EstimateError(f"lora targets {targets!r} unknown; allowed: attention, all-linear, q,v")
     return int(rank * per_layer * layers)

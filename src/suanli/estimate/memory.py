@@ -7,6 +7,9 @@ articles' rules of thumb exactly: inference = params × bytes × 1.2; training =
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import numpy as np
 
 from pydantic import BaseModel, ConfigDict
 
@@ -23,6 +26,7 @@ __all__ = [
     "max_batch_that_fits",
     "max_context_that_fits",
     "nominal_params",
+    "training_peak",
     "weights_bytes",
 ]
 
@@ -92,7 +96,7 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None) -> tuple[dict
     kv = arch.kv_cache_bytes_per_token(m, kv_bytes, w.engine) * ctx * w.batch / shard
     act_b = activation_bytes(w.precision)
     h = m.hidden_size or 0
-    tokens = w.batch * w.input if w.engine == "hf" else min(w.batch * w.input, VLLM_PROFILE_TOKENS)
+    tokens = min(w.batch * w.input, VLLM_PROFILE_TOKENS) if w.preallocates else w.batch * w.input
     # prefill transient: hidden states (residual, norm output) + one MLP's gate/up/product, per token
     act = tokens * (3 * h + 3 * arch.ffn_width_active(m)) * act_b / w.tp
     if not w.flash_attention:
@@ -100,11 +104,11 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None) -> tuple[dict
     # generate() keeps only the last position's logits, upcast to fp32 (transformers logits_to_keep=1)
     logits = w.batch * (m.vocab_size or 0) * 4.0
     parts = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
-    if w.engine == "vllm" and acc is not None and acc.specs.memory_gib is not None:
+    if w.preallocates and acc is not None and acc.specs.memory_gib is not None:
         pool = VLLM_GPU_MEMORY_UTILIZATION * acc.specs.memory_gib.value * GiB
         free_for_kv = pool - weights - act - logits
         notes.append(
-            f"vllm pre-allocates {VLLM_GPU_MEMORY_UTILIZATION:.0%} of device memory; "
+            f"{w.engine} pre-allocates {VLLM_GPU_MEMORY_UTILIZATION:.0%} of device memory; "
             f"KV pool {max(free_for_kv, 0) / GiB:,.1f} GiB, this workload needs {kv / GiB:,.1f} GiB"
         )
         parts["kv_cache_pool_unused"] = max(free_for_kv - kv, 0.0)
@@ -163,14 +167,41 @@ def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], i
     # logits in the compute dtype, the fp32 upcast for the loss and its fp32 gradient: 2 + 4 + 4 bytes
     # per vocabulary entry per token (transformers' ForCausalLMLoss upcasts logits to float).
     logits = w.batch * w.seq * (m.vocab_size or 0) * (act_b + 8.0) / w.tp
+    # gradients alive when backward starts: the lm_head's (the first weight gradient produced), if trained
+    head = 0.0
+    if w.task in ("full", "pretrain"):
+        head = (p.lm_head or p.embedding) * weight_bytes_per_param(w.precision) / shard / (dp if w.zero >= 2 else 1)
+    grads_at_peak, acts_at_peak, logits_at_peak, phase = training_peak(grads, head, acts, logits)
+    notes.append(f"peak at the {phase} of backward")
     parts = {
         "weights": weights,
-        "gradients": grads,
+        "gradients": grads_at_peak,
         "optimizer": optimizer,
-        "activations": acts,
-        "logits": logits,
+        "activations": acts_at_peak,
+        "logits": logits_at_peak,
     }
     return parts, notes, trainable
+
+
+def training_peak(grads: Any, grads_at_start: Any, acts: Any, logits: Any) -> tuple[Any, Any, Any, str]:
+    """Which of two moments of a training step holds more memory (floats or numpy arrays alike).
+
+    At the start of backward every activation and the loss's logits are alive but only the first weight
+    gradients exist; at its end every gradient exists and the activations are freed (autograd frees each
+    saved tensor once its layer's backward ran). Returns (gradients, activations, logits) alive at the peak
+    and the phase ('start' or 'end'; 'mixed' for arrays)."""
+    start = acts + logits + grads_at_start
+    at_start = start >= grads
+    if isinstance(at_start, bool | np.bool_):
+        if at_start:
+            return grads_at_start, acts, logits, "start"
+        return grads, 0.0 * acts, 0.0 * logits, "end"
+    return (
+        np.where(at_start, grads_at_start, grads),
+        np.where(at_start, acts, 0.0),
+        np.where(at_start, logits, 0.0),
+        "mixed",
+    )
 
 
 def estimate_memory(

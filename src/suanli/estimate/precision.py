@@ -46,8 +46,9 @@ def weight_bytes_per_param(precision: str) -> float:
 
 
 def compute_dtype(precision: str) -> str:
-    """The dtype matmuls run in: weight-only quantization (int4, nf4) dequantizes to 16-bit."""
-    return {"int4": "fp16", "nf4": "bf16"}.get(precision, precision)
+    """The dtype matmuls run in: weight-only quantization (int4, nf4, and int8 as GPTQ-Int8, bitsandbytes
+    LLM.int8() and llama.cpp q8_0 store it) dequantizes to 16-bit; fp8 runs on FP8 tensor cores where present."""
+    return {"int4": "fp16", "nf4": "bf16", "int8": "fp16"}.get(precision, precision)
 
 
 def activation_bytes(precision: str) -> float:

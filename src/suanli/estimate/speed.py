@@ -112,6 +112,7 @@ def inference_speed(
     bw = acc.specs.memory_bandwidth_gb_per_s.value * GB
     e_mm = efficiency(cat, acc, "matmul", w.precision, w.engine, overrides)
     e_bw = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine, overrides)
+    e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, w.engine, overrides)
     shard = w.tp * w.pp  # pipeline stages run one after another for one token: pp does not speed a step
     n_mm = matmul_params(m)
     kv_bytes = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
@@ -128,7 +129,7 @@ def inference_speed(
     # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3)
     layers = m.num_layers or 0
     pf_tp = 2 * layers * allreduce_s(b * i * h_bytes, w.tp, intra, inter)
-    prefill_s = max(pf_compute, pf_memory) + pf_tp
+    prefill_s = max(pf_compute, pf_memory) + pf_tp + e_oh.value
 
     # decode: one token for each of the b sequences per step, at the mean context length
     ctx = i + o / 2
@@ -139,7 +140,7 @@ def inference_speed(
     dc_compute = dc_flops / (peak * e_mm.value) / w.tp
     dc_memory = dc_bytes / (bw * e_bw.value) / shard
     dc_tp = 2 * layers * allreduce_s(b * h_bytes, w.tp, intra, inter)
-    step_s = max(dc_compute, dc_memory) + dc_tp
+    step_s = max(dc_compute, dc_memory) + dc_tp + e_oh.value
     total_s = prefill_s + o * step_s
     return InferenceSpeed(
         prefill_tokens_per_s=b * i / prefill_s,
@@ -150,7 +151,7 @@ def inference_speed(
         prefill_bound="compute" if pf_compute >= pf_memory else "memory-bandwidth",
         decode_bound="compute" if dc_compute >= dc_memory else "memory-bandwidth",
         tp_comm_per_token_s=dc_tp,
-        efficiencies=[e_mm, e_bw],
+        efficiencies=[e_mm, e_bw, e_oh],
     )
 
 

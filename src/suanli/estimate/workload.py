@@ -22,14 +22,14 @@ Task = Literal["inference", "lora", "qlora", "full", "pretrain"]
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
 Recompute = Literal["none", "selective", "full"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd", "adafactor"]
-Engine = Literal["hf", "vllm"]
+Engine = Literal["hf", "vllm", "trt-llm", "llama.cpp"]
 Method = Literal["default", "seed"]
 
 TASKS: tuple[str, ...] = ("inference", "lora", "qlora", "full", "pretrain")
 PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
 RECOMPUTE: tuple[str, ...] = ("none", "selective", "full")
 OPTIMIZERS: tuple[str, ...] = ("adamw", "adamw8bit", "sgd", "adafactor")
-ENGINES: tuple[str, ...] = ("hf", "vllm")
+ENGINES: tuple[str, ...] = ("hf", "vllm", "trt-llm", "llama.cpp")
 METHODS: tuple[str, ...] = ("default", "seed")
 
 _ALLOWED = {
@@ -50,7 +50,7 @@ class Workload(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     task: Task = "inference"
-    gpus: int = Field(1, ge=1, le=4096)
+    gpus: int = Field(1, ge=1, le=65536)
     precision: Precision = "bf16"
     batch: int = Field(1, ge=1, le=65536)
     seq: int = Field(2048, ge=1, le=10_000_000)
@@ -63,7 +63,7 @@ class Workload(BaseModel):
     recompute: Recompute = "none"
     optimizer: Optimizer = "adamw"
     lora_rank: int = Field(16, ge=1, le=4096)
-    lora_targets: Literal["attention", "all-linear"] = "all-linear"
+    lora_targets: Literal["attention", "all-linear", "q,v"] = "all-linear"
     tokens: float | None = Field(None, gt=0, description="tokens to train on (training) or to generate")
     engine: Engine = "hf"
     kv_dtype: Precision | None = None
@@ -85,6 +85,11 @@ class Workload(BaseModel):
     @property
     def training(self) -> bool:
         return self.task != "inference"
+
+    @property
+    def preallocates(self) -> bool:
+        """vLLM (gpu_memory_utilization) and TensorRT-LLM (kv_cache free_gpu_memory_fraction) reserve 90 %."""
+        return self.engine in ("vllm", "trt-llm")
 
     @property
     def dp(self) -> int:

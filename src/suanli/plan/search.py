@@ -20,9 +20,9 @@ from suanli.catalog.schema import Accelerator, Catalog, ModelArch, SoftwareStack
 from suanli.errors import EstimateError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.efficiency import efficiency
-from suanli.estimate.memory import estimate_memory
+from suanli.estimate.memory import estimate_memory, training_peak
 from suanli.estimate.params import param_count
-from suanli.estimate.precision import activation_bytes, peak_flops_per_s
+from suanli.estimate.precision import activation_bytes, peak_flops_per_s, weight_bytes_per_param
 from suanli.estimate.scaling import OVERLAP_FRACTION_OF_BACKWARD, link_for
 from suanli.estimate.speed import inference_speed, matmul_params, training_flops_per_token
 from suanli.estimate.workload import Workload, make_workload
@@ -188,6 +188,7 @@ class _TrainTerms:
 
     weights: float
     grads: float
+    grads_head: float
     optimizer: float
     act_per_token_layer: dict[str, float]
     act_full_extra_per_token: float
@@ -211,10 +212,13 @@ def _train_terms(m: ModelArch, req: PlanRequest, precision: str) -> _TrainTerms:
     base = 4 * n_mm + 3 * attn if req.task in ("lora", "qlora") else training_flops_per_token(m, req.seq)
     hw = {"none": base, "selective": base + attn, "full": base + 2 * n_mm + attn}
     lora = req.task in ("lora", "qlora")
-    trainable = arch.lora_params(m, 16) if lora else param_count(m).total
+    p = param_count(m)
+    trainable = arch.lora_params(m, 16) if lora else p.total
+    grad_b = 4.0 if lora else weight_bytes_per_param(precision)
     return _TrainTerms(
         weights=mem["weights"],
-        grads=mem["gradients"],
+        grads=trainable * grad_b,
+        grads_head=0.0 if lora else (p.lm_head or p.embedding) * grad_b,
         optimizer=mem["optimizer"],
         act_per_token_layer=per_tok,
         act_full_extra_per_token=per_tok["none"],
@@ -294,7 +298,8 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     # memory per device (same sharding as estimate.memory._training)
     shard = tp * pp
     weights = t.weights / shard / np.where(zero >= 3, dp, 1)
-    grads = t.grads / shard / np.where(zero >= 2, dp, 1)
+    grads_full = t.grads / shard / np.where(zero >= 2, dp, 1)
+    grads_head = t.grads_head / shard / np.where(zero >= 2, dp, 1)
     opt = t.optimizer / shard / np.where(zero >= 1, dp, 1)
     ga = np.ceil(req.global_batch / (b * dp))
     in_flight = np.where(pp > 1, np.minimum(pp, ga), 1)
@@ -302,6 +307,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     acts = b * req.seq * act_tok * (t.layers / pp) * in_flight / tp
     acts += np.where(ri == RECOMPUTE.index("full"), b * req.seq * t.act_full_extra_per_token / tp, 0.0)
     logits = b * req.seq * t.logits_per_token / tp
+    grads, acts, logits, _ = training_peak(grads_full, grads_head, acts, logits)
     runtime = np.array([d.runtime for d in devs])[di]
     mem = weights + grads + opt + acts + logits + runtime
     cap = np.array([d.capacity for d in devs])[di]

@@ -212,7 +212,7 @@ def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, 
 def _sourced_price(raw: dict[str, Any], key: str) -> None:
     v = raw.get(key)
     if isinstance(v, int | float) and not isinstance(v, bool):
-        raw[key] = {"value": float(v), "source": raw.get("source"), **({"date": str(raw["date"])} if raw.get("date") else {})}
+        raw[key] = {"value": float(v), "source": raw.get("source")}  # the offer's own date applies
 
 
 def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: set[str] = frozenset(),  # type: ignore[assignment]

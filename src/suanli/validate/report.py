@@ -29,9 +29,9 @@ GROUPS = ("inference-memory", "training-memory", "decode-speed", "prefill-speed"
 _MEASURED_KEY = {
     "inference-memory": ("memory_bytes",),
     "training-memory": ("memory_bytes",),
-    "decode-speed": ("decode_tokens_per_s", "tpot_s"),
+    "decode-speed": ("decode_tokens_per_s", "tpot_s", "output_tokens_per_s"),
     "prefill-speed": ("prefill_tokens_per_s", "ttft_s"),
-    "training-throughput": ("train_tokens_per_s", "mfu"),
+    "training-throughput": ("train_tokens_per_s", "mfu", "gpu_hours"),
 }
 _WORKLOAD_KEYS = (
     "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "zero", "recompute",
@@ -83,6 +83,9 @@ def _predict(
     metric = next(k for k in _MEASURED_KEY[group] if k in measured)
     m = _model_for(cat, case, directory)
     kw = {k: case[k] for k in _WORKLOAD_KEYS if k in case}
+    for k in ("input", "output"):  # llama-bench: tg128 decodes from an empty prompt, pp512 generates nothing
+        if k in kw and kw[k] == 0:
+            kw[k] = 1
     w = make_workload(**kw, method=method)
     device = case.get("device", "cpu")
     if group.endswith("memory"):
@@ -101,7 +104,8 @@ def _predict(
         overrides = tuple(
             EfficiencyFactor(id=f"seed-{x}", metric=x, device=acc.id, value=1.0, source="seed-000")  # type: ignore[arg-type]
             for x in ("matmul", "decode_bandwidth", "train_mfu")
-        )
+        ) + (EfficiencyFactor(id="seed-overhead", metric="decode_step_overhead_s", device=acc.id, value=0.0,
+                              source="seed-000"),)
         w = w.model_copy(update={"method": "default"})
     e = estimate(cat, m, acc, w, overrides=overrides)
     if e.inference is not None:
@@ -111,11 +115,13 @@ def _predict(
             "tpot_s": s.tpot_s,
             "prefill_tokens_per_s": s.prefill_tokens_per_s,
             "ttft_s": s.ttft_s,
+            "output_tokens_per_s": s.output_tokens_per_s,
         }.get(metric)
         return metric, value
     if e.training is not None:
         t = e.training
-        return metric, {"train_tokens_per_s": t.train_tokens_per_s, "mfu": t.mfu}.get(metric)
+        gpu_hours = float(case.get("tokens", 0)) / t.train_tokens_per_s / 3600 * w.gpus
+        return metric, {"train_tokens_per_s": t.train_tokens_per_s, "mfu": t.mfu, "gpu_hours": gpu_hours}.get(metric)
     return metric, None
 
 
@@ -128,7 +134,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
             metric, default = _predict(cat, case, "default", directory)
             _, seed = _predict(cat, case, "seed", directory)
         except (SuanliError, KeyError, StopIteration) as e:
-            skipped.append(f"{case.get('id')}: {e}")
+            skipped.append(f"{case.get('id')}: {type(e).__name__}: {e}")
             continue
         measured = float(case["measured"][metric])
 

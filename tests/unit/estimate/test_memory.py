@@ -48,20 +48,32 @@ def test_kv_cache_mla_latent_vs_hf(cat) -> None:
 
 def test_full_training_adamw_is_16_bytes_per_param_before_activations(cat) -> None:
     m = lookup.model(cat, "qwen2.5-0.5b")
-    e = estimate_memory(m, make_workload(task="full", precision="bf16"))
+    # a short sequence: the peak is at the end of backward, with every gradient alive
+    e = estimate_memory(m, make_workload(task="full", precision="bf16", seq=8))
     b = e.breakdown_bytes
     n = param_count(m).total
     assert b["weights"] + b["gradients"] + b["optimizer"] == pytest.approx(16 * n)  # ZeRO paper §3.1
+    assert "peak at the end of backward" in e.notes
+    long = estimate_memory(m, make_workload(task="full", precision="bf16", seq=8192, batch=4))
+    assert "peak at the start of backward" in long.notes
+    assert long.breakdown_bytes["gradients"] < b["gradients"]
 
 
 def test_zero_stages_shard_what_they_say(cat) -> None:
     m = lookup.model(cat, "llama-2-7b")
     base = dict(task="full", precision="bf16", gpus=8)
-    z = {s: estimate_memory(m, make_workload(**base, zero=s)).breakdown_bytes for s in (0, 1, 2, 3)}
+    z = {s: estimate_memory(m, make_workload(**base, zero=s, seq=8)).breakdown_bytes for s in (0, 1, 2, 3)}
     assert z[1]["optimizer"] == pytest.approx(z[0]["optimizer"] / 8)
     assert z[2]["gradients"] == pytest.approx(z[0]["gradients"] / 8)
     assert z[3]["weights"] == pytest.approx(z[0]["weights"] / 8)
     assert z[1]["gradients"] == z[0]["gradients"]
+
+
+def test_training_peak_picks_the_larger_moment() -> None:
+    from suanli.estimate.memory import training_peak
+
+    assert training_peak(10.0, 1.0, 5.0, 2.0) == (10.0, 0.0, 0.0, "end")
+    assert training_peak(10.0, 1.0, 8.0, 2.0) == (1.0, 8.0, 2.0, "start")
 
 
 def test_recomputation_shrinks_activations(cat) -> None:

@@ -148,7 +148,8 @@ function memoryChart(el, plans) {
   });
   const ay = top + plans.length * 34 + 4;
   for (let i = 0; i <= 4; i++) { const v = max * i / 4; g += `<text x="${x(v)}" y="${ay + 10}" text-anchor="middle">${v.toFixed(0)}</text>`; }
-  el.innerHTML = svg(W, H, g) + `<div class="legend">${items.map((k, j) => `<span><i style="background:${COLORS[j % COLORS.length]}"></i>${esc(k)}</span>`).join("")}<span>┆ ${t("capacity")}</span></div>`;
+  el.innerHTML = svg(W, H, g) + `<div class="legend">${items.map((k, j) => `<span><i style="background:${COLORS[j % COLORS.length]}"></i>${esc(k)}</span>`).join("")}<span>┆ ${t("capacity")}</span></div>` +
+    plans.filter(p => p.breakdown_note).map(p => `<div class="warn">${esc(p.rank + ". " + p.device)}: ${esc(p.breakdown_note)}</div>`).join("");
 }
 
 function logScale(vals, a, b) {

@@ -1,0 +1,150 @@
+"""The web page in headless Chromium (Playwright driving Debian's /usr/bin/chromium): fill the form, get
+plans with charts, compare side by side, switch language, browse the catalog; screenshots go to
+$SUANLI_SCREENSHOT_DIR (default: a tmp dir). Every request must stay on the server: the page is offline."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("SUANLI_CHROMIUM", "/usr/bin/chromium")
+if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
+uvicorn = pytest.importorskip("uvicorn")
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from suanli.api import Settings, create_app  # noqa: E402
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "suanli.db"
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(Settings(database_url=f"sqlite:///{db}")),
+                                           host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=server.run, daemon=True)
+    th.start()
+    deadline = time.time() + 30
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    th.join(10)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = os.environ.get("SUANLI_SCREENSHOT_DIR")
+    p = Path(d) if d else tmp_path_factory.mktemp("screenshots")
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+@pytest.fixture(scope="module")
+def page(base_url: str) -> Iterator[Page]:
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        ctx = browser.new_context(locale="en-US", viewport={"width": 1300, "height": 1000})
+        pg = ctx.new_page()
+        pg.set_default_timeout(30_000)
+        outside: list[str] = []
+
+        def guard(route, request) -> None:  # type: ignore[no-untyped-def]
+            if request.url.startswith(base_url):
+                route.continue_()
+            else:
+                outside.append(request.url)
+                route.abort()
+
+        pg.route("**/*", guard)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        yield pg
+        assert outside == [], f"the page tried to load from elsewhere: {outside}"
+        assert errors == [], errors
+        browser.close()
+
+
+def test_plan_in_english_then_chinese(page: Page, base_url: str, shots: Path) -> None:
+    page.goto(base_url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#plan-btn").inner_text() == "Plan"
+    page.select_option("#model", "Qwen/Qwen2.5-7B-Instruct")
+    page.select_option("#task", "lora")
+    page.fill("#tokens", "100000000")
+    page.fill("#budget", "5000")
+    page.click("#plan-btn")
+    page.wait_for_selector("#progress", state="hidden")
+    page.wait_for_selector("#plans-table tr:nth-child(3)")
+    rows = page.locator("#plans-table tr").count() - 1
+    assert rows >= 2
+    assert page.locator("#chart-memory svg rect").count() >= rows
+    assert page.locator("#chart-pareto svg circle").count() >= 1
+    page.click("#compare-plans-btn")
+    assert page.locator("#side-table tr").count() >= 8
+    page.screenshot(path=str(shots / "plan-en.png"), full_page=True)
+
+    page.click("#lang-toggle")
+    assert page.locator("#plan-btn").inner_text() == "规划"
+    assert page.locator("#plans-table th").nth(2).inner_text() == "设备"
+    assert "帕累托" in page.locator("#chart-pareto").inner_text()
+    page.screenshot(path=str(shots / "plan-zh.png"), full_page=True)
+    page.click("#lang-toggle")
+    assert page.locator("#plan-btn").inner_text() == "Plan"
+
+
+def test_inference_and_error(page: Page, base_url: str, shots: Path) -> None:
+    page.goto(base_url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#task", "inference")
+    assert page.locator("#rps").is_visible() and not page.locator("#tokens").is_visible()
+    page.fill("#rps", "5")
+    page.click("#plan-btn")
+    page.wait_for_selector("#plans-table tr:nth-child(2)")
+    page.fill("#rps", "-1")
+    page.evaluate("document.querySelector('#rps').removeAttribute('min')")
+    page.click("#plan-btn")
+    page.wait_for_selector("#plan-error:not([hidden])")
+    assert "requests" in page.locator("#plan-error").inner_text()
+    page.screenshot(path=str(shots / "inference-error.png"), full_page=True)
+
+
+def test_compare_value_catalog(page: Page, base_url: str, shots: Path) -> None:
+    page.goto(base_url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#tab-compare")
+    page.select_option("#cmp-task", "lora")
+    page.select_option("#cmp-devices", ["rtx-4090", "a100-80g", "ascend-910b"])
+    page.click("#cmp-btn")
+    page.wait_for_selector("#cmp-table tr")
+    assert page.locator("#cmp-table tr").first.locator("td").count() == 3
+    page.screenshot(path=str(shots / "compare.png"), full_page=True)
+    page.click("#tab-value")
+    page.wait_for_selector("#chart-value svg rect")
+    assert page.locator("#chart-value svg rect").count() >= 5
+    page.screenshot(path=str(shots / "value.png"), full_page=True)
+    page.click("#tab-catalog")
+    page.wait_for_selector("#acc-table tr[data-id='ascend-910b']")
+    page.click("#acc-table tr[data-id='ascend-910b']")
+    page.wait_for_selector("#spec-table tr.conflict")
+    assert "seed-000" in page.locator("#spec-table").inner_text()
+    page.screenshot(path=str(shots / "catalog.png"), full_page=True)
