@@ -2,7 +2,7 @@
 PY      ?= python3
 VENV    ?= .venv
 BIN     := $(VENV)/bin
-EXTRAS  ?= test,torch,lora,ray
+EXTRAS  ?= test,torch,lora,ray,service,e2e
 
 .PHONY: run test venv clean validate bench
 
@@ -15,7 +15,7 @@ $(BIN)/suanli: pyproject.toml
 venv: $(BIN)/suanli
 
 run: venv
-	$(BIN)/suanli plan --file examples/lora-7b.yaml
+	$(BIN)/suanli plan --file examples/lora-7b.yaml --save
 
 test: venv
 	$(BIN)/python -m pytest

@@ -14,7 +14,7 @@ from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch,
 from suanli.cli.output import Format, console, emit_json, emit_rows
 from suanli.errors import InputError
 
-__all__ = ["accelerator_detail", "accelerator_row", "load_model_arg", "register"]
+__all__ = ["accelerator_detail", "accelerator_row", "load_model_arg", "offers_app", "register"]
 
 SPEC_COLUMNS = [
     "memory_gib",
@@ -105,7 +105,12 @@ def load_model_arg(cat: Catalog, name: str) -> ModelArch:
     return lookup.model(cat, name)
 
 
+offers_app = typer.Typer(help="Rental offers: list them, or import your own (CSV/YAML).")
+
+
 def register(app: typer.Typer) -> None:
+    app.add_typer(offers_app, name="offers")
+
     @app.command()
     def gpus(
         vendor: Annotated[str | None, typer.Option(help="nvidia, huawei, hygon, cambricon, metax, …")] = None,
@@ -258,16 +263,22 @@ def register(app: typer.Typer) -> None:
         arch = {k: v for k, v in d["architecture"].items() if not isinstance(v, dict | list) and k not in ("id",)}
         emit_rows([{"field": k, "value": v} for k, v in arch.items()], ["field", "value"], title="Architecture")
 
-    @app.command()
+    @offers_app.callback(invoke_without_command=True)
     def offers(
+        ctx: typer.Context,
         device: Annotated[str | None, typer.Option(help="accelerator id or alias")] = None,
         provider: Annotated[str | None, typer.Option(help="provider name (substring, case-insensitive)")] = None,
         billing_unit: Annotated[str | None, typer.Option(help="second, minute, hour, day, week, month, year")] = None,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
         csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
     ) -> None:
-        """List rental offers (CNY per instance per billing unit) with their dates and sources."""
-        cat = packaged_catalog()
+        """List rental offers (CNY per instance per billing unit) with their dates and sources;
+        `suanli offers import FILE` adds your own."""
+        if ctx.invoked_subcommand is not None:
+            return
+        from suanli.cli.context import planning_catalog
+
+        cat = planning_catalog()
         dev = lookup.accelerator(cat, device).id if device else None
         units = ("second", "minute", "hour", "day", "week", "month", "year")
         if billing_unit is not None and billing_unit not in units:

@@ -8,7 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from suanli.catalog import lookup
-from suanli.catalog.load import packaged_catalog, read_yaml
+from suanli.catalog.load import read_yaml
+from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.errors import InputError
@@ -53,7 +54,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         """The same job on 2–4 devices side by side: memory, speed, hours, cheapest cost, TFLOPS per yuan."""
         if not 2 <= len(gpu) <= 4:
             raise InputError("gpu", f"give 2 to 4 devices (got {len(gpu)})")
-        cat = packaged_catalog()
+        cat = planning_catalog()
         m = load_model_arg(cat, model)
         w = make_workload(task=task, gpus=gpus, precision=precision, batch=batch, tokens=tokens, zero=zero)
         rows = []
@@ -97,7 +98,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Cost of holding N cards for H hours under every offer and billing unit, cheapest first."""
-        cat = packaged_catalog()
+        cat = planning_catalog()
         acc = lookup.accelerator(cat, gpu)
         if subsidy and not acc.domestic:
             raise InputError("subsidy", f"subsidies apply to domestic compute; {acc.id} is not domestic")
@@ -137,7 +138,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use."""
-        cat = packaged_catalog()
+        cat = planning_catalog()
         acc = lookup.accelerator(cat, gpu)
         cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
         servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
@@ -165,7 +166,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Every scenario in the seeds' tables: the seeds' answer beside the planner's, and why they differ."""
-        cat = packaged_catalog()
+        cat = planning_catalog()
         items = [Scenario.model_validate(s) for s in (read_yaml(SCENARIOS_PATH) or {}).get("scenarios", [])]
         if only:
             ids = [s.id for s in items]
@@ -210,7 +211,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Cost/benefit of moving a workload to a domestic stack: engineer-weeks, saving, payback months."""
-        cat = packaged_catalog()
+        cat = planning_catalog()
         m = load_model_arg(cat, model)
         src, dst = lookup.accelerator(cat, from_gpu), lookup.accelerator(cat, to_gpu)
         stack = lookup.stack(cat, dst.stack)

@@ -14,6 +14,8 @@ from suanli.cli import (
     feedback_cmd,
     migrate_cmd,
     plan_cmd,
+    serve_cmd,
+    store_cmd,
     validate_cmd,
 )
 from suanli.cli.output import err_console
@@ -33,6 +35,9 @@ validate_cmd.register(app)
 plan_cmd.register(app)
 cost_cmd.register(app, migrate_cmd.app)
 feedback_cmd.register(app, bench_cmd.app)
+catalog_cmd.offers_app.command("import")(store_cmd.import_offers_cmd)
+store_cmd.register(app)
+serve_cmd.register(app)
 app.add_typer(migrate_cmd.app, name="migrate", help="Will my model run on Ascend? Operator coverage and migration cost.")
 app.add_typer(bench_cmd.app, name="bench", help="Benchmark harness: the seeds' test-instance evaluation on cpu/cuda/npu.")
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 import yaml
 
-from suanli.catalog.load import packaged_catalog
+from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.errors import InputError
@@ -81,6 +81,25 @@ def render_plan(r: PlanResult) -> None:
 
 
 def register(app: typer.Typer) -> None:
+    @app.command("plans")
+    def plans_cmd(
+        show: Annotated[int | None, typer.Option(help="print one saved plan in full")] = None,
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ) -> None:
+        """Plans saved with `suanli plan --save` (SQLite by default, SUANLI_DATABASE_URL for PostgreSQL)."""
+        from suanli.store.db import open_store
+
+        store = open_store()
+        if show is not None:
+            emit_json(store.plan(show))
+            return
+        rows = store.plans()
+        if json_:
+            emit_json(rows)
+            return
+        keys = [k for k in ("id", "name", "model", "created_at") if rows and k in rows[0]]
+        emit_rows(rows, keys or ["id"], title=f"Saved plans in {store.url.split('@')[-1]}")
+
     @app.command("plan")
     def plan_cmd(
         model: Annotated[str | None, typer.Option(help="preset (HF id or alias) or path to a config.json")] = None,
@@ -108,6 +127,7 @@ def register(app: typer.Typer) -> None:
         top: Annotated[int | None, typer.Option(help="plans to show")] = None,
         file: Annotated[str | None, typer.Option(help="YAML workload file (flags override it)")] = None,
         skypilot: Annotated[str | None, typer.Option(help="write the best plan as a SkyPilot task YAML to this path")] = None,
+        save: Annotated[bool, typer.Option("--save", help="store the plan in the database (SQLite by default)")] = False,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Which device, how many, which billing, how long, how much — ranked, with reasons and warnings."""
@@ -125,7 +145,7 @@ def register(app: typer.Typer) -> None:
         if "model" not in fields:
             raise InputError("model", "required (a preset name or a config.json path)")
         req: PlanRequest = make_request(**fields)
-        cat = packaged_catalog()
+        cat = planning_catalog()
         m = load_model_arg(cat, req.model)
         result = plan(cat, m, req)
         if skypilot:
@@ -134,7 +154,17 @@ def register(app: typer.Typer) -> None:
             if not result.plans:
                 raise InputError("skypilot", "no plan to export")
             Path(skypilot).write_text(skypilot_yaml(result.plans[0], result, cat), encoding="utf-8")
+        saved = None
+        if save:
+            from suanli.store.db import open_store
+            from suanli.store.settings import redact_url
+
+            store = open_store()
+            saved = store.save_plan(m.id, req.model_dump(mode="json"), plan_json(result))
+            where = redact_url(store.url)
         if json_:
-            emit_json(plan_json(result))
+            emit_json({**plan_json(result), **({"saved_plan_id": saved} if saved is not None else {})})
         else:
             render_plan(result)
+            if saved is not None:
+                console.print(f"saved as plan {saved} in {where} (`suanli plans` lists them)")

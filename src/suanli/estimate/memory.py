@@ -131,6 +131,13 @@ def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], i
         grads = trainable * 4.0 / shard
         opt_bytes = {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 4.0}[w.optimizer]
         optimizer = trainable * opt_bytes / shard
+        # ZeRO / FSDP shard whatever they hold, frozen base weights included (ZeRO-3 = FSDP full shard)
+        if w.zero >= 1:
+            optimizer /= dp
+        if w.zero >= 2:
+            grads /= dp
+        if w.zero >= 3:
+            weights /= dp
     else:
         trainable = p.total
         # ZeRO paper (Rajbhandari et al. 2020) §3.1: mixed-precision Adam keeps 2Ψ fp16 weights, 2Ψ fp16 grads

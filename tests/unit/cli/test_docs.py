@@ -19,6 +19,7 @@ def _commands() -> list[tuple[str, Any]]:
     assert hasattr(root, "commands")
     for name, cmd in root.commands.items():
         if hasattr(cmd, "commands"):
+            out.append((name, cmd))
             for sub, c in cmd.commands.items():
                 out.append((f"{name} {sub}", c))
         else:

@@ -67,17 +67,19 @@ def test_bad_request_is_one_line() -> None:
         make_request(model="x", task="full")
 
 
-def test_vector_grid_matches_scalar_estimators(cat) -> None:
+@pytest.mark.parametrize("task", ["full", "lora", "qlora"])
+def test_vector_grid_matches_scalar_estimators(cat, task: str) -> None:
     m = lookup.model(cat, "qwen2.5-7b")
-    req = _req(task="full", tokens=1e9, global_batch=64)
+    req = _req(task=task, tokens=1e9, global_batch=64)
+    precision = "nf4" if task == "qlora" else "bf16"
     devs = _devices(cat, m, req, "bf16")
-    g = _train_grid(cat, m, req, devs, "bf16")
+    g = _train_grid(cat, m, req, devs, precision)
     idx = np.nonzero(g["valid"])[0]
     rng = np.random.default_rng(0)
     for i in rng.choice(idx, size=40, replace=False):
         d = devs[int(g["dev"][i])]
         w = make_workload(
-            task="full", precision="bf16", seq=req.seq, gpus=int(g["gpus"][i]), tp=int(g["tp"][i]),
+            task=task, precision=precision, seq=req.seq, gpus=int(g["gpus"][i]), tp=int(g["tp"][i]),
             pp=int(g["pp"][i]), zero=int(g["zero"][i]), recompute=RECOMPUTE[int(g["rec"][i])],
             batch=int(g["b"][i]), grad_accum=int(g["ga"][i]),
         )

@@ -1,0 +1,23 @@
+"""Which catalog a command plans with: the database's (packaged catalog plus imported offers) once one
+exists or `SUANLI_DATABASE_URL` is set, else the packaged catalog."""
+
+from __future__ import annotations
+
+import os
+
+from suanli.catalog.load import packaged_catalog
+from suanli.catalog.schema import Catalog
+
+__all__ = ["planning_catalog"]
+
+
+def planning_catalog() -> Catalog:
+    try:
+        from suanli.store.settings import data_dir
+    except ImportError:  # the service extra is not installed: no database
+        return packaged_catalog()
+    if not os.environ.get("SUANLI_DATABASE_URL") and not (data_dir() / "suanli.db").exists():
+        return packaged_catalog()
+    from suanli.store.db import open_store
+
+    return open_store().catalog()
