@@ -308,7 +308,10 @@ def register(app: typer.Typer) -> None:
             for o in sel
         ]
         cols = list(rows[0]) if rows else ["id", "provider", "device", "cards", "billing_unit", "price_cny"]
-        emit_rows(rows, cols, Format.json if json_ else Format.csv if csv else Format.table, title="Rental offers")
+        if not (json_ or csv):
+            cols = ["provider", "device", "cards", "billing_unit", "price_cny", "price_cny_max", "date", "source"]
+        emit_rows(rows, cols, Format.json if json_ else Format.csv if csv else Format.table, title="Rental offers",
+                  headers={"billing_unit": "per", "price_cny": "¥", "price_cny_max": "¥ max"})
 
 
 def _sources_of(cat: Catalog, a: Accelerator) -> set[str]:

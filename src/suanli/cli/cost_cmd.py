@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -13,29 +13,15 @@ from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.errors import InputError
-from suanli.estimate.estimate import estimate
-from suanli.estimate.precision import peak_flops_per_s
-from suanli.estimate.workload import make_workload
 from suanli.plan.cost import (
-    cheapest_job_cost,
-    cost_per_million_tokens,
-    job_cost,
-    migration_tco,
     rent_vs_buy,
-    yuan_per_effective_tflops,
 )
+from suanli.plan.compare import compare_devices, hourly_card_price, migration_cost, tco_rows
 from suanli.plan.scenarios import Scenario, run_scenario
-from suanli.plan.search import migration_weeks
-from suanli.units import TFLOPS
 
 __all__ = ["SCENARIOS_PATH", "register"]
 
 SCENARIOS_PATH = Path(__file__).resolve().parent.parent / "data" / "scenarios.yaml"
-
-
-def _hourly_card_price(cat: Any, device_id: str) -> float | None:
-    c = cheapest_job_cost(cat, device_id, 1, 1.0, billing="hour")
-    return None if c is None else c.cost_cny
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -52,40 +38,18 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """The same job on 2–4 devices side by side: memory, speed, hours, cheapest cost, TFLOPS per yuan."""
-        if not 2 <= len(gpu) <= 4:
-            raise InputError("gpu", f"give 2 to 4 devices (got {len(gpu)})")
         cat = planning_catalog()
-        m = load_model_arg(cat, model)
-        w = make_workload(task=task, gpus=gpus, precision=precision, batch=batch, tokens=tokens, zero=zero)
-        rows = []
-        for g in gpu:
-            acc = lookup.accelerator(cat, g)
-            e = estimate(cat, m, acc, w)
-            c = e.contract()
-            hours = c["time"].get("hours")
-            cost = cheapest_job_cost(cat, acc.id, gpus, hours) if hours else None
-            price = _hourly_card_price(cat, acc.id)
-            try:
-                peak = peak_flops_per_s(acc, precision)[0] / TFLOPS
-            except Exception:  # noqa: BLE001 — a missing peak is shown as empty, not an error
-                peak = None
-            eff = c["scaling"].get("efficiency") or 1.0
-            rows.append({
-                "device": acc.id,
-                "GiB/card": c["memory"]["per_gpu_bytes"] / 2**30,
-                "fits": c["memory"]["fits"],
-                "tokens/s": c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s"),
-                "scaling": eff,
-                "hours": hours,
-                "cost ¥": cost.cost_cny if cost else None,
-                "¥/card-h": price,
-                "TFLOPS per ¥/h": yuan_per_effective_tflops(price, peak, eff) if price and peak else None,
-                "stack": acc.stack,
-            })
+        rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero)
         if json_:
             emit_json(rows)
-        else:
-            emit_rows(rows, list(rows[0]), title=f"{m.id} · {task} · {gpus} card(s) each")
+            return
+        table = [{
+            "device": r["device"], "GiB/card": r["memory_per_gpu_bytes"] / 2**30, "fits": r["fits"],
+            "tokens/s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
+            "cost ¥": r["cost_cny"], "¥/card-h": r["cny_per_card_hour"],
+            "TFLOPS per ¥/h": r["effective_tflops_per_cny_hour"], "stack": r["stack"],
+        } for r in rows]
+        emit_rows(table, list(table[0]), title=f"{model} · {task} · {gpus} card(s) each")
 
     @app.command("tco")
     def tco_cmd(
@@ -99,30 +63,13 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
     ) -> None:
         """Cost of holding N cards for H hours under every offer and billing unit, cheapest first."""
         cat = planning_catalog()
-        acc = lookup.accelerator(cat, gpu)
-        if subsidy and not acc.domestic:
-            raise InputError("subsidy", f"subsidies apply to domestic compute; {acc.id} is not domestic")
-        rows = []
-        for o in cat.offers:
-            if o.device != acc.id:
-                continue
-            c = job_cost(o, gpus, hours, subsidy)
-            row: dict[str, Any] = {
-                "offer": o.id, "provider": o.provider, "billing": o.billing_unit, "units": c.units_billed,
-                "cards rented": c.cards_rented, "cost ¥": c.cost_cny, "max ¥": c.cost_cny_max,
-                "¥/card-h effective": c.cost_cny / (gpus * hours) if hours else None,
-                "notes": "; ".join(c.notes),
-            }
-            if tokens_per_s:
-                row["¥ per 1M tokens"] = cost_per_million_tokens(c.cost_cny / hours, tokens_per_s, utilization)
-            rows.append(row)
-        if not rows:
-            raise InputError("gpu", f"no offers for {acc.id} in the catalog (see suanli offers)")
-        rows.sort(key=lambda r: r["cost ¥"])
+        rows = tco_rows(cat, gpu, hours, gpus, subsidy, tokens_per_s, utilization)
         if json_:
             emit_json(rows)
-        else:
-            emit_rows(rows, list(rows[0]), title=f"{gpus}× {acc.name} for {hours:,.1f} h")
+            return
+        cols = ["provider", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
+                "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
+        emit_rows(rows, cols, title=f"{gpus}× {lookup.accelerator(cat, gpu).name} for {hours:,.1f} h")
 
     @app.command("rent-vs-buy")
     def rent_vs_buy_cmd(
@@ -145,11 +92,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
         if card is None:
             raise InputError("card-price", f"no purchase price for {acc.id} in the catalog; pass --card-price")
-        srv = server_share if server_share is not None else (
-            (servers[0].price_cny.value + (servers[0].price_cny_max.value if servers[0].price_cny_max else servers[0].price_cny.value))
-            / 2 / max(servers[0].cards, 1) if servers else 0.0
-        )
-        rent = rent_price if rent_price is not None else _hourly_card_price(cat, acc.id)
+        srv = server_share
+        if srv is None:
+            srv = 0.0
+            if servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest per card
+                sv = servers[0]
+                mid = (sv.price_cny.value + (sv.price_cny_max.value if sv.price_cny_max else sv.price_cny.value)) / 2
+                srv = max(mid / max(sv.cards, 1) - card, 0.0)
+        rent = rent_price if rent_price is not None else hourly_card_price(cat, acc.id)
         if rent is None:
             raise InputError("rent-price", f"no hourly offer for {acc.id}; pass --rent-price")
         tdp = acc.specs.tdp_w.value if acc.specs.tdp_w else 0.0
@@ -213,32 +163,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         """Cost/benefit of moving a workload to a domestic stack: engineer-weeks, saving, payback months."""
         cat = planning_catalog()
         m = load_model_arg(cat, model)
-        src, dst = lookup.accelerator(cat, from_gpu), lookup.accelerator(cat, to_gpu)
-        stack = lookup.stack(cat, dst.stack)
-        lo, hi, why = migration_weeks(cat, stack, m)
-        derived: dict[str, Any] = {}
-        if saving is None:
-            w = make_workload(task=task, gpus=8, zero=3 if task in ("full", "pretrain") else 0, batch=1)
-            per_yuan = {}
-            for acc in (src, dst):
-                price = _hourly_card_price(cat, acc.id)
-                e = estimate(cat, m, acc, w).contract()
-                tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
-                if price is None or not tps:
-                    raise InputError("saving", f"cannot derive it for {acc.id} (no hourly price or speed); pass --saving")
-                sub = subsidy if acc.domestic else 0.0
-                per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
-                derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price}
-            ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
-            saving = max(0.0, monthly_spend * (1 - ratio))
-            derived["cost_ratio_same_work"] = ratio
-        t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
-        out = {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
-               "derived": derived, **t.model_dump(mode="json")}
+        out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
+                             subsidy, horizon_months)
         if json_:
             emit_json(out)
             return
-        console.print(f"[bold]{m.id}[/bold]: {src.id} → {dst.id} ({stack.name}); {why}")
+        console.print(f"[bold]{m.id}[/bold]: {out['from']} → {out['to']} ({out['stack']}); {out['weeks_reason']}")
         emit_rows([{"item": k, "value": v} for k, v in out.items() if k not in ("model", "from", "to")],
                   ["item", "value"], title="Migration cost/benefit")
 

@@ -25,8 +25,8 @@ from suanli.estimate.params import param_count
 from suanli.estimate.precision import activation_bytes, peak_flops_per_s, weight_bytes_per_param
 from suanli.estimate.scaling import OVERLAP_FRACTION_OF_BACKWARD, link_for
 from suanli.estimate.speed import inference_speed, matmul_params, training_flops_per_token
-from suanli.estimate.workload import Workload, make_workload
-from suanli.plan.cost import UNIT_HOURS, cheapest_job_cost
+from suanli.estimate.workload import make_workload
+from suanli.plan.cost import UNIT_HOURS
 from suanli.plan.request import PlanRequest
 from suanli.units import GB, GiB, HOURS_PER_MONTH, HOURS_PER_WEEK
 
