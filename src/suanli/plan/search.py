@@ -293,8 +293,13 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         & ((g <= per_node) | (np.mod(g, per_node) == 0))
         & (pp <= t.layers)
     )
+    valid &= (zero == 0) | (g / (tp * pp) > 1)
+    # prune: evaluate only the valid layouts (is_valid pruning, as vidur's config search does)
+    n_grid = di.shape[0]
+    keep = np.nonzero(valid)[0]
+    di, ri, g, tp, pp, zero, b, per_node = di[keep], ri[keep], g[keep], tp[keep], pp[keep], zero[keep], b[keep], per_node[keep]
+    valid = valid[keep]
     dp = g / (tp * pp)
-    valid &= (zero == 0) | (dp > 1)
     # memory per device (same sharding as estimate.memory._training)
     shard = tp * pp
     weights = t.weights / shard / np.where(zero >= 3, dp, 1)
@@ -341,7 +346,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     return {
         "dev": di, "gpus": g, "tp": tp, "pp": pp, "dp": dp, "zero": zero, "rec": ri, "b": b, "ga": ga,
         "mem": mem, "cap": cap, "valid": valid, "fits": fits & valid, "tok_s": tok_s, "hours": hours,
-        "scaling": compute_s / step, "n": np.array(di.shape[0]),
+        "scaling": compute_s / step, "n": np.array(n_grid), "n_valid": np.array(keep.shape[0]),
     }
 
 
@@ -524,16 +529,17 @@ def _pareto(devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray, cos
     if k.size == 0:
         return []
     order = np.lexsort((hours, cost))
+    h = hours[order]
+    # on the front: faster than everything cheaper (running minimum of hours over the cost-sorted list)
+    prev_best = np.concatenate(([np.inf], np.minimum.accumulate(h)[:-1]))
+    on = order[h < prev_best * (1 - 1e-9)]
     front: list[dict[str, Any]] = []
-    best_h = np.inf
-    for j in order:
-        if hours[j] < best_h * (1 - 1e-9):
-            best_h = hours[j]
-            i = k[j]
-            front.append({
-                "device": devs[int(grid["dev"][i])].acc.id, "gpus": int(grid["gpus"][i]),
-                "hours": float(hours[j]), "cost_cny": float(cost[j]),
-            })
+    for j in on[:50]:
+        i = k[j]
+        front.append({
+            "device": devs[int(grid["dev"][i])].acc.id, "gpus": int(grid["gpus"][i]),
+            "hours": float(hours[j]), "cost_cny": float(cost[j]),
+        })
     return front[:50]
 
 
