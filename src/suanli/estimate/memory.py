@@ -257,9 +257,14 @@ def max_batch_that_fits(
         used = est.per_gpu_bytes - est.breakdown_bytes.get("kv_cache_pool_unused", 0.0)
         return used <= capacity
 
-    if not fits(1):
+    return _largest(fits, 1, limit)
+
+
+def _largest(fits: Any, lo: int, limit: int) -> int:
+    """Largest n in [lo, limit] with fits(n) (fits is monotone), 0 if not even lo: doubling, then bisection."""
+    if not fits(lo):
         return 0
-    lo, hi = 1, 2
+    hi = lo * 2
     while hi <= limit and fits(hi):
         lo, hi = hi, hi * 2
     hi = min(hi, limit + 1)
@@ -287,14 +292,4 @@ def max_context_that_fits(
         est = estimate_memory(m, with_ctx(n), acc, stack)
         return est.per_gpu_bytes - est.breakdown_bytes.get("kv_cache_pool_unused", 0.0) <= capacity
 
-    lo = 2
-    if not fits(lo):
-        return 0
-    hi = 4
-    while hi <= limit and fits(hi):
-        lo, hi = hi, hi * 2
-    hi = min(hi, limit + 1)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
-    return lo
+    return _largest(fits, 2, limit)
