@@ -18,6 +18,7 @@ run: venv
 	$(BIN)/suanli plan --file examples/lora-7b.yaml --save
 
 test: venv
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 validate: venv

@@ -132,7 +132,7 @@ def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
     try:
         return ModelArch(**fields)
     except ValueError as e:  # pydantic ValidationError: name the first bad field
-        errs = getattr(e, "errors", lambda: [])()
+        errs: list[Any] = getattr(e, "errors", lambda: [])()
         field = ".".join(str(p) for p in errs[0]["loc"]) if errs else "config"
         raise InputError(field, errs[0]["msg"] if errs else str(e)) from None
 

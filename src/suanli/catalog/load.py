@@ -238,15 +238,15 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
         family_vals.setdefault((by_id[dev].family, dtype), []).append(med)
         family_vals.setdefault(("*", dtype), []).append(med)
     first_source = next((f.source for f in factors), None)
-    for (fam, dtype), vals in sorted(family_vals.items()):
+    for (fam, dtype), meds in sorted(family_vals.items()):
         if dtype == "fp16" and (fam, "bf16") in family_vals:
             continue  # one 16-bit row per family: bf16 where measured
-        vals.sort()
+        vals_sorted = sorted(meds)
         factors.append(EfficiencyFactor(
             id=f"matmul-family-{fam}-{dtype}".replace("*", "all"), metric="matmul", family=fam,
-            precision="fp32" if dtype == "fp32" else "*", value=vals[len(vals) // 2],
+            precision="fp32" if dtype == "fp32" else "*", value=vals_sorted[len(vals_sorted) // 2],
             source=first_source or "assumed",
-            note=f"derived: median over {len(vals)} measured device(s) ({dtype}); other precisions assume the 16-bit share",
+            note=f"derived: median over {len(meds)} measured device(s) ({dtype}); other precisions assume the 16-bit share",
         ))
     return cat.model_copy(update={"sources": sources, "efficiency": (*cat.efficiency, *factors)})
 

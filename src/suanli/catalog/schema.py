@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 __all__ = [
     "ASSUMED",
@@ -137,17 +137,12 @@ class Alternatives(_Strict, Generic[T]):
         return raw
 
 
-def _alts(tp: type) -> Any:
-    from pydantic import BeforeValidator
-
-    return Annotated[Alternatives[tp], BeforeValidator(Alternatives.parse)]  # type: ignore[valid-type]
-
-
-FloatField = _alts(float)
-IntField = _alts(int)
-StrField = _alts(str)
-BoolField = _alts(bool)
-RangeField = _alts(tuple[float, float])
+_parse = BeforeValidator(Alternatives.parse)
+FloatField = Annotated[Alternatives[float], _parse]
+IntField = Annotated[Alternatives[int], _parse]
+StrField = Annotated[Alternatives[str], _parse]
+BoolField = Annotated[Alternatives[bool], _parse]
+RangeField = Annotated[Alternatives[tuple[float, float]], _parse]
 
 Vendor = Literal[
     "nvidia", "huawei", "hygon", "cambricon", "metax", "kunlunxin", "moore-threads", "amd", "intel"

@@ -96,7 +96,7 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
 def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float = 1.0) -> list[dict[str, Any]]:
     """Per device with an hourly offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷
     CNY per card-hour), best first."""
-    out = []
+    out: list[dict[str, Any]] = []
     for acc in cat.accelerators:
         price = hourly_card_price(cat, acc.id)
         peak = _peak_tflops(acc, precision)

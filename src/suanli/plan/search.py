@@ -233,14 +233,15 @@ def _train_terms(m: ModelArch, req: PlanRequest, precision: str) -> _TrainTerms:
 
 def _offer_table(cat: Catalog, devs: list[_Device], req: PlanRequest) -> list[list[tuple[float, float, float, int, float, str, str]]]:
     """Per device: (price, price_max, unit_hours, min_units, cards, offer id, unit) for allowed billing."""
-    table = []
+    table: list[list[tuple[float, float, float, int, float, str, str]]] = []
     for d in devs:
-        rows = []
+        rows: list[tuple[float, float, float, int, float, str, str]] = []
         for o in cat.offers:
             if o.device != d.acc.id or (req.billing != "any" and o.billing_unit != req.billing):
                 continue
             pmax = o.price_cny_max.value if o.price_cny_max else o.price_cny.value
-            rows.append((o.price_cny.value, pmax, UNIT_HOURS[o.billing_unit], o.min_units, o.cards, o.id, o.billing_unit))
+            rows.append((o.price_cny.value, pmax, UNIT_HOURS[o.billing_unit], o.min_units, float(o.cards), o.id,
+                         str(o.billing_unit)))
         table.append(rows)
     return table
 
