@@ -141,11 +141,24 @@ def run_cmd(
         command=command,
     )
     result = run_benchmark(spec, store=_store(store) if save else None)
+    if save:
+        _to_database([result])
     if json_:
         emit_json(result)
     else:
         _render(result)
     require_pass(result.accuracy)
+
+
+def _to_database(results: list[Any]) -> None:
+    """Also store results in the service database (SQLite by default) when the service extra is installed."""
+    try:
+        from suanli.store.db import open_store
+    except ImportError:
+        return
+    store = open_store()
+    for r in results:
+        store.save_bench_result(r)
 
 
 @app.command("fleet")
@@ -190,6 +203,8 @@ def fleet_cmd(
         f"--input {input_tokens} --output {output_tokens}",
     )
     report = run_fleet(spec, address=address, store=_store(store) if save else None, cpu_nodes=cpu_nodes)
+    if save:
+        _to_database(report.results)
     if json_:
         emit_json(report)
     else:

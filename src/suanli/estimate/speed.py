@@ -128,8 +128,13 @@ def inference_speed(
     pf_memory = pf_bytes / (bw * e_bw.value) / shard
     # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3)
     layers = m.num_layers or 0
+    # norms, rotary, activation functions and residual adds are memory-bound and run between the GEMMs:
+    # each writes and reads the layer's activations once (Ivanov et al. 2021, "Data Movement Is All You
+    # Need", MLSys, §3), so their time adds to the GEMMs'
+    act_traffic = 2 * arch.activation_bytes_per_token_per_layer(m, activation_bytes(w.precision), "none", True, i)
+    pf_elementwise = b * i * layers * act_traffic / (bw * e_bw.value) / shard
     pf_tp = 2 * layers * allreduce_s(b * i * h_bytes, w.tp, intra, inter)
-    prefill_s = max(pf_compute, pf_memory) + pf_tp + e_oh.value
+    prefill_s = max(pf_compute, pf_memory) + pf_elementwise + pf_tp + e_oh.value
 
     # decode: one token for each of the b sequences per step, at the mean context length
     ctx = i + o / 2
@@ -140,13 +145,14 @@ def inference_speed(
     dc_compute = dc_flops / (peak * e_mm.value) / w.tp
     dc_memory = dc_bytes / (bw * e_bw.value) / shard
     dc_tp = 2 * layers * allreduce_s(b * h_bytes, w.tp, intra, inter)
-    step_s = max(dc_compute, dc_memory) + dc_tp + e_oh.value
-    total_s = prefill_s + o * step_s
+    dc_elementwise = b * layers * act_traffic / (bw * e_bw.value) / shard
+    step_s = max(dc_compute, dc_memory) + dc_elementwise + dc_tp + e_oh.value
+    total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
     return InferenceSpeed(
         prefill_tokens_per_s=b * i / prefill_s,
         decode_tokens_per_s=b / step_s,
         output_tokens_per_s=b * o / total_s,
-        ttft_s=prefill_s + step_s,
+        ttft_s=prefill_s,  # the first token comes from the prefill's logits
         tpot_s=step_s,
         prefill_bound="compute" if pf_compute >= pf_memory else "memory-bandwidth",
         decode_bound="compute" if dc_compute >= dc_memory else "memory-bandwidth",
