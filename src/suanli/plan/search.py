@@ -471,7 +471,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                req: PlanRequest, m: ModelArch, precision: str, training: bool) -> Plan:
     gpus = int(grid["gpus"][i])
     warnings: list[str] = []
-    if gpus > 1 and d.acc.interconnect in ("none", "pcie"):
+    if gpus > 1 and d.acc.interconnect in ("none", "pcie") and grid["scaling"][i] < 0.95:
         warnings.append(f"no NVLink-class interconnect ({d.acc.interconnect}): multi-card efficiency "
                         f"{grid['scaling'][i]:.0%} by the communication model")
     if d.weeks[1] > 0:
