@@ -18,15 +18,16 @@ tokens (the FLUX.1-dev pipeline's max_sequence_length default); text encoders ru
 counts `decode` only (the text-to-image pipelines never encode).
 """
 
+# each lambda below is called at once, inside its own loop iteration
+# ruff: noqa: B023
 from __future__ import annotations
 
 import sys
 
 import torch
+from diffusers import AutoencoderKL, FluxTransformer2DModel, UNet2DConditionModel
 from torch.nn.attention import SDPBackend, sdpa_kernel
 from torch.utils.flop_counter import FlopCounterMode
-
-from diffusers import AutoencoderKL, FluxTransformer2DModel, UNet2DConditionModel
 from transformers import CLIPTextConfig, CLIPTextModel, CLIPTextModelWithProjection, T5Config, T5EncoderModel
 
 RESOLUTIONS = (256, 512, 768, 1024, 1536)

@@ -22,7 +22,9 @@ __all__ = [
     "Alternatives",
     "Catalog",
     "DiffusionComponent",
+    "DiffusionPipelineDefaults",
     "EfficiencyFactor",
+    "FlopsPoint",
     "Link",
     "MLAConfig",
     "ModelArch",
@@ -276,10 +278,33 @@ class MLAConfig(_Strict):
     v_head_dim: int
 
 
+class FlopsPoint(_Strict):
+    """FLOPs of one forward pass of a network at batch 1 (2 per multiply-accumulate of matmuls, convolutions
+    and attention), at a square image `resolution` in pixels; 0 for a text encoder, whose cost does not depend
+    on the image."""
+
+    resolution: int = Field(ge=0)
+    flops: float = Field(gt=0)
+
+
 class DiffusionComponent(_Strict):
     name: str
     role: Literal["unet", "transformer", "text-encoder", "vae"]
     params: FloatField
+    # Optional addition (issue 3, diffusion speed): measured FLOPs per forward pass at several resolutions.
+    flops_per_pass: Sourced[tuple[FlopsPoint, ...]] | None = Field(
+        None, description="FLOPs per pass at batch 1 by resolution; the VAE's is `decode` only"
+    )
+
+
+class DiffusionPipelineDefaults(_Strict):
+    """What the reference pipeline does when called with no arguments (issue 3, diffusion speed)."""
+
+    steps: IntField = Field(description="num_inference_steps default")
+    resolution: IntField = Field(description="default image side in pixels (square)")
+    cfg: BoolField = Field(
+        description="classifier-free guidance: the denoiser runs on the prompt and the negative prompt each step"
+    )
 
 
 class ModelArch(_Strict):
@@ -312,6 +337,7 @@ class ModelArch(_Strict):
         "not built by transformers and not in the parameter total"
     )
     components: tuple[DiffusionComponent, ...] = ()
+    pipeline: DiffusionPipelineDefaults | None = Field(None, description="diffusion models: pipeline defaults")
     published_params: FloatField | None = None
     published_active_params: FloatField | None = None
     source: str
@@ -361,12 +387,17 @@ class EfficiencyFactor(_Strict):
     while decoding / peak memory bandwidth), `train_mfu` (model FLOPs utilization of a single device's
     training step, communication excluded), `link` (achieved collective bus bandwidth / link peak),
     `decode_step_overhead_s` (seconds an engine adds to every forward pass beyond the roofline: Python and
-    kernel-launch time; not a ratio).
+    kernel-launch time; not a ratio). Diffusion (issue 3): `diffusion_unet` / `diffusion_transformer` (achieved
+    share of the `matmul` ceiling for a UNet / a diffusion transformer or text encoder), `diffusion_step_overhead_s`
+    (seconds per denoising step beyond the roofline; not a ratio).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
     """
 
     id: str
-    metric: Literal["matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s"]
+    metric: Literal[
+        "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
+        "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s",
+    ]
     family: str = "*"
     device: str | None = None
     precision: str = "*"
@@ -377,7 +408,7 @@ class EfficiencyFactor(_Strict):
 
     @model_validator(mode="after")
     def _ratio_positive(self) -> EfficiencyFactor:
-        if self.metric != "decode_step_overhead_s" and self.value <= 0:
+        if not self.metric.endswith("_overhead_s") and self.value <= 0:
             raise ValueError(f"{self.metric} is a ratio of achieved to peak and must be > 0")
         return self
 

@@ -83,6 +83,9 @@ def register(app: typer.Typer) -> None:
         kv_dtype: Annotated[str | None, typer.Option(help="KV-cache dtype (default: the activation dtype)")] = None,
         grad_accum: Annotated[int, typer.Option(help="gradient-accumulation micro-batches per step")] = 1,
         method: Annotated[str, typer.Option(help="default (accurate) or seed (the articles' rules of thumb)")] = "default",
+        resolution: Annotated[int | None, typer.Option(help="diffusion: image side in pixels (default: the pipeline's)")] = None,
+        steps: Annotated[int | None, typer.Option(help="diffusion: denoising steps (default: the pipeline's)")] = None,
+        cfg: Annotated[bool | None, typer.Option("--cfg/--no-cfg", help="diffusion: classifier-free guidance (default: the pipeline's)")] = None,
         json_: Annotated[bool, typer.Option("--json", help="print the JSON contract")] = False,
     ) -> None:
         """Memory per GPU (typed breakdown), prefill/decode or training speed, multi-card scaling and time."""
@@ -93,6 +96,7 @@ def register(app: typer.Typer) -> None:
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, method=method,
+            resolution=resolution, steps=steps, cfg=cfg,
         )
         from suanli.bench.feedback import load_calibration
 

@@ -43,23 +43,33 @@ app.add_typer(bench_cmd.app, name="bench", help="Benchmark harness: the seeds' t
 
 
 def run() -> None:
-    """Console-script entry point: a SuanliError becomes one red line on stderr and exit status 2."""
+    """Console-script entry point: a SuanliError or invalid input becomes one red line on stderr and exit
+    status 2; usage errors print click's usage line; never a traceback for anything the user typed."""
+    from pydantic import ValidationError
+
     try:
         app(standalone_mode=False)
     except SuanliError as e:
-        err_console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
-        sys.exit(2)
-    except typer.Abort:
-        sys.exit(1)
-    except typer.Exit as e:
-        sys.exit(e.exit_code)
-    except Exception as e:  # click usage errors arrive here in standalone_mode=False
-        import click
-
-        if isinstance(e, click.ClickException):
+        _fail(str(e))
+    except ValidationError as e:  # a model built straight from user input (bench spec, API-shaped options)
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or e.title
+        _fail(f"{field}: {str(err['msg']).removeprefix('Value error, ')}")
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as e:
+        # typer vendors its own click: match click's exceptions by what they do, not by their class
+        if hasattr(e, "show") and hasattr(e, "exit_code"):
             e.show()
-            sys.exit(e.exit_code)
+            sys.exit(e.exit_code or 2)
+        if type(e).__name__ in ("Exit", "Abort"):
+            sys.exit(getattr(e, "exit_code", 1))
         raise
+
+
+def _fail(message: str) -> None:
+    err_console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True, markup=True)
+    sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ TARGETS_PCT = {
     "decode-speed": 20.0,
     "prefill-speed": 20.0,
     "training-throughput": 20.0,
+    "diffusion-speed": 20.0,
 }
 
 

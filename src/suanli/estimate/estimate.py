@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
+from suanli.errors import EstimateError
+from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
     estimate_memory,
@@ -20,7 +22,6 @@ from suanli.estimate.memory import (
 from suanli.estimate.params import param_count
 from suanli.estimate.speed import InferenceSpeed, TrainingSpeed, inference_speed, training_speed
 from suanli.estimate.workload import Workload
-from suanli.errors import EstimateError
 
 __all__ = ["ErrorBand", "Estimate", "estimate"]
 
@@ -47,6 +48,7 @@ class Estimate(BaseModel):
     max_context: int | None = None
     inference: InferenceSpeed | None = None
     training: TrainingSpeed | None = None
+    diffusion: DiffusionSpeed | None = None
     hours: float | None = None
     error_band: dict[str, ErrorBand] = {}
     notes: list[str] = []
@@ -118,6 +120,23 @@ class Estimate(BaseModel):
                 "inter_link": t.comm.inter_link,
                 "bus_gb_per_s": t.comm.bus_gb_per_s,
             }
+        if self.diffusion is not None:
+            d = self.diffusion
+            out["speed"] = {
+                "seconds_per_image": d.seconds_per_image,
+                "images_per_s": d.images_per_s,
+                "step_time_s": d.step_time_s,
+                "latency_s": d.latency_s,
+                "steps": d.steps,
+                "resolution": d.resolution,
+                "cfg": d.cfg,
+                "denoiser_flops_per_step": d.denoiser_flops_per_step,
+                "text_encoder_s": d.text_encoder_s,
+                "denoise_s": d.denoise_s,
+                "vae_decode_s": d.vae_decode_s,
+                "step_bound": d.step_bound,
+                "efficiency": [e.model_dump() for e in d.efficiencies],
+            }
         if self.hours is not None:
             out["time"] = {"hours": self.hours, "tokens": w.tokens}
         return out
@@ -136,6 +155,7 @@ def estimate(
     mem = estimate_memory(model, w, device, stack)
     notes: list[str] = []
     inf = tr = None
+    dif = None
     hours = None
     max_b = None
     max_ctx = None
@@ -154,11 +174,22 @@ def estimate(
         except EstimateError as e:
             notes.append(f"speed not estimated: {e}")
     elif model.kind == "diffusion":
-        notes.append("diffusion speed: not yet modelled (memory only)")
+        # issue 3 item 2: seconds per image (suanli.estimate.diffusion); the seeds give no diffusion speed rule
+        if w.method == "seed":
+            notes.append("diffusion speed: the seeds give no rule; use --method default")
+        elif w.training:
+            notes.append("diffusion speed: only inference (text-to-image) is modelled")
+        else:
+            try:
+                dif = diffusion_speed(cat, model, device, w, overrides)
+            except EstimateError as e:
+                notes.append(f"speed not estimated: {e}")
     bands = error_bands or {}
     wanted = (
         ["training-memory", "training-throughput"]
         if w.training
+        else ["inference-memory", "diffusion-speed"]
+        if model.kind == "diffusion"
         else ["inference-memory", "decode-speed", "prefill-speed"]
     )
     sel = {g: bands[g] for g in wanted if g in bands}
@@ -173,6 +204,7 @@ def estimate(
         max_context=max_ctx,
         inference=inf,
         training=tr,
+        diffusion=dif,
         hours=hours,
         error_band=sel,
         notes=notes,

@@ -45,7 +45,8 @@ _ALLOWED = {
 
 class Workload(BaseModel):
     """One job. Training: `batch` is the micro-batch per device and `seq` the sequence length.
-    Inference: `batch` is concurrent sequences, `input`/`output` tokens per sequence."""
+    Inference: `batch` is concurrent sequences, `input`/`output` tokens per sequence.
+    Diffusion: `batch` is images per prompt (num_images_per_prompt); `resolution`, `steps`, `cfg`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -71,6 +72,10 @@ class Workload(BaseModel):
     grad_accum: int = Field(1, ge=1, le=100_000)
     offload_optimizer: bool = False
     method: Method = "default"
+    # diffusion models (issue 3, item 2); None = the pipeline's default (ModelArch.pipeline)
+    resolution: int | None = Field(None, ge=64, le=8192, description="diffusion: square image side in pixels")
+    steps: int | None = Field(None, ge=1, le=10_000, description="diffusion: denoising steps")
+    cfg: bool | None = Field(None, description="diffusion: classifier-free guidance (two denoiser passes per step)")
 
     @model_validator(mode="after")
     def _parallel_fits(self) -> Workload:

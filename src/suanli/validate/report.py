@@ -25,18 +25,22 @@ from suanli.estimate.workload import make_workload
 __all__ = ["CaseResult", "ClaimCheck", "VALIDATION_DIR", "load_cases", "run_validation", "seed_scaling_claims", "summarize"]
 
 VALIDATION_DIR = Path(__file__).resolve().parent.parent / "data" / "validation"
-GROUPS = ("inference-memory", "training-memory", "decode-speed", "prefill-speed", "training-throughput")
+GROUPS = (
+    "inference-memory", "training-memory", "decode-speed", "prefill-speed", "training-throughput",
+    "diffusion-speed",  # issue 3 item 2: src/suanli/data/validation/published_diffusion.yaml
+)
 _MEASURED_KEY = {
     "inference-memory": ("memory_bytes",),
     "training-memory": ("memory_bytes",),
     "decode-speed": ("decode_tokens_per_s", "tpot_s", "output_tokens_per_s"),
     "prefill-speed": ("prefill_tokens_per_s", "ttft_s"),
     "training-throughput": ("train_tokens_per_s", "mfu", "gpu_hours"),
+    "diffusion-speed": ("seconds_per_image", "images_per_s", "step_time_s"),
 }
 _WORKLOAD_KEYS = (
     "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "zero", "recompute",
     "optimizer", "lora_rank", "engine", "kv_dtype", "flash_attention", "grad_accum", "lora_targets",
-    "offload_optimizer",
+    "offload_optimizer", "resolution", "steps", "cfg",
 )
 
 
@@ -103,11 +107,18 @@ def _predict(
         # the seeds reason from peak figures: ideal efficiency, the articles' only speed model
         overrides = tuple(
             EfficiencyFactor(id=f"seed-{x}", metric=x, device=acc.id, value=1.0, source="seed-000")  # type: ignore[arg-type]
-            for x in ("matmul", "decode_bandwidth", "train_mfu")
-        ) + (EfficiencyFactor(id="seed-overhead", metric="decode_step_overhead_s", device=acc.id, value=0.0,
-                              source="seed-000"),)
+            for x in ("matmul", "decode_bandwidth", "train_mfu", "diffusion_unet", "diffusion_transformer")
+        ) + tuple(
+            EfficiencyFactor(id=f"seed-{x}", metric=x, device=acc.id, value=0.0, source="seed-000")  # type: ignore[arg-type]
+            for x in ("decode_step_overhead_s", "diffusion_step_overhead_s")
+        )
         w = w.model_copy(update={"method": "default"})
     e = estimate(cat, m, acc, w, overrides=overrides)
+    if e.diffusion is not None:
+        d = e.diffusion
+        return metric, {
+            "seconds_per_image": d.seconds_per_image, "images_per_s": d.images_per_s, "step_time_s": d.step_time_s,
+        }.get(metric)
     if e.inference is not None:
         s = e.inference
         value = {
