@@ -38,6 +38,9 @@ __all__ = [
     "save_calibration",
 ]
 
+# a measured share of peak outside this range means a mislabelled run or a machine busy with other work
+MIN_PLAUSIBLE = 0.02
+MAX_PLAUSIBLE = 1.5
 _METRIC_MAP = {"decode_bandwidth": ("decode_bandwidth", "*"), "prefill_mfu": ("matmul", "hf"), "matmul": ("matmul", "*")}
 
 
@@ -150,8 +153,13 @@ def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFact
     return e, rows
 
 
-def calibrate_results(cat: Catalog, results: list[BenchResult]) -> list[EfficiencyFactor]:
-    """Fit decode-bandwidth and prefill/matmul efficiency per device from stored results (median over runs)."""
+def calibrate_results(
+    cat: Catalog, results: list[BenchResult], rejected: list[str] | None = None
+) -> list[EfficiencyFactor]:
+    """Fit decode-bandwidth and prefill/matmul efficiency per device from stored results (median over runs).
+    Implausible fits are left out and described in `rejected`."""
+    if rejected is None:
+        rejected = []
     by_dev: dict[str, list[BenchResult]] = {}
     accs: dict[str, Accelerator] = {}
     for r in results:
@@ -172,6 +180,13 @@ def calibrate_results(cat: Catalog, results: list[BenchResult]) -> list[Efficien
         cal_factors = factors_all
         for f in cal_factors:
             if f.metric not in _METRIC_MAP:
+                continue
+            if not MIN_PLAUSIBLE <= f.value <= MAX_PLAUSIBLE:
+                rejected.append(
+                    f"{dev}: measured {f.metric} ({f.precision}) {f.value:.3g} of peak is outside "
+                    f"[{MIN_PLAUSIBLE}, {MAX_PLAUSIBLE}] and was not used; check results {', '.join(f.result_ids[:3])} "
+                    "(a wrong --accelerator, or a machine busy with other work)"
+                )
                 continue
             metric, engine = _METRIC_MAP[f.metric]
             precision = {"tf32": "fp32"}.get(f.precision, f.precision)

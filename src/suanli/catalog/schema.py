@@ -9,6 +9,7 @@ reserved source `assumed` and must say why in `note`.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
@@ -233,6 +234,14 @@ class Offer(_Strict):
     note: str | None = None
 
     _v_date = field_validator("date", mode="before")(_check_date)
+
+    @model_validator(mode="after")
+    def _prices_are_real(self) -> Offer:
+        for name, alt in (("price_cny", self.price_cny), ("price_cny_max", self.price_cny_max)):
+            for v in alt.values if alt is not None else ():
+                if not (math.isfinite(v.value) and 0 < v.value <= 1e9):
+                    raise ValueError(f"{name} must be a positive number of CNY up to 1e9 (got {v.value})")
+        return self
 
 
 class Purchase(_Strict):

@@ -97,6 +97,24 @@ def _store(path: Path | None) -> Any:
     return ResultStore(path)
 
 
+def _check_accelerator(device: str, accelerator: str | None) -> str | None:
+    """The catalog id a run stands for; refused when the device kind cannot be that accelerator (a CPU run
+    labelled h100-sxm would calibrate the H100 with CPU speeds)."""
+    if accelerator is None:
+        return None
+    from suanli.catalog import lookup
+    from suanli.catalog.load import packaged_catalog
+    from suanli.errors import InputError
+
+    acc = lookup.accelerator(packaged_catalog(), accelerator)
+    kind = device.split(":", 1)[0]
+    if kind == "cpu":
+        raise InputError("accelerator", f"a cpu run cannot stand for {acc.id}; leave --accelerator out on the CPU")
+    if (kind == "npu") != (acc.stack == "cann"):
+        raise InputError("accelerator", f"{acc.id} ({acc.stack}) is not a {kind} device")
+    return acc.id
+
+
 @app.command("run")
 def run_cmd(
     device: Annotated[str, typer.Option(help="cpu, cuda, npu (optionally :INDEX, e.g. cuda:1)")] = "cpu",
@@ -122,9 +140,10 @@ def run_cmd(
     from suanli.bench.accuracy import require_pass
     from suanli.bench.run import BenchSpec, run_benchmark
 
+    accelerator = _check_accelerator(device, accelerator)
     command = (
         f"suanli bench run --device {device} --model {model} --precision {precision} --batch {batch} "
-        f"--input {input_tokens} --output {output_tokens}"
+        f"--input {input_tokens} --output {output_tokens}" + (f" --accelerator {accelerator}" if accelerator else "")
     )
     spec = BenchSpec(
         device=device,

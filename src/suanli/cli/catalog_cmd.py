@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -122,6 +123,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List accelerators with their default specs (every value has a source: see `suanli gpu NAME`)."""
         cat = packaged_catalog()
+        if not math.isfinite(min_memory_gib) or min_memory_gib < 0:
+            raise InputError("min-memory-gib", f"must be a finite number ≥ 0 (got {min_memory_gib})")
         if market not in MARKETS:
             raise InputError("market", f"{market!r} is not one of {', '.join(MARKETS)}")
         vendors = sorted({a.vendor for a in cat.accelerators})

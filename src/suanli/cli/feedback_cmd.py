@@ -57,7 +57,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         results = [r for r in st.results() if r.accuracy is None or r.accuracy.passed]
         if not results:
             raise InputError("store", f"no usable results in {st.root}; run `suanli bench run` first")
-        factors = calibrate_results(cat, results)
+        rejected: list[str] = []
+        factors = calibrate_results(cat, results, rejected)
+        for line in rejected:
+            console.print(f"[yellow]not used:[/yellow] {line}", highlight=False)
         if device:
             factors = [f for f in factors if f.device == device]
             if not factors:

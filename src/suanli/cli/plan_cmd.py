@@ -18,17 +18,36 @@ from suanli.plan.search import PlanResult, plan
 __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 
 
+# the flags' names are accepted in a workload file too
+_FILE_ALIASES = {
+    "budget": "budget_cny", "deadline": "deadline_hours", "vendor": "vendors", "stack": "stacks",
+    "gpu": "devices", "gpus": "devices", "ttft": "ttft_s", "tpot": "tpot_s", "domestic": "domestic_only",
+}
+
+
 def read_workload_file(path: str) -> dict[str, Any]:
     p = Path(path)
     if not p.is_file():
-        raise InputError("file", f"{path!r} does not exist")
+        raise InputError("file", f"{path!r} does not exist or is not a file")
     try:
         doc = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as e:
-        raise InputError("file", f"{path} is not valid YAML: {e}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or type(e).__name__
+        raise InputError("file", f"{path} is not valid YAML{where}: {problem}") from None
     if not isinstance(doc, dict):
         raise InputError("file", f"{path} must be a mapping of plan fields")
-    return {k.replace("-", "_"): v for k, v in doc.items()}
+    out: dict[str, Any] = {}
+    for k, v in doc.items():
+        key = str(k).replace("-", "_")
+        key = _FILE_ALIASES.get(key, key)
+        if key == "no_migration":
+            key, v = "allow_migration", not v
+        if key in ("vendors", "stacks", "devices") and isinstance(v, str):
+            v = (v,)
+        out[key] = v
+    return out
 
 
 def plan_json(r: PlanResult) -> dict[str, Any]:

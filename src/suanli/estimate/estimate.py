@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
-from suanli.errors import EstimateError
+from suanli.errors import EstimateError, InputError
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
@@ -151,6 +151,8 @@ def estimate(
     overrides: tuple[EfficiencyFactor, ...] = (),
 ) -> Estimate:
     """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given."""
+    if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
+        raise InputError("pp", f"{w.pp} pipeline stages for a {model.num_layers}-layer model; at most {model.num_layers}")
     stack = next((s for s in cat.stacks if s.id == device.stack), None)
     mem = estimate_memory(model, w, device, stack)
     notes: list[str] = []

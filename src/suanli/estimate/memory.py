@@ -93,7 +93,10 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None) -> tuple[dict
         return {"weights": weights}, ["diffusion: weights only; activations depend on resolution"]
     kv_bytes = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
     ctx = w.context if m.sliding_window is None else min(w.context, m.sliding_window)
-    kv = arch.kv_cache_bytes_per_token(m, kv_bytes, w.engine) * ctx * w.batch / shard
+    # MLA's latent cache is shared by all heads, so tensor parallelism replicates it on every rank (vLLM's MLA
+    # backends); GQA/MHA caches split by KV heads across tp ranks
+    kv_shard = w.pp if m.mla is not None and w.engine != "hf" else shard
+    kv = arch.kv_cache_bytes_per_token(m, kv_bytes, w.engine) * ctx * w.batch / kv_shard
     act_b = activation_bytes(w.precision)
     h = m.hidden_size or 0
     tokens = min(w.batch * w.input, VLLM_PROFILE_TOKENS) if w.preallocates else w.batch * w.input
@@ -278,9 +281,11 @@ def max_context_that_fits(
     m: ModelArch, w: Workload, acc: Accelerator, stack: SoftwareStack | None = None, limit: int = 10_000_000
 ) -> int:
     """Longest context (inference: prompt + output tokens; training: sequence length) that fits at the
-    workload's batch; 0 if even 1 token does not."""
+    workload's batch, at most the model's own maximum context; 0 if even 1 token does not."""
     if acc.specs.memory_gib is None:
         return 0
+    if m.max_context:
+        limit = min(limit, m.max_context)
     capacity = acc.specs.memory_gib.value * GiB
 
     def with_ctx(n: int) -> Workload:

@@ -113,7 +113,9 @@ def inference_speed(
     e_mm = efficiency(cat, acc, "matmul", w.precision, w.engine, overrides)
     e_bw = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine, overrides)
     e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, w.engine, overrides)
-    shard = w.tp * w.pp  # pipeline stages run one after another for one token: pp does not speed a step
+    # tensor parallel splits every layer's weights and work across tp cards; pipeline stages run one after
+    # another for one token, so pp does not shorten a step (it only holds a share of the layers)
+    shard = w.tp
     n_mm = matmul_params(m)
     kv_bytes = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
     kv_per_token = arch.kv_cache_bytes_per_token(m, kv_bytes, w.engine)
@@ -132,7 +134,9 @@ def inference_speed(
     # each writes and reads the layer's activations once (Ivanov et al. 2021, "Data Movement Is All You
     # Need", MLSys, §3), so their time adds to the GEMMs'
     act_traffic = 2 * arch.activation_bytes_per_token_per_layer(m, activation_bytes(w.precision), "none", True, i)
-    pf_elementwise = b * i * layers * act_traffic / (bw * e_bw.value) / shard
+    # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
+    e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine).value
+    pf_elementwise = b * i * layers * act_traffic / (bw * e_stream) / shard
     pf_tp = 2 * layers * allreduce_s(b * i * h_bytes, w.tp, intra, inter)
     prefill_s = max(pf_compute, pf_memory) + pf_elementwise + pf_tp + e_oh.value
 
@@ -145,13 +149,15 @@ def inference_speed(
     dc_compute = dc_flops / (peak * e_mm.value) / w.tp
     dc_memory = dc_bytes / (bw * e_bw.value) / shard
     dc_tp = 2 * layers * allreduce_s(b * h_bytes, w.tp, intra, inter)
-    dc_elementwise = b * layers * act_traffic / (bw * e_bw.value) / shard
+    dc_elementwise = b * layers * act_traffic / (bw * e_stream) / shard
     step_s = max(dc_compute, dc_memory) + dc_elementwise + dc_tp + e_oh.value
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
+    # cards beyond tp × pp serve as data-parallel replicas, each with its own `batch` sequences
+    replicas = w.dp
     return InferenceSpeed(
-        prefill_tokens_per_s=b * i / prefill_s,
-        decode_tokens_per_s=b / step_s,
-        output_tokens_per_s=b * o / total_s,
+        prefill_tokens_per_s=replicas * b * i / prefill_s,
+        decode_tokens_per_s=replicas * b / step_s,
+        output_tokens_per_s=replicas * b * o / total_s,
         ttft_s=prefill_s,  # the first token comes from the prefill's logits
         tpot_s=step_s,
         prefill_bound="compute" if pf_compute >= pf_memory else "memory-bandwidth",
@@ -192,13 +198,19 @@ def training_speed(
     grad_bytes = trainable * (4.0 if w.task in ("lora", "qlora") else activation_bytes(w.precision))
     grad_bytes /= w.tp * w.pp
     if w.zero >= 3:
-        # ZeRO-3: all-gather parameters in forward and backward plus reduce-scatter: 1.5× the all-reduce
-        # volume (Rajbhandari et al. 2020, ZeRO §7.2.2)
-        dp_s = 3 * allgather_s(grad_bytes, w.dp, intra, inter)
+        # ZeRO-3 / FSDP: every micro-batch all-gathers the sharded weights for forward and again for backward
+        # (frozen base weights included), then gradients are reduce-scattered once per step (Rajbhandari et al.
+        # 2020, ZeRO §7.2.2: 1.5× the all-reduce volume when weights and gradients are the same size); the
+        # all-gathers are prefetched, so they overlap forward and backward compute alike
+        weight_bytes = weights_bytes(m, "nf4" if w.task == "qlora" else w.precision) / (w.tp * w.pp)
+        dp_s = w.grad_accum * 2 * allgather_s(weight_bytes, w.dp, intra, inter) + allgather_s(
+            grad_bytes, w.dp, intra, inter
+        )
+        dp_exposed = max(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * compute_s)
     else:
         dp_s = allreduce_s(grad_bytes, w.dp, intra, inter)
-    backward_s = compute_s / w.grad_accum * 2 / 3
-    dp_exposed = max(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * backward_s)
+        backward_s = compute_s / w.grad_accum * 2 / 3
+        dp_exposed = max(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * backward_s)
     # tensor parallel: 4 all-reduces of b·s·h activations per layer per micro-batch (2 forward, 2 backward;
     # Shoeybi et al. 2019 §3), not overlapped
     layers_per_stage = (m.num_layers or 0) / w.pp

@@ -48,7 +48,7 @@ class Workload(BaseModel):
     Inference: `batch` is concurrent sequences, `input`/`output` tokens per sequence.
     Diffusion: `batch` is images per prompt (num_images_per_prompt); `resolution`, `steps`, `cfg`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     task: Task = "inference"
     gpus: int = Field(1, ge=1, le=65536)
@@ -65,7 +65,7 @@ class Workload(BaseModel):
     optimizer: Optimizer = "adamw"
     lora_rank: int = Field(16, ge=1, le=4096)
     lora_targets: Literal["attention", "all-linear", "q,v"] = "all-linear"
-    tokens: float | None = Field(None, gt=0, description="tokens to train on (training) or to generate")
+    tokens: float | None = Field(None, gt=0, le=1e16, description="tokens to train on (training) or to generate")
     engine: Engine = "hf"
     kv_dtype: Precision | None = None
     flash_attention: bool = True
@@ -117,5 +117,6 @@ def make_workload(**kwargs: object) -> Workload:
         return Workload(**clean)  # type: ignore[arg-type]
     except ValidationError as e:
         err = e.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "workload"
-        raise InputError(field.replace("_", "-"), err["msg"]) from None
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        field = ".".join(str(p) for p in err["loc"]) or msg.split(" ", 1)[0]  # model-level checks name it first
+        raise InputError(field.replace("_", "-"), msg) from None

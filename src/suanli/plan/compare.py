@@ -3,6 +3,8 @@ functions returning JSON-ready dicts (the logic of `suanli compare`, `tco` and `
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 from suanli.catalog import lookup
@@ -36,6 +38,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour."""
     if not 2 <= len(devices) <= 4:
         raise InputError("gpu", f"give 2 to 4 devices (got {len(devices)})")
+    ids = [lookup.accelerator(cat, g).id for g in devices]
+    if len(set(ids)) != len(ids):
+        raise InputError("gpu", f"each device once: {', '.join(ids)}")
     w = make_workload(task=task, gpus=gpus, precision=precision, batch=batch, tokens=tokens, zero=zero)
     rows = []
     for g in devices:
@@ -71,6 +76,10 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
              tokens_per_s: float | None = None, utilization: float = 1.0) -> list[dict[str, Any]]:
     """Cost of holding `gpus` cards for `hours` under every offer of the device, cheapest first."""
     acc = lookup.accelerator(cat, device)
+    if not (math.isfinite(hours) and 0 < hours <= 1e6):
+        raise InputError("hours", f"must be a number in (0, 1e6] (got {hours})")
+    if gpus < 1:
+        raise InputError("gpus", "must be at least 1")
     if subsidy and not acc.domestic:
         raise InputError("subsidy", f"subsidies apply to domestic compute; {acc.id} is not domestic")
     rows = []

@@ -59,8 +59,8 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
     pays a month). `subsidy` (0–1) is the share a local compute subsidy refunds."""
     if gpus < 1:
         raise InputError("gpus", "must be at least 1")
-    if hours < 0:
-        raise InputError("hours", "must not be negative")
+    if not math.isfinite(hours) or hours < 0:
+        raise InputError("hours", f"must be a finite number ≥ 0 (got {hours})")
     if not 0 <= subsidy < 1:
         raise InputError("subsidy", "must be in [0, 1)")
     instances = math.ceil(gpus / offer.cards)
@@ -149,8 +149,14 @@ def rent_vs_buy(
     full use). Buying costs capex / years + ops + power (TDP × PUE × price × hours used). Break-even
     utilization u solves rent·u = fixed + power·u."""
     for name, v in (("rent", rent_cny_per_card_hour), ("card", card_cny), ("years", amortization_years)):
-        if v <= 0:
-            raise InputError(name, "must be positive")
+        if not math.isfinite(v) or v <= 0:
+            raise InputError(name, f"must be a finite positive number (got {v})")
+    if not math.isfinite(pue) or pue < 1:
+        raise InputError("pue", f"power usage effectiveness is ≥ 1 (got {pue})")
+    for name, v in (("electricity", electricity_cny_per_kwh), ("ops", ops_cny_per_year),
+                    ("server-share", server_share_cny), ("tdp", tdp_w)):
+        if not math.isfinite(v) or v < 0:
+            raise InputError(name, f"must be a finite number ≥ 0 (got {v})")
     if not 0 < utilization <= 1:
         raise InputError("utilization", "must be in (0, 1]")
     rent_full = rent_cny_per_card_hour * HOURS_PER_YEAR

@@ -14,12 +14,12 @@ OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 
 
 class PlanRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     model: str
     task: Literal["inference", "lora", "qlora", "full", "pretrain"] = "lora"
     # training
-    tokens: float | None = Field(None, gt=0, description="tokens to train on (training tasks)")
+    tokens: float | None = Field(None, gt=0, le=1e16, description="tokens to train on (training tasks)")
     seq: int = Field(2048, ge=16, le=1_048_576)
     global_batch: int = Field(64, ge=1, le=1_000_000, description="sequences per optimizer step")
     # serving
@@ -28,10 +28,10 @@ class PlanRequest(BaseModel):
     output: int = Field(256, ge=1, le=1_048_576)
     ttft_s: float | None = Field(None, gt=0, description="time-to-first-token target")
     tpot_s: float | None = Field(None, gt=0, description="time-per-output-token target")
-    hours: float | None = Field(None, gt=0, description="serving duration (default one 30-day month)")
+    hours: float | None = Field(None, gt=0, le=1e6, description="serving duration (default one 30-day month)")
     # constraints
     budget_cny: float | None = Field(None, gt=0)
-    deadline_hours: float | None = Field(None, gt=0)
+    deadline_hours: float | None = Field(None, gt=0, le=1e6)
     domestic_only: bool = False
     vendors: tuple[str, ...] = ()
     stacks: tuple[str, ...] = ()

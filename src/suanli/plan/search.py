@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, ModelArch, SoftwareStack
-from suanli.errors import EstimateError, PlanError
+from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.efficiency import efficiency
-from suanli.estimate.memory import estimate_memory, training_peak
+from suanli.estimate.memory import estimate_memory, training_peak, weights_bytes
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import activation_bytes, peak_flops_per_s, weight_bytes_per_param
 from suanli.estimate.scaling import OVERLAP_FRACTION_OF_BACKWARD, link_for
@@ -130,6 +130,13 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, precision: str) -> li
     out: list[_Device] = []
     stacks = {s.id: s for s in cat.stacks}
     wanted = {lookup.accelerator(cat, d).id for d in req.devices}
+    vendors = sorted({a.vendor for a in cat.accelerators})
+    for v in req.vendors:
+        if v not in vendors:
+            raise InputError("vendor", f"{v!r} is not one of {', '.join(vendors)}")
+    for st in req.stacks:
+        if st not in stacks:
+            raise InputError("stack", f"{st!r} is not one of {', '.join(sorted(stacks))}")
     for acc in cat.accelerators:
         stack = stacks[acc.stack]
         weeks = migration_weeks(cat, stack, m)
@@ -196,6 +203,7 @@ class _TrainTerms:
     hw_flops_per_token: dict[str, float]
     model_flops_per_token: float
     grad_comm_bytes: float
+    weight_comm_bytes: float
     layers: int
     hidden_act_bytes: float
 
@@ -226,6 +234,7 @@ def _train_terms(m: ModelArch, req: PlanRequest, precision: str) -> _TrainTerms:
         hw_flops_per_token=hw,
         model_flops_per_token=training_flops_per_token(m, req.seq),
         grad_comm_bytes=trainable * (4.0 if lora else act_b),
+        weight_comm_bytes=weights_bytes(m, "nf4" if req.task == "qlora" else precision),
         layers=m.num_layers or 0,
         hidden_act_bytes=(m.hidden_size or 0) * act_b,
     )
@@ -295,6 +304,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         & (pp <= t.layers)
     )
     valid &= (zero == 0) | (g / (tp * pp) > 1)
+    valid &= b * g / (tp * pp) <= max(req.global_batch, 1)  # a step holds at most the global batch
     # prune: evaluate only the valid layouts (is_valid pruning, as vidur's config search does)
     n_grid = di.shape[0]
     keep = np.nonzero(valid)[0]
@@ -331,11 +341,16 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     intra_bw = np.array([d.intra_bw for d in devs])[di]
     intra_lat = np.array([d.intra_lat for d in devs])[di]
     gbytes = t.grad_comm_bytes / shard
+    wbytes = t.weight_comm_bytes / shard
     ar = np.where(dp > 1, lat + 2 * (dp - 1) / dp * gbytes / bw, 0.0)
-    ag = np.where(dp > 1, lat + (dp - 1) / dp * gbytes / bw, 0.0)
-    dp_s = np.where(zero >= 3, 3 * ag, ar)
-    backward = compute_s / ga * 2 / 3
-    dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * backward)
+    ag_w = np.where(dp > 1, lat + (dp - 1) / dp * wbytes / bw, 0.0)
+    rs_g = np.where(dp > 1, lat + (dp - 1) / dp * gbytes / bw, 0.0)
+    z3 = zero >= 3
+    # same terms as estimate.speed.training_speed: ZeRO-3 all-gathers weights twice per micro-batch,
+    # prefetched over all compute; otherwise the gradient all-reduce overlaps the last backward pass
+    dp_s = np.where(z3, ga * 2 * ag_w + rs_g, ar)
+    hideable = np.where(z3, compute_s, compute_s / ga * 2 / 3)
+    dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)
     act_bytes = micro_tokens * t.hidden_act_bytes
     tp_ar = np.where(tp > 1, intra_lat + 2 * (tp - 1) / tp * act_bytes / intra_bw, 0.0)
     tp_s = 4 * (t.layers / pp) * ga * tp_ar
@@ -583,8 +598,9 @@ def _relax(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, co
     tips = []
     finite = np.isfinite(cost)
     if sel.size == 0 or not finite.any():
+        lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
         tips.append(f"nothing fits in memory with up to {req.max_gpus} cards among the allowed devices: "
-                    "raise --max-gpus, use --task qlora/lora, or allow more devices")
+                    "raise --max-gpus" + (f", use --task {lighter}" if lighter else "") + ", or allow more devices")
         return tips
     if req.budget_cny is not None:
         ok_time = finite & ((calendar_h <= req.deadline_hours) if req.deadline_hours else True)

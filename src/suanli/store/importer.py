@@ -13,6 +13,8 @@ Every error names the file, the line and the field; all rows are checked and the
 
 from __future__ import annotations
 
+import datetime as dt
+
 import csv
 import hashlib
 import io
@@ -266,6 +268,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
         errors.append(RowError(None, None, f"more than {MAX_ROWS} rows"))
     offers: list[Offer] = []
     lines: list[int | None] = []
+    seen_rows: dict[tuple[str, str], int | None] = {}
     for line, raw in rows:
         if not isinstance(raw, dict):
             errors.append(RowError(line, None, "an offer must be a mapping of fields"))
@@ -284,6 +287,13 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
             continue
         if dev.id != o.device:
             o = o.model_copy(update={"device": dev.id})
+        if o.date > dt.date.today().isoformat():
+            errors.append(RowError(line, "date", f"{o.date} is in the future"))
+            continue
+        if (o.id, o.date) in seen_rows:
+            errors.append(RowError(line, "id", f"{o.id!r} dated {o.date} also on line {seen_rows[(o.id, o.date)]}"))
+            continue
+        seen_rows[(o.id, o.date)] = line
         sids = {o.source, *(v.source for v in o.price_cny.values),
                 *((v.source for v in o.price_cny_max.values) if o.price_cny_max else ())}
         for sid in sids:
