@@ -119,7 +119,13 @@ class Alternatives(_Strict, Generic[T]):
 
     @property
     def conflicting(self) -> bool:
-        return len({repr(v.value) for v in self.values}) > 1
+        """Sources disagree: numbers more than 0.5 % apart (1978.9 vs 1979 is rounding), other values unequal."""
+        vals = [v.value for v in self.values]
+        if all(isinstance(x, int | float) and not isinstance(x, bool) for x in vals):
+            nums = [float(x) for x in vals]  # type: ignore[arg-type]
+            lo, hi = min(nums), max(nums)
+            return hi - lo > 0.005 * max(abs(hi), abs(lo), 1e-30)
+        return len({repr(x) for x in vals}) > 1
 
     @classmethod
     def parse(cls, raw: Any) -> Any:

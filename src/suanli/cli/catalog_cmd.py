@@ -149,20 +149,20 @@ def register(app: typer.Typer) -> None:
             return
         headers = {
             "memory_gib": "GiB",
-            "memory_bandwidth_gb_per_s": "BW GB/s",
-            "fp16_dense_tflops": "FP16 TF",
-            "bf16_dense_tflops": "BF16 TF",
-            "fp8_dense_tflops": "FP8 TF",
-            "int8_dense_tops": "INT8 TOPS",
-            "fp16_sparse_tflops": "FP16 sparse TF",
-            "interconnect_gb_per_s": "link GB/s",
+            "memory_bandwidth_gb_per_s": "BW",
+            "fp16_dense_tflops": "FP16",
+            "bf16_dense_tflops": "BF16",
+            "fp8_dense_tflops": "FP8",
+            "int8_dense_tops": "INT8",
+            "fp16_sparse_tflops": "FP16 sparse",
+            "interconnect_gb_per_s": "link",
             "tdp_w": "TDP W",
         }
         if csv:
             emit_rows(rows, GPU_COLUMNS, Format.csv)
             return
-        table_cols = ["id", "vendor", *[c for c in SPEC_COLUMNS if c != "fp16_sparse_tflops"]]
-        emit_rows(rows, table_cols, Format.table, title="Accelerators (dense peaks; `suanli gpu NAME` for sources)", headers=headers)
+        table_cols = ["id", *[c for c in SPEC_COLUMNS if c not in ("fp16_sparse_tflops", "bf16_dense_tflops")]]
+        emit_rows(rows, table_cols, Format.table, title="Accelerators: dense TFLOPS/TOPS, BW and link in GB/s (`suanli gpu NAME`: sources)", headers=headers)
 
     @app.command()
     def gpu(
@@ -189,7 +189,7 @@ def register(app: typer.Typer) -> None:
                     {
                         "field": f if s["default"] else "",
                         "value": s["value"],
-                        "default": "*" if s["default"] else ("conflict" if s["value"] != v["value"] else ""),
+                        "default": "*" if s["default"] else ("conflict" if v["conflict"] and s["value"] != v["value"] else ""),
                         "source": s["source"],
                         "date": s.get("date"),
                         "note": s.get("note"),

@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -45,8 +46,16 @@ def emit_json(obj: Any) -> None:
 def _cell(v: Any) -> str:
     if v is None:
         return ""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     if isinstance(v, float):
-        return f"{v:,.2f}".rstrip("0").rstrip(".") if abs(v) < 1e6 else f"{v:,.0f}"
+        if v != v:
+            return ""
+        if v != 0 and abs(v) < 1:
+            return f"{v:.3g}"
+        if abs(v) >= 100:
+            return f"{v:,.0f}"
+        return f"{v:,.2f}".rstrip("0").rstrip(".")
     if isinstance(v, list | tuple):
         return ", ".join(str(x) for x in v)
     return str(v)
@@ -71,9 +80,14 @@ def emit_rows(
             w.writerow({c: r.get(c) for c in columns})
         sys.stdout.write(buf.getvalue())
         return
-    table = Table(title=title, header_style="bold")
-    for c in columns:
-        table.add_column((headers or {}).get(c, c), overflow="fold")
+    table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    for j, c in enumerate(columns):
+        # the id column never breaks; numbers right-aligned and kept whole where the width allows
+        numeric = any(isinstance(r.get(c), int | float) and not isinstance(r.get(c), bool) for r in rows)
+        widest = max((len(_cell(r.get(c))) for r in rows), default=0)
+        table.add_column((headers or {}).get(c, c), overflow="fold", no_wrap=j == 0,
+                         justify="right" if numeric else "left",
+                         min_width=min(widest, 9) if numeric and len(columns) <= 8 else None)
     for r in rows:
         table.add_row(*(_cell(r.get(c)) for c in columns))
     console.print(table)

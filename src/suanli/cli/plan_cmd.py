@@ -140,6 +140,7 @@ def register(app: typer.Typer) -> None:
         gpu: Annotated[list[str] | None, typer.Option(help="only these devices (repeatable)")] = None,
         max_gpus: Annotated[int | None, typer.Option(help="most cards to rent")] = None,
         billing: Annotated[str | None, typer.Option(help="any, hour, day, week, month")] = None,
+        region: Annotated[str | None, typer.Option(help="any, cn (Chinese platforms only), international")] = None,
         no_migration: Annotated[bool, typer.Option("--no-migration", help="exclude stacks that need migration")] = False,
         subsidy: Annotated[float | None, typer.Option(help="share of domestic compute refunded, e.g. 0.25")] = None,
         objective: Annotated[str | None, typer.Option(help="cheapest, fastest, best-value, fastest-within-budget")] = None,
@@ -157,7 +158,7 @@ def register(app: typer.Typer) -> None:
             "hours": hours, "budget_cny": budget, "deadline_hours": deadline_hours,
             "domestic_only": domestic_only or None, "vendors": tuple(vendor) if vendor else None,
             "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
-            "max_gpus": max_gpus, "billing": billing, "allow_migration": False if no_migration else None,
+            "max_gpus": max_gpus, "billing": billing, "region": region, "allow_migration": False if no_migration else None,
             "subsidy": subsidy, "objective": objective, "top": top,
         }
         fields.update({k: v for k, v in flags.items() if v is not None})

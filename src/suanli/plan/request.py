@@ -38,6 +38,9 @@ class PlanRequest(BaseModel):
     devices: tuple[str, ...] = ()
     max_gpus: int = Field(64, ge=1, le=4096)
     billing: Literal["any", "hour", "day", "week", "month"] = "any"
+    region: Literal["any", "cn", "international"] = Field(
+        "any", description="cn: only offers from Chinese platforms; international: only the others"
+    )
     allow_migration: bool = True
     subsidy: float = Field(0.0, ge=0, lt=1, description="share of domestic compute cost refunded (0.2–0.3 in some regions)")
     engineer_cny_per_week: float = Field(10_000.0, ge=0)

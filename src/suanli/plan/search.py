@@ -240,13 +240,20 @@ def _train_terms(m: ModelArch, req: PlanRequest, precision: str) -> _TrainTerms:
     )
 
 
+def is_international(region: str | None) -> bool:
+    """Offers outside mainland-China platforms (the catalog marks them `international` or a cloud region)."""
+    return region is not None and not region.lower().startswith(("cn", "china"))
+
+
 def _offer_table(cat: Catalog, devs: list[_Device], req: PlanRequest) -> list[list[tuple[float, float, float, int, float, str, str]]]:
-    """Per device: (price, price_max, unit_hours, min_units, cards, offer id, unit) for allowed billing."""
+    """Per device: (price, price_max, unit_hours, min_units, cards, offer id, unit) for allowed billing/region."""
     table: list[list[tuple[float, float, float, int, float, str, str]]] = []
     for d in devs:
         rows: list[tuple[float, float, float, int, float, str, str]] = []
         for o in cat.offers:
             if o.device != d.acc.id or (req.billing != "any" and o.billing_unit != req.billing):
+                continue
+            if req.region != "any" and is_international(o.region) != (req.region == "international"):
                 continue
             pmax = o.price_cny_max.value if o.price_cny_max else o.price_cny.value
             rows.append((o.price_cny.value, pmax, UNIT_HOURS[o.billing_unit], o.min_units, float(o.cards), o.id,
@@ -463,7 +470,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest) -> PlanResult:
         seen.add(d.acc.id)
         plans.append(_make_plan(len(plans) + 1, d, grid, idx, float(cost_k[j]), float(cost_max_k[j]),
                                 offers[int(grid["dev"][idx])][int(oi_k[j])], float(mig_k[j]), float(total_k[j]),
-                                req, m, precision, training))
+                                req, m, precision, training, cat))
         if len(plans) >= req.top:
             break
     pareto = _pareto(devs, grid, k, cost_k, hours_k)
@@ -483,16 +490,25 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest) -> PlanResult:
 
 def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost: float, cost_max: float,
                offer: tuple[float, float, float, int, float, str, str], mig: float, total: float,
-               req: PlanRequest, m: ModelArch, precision: str, training: bool) -> Plan:
+               req: PlanRequest, m: ModelArch, precision: str, training: bool, cat: Catalog) -> Plan:
     gpus = int(grid["gpus"][i])
     warnings: list[str] = []
     if gpus > 1 and d.acc.interconnect in ("none", "pcie") and grid["scaling"][i] < 0.95:
         warnings.append(f"no NVLink-class interconnect ({d.acc.interconnect}): multi-card efficiency "
                         f"{grid['scaling'][i]:.0%} by the communication model")
     if d.weeks[1] > 0:
-        warnings.append(f"migration {d.weeks[0]:g}–{d.weeks[1]:g} engineer-weeks ({d.weeks[2]})")
+        warnings.append(f"migration {d.weeks[0]:g}–{d.weeks[1]:g} weeks × {ENGINEERS_FOR_MIGRATION} engineers "
+                        f"({d.weeks[2]}), costed at the midpoint")
     if offer[4] > 1 and gpus % offer[4]:
         warnings.append(f"offer rents {int(offer[4])}-card machines: {int(math.ceil(gpus / offer[4]) * offer[4]) - gpus} cards idle")
+    offer_row = next((o for o in cat.offers if o.id == offer[5]), None)
+    if offer_row is not None and is_international(offer_row.region):
+        warnings.append(f"priced from an international offer ({offer_row.provider}, {offer_row.region}); "
+                        "pass --region cn for Chinese platforms only" + ("" if d.acc.domestic else
+                        "; check export-control rules for this device"))
+    if gpus > d.acc.max_cards_per_node and offer[4] < d.acc.max_cards_per_node:
+        warnings.append(f"{gpus} cards priced as {math.ceil(gpus / offer[4])} separate {int(offer[4])}-card rentals: "
+                        "a multi-node cluster with an inter-node fabric usually costs more")
     unit_h = offer[2]
     if unit_h > 1 and grid["hours"][i] < unit_h * 0.5:
         warnings.append(f"billed per {offer[6]}: pays for {unit_h:,.0f} h to use {grid['hours'][i]:,.1f} h")
