@@ -130,6 +130,24 @@ def _breakdowns(cat: Catalog, m: Any, req: PlanBody, plans: list[dict[str, Any]]
             p["breakdown_bytes"] = None
 
 
+def _offline_docs(app: FastAPI) -> None:
+    """/docs from Swagger UI files shipped in the `swagger-ui-bundle` wheel, not from a CDN."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from swagger_ui_bundle import swagger_ui_path
+
+    app.mount("/docs-static", StaticFiles(directory=swagger_ui_path), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> Response:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} — docs",
+            swagger_js_url="/docs-static/swagger-ui-bundle.js",
+            swagger_css_url="/docs-static/swagger-ui.css",
+            swagger_favicon_url="/docs-static/favicon-32x32.png",
+        )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The API and web page over a store opened (migrated and seeded) now."""
     from suanli.store import open_store
@@ -144,7 +162,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Which GPU or NPU to rent for an AI job, how many, how long, at what cost. "
         "Every number has a source; errors are JSON naming the field.",
         default_response_class=SafeJSONResponse,
+        docs_url=None,  # served below from the swagger-ui-bundle package: no CDN, works offline
     )
+    _offline_docs(app)
     app.state.store = store
     app.state.settings = settings
     app.state.plan_cache = cache

@@ -225,7 +225,9 @@ def seed_scaling_claims(cat: Catalog) -> list[ClaimCheck]:
             claim="4090 over PCIe (no NVLink): 60–70 % useful", source="seed-000",
             case=f"Qwen2.5-1.5B full, ZeRO-2, 8× RTX 4090, micro-batch {b} × 2048", value=v, claimed_low=0.6,
             claimed_high=0.7, holds=0.6 <= v <= 0.7,
-            explanation="host-staged PCIe all-reduce (14 GB/s bus): exposed when the backward pass is short"))
+            explanation="host-staged PCIe all-reduce (14 GB/s bus): "
+            + ("exposed: the backward pass of a small micro-batch is shorter than the all-reduce" if v < 0.95
+               else "hidden: this micro-batch's backward pass is longer than the all-reduce")))
     _, h100 = eff("llama-2-7b", "h100-sxm", task="full", gpus=8, zero=3, batch=2, seq=2048)
     _, a910 = eff("llama-2-7b", "ascend-910b", task="full", gpus=8, zero=3, batch=2, seq=2048)
     r = a910 / h100

@@ -17,7 +17,10 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def test_docs_list_every_endpoint(client: TestClient) -> None:
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    assert "http://" not in docs.text and "https://" not in docs.text  # offline: no CDN
+    assert client.get("/docs-static/swagger-ui-bundle.js").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     for p in ("/api/accelerators", "/api/accelerators/{name}", "/api/models", "/api/models/{name}", "/api/offers",
               "/api/offers/{offer_id}/history", "/api/prices", "/api/scenarios", "/api/scenarios/{scenario_id}",
