@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
+from suanli.errors import SuanliError
 from suanli.plan.request import make_request
 from suanli.plan.search import Plan, plan
 
@@ -77,28 +78,36 @@ def run_scenario(cat: Catalog, s: Scenario) -> ScenarioResult:
 
 
 def _diffusion(cat: Catalog, s: Scenario) -> ScenarioResult:
-    """Diffusion speed is not modelled: rank the cards whose memory holds the model by hourly price."""
-    from suanli.estimate.memory import estimate_memory
+    """Image generation: for each card that holds the pipeline, the replicas needed for the requested images
+    per second (seconds per image from suanli.estimate.diffusion) and the cheapest rental for the period."""
+    import math
+
+    from suanli.estimate.estimate import estimate
     from suanli.estimate.workload import make_workload
     from suanli.plan.cost import cheapest_job_cost
 
     m = lookup.model(cat, s.plan["model"])
     w = make_workload(task="inference", precision="fp16")
     hours = float(s.plan.get("hours", 720))
-    best: tuple[float, str] | None = None
+    rps = float(s.plan.get("requests_per_s", 0.1))
+    best: tuple[float, str, int, float] | None = None
     for acc in cat.accelerators:
-        stack = next((x for x in cat.stacks if x.id == acc.stack), None)
-        if not estimate_memory(m, w, acc, stack).fits:
+        try:
+            e = estimate(cat, m, acc, w)
+        except SuanliError:
             continue
-        c = cheapest_job_cost(cat, acc.id, 1, hours)
+        if not e.memory.fits or e.diffusion is None:
+            continue
+        replicas = max(1, math.ceil(rps / e.diffusion.images_per_s))
+        c = cheapest_job_cost(cat, acc.id, replicas, hours)
         if c is not None and (best is None or c.cost_cny < best[0]):
-            best = (c.cost_cny, acc.id)
+            best = (c.cost_cny, acc.id, replicas, e.diffusion.seconds_per_image)
     seed_ids = tuple(lookup.accelerator(cat, d).id for d in s.seed_answer)
     if best is None:
         return ScenarioResult(scenario=s, planner=None, planner_device=None, seed_best=None, agrees=False,
-                              explanation="no priced card fits")
+                              explanation="no priced card holds the model")
     agrees = best[1] in seed_ids
-    why = (f"cheapest card that holds the model for {hours:,.0f} h: {best[1]} at ¥{best[0]:,.0f} "
-           "(diffusion speed not modelled; price only)")
+    why = (f"cheapest for {rps:g} images/s over {hours:,.0f} h: {best[2]}× {best[1]} at ¥{best[0]:,.0f} "
+           f"({best[3]:.1f} s per image at the pipeline's default steps and resolution)")
     return ScenarioResult(scenario=s, planner=None, planner_device=best[1], seed_best=None, agrees=agrees,
                           explanation=why)
