@@ -55,6 +55,11 @@ def run() -> None:
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or e.title
         _fail(f"{field}: {str(err['msg']).removeprefix('Value error, ')}")
+    except ModuleNotFoundError as e:
+        extra = _EXTRAS.get((e.name or "").split(".")[0])
+        if extra is None:
+            raise
+        _fail(f"{e.name} is not installed: this command needs the {extra} extra: pip install 'suanli[{extra}]'")
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as e:
@@ -67,8 +72,17 @@ def run() -> None:
         raise
 
 
+_EXTRAS = {
+    "sqlalchemy": "service", "alembic": "service", "fastapi": "service", "uvicorn": "service",
+    "psycopg": "service", "platformdirs": "service", "swagger_ui_bundle": "service", "httpx": "service",
+    "torch": "torch", "transformers": "torch", "ray": "ray", "peft": "lora", "playwright": "e2e",
+}
+
+
 def _fail(message: str) -> None:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True, markup=True)
+    from rich.markup import escape
+
+    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
     sys.exit(2)
 
 

@@ -77,7 +77,8 @@ def render_plan(r: PlanResult) -> None:
             "device": p.device,
             "gpus": p.gpus,
             "layout": f"tp{p.tp}·pp{p.pp}·dp{p.dp}" + (f"·z{p.zero}" if p.zero else "")
-            + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else ""),
+            + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else "")
+            + (f" {p.precision}" if p.precision != "bf16" else ""),
             "GiB/card": f"{p.memory_per_gpu_bytes / 2**30:,.0f}/{p.memory_capacity_bytes / 2**30:,.0f}",
             "hours": p.hours,
             "¥ rent": p.cost_cny,
@@ -116,8 +117,18 @@ def register(app: typer.Typer) -> None:
         if json_:
             emit_json(rows)
             return
-        keys = [k for k in ("id", "name", "model", "created_at") if rows and k in rows[0]]
-        emit_rows(rows, keys or ["id"], title=f"Saved plans in {store.url.split('@')[-1]}")
+        table = []
+        for r in rows:
+            best = (store.plan(r["id"]).get("result", {}).get("plans") or [{}])[0]
+            req = r.get("request") or {}
+            table.append({
+                "id": r["id"], "name": r.get("name"), "model": r["model"], "task": req.get("task"),
+                "best": f"{best.get('gpus')}× {best.get('device')}" if best else "none",
+                "hours": best.get("hours"), "¥ total": best.get("total_cost_cny"),
+                "saved": str(r["created_at"])[:16],
+            })
+        emit_rows(table, ["id", "name", "model", "task", "best", "hours", "¥ total", "saved"],
+                  title=f"Saved plans in {store.url.split('@')[-1]}")
 
     @app.command("plan")
     def plan_cmd(
@@ -148,6 +159,7 @@ def register(app: typer.Typer) -> None:
         file: Annotated[str | None, typer.Option(help="YAML workload file (flags override it)")] = None,
         skypilot: Annotated[str | None, typer.Option(help="write the best plan as a SkyPilot task YAML to this path")] = None,
         save: Annotated[bool, typer.Option("--save", help="store the plan in the database (SQLite by default)")] = False,
+        name: Annotated[str | None, typer.Option(help="name for the saved plan")] = None,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Which device, how many, which billing, how long, how much — ranked, with reasons and warnings."""
@@ -180,7 +192,7 @@ def register(app: typer.Typer) -> None:
             from suanli.store.settings import redact_url
 
             store = open_store()
-            saved = store.save_plan(m.id, req.model_dump(mode="json"), plan_json(result))
+            saved = store.save_plan(m.id, req.model_dump(mode="json"), plan_json(result), name=name)
             where = redact_url(store.url)
         if json_:
             emit_json({**plan_json(result), **({"saved_plan_id": saved} if saved is not None else {})})

@@ -38,6 +38,10 @@ class ScenarioResult(BaseModel):
     explanation: str
 
 
+def _cny(v: float) -> str:
+    return f"¥{v:,.0f}" if v >= 100 else f"¥{v:,.2f}"
+
+
 def _fields(s: Scenario) -> dict[str, Any]:
     f = dict(s.plan)
     if f.pop("no_migration", False):
@@ -63,16 +67,16 @@ def run_scenario(cat: Catalog, s: Scenario) -> ScenarioResult:
         why = f"agrees: {best.reason}"
     elif seed_best is None:
         reasons = {w["device"]: w["reason"] for w in theirs.why_not}
-        why = (f"planner picks {best.gpus}× {best.device} (¥{best.total_cost_cny:,.0f}, {best.hours:,.1f} h); "
+        why = (f"planner picks {best.gpus}× {best.device} ({_cny(best.total_cost_cny)}, {best.hours:,.1f} h); "
                f"the seeds' {', '.join(seed_ids)}: " + "; ".join(f"{d}: {reasons.get(d, 'no plan')}" for d in seed_ids))
     else:
         dc = seed_best.total_cost_cny / best.total_cost_cny - 1 if best.total_cost_cny else 0.0
         dh = seed_best.hours / best.hours - 1 if best.hours else 0.0
-        why = (f"planner picks {best.gpus}× {best.device}: ¥{best.total_cost_cny:,.0f} in {best.hours:,.1f} h; "
-               f"the seeds' best, {seed_best.gpus}× {seed_best.device}, costs ¥{seed_best.total_cost_cny:,.0f} "
+        why = (f"planner picks {best.gpus}× {best.device}: {_cny(best.total_cost_cny)} in {best.hours:,.1f} h; "
+               f"the seeds' best, {seed_best.gpus}× {seed_best.device}, costs {_cny(seed_best.total_cost_cny)} "
                f"({dc:+.0%}) in {seed_best.hours:,.1f} h ({dh:+.0%})")
         if seed_best.migration_cost_cny > best.migration_cost_cny:
-            why += f"; it includes ¥{seed_best.migration_cost_cny:,.0f} of migration"
+            why += f"; it includes {_cny(seed_best.migration_cost_cny)} of migration"
     return ScenarioResult(scenario=s, planner=best, planner_device=best.device if best else None,
                           seed_best=seed_best, agrees=agrees, explanation=why)
 
