@@ -84,10 +84,11 @@ def emit_rows(
     for j, c in enumerate(columns):
         # the id column never breaks; numbers right-aligned and kept whole where the width allows
         numeric = any(isinstance(r.get(c), int | float) and not isinstance(r.get(c), bool) for r in rows)
+        header = (headers or {}).get(c, c)
         widest = max((len(_cell(r.get(c))) for r in rows), default=0)
-        table.add_column((headers or {}).get(c, c), overflow="fold", no_wrap=j == 0,
-                         justify="right" if numeric else "left",
-                         min_width=min(widest, 9) if numeric and len(columns) <= 8 else None)
+        short = widest <= 12 and len(columns) <= 10  # a short column keeps its header and values whole
+        table.add_column(header, overflow="fold", no_wrap=j == 0, justify="right" if numeric else "left",
+                         min_width=max(widest, len(header)) if short else None)
     for r in rows:
         table.add_row(*(_cell(r.get(c)) for c in columns))
     console.print(table)

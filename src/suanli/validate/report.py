@@ -56,6 +56,7 @@ class CaseResult(BaseModel):
     seed: float | None
     default_error: float | None
     seed_error: float | None
+    holdout: bool = False
     note: str | None = None
 
 
@@ -163,6 +164,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
                 seed=seed,
                 default_error=err(default),
                 seed_error=err(seed),
+                holdout=bool(case.get("holdout", False)),
                 note=case.get("note"),
             )
         )
@@ -178,12 +180,16 @@ def _band(group: str, errors: list[float]) -> ErrorBand:
 
 
 def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
-    """Error bands per group for the default method, and `seed:<group>` for the seed method."""
+    """Error bands per group for the default method, `seed:<group>` for the seed method, and
+    `holdout:<group>` over the cases no efficiency factor was fitted to (out of sample)."""
     bands: dict[str, ErrorBand] = {}
     for g in GROUPS:
         rs = [r for r in results if r.group == g]
         bands[g] = _band(g, [r.default_error for r in rs if r.default_error is not None])
         bands[f"seed:{g}"] = _band(f"seed:{g}", [r.seed_error for r in rs if r.seed_error is not None])
+        held = [r.default_error for r in rs if r.holdout and r.default_error is not None]
+        if held:
+            bands[f"holdout:{g}"] = _band(f"holdout:{g}", held)
     return bands
 
 
