@@ -87,7 +87,7 @@ def emit_rows(
         header = (headers or {}).get(c, c)
         widest = max((len(_cell(r.get(c))) for r in rows), default=0)
         short = widest <= 12 and len(columns) <= 10  # a short column keeps its header and values whole
-        table.add_column(header, overflow="fold", no_wrap=j == 0, justify="right" if numeric else "left",
+        table.add_column(header, overflow="fold", no_wrap=keep_whole and j == 0, justify="right" if numeric else "left",
                          min_width=max(widest, len(header)) if short else None)
     for r in rows:
         table.add_row(*(_cell(r.get(c)) for c in columns))
