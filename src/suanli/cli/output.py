@@ -81,14 +81,17 @@ def emit_rows(
         sys.stdout.write(buf.getvalue())
         return
     table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    needs = [max(max((len(_cell(r.get(c))) for r in rows), default=0), len((headers or {}).get(c, c))) + 3
+             for c in columns]
+    keep_whole = sum(needs) <= console.width  # whole columns only when the table fits the terminal
     for j, c in enumerate(columns):
-        # the id column never breaks; numbers right-aligned and kept whole where the width allows
+        # right-align numbers; when the table fits, keep the id column and short columns whole
         numeric = any(isinstance(r.get(c), int | float) and not isinstance(r.get(c), bool) for r in rows)
         header = (headers or {}).get(c, c)
         widest = max((len(_cell(r.get(c))) for r in rows), default=0)
-        short = widest <= 12 and len(columns) <= 10  # a short column keeps its header and values whole
-        table.add_column(header, overflow="fold", no_wrap=keep_whole and j == 0, justify="right" if numeric else "left",
-                         min_width=max(widest, len(header)) if short else None)
+        short = keep_whole and widest <= 12
+        table.add_column(header, overflow="fold", no_wrap=keep_whole and j == 0,
+                         justify="right" if numeric else "left", min_width=max(widest, len(header)) if short else None)
     for r in rows:
         table.add_row(*(_cell(r.get(c)) for c in columns))
     console.print(table)
