@@ -46,7 +46,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     for g in devices:
         acc = lookup.accelerator(cat, g)
         c = estimate(cat, m, acc, w).contract()
-        hours = c["time"].get("hours")
+        fits = c["memory"]["fits"]
+        hours = c["time"].get("hours") if fits is not False else None  # a job that does not fit has no time
         cost = cheapest_job_cost(cat, acc.id, gpus, hours) if hours else None
         price = hourly_card_price(cat, acc.id)
         peak = _peak_tflops(acc, precision)
