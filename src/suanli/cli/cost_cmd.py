@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -82,6 +82,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         card_price: Annotated[float | None, typer.Option(help="CNY per card (default: catalog purchase)")] = None,
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
         rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: cheapest hourly offer)")] = None,
+        region: Annotated[str, typer.Option(help="offers to take the rent from: any, cn, international")] = "any",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use."""
@@ -89,19 +90,24 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         acc = lookup.accelerator(cat, gpu)
         cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
         servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
+        def mid(p: Any) -> float:
+            return (p.price_cny.value + (p.price_cny_max.value if p.price_cny_max else p.price_cny.value)) / 2
+
         card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
+        if card is None and servers:  # only a server price: its cards included, so the whole capex per card
+            card, server_share = mid(servers[0]) / max(servers[0].cards, 1), 0.0
         if card is None:
             raise InputError("card-price", f"no purchase price for {acc.id} in the catalog; pass --card-price")
         srv = server_share
         if srv is None:
             srv = 0.0
             if servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest per card
-                sv = servers[0]
-                mid = (sv.price_cny.value + (sv.price_cny_max.value if sv.price_cny_max else sv.price_cny.value)) / 2
-                srv = max(mid / max(sv.cards, 1) - card, 0.0)
-        rent = rent_price if rent_price is not None else hourly_card_price(cat, acc.id)
+                srv = max(mid(servers[0]) / max(servers[0].cards, 1) - card, 0.0)
+        if region not in ("any", "cn", "international"):
+            raise InputError("region", f"{region!r} is not one of any, cn, international")
+        rent = rent_price if rent_price is not None else hourly_card_price(cat, acc.id, region)
         if rent is None:
-            raise InputError("rent-price", f"no hourly offer for {acc.id}; pass --rent-price")
+            raise InputError("rent-price", f"no hourly {'' if region == 'any' else region + ' '}offer for {acc.id}; pass --rent-price")
         tdp = acc.specs.tdp_w.value if acc.specs.tdp_w else 0.0
         r = rent_vs_buy(rent, card, srv, tdp, pue, electricity, ops, years, utilization)
         if json_:

@@ -20,8 +20,14 @@ from suanli.units import TFLOPS
 __all__ = ["compare_devices", "hourly_card_price", "migration_cost", "tco_rows", "value_table"]
 
 
-def hourly_card_price(cat: Catalog, device_id: str) -> float | None:
-    """Cheapest price of one card for one hour under hourly billing (None when no hourly offer)."""
+def hourly_card_price(cat: Catalog, device_id: str, region: str = "any") -> float | None:
+    """Cheapest price of one card for one hour under hourly billing (None when no hourly offer);
+    `region` cn or international keeps only those offers (see plan.search.is_international)."""
+    from suanli.plan.search import is_international
+
+    if region != "any":
+        keep = tuple(o for o in cat.offers if is_international(o.region) == (region == "international"))
+        cat = cat.model_copy(update={"offers": keep})
     c = cheapest_job_cost(cat, device_id, 1, 1.0, billing="hour")
     return None if c is None else c.cost_cny
 
