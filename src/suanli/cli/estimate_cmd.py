@@ -74,6 +74,7 @@ def register(app: typer.Typer) -> None:
         output: Annotated[int, typer.Option("--output", help="inference generated tokens per sequence")] = 256,
         tp: Annotated[int, typer.Option(help="tensor-parallel size")] = 1,
         pp: Annotated[int, typer.Option(help="pipeline-parallel size")] = 1,
+        ep: Annotated[int, typer.Option(help="expert-parallel size (MoE; divides gpus / (tp × pp))")] = 1,
         zero: Annotated[int, typer.Option(help="ZeRO stage 0-3 (3 = FSDP full shard)")] = 0,
         recompute: Annotated[str, typer.Option(help="activation recomputation: none, selective, full")] = "none",
         optimizer: Annotated[str, typer.Option(help="adamw, adamw8bit, sgd, adafactor")] = "adamw",
@@ -94,7 +95,7 @@ def register(app: typer.Typer) -> None:
         acc = lookup.accelerator(cat, gpu)
         w = make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
-            tp=tp, pp=pp, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
+            tp=tp, pp=pp, ep=ep, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, method=method,
             resolution=resolution, steps=steps, cfg=cfg,
         )

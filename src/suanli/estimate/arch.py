@@ -13,6 +13,7 @@ __all__ = [
     "kv_cache_bytes_per_token",
     "lora_params",
     "require_llm",
+    "routed_expert_params",
 ]
 
 
@@ -132,3 +133,14 @@ def lora_params(m: ModelArch, rank: int, targets: str = "all-linear") -> int:
     elif targets != "attention":
         raise EstimateError(f"lora targets {targets!r} unknown; allowed: attention, all-linear, q,v")
     return int(rank * per_layer * layers)
+
+
+def routed_expert_params(m: ModelArch) -> int:
+    """Parameters of the routed experts (what expert parallelism shards): MoE layers × experts × the expert
+    MLP (gated: 3·h·f; plain: 2·h·f), shared experts excluded (Lepikhin et al. 2020, GShard §2.2)."""
+    if m.moe is None:
+        return 0
+    h, layers = m.hidden_size or 0, m.num_layers or 0
+    moe_layers = max(layers - m.moe.first_dense_layers, 0)
+    per_expert = (3 if m.ffn_gated else 2) * h * m.moe.expert_intermediate_size
+    return moe_layers * m.moe.num_experts * per_expert

@@ -24,6 +24,7 @@ __all__ = [
     "MemoryEstimate",
     "estimate_memory",
     "max_batch_that_fits",
+    "ep_share",
     "max_context_that_fits",
     "nominal_params",
     "training_peak",
@@ -65,6 +66,16 @@ def _runtime_overhead_bytes(stack: SoftwareStack | None) -> float:
     return stack.runtime_overhead_gib.value * GiB
 
 
+def ep_share(m: ModelArch, ep: int) -> float:
+    """Share of the parameters one expert-parallel rank holds: everything but the routed experts, plus 1/ep of
+    those."""
+    if ep <= 1 or m.moe is None:
+        return 1.0
+    total = param_count(m).total
+    routed = arch.routed_expert_params(m) / total if total else 0.0
+    return (1.0 - routed) + routed / ep
+
+
 def weights_bytes(m: ModelArch, precision: str) -> float:
     """Quantized checkpoints keep embeddings and lm_head in 16-bit (bitsandbytes/GPTQ/AWQ defaults)."""
     p = param_count(m)
@@ -88,7 +99,7 @@ def _seed(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str]]:
 def _inference(m: ModelArch, w: Workload, acc: Accelerator | None) -> tuple[dict[str, float], list[str]]:
     notes: list[str] = []
     shard = w.tp * w.pp
-    weights = weights_bytes(m, w.precision) / shard
+    weights = weights_bytes(m, w.precision) / shard * ep_share(m, w.ep)
     if m.kind == "diffusion":
         return {"weights": weights}, ["diffusion: weights only; activations depend on resolution"]
     kv_bytes = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
@@ -158,6 +169,14 @@ def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], i
             grads /= dp
         if w.zero >= 3:
             weights /= dp
+    if w.ep > 1:
+        # expert parallelism: each rank holds 1/ep of the routed experts, with their gradients and states
+        # (states ZeRO already shards over the dp ranks are not divided again: ep ranks are dp ranks)
+        share = ep_share(m, w.ep)
+        weights *= share if w.zero < 3 else 1.0
+        grads *= share if w.zero < 2 else 1.0
+        optimizer *= share if w.zero < 1 else 1.0
+        notes.append(f"expert parallel over {w.ep} ranks: {share:.0%} of the parameters per rank")
     if w.offload_optimizer:
         notes.append("optimizer states offloaded to CPU memory (ZeRO-Offload)")
         optimizer = 0.0

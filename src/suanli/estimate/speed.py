@@ -3,6 +3,8 @@ step time from FLOPs per token, compute efficiency and derived communication."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
@@ -101,6 +103,21 @@ def _weight_bytes_read(m: ModelArch, w: Workload, tokens: float) -> float:
     return (non_routed + touched * routed_total) * expert_bytes_per_param
 
 
+def moe_layers_per_stage(m: ModelArch, pp: int) -> float:
+    if m.moe is None:
+        return 0.0
+    return max((m.num_layers or 0) - m.moe.first_dense_layers, 0) / pp
+
+
+def all_to_all_s(m: ModelArch, tokens: float, w: Workload, intra: Any, inter: Any) -> float:
+    """One expert-parallel all-to-all (dispatch or combine) of `tokens` tokens' top-k hidden states: each rank
+    sends (ep − 1)/ep of tokens·k·h activations (Lepikhin et al. 2020, GShard §3.2); latency + bytes / bus."""
+    if m.moe is None or w.ep <= 1 or intra is None:
+        return 0.0
+    size = tokens * m.moe.top_k * (m.hidden_size or 0) * activation_bytes(w.precision)
+    return allgather_s(size, w.ep, intra, inter)
+
+
 def inference_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> InferenceSpeed:
@@ -119,7 +136,7 @@ def inference_speed(
     n_mm = matmul_params(m)
     kv_bytes = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
     kv_per_token = arch.kv_cache_bytes_per_token(m, kv_bytes, w.engine)
-    intra, inter = links_for(cat, acc, w.tp) if w.tp > 1 else (None, None)
+    intra, inter = links_for(cat, acc, w.tp * w.ep) if w.tp * w.ep > 1 else (None, None)
     h_bytes = (m.hidden_size or 0) * activation_bytes(w.precision)
 
     # prefill: the whole batch of prompts in one pass
@@ -138,6 +155,7 @@ def inference_speed(
     e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine).value
     pf_elementwise = b * i * layers * act_traffic / (bw * e_stream) / shard
     pf_tp = 2 * layers * allreduce_s(b * i * h_bytes, w.tp, intra, inter)
+    pf_tp += 2 * moe_layers_per_stage(m, 1) * all_to_all_s(m, b * i, w, intra, inter)
     prefill_s = max(pf_compute, pf_memory) + pf_elementwise + pf_tp + e_oh.value
 
     # decode: one token for each of the b sequences per step, at the mean context length
@@ -149,6 +167,7 @@ def inference_speed(
     dc_compute = dc_flops / (peak * e_mm.value) / w.tp
     dc_memory = dc_bytes / (bw * e_bw.value) / shard
     dc_tp = 2 * layers * allreduce_s(b * h_bytes, w.tp, intra, inter)
+    dc_tp += 2 * moe_layers_per_stage(m, 1) * all_to_all_s(m, b, w, intra, inter)
     dc_elementwise = b * layers * act_traffic / (bw * e_stream) / shard
     step_s = max(dc_compute, dc_memory) + dc_elementwise + dc_tp + e_oh.value
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
@@ -216,6 +235,7 @@ def training_speed(
     layers_per_stage = (m.num_layers or 0) / w.pp
     act = micro_tokens * (m.hidden_size or 0) * activation_bytes(w.precision)
     tp_s = 4 * layers_per_stage * w.grad_accum * allreduce_s(act, w.tp, intra, None)
+    tp_s += 4 * moe_layers_per_stage(m, w.pp) * w.grad_accum * all_to_all_s(m, micro_tokens, w, intra, inter)
     # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B)
     bubble_s = compute_s * (w.pp - 1) / w.grad_accum if w.pp > 1 else 0.0
     comm = CommTimes(

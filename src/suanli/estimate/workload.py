@@ -83,6 +83,10 @@ class Workload(BaseModel):
             raise ValueError(
                 f"gpus ({self.gpus}) must be a multiple of tp × pp ({self.tp} × {self.pp} = {self.tp * self.pp})"
             )
+        if self.ep > 1 and (self.gpus // (self.tp * self.pp)) % self.ep != 0:
+            raise ValueError(
+                f"ep ({self.ep}) must divide the data-parallel size gpus / (tp × pp) = {self.gpus // (self.tp * self.pp)}"
+            )
         if self.task == "qlora" and self.precision not in ("nf4", "int4", "bf16", "fp16"):
             raise ValueError("qlora quantizes the base model to nf4; precision must be nf4 (or the bf16/fp16 compute dtype)")
         return self

@@ -121,3 +121,20 @@ def test_bad_input_names_the_field() -> None:
         make_workload(batch=0)
     with pytest.raises(InputError, match="multiple of tp"):
         make_workload(gpus=6, tp=4)
+
+
+def test_expert_parallel_shards_only_routed_experts(cat) -> None:
+    from suanli.estimate import arch
+
+    moe = lookup.model(cat, "mixtral-8x7b")
+    base = dict(task="full", precision="bf16", gpus=8, seq=8)
+    one = estimate_memory(moe, make_workload(**base)).breakdown_bytes
+    eight = estimate_memory(moe, make_workload(**base, ep=8)).breakdown_bytes
+    routed = arch.routed_expert_params(moe) / param_count(moe).total
+    assert 0.9 < routed < 1.0  # Mixtral: nearly all parameters are experts
+    assert eight["weights"] == pytest.approx(one["weights"] * ((1 - routed) + routed / 8))
+    dense = lookup.model(cat, "llama-2-7b")
+    assert estimate_memory(dense, make_workload(**base, ep=8)).per_gpu_bytes == estimate_memory(
+        dense, make_workload(**base)).per_gpu_bytes
+    with pytest.raises(InputError, match="ep"):
+        make_workload(task="full", gpus=4, ep=8)
