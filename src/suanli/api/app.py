@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, File, Header, Query, Request, UploadFile
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -356,7 +357,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return store.plans()
 
     @app.get("/api/plans/{plan_id}", tags=["plans"])
-    def saved_plan(plan_id: int) -> dict[str, Any]:
+    def saved_plan(plan_id: Annotated[int, PathParam(ge=1, le=2**62)]) -> dict[str, Any]:
         return store.plan(plan_id)
 
     @app.get("/api/bench-results", tags=["bench"])

@@ -218,7 +218,13 @@ class ResultStore:
         """Every stored result, oldest first."""
         if not self.results_dir.is_dir():
             return []
-        out = [_read(p, BenchResult) for p in sorted(self.results_dir.glob("*.json"))]
+        out = []
+        self.unreadable: list[str] = []
+        for p in sorted(self.results_dir.glob("*.json")):
+            try:
+                out.append(_read(p, BenchResult))
+            except DataFileError as e:  # one damaged file must not hide the others
+                self.unreadable.append(str(e))
         return sorted(out, key=lambda r: (r.created_at, r.id))
 
     def get(self, id_prefix: str) -> BenchResult:

@@ -62,7 +62,7 @@ class BenchSpec(BaseModel):
     device: str = "cpu"
     model: str = "tiny-llama"
     precision: str = "fp32"
-    batch: int = Field(default=1, ge=1)
+    batch: int = Field(default=1, ge=1, le=1024)
     input_tokens: int = Field(default=128, ge=1)
     output_tokens: int = Field(default=32, ge=2)
     warmup: int = Field(default=1, ge=0)

@@ -54,6 +54,11 @@ def _check_date(v: str | None) -> str | None:
     v = str(v)
     if not _DATE.match(v):
         raise ValueError(f"date {v!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
+    parts = [int(x) for x in v.split("-")] + [1, 1]
+    try:
+        dt.date(parts[0], parts[1], parts[2])
+    except ValueError:
+        raise ValueError(f"date {v!r} is not a calendar date") from None
     return v
 
 

@@ -91,6 +91,21 @@ def _render(r: Any) -> None:
     console.print(f"result {r.id}", highlight=False)
 
 
+def _writable_store(path: Path | None) -> Any:
+    """The result store, checked before a benchmark spends minutes: its folder must be creatable."""
+    from suanli.errors import InputError
+
+    st = _store(path)
+    try:
+        st.results_dir.mkdir(parents=True, exist_ok=True)
+        probe = st.results_dir / ".write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as e:
+        raise InputError("store", f"cannot write results under {st.root}: {e.strerror or e}") from None
+    return st
+
+
 def _store(path: Path | None) -> Any:
     from suanli.bench.results import ResultStore
 
@@ -159,7 +174,7 @@ def run_cmd(
         accelerator=accelerator,
         command=command,
     )
-    result = run_benchmark(spec, store=_store(store) if save else None)
+    result = run_benchmark(spec, store=_writable_store(store) if save else None)
     if save:
         _to_database([result])
     if json_:
@@ -247,7 +262,12 @@ def list_cmd(
     json_: Annotated[bool, typer.Option("--json", help="print the stored results as JSON")] = False,
 ) -> None:
     """Stored benchmark results, oldest first."""
-    results = _store(store).results()
+    st = _store(store)
+    results = st.results()
+    for line in getattr(st, "unreadable", []):
+        from rich.markup import escape
+
+        console.print(f"[yellow]skipped unreadable result:[/yellow] {escape(line)}", highlight=False)
     if device:
         key = device.lower()
         results = [

@@ -170,7 +170,8 @@ def register(app: typer.Typer) -> None:
             "hours": hours, "budget_cny": budget, "deadline_hours": deadline_hours,
             "domestic_only": domestic_only or None, "vendors": tuple(vendor) if vendor else None,
             "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
-            "max_gpus": max_gpus, "billing": billing, "region": region, "allow_migration": False if no_migration else None,
+            "max_gpus": max_gpus, "billing": billing.lower() if billing else None,
+            "region": region.lower() if region else None, "allow_migration": False if no_migration else None,
             "subsidy": subsidy, "objective": objective, "top": top,
         }
         fields.update({k: v for k, v in flags.items() if v is not None})
@@ -185,7 +186,10 @@ def register(app: typer.Typer) -> None:
 
             if not result.plans:
                 raise InputError("skypilot", "no plan to export")
-            Path(skypilot).write_text(skypilot_yaml(result.plans[0], result, cat), encoding="utf-8")
+            try:
+                Path(skypilot).write_text(skypilot_yaml(result.plans[0], result, cat), encoding="utf-8")
+            except OSError as e:
+                raise InputError("skypilot", f"cannot write {skypilot!r}: {e.strerror or e}") from None
         saved = None
         if save:
             from suanli.store.db import open_store

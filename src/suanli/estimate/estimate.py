@@ -115,6 +115,7 @@ class Estimate(BaseModel):
                 "dp_comm_s": t.comm.dp_s,
                 "dp_exposed_s": t.comm.dp_exposed_s,
                 "tp_comm_s": t.comm.tp_s,
+                "ep_comm_s": t.comm.ep_s,
                 "pp_bubble_s": t.comm.pp_bubble_s,
                 "intra_link": t.comm.intra_link,
                 "inter_link": t.comm.inter_link,

@@ -29,6 +29,7 @@ class CommTimes(BaseModel):
     dp_s: float = 0.0
     dp_exposed_s: float = 0.0
     tp_s: float = 0.0
+    ep_s: float = 0.0
     pp_bubble_s: float = 0.0
     intra_link: str | None = None
     inter_link: str | None = None
@@ -36,7 +37,7 @@ class CommTimes(BaseModel):
 
     @property
     def exposed_s(self) -> float:
-        return self.dp_exposed_s + self.tp_s + self.pp_bubble_s
+        return self.dp_exposed_s + self.tp_s + self.ep_s + self.pp_bubble_s
 
 
 def _match(link: Link, acc: Accelerator) -> int | None:

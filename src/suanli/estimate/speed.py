@@ -235,13 +235,15 @@ def training_speed(
     layers_per_stage = (m.num_layers or 0) / w.pp
     act = micro_tokens * (m.hidden_size or 0) * activation_bytes(w.precision)
     tp_s = 4 * layers_per_stage * w.grad_accum * allreduce_s(act, w.tp, intra, None)
-    tp_s += 4 * moe_layers_per_stage(m, w.pp) * w.grad_accum * all_to_all_s(m, micro_tokens, w, intra, inter)
+    # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
+    ep_s = 4 * moe_layers_per_stage(m, w.pp) * w.grad_accum * all_to_all_s(m, micro_tokens, w, intra, inter)
     # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B)
     bubble_s = compute_s * (w.pp - 1) / w.grad_accum if w.pp > 1 else 0.0
     comm = CommTimes(
         dp_s=dp_s,
         dp_exposed_s=dp_exposed,
         tp_s=tp_s,
+        ep_s=ep_s,
         pp_bubble_s=bubble_s,
         intra_link=intra.id if intra else None,
         inter_link=inter.id if inter else None,
@@ -254,7 +256,8 @@ def training_speed(
         train_tokens_per_s=tok_s,
         step_time_s=step_s,
         tokens_per_step=tokens_per_step,
-        mfu=tok_s * model_fpt / (w.gpus * peak),
+        # MFU over the FLOPs the task needs: 6N for full training; LoRA needs no weight gradients (4N)
+        mfu=tok_s * (hw_fpt if w.task in ("lora", "qlora") and w.recompute == "none" else model_fpt) / (w.gpus * peak),
         model_flops_per_token=model_fpt,
         hardware_flops_per_token=hw_fpt,
         compute_s=compute_s,

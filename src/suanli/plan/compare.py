@@ -87,6 +87,8 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
         raise InputError("hours", f"must be a number in (0, 1e6] (got {hours})")
     if gpus < 1:
         raise InputError("gpus", "must be at least 1")
+    if tokens_per_s is not None and not (math.isfinite(tokens_per_s) and 0 < tokens_per_s <= 1e12):
+        raise InputError("tokens-per-s", f"must be a positive finite number (got {tokens_per_s})")
     if subsidy and not acc.domestic:
         raise InputError("subsidy", f"subsidies apply to domestic compute; {acc.id} is not domestic")
     rows = []
@@ -130,7 +132,17 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    engineers: int = 2, engineer_week: float = 10_000.0, subsidy: float = 0.0,
                    horizon_months: float = 12.0) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`)."""
+    for name, v, lo, hi in (("monthly-spend", monthly_spend, 1e-9, 1e12), ("engineer-week", engineer_week, 0.0, 1e9),
+                            ("horizon-months", horizon_months, 1e-9, 1200.0), ("subsidy", subsidy, 0.0, 0.999)):
+        if not (math.isfinite(v) and lo <= v <= hi):
+            raise InputError(name, f"must be a number in [{lo:g}, {hi:g}] (got {v})")
+    if saving is not None and not (math.isfinite(saving) and 0 <= saving <= monthly_spend):
+        raise InputError("saving", f"must be between 0 and the monthly spend {monthly_spend:g} (got {saving})")
+    if not 1 <= engineers <= 1000:
+        raise InputError("engineers", f"must be 1 to 1000 (got {engineers})")
     src, dst = lookup.accelerator(cat, from_gpu), lookup.accelerator(cat, to_gpu)
+    if src.id == dst.id:
+        raise InputError("to-gpu", f"{dst.id} is the device used today; pick another to migrate to")
     stack = lookup.stack(cat, dst.stack)
     lo, hi, why = migration_weeks(cat, stack, m)
     derived: dict[str, Any] = {}

@@ -148,15 +148,16 @@ def rent_vs_buy(
     """Per card per year. Renting costs price × 8760 h × utilization (the seeds: ¥2.45 × 24 × 365 ≈ ¥21k at
     full use). Buying costs capex / years + ops + power (TDP × PUE × price × hours used). Break-even
     utilization u solves rent·u = fixed + power·u."""
-    for name, v in (("rent", rent_cny_per_card_hour), ("card", card_cny), ("years", amortization_years)):
-        if not math.isfinite(v) or v <= 0:
-            raise InputError(name, f"must be a finite positive number (got {v})")
-    if not math.isfinite(pue) or pue < 1:
-        raise InputError("pue", f"power usage effectiveness is ≥ 1 (got {pue})")
-    for name, v in (("electricity", electricity_cny_per_kwh), ("ops", ops_cny_per_year),
-                    ("server-share", server_share_cny), ("tdp", tdp_w)):
-        if not math.isfinite(v) or v < 0:
-            raise InputError(name, f"must be a finite number ≥ 0 (got {v})")
+    for name, v, hi in (("rent-price", rent_cny_per_card_hour, 1e5), ("card-price", card_cny, 1e8),
+                        ("years", amortization_years, 50.0)):
+        if not (math.isfinite(v) and 0 < v <= hi):
+            raise InputError(name, f"must be a number in (0, {hi:g}] (got {v})")
+    if not (math.isfinite(pue) and 1 <= pue <= 5):
+        raise InputError("pue", f"power usage effectiveness is between 1 and 5 (got {pue})")
+    for name, v, hi in (("electricity", electricity_cny_per_kwh, 100.0), ("ops", ops_cny_per_year, 1e8),
+                        ("server-share", server_share_cny, 1e8), ("tdp", tdp_w, 1e5)):
+        if not (math.isfinite(v) and 0 <= v <= hi):
+            raise InputError(name, f"must be a number in [0, {hi:g}] (got {v})")
     if not 0 < utilization <= 1:
         raise InputError("utilization", "must be in (0, 1]")
     rent_full = rent_cny_per_card_hour * HOURS_PER_YEAR

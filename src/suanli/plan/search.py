@@ -28,7 +28,7 @@ from suanli.estimate.speed import inference_speed, matmul_params, training_flops
 from suanli.estimate.workload import make_workload
 from suanli.plan.cost import UNIT_HOURS
 from suanli.plan.request import PlanRequest
-from suanli.units import GB, GiB, HOURS_PER_MONTH, HOURS_PER_WEEK
+from suanli.units import GB, HOURS_PER_MONTH, HOURS_PER_WEEK, GiB, fmt_hours
 
 __all__ = ["Plan", "PlanResult", "plan", "migration_weeks"]
 
@@ -520,7 +520,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     mem_gib = grid["mem"][i] / GiB
     cap_gib = grid["cap"][i] / GiB
     what = ("serve" if not training else "train")
-    reason = (f"{req.objective}: {gpus}× {d.acc.name} {what}s it in {grid['hours'][i]:,.1f} h for "
+    reason = (f"{req.objective}: {gpus}× {d.acc.name} {what}s it in {fmt_hours(float(grid['hours'][i]))} for "
               f"¥{cost:,.0f} ({offer[6]}ly billing), {mem_gib:,.1f} of {cap_gib:,.0f} GiB per card")
     if mig > 0:
         reason += f"; + ¥{mig:,.0f} migration"
@@ -598,7 +598,8 @@ def _why_not(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, 
                 if req.budget_cny is not None and np.isfinite(c).any():
                     parts.append(f"cheapest fit costs ¥{np.nanmin(c):,.0f} (budget ¥{req.budget_cny:,.0f})")
                 if req.deadline_hours is not None:
-                    parts.append(f"fastest fit takes {h.min():,.0f} h incl. migration (deadline {req.deadline_hours:,.0f} h)")
+                    parts.append(f"fastest fit takes {fmt_hours(float(h.min()))} incl. migration "
+                                 f"(deadline {fmt_hours(req.deadline_hours)})")
                 reason = "; ".join(parts) or "no priced configuration"
             else:
                 reason = "ranked below the plans shown"
@@ -630,8 +631,8 @@ def _relax(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, co
         if ok_cost.any():
             need_h = calendar_h[ok_cost].min()
             if need_h > req.deadline_hours:
-                tips.append(f"deadline: the fastest plan within the other constraints takes {need_h:,.0f} h "
-                            f"(migration included); extend --deadline-hours by {need_h - req.deadline_hours:,.0f} h")
+                tips.append(f"deadline: the fastest plan within the other constraints takes {fmt_hours(need_h)} "
+                            f"(migration included); extend --deadline-hours by {need_h - req.deadline_hours:,.3g} h")
     if not tips:
         raise PlanError("no plan satisfies the constraints")
     return tips

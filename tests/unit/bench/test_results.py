@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import datetime as dt
 from pathlib import Path
 
@@ -7,7 +9,7 @@ import pytest
 
 from suanli.bench.backends import BackendInfo
 from suanli.bench.models import ModelInfo
-from suanli.bench.results import BenchResult, ResultStore, RunConfig, Throughput, default_store_dir
+from suanli.bench.results import BenchResult, ResultStore, RunConfig, Throughput, _read, default_store_dir
 from suanli.errors import DataFileError, InputError, NotFoundError
 
 
@@ -85,9 +87,13 @@ def test_get_unknown_or_ambiguous(tmp_path: Path) -> None:
 def test_corrupt_result_file_names_the_file_and_field(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
     p = store.save(_result(1))
+    store.save(_result(2))
     p.write_text(p.read_text().replace('"decode_tokens_per_s": 2.0', '"decode_tokens_per_s": "fast"'))
-    with pytest.raises(DataFileError, match=r"results/.*\.json, field throughput\.decode_tokens_per_s"):
-        store.results()
+    # a damaged file does not hide the others; it is named with its field
+    assert len(store.results()) == 1
+    assert any(re.search(r"results/.*\.json, field throughput\.decode_tokens_per_s", u) for u in store.unreadable)
+    with pytest.raises(DataFileError, match=r"field throughput\.decode_tokens_per_s"):
+        _read(p, BenchResult)
 
 
 def test_no_reference_for_an_unknown_model(tmp_path: Path) -> None:
