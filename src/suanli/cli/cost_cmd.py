@@ -69,7 +69,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             return
         cols = ["provider", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
                 "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
-        emit_rows(rows, cols, title=f"{gpus}× {lookup.accelerator(cat, gpu).name} for {hours:,.1f} h")
+        headers = {"billing_unit": "per", "units_billed": "units", "cards_rented": "cards", "cost_cny": "¥",
+                   "cost_cny_max": "¥ max", "effective_cny_per_card_hour": "¥/card-h", "cny_per_million_tokens": "¥/1M tok"}
+        emit_rows(rows, cols, title=f"{gpus}× {lookup.accelerator(cat, gpu).name} for {hours:,.1f} h", headers=headers)
 
     @app.command("rent-vs-buy")
     def rent_vs_buy_cmd(
@@ -175,6 +177,20 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             emit_json(out)
             return
         console.print(f"[bold]{m.id}[/bold]: {out['from']} → {out['to']} ({out['stack']}); {out['weeks_reason']}")
-        emit_rows([{"item": k, "value": v} for k, v in out.items() if k not in ("model", "from", "to")],
-                  ["item", "value"], title="Migration cost/benefit")
+        lo, hi = out["engineer_weeks"]
+        c_lo, c_hi = out["one_off_cost_cny"]
+        pb = out.get("payback_months")
+        rows = [
+            {"item": "migration", "value": f"{lo:g}–{hi:g} weeks × {out['engineers']} engineers"},
+            {"item": "one-off cost", "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
+            {"item": "monthly saving", "value": f"¥{out['monthly_saving_cny']:,.0f}"},
+            {"item": "payback", "value": f"{pb[0]:.1f}–{pb[1]:.1f} months" if pb else "never"},
+        ]
+        for dev, d in out.get("derived", {}).items():
+            if isinstance(d, dict):
+                rows.append({"item": f"{dev}, 8 cards", "value": f"{d['tokens_per_s_8_cards']:,.0f} tokens/s at ¥{d['cny_per_card_hour']:.2f}/card-h"})
+            else:
+                rows.append({"item": "cost of the same work, new / old", "value": f"{d:.2f}"})
+        rows.append({"item": "verdict", "value": out["verdict"]})
+        emit_rows(rows, ["item", "value"], title="Migration cost/benefit")
 
