@@ -234,6 +234,12 @@ def register(app: typer.Typer) -> None:
             )
         cols = ["id", "family", "kind", "params_b", "active_params_b", "layers", "hidden", "kv_heads", "max_context"]
         fmt = Format.json if json_ else Format.csv if csv else Format.table
+        if fmt is Format.table:
+            emit_rows(rows, ["id", "params_b", "active_params_b", "layers", "kv_heads", "max_context"], fmt,
+                      title="Model presets (look-up: HF id or alias, any case)",
+                      headers={"params_b": "params B", "active_params_b": "active B", "kv_heads": "KV heads",
+                               "max_context": "context"})
+            return
         emit_rows(rows, ["aliases", *cols] if fmt is Format.json else cols, fmt, title="Model presets")
 
     @app.command()
