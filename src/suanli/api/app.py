@@ -164,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "Every number has a source; errors are JSON naming the field.",
         default_response_class=SafeJSONResponse,
         docs_url=None,  # served below from the swagger-ui-bundle package: no CDN, works offline
+        redoc_url=None,  # ReDoc loads from a CDN: left out so that nothing the service serves needs the network
     )
     _offline_docs(app)
     app.state.store = store
