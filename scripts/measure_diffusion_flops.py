@@ -2,7 +2,7 @@
 
 Reproduces the `flops_per_pass` points of src/suanli/data/catalog/models-diffusion.yaml (source id
 `measured-diffusion-flops`). Builds every network on the `meta` device (no weights, no download) from the
-values of the pipelines' published config.json files (the same builds as tests/fixtures/diffusion_param_count.py)
+values of the pipelines' published config.json files
 and runs one forward pass at batch 1 under torch.utils.flop_counter.FlopCounterMode, with scaled-dot-product
 attention forced to the math backend so that attention is counted as its two batched matmuls.
 
@@ -11,7 +11,8 @@ activations and other elementwise work are not counted (the usual convention of 
 
 Not a test: needs `diffusers` and `pillow` (not suanli dependencies). Run:
     pip install --target /tmp/difflib diffusers pillow
-    PYTHONPATH=/tmp/difflib .venv/bin/python scripts/measure_diffusion_flops.py
+    PYTHONPATH=/tmp/difflib .venv/bin/python scripts/measure_diffusion_flops.py            # FLOPs
+    PYTHONPATH=/tmp/difflib .venv/bin/python scripts/measure_diffusion_flops.py --params   # parameter counts
 Output (diffusers 0.42.1, transformers 5.24.0, torch 2.13.0): one line per network and square resolution,
 `<network> <side px> <FLOPs>`. Pass conditions: UNets get 77 text tokens; the FLUX transformer gets 512 T5
 tokens (the FLUX.1-dev pipeline's max_sequence_length default); text encoders run once per prompt; the VAE
@@ -40,7 +41,8 @@ def count(fn: object) -> int:
     return int(fc.get_total_flops())
 
 
-def main() -> None:
+def build_networks() -> dict[str, torch.nn.Module]:
+    """Every network of the three pipelines, built on the `meta` device in bf16 (no weights, no download)."""
     with torch.device("meta"):
         u15 = UNet2DConditionModel(
             sample_size=64, in_channels=4, out_channels=4,
@@ -85,6 +87,24 @@ def main() -> None:
             feed_forward_proj="gated-gelu", is_encoder_decoder=False,
         )).to(DT)
 
+    return {"sd15-unet": u15, "sdxl-unet": uxl, "vae4": vae4, "vae16": vae16, "flux-transformer": ft,
+            "clip-l": clipl, "clip-bigG+proj": bigg, "t5-xxl-encoder": t5}
+
+
+def print_param_counts() -> None:
+    """sum(p.numel()) of each network: the `measured-diffusion-param-counts` numbers of models-diffusion.yaml."""
+    for name, net in build_networks().items():
+        print(name, sum(p.numel() for p in net.parameters()))
+
+
+def main() -> None:
+    if "--params" in sys.argv[1:]:
+        print_param_counts()
+        return
+    nets = build_networks()
+    u15, uxl, vae4, vae16, ft = nets["sd15-unet"], nets["sdxl-unet"], nets["vae4"], nets["vae16"], nets["flux-transformer"]
+    clipl, bigg, t5 = nets["clip-l"], nets["clip-bigG+proj"], nets["t5-xxl-encoder"]
+    with torch.device("meta"):
         ids77 = torch.zeros(1, 77, dtype=torch.long)
         ids512 = torch.zeros(1, 512, dtype=torch.long)
         print("clip-l", 0, count(lambda: clipl(ids77)))

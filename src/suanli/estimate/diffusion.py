@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog.schema import Accelerator, Catalog, DiffusionComponent, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError
 from suanli.estimate.efficiency import Efficiency, efficiency
-from suanli.estimate.precision import peak_flops_per_s, weight_bytes_per_param
+from suanli.estimate.precision import weight_bytes_per_param
+from suanli.estimate.speed import device_rates
 from suanli.estimate.workload import Workload
-from suanli.units import GB
 
 __all__ = [
     "DiffusionSpeed",
@@ -119,12 +119,7 @@ def diffusion_speed(
     """Seconds per image = (text encoders + steps × step + VAE decode) / batch on one card; `gpus` cards each run
     their own batch (data parallel), so images per second scale with the cards and latency does not."""
     steps, res, cfg = diffusion_settings(m, w)
-    if acc.specs.memory_bandwidth_gb_per_s is None:
-        raise EstimateError(f"{acc.id} has no published memory bandwidth; speed cannot be estimated")
-    peak, _ = peak_flops_per_s(acc, w.precision)
-    bw = acc.specs.memory_bandwidth_gb_per_s.value * GB
-    e_mm = efficiency(cat, acc, "matmul", w.precision, w.engine, overrides)
-    e_bw = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine, overrides)
+    peak, bw, e_mm, e_bw = device_rates(cat, acc, w, overrides)
     e_unet = efficiency(cat, acc, "diffusion_unet", w.precision, w.engine, overrides)
     e_tr = efficiency(cat, acc, "diffusion_transformer", w.precision, w.engine, overrides)
     e_oh = efficiency(cat, acc, "diffusion_step_overhead_s", w.precision, w.engine, overrides)

@@ -27,6 +27,7 @@ from suanli.units import GB
 __all__ = [
     "InferenceSpeed",
     "TrainingSpeed",
+    "device_rates",
     "inference_speed",
     "matmul_params",
     "training_flops_per_token",
@@ -118,17 +119,26 @@ def all_to_all_s(m: ModelArch, tokens: float, w: Workload, intra: Any, inter: An
     return allgather_s(size, w.ep, intra, inter)
 
 
-def inference_speed(
-    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
-) -> InferenceSpeed:
-    """Roofline: time = max(FLOPs / (peak · matmul efficiency), bytes / (bandwidth · decode efficiency))."""
-    arch.require_llm(m, "token speed")
+def device_rates(
+    cat: Catalog, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+) -> tuple[float, float, Efficiency, Efficiency]:
+    """The roofline's inputs: dense peak FLOP/s for the precision, peak memory bytes/s, and the matmul and
+    memory-bandwidth efficiencies that apply."""
     if acc.specs.memory_bandwidth_gb_per_s is None:
         raise EstimateError(f"{acc.id} has no published memory bandwidth; speed cannot be estimated")
     peak, _ = peak_flops_per_s(acc, w.precision)
     bw = acc.specs.memory_bandwidth_gb_per_s.value * GB
     e_mm = efficiency(cat, acc, "matmul", w.precision, w.engine, overrides)
     e_bw = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine, overrides)
+    return peak, bw, e_mm, e_bw
+
+
+def inference_speed(
+    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+) -> InferenceSpeed:
+    """Roofline: time = max(FLOPs / (peak · matmul efficiency), bytes / (bandwidth · decode efficiency))."""
+    arch.require_llm(m, "token speed")
+    peak, bw, e_mm, e_bw = device_rates(cat, acc, w, overrides)
     e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, w.engine, overrides)
     # tensor parallel splits every layer's weights and work across tp cards; pipeline stages run one after
     # another for one token, so pp does not shorten a step (it only holds a share of the layers)

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from factories import synthetic
 
 from suanli.bench.feedback import calibrate_results, compare_result, load_calibration, save_calibration
 from suanli.catalog.load import packaged_catalog
 
-_spec = importlib.util.spec_from_file_location("_cal", Path(__file__).with_name("test_calibrate.py"))
-assert _spec and _spec.loader
-_cal = importlib.util.module_from_spec(_spec)
-sys.modules["_cal"] = _cal
-_spec.loader.exec_module(_cal)
-
 
 def _result(decode_eff: float, mfu: float):  # type: ignore[no-untyped-def]
-    r = _cal.synthetic(decode_eff, mfu, 0.8, 0.9, accelerator="h100-sxm")
+    r = synthetic(decode_eff, mfu, 0.8, 0.9, accelerator="h100-sxm")
     return r.model_copy(update={"model": r.model.model_copy(update={"name": "llama-2-7b", "key": "llama-2-7b"})})
 
 
