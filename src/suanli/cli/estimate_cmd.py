@@ -55,7 +55,7 @@ def render_estimate(e: Estimate) -> None:
         if b["median_abs_pct"] is not None:
             console.print(
                 f"validated error ({g}): median {b['median_abs_pct']:.0f} %, p90 {b['p90_abs_pct']:.0f} % "
-                f"over {b['cases']} cases",
+                f"over {b['cases']} cases" + (f", {b['sample']}" if b.get("sample") else ""),
                 highlight=False,
             )
 

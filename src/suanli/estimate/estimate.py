@@ -4,7 +4,7 @@ The JSON of `Estimate.contract()` is the stable contract of `suanli estimate --j
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -35,6 +35,7 @@ class ErrorBand(BaseModel):
     median_abs_pct: float | None
     p90_abs_pct: float | None
     cases: int
+    sample: Literal["out-of-sample", "in-sample only"] | None = None  # suanli.validate.report.quoted_bands
 
 
 class Estimate(BaseModel):
