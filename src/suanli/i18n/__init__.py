@@ -1,0 +1,176 @@
+"""One message catalog for every user-facing sentence, in Chinese and English.
+
+The messages are two JSON files beside this module (`zh.json`, `en.json`), one `{"id": "template"}` per
+line, templates in `str.format` syntax (`"¥{cost:,.0f}"`). Core code returns `Message(id, params)` values
+and every interface (CLI, API, page) renders them with `render`; plain text goes through `t`.
+
+Rendering rules, the same everywhere:
+- a parameter that is itself a `Message` is rendered first (durations, nested reasons);
+- a parameter whose name is in `ENUM_PARAMS` (objective, billing, task, vendor, memory item …) whose value
+  has a message `<prefix>.<value>` is shown as that message, so the core emits plain ids;
+- the parameters `field`, `task_field` name an input: `flag.<name>` on the CLI (`--budget`), `field.<name>`
+  on the page (“预算（元）”) — relax hints speak the language of the interface that shows them.
+
+Pure Python, stdlib only: the core may import it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "DEFAULT_LANG",
+    "ENUM_PARAMS",
+    "LANGS",
+    "Lang",
+    "Message",
+    "Surface",
+    "duration",
+    "lang_from_accept_language",
+    "lang_from_env",
+    "messages",
+    "normalize_lang",
+    "render",
+    "t",
+]
+
+Lang = Literal["zh", "en"]
+Surface = Literal["cli", "web", "api"]
+LANGS: tuple[Lang, ...] = ("zh", "en")
+DEFAULT_LANG: Lang = "en"
+_DIR = Path(__file__).resolve().parent
+
+ENUM_PARAMS: dict[str, str] = {
+    "objective": "objective",
+    "task": "task",
+    "billing": "billing",
+    "billing_unit": "billing_unit",
+    "vendor": "vendor",
+    "item": "memory",
+    "spec": "spec",
+}
+_FIELD_PARAMS = ("field", "task_field")
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence to show a user, not yet in any language: a catalog id and its parameters."""
+
+    id: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, id: str, params: Mapping[str, Any] | None = None, /, **kw: Any) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "params", {**(params or {}), **kw})
+
+    def render(self, lang: str = DEFAULT_LANG, surface: Surface = "cli") -> str:
+        return render(self, lang, surface)
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"id": …, "params": …}` with nested messages as dicts (for storage and the API)."""
+        return {"id": self.id, "params": {k: v.to_json() if isinstance(v, Message) else v
+                                          for k, v in self.params.items()}}
+
+
+@cache
+def messages(lang: str) -> dict[str, str]:
+    """The catalog of one language (`zh` or `en`)."""
+    lang = normalize_lang(lang)
+    with (_DIR / f"{lang}.json").open(encoding="utf-8") as f:
+        data: dict[str, str] = json.load(f)
+    return data
+
+
+def normalize_lang(lang: str | None) -> Lang:
+    """'zh', 'zh_CN.UTF-8', 'zh-Hans', '中文' → 'zh'; 'en', 'en-US', 'C', '' → 'en'; anything else → 'en'."""
+    v = (lang or "").strip().lower()
+    if v.startswith("zh") or v in ("中文", "chinese", "cn"):
+        return "zh"
+    return "en"
+
+
+def lang_from_env(environ: Mapping[str, str] | None = None) -> Lang:
+    """POSIX order: LC_ALL, then LC_MESSAGES, then LANG (the first one set and non-empty decides)."""
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        v = env.get(var)
+        if v:
+            return normalize_lang(v)
+    return DEFAULT_LANG
+
+
+def lang_from_accept_language(header: str | None) -> Lang:
+    """The supported language with the highest q-value in an Accept-Language header (RFC 9110 §12.5.4)."""
+    best: tuple[float, Lang] | None = None
+    for i, part in enumerate((header or "").split(",")):
+        tag, _, rest = part.strip().partition(";")
+        tag = tag.strip().lower()
+        if not tag:
+            continue
+        q = 1.0
+        for p in rest.split(";"):
+            k, _, v = p.strip().partition("=")
+            if k == "q":
+                try:
+                    q = float(v)
+                except ValueError:
+                    q = 0.0
+        lang: Lang | None = "zh" if tag.startswith("zh") else "en" if tag.startswith("en") else None
+        if lang is None or q <= 0:
+            continue
+        if best is None or q > best[0]:
+            best = (q, lang)
+    return best[1] if best else DEFAULT_LANG
+
+
+def _param(name: str, value: Any, lang: Lang, surface: Surface) -> Any:
+    if isinstance(value, Message):
+        return render(value, lang, surface)
+    cat = messages(lang)
+    if name in _FIELD_PARAMS and isinstance(value, str):
+        key = f"{'field' if surface == 'web' else 'flag'}.{value}"
+        return cat.get(key, value)
+    prefix = ENUM_PARAMS.get(name)
+    if prefix is not None and isinstance(value, str):
+        return cat.get(f"{prefix}.{value}", value)
+    if isinstance(value, list | tuple) and all(isinstance(v, Message) for v in value):
+        return ("；" if lang == "zh" else "; ").join(render(v, lang, surface) for v in value)
+    return value
+
+
+def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli") -> str:
+    """The message in `lang`; a plain string passes through unchanged (text that is not in the catalog yet).
+
+    An id that is missing in `lang` falls back to English, then to the id itself; a template whose
+    parameters do not match shows the template (never raises: a message must not hide the result)."""
+    if isinstance(msg, str):
+        return msg
+    code = normalize_lang(lang)
+    template = messages(code).get(msg.id) or messages("en").get(msg.id)
+    if template is None:
+        return msg.id
+    params = {k: _param(k, v, code, surface) for k, v in msg.params.items()}
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return template
+
+
+def t(msg_id: str, lang: str = DEFAULT_LANG, surface: Surface = "cli", /, **params: Any) -> str:
+    """Render catalog message `msg_id` in `lang` with `params`."""
+    return render(Message(msg_id, params), lang, surface)
+
+
+def duration(hours: float) -> Message:
+    """'2.5 h', '12 min' or '45 s' (as a message: '2.5 小时' in Chinese) — readable at any scale."""
+    if hours >= 1:
+        return Message("duration.h", n=hours)
+    if hours * 60 >= 1:
+        return Message("duration.min", n=hours * 60)
+    return Message("duration.s", n=hours * 3600)
