@@ -22,6 +22,9 @@ from suanli.catalog.schema import (
     Alternatives,
     Catalog,
     EfficiencyFactor,
+    Framework,
+    InferenceEngine,
+    JobSetup,
     Link,
     ModelArch,
     Offer,
@@ -29,6 +32,7 @@ from suanli.catalog.schema import (
     SoftwareStack,
     Source,
     Sourced,
+    Unpriced,
 )
 from suanli.errors import DataFileError
 
@@ -52,6 +56,10 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "stacks": SoftwareStack,
     "efficiency": EfficiencyFactor,
     "links": Link,
+    "unpriced": Unpriced,
+    "engines": InferenceEngine,
+    "frameworks": Framework,
+    "setup": JobSetup,
 }
 
 
@@ -143,12 +151,14 @@ def load_files(paths: Iterable[Path]) -> Catalog:
                 f"source {sid!r} is not defined in any 'sources' section",
             )
 
-    for section in ("accelerators", "offers", "purchases", "models", "stacks", "efficiency", "links"):
+    for section in ("accelerators", "offers", "purchases", "models", "stacks", "efficiency", "links", "engines",
+                    "frameworks", "setup"):
         for row in merged[section]:
             for field, v in iter_sourced(row):
                 need_source(section, row.id, field, v.source)
             need_source(section, row.id, "source", getattr(row, "source", None))
             need_source(section, row.id, "adapted_source", getattr(row, "adapted_source", None))
+            need_source(section, row.id, "engines_source", getattr(row, "engines_source", None))
 
     _check_unique("accelerators", ((a.id, a.aliases) for a in merged["accelerators"]))
     _check_unique("models", ((m.id, m.aliases) for m in merged["models"]))
@@ -157,6 +167,19 @@ def load_files(paths: Iterable[Path]) -> Catalog:
     _check_unique("stacks", ((s.id, ()) for s in merged["stacks"]))
     _check_unique("efficiency", ((e.id, ()) for e in merged["efficiency"]))
     _check_unique("links", ((x.id, ()) for x in merged["links"]))
+    _check_unique("engines", ((x.id, ()) for x in merged["engines"]))
+    _check_unique("frameworks", ((x.id, ()) for x in merged["frameworks"]))
+    engine_ids = {e.id for e in merged["engines"]}
+    for st in merged["stacks"]:
+        for e in st.engines:
+            if e not in engine_ids:
+                raise DataFileError(origin[("stacks", st.id)], st.id, "engines", f"unknown engine {e!r}")
+    for fw in merged["frameworks"]:
+        for st_id in fw.stacks:
+            if st_id not in {s.id for s in merged["stacks"]}:
+                raise DataFileError(origin[("frameworks", fw.id)], fw.id, "stacks", f"unknown stack {st_id!r}")
+        if fw.engine is not None and fw.engine not in engine_ids:
+            raise DataFileError(origin[("frameworks", fw.id)], fw.id, "engine", f"unknown engine {fw.engine!r}")
 
     acc_ids = {a.id for a in merged["accelerators"]}
     stack_ids = {s.id for s in merged["stacks"]}
@@ -172,6 +195,13 @@ def load_files(paths: Iterable[Path]) -> Catalog:
         o_: Offer = o
         if o_.device not in acc_ids:
             raise DataFileError(origin[("offers", o_.id)], o_.id, "device", f"unknown accelerator {o_.device!r}")
+        if o_.kind == "listing" and not (o_.url or getattr(sources.get(o_.source), "url", None)):
+            raise DataFileError(origin[("offers", o_.id)], o_.id, "url",
+                                "a listing needs its page: set url (or a url on its source), else kind index/reference")
+    for u in merged["unpriced"]:
+        if u.device not in acc_ids:
+            raise DataFileError("unpriced", u.device, "device", f"unknown accelerator {u.device!r}")
+        need_source("unpriced", u.device, "source", u.source)
     for p in merged["purchases"]:
         p_: Purchase = p
         if p_.device is not None and p_.device not in acc_ids:
@@ -198,6 +228,10 @@ def load_files(paths: Iterable[Path]) -> Catalog:
         stacks=stacks,
         efficiency=tuple(merged["efficiency"]),
         links=tuple(merged["links"]),
+        unpriced=tuple(merged["unpriced"]),
+        engines=tuple(merged["engines"]),
+        frameworks=tuple(merged["frameworks"]),
+        setup=tuple(merged["setup"]),
     )
 
 

@@ -26,12 +26,17 @@ __all__ = [
     "DiffusionPipelineDefaults",
     "EfficiencyFactor",
     "FlopsPoint",
+    "Framework",
+    "InferenceEngine",
+    "JobSetup",
     "Link",
     "MLAConfig",
     "ModelArch",
     "MoEConfig",
+    "OFFER_KINDS",
     "Offer",
     "Purchase",
+    "Unpriced",
     "Source",
     "SoftwareStack",
     "Sourced",
@@ -226,19 +231,40 @@ class Accelerator(_Strict):
 BillingUnit = Literal["second", "minute", "hour", "day", "week", "month", "year"]
 
 
+OfferKind = Literal["listing", "index", "reference"]
+InstanceType = Literal["bare-metal", "container", "vm", "unknown"]
+OfferScope = Literal["card", "node", "cluster"]
+InterNodeNetwork = Literal["none", "roce", "infiniband"]
+OFFER_KINDS: tuple[str, ...] = ("listing", "index", "reference")
+
+
 class Offer(_Strict):
-    """A rental price. `price_cny` is for the whole instance (`cards` cards) for one `billing_unit`."""
+    """A rental price. `price_cny` is for the whole instance (`cards` cards) for one `billing_unit`.
+
+    `kind` says what the price is: a `listing` (a rentable product on a named platform, with its URL and date),
+    an `index` (a market index or survey) or a `reference` (an accounting assumption, a press figure). `scope`
+    says what is rented: cards in a shared machine (`card`), a whole node (`node`) or several nodes with a
+    fabric (`cluster`); only node and cluster offers with an `inter_node_network` span nodes
+    (`suanli.catalog.offers.can_span_nodes`)."""
 
     id: str
     provider: str
     device: str
-    cards: int = Field(ge=1)
+    cards: int = Field(ge=1, description="cards per instance (the unit `price_cny` pays for)")
     billing_unit: BillingUnit
     price_cny: FloatField
     price_cny_max: FloatField | None = Field(None, description="upper end where the source gives a range")
     min_units: int = Field(1, ge=1, description="minimum rental, in billing units")
     whole_machine_only: bool = False
-    kind: Literal["bare-metal", "container", "vm", "unknown"] = "unknown"
+    kind: OfferKind = Field("listing", description="listing, index or reference")
+    instance: InstanceType = Field("unknown", description="bare-metal, container, vm, unknown")
+    scope: OfferScope = Field("card", description="card, node or cluster")
+    intra_node_link: Interconnect | None = Field(None, description="card-to-card link inside the instance")
+    inter_node_network: InterNodeNetwork = Field("none", description="fabric between instances")
+    inter_node_gbit_per_s: FloatField | None = Field(None, description="inter-node bandwidth per node, Gbit/s")
+    max_cards_per_order: int | None = Field(None, ge=1, description="largest order the platform accepts")
+    stock: int | None = Field(None, ge=0, description="cards in stock where the platform publishes it")
+    url: str | None = Field(None, description="the listing's page")
     region: str | None = None
     date: str
     source: str
@@ -246,13 +272,41 @@ class Offer(_Strict):
 
     _v_date = field_validator("date", mode="before")(_check_date)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_kind(cls, raw: Any) -> Any:
+        """Before issue 11 `kind` held the instance type; such rows (stored prices, old import files) still load."""
+        if isinstance(raw, dict) and raw.get("kind") in ("bare-metal", "container", "vm", "unknown"):
+            raw = {**raw, "instance": raw.get("instance") or raw["kind"]}
+            del raw["kind"]
+        return raw
+
     @model_validator(mode="after")
     def _prices_are_real(self) -> Offer:
         for name, alt in (("price_cny", self.price_cny), ("price_cny_max", self.price_cny_max)):
             for v in alt.values if alt is not None else ():
                 if not (math.isfinite(v.value) and 0 < v.value <= 1e9):
                     raise ValueError(f"{name} must be a positive number of CNY up to 1e9 (got {v.value})")
+        if self.inter_node_network != "none" and self.scope == "card":
+            raise ValueError("inter_node_network needs scope node or cluster (a card rental does not span nodes)")
+        if self.scope == "cluster" and self.inter_node_network == "none":
+            raise ValueError("a cluster offer needs its inter_node_network: roce or infiniband")
+        if self.inter_node_gbit_per_s is not None and self.inter_node_network == "none":
+            raise ValueError("inter_node_gbit_per_s needs an inter_node_network (roce or infiniband)")
+        if self.max_cards_per_order is not None and self.max_cards_per_order < self.cards:
+            raise ValueError(f"max_cards_per_order ({self.max_cards_per_order}) is below cards per instance ({self.cards})")
         return self
+
+
+class Unpriced(_Strict):
+    """A device searched for and found without a public rental price: the one line `plan` can print."""
+
+    device: str
+    note: str = Field(description="what is missing and that it is not public, e.g. 'no public 910C rental listing'")
+    searched: str = Field(description="when the search was made, YYYY[-MM[-DD]]")
+    source: str | None = None
+
+    _v_date = field_validator("searched", mode="before")(_check_date)
 
 
 class Purchase(_Strict):
@@ -396,8 +450,57 @@ class SoftwareStack(_Strict):
     migration_weeks_unadapted: RangeField | None = None
     migration_weeks_moe_multimodal: RangeField | None = None
     runtime_overhead_gib: FloatField | None = None
+    allocator_fragmentation: FloatField | None = Field(
+        None, description="share of device memory the framework's caching allocator loses to fragmentation (0-1)"
+    )
+    engines: tuple[str, ...] = Field((), description="inference engines that run on this stack, the default first")
+    engines_source: str | None = None
     notes: tuple[str, ...] = ()
     source: str
+
+
+class InferenceEngine(_Strict):
+    """A serving engine: its memory policy and whose efficiency factors it uses until it has its own."""
+
+    id: str
+    name: str
+    preallocate_fraction: FloatField | None = Field(
+        None, description="share of device memory reserved up front (vLLM gpu_memory_utilization); None: allocates on demand"
+    )
+    efficiency_as: str | None = Field(None, description="engine id whose efficiency factors apply (borrowed, see note)")
+    source: str
+    note: str | None = None
+
+
+class Framework(_Strict):
+    """A training or serving framework and the layouts it can run (what a team can actually launch)."""
+
+    id: str
+    name: str
+    tasks: tuple[str, ...]
+    stacks: tuple[str, ...]
+    tp: bool = False
+    pp: bool = False
+    ep: bool = False
+    zero_stages: tuple[int, ...] = (0,)
+    recompute: tuple[str, ...] = ("none", "full")
+    fp8: bool = False
+    engine: str | None = Field(None, description="serving frameworks: the engine they are")
+    default_for: tuple[str, ...] = Field((), description="tasks for which this is the framework most teams use")
+    source: str
+    note: str | None = None
+
+
+class JobSetup(_Strict):
+    """Fixed per-job time a rental pays for beyond the compute: environment, model download, checkpoints."""
+
+    id: str
+    environment_minutes: FloatField
+    download_gbit_per_s: FloatField
+    checkpoint_every_hours: FloatField
+    checkpoint_write_gb_per_s: FloatField
+    source: str
+    note: str | None = None
 
 
 class EfficiencyFactor(_Strict):
@@ -459,6 +562,10 @@ class Catalog(_Strict):
     stacks: tuple[SoftwareStack, ...]
     efficiency: tuple[EfficiencyFactor, ...] = ()
     links: tuple[Link, ...] = ()
+    engines: tuple[InferenceEngine, ...] = ()
+    frameworks: tuple[Framework, ...] = ()
+    setup: tuple[JobSetup, ...] = ()
+    unpriced: tuple[Unpriced, ...] = ()
 
     @property
     def as_of(self) -> str:
