@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from suanli.catalog.schema import Accelerator, Catalog, ModelArch, Offer, SoftwareStack
 from suanli.errors import NotFoundError
 
 __all__ = [
+    "VENDOR_ALIASES",
     "accelerator",
+    "compact",
     "model",
     "normalize",
     "offers_for",
     "stack",
     "variants",
+    "vendor",
 ]
+
+# What people type for a vendor → the catalog's vendor id (Chinese names, brands, spaced or not).
+VENDOR_ALIASES: dict[str, str] = {
+    "nvidia": "nvidia", "英伟达": "nvidia", "辉达": "nvidia", "nv": "nvidia", "geforce": "nvidia",
+    "huawei": "huawei", "华为": "huawei", "ascend": "huawei", "昇腾": "huawei",
+    "hygon": "hygon", "海光": "hygon", "dcu": "hygon",
+    "cambricon": "cambricon", "寒武纪": "cambricon", "思元": "cambricon",
+    "metax": "metax", "沐曦": "metax", "曦云": "metax",
+    "moore-threads": "moore-threads", "moorethreads": "moore-threads", "mthreads": "moore-threads",
+    "摩尔线程": "moore-threads", "mtt": "moore-threads",
+    "kunlunxin": "kunlunxin", "kunlun": "kunlunxin", "昆仑芯": "kunlunxin", "昆仑": "kunlunxin",
+    "baidu": "kunlunxin", "百度": "kunlunxin",
+}
+# company names that may precede a device name ("英伟达H100", "NVIDIA RTX 4090", "华为昇腾910B")
+_COMPANY_PREFIXES = ("nvidia", "英伟达", "辉达", "huawei", "华为", "hygon", "海光", "cambricon", "寒武纪",
+                     "metax", "沐曦", "moorethreads", "摩尔线程", "kunlunxin", "昆仑芯", "百度")
 
 
 def normalize(name: str) -> str:
@@ -22,16 +42,48 @@ def normalize(name: str) -> str:
     return re.sub(r"[\s_]+", "-", name.strip().lower())
 
 
+def compact(name: str) -> str:
+    """'RTX 4090 D' -> 'rtx4090d': case, spaces, hyphens, underscores and full-width forms do not matter."""
+    return re.sub(r"[\s_\-\u3000·]+", "", unicodedata.normalize("NFKC", name).strip().lower())
+
+
 def _names(a: Accelerator) -> list[str]:
     return [a.id, *a.aliases, a.name]
 
 
+def _without_company(key: str) -> str:
+    for p in _COMPANY_PREFIXES:
+        if key.startswith(p) and len(key) > len(p):
+            return key[len(p):]
+    return key
+
+
 def accelerator(catalog: Catalog, name: str) -> Accelerator:
+    """By id, alias or full name, spelled as people type them: 'rtx4090', '4090 D', '英伟达H100',
+    'NVIDIA H100', '华为昇腾910B' — case, spacing and a leading company name do not matter."""
     key = normalize(name)
     for a in catalog.accelerators:
         if key in {normalize(n) for n in _names(a)}:
             return a
+    tight = compact(name)
+    for k in (tight, _without_company(tight)):
+        for a in catalog.accelerators:
+            if k in {compact(n) for n in _names(a)}:
+                return a
     raise NotFoundError("gpu", name, [n for a in catalog.accelerators for n in (a.id, *a.aliases)])
+
+
+def vendor(catalog: Catalog, name: str) -> str:
+    """The catalog's vendor id for what a user typed: 'nvidia', 'NVIDIA', '华为', '摩尔线程', 'Moore Threads'."""
+    known = sorted({a.vendor for a in catalog.accelerators})
+    key = compact(name)
+    for v in known:
+        if compact(v) == key:
+            return v
+    hit = next((v for k, v in VENDOR_ALIASES.items() if compact(k) == key), None)
+    if hit is not None and hit in known:
+        return hit
+    raise NotFoundError("vendor", name, [*known, *(k for k, v in VENDOR_ALIASES.items() if v in known)])
 
 
 def _model_keys(m: ModelArch) -> set[str]:

@@ -127,9 +127,8 @@ def register(app: typer.Typer) -> None:
             raise InputError("min-memory-gib", f"must be a finite number ≥ 0 (got {min_memory_gib})")
         if market not in MARKETS:
             raise InputError("market", f"{market!r} is not one of {', '.join(MARKETS)}")
-        vendors = sorted({a.vendor for a in cat.accelerators})
-        if vendor is not None and vendor.lower() not in vendors:
-            raise InputError("vendor", f"{vendor!r} is not one of {', '.join(vendors)}")
+        if vendor is not None:
+            vendor = lookup.vendor(cat, vendor)  # '华为', 'NVIDIA', 'Moore Threads' → the catalog's vendor id
         if sort not in GPU_COLUMNS:
             raise InputError("sort", f"{sort!r} is not a column; allowed: {', '.join(GPU_COLUMNS)}")
         accs = [

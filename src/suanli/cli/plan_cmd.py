@@ -175,6 +175,11 @@ def register(app: typer.Typer) -> None:
             "subsidy": subsidy, "objective": objective, "top": top,
         }
         fields.update({k: v for k, v in flags.items() if v is not None})
+        if fields.get("vendors"):  # '华为', 'NVIDIA', 'Moore Threads' → the catalog's vendor ids
+            from suanli.catalog.load import packaged_catalog
+            from suanli.catalog.lookup import vendor as vendor_id
+
+            fields["vendors"] = tuple(vendor_id(packaged_catalog(), str(v)) for v in fields["vendors"])
         if "model" not in fields:
             raise InputError("model", "required (a preset name or a config.json path)")
         req: PlanRequest = make_request(**fields)
