@@ -1,0 +1,222 @@
+"""Offer queries: which rental prices a job may use (region, kind, billing), what they rent (cards, nodes,
+clusters), how old they are, and whether a new price is plausible. Pure functions over a `Catalog`: no I/O.
+
+Every command that prices something filters the catalog's offers through `usable_offers` (or
+`filter_catalog`), so `plan`, `compare`, `tco`, `scenarios`, `rent-vs-buy` and `migrate cost` all read the
+same region and kinds the same way. Regions: `cn` (Chinese platforms; an offer without a region or with a
+region starting `cn`/`china`), `international` (every other region) or `any`. Kinds: `listing` (a rentable
+product on a named platform, with its URL and date), `index` (a market index or survey), `reference` (an
+accounting assumption, a press figure).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from suanli.catalog.schema import OFFER_KINDS, Catalog, Offer
+from suanli.errors import InputError
+from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
+
+__all__ = [
+    "DEFAULT_KINDS",
+    "DEFAULT_REGION",
+    "DEFAULT_STALE_MONTHS",
+    "PLAUSIBLE_FACTOR",
+    "REGIONS",
+    "Band",
+    "can_span_nodes",
+    "card_hour_price",
+    "filter_catalog",
+    "is_international",
+    "max_cards",
+    "offer_age_months",
+    "offer_date",
+    "parse_kinds",
+    "parse_region",
+    "plausibility_band",
+    "scope_label",
+    "stale_offers",
+    "stale_warning",
+    "unpriced_reason",
+    "usable_offers",
+]
+
+REGIONS = ("cn", "any", "international")
+DEFAULT_REGION = "cn"
+DEFAULT_KINDS: tuple[str, ...] = ("listing",)
+DEFAULT_STALE_MONTHS = 12.0
+PLAUSIBLE_FACTOR = 5.0  # a new price must lie within 1/5× … 5× the device's median per card-hour
+
+_UNIT_HOURS = {"second": 1 / 3600, "minute": 1 / 60, "hour": 1.0, "day": HOURS_PER_DAY, "week": HOURS_PER_WEEK,
+               "month": HOURS_PER_MONTH, "year": HOURS_PER_YEAR}
+
+def is_international(region: str | None) -> bool:
+    """Offers outside mainland-China platforms (the catalog marks them `international` or a cloud region such as
+    `us-east-1`); an offer without a region is a Chinese platform's."""
+    return region is not None and not region.lower().startswith(("cn", "china"))
+
+
+def parse_region(region: str | None) -> str:
+    """`cn` (default), `any` or `international`; anything else is one line naming the allowed values."""
+    r = (region or DEFAULT_REGION).strip().lower()
+    if r not in REGIONS:
+        raise InputError("region", f"{region!r} is not one of {', '.join(REGIONS)}")
+    return r
+
+
+def parse_kinds(kinds: str | Iterable[str] | None) -> tuple[str, ...]:
+    """`listing` (default), or a comma-separated / repeated choice of listing, index, reference; `all` = all three."""
+    if kinds is None:
+        return DEFAULT_KINDS
+    items = [k for part in ([kinds] if isinstance(kinds, str) else kinds) for k in str(part).split(",")]
+    out: list[str] = []
+    for k in (x.strip().lower() for x in items):
+        if not k:
+            continue
+        if k == "all":
+            return tuple(OFFER_KINDS)
+        if k not in OFFER_KINDS:
+            raise InputError("offer-kinds", f"{k!r} is not one of {', '.join(OFFER_KINDS)} (or all)")
+        if k not in out:
+            out.append(k)
+    if not out:
+        raise InputError("offer-kinds", f"give at least one of {', '.join(OFFER_KINDS)}")
+    return tuple(out)
+
+
+def usable_offers(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[str] = DEFAULT_KINDS,
+                  billing: str | None = None, device: str | None = None) -> tuple[Offer, ...]:
+    """The offers a job may be priced from: in `region` (cn, any, international), of one of `kinds`, with
+    `billing` unit (None or `any`: every unit) and for `device` (None: every device)."""
+    region = parse_region(region)
+    kinds = tuple(kinds)
+    return tuple(
+        o for o in cat.offers
+        if o.kind in kinds
+        and (region == "any" or is_international(o.region) == (region == "international"))
+        and (billing in (None, "any") or o.billing_unit == billing)
+        and (device is None or o.device == device)
+    )
+
+
+def filter_catalog(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[str] = DEFAULT_KINDS,
+                   billing: str | None = None) -> Catalog:
+    """The same catalog with only the usable offers: what cost functions that read `cat.offers` should get."""
+    return cat.model_copy(update={"offers": usable_offers(cat, region, kinds, billing)})
+
+
+def can_span_nodes(offer: Offer) -> bool:
+    """True when cards from several instances of this offer can form one job: a whole-node or cluster rental with
+    an inter-node fabric (RoCE or InfiniBand). Single-card rentals never combine into a multi-node job."""
+    return offer.scope in ("node", "cluster") and offer.inter_node_network != "none"
+
+
+def max_cards(offer: Offer, cards_per_node: int) -> int:
+    """Most cards one job can hold on this offer. Spanning nodes (`can_span_nodes`): `max_cards_per_order`, else
+    unbounded. A whole node without a fabric: that node's cards. Card rentals: up to one machine
+    (`cards_per_node`, the device's) or the order limit. Never more than the published `stock`."""
+    if can_span_nodes(offer):
+        limit = offer.max_cards_per_order if offer.max_cards_per_order is not None else 1 << 30
+    elif offer.scope == "node":
+        limit = offer.cards
+    else:
+        limit = max(offer.cards, min(offer.max_cards_per_order or cards_per_node, cards_per_node))
+    if offer.stock is not None:
+        limit = min(limit, offer.stock)
+    return limit
+
+
+def scope_label(offer: Offer) -> str:
+    """'1 card', '8-card node (nvswitch; no inter-node fabric)', '8-card nodes, InfiniBand 3200 Gbit/s' …"""
+    if offer.scope == "card":
+        return f"{offer.cards} card{'s' if offer.cards > 1 else ''}"
+    link = f"{offer.intra_node_link}; " if offer.intra_node_link else ""
+    if offer.inter_node_network == "none":
+        return f"{offer.cards}-card node ({link}no inter-node fabric)"
+    bw = f" {offer.inter_node_gbit_per_s.value:,.0f} Gbit/s" if offer.inter_node_gbit_per_s else ""
+    net = {"roce": "RoCE", "infiniband": "InfiniBand"}[offer.inter_node_network]
+    return f"{offer.cards}-card {'cluster nodes' if offer.scope == 'cluster' else 'nodes'} ({link}{net}{bw})"
+
+
+def card_hour_price(offer: Offer) -> float:
+    """CNY per card-hour at full use: price ÷ cards ÷ hours per billing unit."""
+    return offer.price_cny.value / offer.cards / _UNIT_HOURS[offer.billing_unit]
+
+
+def offer_date(offer: Offer) -> dt.date:
+    """The first day of the offer's date (2026 → 2026-01-01, 2026-07 → 2026-07-01): a year-only date is read at
+    its oldest, so a freshness check never calls an old price new."""
+    parts = [int(x) for x in offer.date.split("-")] + [1, 1]
+    return dt.date(parts[0], parts[1], parts[2])
+
+
+def offer_age_months(offer: Offer, today: dt.date) -> float:
+    """Months (30.44 days) between the offer's date and `today`."""
+    return (today - offer_date(offer)).days / 30.436875
+
+
+def stale_offers(offers: Iterable[Offer], today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> list[Offer]:
+    """Offers whose price is older than `months` (default 12) on `today`, oldest first."""
+    if not (math.isfinite(months) and months > 0):
+        raise InputError("stale-months", f"must be a positive number of months (got {months})")
+    return sorted((o for o in offers if offer_age_months(o, today) > months), key=offer_date)
+
+
+def stale_warning(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> str | None:
+    """One line when the offer's price is older than the threshold, naming its date; None when fresh."""
+    age = offer_age_months(offer, today)
+    if age <= months:
+        return None
+    return (f"price {offer.id} ({offer.provider}) is dated {offer.date}, {age:.0f} months old "
+            f"(older than {months:g}): check the platform's current price")
+
+
+def unpriced_reason(cat: Catalog, device: str) -> str | None:
+    """The catalog's one-line note on a device searched for and found without a public rental price."""
+    return next((u.note + f" (searched {u.searched})" for u in cat.unpriced if u.device == device), None)
+
+
+@dataclass(frozen=True)
+class Band:
+    """The plausible CNY per card-hour for one device (and billing unit): `low` … `high`, around the median of
+    `n` reference offers."""
+
+    device: str
+    billing_unit: str | None
+    median_cny_per_card_hour: float
+    low: float
+    high: float
+    n: int
+    basis: str
+
+    def contains(self, cny_per_card_hour: float) -> bool:
+        return self.low <= cny_per_card_hour <= self.high
+
+    def describe(self) -> str:
+        unit = f"{self.billing_unit} billing" if self.billing_unit else "all billing units"
+        return (f"plausible band for {self.device} ({unit}): ¥{self.low:,.4g}–¥{self.high:,.4g} per card-hour "
+                f"(1/{PLAUSIBLE_FACTOR:g}× to {PLAUSIBLE_FACTOR:g}× the median ¥{self.median_cny_per_card_hour:,.4g} "
+                f"of {self.n} {self.basis})")
+
+
+def plausibility_band(offers: Iterable[Offer], device: str, billing_unit: str | None = None,
+                      factor: float = PLAUSIBLE_FACTOR) -> Band | None:
+    """The band a new price of `device` must fall in: 1/factor× to factor× the median CNY per card-hour of the
+    device's listings with the same billing unit; else of its listings in any unit; else of all its offers
+    (index and reference figures too). None when the device has no price at all (nothing to compare with)."""
+    mine = [o for o in offers if o.device == device]
+    tiers = (
+        ([o for o in mine if o.kind == "listing" and o.billing_unit == billing_unit], billing_unit, "listings"),
+        ([o for o in mine if o.kind == "listing"], None, "listings"),
+        ([o for o in mine if o.billing_unit == billing_unit], billing_unit, "offers (listing, index, reference)"),
+        (mine, None, "offers (listing, index, reference)"),
+    )
+    for rows, unit, basis in tiers:
+        if rows:
+            med = statistics.median(card_hour_price(o) for o in rows)
+            return Band(device, unit, med, med / factor, med * factor, len(rows), basis)
+    return None
