@@ -16,12 +16,35 @@ from suanli.errors import InputError
 from suanli.plan.cost import (
     rent_vs_buy,
 )
-from suanli.plan.compare import compare_devices, hourly_card_price, migration_cost, tco_rows
+from suanli.catalog import offers as offer_q
+from suanli.plan.compare import compare_devices, hourly_card_price, migration_cost, no_price_message, tco_rows
 from suanli.plan.scenarios import Scenario, run_scenario
 
 __all__ = ["SCENARIOS_PATH", "register"]
 
 SCENARIOS_PATH = Path(__file__).resolve().parent.parent / "data" / "scenarios.yaml"
+
+RegionOpt = Annotated[str, typer.Option("--region", help="offers from: cn (Chinese platforms), any, international")]
+KindsOpt = Annotated[str, typer.Option("--offer-kinds", help="listing, index, reference (comma-separated) or all")]
+
+
+def _basis(region: str, offer_kinds: str) -> tuple[str, tuple[str, ...]]:
+    return offer_q.parse_region(region), offer_q.parse_kinds(offer_kinds)
+
+
+def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] | None]) -> None:
+    """The line every cost answer prints: which offers it priced from, international ones marked, stale ones dated."""
+    used = [f for f in facts if f]
+    line = f"prices: region {region}, offer kinds {', '.join(kinds)}"
+    if used:
+        seen: dict[str, dict[str, Any]] = {f["offer"]: f for f in used}
+        line += "; used " + "; ".join(
+            f"{f['offer']} ({f['provider']}, {f['kind']}, {f['date']}{', INTERNATIONAL' if f['international'] else ''})"
+            for f in seen.values())
+    console.print(f"[dim]{line}[/dim]", highlight=False, soft_wrap=True)
+    for f in {f["offer"]: f for f in used}.values():
+        if f.get("stale"):
+            console.print(f"[yellow]warning:[/] {f['stale']}", highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -35,11 +58,15 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         batch: Annotated[int, typer.Option(help="batch (see suanli estimate)")] = 1,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
         zero: Annotated[int, typer.Option(help="ZeRO stage")] = 0,
+        region: RegionOpt = offer_q.DEFAULT_REGION,
+        offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """The same job on 2–4 devices side by side: memory, speed, hours, cheapest cost, TFLOPS per yuan."""
+        reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
-        rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero)
+        rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero,
+                               region=reg, kinds=kinds)
         if json_:
             emit_json(rows)
             return
@@ -50,6 +77,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "TFLOPS per ¥/h": r["effective_tflops_per_cny_hour"], "stack": r["stack"],
         } for r in rows]
         emit_rows(table, list(table[0]), title=f"{model} · {task} · {gpus} card(s) each")
+        _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
+        for r in rows:
+            if r["no_price"]:
+                console.print(f"[yellow]unpriced:[/] {r['no_price']}", highlight=False, soft_wrap=True)
 
     @app.command("tco")
     def tco_cmd(
@@ -59,19 +90,23 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         subsidy: Annotated[float, typer.Option(help="share refunded by a local compute subsidy (domestic only)")] = 0.0,
         tokens_per_s: Annotated[float | None, typer.Option(help="throughput, for cost per 1M tokens")] = None,
         utilization: Annotated[float, typer.Option(help="share of rented time the cards do useful work")] = 1.0,
+        region: RegionOpt = offer_q.DEFAULT_REGION,
+        offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
-        """Cost of holding N cards for H hours under every offer and billing unit, cheapest first."""
+        """Cost of holding N cards for H hours under every usable offer and billing unit, cheapest first."""
+        reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
-        rows = tco_rows(cat, gpu, hours, gpus, subsidy, tokens_per_s, utilization)
+        rows = tco_rows(cat, gpu, hours, gpus, subsidy, tokens_per_s, utilization, region=reg, kinds=kinds)
         if json_:
             emit_json(rows)
             return
-        cols = ["provider", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
+        cols = ["provider", "kind", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
                 "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
         headers = {"billing_unit": "per", "units_billed": "units", "cards_rented": "cards", "cost_cny": "¥",
                    "cost_cny_max": "¥ max", "effective_cny_per_card_hour": "¥/card-h", "cny_per_million_tokens": "¥/1M tok"}
         emit_rows(rows, cols, title=f"{gpus}× {lookup.accelerator(cat, gpu).name} for {hours:,.1f} h", headers=headers)
+        _say_basis(reg, kinds, list(rows))
 
     @app.command("rent-vs-buy")
     def rent_vs_buy_cmd(
@@ -84,7 +119,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         card_price: Annotated[float | None, typer.Option(help="CNY per card (default: catalog purchase)")] = None,
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
         rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: cheapest hourly offer)")] = None,
-        region: Annotated[str, typer.Option(help="offers to take the rent from: any, cn, international")] = "any",
+        region: RegionOpt = offer_q.DEFAULT_REGION,
+        offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use."""
@@ -105,22 +141,26 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             srv = 0.0
             if servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest per card
                 srv = max(mid(servers[0]) / max(servers[0].cards, 1) - card, 0.0)
-        if region not in ("any", "cn", "international"):
-            raise InputError("region", f"{region!r} is not one of any, cn, international")
-        rent = rent_price if rent_price is not None else hourly_card_price(cat, acc.id, region)
+        reg, kinds = _basis(region, offer_kinds)
+        rent = rent_price if rent_price is not None else hourly_card_price(cat, acc.id, reg, kinds)
         if rent is None:
-            raise InputError("rent-price", f"no hourly {'' if region == 'any' else region + ' '}offer for {acc.id}; pass --rent-price")
+            raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds, "hourly offer") + "; or pass --rent-price")
         tdp = acc.specs.tdp_w.value if acc.specs.tdp_w else 0.0
         r = rent_vs_buy(rent, card, srv, tdp, pue, electricity, ops, years, utilization)
         if json_:
-            emit_json(r)
+            emit_json({**r.model_dump(mode="json"), "region": reg, "offer_kinds": list(kinds),
+                       "rent_from": "--rent-price" if rent_price is not None else "cheapest usable hourly offer"})
             return
+        if rent_price is None:
+            console.print(f"[dim]prices: region {reg}, offer kinds {', '.join(kinds)}[/dim]", highlight=False)
         console.print(f"[bold]{acc.name}[/bold]: rent ¥{rent:.2f}/card-h, buy ¥{card:,.0f} card + ¥{srv:,.0f} server share")
         emit_rows([{"item": k, "value": v} for k, v in r.model_dump().items()], ["item", "value"], title="Rent vs buy, per card per year")
 
     @app.command("scenarios")
     def scenarios_cmd(
         only: Annotated[str | None, typer.Option("--id", help="one scenario id")] = None,
+        region: RegionOpt = offer_q.DEFAULT_REGION,
+        offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Every scenario in the seeds' tables: the seeds' answer beside the planner's, and why they differ."""
@@ -131,7 +171,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             items = [s for s in items if s.id == only]
             if not items:
                 raise InputError("id", f"unknown scenario {only!r}; allowed: {', '.join(ids)}")
-        results = [run_scenario(cat, s) for s in items]
+        reg, kinds = _basis(region, offer_kinds)
+        results = [run_scenario(cat, s, region=reg, kinds=kinds) for s in items]
         if json_:
             emit_json([
                 {
@@ -141,7 +182,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                     "planner_answer": r.planner_device,
                     "planner_plan": r.planner.model_dump(mode="json") if r.planner else None,
                     "seed_best_plan": r.seed_best.model_dump(mode="json") if r.seed_best else None,
-                    "agrees": r.agrees, "explanation": r.explanation,
+                    "agrees": r.agrees, "explanation": r.explanation, "region": reg, "offer_kinds": list(kinds),
                 }
                 for r in results
             ])
@@ -153,6 +194,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         emit_rows(rows, list(rows[0]), title="Seed scenarios: the articles' answer and the planner's")
         for r in results:
             console.print(f"[bold]{r.scenario.id}[/bold]: {r.explanation}", highlight=False)
+        console.print(f"[dim]prices: region {reg}, offer kinds {', '.join(kinds)}[/dim]", highlight=False)
 
     @migrate_app.command("cost")
     def migrate_cost_cmd(
@@ -166,13 +208,16 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         engineer_week: Annotated[float, typer.Option(help="CNY per engineer-week (assumed default ¥10,000)")] = 10_000.0,
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,
         horizon_months: Annotated[float, typer.Option(help="horizon for the verdict")] = 12.0,
+        region: RegionOpt = offer_q.DEFAULT_REGION,
+        offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Cost/benefit of moving a workload to a domestic stack: engineer-weeks, saving, payback months."""
+        reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
         m = load_model_arg(cat, model)
         out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
-                             subsidy, horizon_months)
+                             subsidy, horizon_months, region=reg, kinds=kinds)
         if json_:
             emit_json(out)
             return
@@ -188,9 +233,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         ]
         for dev, d in out.get("derived", {}).items():
             if isinstance(d, dict):
-                rows.append({"item": f"{dev}, 8 cards", "value": f"{d['tokens_per_s_8_cards']:,.0f} tokens/s at ¥{d['cny_per_card_hour']:.2f}/card-h"})
+                rows.append({"item": f"{dev}, 8 cards", "value": f"{d['tokens_per_s_8_cards']:,.0f} tokens/s at ¥{d['cny_per_card_hour']:.2f}/card-h ({d['offer']})"})
             else:
                 rows.append({"item": "cost of the same work, new / old", "value": f"{d:.2f}"})
         rows.append({"item": "verdict", "value": out["verdict"]})
         emit_rows(rows, ["item", "value"], title="Migration cost/benefit")
+        _say_basis(reg, kinds, list(out["offers_used"]))
 

@@ -1,34 +1,68 @@
 """Side-by-side comparison, TCO per offer, per-yuan effective TFLOPS and migration cost/benefit as pure
-functions returning JSON-ready dicts (the logic of `suanli compare`, `tco` and `migrate cost`, for the API)."""
+functions returning JSON-ready dicts (the logic of `suanli compare`, `tco` and `migrate cost`, for the API).
+
+Every function prices from the offers `catalog.offers.usable_offers` allows: `region` cn (default), any or
+international, and `kinds` (default listings only); each answer names the region and kinds it used, marks
+international offers and warns about prices older than `stale_months`."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
-
+from collections.abc import Sequence
 from typing import Any
 
 from suanli.catalog import lookup
-from suanli.catalog.schema import Catalog, ModelArch
+from suanli.catalog import offers as offer_q
+from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
 from suanli.estimate.estimate import estimate
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.workload import make_workload
 from suanli.plan.cost import cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
 from suanli.plan.search import migration_weeks
-from suanli.units import TFLOPS
+from suanli.units import HOURS_PER_MONTH, TFLOPS
 
-__all__ = ["compare_devices", "hourly_card_price", "migration_cost", "tco_rows", "value_table"]
+__all__ = ["compare_devices", "hourly_card_price", "migration_cost", "no_price_message", "offer_facts",
+           "pricing_basis", "tco_rows", "value_table"]
+
+Kinds = Sequence[str]
 
 
-def hourly_card_price(cat: Catalog, device_id: str, region: str = "any") -> float | None:
-    """Cheapest price of one card for one hour under hourly billing (None when no hourly offer);
-    `region` cn or international keeps only those offers (see plan.search.is_international)."""
-    from suanli.plan.search import is_international
+def pricing_basis(region: str, kinds: Kinds) -> dict[str, Any]:
+    """What every cost answer says about the prices it used."""
+    return {"region": offer_q.parse_region(region), "offer_kinds": list(kinds)}
 
-    if region != "any":
-        keep = tuple(o for o in cat.offers if is_international(o.region) == (region == "international"))
-        cat = cat.model_copy(update={"offers": keep})
-    c = cheapest_job_cost(cat, device_id, 1, 1.0, billing="hour")
+
+def offer_facts(o: Offer, today: dt.date | None = None, stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> dict[str, Any]:
+    """The offer as an answer cites it: id, provider, kind, region (international marked), scope, date, and the
+    staleness warning when its price is older than `stale_months`."""
+    return {
+        "offer": o.id, "provider": o.provider, "kind": o.kind, "region": o.region or "cn",
+        "international": offer_q.is_international(o.region), "scope": offer_q.scope_label(o), "date": o.date,
+        "url": o.url, "source": o.source,
+        "stale": offer_q.stale_warning(o, today or dt.date.today(), stale_months),
+    }
+
+
+def no_price_message(cat: Catalog, device: str, region: str, kinds: Kinds, what: str = "offer") -> str:
+    """One line: no usable price for the device under this region/kinds, what other figures exist, and the
+    catalog's note when nothing is public."""
+    msg = f"no {offer_q.parse_region(region)} {'/'.join(kinds)} {what} for {device}"
+    others = [o for o in cat.offers if o.device == device and o not in offer_q.usable_offers(cat, region, kinds)]
+    if others:
+        alt = sorted({(o.kind, "international" if offer_q.is_international(o.region) else "cn") for o in others})
+        msg += "; the catalog has " + ", ".join(f"{k} ({r})" for k, r in alt) + " figures: widen --offer-kinds/--region"
+    note = offer_q.unpriced_reason(cat, device)
+    if note:
+        msg += f" — {note}"
+    return msg
+
+
+def hourly_card_price(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
+                      kinds: Kinds = offer_q.DEFAULT_KINDS) -> float | None:
+    """Cheapest price of one card for one hour under hourly billing among the usable offers (None when none)."""
+    c = cheapest_job_cost(offer_q.filter_catalog(cat, region, kinds), device_id, 1, 1.0, billing="hour")
     return None if c is None else c.cost_cny
 
 
@@ -40,8 +74,13 @@ def _peak_tflops(acc: Any, precision: str) -> float | None:
 
 
 def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = "inference", gpus: int = 1,
-                    precision: str = "bf16", batch: int = 1, tokens: float | None = None, zero: int = 0) -> list[dict[str, Any]]:
-    """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour."""
+                    precision: str = "bf16", batch: int = 1, tokens: float | None = None, zero: int = 0,
+                    region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
+                    today: dt.date | None = None) -> list[dict[str, Any]]:
+    """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
+    priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds."""
+    full = cat
+    priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
         raise InputError("gpu", f"give 2 to 4 devices (got {len(devices)})")
     ids = [lookup.accelerator(cat, g).id for g in devices]
@@ -54,8 +93,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         c = estimate(cat, m, acc, w).contract()
         fits = c["memory"]["fits"]
         hours = c["time"].get("hours") if fits is not False else None  # a job that does not fit has no time
-        cost = cheapest_job_cost(cat, acc.id, gpus, hours) if hours else None
-        price = hourly_card_price(cat, acc.id)
+        cost = cheapest_job_cost(priced, acc.id, gpus, hours) if hours else None
+        price = hourly_card_price(priced, acc.id, "any", kinds)
+        used = next((o for o in priced.offers if cost is not None and o.id == cost.offer_id), None)
         peak = _peak_tflops(acc, precision)
         eff = c["scaling"].get("efficiency") or 1.0
         rows.append({
@@ -75,13 +115,19 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, eff) if price and peak else None,
             "stack": acc.stack,
             "domestic": acc.domestic,
+            **pricing_basis(region, kinds),
+            "offer_facts": offer_facts(used, today) if used else None,
+            "no_price": None if any(o.device == acc.id for o in priced.offers)
+            else no_price_message(full, acc.id, region, kinds),
         })
     return rows
 
 
 def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: float = 0.0,
-             tokens_per_s: float | None = None, utilization: float = 1.0) -> list[dict[str, Any]]:
-    """Cost of holding `gpus` cards for `hours` under every offer of the device, cheapest first."""
+             tokens_per_s: float | None = None, utilization: float = 1.0, region: str = offer_q.DEFAULT_REGION,
+             kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None) -> list[dict[str, Any]]:
+    """Cost of holding `gpus` cards for `hours` under every usable offer of the device (`region`, `kinds`),
+    cheapest first; each row names the offer's kind, region (international marked), scope and staleness."""
     acc = lookup.accelerator(cat, device)
     if not (math.isfinite(hours) and 0 < hours <= 1e6):
         raise InputError("hours", f"must be a number in (0, 1e6] (got {hours})")
@@ -92,37 +138,37 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
     if subsidy and not acc.domestic:
         raise InputError("subsidy", f"subsidies apply to domestic compute; {acc.id} is not domestic")
     rows = []
-    for o in cat.offers:
-        if o.device != acc.id:
-            continue
+    for o in offer_q.usable_offers(cat, region, kinds, device=acc.id):
         c = job_cost(o, gpus, hours, subsidy)
         row: dict[str, Any] = {
             "offer": o.id, "provider": o.provider, "billing_unit": o.billing_unit, "units_billed": c.units_billed,
             "cards_rented": c.cards_rented, "cost_cny": c.cost_cny, "cost_cny_max": c.cost_cny_max,
             "effective_cny_per_card_hour": c.cost_cny / (gpus * hours), "notes": c.notes,
-            "date": o.date, "source": o.source,
+            "date": o.date, "source": o.source, **offer_facts(o, today), **pricing_basis(region, kinds),
         }
         if tokens_per_s:
             row["cny_per_million_tokens"] = cost_per_million_tokens(c.cost_cny / hours, tokens_per_s, utilization)
         rows.append(row)
     if not rows:
-        raise InputError("gpu", f"no offers for {acc.id} in the catalog")
+        raise InputError("gpu", no_price_message(cat, acc.id, region, kinds))
     rows.sort(key=lambda r: r["cost_cny"])
     return rows
 
 
-def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float = 1.0) -> list[dict[str, Any]]:
-    """Per device with an hourly offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷
+def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float = 1.0,
+                region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS) -> list[dict[str, Any]]:
+    """Per device with a usable hourly offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷
     CNY per card-hour), best first."""
     out: list[dict[str, Any]] = []
     for acc in cat.accelerators:
-        price = hourly_card_price(cat, acc.id)
+        price = hourly_card_price(cat, acc.id, region, kinds)
         peak = _peak_tflops(acc, precision)
         if price is None or peak is None or price <= 0:
             continue
         out.append({"device": acc.id, "device_name": acc.name, "vendor": acc.vendor, "domestic": acc.domestic,
                     "cny_per_card_hour": price, "dense_tflops": peak,
-                    "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, scaling_efficiency)})
+                    "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, scaling_efficiency),
+                    **pricing_basis(region, kinds)})
     out.sort(key=lambda r: -r["effective_tflops_per_cny_hour"])
     return out
 
@@ -130,8 +176,11 @@ def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float
 def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from_gpu: str = "h100-sxm",
                    monthly_spend: float = 100_000.0, saving: float | None = None, task: str = "full",
                    engineers: int = 2, engineer_week: float = 10_000.0, subsidy: float = 0.0,
-                   horizon_months: float = 12.0) -> dict[str, Any]:
-    """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`)."""
+                   horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
+                   kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None) -> dict[str, Any]:
+    """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
+    is derived from tokens per yuan on 8 cards of each device, each rented for a month (the spend is monthly)
+    from the cheapest usable offer (`region`, `kinds`, any billing unit); the answer names those offers."""
     for name, v, lo, hi in (("monthly-spend", monthly_spend, 1e-9, 1e12), ("engineer-week", engineer_week, 0.0, 1e9),
                             ("horizon-months", horizon_months, 1e-9, 1200.0), ("subsidy", subsidy, 0.0, 0.999)):
         if not (math.isfinite(v) and lo <= v <= hi):
@@ -146,21 +195,29 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     stack = lookup.stack(cat, dst.stack)
     lo, hi, why = migration_weeks(cat, stack, m)
     derived: dict[str, Any] = {}
+    used: list[dict[str, Any]] = []
     if saving is None:
         w = make_workload(task=task, gpus=8, zero=3 if task in ("full", "pretrain") else 0, batch=1)
+        priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         for acc in (src, dst):
-            price = hourly_card_price(cat, acc.id)
+            month = cheapest_job_cost(priced, acc.id, 8, HOURS_PER_MONTH)
+            if month is None:
+                raise InputError("saving", f"cannot derive it: {no_price_message(cat, acc.id, region, kinds)}; "
+                                 "or pass --saving")
+            price = month.cost_cny / (8 * HOURS_PER_MONTH)
             e = estimate(cat, m, acc, w).contract()
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
-            if price is None or not tps:
-                raise InputError("saving", f"cannot derive it for {acc.id} (no hourly price or speed); pass saving")
+            if not tps:
+                raise InputError("saving", f"cannot derive it for {acc.id} (no speed estimate); pass --saving")
             sub = subsidy if acc.domestic else 0.0
             per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
-            derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price}
+            offer = next(o for o in priced.offers if o.id == month.offer_id)
+            derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id}
+            used.append({"device": acc.id, **offer_facts(offer, today), "cny_per_card_hour": price})
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
         saving = max(0.0, monthly_spend * (1 - ratio))
         derived["cost_ratio_same_work"] = ratio
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
-            "derived": derived, **t.model_dump(mode="json")}
+            "derived": derived, **t.model_dump(mode="json"), **pricing_basis(region, kinds), "offers_used": used}

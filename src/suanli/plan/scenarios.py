@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -49,7 +50,11 @@ def _fields(s: Scenario) -> dict[str, Any]:
     return f
 
 
-def run_scenario(cat: Catalog, s: Scenario) -> ScenarioResult:
+def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[str] = ("listing",)) -> ScenarioResult:
+    """The planner's answer to one scenario, priced only from the usable offers (`region`, `kinds`)."""
+    from suanli.catalog.offers import filter_catalog
+
+    cat = filter_catalog(cat, region, kinds)
     fields = _fields(s)
     req = make_request(**fields)
     m = lookup.model(cat, req.model)
