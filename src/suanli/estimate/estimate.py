@@ -4,6 +4,7 @@ The JSON of `Estimate.contract()` is the stable contract of `suanli estimate --j
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -11,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError, InputError
+from suanli.estimate.capability import check_capability
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
@@ -21,7 +23,8 @@ from suanli.estimate.memory import (
 )
 from suanli.estimate.params import param_count
 from suanli.estimate.speed import InferenceSpeed, TrainingSpeed, inference_speed, training_speed
-from suanli.estimate.workload import Workload
+from suanli.estimate.setup import setup_hours, setup_terms
+from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 
 __all__ = ["ErrorBand", "Estimate", "estimate"]
 
@@ -51,6 +54,7 @@ class Estimate(BaseModel):
     training: TrainingSpeed | None = None
     diffusion: DiffusionSpeed | None = None
     hours: float | None = None
+    setup_hours: dict[str, float] | None = None
     error_band: dict[str, ErrorBand] = {}
     notes: list[str] = []
 
@@ -141,6 +145,14 @@ class Estimate(BaseModel):
             }
         if self.hours is not None:
             out["time"] = {"hours": self.hours, "tokens": w.tokens}
+            if self.setup_hours is not None:
+                out["time"].update({
+                    "compute_hours": self.hours,
+                    "setup_hours": self.setup_hours["total_h"],
+                    "setup_breakdown_hours": {k: self.setup_hours[k] for k in ("environment_h", "download_h", "checkpoint_h")},
+                    "checkpoints": self.setup_hours["checkpoints"],
+                    "total_hours": self.hours + self.setup_hours["total_h"],
+                })
         return out
 
 
@@ -156,21 +168,31 @@ def estimate(
     if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
         raise InputError("pp", f"{w.pp} pipeline stages for a {model.num_layers}-layer model; at most {model.num_layers}")
     stack = next((s for s in cat.stacks if s.id == device.stack), None)
-    mem = estimate_memory(model, w, device, stack)
     notes: list[str] = []
+    if stack is not None and w.method == "default":
+        notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype)
+    if model.kind == "llm" and model.max_context and w.context > model.max_context:
+        what = "input + output" if not w.training else "seq"
+        raise InputError("input" if not w.training else "seq",
+                         f"{what} = {w.context:,} tokens exceeds {model.id}'s context of {model.max_context:,}")
+    mem = estimate_memory(model, w, device, stack, cat)
     inf = tr = None
     dif = None
     hours = None
+    setup: dict[str, float] | None = None
     max_b = None
     max_ctx = None
     if w.method == "default" and model.kind == "llm":
-        max_b = max_batch_that_fits(model, w, device, stack)
-        max_ctx = max_context_that_fits(model, w, device, stack)
+        max_b = max_batch_that_fits(model, w, device, stack, cat=cat)
+        max_ctx = max_context_that_fits(model, w, device, stack, cat=cat)
         try:
             if w.training:
                 tr = training_speed(cat, model, device, w, overrides)
                 if w.tokens:
                     hours = w.tokens / tr.train_tokens_per_s / 3600
+                    terms = setup_terms(cat, model, w.task, mem.trainable_params, optimizer_bytes_per_param(w))
+                    nodes = math.ceil(w.gpus / device.max_cards_per_node)
+                    setup = {k: float(v) for k, v in setup_hours(terms, hours, nodes).items()}
             else:
                 inf = inference_speed(cat, model, device, w, overrides)
                 if w.tokens:
@@ -210,6 +232,7 @@ def estimate(
         training=tr,
         diffusion=dif,
         hours=hours,
+        setup_hours=setup,
         error_band=sel,
         notes=notes,
     )

@@ -7,17 +7,18 @@ articles' rules of thumb exactly: inference = params × bytes × 1.2; training =
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pydantic import BaseModel, ConfigDict
 
-from suanli.catalog.schema import Accelerator, ModelArch, SoftwareStack
+from suanli.catalog.schema import Accelerator, Catalog, ModelArch, SoftwareStack
 from suanli.estimate import arch
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import QUANTIZED, activation_bytes, weight_bytes_per_param
-from suanli.estimate.workload import Workload
+from suanli.estimate.workload import RECOMPUTE, Workload
 from suanli.units import GiB
 
 __all__ = [
@@ -27,12 +28,17 @@ __all__ = [
     "ep_share",
     "max_context_that_fits",
     "nominal_params",
+    "needed_bytes",
+    "preallocate_fraction",
+    "training_memory",
+    "training_memory_terms",
+    "inference_memory",
+    "inference_memory_terms",
+    "usable_memory_bytes",
     "training_peak",
     "weights_bytes",
 ]
 
-# vLLM reserves this fraction of device memory up front (vLLM EngineArgs default gpu_memory_utilization=0.9).
-VLLM_GPU_MEMORY_UTILIZATION = 0.9
 # vLLM profiles activations with one batch of max_num_batched_tokens (vLLM default 8192 on chunked prefill).
 VLLM_PROFILE_TOKENS = 8192
 
@@ -44,6 +50,8 @@ class MemoryEstimate(BaseModel):
     per_gpu_bytes: float
     breakdown_bytes: dict[str, float]
     capacity_bytes: float | None
+    usable_bytes: float | None = None
+    needed_bytes: float | None = None
     fits: bool | None
     headroom_bytes: float | None
     trainable_params: int
@@ -66,14 +74,21 @@ def _runtime_overhead_bytes(stack: SoftwareStack | None) -> float:
     return stack.runtime_overhead_gib.value * GiB
 
 
-def ep_share(m: ModelArch, ep: int) -> float:
-    """Share of the parameters one expert-parallel rank holds: everything but the routed experts, plus 1/ep of
-    those."""
-    if ep <= 1 or m.moe is None:
-        return 1.0
+def _routed_fraction(m: ModelArch) -> float:
+    if m.moe is None:
+        return 0.0
     total = param_count(m).total
-    routed = arch.routed_expert_params(m) / total if total else 0.0
-    return (1.0 - routed) + routed / ep
+    return arch.routed_expert_params(m) / total if total else 0.0
+
+
+def ep_share_of(routed_fraction: float, ep: Any) -> Any:
+    """Share of the parameters one expert-parallel rank holds: everything but the routed experts, plus 1/ep of
+    those (arrays or floats)."""
+    return (1.0 - routed_fraction) + routed_fraction / ep
+
+
+def ep_share(m: ModelArch, ep: int) -> float:
+    return float(ep_share_of(_routed_fraction(m), ep)) if ep > 1 else 1.0
 
 
 def weights_bytes(m: ModelArch, precision: str) -> float:
@@ -96,120 +111,192 @@ def _seed(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str]]:
     return {"weights": base, "overhead_20pct": 0.2 * base}, notes
 
 
-def _inference(m: ModelArch, w: Workload, acc: Accelerator | None) -> tuple[dict[str, float], list[str]]:
-    notes: list[str] = []
-    shard = w.tp * w.pp
-    weights = weights_bytes(m, w.precision) / shard * ep_share(m, w.ep)
-    if m.kind == "diffusion":
-        return {"weights": weights}, ["diffusion: weights only; activations depend on resolution"]
-    kv_bytes = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
-    ctx = w.context if m.sliding_window is None else min(w.context, m.sliding_window)
-    # MLA's latent cache is shared by all heads, so tensor parallelism replicates it on every rank (vLLM's MLA
-    # backends); GQA/MHA caches split by KV heads across tp ranks
-    kv_shard = w.pp if m.mla is not None and w.engine != "hf" else shard
-    kv = arch.kv_cache_bytes_per_token(m, kv_bytes, w.engine) * ctx * w.batch / kv_shard
+@dataclass(frozen=True)
+class InferenceMemoryTerms:
+    """Model-level inputs of the inference memory kernel, unsharded (bytes)."""
+
+    weights_bytes: float
+    routed_fraction: float
+    kv_bytes_per_token: float
+    kv_shards_by_tp: bool
+    context: int
+    input: int
+    act_bytes_per_token: float
+    score_bytes_per_seq: float
+    logits_bytes_per_seq: float
+    profile_tokens: float | None
+
+
+def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool) -> InferenceMemoryTerms:
+    kv_b = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
     act_b = activation_bytes(w.precision)
     h = m.hidden_size or 0
-    tokens = min(w.batch * w.input, VLLM_PROFILE_TOKENS) if w.preallocates else w.batch * w.input
-    # prefill transient: hidden states (residual, norm output) + one MLP's gate/up/product, per token
-    act = tokens * (3 * h + 3 * arch.ffn_width_active(m)) * act_b / w.tp
-    if not w.flash_attention:
-        act += w.batch * (m.num_attention_heads or 0) * w.input**2 * act_b / w.tp
-    # generate() keeps only the last position's logits, upcast to fp32 (transformers logits_to_keep=1)
-    logits = w.batch * (m.vocab_size or 0) * 4.0
-    parts = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
-    if w.preallocates and acc is not None and acc.specs.memory_gib is not None:
-        pool = VLLM_GPU_MEMORY_UTILIZATION * acc.specs.memory_gib.value * GiB
-        free_for_kv = pool - weights - act - logits
+    return InferenceMemoryTerms(
+        weights_bytes=weights_bytes(m, w.precision),
+        routed_fraction=_routed_fraction(m),
+        kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
+        # MLA's latent cache is shared by all heads, so tensor parallelism replicates it on every rank (vLLM's
+        # MLA backends); GQA/MHA caches split by KV heads across tp ranks
+        kv_shards_by_tp=not (m.mla is not None and w.engine != "hf"),
+        context=w.context if m.sliding_window is None else min(w.context, m.sliding_window),
+        input=w.input,
+        # prefill transient: hidden states (residual, norm output) + one MLP's gate/up/product, per token
+        act_bytes_per_token=(3 * h + 3 * arch.ffn_width_active(m)) * act_b,
+        score_bytes_per_seq=0.0 if w.flash_attention else (m.num_attention_heads or 0) * w.input**2 * act_b,
+        # generate() keeps only the last position's logits, upcast to fp32 (transformers logits_to_keep=1)
+        logits_bytes_per_seq=(m.vocab_size or 0) * 4.0,
+        profile_tokens=VLLM_PROFILE_TOKENS if preallocates else None,
+    )
+
+
+def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: Any,
+                     pool_bytes: Any = None) -> dict[str, Any]:
+    """Per-device inference memory over arrays of layouts (floats work too). `pool_bytes`: memory a
+    pre-allocating engine reserves (fraction × capacity); its unused KV pool is reported as its own item."""
+    shard = tp * pp
+    weights = t.weights_bytes / shard * ep_share_of(t.routed_fraction, ep)
+    kv_shard = shard if t.kv_shards_by_tp else pp
+    kv = t.kv_bytes_per_token * t.context * batch / kv_shard
+    tokens = batch * t.input if t.profile_tokens is None else np.minimum(batch * t.input, t.profile_tokens)
+    act = tokens * t.act_bytes_per_token / tp + batch * t.score_bytes_per_seq / tp
+    logits = batch * t.logits_bytes_per_seq
+    parts: dict[str, Any] = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
+    if pool_bytes is not None:
+        parts["kv_cache_pool_unused"] = np.maximum(pool_bytes - weights - act - logits - kv, 0.0)
+    return parts
+
+
+def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
+               prealloc: float | None) -> tuple[dict[str, float], list[str]]:
+    if m.kind == "diffusion":
+        weights = weights_bytes(m, w.precision) / (w.tp * w.pp)
+        return {"weights": weights}, ["diffusion: weights only; activations depend on resolution"]
+    notes: list[str] = []
+    pool = None
+    if prealloc is not None and acc is not None and acc.specs.memory_gib is not None:
+        pool = prealloc * acc.specs.memory_gib.value * GiB
+    t = inference_memory_terms(m, w, prealloc is not None)
+    parts = {k: float(v) for k, v in inference_memory(t, w.tp, w.pp, w.ep, w.batch, pool).items()}
+    if pool is not None:
+        free_for_kv = pool - parts["weights"] - parts["activations"] - parts["logits"]
         notes.append(
-            f"{w.engine} pre-allocates {VLLM_GPU_MEMORY_UTILIZATION:.0%} of device memory; "
-            f"KV pool {max(free_for_kv, 0) / GiB:,.1f} GiB, this workload needs {kv / GiB:,.1f} GiB"
+            f"{w.engine} pre-allocates {prealloc:.0%} of device memory; "
+            f"KV pool {max(free_for_kv, 0) / GiB:,.1f} GiB, this workload needs {parts['kv_cache'] / GiB:,.1f} GiB"
         )
-        parts["kv_cache_pool_unused"] = max(free_for_kv - kv, 0.0)
     return parts, notes
 
 
-def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], int]:
+@dataclass(frozen=True)
+class TrainingMemoryTerms:
+    """Model-level inputs of the training memory kernel for one task and precision, unsharded (bytes)."""
+
+    seq: int
+    weights_bytes: float
+    trainable: int
+    grads_bytes: float
+    optimizer_bytes: float
+    head_grad_bytes: float
+    routed_fraction: float
+    act_bytes_per_token_layer: tuple[float, float, float]
+    logits_bytes_per_token: float
+    layers: int
+    offload_optimizer: bool
+
+
+def storage_precision(precision: str) -> str:
+    """Training keeps weights and gradients in 16-bit under FP8: Transformer Engine / torchao cast to FP8 per
+    GEMM and keep bf16 weights (Micikevicius et al. 2022, 'FP8 Formats for Deep Learning', §4)."""
+    return "bf16" if precision == "fp8" else precision
+
+
+_OPTIMIZER_BYTES_PER_PARAM = {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}
+
+
+def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
     arch.require_llm(m, f"task {w.task}")
-    notes: list[str] = []
     p = param_count(m)
-    shard = w.tp * w.pp
-    dp = w.dp
-    mixed = w.precision != "fp32"
+    prec = storage_precision(w.precision)
+    act_b = activation_bytes(w.precision)
     if w.task in ("lora", "qlora"):
         trainable = arch.lora_params(m, w.lora_rank, w.lora_targets)
-        base_precision = "nf4" if w.task == "qlora" else w.precision
-        weights = weights_bytes(m, base_precision) / shard
         # PEFT keeps adapter weights in fp32 (autocast_adapter_dtype=True): weight 4 + grad 4 + Adam 8 bytes
-        weights += trainable * 4.0 / shard
-        grads = trainable * 4.0 / shard
-        opt_bytes = {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 4.0}[w.optimizer]
-        optimizer = trainable * opt_bytes / shard
-        # ZeRO / FSDP shard whatever they hold, frozen base weights included (ZeRO-3 = FSDP full shard)
-        if w.zero >= 1:
-            optimizer /= dp
-        if w.zero >= 2:
-            grads /= dp
-        if w.zero >= 3:
-            weights /= dp
+        weights = weights_bytes(m, "nf4" if w.task == "qlora" else prec) + trainable * 4.0
+        grads = trainable * 4.0
+        optimizer = trainable * {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 4.0}[w.optimizer]
+        head = 0.0
     else:
         trainable = p.total
         # ZeRO paper (Rajbhandari et al. 2020) §3.1: mixed-precision Adam keeps 2Ψ fp16 weights, 2Ψ fp16 grads
         # and KΨ optimizer states with K = 12 (fp32 master weights, momentum, variance).
-        master = 4.0 if mixed else 0.0
-        per_param_state = {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}[w.optimizer]
-        if w.optimizer == "adafactor":
-            notes.append("adafactor: factored second moments (rows + columns) counted as zero")
-        weights = p.total * weight_bytes_per_param(w.precision) / shard
-        grads = p.total * weight_bytes_per_param(w.precision) / shard
-        optimizer = p.total * (master + per_param_state) / shard
-        if w.zero >= 1:
-            optimizer /= dp
-        if w.zero >= 2:
-            grads /= dp
-        if w.zero >= 3:
-            weights /= dp
-    if w.ep > 1:
-        # expert parallelism: each rank holds 1/ep of the routed experts, with their gradients and states
-        # (states ZeRO already shards over the dp ranks are not divided again: ep ranks are dp ranks)
-        share = ep_share(m, w.ep)
-        weights *= share if w.zero < 3 else 1.0
-        grads *= share if w.zero < 2 else 1.0
-        optimizer *= share if w.zero < 1 else 1.0
-        notes.append(f"expert parallel over {w.ep} ranks: {share:.0%} of the parameters per rank")
-    if w.offload_optimizer:
-        notes.append("optimizer states offloaded to CPU memory (ZeRO-Offload)")
-        optimizer = 0.0
+        master = 4.0 if prec != "fp32" else 0.0
+        weights = p.total * weight_bytes_per_param(prec)
+        grads = p.total * weight_bytes_per_param(prec)
+        optimizer = p.total * (master + _OPTIMIZER_BYTES_PER_PARAM[w.optimizer])
+        # gradients alive when backward starts: the lm_head's (the first weight gradient produced)
+        head = (p.lm_head or p.embedding) * weight_bytes_per_param(prec)
+    per_tok = tuple(
+        arch.activation_bytes_per_token_per_layer(m, act_b, r, w.flash_attention, w.seq) for r in RECOMPUTE
+    )
+    return TrainingMemoryTerms(
+        seq=w.seq,
+        weights_bytes=weights,
+        trainable=trainable,
+        grads_bytes=grads,
+        optimizer_bytes=optimizer,
+        head_grad_bytes=head,
+        routed_fraction=_routed_fraction(m),
+        act_bytes_per_token_layer=(per_tok[0], per_tok[1], per_tok[2]),
+        # logits in the compute dtype, the fp32 upcast for the loss and its fp32 gradient: 2 + 4 + 4 bytes
+        # per vocabulary entry per token (transformers' ForCausalLMLoss upcasts logits to float).
+        logits_bytes_per_token=(m.vocab_size or 0) * (act_b + 8.0),
+        layers=m.num_layers or 0,
+        offload_optimizer=w.offload_optimizer,
+    )
 
-    act_b = activation_bytes(w.precision)
-    layers = m.num_layers or 0
-    per_tok = arch.activation_bytes_per_token_per_layer(m, act_b, w.recompute, w.flash_attention, w.seq)
+
+def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, zero: Any, recompute: Any,
+                    batch: Any, grad_accum: Any) -> dict[str, Any]:
+    """Per-device training memory over arrays of layouts (floats work too); `recompute` indexes RECOMPUTE."""
+    shard = tp * pp
+    share = ep_share_of(t.routed_fraction, ep)
+    # ZeRO / FSDP shard whatever they hold, frozen LoRA base weights included (ZeRO-3 = FSDP full shard);
+    # expert parallelism holds 1/ep of the routed experts, with their gradients and states (states ZeRO already
+    # shards over the dp ranks are not divided again: ep ranks are dp ranks)
+    weights = t.weights_bytes / shard * np.where(zero >= 3, 1 / dp, share)
+    grads = t.grads_bytes / shard * np.where(zero >= 2, 1 / dp, share)
+    optimizer = t.optimizer_bytes / shard * np.where(zero >= 1, 1 / dp, share)
+    if t.offload_optimizer:
+        optimizer = optimizer * 0.0
+    head = t.head_grad_bytes / shard * np.where(zero >= 2, 1 / dp, 1.0)
+    per_tok = np.asarray(t.act_bytes_per_token_layer)[recompute]
     # 1F1B pipeline: the first stage holds min(pp, micro-batches) micro-batches of its L/pp layers
     # (Korthikanti et al. 2022 §4.2.3); tensor + sequence parallel divide activations by t (§4.2.2).
-    in_flight = min(w.pp, w.grad_accum) if w.pp > 1 else 1
-    acts = w.batch * w.seq * per_tok * (layers / w.pp) * in_flight / w.tp
-    if w.recompute == "full":
-        # one layer is recomputed at a time and holds its full activations during its backward
-        acts += w.batch * w.seq * arch.activation_bytes_per_token_per_layer(
-            m, act_b, "none", w.flash_attention, w.seq
-        ) / w.tp
-    # logits in the compute dtype, the fp32 upcast for the loss and its fp32 gradient: 2 + 4 + 4 bytes
-    # per vocabulary entry per token (transformers' ForCausalLMLoss upcasts logits to float).
-    logits = w.batch * w.seq * (m.vocab_size or 0) * (act_b + 8.0) / w.tp
-    # gradients alive when backward starts: the lm_head's (the first weight gradient produced), if trained
-    head = 0.0
-    if w.task in ("full", "pretrain"):
-        head = (p.lm_head or p.embedding) * weight_bytes_per_param(w.precision) / shard / (dp if w.zero >= 2 else 1)
-    grads_at_peak, acts_at_peak, logits_at_peak, phase = training_peak(grads, head, acts, logits)
-    notes.append(f"peak at the {phase} of backward")
-    parts = {
-        "weights": weights,
-        "gradients": grads_at_peak,
-        "optimizer": optimizer,
-        "activations": acts_at_peak,
-        "logits": logits_at_peak,
-    }
-    return parts, notes, trainable
+    in_flight = np.where(pp > 1, np.minimum(pp, grad_accum), 1)
+    acts = batch * t.seq * per_tok * (t.layers / pp) * in_flight / tp
+    # full recomputation: one layer is recomputed at a time and holds its full activations during its backward
+    acts = acts + np.where(recompute == RECOMPUTE.index("full"),
+                           batch * t.seq * t.act_bytes_per_token_layer[0] / tp, 0.0)
+    logits = batch * t.seq * t.logits_bytes_per_token / tp
+    g, a, lg, _ = training_peak(grads, head, acts, logits)
+    return {"weights": weights, "gradients": g, "optimizer": optimizer, "activations": a, "logits": lg}
+
+
+def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], int]:
+    t = training_memory_terms(m, w)
+    parts = training_memory(t, w.tp, w.pp, w.dp, w.ep, w.zero, RECOMPUTE.index(w.recompute), w.batch, w.grad_accum)
+    out = {k: float(v) for k, v in parts.items()}
+    notes: list[str] = []
+    if w.optimizer == "adafactor" and w.task not in ("lora", "qlora"):
+        notes.append("adafactor: factored second moments (rows + columns) counted as zero")
+    if w.ep > 1:
+        notes.append(f"expert parallel over {w.ep} ranks: {ep_share(m, w.ep):.0%} of the parameters per rank")
+    if w.offload_optimizer:
+        notes.append("optimizer states offloaded to CPU memory (ZeRO-Offload)")
+    if w.precision == "fp8":
+        notes.append("fp8 training: weights, gradients and optimizer states stay in bf16/fp32 (FP8 only inside GEMMs)")
+    start = out["activations"] > 0 or out["logits"] > 0
+    notes.append(f"peak at the {'start' if start else 'end'} of backward")
+    return out, notes, t.trainable
 
 
 def training_peak(grads: Any, grads_at_start: Any, acts: Any, logits: Any) -> tuple[Any, Any, Any, str]:
@@ -233,51 +320,85 @@ def training_peak(grads: Any, grads_at_start: Any, acts: Any, logits: Any) -> tu
     )
 
 
+def preallocate_fraction(cat: Catalog | None, engine: str) -> float | None:
+    """Share of device memory `engine` reserves up front (catalog engines.preallocate_fraction); None when it
+    allocates on demand or no catalog is given."""
+    if cat is None:
+        return None
+    e = next((x for x in cat.engines if x.id == engine), None)
+    return e.preallocate_fraction.value if e is not None and e.preallocate_fraction is not None else None
+
+
+def usable_memory_bytes(capacity_bytes: Any, fragmentation: float, prealloc: float | None) -> Any:
+    """The one fits rule of estimate and plan. A pre-allocating engine may fill its reserved share of the card
+    (vLLM gpu_memory_utilization); everything else the card less the caching allocator's fragmentation margin
+    (stack.allocator_fragmentation, gmlake-2024). The runtime reserve is an item of the breakdown, so a plan
+    fits when needed ≤ capacity × (1 − fragmentation), i.e. usable = capacity − runtime − fragmentation."""
+    if prealloc is not None:
+        return capacity_bytes * prealloc
+    return capacity_bytes * (1.0 - fragmentation)
+
+
+def stack_fragmentation(stack: SoftwareStack | None) -> float:
+    return stack.allocator_fragmentation.value if stack is not None and stack.allocator_fragmentation else 0.0
+
+
+def needed_bytes(parts: dict[str, Any]) -> Any:
+    """What must fit: every item but the unused part of a pre-allocated KV pool."""
+    total = sum(parts.values())
+    return total - parts.get("kv_cache_pool_unused", 0.0)
+
+
 def estimate_memory(
-    m: ModelArch, w: Workload, acc: Accelerator | None = None, stack: SoftwareStack | None = None
+    m: ModelArch, w: Workload, acc: Accelerator | None = None, stack: SoftwareStack | None = None,
+    cat: Catalog | None = None,
 ) -> MemoryEstimate:
-    """Per-GPU memory for workload `w` of model `m` (on `acc`, whose stack adds its runtime overhead)."""
+    """Per-GPU memory for workload `w` of model `m` (on `acc`, whose stack adds its runtime overhead and
+    fragmentation margin; `cat` supplies the engine's pre-allocation)."""
     notes: list[str] = []
     trainable = 0
+    prealloc = preallocate_fraction(cat, w.engine) if not w.training and w.method == "default" else None
     if w.method == "seed":
         parts, notes = _seed(m, w)
         parts = {k: v / (w.tp * w.pp) for k, v in parts.items()}
     elif w.training:
         parts, notes, trainable = _training(m, w)
     else:
-        parts, notes = _inference(m, w, acc)
+        parts, notes = _inference(m, w, acc, prealloc)
     if w.method == "default":
         parts["runtime_overhead"] = _runtime_overhead_bytes(stack)
     total = sum(parts.values())
     capacity = acc.specs.memory_gib.value * GiB if acc and acc.specs.memory_gib else None
-    fits = None if capacity is None else total <= capacity
-    if capacity is not None and "kv_cache_pool_unused" in parts:
-        needed = total - parts["kv_cache_pool_unused"] - parts.get("runtime_overhead", 0.0)
-        fits = needed <= VLLM_GPU_MEMORY_UTILIZATION * capacity
+    usable = None
+    fits = None
+    if capacity is not None:
+        frag = stack_fragmentation(stack) if w.method == "default" else 0.0
+        usable = float(usable_memory_bytes(capacity, frag, prealloc if "kv_cache_pool_unused" in parts else None))
+        fits = bool(needed_bytes(parts) <= usable)
     return MemoryEstimate(
         method=w.method,
         per_gpu_bytes=total,
         breakdown_bytes=parts,
         capacity_bytes=capacity,
+        usable_bytes=usable,
+        needed_bytes=float(needed_bytes(parts)),
         fits=fits,
-        headroom_bytes=None if capacity is None else capacity - total,
+        headroom_bytes=None if usable is None else usable - float(needed_bytes(parts)),
         trainable_params=trainable,
         notes=notes,
     )
 
 
 def max_batch_that_fits(
-    m: ModelArch, w: Workload, acc: Accelerator, stack: SoftwareStack | None = None, limit: int = 65536
+    m: ModelArch, w: Workload, acc: Accelerator, stack: SoftwareStack | None = None, limit: int = 65536,
+    cat: Catalog | None = None,
 ) -> int:
     """Largest batch (concurrent sequences, or micro-batch per device) that fits; 0 if even 1 does not."""
     if acc.specs.memory_gib is None:
         return 0
-    capacity = acc.specs.memory_gib.value * GiB
 
     def fits(b: int) -> bool:
-        est = estimate_memory(m, w.model_copy(update={"batch": b}), acc, stack)
-        used = est.per_gpu_bytes - est.breakdown_bytes.get("kv_cache_pool_unused", 0.0)
-        return used <= capacity
+        return bool(estimate_memory(m, w.model_copy(update={"batch": b}), acc, stack, cat).fits)
 
     return _largest(fits, 1, limit)
 
@@ -297,7 +418,8 @@ def _largest(fits: Any, lo: int, limit: int) -> int:
 
 
 def max_context_that_fits(
-    m: ModelArch, w: Workload, acc: Accelerator, stack: SoftwareStack | None = None, limit: int = 10_000_000
+    m: ModelArch, w: Workload, acc: Accelerator, stack: SoftwareStack | None = None, limit: int = 10_000_000,
+    cat: Catalog | None = None,
 ) -> int:
     """Longest context (inference: prompt + output tokens; training: sequence length) that fits at the
     workload's batch, at most the model's own maximum context; 0 if even 1 token does not."""
@@ -305,7 +427,6 @@ def max_context_that_fits(
         return 0
     if m.max_context:
         limit = min(limit, m.max_context)
-    capacity = acc.specs.memory_gib.value * GiB
 
     def with_ctx(n: int) -> Workload:
         if w.training:
@@ -313,7 +434,6 @@ def max_context_that_fits(
         return w.model_copy(update={"input": max(n - w.output, 1), "output": min(w.output, max(n - 1, 1))})
 
     def fits(n: int) -> bool:
-        est = estimate_memory(m, with_ctx(n), acc, stack)
-        return est.per_gpu_bytes - est.breakdown_bytes.get("kv_cache_pool_unused", 0.0) <= capacity
+        return bool(estimate_memory(m, with_ctx(n), acc, stack, cat).fits)
 
     return _largest(fits, 2, limit)

@@ -7,13 +7,26 @@ all-gather or reduce-scatter moves (n−1)/n · S.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, Link
 from suanli.errors import EstimateError
 from suanli.units import GB
 
-__all__ = ["CommTimes", "allgather_s", "allreduce_s", "link_for", "links_for"]
+__all__ = [
+    "CommTimes",
+    "LinkRates",
+    "allgather_s",
+    "allreduce_s",
+    "link_for",
+    "link_rates",
+    "links_for",
+    "ring_allgather_s",
+    "ring_allreduce_s",
+]
 
 # Share of backward time that can hide gradient all-reduce: DDP starts bucketed all-reduces as soon as a
 # bucket's gradients are ready (Li et al. 2020, "PyTorch Distributed", VLDB, §3.2.3), but the first bucket
@@ -68,6 +81,44 @@ def links_for(cat: Catalog, acc: Accelerator, gpus: int) -> tuple[Link, Link | N
     return intra, inter
 
 
+class LinkRates(BaseModel):
+    """A device's links as the kernels take them: bus bytes/s and latency s within and across nodes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    intra_bytes_per_s: float
+    intra_latency_s: float
+    inter_bytes_per_s: float
+    inter_latency_s: float
+    cards_per_node: int
+
+
+def link_rates(cat: Catalog, acc: Accelerator) -> LinkRates:
+    intra = link_for(cat, acc, "intra-node")
+    inter = link_for(cat, acc, "inter-node")
+    return LinkRates(
+        intra_bytes_per_s=intra.bus_gb_per_s.value * GB, intra_latency_s=intra.latency_us.value * 1e-6,
+        inter_bytes_per_s=inter.bus_gb_per_s.value * GB, inter_latency_s=inter.latency_us.value * 1e-6,
+        cards_per_node=acc.max_cards_per_node,
+    )
+
+
+def bus(intra_bw: Any, intra_lat: Any, inter_bw: Any, inter_lat: Any, multi_node: Any) -> tuple[Any, Any]:
+    """(bus bytes/s, latency s) of the slowest hop: hierarchical collectives are bound by the NIC per card."""
+    return (np.where(multi_node, np.minimum(intra_bw, inter_bw), intra_bw),
+            intra_lat + np.where(multi_node, inter_lat, 0.0))
+
+
+def ring_allreduce_s(size_bytes: Any, n: Any, bw: Any, lat: Any) -> Any:
+    """Ring all-reduce time over arrays: latency + 2(n−1)/n · S / busbw (nccl-tests PERFORMANCE.md)."""
+    return np.where((n > 1) & (size_bytes > 0), lat + 2 * (n - 1) / n * size_bytes / bw, 0.0)
+
+
+def ring_allgather_s(size_bytes: Any, n: Any, bw: Any, lat: Any) -> Any:
+    """All-gather (or reduce-scatter) of S bytes in total over arrays: latency + (n−1)/n · S / busbw."""
+    return np.where((n > 1) & (size_bytes > 0), lat + (n - 1) / n * size_bytes / bw, 0.0)
+
+
 def _bus(intra: Link, inter: Link | None) -> tuple[float, float]:
     """(bus bytes/s, latency s) of the slowest hop: hierarchical collectives are bound by the NIC per card."""
     bw = intra.bus_gb_per_s.value
@@ -79,16 +130,16 @@ def _bus(intra: Link, inter: Link | None) -> tuple[float, float]:
 
 
 def allreduce_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
-    """Ring all-reduce time: latency + 2(n−1)/n · S / busbw (nccl-tests PERFORMANCE.md)."""
-    if n <= 1 or size_bytes <= 0 or intra is None:
+    """Ring all-reduce of S bytes over n ranks on these links (see ring_allreduce_s)."""
+    if intra is None:
         return 0.0
     bw, lat = _bus(intra, inter)
-    return lat + 2 * (n - 1) / n * size_bytes / bw
+    return float(ring_allreduce_s(size_bytes, n, bw, lat))
 
 
 def allgather_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
-    """All-gather (or reduce-scatter) of a tensor of S bytes in total: latency + (n−1)/n · S / busbw."""
-    if n <= 1 or size_bytes <= 0 or intra is None:
+    """All-gather (or reduce-scatter) of S bytes in total on these links (see ring_allgather_s)."""
+    if intra is None:
         return 0.0
     bw, lat = _bus(intra, inter)
-    return lat + (n - 1) / n * size_bytes / bw
+    return float(ring_allgather_s(size_bytes, n, bw, lat))

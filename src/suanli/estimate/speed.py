@@ -3,28 +3,40 @@ step time from FLOPs per token, compute efficiency and derived communication."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.estimate import arch
 from suanli.estimate.efficiency import Efficiency, efficiency
-from suanli.estimate.memory import weights_bytes
+from suanli.estimate.memory import storage_precision, weights_bytes
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import activation_bytes, peak_flops_per_s, weight_bytes_per_param
 from suanli.estimate.scaling import (
     OVERLAP_FRACTION_OF_BACKWARD,
     CommTimes,
-    allgather_s,
-    allreduce_s,
+    bus,
+    link_rates,
     links_for,
+    ring_allgather_s,
+    ring_allreduce_s,
 )
-from suanli.estimate.workload import Workload
+from suanli.estimate.workload import RECOMPUTE, Workload
 from suanli.errors import EstimateError
 from suanli.units import GB
 
 __all__ = [
+    "InferenceSpeedTerms",
+    "TrainingSpeedTerms",
+    "inference_rates",
+    "inference_speed_terms",
+    "inference_step",
+    "training_rates",
+    "training_speed_terms",
+    "training_step",
     "InferenceSpeed",
     "TrainingSpeed",
     "device_rates",
@@ -79,29 +91,108 @@ def training_flops_per_token(m: ModelArch, seq: int) -> float:
     return 6 * matmul_params(m) + 3 * arch.attention_flops_per_token(m, seq)
 
 
-def _experts_touched_fraction(m: ModelArch, tokens: float) -> float:
-    """Share of routed experts a batch of `tokens` touches in one layer under uniform routing: 1 − (1 − k/E)^T."""
-    if m.moe is None:
-        return 1.0
-    k, e = m.moe.top_k, m.moe.num_experts
-    return 1.0 - (1.0 - k / e) ** max(tokens, 1.0)
+@dataclass(frozen=True)
+class InferenceSpeedTerms:
+    """Model-level inputs of the inference speed kernel for one precision, engine, prompt and output length."""
+
+    input: int
+    output: int
+    matmul_params: float
+    weights_bytes: float
+    total_params: float
+    active_params: float
+    experts: int
+    top_k: int
+    kv_bytes_per_token: float
+    prefill_attention_flops_per_token: float
+    decode_attention_flops_per_token: float
+    decode_context: float
+    act_traffic_bytes_per_token_layer: float
+    hidden_act_bytes: float
+    layers: int
+    moe_layers: float
+    a2a_bytes_per_token: float
 
 
-def _weight_bytes_read(m: ModelArch, w: Workload, tokens: float) -> float:
-    """Weights one forward pass over `tokens` tokens must read: all dense weights, and for MoE the experts
-    the tokens route to."""
-    total = weights_bytes(m, w.precision)
-    if m.moe is None:
-        return total
+def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
+    arch.require_llm(m, "token speed")
     p = param_count(m)
-    per = total / max(p.total, 1)
-    routed_all = p.total - p.active  # parameters of experts not used by one token
-    expert_bytes_per_param = per
-    moe = m.moe
-    routed_total = routed_all * moe.num_experts / max(moe.num_experts - moe.top_k, 1)
-    touched = _experts_touched_fraction(m, tokens)
-    non_routed = p.total - routed_total
-    return (non_routed + touched * routed_total) * expert_bytes_per_param
+    act_b = activation_bytes(w.precision)
+    kv_b = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else act_b
+    i, o = w.input, w.output
+    # decode: one token per sequence per step, at the mean context length
+    ctx = i + o / 2
+    if m.sliding_window is not None:
+        ctx = min(ctx, m.sliding_window)
+    return InferenceSpeedTerms(
+        input=i,
+        output=o,
+        matmul_params=matmul_params(m),
+        weights_bytes=weights_bytes(m, w.precision),
+        total_params=float(p.total),
+        active_params=float(p.active),
+        experts=m.moe.num_experts if m.moe else 0,
+        top_k=m.moe.top_k if m.moe else 0,
+        kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
+        prefill_attention_flops_per_token=arch.attention_flops_per_token(m, i / 2),  # causal: i/2 keys on average
+        decode_attention_flops_per_token=arch.attention_flops_per_token(m, ctx),
+        decode_context=ctx,
+        # norms, rotary, activation functions and residual adds are memory-bound and run between the GEMMs:
+        # each writes and reads the layer's activations once (Ivanov et al. 2021, "Data Movement Is All You
+        # Need", MLSys, §3), so their time adds to the GEMMs'
+        act_traffic_bytes_per_token_layer=2 * arch.activation_bytes_per_token_per_layer(m, act_b, "none", True, i),
+        hidden_act_bytes=(m.hidden_size or 0) * act_b,
+        layers=m.num_layers or 0,
+        moe_layers=moe_layers_per_stage(m, 1),
+        a2a_bytes_per_token=(m.moe.top_k if m.moe else 0) * (m.hidden_size or 0) * act_b,
+    )
+
+
+def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
+    """Weights one forward pass over `tokens` tokens must read: all dense weights, and for MoE the experts the
+    tokens route to under uniform routing, 1 − (1 − k/E)^T of them."""
+    if t.experts == 0:
+        return t.weights_bytes + 0.0 * tokens
+    per = t.weights_bytes / max(t.total_params, 1)
+    routed_total = (t.total_params - t.active_params) * t.experts / max(t.experts - t.top_k, 1)
+    touched = 1.0 - (1.0 - t.top_k / t.experts) ** np.maximum(tokens, 1.0)
+    return (t.total_params - routed_total + touched * routed_total) * per
+
+
+def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any) -> dict[str, Any]:
+    """Roofline over arrays of layouts: time = max(FLOPs / (peak · matmul eff.), bytes / (bandwidth · decode
+    eff.)) + elementwise traffic + tensor/expert-parallel collectives + the engine's per-forward overhead.
+    `r` holds the device rates (arrays or floats): peak, bw, e_mm, e_bw, e_stream, overhead, intra_bw,
+    intra_lat, inter_bw, inter_lat, cards_per_node. Tensor parallel splits each layer's weights and work; pipeline
+    stages run one after another for one token, so pp does not shorten a step."""
+    multi = tp * ep > r["cards_per_node"]
+    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
+    b, i, o = batch, t.input, t.output
+    # prefill: the whole batch of prompts in one pass
+    pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
+    pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i
+    pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
+    pf_memory = pf_bytes / (r["bw"] * r["e_bw"]) / tp
+    pf_elementwise = b * i * t.layers * t.act_traffic_bytes_per_token_layer / (r["bw"] * r["e_stream"]) / tp
+    # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3); expert
+    # parallel: dispatch + combine all-to-alls of the top-k hidden states (GShard, Lepikhin et al. 2020 §3.2)
+    pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat)
+    pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, busbw, lat)
+    prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + r["overhead"]
+    # decode: one token for each of the b sequences per step, at the mean context length
+    dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
+    dc_bytes = weight_bytes_read(t, b) + t.kv_bytes_per_token * t.decode_context * b
+    dc_compute = dc_flops / (r["peak"] * r["e_mm"]) / tp
+    dc_memory = dc_bytes / (r["bw"] * r["e_bw"]) / tp
+    dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat)
+    dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat)
+    dc_elementwise = b * t.layers * t.act_traffic_bytes_per_token_layer / (r["bw"] * r["e_stream"]) / tp
+    step_s = np.maximum(dc_compute, dc_memory) + dc_elementwise + dc_tp + r["overhead"]
+    total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
+    return {
+        "prefill_s": prefill_s, "step_s": step_s, "total_s": total_s, "tp_comm_s": dc_tp,
+        "prefill_compute_bound": pf_compute >= pf_memory, "decode_compute_bound": dc_compute >= dc_memory,
+    }
 
 
 def moe_layers_per_stage(m: ModelArch, pp: int) -> float:
@@ -110,13 +201,10 @@ def moe_layers_per_stage(m: ModelArch, pp: int) -> float:
     return max((m.num_layers or 0) - m.moe.first_dense_layers, 0) / pp
 
 
-def all_to_all_s(m: ModelArch, tokens: float, w: Workload, intra: Any, inter: Any) -> float:
-    """One expert-parallel all-to-all (dispatch or combine) of `tokens` tokens' top-k hidden states: each rank
-    sends (ep − 1)/ep of tokens·k·h activations (Lepikhin et al. 2020, GShard §3.2); latency + bytes / bus."""
-    if m.moe is None or w.ep <= 1 or intra is None:
-        return 0.0
-    size = tokens * m.moe.top_k * (m.hidden_size or 0) * activation_bytes(w.precision)
-    return allgather_s(size, w.ep, intra, inter)
+def engine_for_efficiency(cat: Catalog, engine: str) -> str:
+    """The engine whose efficiency factors apply: its own, or the one the catalog says it borrows (`efficiency_as`)."""
+    e = next((x for x in cat.engines if x.id == engine), None)
+    return e.efficiency_as if e is not None and e.efficiency_as else engine
 
 
 def device_rates(
@@ -128,150 +216,182 @@ def device_rates(
         raise EstimateError(f"{acc.id} has no published memory bandwidth; speed cannot be estimated")
     peak, _ = peak_flops_per_s(acc, w.precision)
     bw = acc.specs.memory_bandwidth_gb_per_s.value * GB
-    e_mm = efficiency(cat, acc, "matmul", w.precision, w.engine, overrides)
-    e_bw = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine, overrides)
+    eng = engine_for_efficiency(cat, w.engine)
+    e_mm = efficiency(cat, acc, "matmul", w.precision, eng, overrides)
+    e_bw = efficiency(cat, acc, "decode_bandwidth", w.precision, eng, overrides)
     return peak, bw, e_mm, e_bw
+
+
+def inference_rates(
+    cat: Catalog, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+) -> tuple[dict[str, float], list[Efficiency]]:
+    """Device rates for `inference_step`, with the efficiencies used."""
+    peak, bw, e_mm, e_bw = device_rates(cat, acc, w, overrides)
+    eng = engine_for_efficiency(cat, w.engine)
+    e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, eng, overrides)
+    # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
+    e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, eng).value
+    links = link_rates(cat, acc)
+    return {
+        "peak": peak, "bw": bw, "e_mm": e_mm.value, "e_bw": e_bw.value, "e_stream": e_stream,
+        "overhead": e_oh.value, "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
+        "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
+        "cards_per_node": float(links.cards_per_node),
+    }, [e_mm, e_bw, e_oh]
 
 
 def inference_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> InferenceSpeed:
-    """Roofline: time = max(FLOPs / (peak · matmul efficiency), bytes / (bandwidth · decode efficiency))."""
-    arch.require_llm(m, "token speed")
-    peak, bw, e_mm, e_bw = device_rates(cat, acc, w, overrides)
-    e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, w.engine, overrides)
-    # tensor parallel splits every layer's weights and work across tp cards; pipeline stages run one after
-    # another for one token, so pp does not shorten a step (it only holds a share of the layers)
-    shard = w.tp
-    n_mm = matmul_params(m)
-    kv_bytes = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
-    kv_per_token = arch.kv_cache_bytes_per_token(m, kv_bytes, w.engine)
-    intra, inter = links_for(cat, acc, w.tp * w.ep) if w.tp * w.ep > 1 else (None, None)
-    h_bytes = (m.hidden_size or 0) * activation_bytes(w.precision)
-
-    # prefill: the whole batch of prompts in one pass
+    """One workload through `inference_step` (size-1 arrays: the very kernel the planner searches with)."""
+    t = inference_speed_terms(m, w)
+    rates, effs = inference_rates(cat, acc, w, overrides)
+    k = inference_step(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates)
+    prefill_s, step_s, total_s = float(k["prefill_s"]), float(k["step_s"]), float(k["total_s"])
     b, i, o = w.batch, w.input, w.output
-    pf_flops = 2 * n_mm * b * i + b * i * arch.attention_flops_per_token(m, i / 2)  # causal: i/2 keys on average
-    pf_bytes = _weight_bytes_read(m, w, b * i) + kv_per_token * b * i
-    pf_compute = pf_flops / (peak * e_mm.value) / w.tp
-    pf_memory = pf_bytes / (bw * e_bw.value) / shard
-    # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3)
-    layers = m.num_layers or 0
-    # norms, rotary, activation functions and residual adds are memory-bound and run between the GEMMs:
-    # each writes and reads the layer's activations once (Ivanov et al. 2021, "Data Movement Is All You
-    # Need", MLSys, §3), so their time adds to the GEMMs'
-    act_traffic = 2 * arch.activation_bytes_per_token_per_layer(m, activation_bytes(w.precision), "none", True, i)
-    # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
-    e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, w.engine).value
-    pf_elementwise = b * i * layers * act_traffic / (bw * e_stream) / shard
-    pf_tp = 2 * layers * allreduce_s(b * i * h_bytes, w.tp, intra, inter)
-    pf_tp += 2 * moe_layers_per_stage(m, 1) * all_to_all_s(m, b * i, w, intra, inter)
-    prefill_s = max(pf_compute, pf_memory) + pf_elementwise + pf_tp + e_oh.value
-
-    # decode: one token for each of the b sequences per step, at the mean context length
-    ctx = i + o / 2
-    if m.sliding_window is not None:
-        ctx = min(ctx, m.sliding_window)
-    dc_flops = 2 * n_mm * b + b * arch.attention_flops_per_token(m, ctx)
-    dc_bytes = _weight_bytes_read(m, w, b) + kv_per_token * ctx * b
-    dc_compute = dc_flops / (peak * e_mm.value) / w.tp
-    dc_memory = dc_bytes / (bw * e_bw.value) / shard
-    dc_tp = 2 * layers * allreduce_s(b * h_bytes, w.tp, intra, inter)
-    dc_tp += 2 * moe_layers_per_stage(m, 1) * all_to_all_s(m, b, w, intra, inter)
-    dc_elementwise = b * layers * act_traffic / (bw * e_stream) / shard
-    step_s = max(dc_compute, dc_memory) + dc_elementwise + dc_tp + e_oh.value
-    total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
-    # cards beyond tp × pp serve as data-parallel replicas, each with its own `batch` sequences
-    replicas = w.dp
+    replicas = w.dp  # cards beyond tp × pp serve as data-parallel replicas, each with its own `batch` sequences
     return InferenceSpeed(
         prefill_tokens_per_s=replicas * b * i / prefill_s,
         decode_tokens_per_s=replicas * b / step_s,
         output_tokens_per_s=replicas * b * o / total_s,
         ttft_s=prefill_s,  # the first token comes from the prefill's logits
         tpot_s=step_s,
-        prefill_bound="compute" if pf_compute >= pf_memory else "memory-bandwidth",
-        decode_bound="compute" if dc_compute >= dc_memory else "memory-bandwidth",
-        tp_comm_per_token_s=dc_tp,
-        efficiencies=[e_mm, e_bw, e_oh],
+        prefill_bound="compute" if bool(k["prefill_compute_bound"]) else "memory-bandwidth",
+        decode_bound="compute" if bool(k["decode_compute_bound"]) else "memory-bandwidth",
+        tp_comm_per_token_s=float(k["tp_comm_s"]),
+        efficiencies=effs,
     )
+
+
+@dataclass(frozen=True)
+class TrainingSpeedTerms:
+    """Model-level inputs of the training step kernel for one task and precision."""
+
+    seq: int
+    hw_flops_per_token: tuple[float, float, float]
+    task_flops_per_token: float
+    model_flops_per_token: float
+    grad_comm_bytes: float
+    weight_comm_bytes: float
+    hidden_act_bytes: float
+    layers: int
+    moe_layers: float
+    a2a_bytes_per_token: float
+
+
+def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
+    arch.require_llm(m, f"task {w.task}")
+    model_fpt = training_flops_per_token(m, w.seq)
+    attn = arch.attention_flops_per_token(m, w.seq)
+    n_mm = matmul_params(m)
+    lora = w.task in ("lora", "qlora")
+    # frozen weights: forward 2N and input gradients 2N, no weight gradients (Hu et al. 2021 §4.2)
+    task_fpt = 4 * n_mm + 3 * attn if lora else model_fpt
+    # recomputation adds work the task does not need: full = one more forward (Korthikanti et al. 2022 §4.2.1:
+    # 8N instead of 6N), selective = only the attention core again (ibid. §4.2.2)
+    hw = (task_fpt, task_fpt + attn, task_fpt + 2 * n_mm + attn)
+    p = param_count(m)
+    trainable = arch.lora_params(m, w.lora_rank, w.lora_targets) if lora else p.total
+    act_b = activation_bytes(w.precision)
+    return TrainingSpeedTerms(
+        seq=w.seq,
+        hw_flops_per_token=hw,
+        task_flops_per_token=task_fpt,
+        model_flops_per_token=model_fpt,
+        # data parallel: all-reduce of the 16-bit gradients of trainable parameters (fp32 for LoRA adapters)
+        grad_comm_bytes=trainable * (4.0 if lora else act_b),
+        weight_comm_bytes=weights_bytes(m, "nf4" if w.task == "qlora" else storage_precision(w.precision)),
+        hidden_act_bytes=(m.hidden_size or 0) * act_b,
+        layers=m.num_layers or 0,
+        moe_layers=moe_layers_per_stage(m, 1),
+        a2a_bytes_per_token=(m.moe.top_k if m.moe else 0) * (m.hidden_size or 0) * act_b,
+    )
+
+
+def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zero: Any, recompute: Any,
+                  batch: Any, grad_accum: Any, r: Any) -> dict[str, Any]:
+    """Step time = compute + exposed communication + pipeline bubble, per global step, over arrays of layouts.
+    `r` holds the device rates: peak, eff (train MFU of the compute), intra_bw, intra_lat, inter_bw, inter_lat,
+    cards_per_node."""
+    gpus = tp * pp * dp
+    hw = np.asarray(t.hw_flops_per_token)[recompute]
+    micro_tokens = batch * t.seq
+    compute_s = micro_tokens * grad_accum * hw / (tp * pp) / (r["peak"] * r["eff"])
+    multi = gpus > r["cards_per_node"]
+    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
+    grad = t.grad_comm_bytes / (tp * pp)
+    # ZeRO-3 / FSDP: every micro-batch all-gathers the sharded weights for forward and again for backward
+    # (frozen base weights included), then gradients are reduce-scattered once per step (Rajbhandari et al.
+    # 2020, ZeRO §7.2.2); the all-gathers are prefetched, so they overlap forward and backward compute alike.
+    # Otherwise the gradient all-reduce overlaps the last micro-batch's backward (2/3 of its compute).
+    z3 = zero >= 3
+    ag_w = ring_allgather_s(t.weight_comm_bytes / (tp * pp), dp, busbw, lat)
+    dp_s = np.where(z3, grad_accum * 2 * ag_w + ring_allgather_s(grad, dp, busbw, lat),
+                    ring_allreduce_s(grad, dp, busbw, lat))
+    hideable = np.where(z3, compute_s, compute_s / grad_accum * 2 / 3)
+    dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)
+    # tensor parallel: 4 all-reduces of b·s·h activations per layer per micro-batch (2 forward, 2 backward;
+    # Shoeybi et al. 2019 §3) within the node, not overlapped
+    tp_s = 4 * (t.layers / pp) * grad_accum * ring_allreduce_s(
+        micro_tokens * t.hidden_act_bytes, tp, r["intra_bw"], r["intra_lat"])
+    # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
+    ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(micro_tokens * t.a2a_bytes_per_token, ep, busbw, lat)
+    # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B)
+    bubble_s = np.where(pp > 1, compute_s * (pp - 1) / grad_accum, 0.0)
+    step_s = compute_s + dp_exposed + tp_s + ep_s + bubble_s
+    tok_s = micro_tokens * grad_accum * dp / step_s
+    return {
+        "compute_s": compute_s, "dp_s": dp_s, "dp_exposed_s": dp_exposed, "tp_s": tp_s, "ep_s": ep_s,
+        "pp_bubble_s": bubble_s, "step_s": step_s, "tokens_per_s": tok_s,
+        # MFU over the FLOPs the task needs (6N full, 4N LoRA), whatever recomputation adds
+        "mfu": tok_s * t.task_flops_per_token / (gpus * r["peak"]),
+        "scaling": compute_s / step_s,
+    }
+
+
+def training_rates(
+    cat: Catalog, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+) -> tuple[dict[str, float], Efficiency]:
+    peak, _ = peak_flops_per_s(acc, "bf16" if w.task == "qlora" else w.precision)
+    e_tr = efficiency(cat, acc, "train_mfu", w.precision, w.engine, overrides)
+    links = link_rates(cat, acc)
+    return {
+        "peak": peak, "eff": e_tr.value, "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
+        "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
+        "cards_per_node": float(links.cards_per_node),
+    }, e_tr
 
 
 def training_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> TrainingSpeed:
-    """Step time = compute + exposed communication + pipeline bubble, per global step."""
-    arch.require_llm(m, f"task {w.task}")
-    peak, _ = peak_flops_per_s(acc, "bf16" if w.task == "qlora" else w.precision)
-    e_tr = efficiency(cat, acc, "train_mfu", w.precision, w.engine, overrides)
-    model_fpt = training_flops_per_token(m, w.seq)
-    attn = arch.attention_flops_per_token(m, w.seq)
-    n_mm = matmul_params(m)
-    if w.task in ("lora", "qlora"):
-        # frozen weights: forward 2N and input gradients 2N, no weight gradients (Hu et al. 2021 §4.2)
-        hw_fpt = 4 * n_mm + 3 * attn
-    else:
-        hw_fpt = model_fpt
-    if w.recompute == "full":
-        hw_fpt += 2 * n_mm + attn  # one more forward (Korthikanti et al. 2022 §4.2.1: 8N instead of 6N)
-    elif w.recompute == "selective":
-        hw_fpt += attn  # only the attention core is recomputed (ibid. §4.2.2)
-    micro_tokens = w.batch * w.seq
-    tokens_per_step = micro_tokens * w.grad_accum * w.dp
-    per_device_flops = micro_tokens * w.grad_accum * hw_fpt / (w.tp * w.pp)
-    compute_s = per_device_flops / (peak * e_tr.value)
-
+    """One workload through `training_step` (size-1 arrays: the very kernel the planner searches with)."""
+    t = training_speed_terms(m, w)
+    rates, e_tr = training_rates(cat, acc, w, overrides)
+    f = np.float64
+    k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), np.int64(w.zero), RECOMPUTE.index(w.recompute),
+                      f(w.batch), f(w.grad_accum), rates)
     intra, inter = links_for(cat, acc, w.gpus) if w.gpus > 1 else (None, None)
-    # data parallel: all-reduce of the 16-bit gradients of trainable parameters (fp32 for LoRA adapters)
-    p = param_count(m)
-    trainable = p.total if w.task in ("full", "pretrain") else arch.lora_params(m, w.lora_rank, w.lora_targets)
-    grad_bytes = trainable * (4.0 if w.task in ("lora", "qlora") else activation_bytes(w.precision))
-    grad_bytes /= w.tp * w.pp
-    if w.zero >= 3:
-        # ZeRO-3 / FSDP: every micro-batch all-gathers the sharded weights for forward and again for backward
-        # (frozen base weights included), then gradients are reduce-scattered once per step (Rajbhandari et al.
-        # 2020, ZeRO §7.2.2: 1.5× the all-reduce volume when weights and gradients are the same size); the
-        # all-gathers are prefetched, so they overlap forward and backward compute alike
-        weight_bytes = weights_bytes(m, "nf4" if w.task == "qlora" else w.precision) / (w.tp * w.pp)
-        dp_s = w.grad_accum * 2 * allgather_s(weight_bytes, w.dp, intra, inter) + allgather_s(
-            grad_bytes, w.dp, intra, inter
-        )
-        dp_exposed = max(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * compute_s)
-    else:
-        dp_s = allreduce_s(grad_bytes, w.dp, intra, inter)
-        backward_s = compute_s / w.grad_accum * 2 / 3
-        dp_exposed = max(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * backward_s)
-    # tensor parallel: 4 all-reduces of b·s·h activations per layer per micro-batch (2 forward, 2 backward;
-    # Shoeybi et al. 2019 §3), not overlapped
-    layers_per_stage = (m.num_layers or 0) / w.pp
-    act = micro_tokens * (m.hidden_size or 0) * activation_bytes(w.precision)
-    tp_s = 4 * layers_per_stage * w.grad_accum * allreduce_s(act, w.tp, intra, None)
-    # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
-    ep_s = 4 * moe_layers_per_stage(m, w.pp) * w.grad_accum * all_to_all_s(m, micro_tokens, w, intra, inter)
-    # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B)
-    bubble_s = compute_s * (w.pp - 1) / w.grad_accum if w.pp > 1 else 0.0
     comm = CommTimes(
-        dp_s=dp_s,
-        dp_exposed_s=dp_exposed,
-        tp_s=tp_s,
-        ep_s=ep_s,
-        pp_bubble_s=bubble_s,
+        dp_s=float(k["dp_s"]),
+        dp_exposed_s=float(k["dp_exposed_s"]),
+        tp_s=float(k["tp_s"]),
+        ep_s=float(k["ep_s"]),
+        pp_bubble_s=float(k["pp_bubble_s"]),
         intra_link=intra.id if intra else None,
         inter_link=inter.id if inter else None,
         bus_gb_per_s=None if intra is None else intra.bus_gb_per_s.value if inter is None
         else min(intra.bus_gb_per_s.value, inter.bus_gb_per_s.value),
     )
-    step_s = compute_s + comm.exposed_s
-    tok_s = tokens_per_step / step_s
     return TrainingSpeed(
-        train_tokens_per_s=tok_s,
-        step_time_s=step_s,
-        tokens_per_step=tokens_per_step,
-        # MFU over the FLOPs the task needs: 6N for full training; LoRA needs no weight gradients (4N)
-        mfu=tok_s * (hw_fpt if w.task in ("lora", "qlora") and w.recompute == "none" else model_fpt) / (w.gpus * peak),
-        model_flops_per_token=model_fpt,
-        hardware_flops_per_token=hw_fpt,
-        compute_s=compute_s,
+        train_tokens_per_s=float(k["tokens_per_s"]),
+        step_time_s=float(k["step_s"]),
+        tokens_per_step=w.batch * w.seq * w.grad_accum * w.dp,
+        mfu=float(k["mfu"]),
+        model_flops_per_token=t.model_flops_per_token,
+        hardware_flops_per_token=t.hw_flops_per_token[RECOMPUTE.index(w.recompute)],
+        compute_s=float(k["compute_s"]),
         comm=comm,
-        scaling_efficiency=compute_s / step_s,
+        scaling_efficiency=float(k["scaling"]),
         efficiencies=[e_tr],
     )

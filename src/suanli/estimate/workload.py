@@ -22,14 +22,14 @@ Task = Literal["inference", "lora", "qlora", "full", "pretrain"]
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
 Recompute = Literal["none", "selective", "full"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd", "adafactor"]
-Engine = Literal["hf", "vllm", "trt-llm", "llama.cpp"]
+Engine = Literal["hf", "vllm", "sglang", "lmdeploy", "trt-llm", "llama.cpp", "vllm-ascend", "mindie"]
 Method = Literal["default", "seed"]
 
 TASKS: tuple[str, ...] = ("inference", "lora", "qlora", "full", "pretrain")
 PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
 RECOMPUTE: tuple[str, ...] = ("none", "selective", "full")
 OPTIMIZERS: tuple[str, ...] = ("adamw", "adamw8bit", "sgd", "adafactor")
-ENGINES: tuple[str, ...] = ("hf", "vllm", "trt-llm", "llama.cpp")
+ENGINES: tuple[str, ...] = ("hf", "vllm", "sglang", "lmdeploy", "trt-llm", "llama.cpp", "vllm-ascend", "mindie")
 METHODS: tuple[str, ...] = ("default", "seed")
 
 _ALLOWED = {
@@ -96,11 +96,6 @@ class Workload(BaseModel):
         return self.task != "inference"
 
     @property
-    def preallocates(self) -> bool:
-        """vLLM (gpu_memory_utilization) and TensorRT-LLM (kv_cache free_gpu_memory_fraction) reserve 90 %."""
-        return self.engine in ("vllm", "trt-llm")
-
-    @property
     def dp(self) -> int:
         """Data-parallel size."""
         return self.gpus // (self.tp * self.pp)
@@ -124,3 +119,8 @@ def make_workload(**kwargs: object) -> Workload:
         msg = str(err["msg"]).removeprefix("Value error, ")
         field = ".".join(str(p) for p in err["loc"]) or msg.split(" ", 1)[0]  # model-level checks name it first
         raise InputError(field.replace("_", "-"), msg) from None
+
+
+def optimizer_bytes_per_param(w: Workload) -> float:
+    """Optimizer state bytes per trainable parameter (AdamW: momentum + variance in fp32; 8-bit Adam: 2)."""
+    return {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}[w.optimizer]
