@@ -1,0 +1,778 @@
+"""The device proof suite (issue 15): one run that measures a device end to end, one JSON file per measurement.
+
+What it measures, in this order (the order is the priority when the time budget runs out):
+
+0. microbenchmarks: square matmul TFLOP/s in bf16 (and fp8 through `torch._scaled_mm` where the device supports
+   it: CUDA compute capability >= 8.9), device-to-device copy bandwidth (`run.matmul_tflops`, `run.memory_bandwidth`);
+1. accuracy: the tiny preset in bf16 on the device against the packaged CPU fp32 reference (`accuracy`);
+2. inference of random-weight Llama shapes built from config (no downloads): decode at batch 1/16/64 and prefill
+   at 512/2048 tokens with the harness's own prefill + greedy decode loop (`run.measure_throughput`), decode also
+   through transformers' `generate`; last, decode through `generate` with a static KV cache (on CUDA transformers
+   compiles the decode step with torch.compile, CUDA graphs included);
+3. training steps, sequence 2048, micro-batch 1 and 4, with and without gradient checkpointing, AdamW (and
+   bitsandbytes' 8-bit AdamW where it imports): full fine-tuning and LoRA of the ~1B shape, LoRA of the ~8B shape.
+   Mixed precision as transformers' Trainer does it with `bf16=True`: full fine-tuning keeps fp32 weights (the
+   master copy) and runs the model under `torch.autocast(bfloat16)`; LoRA keeps the frozen base in bf16 and the
+   adapters in fp32 (peft's default), under the same autocast.
+
+Sizes: `full` is the issue's (`llama-1b-shape`, `llama-8b-shape`); `tiny` puts the tiny preset in place of both
+shapes with short sequences, so the whole suite runs in seconds on a CPU (the default on the CPU).
+
+Every case's file holds the exact command, the environment (torch, transformers, peft, driver, device name,
+date), the case's workload (model config, batch, sequence, precision, task, LoRA rank and targets, recomputation,
+optimizer) and the `suanli estimate` flags for the same case. A case the budget does not leave time for is
+recorded as skipped with the reason; a case that fails (out of memory, say) is recorded as failed with the error.
+
+Importing this module imports no torch; `run_suite` needs the torch extra (and peft for LoRA).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fnmatch
+import gc
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from suanli import __version__
+from suanli.bench.results import BenchResult, Microbench, new_id
+
+__all__ = [
+    "RUN_FORMAT",
+    "SUITE_FORMAT",
+    "CaseRecord",
+    "Environment",
+    "SuiteCase",
+    "SuiteRun",
+    "plan_cases",
+    "read_records",
+    "run_suite",
+]
+
+SUITE_FORMAT = "suanli.bench.suite/1"
+RUN_FORMAT = "suanli.bench.suite-run/1"
+Size = Literal["tiny", "full"]
+
+
+class SuiteCase(BaseModel):
+    """One measurement: what runs, on which model shape, with which workload."""
+
+    id: str
+    kind: Literal["matmul", "copy", "accuracy", "inference", "train"]
+    phase: int = Field(description="priority group; lower runs first")
+    shape: str | None = Field(default=None, description="'1b', '8b' or 'tiny' (the label in the id)")
+    model: str | None = Field(default=None, description="bench preset (suanli/data/bench/<name>.json)")
+    precision: str = "bf16"
+    measure: Literal["decode", "prefill"] | None = None
+    mode: Literal["loop", "generate", "generate-static"] | None = Field(
+        default=None, description="loop: the harness's prefill + decode loop; generate: transformers' generate; "
+        "generate-static: generate with cache_implementation='static' (compiled with CUDA graphs on cuda)")
+    batch: int = 1
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    task: Literal["inference", "full", "lora"] = "inference"
+    seq: int | None = None
+    recompute: Literal["none", "full"] = "none"
+    optimizer: Literal["adamw", "adamw8bit"] | None = None
+    lora_rank: int | None = None
+    lora_alpha: int | None = None
+    lora_targets: Literal["all-linear"] | None = None
+    warmup: int = 1
+    repeats: int = 3
+    n: int | None = Field(default=None, description="matmul: square matrices n x n")
+    buffer_bytes: int | None = Field(default=None, description="copy: bytes copied per call")
+    min_seconds: float = Field(default=5.0, description="assumed time the case needs; skipped when less is left")
+
+
+class Environment(BaseModel):
+    date: dt.datetime
+    host: str
+    python: str
+    platform: str
+    suanli_version: str
+    git_commit: str | None = None
+    torch: str | None = None
+    transformers: str | None = None
+    peft: str | None = None
+    bitsandbytes: str | None = None
+    cuda_runtime: str | None = None
+    driver: str | None = None
+    backend: str
+    device: str
+    device_name: str
+    device_count: int = 1
+    total_memory_bytes: int | None = None
+    memory_kind: str
+
+
+class CaseRecord(BaseModel):
+    """One result file of the suite."""
+
+    format: str = SUITE_FORMAT
+    run_id: str
+    case: SuiteCase
+    status: Literal["ok", "skipped", "failed"]
+    reason: str | None = None
+    command: str
+    environment: Environment
+    accelerator: str | None = Field(default=None, description="catalog accelerator id the device is, if known")
+    hf_config: dict[str, Any] | None = Field(default=None, description="the model's transformers config")
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+    estimate_args: dict[str, Any] | None = Field(default=None, description="`suanli estimate` flags for this case")
+    estimate_command: str | None = None
+    bench_result: BenchResult | None = Field(
+        default=None, description="loop inference and accuracy cases: the harness's result, for calibration")
+    elapsed_s: float = 0.0
+
+
+class SuiteRun(BaseModel):
+    """The run's manifest (`run.json`): when, where, which cases with which status."""
+
+    format: str = RUN_FORMAT
+    run_id: str
+    command: str
+    size: Size
+    budget_s: float
+    environment: Environment
+    accelerator: str | None = None
+    started_at: dt.datetime
+    finished_at: dt.datetime | None = None
+    cases: dict[str, str] = Field(default_factory=dict, description="case id -> status")
+
+
+# ------------------------------------------------------------------------------------------ the plan
+
+# Sizes (a choice, not a fact): `full` follows issue 15; `tiny` keeps the same structure at sizes that take
+# milliseconds on a CPU.
+_SIZES: dict[str, dict[str, Any]] = {
+    "full": {
+        "shapes": {"1b": "llama-1b-shape", "8b": "llama-8b-shape"},
+        "decode_batches": (1, 16, 64), "decode_input": 128, "decode_output": 33,
+        "prefill_tokens": (512, 2048), "seq": 2048, "micro_batches": (1, 4), "train_steps": 3,
+        "matmul_n": 8192, "copy_bytes": 2**30, "repeats": 3,
+    },
+    "tiny": {
+        "shapes": {"tiny": "tiny-llama"},
+        "decode_batches": (1, 16, 64), "decode_input": 32, "decode_output": 5,
+        "prefill_tokens": (64, 256), "seq": 128, "micro_batches": (1, 4), "train_steps": 2,
+        "matmul_n": 256, "copy_bytes": 16 * 2**20, "repeats": 2,
+    },
+}
+LORA_RANK = 16  # a common default (peft's LoraConfig r=8; many recipes use 16); assumed, recorded per case
+LORA_ALPHA = 32
+
+
+def plan_cases(size: Size) -> list[SuiteCase]:
+    """Every case of a suite of this size, in run order."""
+    z = _SIZES[size]
+    rep = int(z["repeats"])
+    cases = [
+        SuiteCase(id="matmul-bf16", kind="matmul", phase=0, precision="bf16", n=z["matmul_n"], warmup=3, repeats=10),
+        SuiteCase(id="matmul-fp8", kind="matmul", phase=0, precision="fp8", n=z["matmul_n"], warmup=3, repeats=10),
+        SuiteCase(id="copy", kind="copy", phase=0, precision="fp32", buffer_bytes=z["copy_bytes"], warmup=3,
+                  repeats=10),
+        SuiteCase(id="accuracy-tiny-bf16", kind="accuracy", phase=1, shape="tiny", model="tiny-llama",
+                  precision="bf16", min_seconds=10),
+    ]
+    shapes: dict[str, str] = z["shapes"]
+    big = {"8b": 2.5}  # the 8B shape takes longer per case (assumed factor, for the budget guard only)
+    for i, (label, preset) in enumerate(shapes.items()):
+        f = big.get(label, 1.0)
+        for b in z["decode_batches"]:
+            for mode in ("loop", "generate"):
+                cases.append(SuiteCase(
+                    id=f"decode-{label}-b{b}-{mode}", kind="inference", phase=2 + i, shape=label, model=preset,
+                    measure="decode", mode=mode, batch=b, input_tokens=z["decode_input"],
+                    output_tokens=z["decode_output"], repeats=rep, min_seconds=6 * f))
+        for t in z["prefill_tokens"]:
+            cases.append(SuiteCase(
+                id=f"prefill-{label}-{t}-loop", kind="inference", phase=2 + i, shape=label, model=preset,
+                measure="prefill", mode="loop", batch=1, input_tokens=t, output_tokens=2, repeats=rep,
+                min_seconds=4 * f))
+    for i, (label, preset) in enumerate(shapes.items()):
+        tasks: tuple[str, ...] = ("lora",) if label == "8b" else ("full", "lora")
+        f = big.get(label, 1.0)
+        for task in tasks:
+            for opt in ("adamw", "adamw8bit"):
+                for mb in z["micro_batches"]:
+                    for rc in ("none", "full"):
+                        cases.append(SuiteCase(
+                            id=f"train-{label}-{task}-mb{mb}-{'ckpt' if rc == 'full' else 'nockpt'}-{opt}",
+                            kind="train", phase=4 + i, shape=label, model=preset, precision="bf16", task=task,  # type: ignore[arg-type]
+                            batch=mb, seq=z["seq"], recompute=rc, optimizer=opt,  # type: ignore[arg-type]
+                            lora_rank=LORA_RANK if task == "lora" else None,
+                            lora_alpha=LORA_ALPHA if task == "lora" else None,
+                            lora_targets="all-linear" if task == "lora" else None,
+                            warmup=1, repeats=z["train_steps"], min_seconds=8 * f))
+    for i, (label, preset) in enumerate(shapes.items()):
+        f = big.get(label, 1.0)
+        for b in z["decode_batches"]:
+            cases.append(SuiteCase(
+                id=f"decode-{label}-b{b}-generate-static", kind="inference", phase=7 + i, shape=label, model=preset,
+                measure="decode", mode="generate-static", batch=b, input_tokens=z["decode_input"],
+                output_tokens=z["decode_output"], warmup=2, repeats=rep, min_seconds=40 * f))
+    return sorted(cases, key=lambda c: c.phase)
+
+
+# ----------------------------------------------------------------------------------------- running
+
+
+def _version(mod: str) -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(mod)
+    except Exception:  # noqa: BLE001 - not installed or broken metadata: the environment just lacks it
+        return None
+
+
+def _run_text(cmd: list[str]) -> str | None:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.splitlines()[0].strip() if out else None
+
+
+def environment(backend: Any) -> Environment:
+    info = backend.info()
+    torch = sys.modules.get("torch")
+    driver = None
+    if info.backend == "cuda":
+        driver = _run_text(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"])
+    repo = Path(__file__).resolve().parents[3]
+    return Environment(
+        date=dt.datetime.now(dt.UTC).replace(microsecond=0),
+        host=platform.node(),
+        python=platform.python_version(),
+        platform=platform.platform(),
+        suanli_version=__version__,
+        git_commit=_run_text(["git", "-C", str(repo), "rev-parse", "HEAD"]) if (repo / ".git").exists() else None,
+        torch=getattr(torch, "__version__", None),
+        transformers=_version("transformers"),
+        peft=_version("peft"),
+        bitsandbytes=_version("bitsandbytes"),
+        cuda_runtime=getattr(getattr(torch, "version", None), "cuda", None),
+        driver=driver,
+        backend=info.backend,
+        device=info.device,
+        device_name=info.device_name,
+        device_count=info.device_count,
+        total_memory_bytes=info.total_memory_bytes,
+        memory_kind=info.memory_kind,
+    )
+
+
+def guess_accelerator(device_name: str) -> str | None:
+    """The catalog id of a device from its name ('NVIDIA H200' -> 'h200'), or None when nothing matches."""
+    from suanli.catalog import lookup
+    from suanli.catalog.load import packaged_catalog
+    from suanli.errors import SuanliError
+
+    name = device_name.lower().replace("nvidia", "").strip()
+    for cand in (name, name.replace(" ", "-"), name.split(" ")[0] if name else ""):
+        if not cand:
+            continue
+        try:
+            return lookup.accelerator(packaged_catalog(), cand).id
+        except SuanliError:
+            continue
+    return None
+
+
+def _hf_config(preset: str) -> dict[str, Any]:
+    from suanli.bench.models import preset_spec
+
+    spec = preset_spec(preset)
+    return {"model_type": "llama", "architectures": [spec["architecture"]], **spec["config"]}
+
+
+def _estimate_args(case: SuiteCase, accelerator: str | None) -> dict[str, Any] | None:
+    if case.model is None or case.kind not in ("inference", "train"):
+        return None
+    args: dict[str, Any] = {"model": f"configs/{case.model}.json", "gpu": accelerator, "task": case.task,
+                            "precision": case.precision, "batch": case.batch}
+    if case.kind == "inference":
+        args.update(input=case.input_tokens, output=case.output_tokens, engine="hf")
+    else:
+        args.update(seq=case.seq, recompute=case.recompute, optimizer=case.optimizer)
+        if case.task == "lora":
+            args.update(lora_rank=case.lora_rank, lora_targets=case.lora_targets)
+    return args
+
+
+def _estimate_command(args: dict[str, Any] | None) -> str | None:
+    if args is None:
+        return None
+    parts = ["suanli estimate"]
+    for k, v in args.items():
+        if v is None or k == "lora_targets":  # the CLI's LoRA targets are all-linear, the suite's too
+            continue
+        parts.append(f"--{k.replace('_', '-')} {v}")
+    return " ".join(parts)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            from transformers.utils import logging as hf_logging
+
+            before = hf_logging.get_verbosity()
+            hf_logging.set_verbosity_error()
+        except ImportError:  # pragma: no cover
+            yield
+            return
+        try:
+            yield
+        finally:
+            hf_logging.set_verbosity(before)
+
+
+def _free(backend: Any) -> None:
+    gc.collect()
+    if backend.name == "cuda":
+        import torch
+
+        torch.cuda.empty_cache()
+
+
+def build_model(preset: str, precision: str, backend: Any) -> Any:
+    """A preset with random weights on the backend's device. On accelerators the model is built and initialised
+    on the device (an 8B model in seconds); on the CPU it is the harness's deterministic CPU build."""
+    from suanli.bench.models import LoadedModel, _info, _require_transformers, dtype_for, load_model, preset_spec
+
+    if not backend.is_accelerator or backend.name == "fake":
+        return load_model(preset, precision, backend.device)
+    import torch
+
+    transformers = _require_transformers()
+    spec = preset_spec(preset)
+    cfg = getattr(transformers, spec["architecture"].replace("ForCausalLM", "Config"))(**spec["config"])
+    cfg.architectures = [spec["architecture"]]
+    dtype = dtype_for(precision)
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        with torch.device(backend.device):
+            model = getattr(transformers, spec["architecture"])(cfg)
+    finally:
+        torch.set_default_dtype(before)
+    g = torch.Generator(device=backend.device).manual_seed(int(spec["init"]["seed"]))
+    std = float(spec["init"]["std"])
+    with torch.no_grad():
+        for _, p in sorted(model.named_parameters(), key=lambda kv: kv[0]):
+            if p.dim() >= 2:
+                p.normal_(0.0, std, generator=g)
+            else:
+                p.fill_(1.0)
+    model = model.eval()
+    from suanli.bench.models import ByteTokenizer
+
+    return LoadedModel(model, ByteTokenizer(), _info(model, preset, "preset", preset, precision, True), backend.device)
+
+
+class _Clock:
+    """The generate streamer's callback: a timestamp (after a device sync) each time tokens come out."""
+
+    def __init__(self, backend: Any) -> None:
+        self.backend = backend
+        self.times: list[float] = []
+
+    def put(self, value: Any) -> None:
+        self.backend.synchronize()
+        self.times.append(time.perf_counter())
+
+    def end(self) -> None:
+        return None
+
+
+def _measure_generate(lm: Any, backend: Any, case: SuiteCase) -> tuple[dict[str, Any], list[str]]:
+    """Decode through transformers' generate: prefill = prompt put -> first token; decode = first -> last token."""
+    import torch
+    from transformers.generation.streamers import BaseStreamer
+
+    from suanli.bench.testset import throughput_ids
+
+    assert case.input_tokens is not None and case.output_tokens is not None
+    ids = torch.tensor(throughput_ids(lm.tokenizer, case.batch, case.input_tokens), dtype=torch.long,
+                       device=lm.device)
+    mask = torch.ones_like(ids)
+    extra: dict[str, Any] = {}
+    notes = []
+    if case.mode == "generate-static":
+        extra["cache_implementation"] = "static"
+        if backend.name == "cuda":
+            notes.append("static KV cache; transformers compiles the decode step on CUDA "
+                         f"(compile_config {getattr(lm.model.generation_config, 'compile_config', None)!r})")
+        else:
+            notes.append(f"static KV cache; no torch.compile on {backend.name} (transformers compiles on CUDA only)")
+
+    class Streamer(_Clock, BaseStreamer):  # type: ignore[misc]
+        pass
+
+    def one() -> tuple[float, float, int]:
+        st = Streamer(backend)
+        backend.synchronize()
+        t0 = time.perf_counter()
+        lm.model.generate(ids, attention_mask=mask, max_new_tokens=case.output_tokens,
+                          min_new_tokens=case.output_tokens, do_sample=False, pad_token_id=0, streamer=st, **extra)
+        backend.synchronize()
+        # times[0]: the prompt is put before prefill; times[1]: first token; times[-1]: last token
+        return st.times[1] - t0, st.times[-1] - st.times[1], len(st.times) - 2
+
+    with torch.inference_mode(), _quiet():
+        for _ in range(case.warmup):
+            one()
+        backend.reset_peak()
+        samples = [one() for _ in range(case.repeats)]
+        peak = backend.peak_memory_bytes()
+    steps = samples[0][2]
+    decode_s = statistics.median(s[1] for s in samples)
+    ttft_s = statistics.median(s[0] for s in samples)
+    return {
+        "decode_tokens_per_s": case.batch * steps / decode_s,
+        "decode_step_latency_s": decode_s / steps,
+        "decode_steps": steps,
+        "ttft_s": ttft_s,
+        "peak_memory_bytes": peak,
+        "memory_kind": backend.memory_kind,
+        "samples_decode_time_s": [s[1] for s in samples],
+        "samples_ttft_s": [s[0] for s in samples],
+    }, notes
+
+
+def _measure_loop(lm: Any, backend: Any, case: SuiteCase, micro: Microbench | None, command: str,
+                  accelerator: str | None) -> tuple[dict[str, Any], BenchResult]:
+    from suanli.bench.results import RunConfig
+    from suanli.bench.run import measure_throughput, precision_mode
+
+    assert case.input_tokens is not None and case.output_tokens is not None
+    with precision_mode(case.precision, backend):
+        tp = measure_throughput(lm, backend, case.batch, case.input_tokens, case.output_tokens, case.warmup,
+                                case.repeats)
+    result = BenchResult(
+        command=f"{command} --only {case.id}", accelerator=accelerator, backend=backend.info(), model=lm.info,
+        config=RunConfig(device=backend.device if backend.name != "fake" else "fake", model=lm.info.name,
+                         precision=case.precision, batch=case.batch, input_tokens=case.input_tokens,
+                         output_tokens=case.output_tokens, warmup=case.warmup, repeats=case.repeats),
+        throughput=tp, micro=micro,
+    )
+    metrics: dict[str, Any] = {
+        "prefill_tokens_per_s": tp.prefill_tokens_per_s, "prefill_time_s": tp.prefill_time_s, "ttft_s": tp.ttft_s,
+        "decode_tokens_per_s": tp.decode_tokens_per_s, "decode_step_latency_s": tp.decode_step_latency_s,
+        "peak_memory_bytes": tp.peak_memory_bytes, "memory_kind": tp.memory_kind,
+    }
+    return metrics, result
+
+
+def _train_model(case: SuiteCase, backend: Any) -> Any:
+    """Full fine-tuning: fp32 weights (the master copy), autocast to bf16. LoRA: bf16 base, fp32 adapters."""
+    assert case.model is not None
+    if case.task == "full":
+        return build_model(case.model, "fp32", backend)
+    try:
+        import peft
+    except ImportError as e:
+        from suanli.errors import InputError
+
+        raise InputError("peft", "LoRA cases need peft: pip install 'suanli[lora]'") from e
+    lm = build_model(case.model, case.precision, backend)
+    cfg = peft.LoraConfig(r=case.lora_rank or LORA_RANK, lora_alpha=case.lora_alpha or LORA_ALPHA,
+                          target_modules="all-linear", lora_dropout=0.0, task_type="CAUSAL_LM")
+    with _quiet():
+        lm.model = peft.get_peft_model(lm.model, cfg)
+    return lm
+
+
+def _optimizer(case: SuiteCase, params: list[Any]) -> Any:
+    import torch
+
+    lr = 1e-5  # assumed: any small learning rate; speed and memory do not depend on it
+    if case.optimizer == "adamw8bit":
+        import bitsandbytes as bnb  # checked before the case runs
+
+        return bnb.optim.AdamW8bit(params, lr=lr)
+    return torch.optim.AdamW(params, lr=lr)
+
+
+def _measure_train(lm: Any, backend: Any, case: SuiteCase) -> tuple[dict[str, Any], list[str]]:
+    import torch
+
+    from suanli.bench.run import timed
+
+    assert case.seq is not None
+    model = lm.model
+    with _quiet():
+        if case.recompute == "full":
+            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        elif getattr(model, "is_gradient_checkpointing", False):
+            model.gradient_checkpointing_disable()
+    model.train()
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = _optimizer(case, params)
+    g = torch.Generator(device="cpu").manual_seed(0)
+    vocab = int(lm.info.vocab_size)
+    x = torch.randint(0, vocab, (case.batch, case.seq), generator=g).to(lm.device)
+    kind = "cuda" if backend.name == "cuda" else "cpu"
+
+    def step() -> None:
+        with torch.autocast(kind, dtype=torch.bfloat16):
+            loss = model(input_ids=x, labels=x, use_cache=False).loss
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    try:
+        with _quiet():
+            for _ in range(case.warmup):
+                step()  # allocates the optimizer states
+            backend.reset_peak()
+            samples = timed(backend, step, 0, case.repeats)
+            peak = backend.peak_memory_bytes()
+    finally:
+        del opt
+        model.zero_grad(set_to_none=True)
+    t = statistics.median(samples)
+    tokens = case.batch * case.seq
+    trainable = sum(p.numel() for p in params)
+    notes = ["full fine-tuning: fp32 weights and AdamW states, forward/backward under torch.autocast(bfloat16)"
+             if case.task == "full" else
+             "LoRA: frozen bf16 base, fp32 adapters (peft default), forward/backward under torch.autocast(bfloat16)"]
+    return {
+        "step_time_s": t, "train_tokens_per_s": tokens / t, "tokens_per_step": tokens,
+        "trainable_params": trainable, "peak_memory_bytes": peak, "memory_kind": backend.memory_kind,
+        "samples_step_time_s": samples,
+    }, notes
+
+
+def _measure_matmul(backend: Any, case: SuiteCase) -> dict[str, Any]:
+    from suanli.bench.run import matmul_tflops, timed
+
+    if case.precision != "fp8":
+        m = matmul_tflops(backend, case.precision, case.n, case.warmup, case.repeats)
+        return {"tflops": m.tflops, "n": m.n, "time_s": m.time_s, "flops_per_call": m.flops_per_call,
+                "samples_time_s": m.samples_time_s}
+    import torch
+
+    n = int(case.n or 8192)
+    gen = torch.Generator(device="cpu").manual_seed(0)
+    a = torch.randn(n, n, generator=gen).to(backend.device).to(torch.float8_e4m3fn)
+    b = torch.randn(n, n, generator=gen).to(backend.device).to(torch.float8_e4m3fn).t()  # column-major operand
+    one = torch.ones((), device=backend.device, dtype=torch.float32)
+    with torch.inference_mode():
+        samples = timed(backend, lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16),
+                        case.warmup, case.repeats)
+    t = statistics.median(samples)
+    flops = 2.0 * n**3
+    return {"tflops": flops / t / 1e12, "n": n, "time_s": t, "flops_per_call": flops, "samples_time_s": samples,
+            "kernel": "torch._scaled_mm e4m3 x e4m3 -> bf16, unit scales"}
+
+
+def _skip_reason(case: SuiteCase, backend: Any) -> str | None:
+    """Why a case cannot run on this device or in this environment (None: it can)."""
+    if case.kind == "matmul" and case.precision == "fp8":
+        if backend.name != "cuda":
+            return f"fp8 matmul is measured on CUDA only (compute capability >= 8.9); this is {backend.name}"
+        import torch
+
+        cc = torch.cuda.get_device_capability(backend.device)
+        if cc < (8, 9) or not hasattr(torch, "_scaled_mm"):
+            return f"torch has no fp8 matmul on compute capability {cc[0]}.{cc[1]} (needs >= 8.9)"
+    if case.optimizer == "adamw8bit":
+        try:
+            import bitsandbytes  # noqa: F401
+        except Exception as e:  # noqa: BLE001 - ImportError or its CUDA-setup errors: recorded as the reason
+            return f"bitsandbytes is not importable ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+    if case.task == "lora":
+        try:
+            import peft  # noqa: F401
+        except ImportError:
+            return "peft is not installed (pip install 'suanli[lora]')"
+    return None
+
+
+def read_records(directory: Path) -> tuple[list[CaseRecord], list[str]]:
+    """Every case file under `directory` (the run manifest and other JSON are left out), and unreadable files."""
+    from pydantic import ValidationError
+
+    out: list[CaseRecord] = []
+    bad: list[str] = []
+    for p in sorted(directory.glob("*.json")):
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            bad.append(f"{p.name}: {e}")
+            continue
+        if not isinstance(doc, dict) or doc.get("format") != SUITE_FORMAT:
+            continue
+        try:
+            out.append(CaseRecord.model_validate(doc))
+        except ValidationError as e:
+            err = e.errors()[0]
+            bad.append(f"{p.name}: {'.'.join(str(x) for x in err['loc'])}: {err['msg']}")
+    return out, bad
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def run_suite(
+    outdir: Path,
+    device: str = "auto",
+    size: str = "auto",
+    budget_s: float = 420.0,
+    accelerator: str | None = None,
+    only: list[str] | None = None,
+    command: str = "",
+    progress: Callable[[CaseRecord], None] | None = None,
+) -> SuiteRun:
+    """Run the suite into `outdir` (one `<case id>.json` per case, `run.json`, `configs/<preset>.json`)."""
+    from suanli.bench.backends import get_backend, require_torch
+    from suanli.errors import InputError
+
+    torch = require_torch()
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    backend = get_backend(device)
+    if size == "auto":
+        size = "full" if backend.is_accelerator and backend.name != "fake" else "tiny"
+    if size not in _SIZES:
+        raise InputError("size", f"{size!r} is not one of auto, {', '.join(_SIZES)}")
+    if budget_s <= 0:
+        raise InputError("budget-s", f"must be > 0 seconds; got {budget_s}")
+    cases = plan_cases(size)  # type: ignore[arg-type]
+    if only:
+        cases = [c for c in cases if any(fnmatch.fnmatch(c.id, pat) for pat in only)]
+        if not cases:
+            ids = ", ".join(c.id for c in plan_cases(size)[:6])  # type: ignore[arg-type]
+            raise InputError("only", f"no case matches {', '.join(only)} (case ids look like {ids}, …)")
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        (outdir / "configs").mkdir(exist_ok=True)
+    except OSError as e:
+        raise InputError("outdir", f"cannot write into {outdir}: {e.strerror or e}") from None
+    env = environment(backend)
+    if accelerator is None and backend.name == "cuda":
+        accelerator = guess_accelerator(env.device_name)
+    run = SuiteRun(run_id=new_id(), command=command, size=size, budget_s=budget_s,  # type: ignore[arg-type]
+                   environment=env, accelerator=accelerator, started_at=env.date)
+    for preset in sorted({c.model for c in cases if c.model}):
+        _write(outdir / "configs" / f"{preset}.json", json.dumps(_hf_config(preset), indent=2))
+    start = time.perf_counter()
+    micro = Microbench()
+    loaded: dict[tuple[str, str, str], Any] = {}  # (preset, precision, task) -> LoadedModel, one at a time
+
+    def drop_models() -> None:
+        loaded.clear()
+        _free(backend)
+
+    for case in cases:
+        left = budget_s - (time.perf_counter() - start)
+        rec = CaseRecord(run_id=run.run_id, case=case, status="ok", command=command, environment=env,
+                         accelerator=accelerator, hf_config=_hf_config(case.model) if case.model else None)
+        rec.estimate_args = _estimate_args(case, accelerator)
+        rec.estimate_command = _estimate_command(rec.estimate_args)
+        key = (case.model or "", case.precision, case.task) if case.kind in ("inference", "train") else None
+        need = case.min_seconds * (1 if key is None or key in loaded else 2)
+        reason = _skip_reason(case, backend)
+        if reason is None and left < need:
+            reason = f"time budget: {left:.0f} s of {budget_s:.0f} s left, the case needs about {need:.0f} s"
+        t0 = time.perf_counter()
+        if reason is not None:
+            rec.status, rec.reason = "skipped", reason
+        else:
+            try:
+                if case.kind == "matmul":
+                    rec.metrics = _measure_matmul(backend, case)
+                    micro.matmul.append(_matmul_result(case, rec.metrics))
+                elif case.kind == "copy":
+                    from suanli.bench.run import memory_bandwidth
+
+                    bw = memory_bandwidth(backend, case.buffer_bytes, case.warmup, case.repeats)
+                    micro.bandwidth = bw
+                    rec.metrics = {"bytes_per_s": bw.bytes_per_s, "buffer_bytes": bw.buffer_bytes,
+                                   "bytes_per_call": bw.bytes_per_call, "time_s": bw.time_s,
+                                   "samples_time_s": bw.samples_time_s}
+                elif case.kind == "accuracy":
+                    drop_models()
+                    rec.bench_result, rec.metrics = _accuracy(backend, case, command, accelerator)
+                    rec.notes.append("tiny preset on this device against the packaged CPU fp32 reference run")
+                else:
+                    assert key is not None and case.model is not None
+                    if key not in loaded:
+                        drop_models()
+                        loaded[key] = (_train_model(case, backend) if case.kind == "train"
+                                       else build_model(case.model, case.precision, backend))
+                    lm = loaded[key]
+                    if case.kind == "train":
+                        rec.metrics, rec.notes = _measure_train(lm, backend, case)
+                    elif case.mode == "loop":
+                        rec.metrics, rec.bench_result = _measure_loop(
+                            lm, backend, case, micro if (micro.matmul or micro.bandwidth) else None, command,
+                            accelerator)
+                    else:
+                        rec.metrics, rec.notes = _measure_generate(lm, backend, case)
+                    rec.metrics.setdefault("model_params", lm.info.params)
+            except Exception as e:  # noqa: BLE001 - out of memory and the like: recorded as the case's failure
+                rec.status = "failed"
+                rec.reason = f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
+                drop_models()
+        rec.elapsed_s = time.perf_counter() - t0
+        _write(outdir / f"{case.id}.json", rec.model_dump_json(indent=1))
+        run.cases[case.id] = rec.status
+        if progress is not None:
+            progress(rec)
+    drop_models()
+    run.finished_at = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    _write(outdir / "run.json", run.model_dump_json(indent=1))
+    return run
+
+
+def _matmul_result(case: SuiteCase, m: dict[str, Any]) -> Any:
+    from suanli.bench.results import MatmulResult
+
+    return MatmulResult(precision=case.precision, n=int(m["n"]), flops_per_call=float(m["flops_per_call"]),
+                        time_s=float(m["time_s"]), tflops=float(m["tflops"]), samples_time_s=list(m["samples_time_s"]))
+
+
+def _accuracy(backend: Any, case: SuiteCase, command: str, accelerator: str | None) -> tuple[BenchResult, dict[str, Any]]:
+    from suanli.bench.run import BenchSpec, run_benchmark
+
+    spec = BenchSpec(device=backend.device, model=case.model or "tiny-llama", precision=case.precision,
+                     throughput=False, micro=False, accuracy=True, accelerator=accelerator,
+                     command=f"{command} --only {case.id}")
+    r = run_benchmark(spec, backend=backend)
+    a = r.accuracy
+    metrics: dict[str, Any] = {}
+    if a is not None:
+        metrics = {"passed": a.passed, "verdict": a.verdict, "max_logit_rel_diff": a.max_logit_rel_diff,
+                   "max_abs_logit_diff": a.max_abs_logit_diff, "perplexity": a.perplexity,
+                   "reference_perplexity": a.reference_perplexity, "perplexity_rel_diff": a.perplexity_rel_diff}
+    return r, metrics
+
+
+def default_command(argv: list[str] | None = None) -> str:
+    """The command line as typed (program name shortened to `suanli`)."""
+    args = list(sys.argv if argv is None else argv)
+    if args and os.path.basename(args[0]) in ("suanli", "__main__.py", "main.py"):
+        args[0] = "suanli"
+    return " ".join(args)
