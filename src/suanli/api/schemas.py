@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from suanli.estimate.workload import Workload
 from suanli.plan.request import PlanRequest
+from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS
 
-__all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody", "TcoBody"]
+__all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
 
-_NAME = Field(min_length=1, max_length=200)
+_NAME = Field(min_length=1, max_length=MAX_NAME_CHARS)
+_Names = tuple[Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)], ...]
 
 
 class EstimateBody(Workload):
@@ -22,13 +26,34 @@ class EstimateBody(Workload):
 
 
 class PlanBody(PlanRequest):
-    """The fields of `suanli plan`, plus what to return and whether to save the result."""
+    """The fields of `suanli plan` (with the shared bounds of `suanli.views.bounds`), plus what to return.
+    Saving is a write: POST the same body to /api/plans with the token."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
+    model: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    requests_per_s: float | None = Field(None, gt=0, le=LIMITS["requests_per_s"])
+    ttft_s: float | None = Field(None, gt=0, le=LIMITS["ttft_s"], description="time-to-first-token target")
+    tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="time-per-output-token target")
+    budget_cny: float | None = Field(None, gt=0, le=LIMITS["budget_cny"])
+    engineer_cny_per_week: float = Field(10_000.0, ge=0, le=LIMITS["engineer_cny_per_week"])
+    vendors: _Names = Field((), max_length=MAX_LIST_ITEMS)
+    stacks: _Names = Field((), max_length=MAX_LIST_ITEMS)
+    devices: _Names = Field((), max_length=MAX_LIST_ITEMS)
     breakdown: bool = Field(True, description="add each plan's memory breakdown per device (bytes)")
-    save: bool = Field(False, description="store the result; its id is returned as saved_plan_id")
-    name: str | None = Field(None, max_length=200, description="name of the saved plan")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_save(cls, raw: Any) -> Any:
+        if isinstance(raw, dict) and "save" in raw:
+            raise ValueError("save: saving a plan is a write: POST the same body to /api/plans with the API token")
+        return raw
+
+
+class SavePlanBody(PlanBody):
+    """A plan request to run and store (POST /api/plans, token): the body of POST /api/plan plus a name."""
+
+    name: str | None = Field(None, max_length=300, description="name of the saved plan")
 
 
 class CompareBody(BaseModel):
@@ -51,8 +76,8 @@ class TcoBody(BaseModel):
     hours: float = Field(gt=0, le=1e6)
     gpus: int = Field(1, ge=1, le=100_000)
     subsidy: float = Field(0.0, ge=0, lt=1)
-    tokens_per_s: float | None = Field(None, gt=0, le=1e12)
-    utilization: float = Field(1.0, gt=0, le=1)
+    tokens_per_s: float | None = Field(None, ge=1e-3, le=1e12)
+    utilization: float = Field(1.0, ge=1e-3, le=1, description="share of the rented time in use (0.001–1)")
 
 
 class MigrateBody(BaseModel):

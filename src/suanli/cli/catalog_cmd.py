@@ -2,110 +2,29 @@
 
 from __future__ import annotations
 
-import json
-import math
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
-from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
+from suanli.catalog.schema import Offer
 from suanli.cli.output import Format, console, emit_json, emit_rows
 from suanli.errors import InputError
+from suanli.views.catalog import (
+    GPU_COLUMNS,
+    SPEC_COLUMNS,
+    accelerator_detail,
+    accelerator_row,
+    model_detail,
+    select_accelerators,
+    sources_of,
+)
+from suanli.views.files import load_model_arg
 
 __all__ = ["accelerator_detail", "accelerator_row", "load_model_arg", "offers_app", "register"]
 
-SPEC_COLUMNS = [
-    "memory_gib",
-    "memory_bandwidth_gb_per_s",
-    "fp16_dense_tflops",
-    "bf16_dense_tflops",
-    "fp8_dense_tflops",
-    "int8_dense_tops",
-    "fp16_sparse_tflops",
-    "interconnect_gb_per_s",
-    "tdp_w",
-]
-GPU_COLUMNS = ["id", "name", "vendor", "domestic", "memory_type", "interconnect", *SPEC_COLUMNS]
-MARKETS = ("all", "domestic", "foreign")
-
-
-def _spec_value(a: Accelerator, field: str) -> float | None:
-    alt = getattr(a.specs, field)
-    return None if alt is None else alt.value
-
-
-def accelerator_row(a: Accelerator) -> dict[str, Any]:
-    row: dict[str, Any] = {
-        "id": a.id,
-        "name": a.name,
-        "vendor": a.vendor,
-        "domestic": a.domestic,
-        "memory_type": a.memory_type,
-        "interconnect": a.interconnect,
-    }
-    for f in SPEC_COLUMNS:
-        row[f] = _spec_value(a, f)
-    return row
-
-
-def _alt_json(cat: Catalog, alt: Alternatives[Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"value": alt.value, "source": alt.chosen.source}
-    if alt.chosen.note:
-        out["note"] = alt.chosen.note
-    out["sources"] = [
-        {
-            "value": v.value,
-            "source": v.source,
-            "source_title": cat.sources[v.source].title if v.source in cat.sources else "assumed",
-            **({"date": v.date or cat.sources[v.source].date} if v.source in cat.sources else {}),
-            **({"note": v.note} if v.note else {}),
-            "default": v is alt.chosen,
-        }
-        for v in alt.values
-    ]
-    out["conflict"] = alt.conflicting
-    return out
-
-
-def accelerator_detail(cat: Catalog, a: Accelerator) -> dict[str, Any]:
-    """Every field of an accelerator with its sources, conflicts and variants (`suanli gpu NAME --json`)."""
-    d: dict[str, Any] = {
-        k: v
-        for k, v in a.model_dump(mode="json", exclude={"specs", "china_market"}).items()
-        if v not in (None, [], ())
-    }
-    if a.china_market is not None:
-        d["china_market"] = _alt_json(cat, a.china_market)
-    d["specs"] = {
-        f: _alt_json(cat, getattr(a.specs, f))
-        for f in type(a.specs).model_fields
-        if getattr(a.specs, f) is not None
-    }
-    d["conflicts"] = [f for f, v in d["specs"].items() if v["conflict"]]
-    d["variants"] = [v.id for v in lookup.variants(cat, a)]
-    d["offers"] = [o.id for o in lookup.offers_for(cat, a.id)]
-    return d
-
-
-def load_model_arg(cat: Catalog, name: str) -> ModelArch:
-    """A preset name, or a path to a Hugging Face config.json (parsed as JSON; nothing is downloaded)."""
-    if name.endswith(".json"):
-        from suanli.catalog.hf_config import from_hf_config
-
-        path = Path(name)
-        if not path.is_file():
-            raise InputError("model", f"config file {name!r} does not exist")
-        try:
-            cfg = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
-            raise InputError("model", f"{name} is not a readable JSON config: {e}") from None
-        return from_hf_config(cfg, name=path.parent.name or path.stem)
-    return lookup.model(cat, name)
-
-
+# the catalog queries and views live in suanli.views (shared with the API); re-exported for the CLI modules
 offers_app = typer.Typer(help="Rental offers: list them, or import your own (CSV/YAML).")
 
 
@@ -123,28 +42,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List accelerators with their default specs (every value has a source: see `suanli gpu NAME`)."""
         cat = packaged_catalog()
-        if not math.isfinite(min_memory_gib) or min_memory_gib < 0:
-            raise InputError("min-memory-gib", f"must be a finite number ≥ 0 (got {min_memory_gib})")
-        if market not in MARKETS:
-            raise InputError("market", f"{market!r} is not one of {', '.join(MARKETS)}")
-        if vendor is not None:
-            vendor = lookup.vendor(cat, vendor)  # '华为', 'NVIDIA', 'Moore Threads' → the catalog's vendor id
-        if sort not in GPU_COLUMNS:
-            raise InputError("sort", f"{sort!r} is not a column; allowed: {', '.join(GPU_COLUMNS)}")
-        accs = [
-            a
-            for a in cat.accelerators
-            if (vendor is None or a.vendor == vendor.lower())
-            and (market == "all" or a.domestic == (market == "domestic"))
-            and (_spec_value(a, "memory_gib") or 0) >= min_memory_gib
-        ]
+        accs = select_accelerators(cat, vendor, market, min_memory_gib, sort, flag_names=True)
         rows = [accelerator_row(a) for a in accs]
-        if sort in SPEC_COLUMNS:
-            rows.sort(key=lambda r: (r[sort] is None, -(r[sort] or 0)))
-        else:
-            rows.sort(key=lambda r: str(r[sort]))
         if json_:
-            emit_json([{**r, "sources": sorted(_sources_of(cat, a))} for r, a in zip(rows, _order(accs, rows))])
+            emit_json([{**r, "sources": sources_of(a)} for r, a in zip(rows, accs)])
             return
         headers = {
             "memory_gib": "GiB",
@@ -252,15 +153,7 @@ def register(app: typer.Typer) -> None:
         cat = packaged_catalog()
         m = load_model_arg(cat, name)
         p = param_count(m)
-        d = {
-            "id": m.id,
-            "params": p.total,
-            "active_params": p.active,
-            "breakdown": p.model_dump(mode="json"),
-            "architecture": m.model_dump(mode="json", exclude_none=True, exclude={"published_params", "published_active_params"}),
-        }
-        if m.published_params is not None:
-            d["published_params"] = {"value": m.published_params.value, "source": m.published_params.chosen.source}
+        d = model_detail(m)
         if json_:
             emit_json(d)
             return
@@ -320,14 +213,3 @@ def register(app: typer.Typer) -> None:
             cols = ["provider", "device", "cards", "billing_unit", "price_cny", "price_cny_max", "date", "source"]
         emit_rows(rows, cols, Format.json if json_ else Format.csv if csv else Format.table, title="Rental offers",
                   headers={"billing_unit": "per", "price_cny": "¥", "price_cny_max": "¥ max"})
-
-
-def _sources_of(cat: Catalog, a: Accelerator) -> set[str]:
-    from suanli.catalog.load import iter_sourced
-
-    return {v.source for _, v in iter_sourced(a)}
-
-
-def _order(accs: list[Accelerator], rows: list[dict[str, Any]]) -> list[Accelerator]:
-    by_id = {a.id: a for a in accs}
-    return [by_id[r["id"]] for r in rows]

@@ -10,10 +10,9 @@ from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import console, emit_json, emit_rows
-from suanli.estimate.estimate import Estimate, estimate
+from suanli.estimate.estimate import Estimate
 from suanli.estimate.workload import make_workload
 from suanli.units import GB, GiB
-from suanli.validate.bands import packaged_error_bands
 
 __all__ = ["register", "render_estimate"]
 
@@ -99,10 +98,9 @@ def register(app: typer.Typer) -> None:
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, method=method,
             resolution=resolution, steps=steps, cfg=cfg,
         )
-        from suanli.bench.feedback import load_calibration
+        from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate
 
-        calibrated = tuple(f for f in load_calibration() if f.device == acc.id)
-        e = estimate(cat, m, acc, w, packaged_error_bands(), overrides=calibrated)
+        e = estimate_with_calibration(cat, m, acc, w)
         if json_:
             emit_json(e.contract())
         else:

@@ -76,8 +76,10 @@ def emit_rows(
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
         w.writeheader()
+        from suanli.views.tables import csv_safe  # = + - @ TAB CR neutralised for spreadsheets (issue 14)
+
         for r in rows:
-            w.writerow({c: r.get(c) for c in columns})
+            w.writerow({c: csv_safe(r.get(c)) for c in columns})
         sys.stdout.write(buf.getvalue())
         return
     table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)

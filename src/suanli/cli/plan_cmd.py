@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import yaml
 
 from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
@@ -14,6 +13,8 @@ from suanli.cli.output import console, emit_json, emit_rows
 from suanli.errors import InputError
 from suanli.plan.request import PlanRequest, make_request
 from suanli.plan.search import PlanResult, plan
+from suanli.views.bounds import check_plan
+from suanli.views.plans import plan_json
 
 __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 
@@ -26,16 +27,9 @@ _FILE_ALIASES = {
 
 
 def read_workload_file(path: str) -> dict[str, Any]:
-    p = Path(path)
-    if not p.is_file():
-        raise InputError("file", f"{path!r} does not exist or is not a file")
-    try:
-        doc = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(e, "problem", None) or type(e).__name__
-        raise InputError("file", f"{path} is not valid YAML{where}: {problem}") from None
+    from suanli.views.files import parse_yaml, read_file_bytes
+
+    doc = parse_yaml(read_file_bytes(path, "file", max_bytes=2**20), path, "file") or {}  # bounded size and depth
     if not isinstance(doc, dict):
         raise InputError("file", f"{path} must be a mapping of plan fields")
     out: dict[str, Any] = {}
@@ -48,19 +42,6 @@ def read_workload_file(path: str) -> dict[str, Any]:
             v = (v,)
         out[key] = v
     return out
-
-
-def plan_json(r: PlanResult) -> dict[str, Any]:
-    return {
-        "model": r.model_id,
-        "request": r.request.model_dump(mode="json"),
-        "plans": [p.model_dump(mode="json") for p in r.plans],
-        "pareto": r.pareto,
-        "why_not": r.why_not,
-        "relax": r.relax,
-        "configurations_evaluated": r.configurations_evaluated,
-        "search_seconds": r.search_seconds,
-    }
 
 
 def render_plan(r: PlanResult) -> None:
@@ -183,6 +164,7 @@ def register(app: typer.Typer) -> None:
         if "model" not in fields:
             raise InputError("model", "required (a preset name or a config.json path)")
         req: PlanRequest = make_request(**fields)
+        check_plan(req, flags=True)  # the API's bounds (suanli.views.bounds)
         cat = planning_catalog()
         m = load_model_arg(cat, req.model)
         result = plan(cat, m, req)

@@ -37,6 +37,7 @@ from suanli.store.models import (
     SavedPlanRow,
     SourceRow,
 )
+from suanli.store.checks import check_date, check_row
 from suanli.store.settings import database_url, redact_url
 
 __all__ = ["ImportResult", "MIGRATIONS_DIR", "Store", "StoreError", "catalog_data_sha256", "open_store"]
@@ -103,11 +104,12 @@ class Store:
         try:
             self.engine = _make_engine(self.url)
         except Exception as e:  # noqa: BLE001 — a bad URL or a missing driver is one line
-            raise StoreError(f"database URL {redact_url(self.url)}: {e}") from None
+            raise StoreError(f"database URL {redact_url(self.url)}: {str(e).replace(self.url, redact_url(self.url))}") from None
         self.dialect = self.engine.dialect.name
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._cat_lock = threading.Lock()
         self._cat_cache: tuple[tuple[Any, ...], Catalog] | None = None
+        self._plan_cache: tuple[Catalog, Catalog] | None = None
         self.catalog_version_id: int | None = None
 
     # -- set-up ---------------------------------------------------------------------------------------
@@ -278,7 +280,31 @@ class Store:
             raise InputError("file", f"{str(path)!r} does not exist")
         return self.import_offers_bytes(p.read_bytes(), str(path), via=via)
 
+    @staticmethod
+    def check_parsed(parsed: ParsedImport) -> None:
+        """Every value of every offer and new source against its column (one place for SQLite and PostgreSQL)."""
+        errors: list[RowError] = []
+        for o, line in zip(parsed.offers, parsed.lines):
+            try:
+                check_row(OfferRow, {"id": o.id, "device": o.device, "provider": o.provider})
+                check_row(PriceRow, {"cards": o.cards, "billing_unit": o.billing_unit, "price_cny": o.price_cny.value,
+                                     "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
+                                     "source": o.source, "offer": o.model_dump(mode="json")})
+                check_date("date", o.date)
+            except InputError as e:
+                errors.append(RowError(line, e.field, str(e).removeprefix(f"{e.field}: ")))
+        for src in parsed.new_sources:
+            try:
+                check_row(SourceRow, src.model_dump(mode="json"), where="source ")
+            except InputError as e:
+                errors.append(RowError(None, e.field, str(e).removeprefix(f"{e.field}: ")))
+        if errors:
+            raise OfferImportError(parsed.filename, errors[:20])
+
     def import_parsed(self, parsed: ParsedImport, via: str = "cli") -> ImportResult:
+        self.check_parsed(parsed)
+        check_row(ImportRow, {"filename": Path(parsed.filename).name, "format": parsed.format, "via": via,
+                              "rows": len(parsed.offers)})
         with self.write() as s:
             imp = ImportRow(filename=Path(parsed.filename).name, file_sha256=parsed.file_sha256, format=parsed.format,
                             rows=len(parsed.offers), new_prices=0, via=via)
@@ -298,7 +324,9 @@ class Store:
 
     def add_price(self, offer_id: str, price_cny: float, date: str, source: str, *,
                   price_cny_max: float | None = None, note: str | None = None, via: str = "api") -> ImportResult:
-        """A new price for an existing offer (the update endpoint): the offer as it is now, with this price."""
+        """A new price for an existing offer (the update endpoint): the offer as it is now, with this price.
+        The date may not be in the future: a future price would hide every real later one."""
+        check_date("date", date)
         current = {o.id: o for o in self.current_offers()}
         if offer_id not in current:
             raise NotFoundError("offer", offer_id, list(current))
@@ -356,6 +384,29 @@ class Store:
             self._cat_cache = (rev, cat)
         return cat
 
+    def planning_catalog(self) -> Catalog:
+        """The catalog the planner searches: the current offers reduced to the cheapest one per device, billing
+        unit, cards per instance, minimum rental, region, provider, kind and instance scope (cached per
+        revision). The planner picks the cheapest offer per configuration, and within such a group the
+        cheapest always wins, so plans are unchanged while plan time no longer grows with imported rows
+        that repeat a shape at a higher price."""
+        cat = self.catalog()
+        with self._cat_lock:
+            if self._plan_cache is not None and self._plan_cache[0] is cat:
+                return self._plan_cache[1]
+        best: dict[tuple[Any, ...], Offer] = {}
+        for o in cat.offers:
+            key = (o.device, o.billing_unit, o.cards, o.min_units, o.region, o.provider.strip().lower(), o.kind,
+                   o.scope, o.whole_machine_only, o.inter_node_network)
+            have = best.get(key)
+            if have is None or (o.price_cny.value, o.id) < (have.price_cny.value, have.id):
+                best[key] = o
+        keep = {id(o) for o in best.values()}
+        reduced = cat.model_copy(update={"offers": tuple(o for o in cat.offers if id(o) in keep)})
+        with self._cat_lock:
+            self._plan_cache = (cat, reduced)
+        return reduced
+
     def price_history(self, offer_id: str | None = None, device: str | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
         q = select(PriceRow).order_by(PriceRow.offer_id, PriceRow.date, PriceRow.id).limit(limit)
         if offer_id is not None:
@@ -379,6 +430,7 @@ class Store:
 
     # -- plans and benchmark results -----------------------------------------------------------------
     def save_plan(self, model: str, request: dict[str, Any], result: dict[str, Any], name: str | None = None) -> int:
+        check_row(SavedPlanRow, {"name": name, "model": model, "request": request, "result": result})
         with self.write() as s:
             row = SavedPlanRow(name=name, model=model, request=request, result=result,
                                catalog_version_id=self.catalog_version_id)
@@ -405,13 +457,18 @@ class Store:
         from suanli.bench.results import BenchResult
 
         r = result if isinstance(result, BenchResult) else BenchResult.model_validate(result)
+        if not 1970 <= r.created_at.year <= 2200:
+            raise InputError("created_at", f"year {r.created_at.year} is outside 1970–2200")
+        try:
+            created = r.created_at.astimezone(dt.UTC).replace(tzinfo=None) if r.created_at.tzinfo else r.created_at
+        except (OverflowError, ValueError):
+            raise InputError("created_at", f"{r.created_at} cannot be converted to UTC") from None
+        values = {"id": r.id, "created_at": created, "accelerator": r.accelerator, "device": r.config.device,
+                  "model": r.config.model, "precision": r.config.precision, "data": r.model_dump(mode="json")}
+        check_row(BenchResultRow, values)
         with self.write() as s:
             if s.get(BenchResultRow, r.id) is None:
-                s.add(BenchResultRow(
-                    id=r.id, created_at=r.created_at.astimezone(dt.UTC).replace(tzinfo=None) if r.created_at.tzinfo else r.created_at,
-                    accelerator=r.accelerator, device=r.config.device, model=r.config.model,
-                    precision=r.config.precision, data=r.model_dump(mode="json"),
-                ))
+                s.add(BenchResultRow(**values))
         return r.id
 
     def bench_results(self, accelerator: str | None = None) -> list[dict[str, Any]]:
@@ -422,7 +479,9 @@ class Store:
             return [r.data for r in s.scalars(q)]
 
     # -- facts ---------------------------------------------------------------------------------------
-    def info(self) -> dict[str, Any]:
+    def info(self, public: bool = False) -> dict[str, Any]:
+        """Facts about the database. The URL never shows a password; `public` (the API) also hides the
+        SQLite file's directory."""
         revision, head = self.current_revision(), self.head_revision()
         with self.read() as s:
             versions = list(s.scalars(select(CatalogVersionRow).order_by(CatalogVersionRow.id)))
@@ -431,7 +490,7 @@ class Store:
                 return int(s.scalar(select(func.count()).select_from(model)) or 0)
 
             return {
-                "url": redact_url(self.url),
+                "url": redact_url(self.url, hide_path=public),
                 "dialect": self.dialect,
                 "revision": revision,
                 "head": head,

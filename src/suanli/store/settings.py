@@ -29,11 +29,34 @@ def database_url() -> str:
     return f"sqlite:///{data_dir() / 'suanli.db'}"
 
 
-def redact_url(url: str) -> str:
-    """The URL without its password, for `suanli db info` and logs."""
-    from sqlalchemy.engine import make_url
+_SECRET_PARAMS = ("password", "passwd", "pwd", "pass", "secret", "token", "key", "sslpassword", "credential",
+                  "auth")
+
+
+def _secret_param(name: str) -> bool:
+    n = name.lower()
+    return any(w in n for w in _SECRET_PARAMS) and n not in ("sslkey_file",)
+
+
+def redact_url(url: str, hide_path: bool = False) -> str:
+    """The URL without secrets, for `suanli db info`, the `serve` banner, /api/info and logs: the user-info
+    password and every query parameter whose name says password, secret, token or key are replaced by ***
+    (`postgresql://u:pw@h/db` and `postgresql://u@h/db?password=pw` alike). `hide_path`: a SQLite file is
+    shown by its name only (no host directory)."""
+    from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001 — an unparsable URL is shown as given minus everything after '@'
-        return url.split("@")[-1]
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            userinfo, hostport = netloc.rsplit("@", 1)
+            user = userinfo.split(":", 1)[0]
+            netloc = f"{user}:***@{hostport}" if ":" in userinfo else f"{user}@{hostport}"
+        query = urlencode([(k, "***" if _secret_param(k) else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)],
+                          safe="*/:")
+        path = parts.path
+        if hide_path and parts.scheme.startswith("sqlite") and path not in ("", "/", "/:memory:"):
+            path = "/…/" + quote(path.rstrip("/").rsplit("/", 1)[-1])
+        return f"{parts.scheme}://{netloc}{path}" + (f"?{query}" if query else "")
+    except ValueError:  # unparsable: show only the scheme
+        return url.split(":", 1)[0] + "://***"

@@ -62,7 +62,7 @@ def test_errors_are_json_naming_the_field(client: TestClient) -> None:
     r = client.post("/api/compare", json={"model": "qwen2.5-7b", "devices": ["rtx-4090"]})
     assert r.status_code == 422 and r.json()["field"] == "devices"
     r = client.post("/api/plan", content=b"{not json", headers={"Content-Type": "application/json"})
-    assert r.status_code == 422 and r.json()["error"]
+    assert r.status_code == 400 and r.json()["error"].startswith("body: not valid JSON")
     assert client.get("/api/plans/999999").status_code == 404
     assert client.get("/api/scenarios/nope").json()["field"] == "scenario"
 
@@ -93,7 +93,10 @@ def test_plan_breakdown_cache_and_save(client: TestClient) -> None:
     hits = client.get("/api/info").json()["plan_cache"]["hits"]
     assert client.post("/api/plan", json=body).json() == r
     assert client.get("/api/info").json()["plan_cache"]["hits"] == hits + 1
-    saved = client.post("/api/plan", json={**body, "save": True, "name": "mine"}).json()
+    refused = client.post("/api/plan", json={**body, "save": True})  # saving is a write: POST /api/plans
+    assert refused.status_code == 422 and "/api/plans" in refused.json()["error"]
+    assert client.post("/api/plans", json={**body, "name": "mine"}).status_code == 401
+    saved = client.post("/api/plans", json={**body, "name": "mine"}, headers=AUTH).json()
     got = client.get(f"/api/plans/{saved['saved_plan_id']}").json()
     assert got["name"] == "mine" and got["result"]["plans"][0]["device"] == p["device"]
     inf = client.post("/api/plan", json={"model": "qwen2.5-7b", "task": "inference", "requests_per_s": 5}).json()

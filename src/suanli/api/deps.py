@@ -1,0 +1,115 @@
+"""What the routers share: the store, the settings, the catalog of this request, the token check and the
+bounded runner that gives the planner (and the other compute endpoints) a per-request time budget."""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+import anyio
+from fastapi import Depends, Header, Request
+
+from suanli.api.errors import Refused
+from suanli.api.guard import token_refusal
+from suanli.catalog.schema import Catalog
+
+__all__ = ["PlanCache", "Token", "catalog", "planning_catalog", "run_bounded", "settings_of", "store_of"]
+
+T = TypeVar("T")
+
+
+def store_of(request: Request) -> Any:
+    return request.app.state.store
+
+
+def settings_of(request: Request) -> Any:
+    return request.app.state.settings
+
+
+def catalog(request: Request) -> Catalog:
+    """The packaged catalog with the store's current offers (every offer: listings, history, tco)."""
+    return store_of(request).catalog()  # type: ignore[no-any-return]
+
+
+def planning_catalog(request: Request) -> Catalog:
+    """The catalog the planner searches: stored offers reduced to the cheapest per device, billing unit,
+    region, provider, kind and instance shape (cached per revision), so plan time does not grow with imports."""
+    return store_of(request).planning_catalog()  # type: ignore[no-any-return]
+
+
+def require_token(request: Request, authorization: Annotated[str | None, Header()] = None,
+                  x_api_token: Annotated[str | None, Header()] = None) -> None:
+    """Checked again here (the guard middleware refuses first, before the body is read)."""
+    refusal = token_refusal(settings_of(request).api_token, authorization, x_api_token)
+    if refusal is not None:
+        raise Refused(refusal[0], refusal[1], "token")
+
+
+Token = Depends(require_token)
+
+
+class PlanCache:
+    """Identical plan requests against the same catalog revision return the stored answer (LRU)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._d: collections.OrderedDict[tuple[Any, str], dict[str, Any]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: tuple[Any, str]) -> dict[str, Any] | None:
+        with self._lock:
+            v = self._d.get(key)
+            if v is not None:
+                self._d.move_to_end(key)
+                self.hits += 1
+            else:
+                self.misses += 1
+            return v
+
+    def put(self, key: tuple[Any, str], value: dict[str, Any]) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self.size:
+                self._d.popitem(last=False)
+
+
+async def run_bounded(request: Request, fn: Callable[[], T], what: str = "plan") -> T:
+    """Run `fn` in a worker thread within the settings' time budget. At most `compute_slots` such jobs run at
+    once; a job still waiting for a slot when its budget is spent never starts, and the client gets 503
+    rather than a connection held open while the search runs on."""
+    st = settings_of(request)
+    slots: threading.BoundedSemaphore = request.app.state.compute_slots
+    budget = float(st.compute_budget_s)
+    deadline = time.monotonic() + budget
+    abandoned = threading.Event()
+
+    def job() -> T:
+        if not slots.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise _Late()
+        try:
+            if abandoned.is_set():
+                raise _Late()
+            return fn()
+        finally:
+            slots.release()
+
+    with anyio.move_on_after(budget):
+        try:
+            return await anyio.to_thread.run_sync(job, abandon_on_cancel=True)
+        except _Late:
+            pass
+    abandoned.set()
+    raise Refused(503, f"{what}: not answered within this server's budget of {budget:g} s per request "
+                  "(the server is busy or the request is very large); retry, or narrow it (fewer devices, "
+                  "a smaller max_gpus)", None)
+
+
+class _Late(Exception):
+    pass

@@ -1,0 +1,150 @@
+"""One error shape for every non-2xx answer, documented in OpenAPI:
+`{"error": one line, "field": name or null, "errors": [{"field", "message", …}]}`.
+
+400 the body is not JSON · 401/403 token · 404 unknown name or route · 405 method · 413 body too large ·
+422 bad input (suanli's InputError, EstimateError, PlanError and pydantic validation alike) · 500 a bug ·
+503 the planner's time budget is spent. Bad input never produces a 500.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError
+
+__all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "error_json", "finite", "install_handlers"]
+
+log = logging.getLogger("suanli.api")
+
+
+class ErrorItem(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    field: str | None = Field(None, description="the field (dotted path) or null")
+    message: str | None = Field(None, description="what is wrong with it")
+
+
+class ErrorBody(BaseModel):
+    """Every non-2xx answer."""
+
+    error: str = Field(description="one line naming the field and what is allowed")
+    field: str | None = Field(None, description="the field at fault, or null")
+    errors: list[ErrorItem] = Field(default_factory=list, description="every problem found (or suggestions)")
+
+
+_DESCRIPTIONS = {
+    400: "the body is not valid JSON, or the Host header is not allowed",
+    401: "missing or wrong API token",
+    403: "writes are disabled (no SUANLI_API_TOKEN configured)",
+    404: "unknown name (with the closest names) or route",
+    405: "method not allowed on this route",
+    413: "request body larger than this route accepts",
+    422: "invalid input: the field and the allowed values",
+    500: "internal error (a bug: please report it)",
+    503: "the planner's time budget for one request is spent; retry, or narrow the request",
+}
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": d} for code, d in _DESCRIPTIONS.items()
+}
+
+
+def finite(obj: Any) -> Any:
+    """JSON has no NaN or Infinity: such numbers become null."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [finite(v) for v in obj]
+    if isinstance(obj, BaseModel):
+        return finite(obj.model_dump(mode="json"))
+    return obj
+
+
+class SafeJSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return json.dumps(finite(content), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+def error_json(status: int, message: str, field: str | None = None, errors: list[Any] | None = None,
+               headers: dict[str, str] | None = None) -> SafeJSONResponse:
+    return SafeJSONResponse({"error": message, "field": field, "errors": errors or []}, status_code=status,
+                            headers=headers)
+
+
+class Refused(Exception):
+    """A refusal with its status (401/403 token, 503 busy)."""
+
+    def __init__(self, status: int, message: str, field: str | None = None) -> None:
+        self.status, self.message, self.field = status, message, field
+        super().__init__(message)
+
+
+def install_handlers(app: FastAPI) -> None:
+    from suanli.store.importer import OfferImportError
+
+    @app.exception_handler(OfferImportError)
+    async def _import_error(_: Request, e: OfferImportError) -> Response:
+        return error_json(422, str(e), e.field, [x.as_dict() for x in e.errors])
+
+    @app.exception_handler(NotFoundError)
+    async def _not_found(_: Request, e: NotFoundError) -> Response:
+        return error_json(404, str(e), e.field, [{"field": e.field, "message": str(e), "suggestions": e.suggestions}])
+
+    @app.exception_handler(InputError)
+    async def _input(_: Request, e: InputError) -> Response:
+        return error_json(422, str(e), e.field)
+
+    @app.exception_handler(DataFileError)
+    async def _data(_: Request, e: DataFileError) -> Response:
+        return error_json(422, str(e), e.field)
+
+    @app.exception_handler(SuanliError)
+    async def _suanli(_: Request, e: SuanliError) -> Response:
+        return error_json(422, str(e))
+
+    @app.exception_handler(Refused)
+    async def _refused(_: Request, e: Refused) -> Response:
+        return error_json(e.status, e.message, e.field)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, e: RequestValidationError) -> Response:
+        errs = []
+        status = 422
+        for x in e.errors():
+            if x.get("type") == "json_invalid":
+                status = 400
+            loc = [str(p) for p in x.get("loc", ()) if not str(p).startswith("function-")]
+            errs.append({"field": ".".join(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc) or None,
+                         "in": loc[0] if loc else None,
+                         "message": str(x.get("msg", "")).removeprefix("Value error, ")})
+        first = errs[0] if errs else {"field": None, "message": "invalid request"}
+        if status == 400:
+            return error_json(400, "body: not valid JSON (" + str(first["message"]) + ")", "body", errs)
+        msg = (f"{first['field']}: " if first["field"] else "") + str(first["message"])
+        return error_json(status, msg, first["field"], errs)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, e: StarletteHTTPException) -> Response:
+        if e.status_code == 404:
+            msg = f"no route {request.url.path} (the API is under /api; OpenAPI at /openapi.json, docs at /docs)"
+        elif e.status_code == 405:
+            msg = f"method {request.method} is not allowed on {request.url.path}"
+        else:
+            msg = str(e.detail)
+        return error_json(e.status_code, msg, None, headers=getattr(e, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, e: Exception) -> Response:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return error_json(500, "internal error: this is a bug in suanli, please report it "
+                          f"({type(e).__name__} on {request.method} {request.url.path})")

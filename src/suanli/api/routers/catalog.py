@@ -1,0 +1,87 @@
+"""The catalog: accelerators, models, sources, value per yuan, scenarios (read-only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from suanli.api.deps import catalog
+from suanli.catalog import lookup
+from suanli.errors import InputError, NotFoundError
+from suanli.views import catalog as views
+
+router = APIRouter(prefix="/api", tags=["catalog"])
+SCENARIOS_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "scenarios.yaml"
+_NAME = Annotated[str | None, Query(max_length=200)]
+
+
+@router.get("/accelerators")
+def accelerators(request: Request, vendor: _NAME = None, market: Annotated[str, Query(max_length=20)] = "all",
+                 min_memory_gib: Annotated[float, Query(ge=0, le=1e6)] = 0.0,
+                 sort: Annotated[str, Query(max_length=64)] = "id") -> list[dict[str, Any]]:
+    """Accelerators with their default specs, sources, conflicting fields and stack (the same filters as
+    `suanli gpus`: an unknown vendor or market is a 422)."""
+    c = catalog(request)
+    return views.accelerator_rows(c, views.select_accelerators(c, vendor, market, min_memory_gib, sort))
+
+
+@router.get("/accelerators/{name}")
+def accelerator(request: Request, name: str) -> dict[str, Any]:
+    c = catalog(request)
+    return views.accelerator_detail(c, lookup.accelerator(c, name))
+
+
+@router.get("/models")
+def models(request: Request) -> list[dict[str, Any]]:
+    return [views.model_row(m) for m in catalog(request).models]
+
+
+@router.get("/models/{name:path}")
+def model(request: Request, name: str) -> dict[str, Any]:
+    return views.model_detail(lookup.model(catalog(request), name))
+
+
+@router.get("/sources")
+def sources(request: Request) -> list[dict[str, Any]]:
+    return [s.model_dump(mode="json") for s in catalog(request).sources.values()]
+
+
+@router.get("/value", tags=["cost"])
+def value(request: Request, precision: Annotated[str, Query(max_length=16)] = "bf16") -> list[dict[str, Any]]:
+    from suanli.estimate.workload import PRECISIONS
+    from suanli.plan.compare import value_table
+
+    if precision not in PRECISIONS:
+        raise InputError("precision", f"{precision!r} is not one of {', '.join(PRECISIONS)}")
+    return value_table(catalog(request), precision)
+
+
+def _scenarios() -> list[Any]:
+    from suanli.catalog.load import read_yaml
+    from suanli.plan.scenarios import Scenario
+
+    return [Scenario.model_validate(s) for s in (read_yaml(SCENARIOS_PATH) or {}).get("scenarios", [])]
+
+
+@router.get("/scenarios", tags=["scenarios"])
+def scenarios() -> list[dict[str, Any]]:
+    return [s.model_dump(mode="json") for s in _scenarios()]
+
+
+@router.get("/scenarios/{scenario_id}", tags=["scenarios"])
+def scenario(request: Request, scenario_id: str) -> dict[str, Any]:
+    from suanli.plan.scenarios import run_scenario
+
+    items = {s.id: s for s in _scenarios()}
+    if scenario_id not in items:
+        raise NotFoundError("scenario", scenario_id, list(items))
+    r = run_scenario(catalog(request), items[scenario_id])
+    return {"id": r.scenario.id, "title": r.scenario.title, "source": r.scenario.source,
+            "seed_answer": list(r.scenario.seed_answer), "seed_reason": r.scenario.seed_reason,
+            "plan_input": r.scenario.plan, "assumption": r.scenario.assumption,
+            "planner_answer": r.planner_device,
+            "planner_plan": r.planner.model_dump(mode="json") if r.planner else None,
+            "seed_best_plan": r.seed_best.model_dump(mode="json") if r.seed_best else None,
+            "agrees": r.agrees, "explanation": r.explanation}

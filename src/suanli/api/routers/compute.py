@@ -1,0 +1,120 @@
+"""POST /api/estimate, /api/plan, /api/compare, /api/tco, /api/migrate: each runs in a worker thread within
+the per-request time budget (503 past it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from suanli.api.deps import catalog, planning_catalog, run_bounded, store_of
+from suanli.api.errors import finite
+from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, PlanBody, TcoBody
+from suanli.catalog import lookup
+from suanli.catalog.schema import Catalog
+from suanli.errors import SuanliError
+from suanli.estimate.workload import Workload
+
+router = APIRouter(prefix="/api", tags=["compute"])
+
+
+def _breakdowns(cat: Catalog, m: Any, req: PlanBody, plans: list[dict[str, Any]]) -> None:
+    """Each plan's memory per device by item (the estimator's breakdown for the plan's configuration)."""
+    from suanli.estimate.estimate import estimate
+    from suanli.estimate.workload import make_workload
+
+    for p in plans:
+        try:
+            acc = lookup.accelerator(cat, p["device"])
+            if req.task == "inference":
+                w = make_workload(task="inference", precision=p["precision"], batch=p["micro_batch"], input=req.input,
+                                  output=req.output, tp=p["tp"], gpus=p["tp"] * p["pp"], engine="vllm")
+            else:
+                w = make_workload(task=req.task, precision=p["precision"], batch=p["micro_batch"], seq=req.seq,
+                                  tp=p["tp"], pp=p["pp"], gpus=p["gpus"], zero=p["zero"] or 0,
+                                  recompute=p["recompute"] or "none", grad_accum=p["grad_accum"] or 1)
+            mem = estimate(cat, m, acc, w).memory
+            p["breakdown_bytes"] = dict(mem.breakdown_bytes)
+            total = sum(v for k, v in mem.breakdown_bytes.items() if k != "kv_cache_pool_unused")
+            if abs(total - p["memory_per_gpu_bytes"]) > 0.01 * p["memory_per_gpu_bytes"]:
+                p["breakdown_note"] = (f"the estimator's breakdown totals {total / 2**30:,.1f} GiB per card, the planner's "
+                                       f"{p['memory_per_gpu_bytes'] / 2**30:,.1f} GiB")
+        except SuanliError:
+            p["breakdown_bytes"] = None
+
+
+def plan_answer(request: Request, body: PlanBody) -> dict[str, Any]:
+    """The plan for a body, from the cache when the same body met the same catalog revision."""
+    from suanli.plan.request import PlanRequest
+    from suanli.plan.search import plan
+    from suanli.views.bounds import check_plan
+    from suanli.views.plans import plan_json
+
+    req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"}))
+    check_plan(req)
+    store, cache = store_of(request), request.app.state.plan_cache
+    key = (store.revision(), body.model_dump_json(exclude={"name"}))
+    out = cache.get(key)
+    if out is None:
+        c = planning_catalog(request)
+        m = lookup.model(c, req.model)
+        out = plan_json(plan(c, m, req))
+        if body.breakdown:
+            _breakdowns(c, m, body, out["plans"])
+        out = finite(out)
+        cache.put(key, out)
+    return out
+
+
+@router.post("/estimate")
+async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
+    """The estimate of `suanli estimate --json`, with the same calibration file applied."""
+    from suanli.views.estimates import estimate_with_calibration
+
+    def run() -> dict[str, Any]:
+        c = catalog(request)
+        m = lookup.model(c, body.model)
+        acc = lookup.accelerator(c, body.gpu)
+        w = Workload.model_validate(body.model_dump(exclude={"model", "gpu"}))
+        return estimate_with_calibration(c, m, acc, w).contract()
+
+    return await run_bounded(request, run, "estimate")
+
+
+@router.post("/plan")
+async def plan_ep(request: Request, body: PlanBody) -> dict[str, Any]:
+    """Ranked plans with reasons, warnings, Pareto front and why-not. Saving is a write: POST /api/plans."""
+    return await run_bounded(request, lambda: plan_answer(request, body), "plan")
+
+
+@router.post("/compare")
+async def compare_ep(request: Request, body: CompareBody) -> list[dict[str, Any]]:
+    from suanli.plan.compare import compare_devices
+
+    def run() -> list[dict[str, Any]]:
+        c = catalog(request)
+        return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
+                               body.batch, body.tokens, body.zero)
+
+    return await run_bounded(request, run, "compare")
+
+
+@router.post("/tco")
+async def tco_ep(request: Request, body: TcoBody) -> list[dict[str, Any]]:
+    from suanli.plan.compare import tco_rows
+
+    return await run_bounded(request, lambda: tco_rows(catalog(request), body.gpu, body.hours, body.gpus, body.subsidy,
+                                                       body.tokens_per_s, body.utilization), "tco")
+
+
+@router.post("/migrate")
+async def migrate_ep(request: Request, body: MigrateBody) -> dict[str, Any]:
+    from suanli.plan.compare import migration_cost
+
+    def run() -> dict[str, Any]:
+        c = catalog(request)
+        return migration_cost(c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend,
+                              body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
+                              body.horizon_months)
+
+    return await run_bounded(request, run, "migrate")

@@ -1,0 +1,64 @@
+"""Offers and their price history; token-protected import and price updates."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Query, Request, UploadFile
+
+from suanli.api.deps import Token, catalog, store_of
+from suanli.api.guard import UPLOAD_LIMIT
+from suanli.api.schemas import PriceBody
+from suanli.catalog import lookup
+from suanli.errors import InputError, NotFoundError
+from suanli.views import catalog as views
+
+router = APIRouter(prefix="/api", tags=["prices"])
+_NAME = Annotated[str | None, Query(max_length=200)]
+
+
+@router.get("/offers")
+def offers(request: Request, device: _NAME = None, provider: _NAME = None,
+           billing_unit: Annotated[str | None, Query(max_length=16)] = None) -> list[dict[str, Any]]:
+    return [views.offer_json(o) for o in views.select_offers(catalog(request), device, provider, billing_unit)]
+
+
+@router.get("/offers/{offer_id}/history")
+def offer_history(request: Request, offer_id: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = store_of(request).price_history(offer_id=offer_id)
+    if not rows:
+        raise NotFoundError("offer", offer_id, [o.id for o in catalog(request).offers])
+    return rows
+
+
+@router.get("/prices")
+def prices(request: Request, device: _NAME = None, offer: _NAME = None,
+           limit: Annotated[int, Query(ge=1, le=100_000)] = 10_000) -> list[dict[str, Any]]:
+    dev = lookup.accelerator(catalog(request), device).id if device else None
+    return store_of(request).price_history(offer_id=offer, device=dev, limit=limit)  # type: ignore[no-any-return]
+
+
+@router.get("/imports")
+def imports(request: Request) -> list[dict[str, Any]]:
+    return store_of(request).imports()  # type: ignore[no-any-return]
+
+
+@router.post("/offers/import", dependencies=[Token])
+async def import_ep(request: Request, file: Annotated[UploadFile, File(description="CSV or YAML offers file")],
+                    format: Annotated[str | None, Query(max_length=8)] = None) -> dict[str, Any]:
+    """Import an offers file (needs the token; at most 20 MiB): every row is checked, then all or nothing."""
+    data = await file.read(UPLOAD_LIMIT + 1)
+    if len(data) > UPLOAD_LIMIT:
+        raise InputError("file", f"larger than {UPLOAD_LIMIT // 2**20} MiB")
+    import anyio
+
+    store = store_of(request)
+    return dict(await anyio.to_thread.run_sync(
+        lambda: store.import_offers_bytes(data, file.filename or "upload", fmt=format, via="api")))
+
+
+@router.post("/offers/{offer_id}/prices", dependencies=[Token])
+def add_price_ep(request: Request, offer_id: str, body: PriceBody) -> dict[str, Any]:
+    """A new price for an existing offer (needs the token). The date may not be in the future."""
+    return dict(store_of(request).add_price(offer_id, body.price_cny, body.date, body.source,
+                                            price_cny_max=body.price_cny_max, note=body.note, via="api"))

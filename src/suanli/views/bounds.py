@@ -1,0 +1,45 @@
+"""Bounds on what one request may ask, shared by the CLI and the API (the API declares them on its request
+models, the CLI checks a built request with `check_plan`). They keep one request's work bounded:
+50,000 repeated devices cost 13 s of CPU before these limits (issue 14), `requests_per_s: 1e306` overflowed.
+The limits are far above any real job, so no genuine request meets them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suanli.errors import InputError
+
+__all__ = ["LIMITS", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "check_plan"]
+
+MAX_LIST_ITEMS = 64  # devices / vendors / stacks named in one request (the catalog has fewer than 64 devices)
+MAX_NAME_CHARS = 200  # a model, device, vendor or stack name
+#: numeric upper bounds of plan fields that the planner's own request model leaves open
+LIMITS: dict[str, float] = {
+    "requests_per_s": 1e6,  # a million requests a second is a very large fleet
+    "ttft_s": 3600.0,
+    "tpot_s": 3600.0,
+    "budget_cny": 1e13,
+    "engineer_cny_per_week": 1e9,
+}
+
+
+def _flag(field: str, flags: bool) -> str:
+    return field.replace("_", "-") if flags else field
+
+
+def check_plan(fields: Any, flags: bool = False) -> None:
+    """Raise InputError naming the first field over its bound. `fields`: a PlanRequest or a mapping."""
+    get = fields.get if isinstance(fields, dict) else (lambda k, d=None: getattr(fields, k, d))
+    for key in ("devices", "vendors", "stacks"):
+        items = get(key) or ()
+        if isinstance(items, str):
+            items = (items,)
+        if len(items) > MAX_LIST_ITEMS:
+            raise InputError(_flag(key, flags), f"at most {MAX_LIST_ITEMS} names (got {len(items)})")
+        for x in items:
+            if isinstance(x, str) and len(x) > MAX_NAME_CHARS:
+                raise InputError(_flag(key, flags), f"a name is at most {MAX_NAME_CHARS} characters")
+    for key, hi in LIMITS.items():
+        v = get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool) and v > hi:
+            raise InputError(_flag(key, flags), f"at most {hi:g} (got {v:g})")

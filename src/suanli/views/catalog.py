@@ -1,0 +1,211 @@
+"""Catalog queries (filters, sorting) and the JSON shapes of accelerators, models and offers."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from suanli.catalog import lookup
+from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
+from suanli.errors import InputError
+
+__all__ = [
+    "BILLING_UNITS",
+    "GPU_COLUMNS",
+    "MARKETS",
+    "SPEC_COLUMNS",
+    "accelerator_detail",
+    "accelerator_row",
+    "accelerator_rows",
+    "model_detail",
+    "model_row",
+    "offer_json",
+    "offer_row",
+    "select_accelerators",
+    "select_offers",
+    "sources_of",
+]
+
+SPEC_COLUMNS = [
+    "memory_gib",
+    "memory_bandwidth_gb_per_s",
+    "fp16_dense_tflops",
+    "bf16_dense_tflops",
+    "fp8_dense_tflops",
+    "int8_dense_tops",
+    "fp16_sparse_tflops",
+    "interconnect_gb_per_s",
+    "tdp_w",
+]
+GPU_COLUMNS = ["id", "name", "vendor", "domestic", "memory_type", "interconnect", *SPEC_COLUMNS]
+MARKETS = ("all", "domestic", "foreign")
+BILLING_UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
+
+
+def _spec_value(a: Accelerator, field: str) -> float | None:
+    alt = getattr(a.specs, field)
+    return None if alt is None else alt.value
+
+
+def accelerator_row(a: Accelerator) -> dict[str, Any]:
+    """One accelerator's default specs, flat (`suanli gpus`, GET /api/accelerators)."""
+    row: dict[str, Any] = {
+        "id": a.id,
+        "name": a.name,
+        "vendor": a.vendor,
+        "domestic": a.domestic,
+        "memory_type": a.memory_type,
+        "interconnect": a.interconnect,
+    }
+    for f in SPEC_COLUMNS:
+        row[f] = _spec_value(a, f)
+    return row
+
+
+def select_accelerators(cat: Catalog, vendor: str | None = None, market: str = "all", min_memory_gib: float = 0.0,
+                        sort: str = "id", flag_names: bool = False) -> list[Accelerator]:
+    """Accelerators matching the filters, sorted (numbers descending). Unknown values raise InputError naming
+    the field (`flag_names`: as the CLI spells it, `min-memory-gib`)."""
+    if not math.isfinite(min_memory_gib) or min_memory_gib < 0:
+        raise InputError("min-memory-gib" if flag_names else "min_memory_gib", f"must be a finite number ≥ 0 (got {min_memory_gib})")
+    if market not in MARKETS:
+        raise InputError("market", f"{market!r} is not one of {', '.join(MARKETS)}")
+    if vendor is not None:
+        vendor = lookup.vendor(cat, vendor)  # '华为', 'NVIDIA', 'Moore Threads' → the catalog's vendor id
+    if sort not in GPU_COLUMNS:
+        raise InputError("sort", f"{sort!r} is not a column; allowed: {', '.join(GPU_COLUMNS)}")
+    accs = [
+        a
+        for a in cat.accelerators
+        if (vendor is None or a.vendor == vendor)
+        and (market == "all" or a.domestic == (market == "domestic"))
+        and (_spec_value(a, "memory_gib") or 0) >= min_memory_gib
+    ]
+    if sort in SPEC_COLUMNS:
+        accs.sort(key=lambda a: (_spec_value(a, sort) is None, -(_spec_value(a, sort) or 0)))
+    else:
+        accs.sort(key=lambda a: str(accelerator_row(a)[sort]))
+    return accs
+
+
+def sources_of(a: Accelerator) -> list[str]:
+    from suanli.catalog.load import iter_sourced
+
+    return sorted({v.source for _, v in iter_sourced(a)})
+
+
+def conflicts_of(a: Accelerator) -> list[str]:
+    return [f for f in type(a.specs).model_fields if getattr(a.specs, f) is not None and getattr(a.specs, f).conflicting]
+
+
+def accelerator_rows(cat: Catalog, accs: list[Accelerator]) -> list[dict[str, Any]]:
+    """The list view (JSON of `suanli gpus --json` and GET /api/accelerators): row, sources, conflicts, stack."""
+    return [{**accelerator_row(a), "sources": sources_of(a), "conflicts": conflicts_of(a), "stack": a.stack}
+            for a in accs]
+
+
+def _alt_json(cat: Catalog, alt: Alternatives[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"value": alt.value, "source": alt.chosen.source}
+    if alt.chosen.note:
+        out["note"] = alt.chosen.note
+    out["sources"] = [
+        {
+            "value": v.value,
+            "source": v.source,
+            "source_title": cat.sources[v.source].title if v.source in cat.sources else "assumed",
+            **({"date": v.date or cat.sources[v.source].date} if v.source in cat.sources else {}),
+            **({"note": v.note} if v.note else {}),
+            "default": v is alt.chosen,
+        }
+        for v in alt.values
+    ]
+    out["conflict"] = alt.conflicting
+    return out
+
+
+def accelerator_detail(cat: Catalog, a: Accelerator) -> dict[str, Any]:
+    """Every field of an accelerator with its sources, conflicts and variants (`suanli gpu NAME --json`)."""
+    d: dict[str, Any] = {
+        k: v
+        for k, v in a.model_dump(mode="json", exclude={"specs", "china_market"}).items()
+        if v not in (None, [], ())
+    }
+    if a.china_market is not None:
+        d["china_market"] = _alt_json(cat, a.china_market)
+    d["specs"] = {
+        f: _alt_json(cat, getattr(a.specs, f))
+        for f in type(a.specs).model_fields
+        if getattr(a.specs, f) is not None
+    }
+    d["conflicts"] = [f for f, v in d["specs"].items() if v["conflict"]]
+    d["variants"] = [v.id for v in lookup.variants(cat, a)]
+    d["offers"] = [o.id for o in lookup.offers_for(cat, a.id)]
+    return d
+
+
+def model_row(m: ModelArch) -> dict[str, Any]:
+    """One model preset, flat (GET /api/models; `suanli models` shows it in billions)."""
+    from suanli.estimate.params import param_count
+
+    p = param_count(m)
+    return {"id": m.id, "aliases": list(m.aliases), "family": m.family, "kind": m.kind,
+            "params": p.total, "active_params": p.active, "max_context": m.max_context, "source": m.source,
+            "layers": m.num_layers, "hidden": m.hidden_size, "kv_heads": m.num_key_value_heads,
+            "moe": m.moe is not None, "mla": m.mla is not None}
+
+
+def model_detail(m: ModelArch) -> dict[str, Any]:
+    """Architecture and parameter breakdown (`suanli model NAME --json`, GET /api/models/NAME)."""
+    from suanli.estimate.params import param_count
+
+    p = param_count(m)
+    d: dict[str, Any] = {
+        "id": m.id,
+        "params": p.total,
+        "active_params": p.active,
+        "breakdown": p.model_dump(mode="json"),
+        "architecture": m.model_dump(mode="json", exclude_none=True,
+                                     exclude={"published_params", "published_active_params"}),
+    }
+    if m.published_params is not None:
+        d["published_params"] = {"value": m.published_params.value, "source": m.published_params.chosen.source}
+    return d
+
+
+def select_offers(cat: Catalog, device: str | None = None, provider: str | None = None,
+                  billing_unit: str | None = None, billing_field: str = "billing_unit") -> list[Offer]:
+    """Offers for a device (id or alias), a provider (substring, any case) and a billing unit."""
+    dev = lookup.accelerator(cat, device).id if device else None
+    if billing_unit is not None and billing_unit not in BILLING_UNITS:
+        raise InputError(billing_field, f"{billing_unit!r} is not one of {', '.join(BILLING_UNITS)}")
+    return [
+        o
+        for o in cat.offers
+        if (dev is None or o.device == dev)
+        and (provider is None or provider.lower() in o.provider.lower())
+        and (billing_unit is None or o.billing_unit == billing_unit)
+    ]
+
+
+def offer_row(o: Offer) -> dict[str, Any]:
+    """One offer, flat: price as a number (CNY per instance per billing unit)."""
+    return {
+        "id": o.id,
+        "provider": o.provider,
+        "device": o.device,
+        "cards": o.cards,
+        "billing_unit": o.billing_unit,
+        "price_cny": o.price_cny.value,
+        "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
+        "min_units": o.min_units,
+        "whole_machine_only": o.whole_machine_only,
+        "kind": o.kind,
+        "date": o.date,
+        "source": o.source,
+    }
+
+
+def offer_json(o: Offer) -> dict[str, Any]:
+    """One offer as stored (every field), with `price_cny` and `price_cny_max` as numbers (GET /api/offers)."""
+    return {**o.model_dump(mode="json"), "price_cny": o.price_cny.value,
+            "price_cny_max": o.price_cny_max.value if o.price_cny_max else None}

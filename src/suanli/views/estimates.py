@@ -1,0 +1,27 @@
+"""One estimate as both interfaces make it: the packaged error bands and the user's calibration file
+(`suanli calibrate` writes it) applied for the device, so `suanli estimate --json` and POST /api/estimate
+return the same numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
+from suanli.estimate.estimate import Estimate, estimate
+from suanli.estimate.workload import Workload
+
+__all__ = ["calibration_for", "estimate_with_calibration"]
+
+
+def calibration_for(device_id: str, path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
+    """The calibrated efficiency factors stored for this device (none when there is no calibration file)."""
+    from suanli.bench.feedback import load_calibration
+
+    return tuple(f for f in load_calibration(path) if f.device == device_id)
+
+
+def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload,
+                              calibration: Path | None = None) -> Estimate:
+    from suanli.validate.bands import packaged_error_bands
+
+    return estimate(cat, m, acc, w, packaged_error_bands(), overrides=calibration_for(acc.id, calibration))

@@ -1,0 +1,157 @@
+"""Bounded parsing of the files users hand in (JSON configs, YAML workloads and offers): size and nesting
+depth are checked before anything is built, and every decoding problem is one line naming the file.
+
+A 100,000-deep JSON array or a 5,000-deep YAML mapping would otherwise end in a RecursionError; NaN and
+Infinity are not JSON; bytes that are not UTF-8 are reported with their offset.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from suanli.catalog import lookup
+from suanli.catalog.schema import Catalog, ModelArch
+from suanli.errors import InputError
+
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "load_model_arg", "parse_json", "parse_yaml", "read_file_bytes"]
+
+MAX_FILE_BYTES = 20 * 2**20  # 20 MiB: a config.json is ~1 KB, the largest offers file we accept is 100,000 rows
+MAX_DEPTH = 64  # Hugging Face configs nest 3–4 levels; plan files 2
+MAX_ALIASES = 100  # YAML anchors expand to shared objects; a few are legitimate, thousands are a bomb
+
+
+def read_file_bytes(path: str, field: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(field, f"{path!r} does not exist or is not a file")
+    try:
+        size = p.stat().st_size
+        if size > max_bytes:
+            raise InputError(field, f"{path} is {size:,} bytes; the limit is {max_bytes:,}")
+        return p.read_bytes()
+    except OSError as e:
+        raise InputError(field, f"cannot read {path!r}: {e.strerror or e}") from None
+
+
+def _text(data: bytes | str, name: str, field: str, max_bytes: int) -> str:
+    if len(data) > max_bytes:
+        raise InputError(field, f"{name} is larger than {max_bytes:,} bytes")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(field, f"{name} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def _json_depth_ok(text: str, max_depth: int) -> bool:
+    """Bracket depth outside strings, without recursion."""
+    depth = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FILE_BYTES,
+               max_depth: int = MAX_DEPTH) -> Any:
+    text = _text(data, name, field, max_bytes)
+    if not _json_depth_ok(text, max_depth):
+        raise InputError(field, f"{name} nests deeper than {max_depth} levels")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise InputError(field, f"{name} is not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:
+        raise InputError(field, f"{name} is not valid JSON: {e}") from None
+
+
+def _yaml_shape_ok(text: str, name: str, field: str, max_depth: int) -> None:
+    """Walk YAML events (an iterative parser) to bound depth and aliases before composing any node."""
+    depth = aliases = 0
+    try:
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(ev, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > max_depth:
+                    raise InputError(field, f"{name} nests deeper than {max_depth} levels")
+            elif isinstance(ev, yaml.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(ev, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    raise InputError(field, f"{name} uses more than {MAX_ALIASES} YAML aliases")
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise InputError(field, f"{name} is not valid YAML{where}: {getattr(e, 'problem', None) or e}") from None
+
+
+def parse_yaml(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FILE_BYTES,
+               max_depth: int = MAX_DEPTH) -> Any:
+    text = _text(data, name, field, max_bytes)
+    _yaml_shape_ok(text, name, field, max_depth)
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise InputError(field, f"{name} is not valid YAML{where}: {getattr(e, 'problem', None) or e}") from None
+    except (RecursionError, ValueError, OverflowError) as e:
+        raise InputError(field, f"{name} cannot be read as YAML: {type(e).__name__}") from None
+    _finite_or_raise(doc, name, field)
+    return doc
+
+
+def _finite_or_raise(doc: Any, name: str, field: str) -> None:
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, float) and not math.isfinite(x):
+            raise InputError(field, f"{name} contains {x!r}: numbers must be finite")
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+
+
+def load_model_arg(cat: Catalog, name: str, field: str = "model") -> ModelArch:
+    """A preset name, or a path to a Hugging Face config.json (parsed locally, bounded; nothing is downloaded)."""
+    if name.endswith(".json"):
+        from suanli.catalog.hf_config import from_hf_config
+
+        path = Path(name)
+        cfg = parse_json(read_file_bytes(name, field, max_bytes=4 * 2**20), name, field)
+        _finite_or_raise(cfg, name, field)
+        if not isinstance(cfg, dict):
+            raise InputError(field, f"{name} must be a JSON object (a Hugging Face config.json)")
+        try:
+            return from_hf_config(cfg, name=path.parent.name or path.stem)
+        except (TypeError, ValueError, OverflowError, KeyError, AttributeError) as e:
+            if isinstance(e, InputError):
+                raise
+            raise InputError(field, f"{name} is not a usable config.json ({type(e).__name__}: {e})") from None
+    return lookup.model(cat, name)
