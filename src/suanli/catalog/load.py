@@ -9,6 +9,8 @@ device, an accelerator's stack) are checked after every file is read.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -291,7 +293,45 @@ def load_catalog(data_dir: Path = DATA_DIR, extra: Iterable[Path] = ()) -> Catal
     return derived_matmul_efficiency(load_files([*data_dir.glob("*.yaml"), *extra]))
 
 
+def _cache_dir() -> Path:
+    home = os.environ.get("SUANLI_HOME")
+    return (Path(home) if home else Path.home() / ".local" / "share" / "suanli") / "cache"
+
+
+def _packaged_key() -> str:
+    """A hash of everything the packaged catalog is built from: the data files and the code that reads them."""
+    h = hashlib.sha256()
+    code = Path(__file__).resolve().parent
+    for p in [*sorted(DATA_DIR.glob("*.yaml")), MEASURED_MATMUL, code / "load.py", code / "schema.py"]:
+        h.update(p.name.encode())
+        h.update(p.read_bytes() if p.is_file() else b"-")
+    return h.hexdigest()[:20]
+
+
 @functools.cache
 def packaged_catalog() -> Catalog:
-    """The packaged catalog, loaded once per process."""
-    return load_catalog()
+    """The packaged catalog, loaded once per process.
+
+    The validated catalog is cached as JSON in `$SUANLI_HOME/cache/` keyed by a hash of the data files and
+    of this loader and the schema, so a changed file rebuilds it; re-reading the cache validates it again
+    with pydantic (≈5 ms instead of ≈60 ms for YAML + cross-checks). An unreadable or unwritable cache is
+    ignored (`SUANLI_NO_CACHE=1` turns it off)."""
+    if os.environ.get("SUANLI_NO_CACHE"):
+        return load_catalog()
+    path = _cache_dir() / f"catalog-{_packaged_key()}.json"
+    try:
+        return Catalog.model_validate_json(path.read_bytes())
+    except (OSError, ValueError):
+        pass
+    cat = load_catalog()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(cat.model_dump_json(), encoding="utf-8")
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the whole new one
+        for old in path.parent.glob("catalog-*.json"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return cat

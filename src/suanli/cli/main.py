@@ -2,56 +2,196 @@
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
-from suanli.cli import (
-    bench_cmd,
-    catalog_cmd,
-    cost_cmd,
-    estimate_cmd,
-    feedback_cmd,
-    migrate_cmd,
-    plan_cmd,
-    serve_cmd,
-    store_cmd,
-    validate_cmd,
-)
-from suanli.cli.output import err_console
+from suanli.cli.output import err_console, lang, set_lang
 from suanli.errors import SuanliError
+
+
+# Each command's module is imported only when that command runs (`suanli --help` imports none of them):
+# name -> the loader that registers it. The one-line help comes from the message catalog (`cmd.<name>`),
+# so the list shows without importing; tests/unit/cli checks it against each command's docstring.
+def _catalog(app: typer.Typer) -> None:
+    from suanli.cli import catalog_cmd, store_cmd
+
+    catalog_cmd.register(app)
+    if not any(c.name == "import" for c in catalog_cmd.offers_app.registered_commands):
+        catalog_cmd.offers_app.command("import")(store_cmd.import_offers_cmd)
+
+
+def _estimate(app: typer.Typer) -> None:
+    from suanli.cli import estimate_cmd
+
+    estimate_cmd.register(app)
+
+
+def _validate(app: typer.Typer) -> None:
+    from suanli.cli import validate_cmd
+
+    validate_cmd.register(app)
+
+
+def _plan(app: typer.Typer) -> None:
+    from suanli.cli import plan_cmd
+
+    plan_cmd.register(app)
+
+
+def _cost(app: typer.Typer) -> None:  # compare, tco, rent-vs-buy, scenarios, and `migrate cost`
+    from suanli.cli import cost_cmd, migrate_cmd
+
+    cost_cmd.register(app, migrate_cmd.app)
+    app.add_typer(migrate_cmd.app, name="migrate", help="Will my model run on Ascend? Operator coverage and migration cost.")
+
+
+def _bench(app: typer.Typer) -> None:  # calibrate, and `bench compare`
+    from suanli.cli import bench_cmd, feedback_cmd
+
+    feedback_cmd.register(app, bench_cmd.app)
+    app.add_typer(bench_cmd.app, name="bench", help="Benchmark harness: the seeds' test-instance evaluation on cpu/cuda/npu.")
+
+
+def _store(app: typer.Typer) -> None:
+    from suanli.cli import store_cmd
+
+    store_cmd.register(app)
+
+
+def _serve(app: typer.Typer) -> None:
+    from suanli.cli import serve_cmd
+
+    serve_cmd.register(app)
+
+
+COMMANDS: dict[str, Callable[[typer.Typer], None]] = {
+    "gpus": _catalog, "gpu": _catalog, "models": _catalog, "model": _catalog, "offers": _catalog,
+    "estimate": _estimate, "validate": _validate, "plans": _plan, "plan": _plan,
+    "compare": _cost, "tco": _cost, "rent-vs-buy": _cost, "scenarios": _cost, "calibrate": _bench,
+    "serve": _serve, "db": _store, "migrate": _cost, "bench": _bench,
+}
+
+
+@functools.cache
+def _loaded(loader: Callable[[typer.Typer], None]) -> Any:
+    """The click group holding the commands one loader registers (built once per process)."""
+    sub = typer.Typer(add_completion=False)
+    sub.callback()(lambda: None)  # a callback makes typer build a group even for one command
+    loader(sub)
+    return typer.main.get_command(sub)
+
+
+class LazyGroup(TyperGroup):
+    """A typer group whose commands are imported on first use; help lists them from the message catalog."""
+
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *COMMANDS]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None or cmd_name not in COMMANDS:
+            return cmd
+        if self._listing:  # only the name and the one-line help are shown
+            from suanli.i18n import t
+
+            return typer.core.TyperCommand(cmd_name, help=t(f"cmd.{cmd_name}", lang()))
+        return _loaded(COMMANDS[cmd_name]).get_command(ctx, cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from suanli.i18n import t
+
+        argv = sys.argv[1:]  # `--help` is eager: `--lang` has not been parsed yet when help prints
+        for i, a in enumerate(argv):
+            if a == "--lang" and i + 1 < len(argv) and argv[i + 1].lower() in ("zh", "en"):
+                set_lang(argv[i + 1].lower())
+            elif a.startswith("--lang=") and a[7:].lower() in ("zh", "en"):
+                set_lang(a[7:].lower())
+        LazyGroup._listing = True
+        help_text, self.help = self.help, t("app.help", lang())
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            LazyGroup._listing = False
+            self.help = help_text
+
 
 app = typer.Typer(
     name="suanli",
+    cls=LazyGroup,
     help="suanli (算力): which GPU or NPU to rent for an AI job, how many, how long, at what cost and risk.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-catalog_cmd.register(app)
-estimate_cmd.register(app)
-validate_cmd.register(app)
-plan_cmd.register(app)
-cost_cmd.register(app, migrate_cmd.app)
-feedback_cmd.register(app, bench_cmd.app)
-catalog_cmd.offers_app.command("import")(store_cmd.import_offers_cmd)
-store_cmd.register(app)
-serve_cmd.register(app)
-app.add_typer(migrate_cmd.app, name="migrate", help="Will my model run on Ascend? Operator coverage and migration cost.")
-app.add_typer(bench_cmd.app, name="bench", help="Benchmark harness: the seeds' test-instance evaluation on cpu/cuda/npu.")
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            v = version("suanli")
+        except PackageNotFoundError:  # running from a source tree that is not installed
+            v = "unknown"
+        sys.stdout.write(f"suanli {v}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    lang_: Annotated[str | None, typer.Option(
+        "--lang", help="language of the output: zh or en (default: from LC_ALL / LC_MESSAGES / LANG)")] = None,
+    version: Annotated[bool, typer.Option(
+        "--version", help="print the version and exit", is_eager=True, callback=_version)] = False,
+) -> None:
+    """suanli (算力): which GPU or NPU to rent for an AI job, how many, how long, at what cost and risk."""
+    if lang_ is not None:
+        if lang_.lower() not in ("zh", "en"):
+            from suanli.errors import InputError
+
+            raise InputError("lang", f"{lang_!r} is not one of zh, en")
+        set_lang(lang_.lower())
+
+
+def _readable_types() -> None:
+    """Help shows TEXT / NUMBER / INTEGER for values and nothing for on/off flags (typer prints `<bool>`)."""
+    from typer.core import TyperArgument, TyperOption
+
+    def display(orig: Callable[..., str | None]) -> Callable[..., str | None]:
+        def f(self: Any, ctx: Any) -> str | None:
+            if getattr(self, "is_flag", False) or getattr(self, "count", False):
+                return None
+            label = orig(self, ctx)
+            names = {"<str>": "TEXT", "<float>": "NUMBER", "<int>": "INTEGER", "<path>": "PATH"}
+            if label is None or label in names:
+                return names.get(label or "", label)
+            return label.removeprefix("<").removesuffix(">").replace("list[str]", "TEXT").replace("str", "TEXT")
+        return f
+
+    for cls in (TyperOption, TyperArgument):
+        if not getattr(cls, "_suanli_readable", False):
+            cls.display_type_rich = display(cls.display_type_rich)  # type: ignore[method-assign]
+            setattr(cls, "_suanli_readable", True)
+
+
+_readable_types()
 
 
 def run() -> None:
     """Console-script entry point: a SuanliError or invalid input becomes one red line on stderr and exit
     status 2; usage errors print click's usage line; never a traceback for anything the user typed."""
-    from pydantic import ValidationError
-
     try:
         app(standalone_mode=False)
     except SuanliError as e:
         _fail(str(e))
-    except ValidationError as e:  # a model built straight from user input (bench spec, API-shaped options)
+    except _pydantic_validation_error() as e:  # a model built straight from user input (bench spec, API-shaped options)
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or e.title
         _fail(f"{field}: {str(err['msg']).removeprefix('Value error, ')}")
@@ -59,7 +199,9 @@ def run() -> None:
         extra = _EXTRAS.get((e.name or "").split(".")[0])
         if extra is None:
             raise
-        _fail(f"{e.name} is not installed: this command needs the {extra} extra: pip install 'suanli[{extra}]'")
+        from suanli.i18n import t
+
+        _fail(t("error.extra_missing", lang(), module=e.name, extra=extra))
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as e:
@@ -72,6 +214,12 @@ def run() -> None:
         raise
 
 
+def _pydantic_validation_error() -> Any:
+    """pydantic's ValidationError once a command has imported pydantic (`--help` does not), else nothing."""
+    mod = sys.modules.get("pydantic")
+    return mod.ValidationError if mod is not None else ()
+
+
 _EXTRAS = {
     "sqlalchemy": "service", "alembic": "service", "fastapi": "service", "uvicorn": "service",
     "psycopg": "service", "platformdirs": "service", "swagger_ui_bundle": "service", "httpx": "service",
@@ -82,7 +230,9 @@ _EXTRAS = {
 def _fail(message: str) -> None:
     from rich.markup import escape
 
-    err_console.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    from suanli.i18n import t
+
+    err_console.print(f"[red]{t('error.prefix', lang())}:[/red] {escape(message)}", highlight=False, soft_wrap=True)
     sys.exit(2)
 
 

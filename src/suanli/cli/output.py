@@ -10,15 +10,37 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["Format", "console", "emit_json", "emit_rows", "err_console", "to_jsonable"]
+__all__ = ["Format", "console", "emit_json", "emit_rows", "err_console", "lang", "say", "set_lang", "to_jsonable"]
 
 console = Console()
 err_console = Console(stderr=True)
+
+_lang: str | None = None  # set by `--lang`; else from LC_ALL / LC_MESSAGES / LANG
+
+
+def lang() -> str:
+    """The language of this run's output: `zh` or `en`."""
+    if _lang is None:
+        from suanli.i18n import lang_from_env
+
+        return lang_from_env()
+    return _lang
+
+
+def set_lang(value: str | None) -> None:
+    global _lang
+    _lang = value
+
+
+def say(msg: Any) -> str:
+    """A `Message` (or a plain string) in this run's language, as the CLI shows it (inputs named as flags)."""
+    from suanli.i18n import render
+
+    return render(msg, lang(), "cli")
 
 
 class Format(str, Enum):
@@ -28,7 +50,7 @@ class Format(str, Enum):
 
 
 def to_jsonable(obj: Any) -> Any:
-    if isinstance(obj, BaseModel):
+    if hasattr(obj, "model_dump") and not isinstance(obj, type):  # a pydantic model (not imported for `--help`)
         return obj.model_dump(mode="json", exclude_none=True)
     if isinstance(obj, Mapping):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
@@ -47,7 +69,9 @@ def _cell(v: Any) -> str:
     if v is None:
         return ""
     if isinstance(v, bool):
-        return "yes" if v else "no"
+        from suanli.i18n import t
+
+        return t("bool.yes" if v else "bool.no", lang())
     if isinstance(v, float):
         if v != v:
             return ""
@@ -57,7 +81,9 @@ def _cell(v: Any) -> str:
             return f"{v:,.0f}"
         return f"{v:,.2f}".rstrip("0").rstrip(".")
     if isinstance(v, list | tuple):
-        return ", ".join(str(x) for x in v)
+        return ", ".join(_cell(x) for x in v)
+    if hasattr(v, "params") and hasattr(v, "id"):  # a Message
+        return say(v)
     return str(v)
 
 

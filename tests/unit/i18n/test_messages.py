@@ -23,7 +23,8 @@ from suanli.i18n import (
 _LATIN_WORD = re.compile(r"[A-Za-z]{4,}")
 # words that stay in Latin letters in Chinese text: names, units, technical terms
 _NAMES = {"suanli", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA", "QLoRA", "GiB", "token", "logits",
-          "bench", "pip", "install", "plans", "TDP", "MoE", "None"}
+          "bench", "pip", "install", "plans", "TDP", "MoE", "None",
+          "SQLite", "PostgreSQL", "Hugging", "Face", "cuda"}
 
 
 def _fields(template: str) -> set[str]:
