@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, text
+from sqlalchemy import Engine, String, cast, create_engine, event, false, func, insert, literal, select, text, true, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -269,16 +269,38 @@ class Store:
         with self.read() as s:
             return set(s.scalars(select(SourceRow.id)))
 
-    def import_offers_bytes(self, data: bytes | str, filename: str, fmt: str | None = None, via: str = "cli") -> ImportResult:
-        """Validate every row, then write all of them in one transaction (or nothing)."""
-        parsed = parse_offers(data, filename, packaged_catalog(), self.known_source_ids(), fmt)
-        return self.import_parsed(parsed, via)
+    def import_offers_bytes(self, data: bytes | str, filename: str, fmt: str | None = None, via: str = "cli",
+                            force: bool = False) -> ImportResult:
+        """Validate every row (prices outside the device's plausibility band too, unless `force`), then write all
+        of them in one transaction (or nothing). The result's `import_id` is what `rollback_import` takes."""
+        parsed = parse_offers(data, filename, packaged_catalog(), self.known_source_ids(), fmt,
+                              reference_offers=self.current_offers(), force=force)
+        return self.import_parsed(parsed, via, forced=force)
 
-    def import_offers(self, path: str | Path, via: str = "cli") -> ImportResult:
+    def import_offers(self, path: str | Path, via: str = "cli", force: bool = False) -> ImportResult:
         p = Path(path)
         if not p.is_file():
             raise InputError("file", f"{str(path)!r} does not exist")
-        return self.import_offers_bytes(p.read_bytes(), str(path), via=via)
+        return self.import_offers_bytes(p.read_bytes(), str(path), via=via, force=force)
+
+    def rollback_import(self, import_id: int, via: str = "cli") -> dict[str, Any]:
+        """Remove exactly the prices one import added: its rows stay in the history, marked rolled back (they no
+        longer count, and the same rows may be imported again), and the import records when and how."""
+        with self.write() as s:
+            imp = s.get(ImportRow, import_id)
+            if imp is None:
+                raise NotFoundError("import", str(import_id), [str(i) for i in s.scalars(select(ImportRow.id))])
+            if imp.rolled_back_at is not None:
+                raise InputError("import-id", f"import {import_id} was already rolled back at {imp.rolled_back_at.isoformat()}")
+            res = s.execute(
+                update(PriceRow).where(PriceRow.import_id == import_id, PriceRow.rolled_back == false())
+                .values(rolled_back=True, fingerprint=literal("rolled-back:") + cast(PriceRow.id, String))
+            )
+            imp.rolled_back_at = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+            imp.rolled_back_via = via
+            n = int(getattr(res, "rowcount", 0) or 0)
+            return {"import_id": import_id, "filename": imp.filename, "prices_rolled_back": n,
+                    "rolled_back_at": imp.rolled_back_at.isoformat(), "via": via}
 
     @staticmethod
     def check_parsed(parsed: ParsedImport) -> None:
@@ -301,13 +323,13 @@ class Store:
         if errors:
             raise OfferImportError(parsed.filename, errors[:20])
 
-    def import_parsed(self, parsed: ParsedImport, via: str = "cli") -> ImportResult:
+    def import_parsed(self, parsed: ParsedImport, via: str = "cli", forced: bool = False) -> ImportResult:
         self.check_parsed(parsed)
         check_row(ImportRow, {"filename": Path(parsed.filename).name, "format": parsed.format, "via": via,
                               "rows": len(parsed.offers)})
         with self.write() as s:
             imp = ImportRow(filename=Path(parsed.filename).name, file_sha256=parsed.file_sha256, format=parsed.format,
-                            rows=len(parsed.offers), new_prices=0, via=via)
+                            rows=len(parsed.offers), new_prices=0, via=via, forced=forced)
             s.add(imp)
             s.flush()
             n_src = self._upsert_sources(s, parsed.new_sources, origin="import")
@@ -352,13 +374,15 @@ class Store:
     def revision(self) -> tuple[Any, ...]:
         """Changes whenever prices or sources change: the key of the effective-catalog cache."""
         with self.read() as s:
-            return (s.scalar(select(func.max(PriceRow.id))), s.scalar(select(func.count(SourceRow.id))))
+            return (s.scalar(select(func.max(PriceRow.id))), s.scalar(select(func.count(SourceRow.id))),
+                    s.scalar(select(func.count(PriceRow.id)).where(PriceRow.rolled_back == true())))
 
     def current_offers(self) -> list[Offer]:
         """Every offer as its newest price row gives it (newest date, then newest row)."""
         with self.read() as s:
             best: dict[str, tuple[str, int]] = {}
-            for oid, date, pid in s.execute(select(PriceRow.offer_id, PriceRow.date, PriceRow.id)):
+            live = select(PriceRow.offer_id, PriceRow.date, PriceRow.id).where(PriceRow.rolled_back == false())
+            for oid, date, pid in s.execute(live):
                 if oid not in best or (date, pid) > best[oid]:
                     best[oid] = (date, pid)
             ids = [v[1] for v in best.values()]
@@ -418,14 +442,17 @@ class Store:
                 {"id": r.id, "offer_id": r.offer_id, "device": r.device, "cards": r.cards,
                  "billing_unit": r.billing_unit, "price_cny": r.price_cny, "price_cny_max": r.price_cny_max,
                  "date": r.date, "source": r.source, "origin": r.origin, "import_id": r.import_id,
-                 "recorded_at": r.recorded_at.isoformat()}
+                 "rolled_back": r.rolled_back, "recorded_at": r.recorded_at.isoformat()}
                 for r in s.scalars(q)
             ]
 
     def imports(self) -> list[dict[str, Any]]:
         with self.read() as s:
             return [{"id": r.id, "filename": r.filename, "file_sha256": r.file_sha256, "format": r.format,
-                     "rows": r.rows, "new_prices": r.new_prices, "via": r.via, "imported_at": r.imported_at.isoformat()}
+                     "rows": r.rows, "new_prices": r.new_prices, "via": r.via, "imported_at": r.imported_at.isoformat(),
+                     "forced": r.forced,
+                     "rolled_back_at": r.rolled_back_at.isoformat() if r.rolled_back_at else None,
+                     "rolled_back_via": r.rolled_back_via}
                     for r in s.scalars(select(ImportRow).order_by(ImportRow.id))]
 
     # -- plans and benchmark results -----------------------------------------------------------------

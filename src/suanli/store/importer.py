@@ -19,6 +19,7 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -42,7 +43,9 @@ __all__ = [
 
 CSV_COLUMNS = (
     "id", "provider", "device", "cards", "billing_unit", "price_cny", "price_cny_max", "min_units",
-    "whole_machine_only", "kind", "region", "date", "source", "note", "source_title", "source_url",
+    "whole_machine_only", "kind", "instance", "scope", "intra_node_link", "inter_node_network",
+    "inter_node_gbit_per_s", "max_cards_per_order", "stock", "url", "region", "date", "source", "note",
+    "source_title", "source_url",
 )
 CSV_REQUIRED = ("id", "provider", "device", "cards", "billing_unit", "price_cny", "date", "source")
 MAX_ROWS = 100_000
@@ -156,12 +159,12 @@ def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[
     for k, v in raw.items():
         if k in ("source_title", "source_url"):
             continue
-        if k in ("cards", "min_units"):
+        if k in ("cards", "min_units", "max_cards_per_order", "stock"):
             try:
                 out[k] = int(v)
             except ValueError:
                 errs.append(RowError(line, k, f"{v!r} is not a whole number"))
-        elif k in ("price_cny", "price_cny_max"):
+        elif k in ("price_cny", "price_cny_max", "inter_node_gbit_per_s"):
             try:
                 num = float(v.replace(",", ""))
             except ValueError:
@@ -218,10 +221,18 @@ def _sourced_price(raw: dict[str, Any], key: str) -> None:
 
 
 def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: set[str] = frozenset(),  # type: ignore[assignment]
-                 fmt: str | None = None) -> ParsedImport:
+                 fmt: str | None = None, reference_offers: Sequence[Offer] | None = None,
+                 force: bool = False) -> ParsedImport:
     """Validate every row of an offers file; raise `OfferImportError` listing the problems, else the offers.
 
-    `known_sources`: source ids already in the store besides the catalog's."""
+    `known_sources`: source ids already in the store besides the catalog's. `reference_offers` (default: the
+    catalog's): the prices a new one is compared with — a row whose CNY per card-hour lies outside its device's
+    plausibility band (`catalog.offers.plausibility_band`, 1/5× to 5× the median) is an error unless `force`.
+    The same offer id twice in one file is an error."""
+    from suanli.catalog.offers import card_hour_price, plausibility_band
+
+    refs = list(cat.offers if reference_offers is None else reference_offers)
+    bands: dict[tuple[str, str], Any] = {}
     raw_bytes = data.encode("utf-8") if isinstance(data, str) else data
     sha = hashlib.sha256(raw_bytes).hexdigest()
     f = _fmt(filename, fmt)
@@ -241,6 +252,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
             if not errs:
                 _sourced_price(conv, "price_cny")
                 _sourced_price(conv, "price_cny_max")
+                _sourced_price(conv, "inter_node_gbit_per_s")
                 rows.append((line, conv))
                 if conv.get("source"):
                     titles.setdefault(conv["source"], (raw.get("source_title"), raw.get("source_url")))
@@ -268,7 +280,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
         errors.append(RowError(None, None, f"more than {MAX_ROWS} rows"))
     offers: list[Offer] = []
     lines: list[int | None] = []
-    seen_rows: dict[tuple[str, str], int | None] = {}
+    seen_rows: dict[str, int | None] = {}
     for line, raw in rows:
         if not isinstance(raw, dict):
             errors.append(RowError(line, None, "an offer must be a mapping of fields"))
@@ -290,10 +302,21 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
         if o.date > dt.date.today().isoformat():
             errors.append(RowError(line, "date", f"{o.date} is in the future"))
             continue
-        if (o.id, o.date) in seen_rows:
-            errors.append(RowError(line, "id", f"{o.id!r} dated {o.date} also on line {seen_rows[(o.id, o.date)]}"))
+        if o.id in seen_rows:
+            errors.append(RowError(line, "id", f"{o.id!r} also on line {seen_rows[o.id]}: one row per offer id in a "
+                                   "file (import a later price in another file)"))
             continue
-        seen_rows[(o.id, o.date)] = line
+        seen_rows[o.id] = line
+        if not force:
+            key = (o.device, str(o.billing_unit))
+            if key not in bands:
+                bands[key] = plausibility_band(refs, o.device, str(o.billing_unit))
+            band = bands[key]
+            per = card_hour_price(o)
+            if band is not None and not band.contains(per):
+                errors.append(RowError(line, "price_cny", f"¥{per:,.4g} per card-hour is outside the {band.describe()}; "
+                                       "check the price, cards and billing unit, or pass --force"))
+                continue
         sids = {o.source, *(v.source for v in o.price_cny.values),
                 *((v.source for v in o.price_cny_max.values) if o.price_cny_max else ())}
         for sid in sids:

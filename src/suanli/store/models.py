@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
@@ -80,6 +80,10 @@ class ImportRow(Base):
     new_prices: Mapped[int] = mapped_column(Integer)
     via: Mapped[str] = mapped_column(String(16))  # cli | api
     imported_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    # issue 11: `suanli offers rollback ID` (migration 0002); `forced`: imported with --force past the plausibility band
+    rolled_back_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    rolled_back_via: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    forced: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class OfferRow(Base):
@@ -109,7 +113,8 @@ class PriceRow(Base):
     date: Mapped[str] = mapped_column(String(10))
     source: Mapped[str] = mapped_column(String(300))
     origin: Mapped[str] = mapped_column(String(16))  # packaged | import
-    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"), nullable=True)
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"), nullable=True, index=True)
+    rolled_back: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # kept, not counted
     offer: Mapped[dict[str, Any]] = mapped_column(JSON)
     fingerprint: Mapped[str] = mapped_column(String(64))
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
