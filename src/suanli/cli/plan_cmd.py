@@ -9,7 +9,7 @@ import typer
 
 from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.output import console, emit_json, emit_rows
+from suanli.cli.output import console, emit_json, emit_rows, lang, say
 from suanli.errors import InputError
 from suanli.plan.request import PlanRequest, make_request
 from suanli.plan.search import PlanResult, plan
@@ -45,13 +45,22 @@ def read_workload_file(path: str) -> dict[str, Any]:
 
 
 def render_plan(r: PlanResult) -> None:
+    """The plan as tables and sentences in the run's language (`--lang`, else LANG); reasons, warnings and
+    relax hints are `Message`s (or plain strings) rendered through `say`."""
+    from suanli.i18n import Message, t
+
+    lg = lang()
     q = r.request
-    what = f"{q.tokens:,.0f} tokens" if q.tokens else f"{q.requests_per_s} req/s"
-    console.print(f"[bold]Plan[/bold] {r.model_id} · {q.task} · {what} · objective {q.objective}")
+    what = (Message("plan.what.tokens", tokens=q.tokens) if q.tokens
+            else Message("plan.what.rps", rps=q.requests_per_s))
+    console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
+                                         objective=q.objective)) + "[/bold]", highlight=False)
     if not r.plans:
-        console.print("[red]no plan satisfies the constraints[/red]")
+        console.print(f"[red]{t('plan.none', lg)}[/red]")
         for tip in r.relax:
-            console.print(f"  relax {tip}")
+            console.print(f"  {t('plan.relax_prefix', lg)}: {say(tip)}", highlight=False)
+    cols = {"#": "col.rank", "device": "col.device", "gpus": "col.gpus", "layout": "col.layout",
+            "GiB/card": "col.gib_per_card", "hours": "col.hours", "¥ rent": "col.rent_cny", "¥ total": "col.total_cny"}
     rows = [
         {
             "#": p.rank,
@@ -68,17 +77,18 @@ def render_plan(r: PlanResult) -> None:
         for p in r.plans
     ]
     if rows:
-        emit_rows(rows, list(rows[0]), title="Ranked plans")
+        emit_rows(rows, list(rows[0]), title=t("plan.ranked", lg), headers={k: t(v, lg) for k, v in cols.items()})
     for p in r.plans:
-        console.print(f"{p.rank}. {p.reason}", highlight=False)
+        console.print(f"{p.rank}. {say(p.reason)}", highlight=False)
         for w in p.warnings:
-            console.print(f"   [yellow]![/yellow] {w}", highlight=False)
-    why = [w for w in r.why_not if w["reason"] != "ranked below the plans shown"][:8]
+            console.print(f"   [yellow]![/yellow] {say(w)}", highlight=False)
+    ranked_below = ("ranked below the plans shown", "why.ranked_below")
+    why = [{"device": w["device"], "reason": say(w["reason"])} for w in r.why_not
+           if getattr(w["reason"], "id", w["reason"]) not in ranked_below][:8]
     if why:
-        emit_rows(why, ["device", "reason"], title="Why not …")
-    console.print(
-        f"[dim]{r.configurations_evaluated:,} configurations in {r.search_seconds * 1000:,.0f} ms[/dim]"
-    )
+        emit_rows(why, ["device", "reason"], title=t("plan.why_not", lg),
+                  headers={"device": t("col.device", lg), "reason": t("col.reason", lg)})
+    console.print(f"[dim]{t('plan.searched', lg, n=r.configurations_evaluated, ms=r.search_seconds * 1000)}[/dim]")
 
 
 def register(app: typer.Typer) -> None:
@@ -190,4 +200,6 @@ def register(app: typer.Typer) -> None:
         else:
             render_plan(result)
             if saved is not None:
-                console.print(f"saved as plan {saved} in {where} (`suanli plans` lists them)")
+                from suanli.i18n import t
+
+                console.print(t("plan.saved", lang(), id=saved, where=where), highlight=False)
