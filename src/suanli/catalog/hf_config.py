@@ -129,6 +129,11 @@ def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
         fields["mla"], fields["moe"] = _deepseek(cfg, model_type)
         fields["mtp_layers"] = _int(cfg, "num_nextn_predict_layers", 0, positive=False)
         fields["num_key_value_heads"] = fields["num_attention_heads"]
+    rope = cfg.get("rope_scaling")
+    if isinstance(rope, dict) and (rope.get("rope_type") or rope.get("type")) not in (None, "default"):
+        fields["rope_scaling"] = str(rope.get("rope_type") or rope.get("type"))
+    elif model_type == "qwen" and cfg.get("use_dynamic_ntk") is True:
+        fields["rope_scaling"] = "dynamic-ntk"  # Qwen-1: dynamic NTK-aware interpolation beyond seq_length
     try:
         return ModelArch(**fields)
     except ValueError as e:  # pydantic ValidationError: name the first bad field

@@ -403,6 +403,10 @@ class ModelArch(_Strict):
     qk_norm: bool = Field(False, description="RMSNorm over head_dim on queries and keys (Qwen3)")
     norm: Literal["rmsnorm", "layernorm"] = "rmsnorm"
     max_context: int | None = None
+    rope_scaling: str | None = Field(
+        None, description="RoPE scaling the config sets (rope_scaling.rope_type / type: llama3, yarn, dynamic, linear; "
+        "dynamic-ntk for Qwen-1's use_dynamic_ntk): positions beyond max_context are extrapolated, not refused"
+    )
     sliding_window: int | None = None
     moe: MoEConfig | None = None
     mla: MLAConfig | None = None

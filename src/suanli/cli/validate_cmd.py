@@ -1,7 +1,9 @@
-"""`suanli validate`: the estimators' error against measurements, default and seed methods side by side."""
+"""`suanli validate`: the estimators' error against measurements, in-sample beside out-of-sample, and the
+seeds' method beside the default one."""
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -9,70 +11,101 @@ import typer
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.validate.bands import packaged_error_bands, write_error_bands
-from suanli.validate.report import GROUPS, run_validation, seed_scaling_claims, summarize
+from suanli.validate.report import (
+    MIN_OUT_OF_SAMPLE,
+    TARGETS_PCT,
+    GroupSummary,
+    group_summaries,
+    run_validation,
+    seed_scaling_claims,
+    summarize,
+)
 
-__all__ = ["register"]
+__all__ = ["TARGETS_PCT", "markdown_table", "register"]
 
-TARGETS_PCT = {
-    "inference-memory": 10.0,
-    "training-memory": 10.0,
-    "decode-speed": 20.0,
-    "prefill-speed": 20.0,
-    "training-throughput": 20.0,
-    "diffusion-speed": 20.0,
-}
+
+def _pct(x: float | None) -> str:
+    return "" if x is None else f"{x:.1f}"
+
+
+def _rows(summaries: list[GroupSummary]) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    for s in summaries:
+        o = s.out_of_sample
+        rows.append({
+            "group": s.group,
+            "in n": s.in_sample.cases,
+            "in median": _pct(s.in_sample.median_abs_pct),
+            "in p90": _pct(s.in_sample.p90_abs_pct),
+            "out n": o.cases if o else 0,
+            "out median": _pct(o.median_abs_pct) if o else "—",
+            "out p90": _pct(o.p90_abs_pct) if o else "—",
+            "seed median": _pct(s.seed.median_abs_pct),
+            "target": f"{s.target_median_pct:.0f} / {s.target_p90_pct:.0f}",
+            "met": s.met,
+        })
+    return rows
+
+
+def markdown_table(summaries: list[GroupSummary]) -> str:
+    """The summary as a Markdown table (the README block that scripts/update_readme_validation.py rewrites)."""
+    rows = _rows(summaries)
+    cols = list(rows[0]) if rows else ["group"]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
 
 
 def register(app: typer.Typer) -> None:
     @app.command("validate")
     def validate_cmd(
-        cases: Annotated[bool, typer.Option("--cases", help="print every case with both methods' errors")] = False,
+        cases: Annotated[bool, typer.Option("--cases", help="print every case with its error and sample")] = False,
         group: Annotated[str | None, typer.Option(help="only this group")] = None,
         write: Annotated[bool, typer.Option("--write", help="store the error bands that estimates quote")] = False,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+        markdown: Annotated[bool, typer.Option("--markdown", help="print the summary table as Markdown")] = False,
     ) -> None:
-        """Median and p90 |error| of every estimator against published and project measurements."""
+        """Median and p90 |error| of every estimator against published and project measurements.
+
+        in: in-sample cases (a factor was fitted to them, or they were seen while the estimators were built);
+        out: out-of-sample cases. "met" is judged on out-of-sample figures only, where a group has at least
+        5 of them; otherwise it says "in-sample only".
+        """
+        if write and group:
+            raise typer.BadParameter("--write stores every group's band; drop --group", param_hint="--write")
         results, skipped = run_validation(packaged_catalog())
         if group:
             results = [r for r in results if r.group == group]
         bands = summarize(results)
-        claims = seed_scaling_claims(packaged_catalog())
-        if json_:
-            emit_json({"bands": bands, "cases": results, "skipped": skipped, "targets_pct": TARGETS_PCT,
-                       "seed_scaling_claims": claims})
+        summaries = group_summaries(bands)
+        if markdown:
+            sys.stdout.write(markdown_table(summaries))
+        elif json_:
+            emit_json({
+                "bands": bands, "groups": summaries,
+                "cases": [{**r.model_dump(), "sample_label": r.sample_label} for r in results],
+                "skipped": skipped, "targets_pct": TARGETS_PCT, "min_out_of_sample": MIN_OUT_OF_SAMPLE,
+                "seed_scaling_claims": seed_scaling_claims(packaged_catalog()),
+            })
         else:
-            rows = []
-            for g in GROUPS:
-                d, s = bands[g], bands[f"seed:{g}"]
-                if d.cases == 0 and s.cases == 0:
-                    continue
-                met = d.median_abs_pct is not None and d.median_abs_pct <= TARGETS_PCT[g]
-                h = bands.get(f"holdout:{g}")
-
-                def pct(x: float | None) -> str:
-                    return "" if x is None else f"{x:.1f}"
-
-                rows.append({
-                    "group": g,
-                    "n": d.cases,
-                    "median": pct(d.median_abs_pct),
-                    "p90": pct(d.p90_abs_pct),
-                    "holdout": f"{h.median_abs_pct:.1f} ({h.cases})" if h and h.median_abs_pct is not None else "",
-                    "seed": pct(s.median_abs_pct),
-                    "target": f"{TARGETS_PCT[g]:.0f}",
-                    "met": "yes" if met else "NO",
-                })
-            emit_rows(rows, list(rows[0]) if rows else ["group"], title="Validation: median and p90 |estimate − measured| / measured, %; holdout: out-of-sample cases; seed: the articles' method")
+            rows = _rows(summaries)
+            emit_rows(rows, list(rows[0]) if rows else ["group"], title=(
+                "Validation: median and p90 |estimate − measured| / measured, %. in: cases a factor was fitted "
+                "to or seen while the estimators were built; out: out-of-sample cases; met: out-of-sample "
+                f"median and p90 within target (needs n ≥ {MIN_OUT_OF_SAMPLE}); seed: the articles' method"))
             if cases:
                 crow = [
                     {
-                        "case": r.id, "group": r.group, "metric": r.metric, "measured": r.measured,
-                        "default": r.default, "err %": None if r.default_error is None else 100 * r.default_error,
-                        "seed": r.seed, "seed err %": None if r.seed_error is None else 100 * r.seed_error,
+                        "case": r.id, "group": r.group, "sample": r.sample_label, "metric": r.metric,
+                        "measured": r.measured, "default": r.default,
+                        "err %": None if r.default_error is None else 100 * r.default_error,
+                        "seed err %": None if r.seed_error is None else 100 * r.seed_error,
+                        "engine": r.engine if r.engine_as is None else f"{r.engine} as {r.engine_as}",
                     }
                     for r in results
                 ]
                 emit_rows(crow, list(crow[0]) if crow else ["case"], title="Cases")
+            claims = seed_scaling_claims(packaged_catalog())
             emit_rows(
                 [{"claim": c.claim, "case": c.case, "model says": f"{c.value:.1%}",
                   "holds": "yes" if c.holds else "no", "why": c.explanation} for c in claims],
