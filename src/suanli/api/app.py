@@ -25,7 +25,7 @@ __all__ = ["Settings", "create_app", "finite"]
 
 class Settings(BaseModel):
     """How the service runs. `from_env()` reads SUANLI_DATABASE_URL, SUANLI_API_TOKEN and
-    SUANLI_ALLOWED_HOSTS (comma-separated)."""
+    SUANLI_ALLOWED_HOSTS (comma-separated) and SUANLI_COMPUTE_BUDGET_S."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -41,9 +41,11 @@ class Settings(BaseModel):
     @classmethod
     def from_env(cls) -> Settings:
         hosts = os.environ.get("SUANLI_ALLOWED_HOSTS")
+        budget = os.environ.get("SUANLI_COMPUTE_BUDGET_S")
         return cls(database_url=os.environ.get("SUANLI_DATABASE_URL") or None,
                    api_token=os.environ.get("SUANLI_API_TOKEN") or None,
-                   allowed_hosts=tuple(h.strip() for h in hosts.split(",") if h.strip()) if hosts else None)
+                   allowed_hosts=tuple(h.strip() for h in hosts.split(",") if h.strip()) if hosts else None,
+                   **({"compute_budget_s": float(budget)} if budget else {}))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -19,6 +19,9 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(help="TCP port")] = 8000,
         workers: Annotated[int, typer.Option(help="uvicorn worker processes")] = 1,
         log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+        allowed_hosts: Annotated[str | None, typer.Option(help="comma-separated Host headers to accept, e.g. "
+                                                          "'suanli.example.com,127.0.0.1' (default: any)")] = None,
+        budget_s: Annotated[float, typer.Option(help="time budget of one plan/estimate request, s (503 past it)")] = 10.0,
     ) -> None:
         """Serve the API and the web page. SUANLI_DATABASE_URL picks the database (default: SQLite in the data
         directory); SUANLI_API_TOKEN enables the import and update endpoints."""
@@ -33,8 +36,18 @@ def register(app: typer.Typer) -> None:
         from suanli.api import Settings, create_app
         from suanli.store.settings import database_url, redact_url
 
+        import math
+        import os
+
+        if not (math.isfinite(budget_s) and 0 < budget_s <= 3600):
+            raise InputError("budget-s", f"must be in (0, 3600] seconds (got {budget_s})")
+        hosts = tuple(h.strip() for h in allowed_hosts.split(",") if h.strip()) if allowed_hosts else None
+        if hosts:
+            os.environ["SUANLI_ALLOWED_HOSTS"] = ",".join(hosts)  # the workers build their app from the environment
+        os.environ["SUANLI_COMPUTE_BUDGET_S"] = str(budget_s)
         settings = Settings.from_env()
         console.print(f"suanli: http://{host}:{port}/ (API docs at /docs) · database {redact_url(settings.database_url or database_url())}"
+                      f"{' · hosts ' + ','.join(hosts) if hosts else ''}"
                       f" · writes {'enabled' if settings.api_token else 'disabled (no SUANLI_API_TOKEN)'}", highlight=False)
         if workers > 1:
             uvicorn.run("suanli.api.asgi:app", host=host, port=port, workers=workers, log_level=log_level)

@@ -185,6 +185,13 @@ def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[
 
 def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, Any]], list[RowError]]:
     """Rows of the `offers` list with their line numbers, and the file's `sources`."""
+    from suanli.errors import InputError
+    from suanli.views.files import yaml_shape_ok
+
+    try:
+        yaml_shape_ok(text, "the file", "file")  # depth and aliases bounded before any node is built
+    except InputError as e:
+        return [], [], [RowError(None, None, str(e).removeprefix("file: the file "))]
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         doc = yaml.safe_load(text)

@@ -18,7 +18,7 @@ from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog, ModelArch
 from suanli.errors import InputError
 
-__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "load_model_arg", "parse_json", "parse_yaml", "read_file_bytes"]
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "load_model_arg", "parse_json", "parse_yaml", "read_file_bytes", "yaml_shape_ok"]
 
 MAX_FILE_BYTES = 20 * 2**20  # 20 MiB: a config.json is ~1 KB, the largest offers file we accept is 100,000 rows
 MAX_DEPTH = 64  # Hugging Face configs nest 3–4 levels; plan files 2
@@ -89,7 +89,7 @@ def parse_json(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FI
         raise InputError(field, f"{name} is not valid JSON: {e}") from None
 
 
-def _yaml_shape_ok(text: str, name: str, field: str, max_depth: int) -> None:
+def yaml_shape_ok(text: str, name: str, field: str, max_depth: int = MAX_DEPTH) -> None:
     """Walk YAML events (an iterative parser) to bound depth and aliases before composing any node."""
     depth = aliases = 0
     try:
@@ -113,7 +113,7 @@ def _yaml_shape_ok(text: str, name: str, field: str, max_depth: int) -> None:
 def parse_yaml(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FILE_BYTES,
                max_depth: int = MAX_DEPTH) -> Any:
     text = _text(data, name, field, max_bytes)
-    _yaml_shape_ok(text, name, field, max_depth)
+    yaml_shape_ok(text, name, field, max_depth)
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:

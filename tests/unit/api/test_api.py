@@ -73,7 +73,7 @@ def test_estimate_compare_tco_migrate(client: TestClient) -> None:
     rows = client.post("/api/compare", json={"model": "qwen2.5-14b", "devices": ["rtx-4090", "a100-80g", "910b"],
                                              "task": "lora", "gpus": 8, "tokens": 1e8}).json()
     assert [r["device"] for r in rows] == ["rtx-4090", "a100-80g", "ascend-910b"]
-    tco = client.post("/api/tco", json={"gpu": "h100", "hours": 40, "gpus": 8}).json()
+    tco = client.post("/api/tco", json={"gpu": "rtx-4090", "hours": 40, "gpus": 8}).json()  # cn listings by default
     assert [r["cost_cny"] for r in tco] == sorted(r["cost_cny"] for r in tco)
     m = client.post("/api/migrate", json={"model": "qwen2.5-14b", "saving": 20000}).json()
     assert m["to"] == "ascend-910b" and m["monthly_saving_cny"] == 20000
