@@ -80,6 +80,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         static = Path(str(resources.files("suanli") / "web" / "static"))
         if static.is_dir():
             app.mount("/static", StaticFiles(directory=static), name="static")
+            from suanli.web.messages import router as messages_router  # the page's (and everyone's) message catalog
+
+            app.include_router(messages_router)
 
             @app.get("/", include_in_schema=False)
             def index() -> FileResponse:

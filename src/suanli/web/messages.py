@@ -1,0 +1,37 @@
+"""The message catalog over HTTP, and the request's language, for the API and the page.
+
+- `request_lang`: a FastAPI dependency — `?lang=zh|en` wins, else the best of `Accept-Language`, else en.
+  Routers take `lang: Lang = Depends(request_lang)` and render `Message`s with `render(m, lang, "api")`.
+- `router`: `GET /api/messages?lang=zh` returns the whole catalog of one language (the page's labels, units,
+  vendor names, memory legend keys, field names, and the planner's sentences) — one catalog for CLI, API and page.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query, Response
+
+from suanli.i18n import Lang, lang_from_accept_language, messages, normalize_lang
+
+__all__ = ["request_lang", "router"]
+
+
+def request_lang(
+    lang: Annotated[str | None, Query(description="zh or en; overrides Accept-Language")] = None,
+    accept_language: Annotated[str | None, Header()] = None,
+) -> Lang:
+    if lang:
+        return normalize_lang(lang)
+    return lang_from_accept_language(accept_language)
+
+
+router = APIRouter(tags=["meta"])
+
+
+@router.get("/api/messages")
+def get_messages(response: Response, lang: Annotated[Lang, Depends(request_lang)]) -> dict[str, str]:
+    """Every user-facing message in one language (`?lang=zh|en` or Accept-Language), by message id."""
+    response.headers["Content-Language"] = "zh-CN" if lang == "zh" else "en"
+    response.headers["Vary"] = "Accept-Language"
+    return messages(lang)
