@@ -9,6 +9,7 @@ reserved source `assumed` and must say why in `note`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 from typing import Annotated, Any, Generic, Literal, TypeVar
@@ -56,7 +57,12 @@ class _Strict(BaseModel):
 def _check_date(v: str | None) -> str | None:
     if v is None:
         return v
-    v = str(v)
+    return _check_date_str(str(v))
+
+
+@functools.lru_cache(maxsize=4096)
+def _check_date_str(v: str) -> str:
+    """A date string checked once per distinct value (10,000 stored offers share a few hundred dates)."""
     if not _DATE.match(v):
         raise ValueError(f"date {v!r} must be YYYY, YYYY-MM or YYYY-MM-DD")
     parts = [int(x) for x in v.split("-")] + [1, 1]

@@ -170,27 +170,42 @@ def register(app: typer.Typer) -> None:
         device: Annotated[str | None, typer.Option(help="accelerator id or alias")] = None,
         provider: Annotated[str | None, typer.Option(help="provider name (substring, case-insensitive)")] = None,
         billing_unit: Annotated[str | None, typer.Option(help="second, minute, hour, day, week, month, year")] = None,
+        region: Annotated[str, typer.Option(help="cn, any, international (default: any, to list everything)")] = "any",
+        offer_kinds: Annotated[str, typer.Option("--offer-kinds", help="listing, index, reference (comma-separated) or all")] = "all",
+        stale: Annotated[bool, typer.Option("--stale", help="only prices older than --stale-months")] = False,
+        stale_months: Annotated[float, typer.Option(help="age in months after which a price is stale")] = 12.0,
+        limit: Annotated[int, typer.Option(help="rows to show (0: all)")] = 50,
+        offset: Annotated[int, typer.Option(help="rows to skip (paging)")] = 0,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
         csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
     ) -> None:
-        """List rental offers (CNY per instance per billing unit) with their dates and sources;
-        `suanli offers import FILE` adds your own."""
+        """List rental offers (CNY per instance per billing unit) with their kind, region, date and source;
+        `--stale` lists prices older than 12 months; `suanli offers import FILE` adds your own."""
         if ctx.invoked_subcommand is not None:
             return
+        import datetime as dt
+
+        from suanli.catalog import offers as offer_q
         from suanli.cli.context import planning_catalog
 
+        if limit < 0 or offset < 0:
+            raise InputError("limit" if limit < 0 else "offset", "must be 0 or more")
+        reg, kinds = offer_q.parse_region(region), offer_q.parse_kinds(offer_kinds)
         cat = planning_catalog()
         dev = lookup.accelerator(cat, device).id if device else None
         units = ("second", "minute", "hour", "day", "week", "month", "year")
         if billing_unit is not None and billing_unit not in units:
             raise InputError("billing-unit", f"{billing_unit!r} is not one of {', '.join(units)}")
+        today = dt.date.today()
         sel: list[Offer] = [
             o
-            for o in cat.offers
-            if (dev is None or o.device == dev)
-            and (provider is None or provider.lower() in o.provider.lower())
-            and (billing_unit is None or o.billing_unit == billing_unit)
+            for o in offer_q.usable_offers(cat, reg, kinds, billing_unit, dev)
+            if provider is None or provider.lower() in o.provider.lower()
         ]
+        if stale:
+            sel = offer_q.stale_offers(sel, today, stale_months)
+        total = len(sel)
+        page = sel[offset:offset + limit] if limit else sel[offset:]
         rows = [
             {
                 "id": o.id,
@@ -200,16 +215,59 @@ def register(app: typer.Typer) -> None:
                 "billing_unit": o.billing_unit,
                 "price_cny": o.price_cny.value,
                 "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
+                "cny_per_card_hour": offer_q.card_hour_price(o),
                 "min_units": o.min_units,
                 "whole_machine_only": o.whole_machine_only,
                 "kind": o.kind,
+                "region": o.region or "cn",
+                "international": offer_q.is_international(o.region),
+                "scope": offer_q.scope_label(o),
+                "instance": o.instance,
+                "url": o.url,
                 "date": o.date,
+                "age_months": round(offer_q.offer_age_months(o, today), 1),
+                "stale": offer_q.offer_age_months(o, today) > stale_months,
                 "source": o.source,
             }
-            for o in sel
+            for o in page
         ]
         cols = list(rows[0]) if rows else ["id", "provider", "device", "cards", "billing_unit", "price_cny"]
         if not (json_ or csv):
-            cols = ["provider", "device", "cards", "billing_unit", "price_cny", "price_cny_max", "date", "source"]
-        emit_rows(rows, cols, Format.json if json_ else Format.csv if csv else Format.table, title="Rental offers",
+            cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]
+        emit_rows(rows, cols, Format.json if json_ else Format.csv if csv else Format.table,
+                  title=f"Rental offers {offset + 1 if rows else 0}–{offset + len(rows)} of {total}",
                   headers={"billing_unit": "per", "price_cny": "¥", "price_cny_max": "¥ max"})
+        if not (json_ or csv):
+            if dev:
+                note = offer_q.unpriced_reason(cat, dev)
+                if note:
+                    console.print(f"[yellow]unpriced:[/] {dev}: {note}", highlight=False, soft_wrap=True)
+            if total > offset + len(rows):
+                console.print(f"[dim]{total - offset - len(rows)} more: --offset {offset + len(rows)}[/dim]", highlight=False)
+
+    @offers_app.command("rollback")
+    def offers_rollback(
+        import_id: Annotated[int, typer.Argument(help="the import id `suanli offers import` printed (see `suanli offers imports`)")],
+        json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ) -> None:
+        """Remove exactly the prices one import added; they stay in the price history, marked rolled back."""
+        from suanli.store import open_store
+
+        r = open_store().rollback_import(import_id, via="cli")
+        if json_:
+            emit_json(r)
+            return
+        console.print(f"import {r['import_id']} ({r['filename']}): {r['prices_rolled_back']} price(s) rolled back "
+                      f"at {r['rolled_back_at']}", highlight=False)
+
+    @offers_app.command("imports")
+    def offers_imports(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+        """Every offers import with its id, rows, new prices, whether it was forced and when it was rolled back."""
+        from suanli.store import open_store
+
+        rows = open_store().imports()
+        if json_:
+            emit_json(rows)
+            return
+        emit_rows(rows, ["id", "filename", "rows", "new_prices", "via", "imported_at", "forced", "rolled_back_at"],
+                  title="Offer imports")

@@ -16,19 +16,24 @@ db_app = typer.Typer(no_args_is_help=True, help="The local database (SQLite by d
 
 def import_offers_cmd(
     file: Annotated[str, typer.Argument(help="CSV or YAML offers file (columns/fields as in the catalog's offers)")],
+    force: Annotated[bool, typer.Option("--force", help="accept prices outside the device's plausibility band")] = False,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Import rental offers: every row is validated first, then all are written in one transaction or none.
-    Prices are added to the history (never overwritten); importing the same file twice changes nothing."""
+    Prices are added to the history (never overwritten); importing the same file twice changes nothing.
+    A price outside 1/5×–5× its device's median per card-hour is refused unless --force; the import id it prints
+    is what `suanli offers rollback` takes."""
     from suanli.store import open_store
 
-    r = open_store().import_offers(file, via="cli")
+    r = open_store().import_offers(file, via="cli", force=force)
     if json_:
         emit_json(dict(r))
         return
     console.print(
         f"{r['file']}: {r['rows']} row(s), {r['new_prices']} new price(s), {r['unchanged']} already stored, "
-        f"{r['new_offers']} new offer(s), {r['new_sources']} new source(s)", highlight=False,
+        f"{r['new_offers']} new offer(s), {r['new_sources']} new source(s)"
+        + (f"; import id {r['import_id']} (suanli offers rollback {r['import_id']})" if r.get("import_id") else ""),
+        highlight=False,
     )
 
 
