@@ -284,3 +284,102 @@ def list_cmd(
         console.print(f"no stored results in {_store(store).root}", highlight=False)
         return
     emit_rows([_row(r) for r in results], _RUN_COLUMNS, title=f"Benchmark results ({_store(store).root})")
+
+
+@app.command("suite")
+def suite_cmd(
+    outdir: Annotated[Path, typer.Argument(help="folder for the result files (one JSON per measurement)")],
+    device: Annotated[str, typer.Option(help="auto (cuda if torch sees one, else cpu), cpu, cuda[:N], npu[:N]")] = "auto",
+    size: Annotated[
+        str, typer.Option(help="auto, tiny (tiny preset in place of the ~1B and ~8B shapes; auto on cpu) or full")
+    ] = "auto",
+    budget_s: Annotated[
+        float, typer.Option("--budget-s", help="seconds for all cases; cases left when it runs out are skipped")
+    ] = 420.0,
+    accelerator: Annotated[
+        str | None, typer.Option(help="catalog accelerator id of the device (default: guessed from its name)")
+    ] = None,
+    only: Annotated[
+        list[str] | None, typer.Option(help="only cases whose id matches this pattern (repeatable), e.g. 'decode-*'")
+    ] = None,
+    json_: Annotated[bool, typer.Option("--json", help="print the run manifest as JSON")] = False,
+) -> None:
+    """The device proof: microbenchmarks, accuracy, inference and training of ~1B/~8B Llama shapes, one JSON
+    file per measurement into OUTDIR. Import them with `suanli bench import OUTDIR`."""
+    from suanli.bench.suite import CaseRecord, default_command, run_suite
+
+    if device != "auto":
+        kind = device.split(":", 1)[0]
+        if accelerator is not None:
+            accelerator = _check_accelerator(device, accelerator)
+        elif kind == "cpu":
+            accelerator = None
+    elif accelerator is not None:
+        from suanli.catalog import lookup
+        from suanli.catalog.load import packaged_catalog
+
+        accelerator = lookup.accelerator(packaged_catalog(), accelerator).id
+
+    def show(rec: CaseRecord) -> None:
+        m = rec.metrics
+        key = next((k for k in ("tflops", "bytes_per_s", "decode_tokens_per_s", "prefill_tokens_per_s",
+                                "train_tokens_per_s", "max_logit_rel_diff") if k in m), None)
+        if rec.case.measure == "prefill":
+            key = "prefill_tokens_per_s"
+        value = "" if key is None else f"{key} {m[key]:,.4g}"
+        if "peak_memory_bytes" in m:
+            value += f", peak {m['peak_memory_bytes'] / GB:,.2f} GB"
+        tail = value if rec.status == "ok" else (rec.reason or "")
+        if not json_:
+            colour = {"ok": "green", "skipped": "yellow", "failed": "red"}[rec.status]
+            console.print(f"[{colour}]{rec.status:7s}[/{colour}] {rec.case.id:38s} {rec.elapsed_s:6.1f} s  {tail}",
+                          highlight=False, soft_wrap=True)
+
+    run = run_suite(outdir, device=device, size=size, budget_s=budget_s, accelerator=accelerator, only=only,
+                    command=default_command(), progress=show)
+    if json_:
+        emit_json(run)
+        return
+    counts = {s: sum(1 for v in run.cases.values() if v == s) for s in ("ok", "skipped", "failed")}
+    console.print(
+        f"run {run.run_id} on {run.environment.device_name} ({run.accelerator or 'no catalog id'}): "
+        f"{counts['ok']} ok, {counts['skipped']} skipped, {counts['failed']} failed → {outdir}; "
+        f"next: suanli bench import {outdir}", highlight=False, soft_wrap=True)
+
+
+@app.command("import")
+def import_cmd(
+    directory: Annotated[Path, typer.Argument(help="a `suanli bench suite` output folder")],
+    cases_dir: Annotated[
+        Path | None,
+        typer.Option(help="where the validation cases go (default: the packaged data/validation/measured/, device "
+                     "runs only)"),
+    ] = None,
+    no_cases: Annotated[bool, typer.Option("--no-cases", help="store the results only")] = False,
+    accelerator: Annotated[
+        str | None, typer.Option(help="catalog accelerator id of the device, if the run did not name it")
+    ] = None,
+    store: Annotated[Path | None, typer.Option(help="store directory (default $SUANLI_HOME/bench)")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="print the import report as JSON")] = False,
+) -> None:
+    """Store a suite run's results (for `bench compare` and `calibrate`) and add them as validation cases
+    labelled "measured by suanli on <device>, <date>, <command>" (shown by `suanli validate`)."""
+    from suanli.bench.suite_import import import_suite
+    from suanli.catalog.load import packaged_catalog
+    from suanli.validate.measured import MEASURED_DIR
+
+    target = None if no_cases else (cases_dir or MEASURED_DIR)
+    report, new = import_suite(packaged_catalog(), directory, _store(store), target, accelerator)
+    _to_database(new)
+    if json_:
+        emit_json(report)
+        return
+    console.print(
+        f"{report.records} result file(s) of {len(report.runs)} run(s): {len(report.stored_results)} result(s) "
+        f"stored ({len(report.already_stored)} already there), {report.cases} validation case(s)"
+        + (f" → {', '.join(report.case_files)}" if report.case_files else ""), highlight=False, soft_wrap=True)
+    for line in report.not_cases:
+        console.print(f"[yellow]no case:[/yellow] {line}", highlight=False, soft_wrap=True)
+    if report.case_files:
+        hint = "" if target == MEASURED_DIR else f" --measured-dir {target}"
+        console.print(f"next: suanli validate{hint}; suanli calibrate", highlight=False)

@@ -4,6 +4,7 @@ seeds' method beside the default one."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,6 +12,7 @@ import typer
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.validate.bands import packaged_error_bands, write_error_bands
+from suanli.validate.measured import measured_cases, measured_summary
 from suanli.validate.report import (
     MIN_OUT_OF_SAMPLE,
     TARGETS_PCT,
@@ -64,6 +66,9 @@ def register(app: typer.Typer) -> None:
         write: Annotated[bool, typer.Option("--write", help="store the error bands that estimates quote")] = False,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
         markdown: Annotated[bool, typer.Option("--markdown", help="print the summary table as Markdown")] = False,
+        measured_dir: Annotated[
+            Path | None, typer.Option(help="also the suanli-measured cases in this folder (`bench import --cases-dir`)")
+        ] = None,
     ) -> None:
         """Median and p90 |error| of every estimator against published and project measurements.
 
@@ -74,6 +79,9 @@ def register(app: typer.Typer) -> None:
         if write and group:
             raise typer.BadParameter("--write stores every group's band; drop --group", param_hint="--write")
         results, skipped = run_validation(packaged_catalog())
+        # cases suanli measured itself on devices (bench suite + bench import): out-of-sample, own table below
+        measured, measured_titles = measured_cases(packaged_catalog(), measured_dir)
+        results, skipped = results + measured[0], skipped + measured[1]
         if group:
             results = [r for r in results if r.group == group]
         bands = summarize(results)
@@ -85,6 +93,7 @@ def register(app: typer.Typer) -> None:
                 "bands": bands, "groups": summaries,
                 "cases": [{**r.model_dump(), "sample_label": r.sample_label} for r in results],
                 "skipped": skipped, "targets_pct": TARGETS_PCT, "min_out_of_sample": MIN_OUT_OF_SAMPLE,
+                "measured_by_suanli": measured_summary(results, measured_titles),
                 "seed_scaling_claims": seed_scaling_claims(packaged_catalog()),
             })
         else:
@@ -105,6 +114,11 @@ def register(app: typer.Typer) -> None:
                     for r in results
                 ]
                 emit_rows(crow, list(crow[0]) if crow else ["case"], title="Cases")
+            if measured_titles:
+                emit_rows([{**m.model_dump(), "median_abs_pct": _pct(m.median_abs_pct), "p90_abs_pct": _pct(m.p90_abs_pct)}
+                           for m in measured_summary(results, measured_titles)],
+                          ["measured_by", "group", "cases", "median_abs_pct", "p90_abs_pct"],
+                          title="Measured by suanli on devices (out-of-sample): median and p90 |error| %, per run")
             claims = seed_scaling_claims(packaged_catalog())
             emit_rows(
                 [{"claim": c.claim, "case": c.case, "model says": f"{c.value:.1%}",

@@ -1,0 +1,226 @@
+"""`suanli bench import DIR`: a suite run's result files into the result store and into validation cases.
+
+No torch here. All-or-nothing: every file is read and checked before anything is written. What it writes:
+
+- the harness results (`bench_result` of the loop inference and accuracy cases, each carrying the run's matmul
+  and copy microbenchmarks) into the result store, where `suanli bench compare` and `suanli calibrate` use
+  them (an id already stored is left alone, so importing twice changes nothing);
+- one YAML file of validation cases per run (`<device>-<date>-<run>.yaml`) and the model configs they name
+  (`configs/<preset>.json`) into the cases folder, by default `suanli/data/validation/measured/`. Cases:
+  decode-speed (decode tokens/s), prefill-speed (prefill tokens/s), training-throughput (training tokens/s),
+  and, where the peak is the device's allocator counter (`torch.cuda.max_memory_allocated`), inference-memory
+  (loop cases) and training-memory. A CPU run's peak is the process's RSS, not tensor memory: no memory cases.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, Field
+
+from suanli.bench.results import BenchResult, ResultStore
+from suanli.bench.suite import CaseRecord, read_records
+from suanli.catalog.schema import Catalog
+from suanli.errors import InputError
+
+__all__ = ["ImportReport", "cases_for_run", "import_suite", "measured_label"]
+
+
+class ImportReport(BaseModel):
+    runs: list[str] = Field(default_factory=list, description="run ids imported")
+    records: int = 0
+    stored_results: list[str] = Field(default_factory=list, description="result ids newly stored")
+    already_stored: list[str] = Field(default_factory=list)
+    case_files: list[str] = Field(default_factory=list)
+    cases: int = 0
+    not_cases: list[str] = Field(default_factory=list, description="records that gave no case, and why")
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
+
+
+def measured_label(rec: CaseRecord) -> str:
+    e = rec.environment
+    return f"measured by suanli on {e.device_name}, {e.date:%Y-%m-%d}, {rec.command}"
+
+
+def _device_for_run(cat: Catalog, recs: list[CaseRecord]) -> tuple[str, dict[str, Any] | None]:
+    """The catalog id the run's cases are estimated on, or a host stand-in (id, spec) from its microbenchmarks."""
+    acc = next((r.accelerator for r in recs if r.accelerator), None)
+    if acc:
+        return acc, None
+    from suanli.bench.feedback import device_for_result
+
+    with_micro = [r.bench_result for r in recs if r.bench_result is not None and r.bench_result.micro is not None]
+    if not with_micro:
+        raise InputError("results", f"run {recs[0].run_id} names no accelerator and has no microbenchmarks to stand "
+                         "in for its peaks; pass --accelerator with the catalog id of the device")
+    stand_in = device_for_result(cat, with_micro[0])
+    return stand_in.id, stand_in.model_dump(mode="json", exclude_none=True)
+
+
+def cases_for_run(
+    cat: Catalog, recs: list[CaseRecord], source_id: str
+) -> tuple[list[dict[str, Any]], list[str], dict[str, Any] | None]:
+    """Validation cases of one run's records, one line per record that gave none, and the host stand-in device."""
+    device, spec = _device_for_run(cat, recs)
+    rss: list[str] = []
+    cases: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    stamp = f"{recs[0].environment.date:%Y%m%d}"
+    for rec in recs:
+        c = rec.case
+        if rec.status != "ok":
+            skipped.append(f"{c.id}: {rec.status} ({rec.reason})")
+            continue
+        if c.kind not in ("inference", "train") or c.model is None:
+            continue
+        e = rec.environment
+        base: dict[str, Any] = {
+            "source": source_id,
+            "measured_by": measured_label(rec),
+            "holdout": True,
+            "where": f"{rec.command} --only {c.id}",
+            "config": f"configs/{c.model}.json",
+            "device": device,
+            "gpus": 1,
+            "task": c.task,
+            "precision": c.precision,
+            "batch": c.batch,
+        }
+        if c.kind == "inference":
+            base.update(input=c.input_tokens, output=c.output_tokens, engine="hf")
+        else:
+            base.update(seq=c.seq, recompute=c.recompute, optimizer=c.optimizer)
+            if c.task == "lora":
+                base.update(lora_rank=c.lora_rank, lora_targets=c.lora_targets)
+        env = (f"{e.device_name}, torch {e.torch}, transformers {e.transformers}, peft {e.peft}"
+               + (f", driver {e.driver}" if e.driver else "") + (f", CUDA {e.cuda_runtime}" if e.cuda_runtime else ""))
+        note = f"{c.mode or c.task} mode; " if c.kind == "inference" else ""
+        note += "; ".join([*rec.notes, env])
+        m = rec.metrics
+        cid = f"suanli-{_slug(device)}-{stamp}-{c.id}"
+        if c.kind == "inference" and c.measure == "decode":
+            cases.append({"id": cid, "group": "decode-speed", **base,
+                          "measured": {"decode_tokens_per_s": float(m["decode_tokens_per_s"])}, "note": note})
+        elif c.kind == "inference":
+            cases.append({"id": cid, "group": "prefill-speed", **base,
+                          "measured": {"prefill_tokens_per_s": float(m["prefill_tokens_per_s"])}, "note": note})
+        else:
+            cases.append({"id": cid, "group": "training-throughput", **base,
+                          "measured": {"train_tokens_per_s": float(m["train_tokens_per_s"])}, "note": note})
+        exact = m.get("memory_kind") == "device-max-allocated"
+        if exact and (c.kind == "train" or c.mode == "loop"):
+            group = "training-memory" if c.kind == "train" else "inference-memory"
+            cases.append({"id": f"{cid}-memory", "group": group, **base,
+                          "measured": {"memory_bytes": int(m["peak_memory_bytes"])},
+                          "note": note + "; peak = torch max_memory_allocated over the timed runs"})
+        elif not exact and "peak_memory_bytes" in m and (c.kind == "train" or c.mode == "loop"):
+            rss.append(c.id)
+    if rss:
+        skipped.append(f"peak memory of {len(rss)} case(s): {recs[0].environment.memory_kind} is the process's "
+                       "memory, not tensor memory; no memory cases")
+    return cases, skipped, spec
+
+
+def _is_packaged(path: Path) -> bool:
+    from suanli.validate.measured import MEASURED_DIR
+
+    try:
+        return path.resolve() == MEASURED_DIR.resolve()
+    except OSError:
+        return False
+
+
+def import_suite(
+    cat: Catalog,
+    directory: Path,
+    store: ResultStore,
+    cases_dir: Path | None,
+    accelerator: str | None = None,
+) -> tuple[ImportReport, list[BenchResult]]:
+    """Check every file of `directory`, then store the results and write the cases (None: no cases)."""
+    from suanli.catalog import lookup
+
+    if not directory.is_dir():
+        raise InputError("dir", f"{directory} is not a folder of suite results (`suanli bench suite OUTDIR`)")
+    records, bad = read_records(directory)
+    if bad:
+        more = f" (+{len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise InputError("dir", f"{directory}/{bad[0]}{more}; nothing was imported")
+    if not records:
+        raise InputError("dir", f"{directory} holds no suite result files (format suanli.bench.suite/1)")
+    if accelerator is not None:
+        accelerator = lookup.accelerator(cat, accelerator).id
+        on_cpu = sorted({r.environment.backend for r in records if r.environment.backend == "cpu"})
+        if on_cpu:
+            raise InputError("accelerator", f"a cpu run cannot stand for {accelerator}; leave --accelerator out")
+        records = [r.model_copy(update={"accelerator": accelerator}) for r in records]
+    for r in records:
+        if r.accelerator is not None:
+            lookup.accelerator(cat, r.accelerator)  # a hand-edited id fails here, before anything is written
+    if cases_dir is not None and _is_packaged(cases_dir):
+        hosts = sorted({r.environment.device_name for r in records if r.environment.backend in ("cpu", "fake")})
+        if hosts:
+            raise InputError("cases-dir", f"{hosts[0]} is not an accelerator: the packaged measured/ folder holds "
+                             "real device measurements only; pass --cases-dir to write this run's cases elsewhere")
+    runs: dict[str, list[CaseRecord]] = {}
+    for r in records:
+        runs.setdefault(r.run_id, []).append(r)
+    report = ImportReport(runs=sorted(runs), records=len(records))
+    # everything is computed before anything is written
+    files: dict[str, dict[str, Any]] = {}
+    configs: dict[str, dict[str, Any]] = {}
+    for run_id, recs in sorted(runs.items()):
+        first = recs[0]
+        dev = first.accelerator or first.environment.device_name
+        stem = f"{_slug(dev)}-{first.environment.date:%Y%m%d}-{run_id[-6:]}"
+        source_id = f"suanli-measured-{stem}"
+        cases, skipped, spec = cases_for_run(cat, recs, source_id)
+        report.not_cases += skipped
+        for rec in recs:
+            if rec.case.model and rec.hf_config:
+                configs[rec.case.model] = rec.hf_config
+        files[f"{stem}.yaml"] = {
+            "sources": [{"id": source_id, "title": measured_label(first), "kind": "measurement",
+                         "url": "scripts/device_proof.sh", "date": f"{first.environment.date:%Y-%m-%d}",
+                         "note": f"run {run_id}; {first.environment.device_name}; torch {first.environment.torch}, "
+                                 f"transformers {first.environment.transformers}, peft {first.environment.peft}"
+                                 + (f", driver {first.environment.driver}" if first.environment.driver else "")}],
+            **({"devices": [spec]} if spec is not None else {}),
+            "cases": cases,
+        }
+        report.cases += len(cases)
+    results = [r.bench_result.model_copy(update={"accelerator": r.accelerator or r.bench_result.accelerator})
+               for r in records if r.status == "ok" and r.bench_result is not None]
+    try:  # both folders first, so a write error leaves nothing half-imported
+        store.results_dir.mkdir(parents=True, exist_ok=True)
+        if cases_dir is not None:
+            (cases_dir / "configs").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError("store", f"cannot create {e.filename}: {e.strerror or e}") from None
+    known = {p.stem for p in store.results_dir.glob("*.json")}
+    new = [r for r in results if r.id not in known]
+    report.already_stored = sorted(r.id for r in results if r.id in known)
+    for r in new:
+        store.save(r)
+    report.stored_results = [r.id for r in new]
+    if cases_dir is not None:
+        try:
+            for name, cfg in sorted(configs.items()):
+                (cases_dir / "configs" / f"{name}.json").write_text(json.dumps(cfg, indent=2) + "\n", "utf-8")
+            for name, doc in files.items():
+                path = cases_dir / name
+                tmp = path.with_suffix(".yaml.tmp")
+                tmp.write_text("# Written by `suanli bench import`; the raw results are the suite's JSON files.\n"
+                               + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), "utf-8")
+                tmp.replace(path)
+                report.case_files.append(str(path))
+        except OSError as e:
+            raise InputError("cases-dir", f"cannot write cases under {cases_dir}: {e.strerror or e}") from None
+    return report, new
