@@ -9,7 +9,7 @@ import typer
 
 from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.output import console, emit_json, emit_rows, lang, say
+from suanli.cli.output import console, emit_json, emit_rows, err_console, lang, say
 from suanli.errors import InputError
 from suanli.plan.request import PlanRequest, make_request
 from suanli.plan.search import PlanResult, plan
@@ -19,11 +19,20 @@ from suanli.views.plans import plan_json
 __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 
 
+def _kinds(kinds: str | None) -> tuple[str, ...] | None:
+    if kinds is None:
+        return None
+    from suanli.catalog.offers import parse_kinds
+
+    return parse_kinds(kinds)
+
+
 # the flags' names are accepted in a workload file too
 _FILE_ALIASES = {
     "budget": "budget_cny", "deadline": "deadline_hours", "vendor": "vendors", "stack": "stacks",
     "gpu": "devices", "gpus": "devices", "ttft": "ttft_s", "tpot": "tpot_s", "domestic": "domestic_only",
 }
+_TUPLE_FIELDS = ("vendors", "stacks", "devices", "already_on", "offer_kinds")
 
 
 def read_workload_file(path: str) -> dict[str, Any]:
@@ -38,57 +47,63 @@ def read_workload_file(path: str) -> dict[str, Any]:
         key = _FILE_ALIASES.get(key, key)
         if key == "no_migration":
             key, v = "allow_migration", not v
-        if key in ("vendors", "stacks", "devices") and isinstance(v, str):
-            v = (v,)
+        if key in _TUPLE_FIELDS and isinstance(v, str):
+            v = tuple(x.strip() for x in v.split(","))
         out[key] = v
     return out
 
 
-def render_plan(r: PlanResult) -> None:
-    """The plan as tables and sentences in the run's language (`--lang`, else LANG); reasons, warnings and
-    relax hints are `Message`s (or plain strings) rendered through `say`."""
-    from suanli.i18n import Message, t
+def _layout(p: Any) -> str:
+    if p.replicas is not None:  # serving
+        return f"{p.replicas}×tp{p.tp} b{p.micro_batch} {p.precision}"
+    return (f"tp{p.tp}·pp{p.pp}·dp{p.dp}" + (f"·ep{p.ep}" if p.ep > 1 else "") + (f"·z{p.zero}" if p.zero else "")
+            + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else "")
+            + (f" {p.precision}" if p.precision != "bf16" else ""))
 
-    lg = lang()
+
+def render_plan(r: PlanResult) -> None:
     q = r.request
-    what = (Message("plan.what.tokens", tokens=q.tokens) if q.tokens
-            else Message("plan.what.rps", rps=q.requests_per_s))
-    console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
-                                         objective=q.objective)) + "[/bold]", highlight=False)
+    what = f"{q.tokens:,.0f} tokens" if q.tokens and q.task != "inference" else (
+        f"{q.requests_per_s} req/s for {q.serving_hours:,.0f} h" if q.requests_per_s else f"{q.tokens:,.0f} tokens")
+    console.print(f"[bold]Plan[/bold] {r.model_id} · {q.task} · {what} · objective {q.objective} · "
+                  f"region {q.region} · {'/'.join(q.offer_kinds)} prices", highlight=False)
     if not r.plans:
-        console.print(f"[red]{t('plan.none', lg)}[/red]")
+        console.print("[red]no plan satisfies the constraints[/red]")
         for tip in r.relax:
-            console.print(f"  {t('plan.relax_prefix', lg)}: {say(tip)}", highlight=False)
-    cols = {"#": "col.rank", "device": "col.device", "gpus": "col.gpus", "layout": "col.layout",
-            "GiB/card": "col.gib_per_card", "hours": "col.hours", "¥ rent": "col.rent_cny", "¥ total": "col.total_cny"}
-    rows = [
-        {
+            console.print(f"  relax {tip}", highlight=False)
+    serving = q.task == "inference"
+    rows = []
+    for p in r.plans:
+        row: dict[str, Any] = {
             "#": p.rank,
             "device": p.device,
             "gpus": p.gpus,
-            "layout": f"tp{p.tp}·pp{p.pp}·dp{p.dp}" + (f"·z{p.zero}" if p.zero else "")
-            + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else "")
-            + (f" {p.precision}" if p.precision != "bf16" else ""),
-            "GiB/card": f"{p.memory_per_gpu_bytes / 2**30:,.0f}/{p.memory_capacity_bytes / 2**30:,.0f}",
-            "hours": p.hours,
-            "¥ rent": p.cost_cny,
-            "¥ total": p.total_cost_cny,
+            "fw": p.engine if serving else p.framework,
+            "layout": _layout(p),
+            "GiB": f"{p.memory_needed_bytes / 2**30:,.0f}/{p.memory_usable_bytes / 2**30:,.0f}",
         }
-        for p in r.plans
-    ]
+        if serving:
+            row["TPOT ms"] = (p.tpot_s or 0) * 1000
+            row["TTFT ms"] = (p.ttft_s or 0) * 1000
+        row["hours"] = p.hours
+        row["¥ rent"] = p.cost_cny
+        row["¥ migr"] = p.migration_cost_cny
+        row["¥ total"] = p.total_cost_cny
+        rows.append(row)
     if rows:
-        emit_rows(rows, list(rows[0]), title=t("plan.ranked", lg), headers={k: t(v, lg) for k, v in cols.items()})
+        emit_rows(rows, list(rows[0]), title="Ranked plans (GiB per card: needed/usable)")
     for p in r.plans:
-        console.print(f"{p.rank}. {say(p.reason)}", highlight=False)
+        console.print(f"{p.rank}. {p.reason}", highlight=False)
         for w in p.warnings:
-            console.print(f"   [yellow]![/yellow] {say(w)}", highlight=False)
-    ranked_below = ("ranked below the plans shown", "why.ranked_below")
-    why = [{"device": w["device"], "reason": say(w["reason"])} for w in r.why_not
-           if getattr(w["reason"], "id", w["reason"]) not in ranked_below][:8]
+            console.print(f"   [yellow]![/yellow] {w}", highlight=False)
+    why = [w for w in r.why_not if w["reason"] != "ranked below the plans shown"][:8]
     if why:
-        emit_rows(why, ["device", "reason"], title=t("plan.why_not", lg),
-                  headers={"device": t("col.device", lg), "reason": t("col.reason", lg)})
-    console.print(f"[dim]{t('plan.searched', lg, n=r.configurations_evaluated, ms=r.search_seconds * 1000)}[/dim]")
+        emit_rows(why, ["device", "reason"], title="Why not …")
+    for a in r.assumptions:
+        console.print(f"[dim]assumed: {a}[/dim]", highlight=False)
+    console.print(
+        f"[dim]{r.configurations_evaluated:,} configurations in {r.search_seconds * 1000:,.0f} ms[/dim]"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -133,7 +148,8 @@ def register(app: typer.Typer) -> None:
         output: Annotated[int | None, typer.Option("--output", help="serving: generated tokens")] = None,
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s")] = None,
-        hours: Annotated[float | None, typer.Option(help="serving duration in hours (default 720)")] = None,
+        hours: Annotated[float | None, typer.Option(help="serving period in hours (default 720)")] = None,
+        days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
         budget: Annotated[float | None, typer.Option(help="budget in CNY")] = None,
         deadline_hours: Annotated[float | None, typer.Option(help="deadline in hours, migration included")] = None,
         domestic_only: Annotated[bool, typer.Option("--domestic-only", help="only Chinese vendors (信创)")] = False,
@@ -142,7 +158,20 @@ def register(app: typer.Typer) -> None:
         gpu: Annotated[list[str] | None, typer.Option(help="only these devices (repeatable)")] = None,
         max_gpus: Annotated[int | None, typer.Option(help="most cards to rent")] = None,
         billing: Annotated[str | None, typer.Option(help="any, hour, day, week, month")] = None,
-        region: Annotated[str | None, typer.Option(help="any, cn (Chinese platforms only), international")] = None,
+        region: Annotated[str | None, typer.Option(help="cn (Chinese platforms, default), any, international")] = None,
+        offer_kinds: Annotated[str | None, typer.Option(help="listing (default), index, reference or all; comma-separated")] = None,
+        framework: Annotated[str | None, typer.Option(help="llama-factory, peft, deepspeed, megatron, mindspeed, vllm, sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers")] = None,
+        tp: Annotated[int | None, typer.Option(help="pin tensor parallel size")] = None,
+        pp: Annotated[int | None, typer.Option(help="pin pipeline parallel size")] = None,
+        ep: Annotated[int | None, typer.Option(help="pin expert parallel size (MoE)")] = None,
+        zero: Annotated[int | None, typer.Option(help="pin ZeRO stage 0-3")] = None,
+        recompute: Annotated[str | None, typer.Option(help="pin recomputation: none, selective, full")] = None,
+        precision: Annotated[str | None, typer.Option(help="pin precision: bf16, fp8, int8, int4")] = None,
+        engine: Annotated[str | None, typer.Option(help="serving engine, e.g. vllm, sglang, lmdeploy, vllm-ascend, mindie")] = None,
+        lora_rank: Annotated[int | None, typer.Option(help="LoRA rank (default 16)")] = None,
+        lora_targets: Annotated[str | None, typer.Option(help="all-linear (default), attention, q,v")] = None,
+        already_on: Annotated[list[str] | None, typer.Option(help="a stack the team already runs, e.g. cann: no migration cost (repeatable)")] = None,
+        migration_months: Annotated[float | None, typer.Option(help="months of this workload the migration cost is spread over (default 12)")] = None,
         no_migration: Annotated[bool, typer.Option("--no-migration", help="exclude stacks that need migration")] = False,
         subsidy: Annotated[float | None, typer.Option(help="share of domestic compute refunded, e.g. 0.25")] = None,
         objective: Annotated[str | None, typer.Option(help="cheapest, fastest, best-value, fastest-within-budget")] = None,
@@ -158,11 +187,15 @@ def register(app: typer.Typer) -> None:
         flags = {
             "model": model, "task": task, "tokens": tokens, "seq": seq, "global_batch": global_batch,
             "requests_per_s": requests_per_s, "input": input, "output": output, "ttft_s": ttft, "tpot_s": tpot,
-            "hours": hours, "budget_cny": budget, "deadline_hours": deadline_hours,
+            "hours": hours, "days": days, "budget_cny": budget, "deadline_hours": deadline_hours,
             "domestic_only": domestic_only or None, "vendors": tuple(vendor) if vendor else None,
             "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
             "max_gpus": max_gpus, "billing": billing.lower() if billing else None,
             "region": region.lower() if region else None, "allow_migration": False if no_migration else None,
+            "offer_kinds": _kinds(offer_kinds), "framework": framework, "tp": tp, "pp": pp, "ep": ep, "zero": zero,
+            "recompute": recompute, "precision": precision, "engine": engine, "lora_rank": lora_rank,
+            "lora_targets": lora_targets, "already_on": tuple(already_on) if already_on else None,
+            "migration_months": migration_months,
             "subsidy": subsidy, "objective": objective, "top": top,
         }
         fields.update({k: v for k, v in flags.items() if v is not None})

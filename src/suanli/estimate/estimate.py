@@ -163,6 +163,7 @@ def estimate(
     w: Workload,
     error_bands: dict[str, ErrorBand] | None = None,
     overrides: tuple[EfficiencyFactor, ...] = (),
+    strict_context: bool = True,
 ) -> Estimate:
     """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given."""
     if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
@@ -173,8 +174,12 @@ def estimate(
         notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype)
     if model.kind == "llm" and model.max_context and w.context > model.max_context:
         what = "input + output" if not w.training else "seq"
-        raise InputError("input" if not w.training else "seq",
-                         f"{what} = {w.context:,} tokens exceeds {model.id}'s context of {model.max_context:,}")
+        msg = f"{what} = {w.context:,} tokens exceeds {model.id}'s context of {model.max_context:,}"
+        if model.rope_scaling or not strict_context:
+            notes.append(msg + (f" (RoPE scaling {model.rope_scaling} configured)" if model.rope_scaling
+                                else ": the model was run beyond its configured context"))
+        else:
+            raise InputError("input" if not w.training else "seq", msg)
     mem = estimate_memory(model, w, device, stack, cat)
     inf = tr = None
     dif = None

@@ -5,6 +5,9 @@ All prices are CNY. An offer prices a whole instance of `offer.cards` cards for 
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import numpy as np
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +20,8 @@ __all__ = [
     "MigrationTCO",
     "RentVsBuy",
     "UNIT_HOURS",
+    "billed_cost",
+    "billed_units",
     "cheapest_job_cost",
     "cost_per_million_tokens",
     "job_cost",
@@ -65,9 +70,8 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         raise InputError("subsidy", "must be in [0, 1)")
     instances = math.ceil(gpus / offer.cards)
     unit_h = UNIT_HOURS[offer.billing_unit]
-    # 1e-9: 720.0000001 hours of float noise is still one 720-hour month
-    units = max(offer.min_units, math.ceil(hours / unit_h - 1e-9)) if hours > 0 else offer.min_units
-    low = offer.price_cny.value * units * instances * (1 - subsidy)
+    units = int(billed_units(hours, unit_h, offer.min_units))
+    low = float(billed_cost(offer.price_cny.value, unit_h, offer.min_units, offer.cards, gpus, hours, subsidy))
     high_unit = offer.price_cny_max.value if offer.price_cny_max else offer.price_cny.value
     notes = []
     if offer.whole_machine_only and gpus % offer.cards:
@@ -86,6 +90,19 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         idle_cards=instances * offer.cards - gpus,
         notes=notes,
     )
+
+
+def billed_units(hours: Any, unit_h: Any, min_units: Any) -> Any:
+    """Billing units paid per instance: ceil(hours / unit), at least the offer's minimum (arrays or floats;
+    1e-9: 720.0000001 hours of float noise is still one 720-hour month)."""
+    return np.maximum(min_units, np.ceil(np.maximum(hours, 0.0) / unit_h - 1e-9))
+
+
+def billed_cost(price_cny: Any, unit_h: Any, min_units: Any, cards_per_instance: Any, gpus: Any, hours: Any,
+                subsidy: Any = 0.0) -> Any:
+    """The one billing formula (plan and cost commands): price × units × ceil(gpus / cards per instance) ×
+    (1 − subsidy). A whole-machine offer rents whole machines either way."""
+    return price_cny * billed_units(hours, unit_h, min_units) * np.ceil(gpus / cards_per_instance) * (1 - subsidy)
 
 
 def cheapest_job_cost(

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from suanli.errors import InputError
+from suanli.units import HOURS_PER_MONTH
 
 __all__ = ["OBJECTIVES", "PlanRequest", "make_request"]
 
@@ -23,24 +24,41 @@ class PlanRequest(BaseModel):
     seq: int = Field(2048, ge=16, le=1_048_576)
     global_batch: int = Field(64, ge=1, le=1_000_000, description="sequences per optimizer step")
     # serving
-    requests_per_s: float | None = Field(None, gt=0)
+    requests_per_s: float | None = Field(None, gt=0, le=1e6)
     input: int = Field(512, ge=1, le=1_048_576)
     output: int = Field(256, ge=1, le=1_048_576)
     ttft_s: float | None = Field(None, gt=0, description="time-to-first-token target")
     tpot_s: float | None = Field(None, gt=0, description="time-per-output-token target")
-    hours: float | None = Field(None, gt=0, le=1e6, description="serving duration (default one 30-day month)")
+    hours: float | None = Field(None, gt=0, le=1e6, description="serving period in hours (default one 30-day month)")
+    days: float | None = Field(None, gt=0, le=1e5, description="serving period in days (instead of hours)")
     # constraints
     budget_cny: float | None = Field(None, gt=0)
     deadline_hours: float | None = Field(None, gt=0, le=1e6)
     domestic_only: bool = False
-    vendors: tuple[str, ...] = ()
-    stacks: tuple[str, ...] = ()
-    devices: tuple[str, ...] = ()
+    vendors: tuple[str, ...] = Field((), max_length=64)
+    stacks: tuple[str, ...] = Field((), max_length=64)
+    devices: tuple[str, ...] = Field((), max_length=256)
     max_gpus: int = Field(64, ge=1, le=4096)
     billing: Literal["any", "hour", "day", "week", "month"] = "any"
     region: Literal["any", "cn", "international"] = Field(
-        "any", description="cn: only offers from Chinese platforms; international: only the others"
+        "cn", description="cn: only offers from Chinese platforms (default); international: only the others"
     )
+    offer_kinds: tuple[Literal["listing", "index", "reference"], ...] = Field(
+        ("listing",), min_length=1, description="which prices to plan with: rentable listings by default"
+    )
+    # what the team runs (issue 10): framework, pinned layout dimensions, LoRA configuration
+    framework: str | None = Field(None, description="peft, llama-factory, deepspeed, megatron, mindspeed, vllm, sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers")
+    tp: int | None = Field(None, ge=1, le=64)
+    pp: int | None = Field(None, ge=1, le=64)
+    ep: int | None = Field(None, ge=1, le=64)
+    zero: int | None = Field(None, ge=0, le=3)
+    recompute: Literal["none", "selective", "full"] | None = None
+    precision: Literal["bf16", "fp8", "int8", "int4"] | None = None
+    engine: str | None = None
+    lora_rank: int = Field(16, ge=1, le=4096)
+    lora_targets: Literal["attention", "all-linear", "q,v"] = "all-linear"
+    already_on: tuple[str, ...] = Field((), max_length=16, description="stacks the team already runs: no migration cost")
+    migration_months: float = Field(12.0, gt=0, le=120, description="months of this workload the one-off migration is spread over")
     allow_migration: bool = True
     subsidy: float = Field(0.0, ge=0, lt=1, description="share of domestic compute cost refunded (0.2–0.3 in some regions)")
     engineer_cny_per_week: float = Field(10_000.0, ge=0)
@@ -56,7 +74,16 @@ class PlanRequest(BaseModel):
             raise ValueError("training planning needs tokens (how many tokens to train on)")
         if self.objective == "fastest-within-budget" and self.budget_cny is None:
             raise ValueError("objective fastest-within-budget needs budget_cny")
+        if self.hours is not None and self.days is not None:
+            raise ValueError("give the serving period as hours or days, not both")
         return self
+
+    @property
+    def serving_hours(self) -> float:
+        """The serving period: --hours, --days × 24, or one 30-day month."""
+        if self.hours is not None:
+            return self.hours
+        return self.days * 24 if self.days is not None else HOURS_PER_MONTH
 
 
 def make_request(**kwargs: object) -> PlanRequest:

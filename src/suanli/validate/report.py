@@ -150,7 +150,7 @@ def _predict(
             for x in ("decode_step_overhead_s", "diffusion_step_overhead_s")
         )
         w = w.model_copy(update={"method": "default"})
-    e = estimate(cat, m, acc, w, overrides=overrides)
+    e = estimate(cat, m, acc, w, overrides=overrides, strict_context=False)  # measured runs may exceed the config's context
     if e.diffusion is not None:
         d = e.diffusion
         return metric, {

@@ -34,7 +34,8 @@ def test_skypilot_export(tmp_path: Path) -> None:
     out = tmp_path / "task.yaml"
     r = subprocess.run(
         [sys.executable, "-m", "suanli.cli.main", "plan", "--model", "llama-2-70b", "--task", "full",
-         "--tokens", "1e9", "--objective", "fastest", "--skypilot", str(out), "--json"],
+         "--tokens", "1e9", "--objective", "fastest", "--region", "any", "--offer-kinds", "all",
+         "--skypilot", str(out), "--json"],
         capture_output=True, text=True,
     )
     assert r.returncode == 0, r.stderr
