@@ -60,31 +60,36 @@ def _median_time(fn, repeats: int) -> float:  # type: ignore[no-untyped-def]
 
 
 def suanli_figures(repeats: int) -> dict[str, float]:
+    """The planner's grid runs the estimator's own kernels (training_memory, training_step, setup, billing):
+    configurations/s here are configurations of the shared kernels that `suanli estimate` uses."""
     from suanli.catalog import lookup
     from suanli.catalog.load import packaged_catalog
+    from suanli.catalog.offers import usable_offers
     from suanli.plan.request import make_request
     from suanli.plan.search import _devices, _train_grid, plan
 
     cat = packaged_catalog()
+    every = dict(region="any", offer_kinds=("listing", "index", "reference"))
     out: dict[str, float] = {}
     m = lookup.model(cat, "llama-2-7b")
-    req = make_request(model="llama-2-7b", task="full", tokens=1e9, max_gpus=512)
-    devs = _devices(cat, m, req, "bf16")
-    grid = _train_grid(cat, m, req, devs, "bf16")
-    n = int(grid["n"])
-    t = _median_time(lambda: _train_grid(cat, m, req, devs, "bf16"), repeats)
+    req = make_request(model="llama-2-7b", task="full", tokens=1e9, max_gpus=512, framework="megatron", **every)
+    devs = _devices(cat, m, req, usable_offers(cat, req.region, req.offer_kinds))
+    grid, n = _train_grid(cat, m, req, devs)
+    t = _median_time(lambda: _train_grid(cat, m, req, devs), repeats)
     out["grid_configurations"] = n
-    out["valid_configurations"] = int(grid["n_valid"])
+    out["valid_configurations"] = int(grid["dev"].shape[0])
     out["grid_seconds"] = t
     out["configurations_per_s"] = n / t
-    out["valid_configurations_per_s"] = int(grid["n_valid"]) / t
+    out["valid_configurations_per_s"] = int(grid["dev"].shape[0]) / t
     for name, kw in {
         "plan_lora_7b": dict(model="qwen2.5-7b", task="lora", tokens=1e8),
         "plan_full_70b": dict(model="llama-2-70b", task="full", tokens=1e9),
-        "plan_pretrain_405b_512": dict(model="llama-3.1-405b", task="pretrain", tokens=1e10, max_gpus=512),
+        "plan_pretrain_405b_512_megatron": dict(model="llama-3.1-405b", task="pretrain", tokens=1e10, max_gpus=512),
+        "plan_moe_megatron_ep": dict(model="mixtral-8x7b", task="full", tokens=1e9, framework="megatron"),
         "plan_serve_7b": dict(model="qwen2.5-7b", task="inference", requests_per_s=5, tpot_s=0.05),
+        "plan_serve_72b": dict(model="qwen2.5-72b", task="inference", requests_per_s=5),
     }.items():
-        r = make_request(**kw)
+        r = make_request(**kw, **every)
         mm = lookup.model(cat, r.model)
         out[f"{name}_seconds"] = _median_time(lambda r=r, mm=mm: plan(cat, mm, r), repeats)
     return out
@@ -112,14 +117,18 @@ def main() -> None:
     ap.add_argument("--llm-analysis-configs", type=int, default=256)
     ap.add_argument("--no-llm-analysis", action="store_true")
     args = ap.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    import datetime
+
+    print(f"{datetime.date.today()} · machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}")
     s = suanli_figures(args.repeats)
-    print(f"suanli vectorized grid: {s['grid_configurations']:,.0f} configurations in {s['grid_seconds'] * 1000:,.1f} ms "
-          f"= {s['configurations_per_s']:,.0f} configurations/s (median of {args.repeats}); "
-          f"{s['valid_configurations']:,.0f} valid layouts fully evaluated = {s['valid_configurations_per_s']:,.0f}/s")
+    print(f"suanli shared kernels (Megatron layouts, every device): {s['grid_configurations']:,.0f} device × layout "
+          f"configurations in {s['grid_seconds'] * 1000:,.1f} ms = {s['configurations_per_s']:,.0f} configurations/s "
+          f"(median of {args.repeats}); {s['valid_configurations']:,.0f} rentable ones fully evaluated = "
+          f"{s['valid_configurations_per_s']:,.0f}/s")
     for k, v in s.items():
         if k.startswith("plan_"):
-            print(f"  {k.removesuffix('_seconds')}: {v * 1000:,.0f} ms for a full-catalog plan")
+            print(f"  {k.removesuffix('_seconds')}: {v * 1000:,.1f} ms for a full-catalog plan (every region and price kind)")
     if not args.no_llm_analysis:
         la = llm_analysis_figures(args.llm_analysis_configs)
         if la:

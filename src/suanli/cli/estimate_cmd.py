@@ -79,7 +79,8 @@ def register(app: typer.Typer) -> None:
         optimizer: Annotated[str, typer.Option(help="adamw, adamw8bit, sgd, adafactor")] = "adamw",
         lora_rank: Annotated[int, typer.Option(help="LoRA rank")] = 16,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on (or generate): gives time.hours")] = None,
-        engine: Annotated[str, typer.Option(help="inference engine: hf (transformers), vllm, trt-llm, llama.cpp")] = "hf",
+        engine: Annotated[str | None, typer.Option(help="inference engine: vllm, sglang, lmdeploy, trt-llm, hf (transformers), llama.cpp, vllm-ascend, mindie (default: the one most teams serve with on the device's stack)")] = None,
+        lora_targets: Annotated[str, typer.Option(help="LoRA target modules: all-linear, attention, q,v")] = "all-linear",
         kv_dtype: Annotated[str | None, typer.Option(help="KV-cache dtype (default: the activation dtype)")] = None,
         grad_accum: Annotated[int, typer.Option(help="gradient-accumulation micro-batches per step")] = 1,
         method: Annotated[str, typer.Option(help="default (accurate) or seed (the articles' rules of thumb)")] = "default",
@@ -92,15 +93,25 @@ def register(app: typer.Typer) -> None:
         cat = packaged_catalog()
         m = load_model_arg(cat, model)
         acc = lookup.accelerator(cat, gpu)
+        engine_note = None
+        if engine is None:
+            from suanli.estimate.capability import default_engine
+
+            engine = default_engine(lookup.stack(cat, acc.stack)) if task == "inference" else "hf"
+            if task == "inference" and m.kind == "llm":
+                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"
         w = make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, ep=ep, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
+            lora_targets=lora_targets,
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, method=method,
             resolution=resolution, steps=steps, cfg=cfg,
         )
         from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate
 
         e = estimate_with_calibration(cat, m, acc, w)
+        if engine_note:
+            e = e.model_copy(update={"notes": [engine_note, *e.notes]})
         if json_:
             emit_json(e.contract())
         else:
