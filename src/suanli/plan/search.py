@@ -648,7 +648,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(f"priced from an international offer ({offer.provider}, {offer.region})"
                         + ("" if d.acc.domestic else "; check export-control rules for this device"))
     if offer.kind != "listing":
-        warnings.append(f"priced from a {offer.kind} figure ({offer.source}), not a rentable listing")
+        warnings.append(f"priced from {'an' if offer.kind[0] in 'aeiou' else 'a'} {offer.kind} figure ({offer.source}), "
+                        "not a rentable listing")
     if gpus > d.acc.max_cards_per_node and training:
         net = offer.inter_node_network
         warnings.append(f"{math.ceil(gpus / d.acc.max_cards_per_node)} nodes over {net}"
