@@ -62,48 +62,55 @@ def _layout(p: Any) -> str:
 
 
 def render_plan(r: PlanResult) -> None:
+    """The plan as tables and sentences in the run's language (`--lang`, else LANG); reasons, warnings and
+    relax hints are `Message`s (or plain strings) rendered through `say`."""
+    from suanli.i18n import Message, t
+
+    lg = lang()
     q = r.request
-    what = f"{q.tokens:,.0f} tokens" if q.tokens and q.task != "inference" else (
-        f"{q.requests_per_s} req/s for {q.serving_hours:,.0f} h" if q.requests_per_s else f"{q.tokens:,.0f} tokens")
-    console.print(f"[bold]Plan[/bold] {r.model_id} · {q.task} · {what} · objective {q.objective} · "
-                  f"region {q.region} · {'/'.join(q.offer_kinds)} prices", highlight=False)
+    what = (Message("plan.what.tokens", tokens=q.tokens) if q.tokens and q.task != "inference"
+            else Message("plan.what.rps", rps=q.requests_per_s) if q.requests_per_s
+            else Message("plan.what.tokens", tokens=q.tokens))
+    console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
+                                         objective=q.objective)) + "[/bold] · "
+                  + t("plan.scope", lg, region=q.region, kinds="/".join(q.offer_kinds)), highlight=False)
     if not r.plans:
-        console.print("[red]no plan satisfies the constraints[/red]")
+        console.print(f"[red]{t('plan.none', lg)}[/red]")
         for tip in r.relax:
-            console.print(f"  relax {tip}", highlight=False)
+            console.print(f"  {t('plan.relax_prefix', lg)}: {say(tip)}", highlight=False)
     serving = q.task == "inference"
+    cols = {"#": "col.rank", "device": "col.device", "gpus": "col.gpus", "fw": "col.framework",
+            "layout": "col.layout", "GiB": "col.gib_per_card", "TPOT ms": "col.tpot_ms", "TTFT ms": "col.ttft_ms",
+            "hours": "col.hours", "¥ rent": "col.rent_cny", "¥ migr": "col.migration_cny", "¥ total": "col.total_cny"}
     rows = []
     for p in r.plans:
         row: dict[str, Any] = {
-            "#": p.rank,
-            "device": p.device,
-            "gpus": p.gpus,
-            "fw": p.engine if serving else p.framework,
+            "#": p.rank, "device": p.device, "gpus": p.gpus, "fw": p.engine if serving else p.framework,
             "layout": _layout(p),
+            # needed / usable GiB per card (the fits rule: capacity less fragmentation, or the engine's pool)
             "GiB": f"{p.memory_needed_bytes / 2**30:,.0f}/{p.memory_usable_bytes / 2**30:,.0f}",
         }
         if serving:
             row["TPOT ms"] = (p.tpot_s or 0) * 1000
             row["TTFT ms"] = (p.ttft_s or 0) * 1000
-        row["hours"] = p.hours
-        row["¥ rent"] = p.cost_cny
-        row["¥ migr"] = p.migration_cost_cny
-        row["¥ total"] = p.total_cost_cny
+        row.update({"hours": p.hours, "¥ rent": p.cost_cny, "¥ migr": p.migration_cost_cny,
+                    "¥ total": p.total_cost_cny})
         rows.append(row)
     if rows:
-        emit_rows(rows, list(rows[0]), title="Ranked plans (GiB per card: needed/usable)")
+        emit_rows(rows, list(rows[0]), title=t("plan.ranked", lg), headers={k: t(v, lg) for k, v in cols.items()})
     for p in r.plans:
-        console.print(f"{p.rank}. {p.reason}", highlight=False)
+        console.print(f"{p.rank}. {say(p.reason)}", highlight=False)
         for w in p.warnings:
-            console.print(f"   [yellow]![/yellow] {w}", highlight=False)
-    why = [w for w in r.why_not if w["reason"] != "ranked below the plans shown"][:8]
+            console.print(f"   [yellow]![/yellow] {say(w)}", highlight=False)
+    ranked_below = ("ranked below the plans shown", "why.ranked_below")
+    why = [{"device": w["device"], "reason": say(w["reason"])} for w in r.why_not
+           if getattr(w["reason"], "id", w["reason"]) not in ranked_below][:8]
     if why:
-        emit_rows(why, ["device", "reason"], title="Why not …")
+        emit_rows(why, ["device", "reason"], title=t("plan.why_not", lg),
+                  headers={"device": t("col.device", lg), "reason": t("col.reason", lg)})
     for a in r.assumptions:
-        console.print(f"[dim]assumed: {a}[/dim]", highlight=False)
-    console.print(
-        f"[dim]{r.configurations_evaluated:,} configurations in {r.search_seconds * 1000:,.0f} ms[/dim]"
-    )
+        console.print("[dim]" + t("plan.assumed", lg, text=a) + "[/dim]", highlight=False)
+    console.print(f"[dim]{t('plan.searched', lg, n=r.configurations_evaluated, ms=r.search_seconds * 1000)}[/dim]")
 
 
 def register(app: typer.Typer) -> None:
