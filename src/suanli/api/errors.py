@@ -139,6 +139,14 @@ def install_handlers(app: FastAPI) -> None:
             msg = f"no route {request.url.path} (the API is under /api; OpenAPI at /openapi.json, docs at /docs)"
         elif e.status_code == 405:
             msg = f"method {request.method} is not allowed on {request.url.path}"
+            from starlette.routing import Match
+
+            allowed: set[str] = set()
+            for route in request.app.router.routes:  # every route on this path, not only the first one matched
+                match, _ = route.matches(request.scope)
+                if match != Match.NONE:
+                    allowed |= set(getattr(route, "methods", None) or ())
+            return error_json(405, msg, None, headers={"Allow": ", ".join(sorted(allowed))})
         else:
             msg = str(e.detail)
         return error_json(e.status_code, msg, None, headers=getattr(e, "headers", None))

@@ -102,6 +102,44 @@ class PriceBody(BaseModel):
 
     price_cny: float = Field(ge=0, le=1e12, description="CNY for the whole instance per billing unit")
     price_cny_max: float | None = Field(None, ge=0, le=1e12)
-    date: str = Field(description="YYYY, YYYY-MM or YYYY-MM-DD")
+    date: str = Field(description="YYYY, YYYY-MM or YYYY-MM-DD, not in the future",
+                      pattern=r"^(19[7-9][0-9]|2[01][0-9][0-9])(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?)?$")
     source: str = Field(min_length=1, max_length=200, pattern=r"^[a-z0-9][a-z0-9.+_-]*$")
     note: str | None = Field(None, max_length=2000)
+
+
+def _bench_body() -> type:
+    """`BenchResult` as a request body, checked as strictly as its JSON Schema reads (true is not a number,
+    "1" is not an integer): pydantic's lax mode would accept both."""
+    import contextvars
+    import json
+
+    from pydantic import ValidationError
+
+    from suanli.bench.results import BenchResult
+
+    inside = contextvars.ContextVar("inside", default=False)
+
+    class BenchResultBody(BenchResult):
+        @model_validator(mode="before")
+        @classmethod
+        def _strict_json(cls, raw: Any) -> Any:
+            if isinstance(raw, dict) and not inside.get():
+                token = inside.set(True)
+                try:
+                    BenchResult.model_validate_json(json.dumps(raw, allow_nan=False), strict=True)
+                except ValidationError as e:
+                    err = e.errors()[0]
+                    where = ".".join(str(p) for p in err["loc"])
+                    raise ValueError(f"{where}: {err['msg']}") from None
+                except ValueError:
+                    raise ValueError("numbers must be finite") from None
+                finally:
+                    inside.reset(token)
+            return raw
+
+    return BenchResultBody
+
+
+BenchResultBody = _bench_body()
+__all__ += ["BenchResultBody"]

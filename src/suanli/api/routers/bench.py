@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from suanli.api.deps import Token, store_of
-from suanli.errors import InputError
+from suanli.api.schemas import BenchResultBody
 
 router = APIRouter(prefix="/api", tags=["bench"])
 
@@ -18,15 +18,6 @@ def bench_results(request: Request, accelerator: Annotated[str | None, Query(max
 
 
 @router.post("/bench-results", dependencies=[Token])
-def add_bench_ep(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+def add_bench_ep(request: Request, body: BenchResultBody) -> dict[str, Any]:  # type: ignore[valid-type]
     """Store a benchmark result (`suanli bench run --json`'s object; needs the token)."""
-    from pydantic import ValidationError
-
-    from suanli.bench.results import BenchResult
-
-    try:
-        r = BenchResult.model_validate(body)
-    except ValidationError as e:
-        err = e.errors()[0]
-        raise InputError(".".join(str(p) for p in err["loc"]) or "body", err["msg"]) from None
-    return {"id": store_of(request).save_bench_result(r)}
+    return {"id": store_of(request).save_bench_result(body)}

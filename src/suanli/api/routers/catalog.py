@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 
@@ -18,9 +18,9 @@ _NAME = Annotated[str | None, Query(max_length=200)]
 
 
 @router.get("/accelerators")
-def accelerators(request: Request, vendor: _NAME = None, market: Annotated[str, Query(max_length=20)] = "all",
+def accelerators(request: Request, vendor: _NAME = None, market: Literal["all", "domestic", "foreign"] = "all",
                  min_memory_gib: Annotated[float, Query(ge=0, le=1e6)] = 0.0,
-                 sort: Annotated[str, Query(max_length=64)] = "id") -> list[dict[str, Any]]:
+                 sort: Literal[tuple(views.GPU_COLUMNS)] = "id") -> list[dict[str, Any]]:  # type: ignore[valid-type]
     """Accelerators with their default specs, sources, conflicting fields and stack (the same filters as
     `suanli gpus`: an unknown vendor or market is a 422)."""
     c = catalog(request)
@@ -49,7 +49,8 @@ def sources(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/value", tags=["cost"])
-def value(request: Request, precision: Annotated[str, Query(max_length=16)] = "bf16") -> list[dict[str, Any]]:
+def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+          ) -> list[dict[str, Any]]:
     from suanli.estimate.workload import PRECISIONS
     from suanli.plan.compare import value_table
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Query, Request, UploadFile
 
@@ -19,7 +19,7 @@ _NAME = Annotated[str | None, Query(max_length=200)]
 
 @router.get("/offers")
 def offers(request: Request, device: _NAME = None, provider: _NAME = None,
-           billing_unit: Annotated[str | None, Query(max_length=16)] = None) -> list[dict[str, Any]]:
+           billing_unit: Literal["second", "minute", "hour", "day", "week", "month", "year"] | None = None) -> list[dict[str, Any]]:
     return [views.offer_json(o) for o in views.select_offers(catalog(request), device, provider, billing_unit)]
 
 
@@ -45,7 +45,7 @@ def imports(request: Request) -> list[dict[str, Any]]:
 
 @router.post("/offers/import", dependencies=[Token])
 async def import_ep(request: Request, file: Annotated[UploadFile, File(description="CSV or YAML offers file")],
-                    format: Annotated[str | None, Query(max_length=8)] = None) -> dict[str, Any]:
+                    format: Literal["csv", "tsv", "yaml", "yml"] | None = None) -> dict[str, Any]:
     """Import an offers file (needs the token; at most 20 MiB): every row is checked, then all or nothing."""
     data = await file.read(UPLOAD_LIMIT + 1)
     if len(data) > UPLOAD_LIMIT:
