@@ -318,6 +318,8 @@ def _estimate_command(args: dict[str, Any] | None) -> str | None:
         return None
     parts = ["suanli estimate"]
     for k, v in args.items():
+        if k == "gpu" and v is None:
+            v = "GPU"  # no catalog id for this device (a host CPU): name one to compare with
         if v is None or k == "lora_targets":  # the CLI's LoRA targets are all-linear, the suite's too
             continue
         parts.append(f"--{k.replace('_', '-')} {v}")

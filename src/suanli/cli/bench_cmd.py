@@ -306,14 +306,10 @@ def suite_cmd(
 ) -> None:
     """The device proof: microbenchmarks, accuracy, inference and training of ~1B/~8B Llama shapes, one JSON
     file per measurement into OUTDIR. Import them with `suanli bench import OUTDIR`."""
-    from suanli.bench.suite import CaseRecord, default_command, run_suite
+    from suanli.bench.suite import CaseRecord, run_suite
 
     if device != "auto":
-        kind = device.split(":", 1)[0]
-        if accelerator is not None:
-            accelerator = _check_accelerator(device, accelerator)
-        elif kind == "cpu":
-            accelerator = None
+        accelerator = _check_accelerator(device, accelerator)
     elif accelerator is not None:
         from suanli.catalog import lookup
         from suanli.catalog.load import packaged_catalog
@@ -335,8 +331,13 @@ def suite_cmd(
             console.print(f"[{colour}]{rec.status:7s}[/{colour}] {rec.case.id:38s} {rec.elapsed_s:6.1f} s  {tail}",
                           highlight=False, soft_wrap=True)
 
+    import shlex
+
+    command = (f"suanli bench suite {shlex.quote(str(outdir))} --device {device} --size {size} --budget-s {budget_s:g}"
+               + (f" --accelerator {accelerator}" if accelerator else "")
+               + "".join(f" --only {shlex.quote(p)}" for p in only or []))
     run = run_suite(outdir, device=device, size=size, budget_s=budget_s, accelerator=accelerator, only=only,
-                    command=default_command(), progress=show)
+                    command=command, progress=show)
     if json_:
         emit_json(run)
         return

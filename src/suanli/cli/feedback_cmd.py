@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import console, emit_json, emit_rows
+from suanli.cli.output import console, emit_json, emit_rows, err_console
 from suanli.errors import InputError
 
 __all__ = ["register"]
@@ -59,8 +59,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise InputError("store", f"no usable results in {st.root}; run `suanli bench run` first")
         rejected: list[str] = []
         factors = calibrate_results(cat, results, rejected)
-        for line in rejected:
-            console.print(f"[yellow]not used:[/yellow] {line}", highlight=False)
+        for line in rejected:  # on stderr, so that --json stays one JSON document on stdout
+            err_console.print(f"[yellow]not used:[/yellow] {line}", highlight=False)
         if device:
             factors = [f for f in factors if f.device == device]
             if not factors:
@@ -70,7 +70,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         path = save_calibration(factors)
         after = compare_result(cat, newest, load_calibration())[1]
         if json_:
-            emit_json({"path": str(path), "factors": factors, "before": before, "after": after})
+            emit_json({"path": str(path), "factors": factors, "rejected": rejected, "before": before, "after": after})
             return
         emit_rows([{"device": f.device, "metric": f.metric, "precision": f.precision, "engine": f.engine,
                     "value": f.value, "source": f.source} for f in factors],
