@@ -95,9 +95,9 @@ def register(app: typer.Typer) -> None:
         acc = lookup.accelerator(cat, gpu)
         engine_note = None
         if engine is None:
-            from suanli.estimate.capability import default_engine
+            from suanli.views.estimates import default_engine  # shared with POST /api/estimate
 
-            engine = default_engine(lookup.stack(cat, acc.stack)) if task == "inference" else "hf"
+            engine = default_engine(cat, acc, task)
             if task == "inference" and m.kind == "llm":
                 engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"
         w = make_workload(

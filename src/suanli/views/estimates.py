@@ -10,7 +10,7 @@ from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelA
 from suanli.estimate.estimate import Estimate, estimate
 from suanli.estimate.workload import Workload
 
-__all__ = ["calibration_for", "estimate_with_calibration"]
+__all__ = ["calibration_for", "default_engine", "estimate_with_calibration"]
 
 
 def calibration_for(device_id: str, path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
@@ -25,3 +25,14 @@ def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: W
     from suanli.validate.bands import packaged_error_bands
 
     return estimate(cat, m, acc, w, packaged_error_bands(), overrides=calibration_for(acc.id, calibration))
+
+
+def default_engine(cat: Catalog, acc: Accelerator, task: str) -> str:
+    """The engine an estimate uses when none is named: for inference the one most teams serve with on the
+    device's stack (the stack's data), else transformers (`hf`). `suanli estimate` and POST /api/estimate alike."""
+    if task != "inference":
+        return "hf"
+    from suanli.catalog import lookup
+    from suanli.estimate.capability import default_engine as stack_default
+
+    return str(stack_default(lookup.stack(cat, acc.stack)))

@@ -69,13 +69,16 @@ def plan_answer(request: Request, body: PlanBody) -> dict[str, Any]:
 @router.post("/estimate")
 async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
     """The estimate of `suanli estimate --json`, with the same calibration file applied."""
-    from suanli.views.estimates import estimate_with_calibration
+    from suanli.views.estimates import default_engine, estimate_with_calibration
 
     def run() -> dict[str, Any]:
         c = catalog(request)
         m = lookup.model(c, body.model)
         acc = lookup.accelerator(c, body.gpu)
-        w = Workload.model_validate(body.model_dump(exclude={"model", "gpu"}))
+        fields = body.model_dump(exclude={"model", "gpu"})
+        if "engine" not in body.model_fields_set:  # as `suanli estimate` without --engine
+            fields["engine"] = default_engine(c, acc, body.task)
+        w = Workload.model_validate(fields)
         return estimate_with_calibration(c, m, acc, w).contract()
 
     return await run_bounded(request, run, "estimate")
