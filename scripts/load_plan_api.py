@@ -39,8 +39,10 @@ SCENARIOS = {"repeated": {"rate": 200.0, "distinct": 1}, "distinct": {"rate": 20
 
 
 def _body(i: int, distinct: int) -> bytes:
+    """LoRA on Qwen2.5-7B over every offer (any region, listings, indices and references): the heavier search."""
     k = i % distinct
-    return json.dumps({"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8 + k * 1e5, "breakdown": True}).encode()
+    return json.dumps({"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8 + k * 1e5, "breakdown": True,
+                       "region": "any", "offer_kinds": ["listing", "index", "reference"]}).encode()
 
 
 def start_server() -> tuple[str, subprocess.Popen[bytes]]:
