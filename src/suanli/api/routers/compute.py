@@ -18,27 +18,17 @@ from suanli.estimate.workload import Workload
 router = APIRouter(prefix="/api", tags=["compute"])
 
 
-def _breakdowns(cat: Catalog, m: Any, req: PlanBody, plans: list[dict[str, Any]]) -> None:
-    """Each plan's memory per device by item (the estimator's breakdown for the plan's configuration)."""
+def _breakdowns(cat: Catalog, m: Any, req: Any, plans: list[dict[str, Any]]) -> None:
+    """Each plan's memory per device by item: `suanli estimate` of the plan's own workload (`plan_workload`),
+    whose needed bytes equal the plan's by construction (one model of the world, issue 10)."""
     from suanli.estimate.estimate import estimate
-    from suanli.estimate.workload import make_workload
+    from suanli.plan.search import Plan, plan_workload
 
     for p in plans:
         try:
             acc = lookup.accelerator(cat, p["device"])
-            if req.task == "inference":
-                w = make_workload(task="inference", precision=p["precision"], batch=p["micro_batch"], input=req.input,
-                                  output=req.output, tp=p["tp"], gpus=p["tp"] * p["pp"], engine="vllm")
-            else:
-                w = make_workload(task=req.task, precision=p["precision"], batch=p["micro_batch"], seq=req.seq,
-                                  tp=p["tp"], pp=p["pp"], gpus=p["gpus"], zero=p["zero"] or 0,
-                                  recompute=p["recompute"] or "none", grad_accum=p["grad_accum"] or 1)
-            mem = estimate(cat, m, acc, w).memory
+            mem = estimate(cat, m, acc, plan_workload(Plan.model_validate(p), req)).memory
             p["breakdown_bytes"] = dict(mem.breakdown_bytes)
-            total = sum(v for k, v in mem.breakdown_bytes.items() if k != "kv_cache_pool_unused")
-            if abs(total - p["memory_per_gpu_bytes"]) > 0.01 * p["memory_per_gpu_bytes"]:
-                p["breakdown_note"] = (f"the estimator's breakdown totals {total / 2**30:,.1f} GiB per card, the planner's "
-                                       f"{p['memory_per_gpu_bytes'] / 2**30:,.1f} GiB")
         except SuanliError:
             p["breakdown_bytes"] = None
 
