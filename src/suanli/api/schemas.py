@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from suanli.estimate.workload import Workload
 from suanli.plan.request import PlanRequest
-from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS
+from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
 
 __all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
 
@@ -76,8 +76,8 @@ class TcoBody(BaseModel):
     hours: float = Field(gt=0, le=1e6)
     gpus: int = Field(1, ge=1, le=100_000)
     subsidy: float = Field(0.0, ge=0, lt=1)
-    tokens_per_s: float | None = Field(None, ge=1e-3, le=1e12)
-    utilization: float = Field(1.0, ge=1e-3, le=1, description="share of the rented time in use (0.001–1)")
+    tokens_per_s: float | None = Field(None, ge=MIN_TOKENS_PER_S, le=1e12)
+    utilization: float = Field(1.0, ge=MIN_UTILIZATION, le=1, description="share of the rented time in use (0.001–1)")
 
 
 class MigrateBody(BaseModel):

@@ -97,6 +97,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         """Cost of holding N cards for H hours under every usable offer and billing unit, cheapest first."""
         reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
+        from suanli.views.bounds import check_tco  # the API's bounds
+
+        check_tco(tokens_per_s, utilization, flags=True)
         rows = tco_rows(cat, gpu, hours, gpus, subsidy, tokens_per_s, utilization, region=reg, kinds=kinds)
         if json_:
             emit_json(rows)

@@ -9,7 +9,7 @@ from typing import Any
 
 from suanli.errors import InputError
 
-__all__ = ["LIMITS", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "check_plan"]
+__all__ = ["LIMITS", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "MIN_TOKENS_PER_S", "MIN_UTILIZATION", "check_plan", "check_tco"]
 
 MAX_LIST_ITEMS = 64  # devices / vendors / stacks named in one request (the catalog has fewer than 64 devices)
 MAX_NAME_CHARS = 200  # a model, device, vendor or stack name
@@ -43,3 +43,16 @@ def check_plan(fields: Any, flags: bool = False) -> None:
         v = get(key)
         if isinstance(v, int | float) and not isinstance(v, bool) and v > hi:
             raise InputError(_flag(key, flags), f"at most {hi:g} (got {v:g})")
+
+
+#: lower bounds of the cost-per-token inputs: below them tokens × 3600 × utilization underflows to 0 (issue 14)
+MIN_UTILIZATION = 1e-3
+MIN_TOKENS_PER_S = 1e-3
+
+
+def check_tco(tokens_per_s: float | None, utilization: float, flags: bool = False) -> None:
+    """`suanli tco` and POST /api/tco: utilization in [0.001, 1], tokens per second ≥ 0.001 when given."""
+    if not (utilization == utilization and MIN_UTILIZATION <= utilization <= 1):
+        raise InputError("utilization", f"must be in [{MIN_UTILIZATION:g}, 1] (got {utilization:g})")
+    if tokens_per_s is not None and not (tokens_per_s == tokens_per_s and MIN_TOKENS_PER_S <= tokens_per_s <= 1e12):
+        raise InputError(_flag("tokens_per_s", flags), f"must be in [{MIN_TOKENS_PER_S:g}, 1e12] (got {tokens_per_s:g})")

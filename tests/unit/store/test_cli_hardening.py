@@ -80,3 +80,25 @@ def test_db_info_shows_no_password(tmp_path: Path, form: str) -> None:
     r = suanli("db", "info", "--json", home=tmp_path, env={"SUANLI_DATABASE_URL": url})
     assert r.returncode == 0, r.stderr
     assert "s3cretpw" not in r.stdout + r.stderr and "***" in r.stdout
+
+
+def test_tco_tiny_utilization_is_one_line(tmp_path: Path) -> None:
+    r = suanli("tco", "--gpu", "rtx-4090", "--hours", "10", "--utilization", "1e-200", "--tokens-per-s", "1e-200",
+               home=tmp_path)
+    one_line_error(r, "utilization")
+
+
+def test_serve_banner_redacts_the_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import suanli.api
+    from suanli.cli.main import app
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    monkeypatch.setattr(suanli.api, "create_app", lambda *a, **k: None)
+    for url in ("postgresql+psycopg://u:s3cretpw@db/x", "postgresql+psycopg://u@db/x?password=s3cretpw"):
+        monkeypatch.setenv("SUANLI_DATABASE_URL", url)
+        r = CliRunner().invoke(app, ["serve"])
+        assert r.exit_code == 0, r.output
+        assert "s3cretpw" not in r.output and "***" in r.output
