@@ -111,7 +111,7 @@ def filter_catalog(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[s
 
 def can_span_nodes(offer: Offer) -> bool:
     """True when cards from several instances of this offer can form one job: a whole-node or cluster rental with
-    an inter-node fabric (RoCE or InfiniBand). Single-card rentals never combine into a multi-node job."""
+    an inter-node fabric (RoCE, InfiniBand or AWS EFA). Single-card rentals never combine into a multi-node job."""
     return offer.scope in ("node", "cluster") and offer.inter_node_network != "none"
 
 
@@ -138,7 +138,7 @@ def scope_label(offer: Offer) -> str:
     if offer.inter_node_network == "none":
         return f"{offer.cards}-card node ({link}no inter-node fabric)"
     bw = f" {offer.inter_node_gbit_per_s.value:,.0f} Gbit/s" if offer.inter_node_gbit_per_s else ""
-    net = {"roce": "RoCE", "infiniband": "InfiniBand"}[offer.inter_node_network]
+    net = {"roce": "RoCE", "infiniband": "InfiniBand", "efa": "EFA"}[offer.inter_node_network]
     return f"{offer.cards}-card {'cluster nodes' if offer.scope == 'cluster' else 'nodes'} ({link}{net}{bw})"
 
 

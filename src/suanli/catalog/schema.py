@@ -240,7 +240,8 @@ BillingUnit = Literal["second", "minute", "hour", "day", "week", "month", "year"
 OfferKind = Literal["listing", "index", "reference"]
 InstanceType = Literal["bare-metal", "container", "vm", "unknown"]
 OfferScope = Literal["card", "node", "cluster"]
-InterNodeNetwork = Literal["none", "roce", "infiniband"]
+# efa: AWS Elastic Fabric Adapter, an RDMA fabric NCCL uses through the aws-ofi-nccl plugin (libfabric)
+InterNodeNetwork = Literal["none", "roce", "infiniband", "efa"]
 OFFER_KINDS: tuple[str, ...] = ("listing", "index", "reference")
 
 
@@ -296,9 +297,9 @@ class Offer(_Strict):
         if self.inter_node_network != "none" and self.scope == "card":
             raise ValueError("inter_node_network needs scope node or cluster (a card rental does not span nodes)")
         if self.scope == "cluster" and self.inter_node_network == "none":
-            raise ValueError("a cluster offer needs its inter_node_network: roce or infiniband")
+            raise ValueError("a cluster offer needs its inter_node_network: roce, infiniband or efa")
         if self.inter_node_gbit_per_s is not None and self.inter_node_network == "none":
-            raise ValueError("inter_node_gbit_per_s needs an inter_node_network (roce or infiniband)")
+            raise ValueError("inter_node_gbit_per_s needs an inter_node_network (roce, infiniband or efa)")
         if self.max_cards_per_order is not None and self.max_cards_per_order < self.cards:
             raise ValueError(f"max_cards_per_order ({self.max_cards_per_order}) is below cards per instance ({self.cards})")
         return self
