@@ -102,3 +102,19 @@ def test_serve_banner_redacts_the_url(monkeypatch: pytest.MonkeyPatch) -> None:
         r = CliRunner().invoke(app, ["serve"])
         assert r.exit_code == 0, r.output
         assert "s3cretpw" not in r.output and "***" in r.output
+
+
+@pytest.mark.skipif(not PG, reason="SUANLI_TEST_POSTGRES_URL is not set: `source .ci/postgres.sh` starts a server")
+@pytest.mark.parametrize("form", ["userinfo", "query"])
+def test_api_info_shows_no_password(form: str) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from suanli.api import Settings, create_app
+
+    assert PG
+    head, tail = PG.split("://", 1)
+    user, rest = tail.split("@", 1)
+    url = f"{head}://{user}:s3cretpw@{rest}" if form == "userinfo" else f"{PG}?password=s3cretpw"
+    info = TestClient(create_app(Settings(database_url=url))).get("/api/info")
+    assert info.status_code == 200 and "s3cretpw" not in info.text and "***" in info.json()["url"]
