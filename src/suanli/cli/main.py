@@ -188,7 +188,9 @@ def run() -> None:
     """Console-script entry point: a SuanliError or invalid input becomes one red line on stderr and exit
     status 2; usage errors print click's usage line; never a traceback for anything the user typed."""
     try:
-        app(standalone_mode=False)
+        rc = app(standalone_mode=False)  # click returns a typer.Exit's code instead of raising it
+        if isinstance(rc, int) and rc:
+            sys.exit(rc)
     except SuanliError as e:
         _fail(str(e))
     except _pydantic_validation_error() as e:  # a model built straight from user input (bench spec, API-shaped options)

@@ -53,6 +53,15 @@ def read_workload_file(path: str) -> dict[str, Any]:
     return out
 
 
+def _i18n(messages: list[Any], english: list[str]) -> list[Any]:
+    """The planner's sentences as `Message`s (rendered in the run's language), else the English strings."""
+    from suanli.i18n import Message
+
+    if messages and len(messages) == len(english) and all(isinstance(m, dict) and m for m in messages):
+        return [Message.from_json(m) for m in messages]
+    return list(english)
+
+
 def _layout(p: Any) -> str:
     if p.replicas is not None:  # serving
         return f"{p.replicas}×tp{p.tp} b{p.micro_batch} {p.precision}"
@@ -76,7 +85,7 @@ def render_plan(r: PlanResult) -> None:
                   + t("plan.scope", lg, region=q.region, kinds="/".join(q.offer_kinds)), highlight=False)
     if not r.plans:
         console.print(f"[red]{t('plan.none', lg)}[/red]")
-        for tip in r.relax:
+        for tip in _i18n(r.relax_i18n, r.relax):
             console.print(f"  {t('plan.relax_prefix', lg)}: {say(tip)}", highlight=False)
     serving = q.task == "inference"
     cols = {"#": "col.rank", "device": "col.device", "gpus": "col.gpus", "fw": "col.framework",
@@ -99,17 +108,16 @@ def render_plan(r: PlanResult) -> None:
     if rows:
         emit_rows(rows, list(rows[0]), title=t("plan.ranked", lg), headers={k: t(v, lg) for k, v in cols.items()})
     for p in r.plans:
-        console.print(f"{p.rank}. {say(p.reason)}", highlight=False)
-        for w in p.warnings:
+        console.print(f"{p.rank}. {say(_i18n([p.reason_i18n], [p.reason])[0])}", highlight=False)
+        for w in _i18n(p.warnings_i18n, p.warnings):
             console.print(f"   [yellow]![/yellow] {say(w)}", highlight=False)
-    ranked_below = ("ranked below the plans shown", "why.ranked_below")
-    why = [{"device": w["device"], "reason": say(w["reason"])} for w in r.why_not
-           if getattr(w["reason"], "id", w["reason"]) not in ranked_below][:8]
+    why = [{"device": w["device"], "reason": say(_i18n([w.get("reason_i18n")], [w["reason"]])[0])}
+           for w in r.why_not if (w.get("reason_i18n") or {}).get("id") != "why.ranked_below"][:8]
     if why:
         emit_rows(why, ["device", "reason"], title=t("plan.why_not", lg),
                   headers={"device": t("col.device", lg), "reason": t("col.reason", lg)})
-    for a in r.assumptions:
-        console.print("[dim]" + t("plan.assumed", lg, text=a) + "[/dim]", highlight=False)
+    for a in _i18n(r.assumptions_i18n, r.assumptions):
+        console.print("[dim]" + t("plan.assumed", lg, text=say(a)) + "[/dim]", highlight=False)
     console.print(f"[dim]{t('plan.searched', lg, n=r.configurations_evaluated, ms=r.search_seconds * 1000)}[/dim]")
 
 
@@ -243,3 +251,10 @@ def register(app: typer.Typer) -> None:
                 from suanli.i18n import t
 
                 console.print(t("plan.saved", lang(), id=saved, where=where), highlight=False)
+        if not result.plans:  # issue 10: nothing qualifies is a failure (stderr says what to relax); --json still printed
+            from suanli.i18n import t
+
+            tips = [say(x) for x in _i18n(result.relax_i18n, result.relax)]
+            err_console.print("error: plan: " + t("plan.none", lang()) + ("; " + "; ".join(tips) if tips else ""),
+                              highlight=False)
+            raise typer.Exit(1)

@@ -72,10 +72,28 @@ class Message:
     def render(self, lang: str = DEFAULT_LANG, surface: Surface = "cli") -> str:
         return render(self, lang, surface)
 
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Message:
+        """The inverse of `to_json`: nested `{"id", "params"}` mappings become messages again (lists too)."""
+        def back(v: Any) -> Any:
+            if isinstance(v, Mapping) and set(v) == {"id", "params"}:
+                return cls.from_json(v)
+            if isinstance(v, list) and v and all(isinstance(x, Mapping) and set(x) == {"id", "params"} for x in v):
+                return [cls.from_json(x) for x in v]
+            return v
+
+        return cls(str(d["id"]), {k: back(v) for k, v in dict(d.get("params") or {}).items()})
+
     def to_json(self) -> dict[str, Any]:
         """`{"id": …, "params": …}` with nested messages as dicts (for storage and the API)."""
-        return {"id": self.id, "params": {k: v.to_json() if isinstance(v, Message) else v
-                                          for k, v in self.params.items()}}
+        def out(v: Any) -> Any:
+            if isinstance(v, Message):
+                return v.to_json()
+            if isinstance(v, list | tuple) and v and all(isinstance(x, Message) for x in v):
+                return [x.to_json() for x in v]
+            return v
+
+        return {"id": self.id, "params": {k: out(v) for k, v in self.params.items()}}
 
 
 @cache

@@ -44,6 +44,7 @@ from suanli.estimate.speed import (
     training_step,
 )
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
+from suanli.i18n import Message, duration, render
 from suanli.plan.cost import UNIT_HOURS, billed_cost
 from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB, fmt_hours
@@ -102,6 +103,8 @@ class Plan(BaseModel):
     scaling_efficiency: float | None
     reason: str
     warnings: list[str]
+    reason_i18n: dict[str, Any] = {}
+    warnings_i18n: list[dict[str, Any]] = []
 
 
 class PlanResult(BaseModel):
@@ -111,11 +114,13 @@ class PlanResult(BaseModel):
     model_id: str
     plans: list[Plan]
     pareto: list[dict[str, Any]]
-    why_not: list[dict[str, str]]
+    why_not: list[dict[str, Any]]
     configurations_evaluated: int
     search_seconds: float
     relax: list[str] = []
     assumptions: list[str] = []
+    relax_i18n: list[dict[str, Any]] = []
+    assumptions_i18n: list[dict[str, Any]] = []
 
 
 def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[float, float, str]:
@@ -154,11 +159,11 @@ class _Device:
     fragmentation: float
     weeks: tuple[float, float, str]
     offers: list[Offer]
-    excluded: str | None = None
+    excluded: Message | None = None
     notes: list[str] = field(default_factory=list)
 
 
-def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tuple[Framework | None, str | None]:
+def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tuple[Framework | None, Message | None]:
     """The framework this plan assumes on `stack`: the pinned one, else the one most teams use for the task
     (`default_for`, the most stack-specific first), else any that runs the task there."""
     task = req.task
@@ -166,9 +171,9 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
         fw = next((f for f in cat.frameworks if f.id == req.framework), None)
         assert fw is not None  # checked in plan()
         if task not in fw.tasks:
-            return None, f"{fw.name} does not run task {task} (tasks: {', '.join(fw.tasks)})"
+            return None, Message("why.fw_task", framework=fw.name, task=task, tasks=", ".join(fw.tasks))
         if stack.id not in fw.stacks:
-            return None, f"{fw.name} does not run on {stack.name}"
+            return None, Message("why.fw_stack", framework=fw.name, stack=stack.name)
         return fw, None
     cands = [f for f in cat.frameworks if task in f.tasks and stack.id in f.stacks and _runs_pins(f, req)]
     if task == "inference" and req.engine is not None:
@@ -178,7 +183,7 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
         return defaults[0], None
     if cands:
         return cands[0], None
-    return None, f"no framework in the catalog runs {task} on {stack.name}"
+    return None, Message("why.no_framework", task=task, stack=stack.name)
 
 
 def _runs_pins(fw: Framework, req: PlanRequest) -> bool:
@@ -213,30 +218,31 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
         if inference and fw is not None:
             engine = req.engine or fw.engine or default_engine(stack)
         precisions = _precisions(cat, req, acc, stack, fw)
-        reason = None
+        reason: Message | None = None
         if req.domestic_only and not acc.domestic:
-            reason = "not domestic (--domestic-only)"
+            reason = Message("why.not_domestic", field="domestic_only")
         elif req.vendors and acc.vendor not in req.vendors:
-            reason = f"vendor {acc.vendor} not allowed"
+            reason = Message("why.vendor_not_allowed", vendor=acc.vendor)
         elif req.stacks and acc.stack not in req.stacks:
-            reason = f"stack {acc.stack} not allowed"
+            reason = Message("why.stack_not_allowed", stack=acc.stack)
         elif not req.allow_migration and weeks[1] > 0:
-            reason = f"needs {weeks[0]:g}–{weeks[1]:g} weeks of migration ({weeks[2]}), not allowed"
+            reason = Message("why.migration_not_allowed", weeks_min=weeks[0], weeks_max=weeks[1], why=weeks[2])
         elif fw_reason is not None:
             reason = fw_reason
         elif acc.specs.memory_gib is None:
-            reason = "no published memory size"
+            reason = Message("why.no_memory_size")
         elif acc.specs.memory_bandwidth_gb_per_s is None:
-            reason = "no published memory bandwidth"
+            reason = Message("why.no_bandwidth")
         elif not precisions[0]:
             reason = precisions[1]
         elif acc.id not in by_device:
-            reason = unpriced_reason(cat, acc.id) or _no_offer_reason(cat, acc.id, req)
+            note = unpriced_reason(cat, acc.id)
+            reason = Message("why.unpriced", note=note) if note else _no_offer_reason(cat, acc.id, req)
         else:
             try:
                 peak_flops_per_s(acc, "bf16")
             except EstimateError:
-                reason = "no published dense 16-bit peak"
+                reason = Message("why.no_peak", precision="16-bit")
         out.append(_Device(
             acc=acc, stack=stack, framework=fw, engine=engine, precisions=precisions[0],
             capacity=(acc.specs.memory_gib.value if acc.specs.memory_gib else 0.0) * GiB,
@@ -247,18 +253,18 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
     return out
 
 
-def _no_offer_reason(cat: Catalog, device: str, req: PlanRequest) -> str:
+def _no_offer_reason(cat: Catalog, device: str, req: PlanRequest) -> Message:
     anywhere = [o for o in cat.offers if o.device == device]
     if not anywhere:
-        return "no rental price in the catalog"
+        return Message("why.no_price")
     kinds = sorted({o.kind for o in anywhere})
     regions = sorted({"international" if is_international(o.region) else "cn" for o in anywhere})
-    return (f"no {'/'.join(req.offer_kinds)} offer in region {req.region}"
-            f" (the catalog has {'/'.join(kinds)} prices in {'/'.join(regions)})")
+    return Message("why.no_offer_region", kinds="/".join(req.offer_kinds), region=req.region,
+                   have_kinds="/".join(kinds), have_regions="/".join(regions))
 
 
 def _precisions(cat: Catalog, req: PlanRequest, acc: Accelerator, stack: SoftwareStack,
-                fw: Framework | None) -> tuple[tuple[str, ...], str]:
+                fw: Framework | None) -> tuple[tuple[str, ...], Message]:
     """Precisions to search on this device (capability rules from the catalog), or () and why not."""
     if req.task == "qlora":
         cands: tuple[str, ...] = ("nf4",)
@@ -269,18 +275,18 @@ def _precisions(cat: Catalog, req: PlanRequest, acc: Accelerator, stack: Softwar
     if req.precision is not None and req.task != "qlora":
         cands = tuple(p for p in cands if p == req.precision) or (req.precision,)
     ok = []
-    why = ""
+    why: Message | None = None
     for p in cands:
         errors, _ = capability_problems(acc, stack, req.task, "bf16" if p == "nf4" else p, None)
-        if p == "fp8" and req.task == "inference" and not supports_fp8(acc, stack):
-            errors = errors or ["no FP8 support"]
-        if p == "fp8" and req.task != "inference" and not supports_fp8_training(cat, acc, stack):
-            errors = errors or [f"no measured FP8 training efficiency for {acc.family} (or no FP8 on {stack.name})"]
         if errors:
-            why = why or errors[0]
+            why = why or Message("why.capability", text=errors[0])
+        elif p == "fp8" and req.task == "inference" and not supports_fp8(acc, stack):
+            why = why or Message("why.capability", text=f"no source says {stack.name} runs FP8 on {acc.name}")
+        elif p == "fp8" and req.task != "inference" and not supports_fp8_training(cat, acc, stack):
+            why = why or Message("why.no_fp8_training", family=acc.family, stack=stack.name)
         else:
             ok.append(p)
-    return tuple(ok), why
+    return tuple(ok), why or Message("why.no_priced")
 
 
 # ---------------------------------------------------------------------------------------------------- training
@@ -579,16 +585,19 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest) -> PlanResult:
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     why = _why_not(devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans})
     relax = [] if plans else _relax(grid, sel, total, calendar_h, req)
+    assumptions = _assumptions(cat, req, devs, training)
     return PlanResult(
         request=req,
         model_id=m.id,
         plans=plans,
         pareto=pareto,
-        why_not=why,
+        why_not=[{"device": d, "reason": render(r), "reason_i18n": r.to_json()} for d, r in why],
         configurations_evaluated=n_grid,
         search_seconds=time.perf_counter() - t0,
-        relax=relax,
-        assumptions=_assumptions(cat, req, devs, training),
+        relax=[render(x) for x in relax],
+        relax_i18n=[x.to_json() for x in relax],
+        assumptions=[render(x) for x in assumptions],
+        assumptions_i18n=[x.to_json() for x in assumptions],
     )
 
 
@@ -599,22 +608,21 @@ def migration_share(one_off_cny: Any, hours: Any, months: float) -> Any:
     return one_off_cny * np.minimum(months_used / months, 1.0)
 
 
-def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool) -> list[str]:
+def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool) -> list[Message]:
     fws = sorted({(d.stack.name, d.framework.name) for d in devs if d.framework is not None and d.excluded is None})
-    out = [f"framework on {s}: {f}" + ("" if req.framework else " (the default; --framework to choose)") for s, f in fws]
+    mid = "plan.assume.framework" if req.framework else "plan.assume.framework_default"
+    out = [Message(mid, stack=s, framework=f, field="framework") for s, f in fws]
     if not training:
         engines = sorted({(d.stack.name, d.engine) for d in devs if d.engine and d.excluded is None})
-        out += [f"engine on {s}: {e}" for s, e in engines]
-        out.append(f"serving period {fmt_hours(req.serving_hours)} (--hours/--days)")
+        out += [Message("plan.assume.engine", stack=s, engine=e) for s, e in engines]
+        out.append(Message("plan.assume.period", hours=duration(req.serving_hours), field="hours"))
     else:
         s = next((x for x in cat.setup if x.id == "default"), None)
         if s is not None:
-            out.append(f"set-up per job: {s.environment_minutes.value:g} min environment, model download at "
-                       f"{s.download_gbit_per_s.value:g} Gbit/s, a checkpoint every {s.checkpoint_every_hours.value:g} h "
-                       f"at {s.checkpoint_write_gb_per_s.value:g} GB/s per node (assumed)")
-    out.append(f"migration one-off cost spread over {req.migration_months:g} months of this workload "
-               f"(--migration-months; --already-on STACK for none)")
-    out.append(f"prices: {'/'.join(req.offer_kinds)} offers in region {req.region}")
+            out.append(Message("plan.assume.setup", env=s.environment_minutes.value, gbit=s.download_gbit_per_s.value,
+                               every=s.checkpoint_every_hours.value, write=s.checkpoint_write_gb_per_s.value))
+    out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
+    out.append(Message("plan.assume.prices", kinds="/".join(req.offer_kinds), region=req.region))
     return out
 
 
@@ -631,51 +639,56 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                offer: Offer, mig: float, one_off: float, total: float, req: PlanRequest, training: bool,
                cat: Catalog) -> Plan:
     gpus = int(grid["gpus"][i])
-    warnings: list[str] = []
+    warnings: list[Message] = []
     scaling = float(grid["scaling"][i])
     if gpus > 1 and d.acc.interconnect in ("none", "pcie") and scaling < 0.95:
-        warnings.append(f"no NVLink-class interconnect ({d.acc.interconnect}): multi-card efficiency "
-                        f"{scaling:.0%} by the communication model")
+        warnings.append(Message("plan.warn.no_nvlink", interconnect=d.acc.interconnect, efficiency=scaling))
     if d.weeks[1] > 0:
-        warnings.append(f"migration {d.weeks[0]:g}–{d.weeks[1]:g} weeks × {ENGINEERS_FOR_MIGRATION} engineers "
-                        f"({d.weeks[2]}): one-off ¥{one_off:,.0f} at the midpoint, ¥{mig:,.0f} of it charged here "
-                        f"(spread over {req.migration_months:g} months)")
+        warnings.append(Message("plan.warn.migration_share", weeks_min=d.weeks[0], weeks_max=d.weeks[1],
+                                engineers=ENGINEERS_FOR_MIGRATION, why=d.weeks[2], one_off=one_off, share=mig,
+                                months=req.migration_months))
     if offer.whole_machine_only or offer.cards > 1:
         idle = int(math.ceil(gpus / offer.cards) * offer.cards) - gpus
         if idle:
-            warnings.append(f"offer rents {offer.cards}-card machines: {idle} cards idle")
+            warnings.append(Message("plan.warn.idle_cards", cards=offer.cards, idle=idle))
     if is_international(offer.region):
-        warnings.append(f"priced from an international offer ({offer.provider}, {offer.region})"
-                        + ("" if d.acc.domestic else "; check export-control rules for this device"))
+        warnings.append(Message("plan.warn.international_offer", provider=offer.provider, region=offer.region))
+        if not d.acc.domestic:
+            warnings.append(Message("plan.warn.export_control"))
     if offer.kind != "listing":
-        warnings.append(f"priced from {'an' if offer.kind[0] in 'aeiou' else 'a'} {offer.kind} figure ({offer.source}), "
-                        "not a rentable listing")
+        warnings.append(Message("plan.warn.not_listing", kind=Message(f"offer_kind.{offer.kind}"), source=offer.source))
     if gpus > d.acc.max_cards_per_node and training:
-        net = offer.inter_node_network
-        warnings.append(f"{math.ceil(gpus / d.acc.max_cards_per_node)} nodes over {net}"
-                        + (f" ({offer.inter_node_gbit_per_s.value:g} Gbit/s)" if offer.inter_node_gbit_per_s else ""))
+        nodes = math.ceil(gpus / d.acc.max_cards_per_node)
+        if offer.inter_node_gbit_per_s:
+            warnings.append(Message("plan.warn.nodes_bw", nodes=nodes, network=offer.inter_node_network,
+                                    gbit=offer.inter_node_gbit_per_s.value))
+        else:
+            warnings.append(Message("plan.warn.nodes", nodes=nodes, network=offer.inter_node_network))
     unit_h = UNIT_HOURS[offer.billing_unit]
     if unit_h > 1 and grid["hours"][i] < unit_h * 0.5:
-        warnings.append(f"billed per {offer.billing_unit}: pays for {unit_h:,.0f} h to use {grid['hours'][i]:,.1f} h")
+        warnings.append(Message("plan.warn.billed_per", billing_unit=offer.billing_unit, paid_h=unit_h,
+                                used_h=float(grid["hours"][i])))
     prec = _precision_of(grid, i, req)
     if not training:
-        warnings.append("decode is memory-bandwidth-bound: bandwidth decides tokens/s")
+        warnings.append(Message("plan.warn.decode_bound"))
         if prec in ("int4", "int8", "fp8"):
-            warnings.append(f"{prec} quantization: check accuracy against bf16 (suanli bench run)")
+            warnings.append(Message("plan.warn.quantization", precision=prec))
     mem_gib = grid["mem"][i] / GiB
     usable_gib = grid["usable"][i] / GiB
     fw = d.framework.name if d.framework else "?"
     if training:
-        reason = (f"{req.objective}: {gpus}× {d.acc.name} with {fw} trains it in {fmt_hours(float(grid['hours'][i]))} "
-                  f"(set-up {fmt_hours(float(grid['setup_h'][i]))} included) for ¥{cost:,.0f} "
-                  f"({offer.billing_unit}ly billing), {mem_gib:,.1f} of {usable_gib:,.1f} usable GiB per card")
+        reason = Message("plan.reason.train_fw", objective=req.objective, gpus=gpus, device=d.acc.name, framework=fw,
+                         hours=duration(float(grid["hours"][i])), setup=duration(float(grid["setup_h"][i])),
+                         cost=cost, billing=offer.billing_unit, mem_gib=mem_gib, usable_gib=usable_gib)
     else:
-        reason = (f"{req.objective}: {int(grid['replicas'][i])} × {int(grid['tp'][i])}-card {d.engine} replicas on "
-                  f"{d.acc.name} serve it for {fmt_hours(float(grid['hours'][i]))}: ¥{cost:,.0f} "
-                  f"({offer.billing_unit}ly billing), TTFT {grid['ttft'][i] * 1000:,.0f} ms, TPOT "
-                  f"{grid['tpot'][i] * 1000:,.1f} ms, {mem_gib:,.1f} of {usable_gib:,.1f} usable GiB per card")
+        reason = Message("plan.reason.serve_replicas", objective=req.objective, replicas=int(grid["replicas"][i]),
+                         tp=int(grid["tp"][i]), engine=d.engine, device=d.acc.name,
+                         hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
+                         ttft_ms=float(grid["ttft"][i]) * 1000, tpot_ms=float(grid["tpot"][i]) * 1000,
+                         mem_gib=mem_gib, usable_gib=usable_gib)
+    full_reason: Message = reason
     if mig > 0:
-        reason += f"; + ¥{mig:,.0f} migration share"
+        full_reason = Message("plan.reason.with", reason=reason, extra=Message("plan.reason.migration_share", cost=mig))
     return Plan(
         rank=rank,
         device=d.acc.id,
@@ -713,8 +726,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         migration_cost_cny=mig,
         total_cost_cny=total,
         scaling_efficiency=scaling,
-        reason=reason,
-        warnings=warnings,
+        reason=render(full_reason),
+        warnings=[render(w) for w in warnings],
+        reason_i18n=full_reason.to_json(),
+        warnings_i18n=[w.to_json() for w in warnings],
     )
 
 
@@ -747,73 +762,73 @@ def _pareto(devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray, cos
 
 
 def _why_not(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, keep: np.ndarray,
-             cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest, chosen: set[str]) -> list[dict[str, str]]:
-    out = []
+             cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest, chosen: set[str]) -> list[tuple[str, Message]]:
+    out: list[tuple[str, Message]] = []
     fits_dev = set(grid["dev"][sel].tolist())
     for i, d in enumerate(devs):
         if d.acc.id in chosen:
             continue
+        reason: Message
         if d.excluded:
             reason = d.excluded
         elif i not in fits_dev:
             mask = grid["dev"] == i
             if mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
-                reason = (f"does not fit with {d.framework.name if d.framework else '?'}: the leanest configuration up "
-                          f"to {req.max_gpus} cards needs {grid['mem'][j] / GiB:,.1f} GiB per card, "
-                          f"{grid['usable'][j] / GiB:,.1f} GiB usable of {d.capacity / GiB:,.0f}")
+                reason = Message("why.does_not_fit_fw", framework=d.framework.name if d.framework else "?",
+                                 max_gpus=req.max_gpus, need_gib=grid["mem"][j] / GiB,
+                                 usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
             else:
-                reason = "no layout of its framework can run on the offers found (multi-node needs node offers)"
+                reason = Message("why.no_layout")
         else:
             mine = grid["dev"][sel] == i
             if not (mine & keep).any():
                 c = cost[mine]
                 h = calendar_h[mine]
-                parts = []
+                parts: list[Message] = []
                 if not np.isfinite(c).any():
-                    parts.append("no usable offer can hold this job (multi-node jobs need node or cluster offers "
-                                 "with an inter-node network; order limits apply)")
+                    parts.append(Message("why.no_usable_offer"))
                 if req.budget_cny is not None and np.isfinite(c).any():
-                    parts.append(f"cheapest fit costs ¥{np.nanmin(c):,.0f} (budget ¥{req.budget_cny:,.0f})")
+                    parts.append(Message("why.over_budget", cost=float(np.nanmin(c)), budget=req.budget_cny))
                 if req.deadline_hours is not None and req.task != "inference":
-                    parts.append(f"fastest fit takes {fmt_hours(float(h.min()))} incl. set-up and migration "
-                                 f"(deadline {fmt_hours(req.deadline_hours)})")
-                reason = "; ".join(parts) or "no priced configuration"
+                    parts.append(Message("why.over_deadline_setup", hours=duration(float(h.min())),
+                                         deadline=duration(req.deadline_hours)))
+                reason = (parts[0] if len(parts) == 1 else Message("why.all", parts=parts)) if parts \
+                    else Message("why.no_priced")
             else:
-                reason = "ranked below the plans shown"
-        out.append({"device": d.acc.id, "reason": reason})
-    order = {"ranked below the plans shown": 0}
-    out.sort(key=lambda r: order.get(r["reason"], 1))
+                reason = Message("why.ranked_below")
+        out.append((d.acc.id, reason))
+    out.sort(key=lambda r: 0 if r[1].id == "why.ranked_below" else 1)
     return out
 
 
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
-           req: PlanRequest) -> list[str]:
+           req: PlanRequest) -> list[Message]:
     """When nothing qualifies: which constraint to relax and by how much."""
-    tips = []
+    tips: list[Message] = []
     finite = np.isfinite(cost)
     if sel.size == 0 or not finite.any():
         lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
-        tips.append(f"nothing fits in memory (or can be rented) with up to {req.max_gpus} cards among the allowed "
-                    "devices: raise --max-gpus" + (f", use --task {lighter}" if lighter else "")
-                    + ", allow more devices, or --region any / --offer-kinds all")
+        if lighter:
+            tips.append(Message("relax.nothing_fits_rent_lighter", max_gpus=req.max_gpus, field="max_gpus",
+                                task_field="task", lighter=lighter))
+        else:
+            tips.append(Message("relax.nothing_fits_rent", max_gpus=req.max_gpus, field="max_gpus"))
         return tips
     deadline_ok = req.deadline_hours is None or req.task == "inference"
     if req.budget_cny is not None:
         ok_time = finite & (True if deadline_ok else (calendar_h <= req.deadline_hours))
         if np.any(ok_time):
-            need = cost[ok_time].min()
+            need = float(cost[ok_time].min())
             if need > req.budget_cny:
-                tips.append(f"budget: the cheapest plan that meets the other constraints costs ¥{need:,.0f}; "
-                            f"raise --budget by ¥{need - req.budget_cny:,.0f}")
+                tips.append(Message("relax.budget", need=need, field="budget_cny", by=need - req.budget_cny))
     if not deadline_ok:
         ok_cost = finite & ((cost <= req.budget_cny) if req.budget_cny else True)
         if np.any(ok_cost):
-            need_h = calendar_h[ok_cost].min()
+            need_h = float(calendar_h[ok_cost].min())
             if need_h > (req.deadline_hours or 0):
-                tips.append(f"deadline: the fastest plan within the other constraints takes {fmt_hours(need_h)} "
-                            f"(set-up and migration included); extend --deadline-hours by "
-                            f"{need_h - (req.deadline_hours or 0):,.3g} h")
+                tips.append(Message("relax.deadline_setup", hours=duration(need_h), field="deadline_hours",
+                                    by=need_h - (req.deadline_hours or 0)))
     if not tips:
         raise PlanError("no plan satisfies the constraints")
     return tips

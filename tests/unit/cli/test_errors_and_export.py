@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,12 @@ def test_skypilot_export(tmp_path: Path) -> None:
     acc, _, count = task["resources"]["accelerators"].partition(":")
     assert acc and int(count) >= 1 and task["num_nodes"] >= 1
     assert task["envs"]["MODEL"] == "meta-llama/Llama-2-70b-hf"
+
+
+def test_plan_exits_1_when_nothing_qualifies() -> None:
+    """Issue 10 item 7: no qualifying plan is exit 1 with what to relax on stderr; --json still prints the object."""
+    args = [sys.executable, "-m", "suanli.cli.main", "plan", "--model", "qwen2.5-7b", "--tokens", "1e8", "--budget", "1"]
+    r = subprocess.run(args, capture_output=True, text=True)
+    assert r.returncode == 1 and "raise --budget" in r.stderr and "Traceback" not in r.stderr
+    j = subprocess.run([*args, "--json"], capture_output=True, text=True)
+    assert j.returncode == 1 and json.loads(j.stdout)["plans"] == [] and json.loads(j.stdout)["relax"]
