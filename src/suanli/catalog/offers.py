@@ -33,6 +33,7 @@ __all__ = [
     "filter_catalog",
     "is_international",
     "max_cards",
+    "multi_node_gap",
     "offer_age_months",
     "offer_date",
     "parse_kinds",
@@ -177,7 +178,21 @@ def stale_warning(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MO
 
 def unpriced_reason(cat: Catalog, device: str) -> str | None:
     """The catalog's one-line note on a device searched for and found without a public rental price."""
-    return next((u.note + f" (searched {u.searched})" for u in cat.unpriced if u.device == device), None)
+    return next((u.note + f" (searched {u.searched})" for u in cat.unpriced
+                 if u.device == device and u.missing == "price"), None)
+
+
+def multi_node_gap(cat: Catalog, device: str, offers: Iterable[Offer] = ()) -> str | None:
+    """Why no multi-node job on `device` can be priced from `offers` (the ones a request may use): None when one
+    of them spans nodes (`can_span_nodes`); else the catalog's note on the search for Chinese node or cluster
+    rentals with an inter-node network (`unpriced` rows with `missing: multi-node`), else a generic line."""
+    mine = [o for o in offers if o.device == device]
+    if any(can_span_nodes(o) for o in mine):
+        return None
+    note = next((u.note + f" (searched {u.searched})" for u in cat.unpriced
+                 if u.device == device and u.missing == "multi-node"), None)
+    return note or (f"no node or cluster offer of {device} with an inter-node network (RoCE, InfiniBand or EFA) "
+                    "among the offers used, so no job can span nodes")
 
 
 @dataclass(frozen=True)

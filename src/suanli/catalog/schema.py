@@ -306,10 +306,14 @@ class Offer(_Strict):
 
 
 class Unpriced(_Strict):
-    """A device searched for and found without a public rental price: the one line `plan` can print."""
+    """A device searched for and found without a public rental price: the one line `plan` can print.
+
+    `missing: multi-node` says instead that no node or cluster rental with an inter-node network (so no offer a
+    multi-node job can use) was found for the device on Chinese platforms, though it may have card prices."""
 
     device: str
     note: str = Field(description="what is missing and that it is not public, e.g. 'no public 910C rental listing'")
+    missing: Literal["price", "multi-node"] = Field("price", description="price, or multi-node (no offer spans nodes)")
     searched: str = Field(description="when the search was made, YYYY[-MM[-DD]]")
     source: str | None = None
 
@@ -523,14 +527,16 @@ class EfficiencyFactor(_Strict):
     `decode_step_overhead_s` (seconds an engine adds to every forward pass beyond the roofline: Python and
     kernel-launch time; not a ratio). Diffusion (issue 3): `diffusion_unet` / `diffusion_transformer` (achieved
     share of the `matmul` ceiling for a UNet / a diffusion transformer or text encoder), `diffusion_step_overhead_s`
-    (seconds per denoising step beyond the roofline; not a ratio).
+    (seconds per denoising step beyond the roofline; not a ratio). `collective_overhead_s`: seconds each
+    inference collective (tensor-parallel all-reduce, expert all-to-all) adds to the link's latency model at
+    small messages (kernel launch, rank skew; issue 12 item 2; not a ratio).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
     """
 
     id: str
     metric: Literal[
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
-        "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s",
+        "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
     ]
     family: str = "*"
     device: str | None = None

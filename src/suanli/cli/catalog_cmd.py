@@ -242,6 +242,9 @@ def register(app: typer.Typer) -> None:
                 note = offer_q.unpriced_reason(cat, dev)
                 if note:
                     console.print(f"[yellow]unpriced:[/] {dev}: {note}", highlight=False, soft_wrap=True)
+                gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev))
+                if gap:
+                    console.print(f"[yellow]multi-node:[/] {dev}: {gap}", highlight=False, soft_wrap=True)
             if total > offset + len(rows):
                 console.print(f"[dim]{total - offset - len(rows)} more: --offset {offset + len(rows)}[/dim]", highlight=False)
 
