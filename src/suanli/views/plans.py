@@ -6,7 +6,7 @@ from typing import Any
 
 from suanli.plan.search import PlanResult
 
-__all__ = ["plan_json"]
+__all__ = ["localized", "plan_json"]
 
 
 def plan_json(r: PlanResult) -> dict[str, Any]:
@@ -17,6 +17,29 @@ def plan_json(r: PlanResult) -> dict[str, Any]:
         "pareto": r.pareto,
         "why_not": r.why_not,
         "relax": r.relax,
+        "relax_i18n": r.relax_i18n,
+        "assumptions": r.assumptions,
+        "assumptions_i18n": r.assumptions_i18n,
         "configurations_evaluated": r.configurations_evaluated,
         "search_seconds": r.search_seconds,
     }
+
+
+def localized(out: dict[str, Any], lang: str, surface: str = "web") -> dict[str, Any]:
+    """A plan JSON with its sentences (reasons, warnings, why-not, relax, assumptions) rendered in `lang` from the
+    planner's messages (`*_i18n`); the English text stays where no message was recorded."""
+    from suanli.i18n import Message, render
+
+    def r(msg: Any, text: Any) -> Any:
+        return render(Message.from_json(msg), lang, surface) if isinstance(msg, dict) and msg else text  # type: ignore[arg-type]
+
+    def many(msgs: Any, texts: list[Any]) -> list[Any]:
+        return [r(m, x) for m, x in zip(msgs, texts)] if msgs and len(msgs) == len(texts) else texts
+
+    o = dict(out)
+    o["plans"] = [{**p, "reason": r(p.get("reason_i18n"), p.get("reason")),
+                   "warnings": many(p.get("warnings_i18n"), p.get("warnings") or [])} for p in out.get("plans", [])]
+    o["why_not"] = [{**w, "reason": r(w.get("reason_i18n"), w.get("reason"))} for w in out.get("why_not", [])]
+    o["relax"] = many(out.get("relax_i18n"), out.get("relax") or [])
+    o["assumptions"] = many(out.get("assumptions_i18n"), out.get("assumptions") or [])
+    return o

@@ -34,3 +34,14 @@ def test_cli_and_api_apply_the_same_calibration(tmp_path: Path, monkeypatch: pyt
     cli = json.loads(r.stdout)
     assert api["speed"]["decode_tokens_per_s"] != before["speed"]["decode_tokens_per_s"]  # the file is applied
     assert api["speed"] == cli["speed"] and api["memory"] == cli["memory"]
+
+
+def test_plan_sentences_in_the_request_language(tmp_path: Path) -> None:
+    """Issue 13: the planner's reasons, why-not and assumptions come back in the language asked for."""
+    client = TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path / 's.db'}")))
+    body = {"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8}
+    zh = client.post("/api/plan?lang=zh", json=body).json()
+    en = client.post("/api/plan", json=body, headers={"Accept-Language": "en-US"}).json()
+    assert zh["plans"] and "训练" in zh["plans"][0]["reason"] and "trains" in en["plans"][0]["reason"]
+    assert zh["plans"][0]["reason_i18n"] == en["plans"][0]["reason_i18n"]
+    assert any("框架" in a for a in zh["assumptions"])

@@ -3,9 +3,9 @@ the per-request time budget (503 past it)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
 from suanli.api.deps import catalog, planning_catalog, run_bounded, store_of
 from suanli.api.errors import finite
@@ -14,6 +14,8 @@ from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import SuanliError
 from suanli.estimate.workload import Workload
+from suanli.i18n import Lang
+from suanli.web.messages import request_lang
 
 router = APIRouter(prefix="/api", tags=["compute"])
 
@@ -75,9 +77,13 @@ async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
 
 
 @router.post("/plan")
-async def plan_ep(request: Request, body: PlanBody) -> dict[str, Any]:
-    """Ranked plans with reasons, warnings, Pareto front and why-not. Saving is a write: POST /api/plans."""
-    return await run_bounded(request, lambda: plan_answer(request, body), "plan")
+async def plan_ep(request: Request, body: PlanBody,
+                  lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
+    """Ranked plans with reasons, warnings, Pareto front and why-not, in the request's language (`?lang=` or
+    Accept-Language; the messages themselves are in the `*_i18n` fields). Saving is a write: POST /api/plans."""
+    from suanli.views.plans import localized
+
+    return localized(await run_bounded(request, lambda: plan_answer(request, body), "plan"), lang)
 
 
 @router.post("/compare")
