@@ -49,14 +49,19 @@ def sources(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/value", tags=["cost"])
-def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16",
+          region: Literal["any", "cn", "international"] = "cn",
+          offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
+                                 Query(min_length=1, max_length=3, description="repeat for several kinds")] = ["listing"],  # noqa: B006
           ) -> list[dict[str, Any]]:
+    """Dense TFLOPS per CNY-per-card-hour (the seeds' 每元有效TFLOPS), priced from the offers of `region` (cn by
+    default, as POST /api/plan) and `offer_kinds` (listings by default; `?offer_kinds=listing&offer_kinds=index`)."""
     from suanli.estimate.workload import PRECISIONS
     from suanli.plan.compare import value_table
 
     if precision not in PRECISIONS:
         raise InputError("precision", f"{precision!r} is not one of {', '.join(PRECISIONS)}")
-    return value_table(catalog(request), precision)
+    return value_table(catalog(request), precision, region=region, kinds=tuple(offer_kinds))
 
 
 def _scenarios() -> list[Any]:
@@ -72,17 +77,20 @@ def scenarios() -> list[dict[str, Any]]:
 
 
 @router.get("/scenarios/{scenario_id}", tags=["scenarios"])
-def scenario(request: Request, scenario_id: str) -> dict[str, Any]:
+def scenario(request: Request, scenario_id: str, region: Literal["any", "cn", "international"] = "cn",
+             offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
+                                    Query(min_length=1, max_length=3)] = ["listing"],  # noqa: B006
+             ) -> dict[str, Any]:
     from suanli.plan.scenarios import run_scenario
 
     items = {s.id: s for s in _scenarios()}
     if scenario_id not in items:
         raise NotFoundError("scenario", scenario_id, list(items))
-    r = run_scenario(catalog(request), items[scenario_id])
+    r = run_scenario(catalog(request), items[scenario_id], region=region, kinds=tuple(offer_kinds))
     return {"id": r.scenario.id, "title": r.scenario.title, "source": r.scenario.source,
             "seed_answer": list(r.scenario.seed_answer), "seed_reason": r.scenario.seed_reason,
             "plan_input": r.scenario.plan, "assumption": r.scenario.assumption,
             "planner_answer": r.planner_device,
             "planner_plan": r.planner.model_dump(mode="json") if r.planner else None,
             "seed_best_plan": r.seed_best.model_dump(mode="json") if r.seed_best else None,
-            "agrees": r.agrees, "explanation": r.explanation}
+            "agrees": r.agrees, "explanation": r.explanation, "region": region, "offer_kinds": list(offer_kinds)}

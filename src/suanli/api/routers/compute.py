@@ -93,7 +93,7 @@ async def compare_ep(request: Request, body: CompareBody) -> list[dict[str, Any]
     def run() -> list[dict[str, Any]]:
         c = catalog(request)
         return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
-                               body.batch, body.tokens, body.zero)
+                               body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds)
 
     return await run_bounded(request, run, "compare")
 
@@ -103,7 +103,8 @@ async def tco_ep(request: Request, body: TcoBody) -> list[dict[str, Any]]:
     from suanli.plan.compare import tco_rows
 
     return await run_bounded(request, lambda: tco_rows(catalog(request), body.gpu, body.hours, body.gpus, body.subsidy,
-                                                       body.tokens_per_s, body.utilization), "tco")
+                                                       body.tokens_per_s, body.utilization, region=body.region,
+                                                       kinds=body.offer_kinds), "tco")
 
 
 @router.post("/migrate")
@@ -114,6 +115,6 @@ async def migrate_ep(request: Request, body: MigrateBody) -> dict[str, Any]:
         c = catalog(request)
         return migration_cost(c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend,
                               body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
-                              body.horizon_months)
+                              body.horizon_months, region=body.region, kinds=body.offer_kinds)
 
     return await run_bounded(request, run, "migrate")
