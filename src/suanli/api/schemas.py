@@ -15,10 +15,10 @@ __all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody"
 _NAME = Field(min_length=1, max_length=MAX_NAME_CHARS)
 _Names = tuple[Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)], ...]
 # the same region filter and offer kinds as POST /api/plan (`PlanRequest`), issue 11
-Region = Literal["any", "cn", "international"]
-OfferKinds = tuple[Literal["listing", "index", "reference"], ...]
-_REGION = Field("cn", description="cn: only offers from Chinese platforms (default); any; international: only the others")
-_KINDS = Field(("listing",), min_length=1, max_length=3, description="which prices to use: rentable listings by default")
+Region = Annotated[Literal["any", "cn", "international"],
+                   Field(description="cn: only offers from Chinese platforms (default); any; international: only the others")]
+OfferKinds = Annotated[tuple[Literal["listing", "index", "reference"], ...],
+                       Field(min_length=1, max_length=3, description="which prices to use: rentable listings by default")]
 
 
 class EstimateBody(Workload):
@@ -72,8 +72,8 @@ class CompareBody(BaseModel):
     batch: int = Field(1, ge=1, le=65536)
     tokens: float | None = Field(None, gt=0, le=1e18)
     zero: int = Field(0, ge=0, le=3)
-    region: Region = _REGION
-    offer_kinds: OfferKinds = _KINDS
+    region: Region = "cn"
+    offer_kinds: OfferKinds = ("listing",)
 
 
 class TcoBody(BaseModel):
@@ -85,8 +85,8 @@ class TcoBody(BaseModel):
     subsidy: float = Field(0.0, ge=0, lt=1)
     tokens_per_s: float | None = Field(None, ge=MIN_TOKENS_PER_S, le=1e12)
     utilization: float = Field(1.0, ge=MIN_UTILIZATION, le=1, description="share of the rented time in use (0.001–1)")
-    region: Region = _REGION
-    offer_kinds: OfferKinds = _KINDS
+    region: Region = "cn"
+    offer_kinds: OfferKinds = ("listing",)
 
 
 class MigrateBody(BaseModel):
@@ -102,8 +102,8 @@ class MigrateBody(BaseModel):
     engineer_week: float = Field(10_000.0, ge=0, le=1e9, description="CNY per engineer-week (assumed default)")
     subsidy: float = Field(0.0, ge=0, lt=1)
     horizon_months: float = Field(12.0, gt=0, le=1200)
-    region: Region = _REGION
-    offer_kinds: OfferKinds = _KINDS
+    region: Region = "cn"
+    offer_kinds: OfferKinds = ("listing",)
 
 
 class PriceBody(BaseModel):
