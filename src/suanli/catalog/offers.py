@@ -34,6 +34,7 @@ __all__ = [
     "is_international",
     "max_cards",
     "multi_node_gap",
+    "network_label",
     "offer_age_months",
     "offer_date",
     "parse_kinds",
@@ -131,6 +132,16 @@ def max_cards(offer: Offer, cards_per_node: int) -> int:
     return limit
 
 
+NETWORK_NAMES = {"none": "none", "roce": "RoCE", "infiniband": "InfiniBand", "efa": "EFA"}
+
+
+def network_label(offer: Offer) -> str:
+    """'EFA 3200 Gbit/s per node', 'RoCE', 'none': the offer's inter-node network as people write it."""
+    name = NETWORK_NAMES[offer.inter_node_network]
+    bw = f" {offer.inter_node_gbit_per_s.value:,.0f} Gbit/s per node" if offer.inter_node_gbit_per_s else ""
+    return name + bw
+
+
 def scope_label(offer: Offer) -> str:
     """'1 card', '8-card node (nvswitch; no inter-node fabric)', '8-card nodes, InfiniBand 3200 Gbit/s' …"""
     if offer.scope == "card":
@@ -138,9 +149,7 @@ def scope_label(offer: Offer) -> str:
     link = f"{offer.intra_node_link}; " if offer.intra_node_link else ""
     if offer.inter_node_network == "none":
         return f"{offer.cards}-card node ({link}no inter-node fabric)"
-    bw = f" {offer.inter_node_gbit_per_s.value:,.0f} Gbit/s" if offer.inter_node_gbit_per_s else ""
-    net = {"roce": "RoCE", "infiniband": "InfiniBand", "efa": "EFA"}[offer.inter_node_network]
-    return f"{offer.cards}-card {'cluster nodes' if offer.scope == 'cluster' else 'nodes'} ({link}{net}{bw})"
+    return f"{offer.cards}-card {'cluster nodes' if offer.scope == 'cluster' else 'nodes'} ({link}{network_label(offer)})"
 
 
 def card_hour_price(offer: Offer) -> float:
