@@ -19,7 +19,15 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
-from suanli.catalog.offers import can_span_nodes, is_international, max_cards, unpriced_reason, usable_offers
+from suanli.catalog.offers import (
+    can_span_nodes,
+    is_international,
+    max_cards,
+    multi_node_gap,
+    network_label,
+    unpriced_reason,
+    usable_offers,
+)
 from suanli.catalog.schema import Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
@@ -229,10 +237,14 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             reason = Message("why.migration_not_allowed", weeks_min=weeks[0], weeks_max=weeks[1], why=weeks[2])
         elif fw_reason is not None:
             reason = fw_reason
-        elif acc.specs.memory_gib is None:
-            reason = Message("why.no_memory_size")
-        elif acc.specs.memory_bandwidth_gb_per_s is None:
-            reason = Message("why.no_bandwidth")
+        elif acc.specs.memory_gib is None or acc.specs.memory_bandwidth_gb_per_s is None:
+            # name every missing figure: the specs not published, and the price when it is not public either
+            missing = [Message(k) for k, v in (("why.no_memory_size", acc.specs.memory_gib),
+                                               ("why.no_bandwidth", acc.specs.memory_bandwidth_gb_per_s)) if v is None]
+            note = None if acc.id in by_device else unpriced_reason(cat, acc.id)
+            if note:
+                missing.append(Message("why.unpriced", note=note))
+            reason = missing[0] if len(missing) == 1 else Message("why.all", parts=missing)
         elif not precisions[0]:
             reason = precisions[1]
         elif acc.id not in by_device:
@@ -583,7 +595,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest) -> PlanResult:
         if len(plans) >= req.top:
             break
     pareto = _pareto(devs, grid, k, total_k, hours_k)
-    why = _why_not(devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans})
+    why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans})
     relax = [] if plans else _relax(grid, sel, total, calendar_h, req)
     assumptions = _assumptions(cat, req, devs, training)
     return PlanResult(
@@ -659,11 +671,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.not_listing", kind=Message(f"offer_kind.{offer.kind}"), source=offer.source))
     if gpus > d.acc.max_cards_per_node and training:
         nodes = math.ceil(gpus / d.acc.max_cards_per_node)
-        if offer.inter_node_gbit_per_s:
-            warnings.append(Message("plan.warn.nodes_bw", nodes=nodes, network=offer.inter_node_network,
-                                    gbit=offer.inter_node_gbit_per_s.value))
-        else:
-            warnings.append(Message("plan.warn.nodes", nodes=nodes, network=offer.inter_node_network))
+        # name the node offer and its inter-node network (issue 11)
+        warnings.append(Message("plan.warn.nodes_offer", nodes=nodes, offer=offer.id, provider=offer.provider,
+                                network=network_label(offer)))
     unit_h = UNIT_HOURS[offer.billing_unit]
     if unit_h > 1 and grid["hours"][i] < unit_h * 0.5:
         warnings.append(Message("plan.warn.billed_per", billing_unit=offer.billing_unit, paid_h=unit_h,
@@ -761,7 +771,7 @@ def _pareto(devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray, cos
     return front
 
 
-def _why_not(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, keep: np.ndarray,
+def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, keep: np.ndarray,
              cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest, chosen: set[str]) -> list[tuple[str, Message]]:
     out: list[tuple[str, Message]] = []
     fits_dev = set(grid["dev"][sel].tolist())
@@ -773,11 +783,17 @@ def _why_not(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, 
             reason = d.excluded
         elif i not in fits_dev:
             mask = grid["dev"] == i
+            gap = multi_node_gap(cat, d.acc.id, d.offers) if req.max_gpus > d.acc.max_cards_per_node else None
             if mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
-                reason = Message("why.does_not_fit_fw", framework=d.framework.name if d.framework else "?",
-                                 max_gpus=req.max_gpus, need_gib=grid["mem"][j] / GiB,
-                                 usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
+                if gap:  # the grid stopped at one node: no offer used can span nodes
+                    reason = Message("why.does_not_fit_node", framework=d.framework.name if d.framework else "?",
+                                     cards=d.acc.max_cards_per_node, need_gib=grid["mem"][j] / GiB,
+                                     usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB, gap=gap)
+                else:
+                    reason = Message("why.does_not_fit_fw", framework=d.framework.name if d.framework else "?",
+                                     max_gpus=req.max_gpus, need_gib=grid["mem"][j] / GiB,
+                                     usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
             else:
                 reason = Message("why.no_layout")
         else:
