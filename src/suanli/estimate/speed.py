@@ -14,7 +14,7 @@ from suanli.estimate import arch
 from suanli.estimate.efficiency import Efficiency, efficiency
 from suanli.estimate.memory import storage_precision, weights_bytes
 from suanli.estimate.params import param_count
-from suanli.estimate.precision import activation_bytes, peak_flops_per_s, weight_bytes_per_param
+from suanli.estimate.precision import QUANTIZED, activation_bytes, peak_flops_per_s, weight_bytes_per_param
 from suanli.estimate.scaling import (
     OVERLAP_FRACTION_OF_BACKWARD,
     CommTimes,
@@ -99,11 +99,13 @@ class InferenceSpeedTerms:
     output: int
     matmul_params: float
     weights_bytes: float
+    lookup_bytes: float
     total_params: float
     active_params: float
     experts: int
     top_k: int
     kv_bytes_per_token: float
+    kv_read_factor: float
     prefill_attention_flops_per_token: float
     decode_attention_flops_per_token: float
     decode_context: float
@@ -129,11 +131,16 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
         output=o,
         matmul_params=matmul_params(m),
         weights_bytes=weights_bytes(m, w.precision),
+        # an untied input embedding is a look-up: a forward pass reads one row per token, not the table
+        # (Kaplan et al. 2020 §2.1); a tied one is read whole as the lm_head
+        lookup_bytes=0.0 if p.lm_head == 0 else p.embedding * (
+            2.0 if w.precision in QUANTIZED else weight_bytes_per_param(w.precision)),
         total_params=float(p.total),
         active_params=float(p.active),
         experts=m.moe.num_experts if m.moe else 0,
         top_k=m.moe.top_k if m.moe else 0,
         kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
+        kv_read_factor=kv_read_factor(m, w.engine),
         prefill_attention_flops_per_token=arch.attention_flops_per_token(m, i / 2),  # causal: i/2 keys on average
         decode_attention_flops_per_token=arch.attention_flops_per_token(m, ctx),
         decode_context=ctx,
@@ -148,15 +155,29 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
     )
 
 
+def kv_read_factor(m: ModelArch, engine: str) -> float:
+    """Bytes of KV cache an attention step moves per cached byte. Serving engines read the cache once in a
+    GQA-aware kernel (vLLM/FlashAttention paged kernels). Hugging Face transformers' eager/SDPA path copies K and
+    V to every query head first (`repeat_kv`: expand + reshape, transformers models/llama/modeling_llama.py;
+    GLM-4's modeling_chatglm.py does the same with expand().contiguous()): read the cache once, write g copies
+    and read them again, g = heads / kv_heads, so 1 + 2g."""
+    if engine != "hf" or m.mla is not None:
+        return 1.0
+    heads = m.num_attention_heads or 0
+    kv = arch._kv_heads(m)
+    g = heads / kv if kv else 1.0
+    return 1.0 if g <= 1 else 1.0 + 2.0 * g
+
+
 def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
     """Weights one forward pass over `tokens` tokens must read: all dense weights, and for MoE the experts the
     tokens route to under uniform routing, 1 − (1 − k/E)^T of them."""
     if t.experts == 0:
-        return t.weights_bytes + 0.0 * tokens
+        return t.weights_bytes - t.lookup_bytes + 0.0 * tokens
     per = t.weights_bytes / max(t.total_params, 1)
     routed_total = (t.total_params - t.active_params) * t.experts / max(t.experts - t.top_k, 1)
     touched = 1.0 - (1.0 - t.top_k / t.experts) ** np.maximum(tokens, 1.0)
-    return (t.total_params - routed_total + touched * routed_total) * per
+    return (t.total_params - routed_total + touched * routed_total) * per - t.lookup_bytes
 
 
 def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any) -> dict[str, Any]:
@@ -170,7 +191,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     b, i, o = batch, t.input, t.output
     # prefill: the whole batch of prompts in one pass
     pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
-    pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i
+    pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i * t.kv_read_factor
     pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
     pf_memory = pf_bytes / (r["bw"] * r["e_bw"]) / tp
     pf_elementwise = b * i * t.layers * t.act_traffic_bytes_per_token_layer / (r["bw"] * r["e_stream"]) / tp
@@ -181,7 +202,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + r["overhead"]
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
-    dc_bytes = weight_bytes_read(t, b) + t.kv_bytes_per_token * t.decode_context * b
+    dc_bytes = weight_bytes_read(t, b) + t.kv_bytes_per_token * t.decode_context * b * t.kv_read_factor
     dc_compute = dc_flops / (r["peak"] * r["e_mm"]) / tp
     dc_memory = dc_bytes / (r["bw"] * r["e_bw"]) / tp
     dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat)
@@ -229,15 +250,18 @@ def inference_rates(
     peak, bw, e_mm, e_bw = device_rates(cat, acc, w, overrides)
     eng = engine_for_efficiency(cat, w.engine)
     e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, eng, overrides)
+    e_coll = efficiency(cat, acc, "collective_overhead_s", w.precision, eng, overrides)
     # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
     e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, eng).value
     links = link_rates(cat, acc)
     return {
         "peak": peak, "bw": bw, "e_mm": e_mm.value, "e_bw": e_bw.value, "e_stream": e_stream,
-        "overhead": e_oh.value, "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
+        "overhead": e_oh.value, "intra_bw": links.intra_bytes_per_s,
+        # small-message collectives are latency-bound: the engine's launch and rank-skew time adds to each one
+        "intra_lat": links.intra_latency_s + e_coll.value,
         "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node),
-    }, [e_mm, e_bw, e_oh]
+    }, [e_mm, e_bw, e_oh, e_coll]
 
 
 def inference_speed(
