@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ class Param:
     engine: str = "*"
     family: str = "*"
     precision: str = "*"
+    device: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,19 +62,27 @@ FITS: tuple[Fit, ...] = (
     Fit((Param("collective-overhead", "collective_overhead_s", _grid(0.0, 0.00004, 0.000001)),),
         ("eng-lmdeploy-llama-2-70b-fp16-tp4-b1-in1-out128-a100", "qwen25-vllm-qwen2.5-72b-bf16-in1-4gpu-speed",
          "qwen25-vllm-qwen2.5-72b-gptq-int8-in1-2gpu-speed")),
+    # training on the GeForce RTX 4090 (Ada; L40S/L20 keep the default): compute efficiency of a single-card step (no communication to split out)
+    Fit((Param("mfu-rtx-4090", "train_mfu", _grid(0.30, 0.90, 0.01), family="ada", device="rtx-4090"),),
+        ("eng-torchtune-llama-3.1-8b-qlora-4090-tps",)),
 )
 
 
 def _factor(p: Param, value: float) -> EfficiencyFactor:
     return EfficiencyFactor(id=p.id, metric=p.metric, value=value, source="eff-fit-engines",  # type: ignore[arg-type]
-                            engine=p.engine, family=p.family, precision=p.precision)
+                            engine=p.engine, family=p.family, precision=p.precision, device=p.device)
 
 
 def main() -> None:
+    """`fit_engine_factors.py [factor-id ...]`: refit only the fits that set one of these factors (earlier fits'
+    values then come from the catalog)."""
     cat = load_catalog()
     by_id = {c["id"]: c for c in load_cases()}
     done: list[EfficiencyFactor] = []
+    only = set(sys.argv[1:])
     for fit in FITS:
+        if only and not only & {p.id for p in fit.params}:
+            continue
         prepared: list[tuple[str, Any, Any, Any, str, float]] = []
         for cid in fit.cases:
             c = by_id[cid]

@@ -228,12 +228,18 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
         trainable = p.total
         # ZeRO paper (Rajbhandari et al. 2020) §3.1: mixed-precision Adam keeps 2Ψ fp16 weights, 2Ψ fp16 grads
         # and KΨ optimizer states with K = 12 (fp32 master weights, momentum, variance).
-        master = 4.0 if prec != "fp32" else 0.0
+        # pure bf16 training (torchtune single-device recipes, `master_weights` False) keeps no fp32 copy
+        master = 4.0 if prec != "fp32" and w.master_weights else 0.0
         weights = p.total * weight_bytes_per_param(prec)
         grads = p.total * weight_bytes_per_param(prec)
         optimizer = p.total * (master + _OPTIMIZER_BYTES_PER_PARAM[w.optimizer])
         # gradients alive when backward starts: the lm_head's (the first weight gradient produced)
         head = (p.lm_head or p.embedding) * weight_bytes_per_param(prec)
+        if w.optimizer_in_backward:
+            # the step runs in each parameter's gradient hook and frees the gradient (torchtune optimizer_in_bwd,
+            # PyTorch "How to save memory by fusing the optimizer step into the backward pass"): at most the
+            # largest matrix's gradient, the vocabulary one, is alive at a time
+            grads = head
     per_tok = tuple(
         arch.activation_bytes_per_token_per_layer(m, act_b, r, w.flash_attention, w.seq) for r in RECOMPUTE
     )
@@ -247,10 +253,13 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
         routed_fraction=_routed_fraction(m),
         act_bytes_per_token_layer=(per_tok[0], per_tok[1], per_tok[2]),
         # logits in the compute dtype, the fp32 upcast for the loss and its fp32 gradient: 2 + 4 + 4 bytes
-        # per vocabulary entry per token (transformers' ForCausalLMLoss upcasts logits to float).
-        logits_bytes_per_token=(m.vocab_size or 0) * (act_b + 8.0),
+        # per vocabulary entry per token (transformers' ForCausalLMLoss upcasts logits to float); a chunked loss
+        # (torchtune CEWithChunkedOutputLoss) upcasts one chunk at a time, so only 8 / chunks of those stay
+        logits_bytes_per_token=(m.vocab_size or 0) * (act_b + 8.0 / w.loss_chunks),
         layers=m.num_layers or 0,
-        offload_optimizer=w.offload_optimizer,
+        # paged states (bitsandbytes paged optimizers, CUDA unified memory) leave the device under pressure and are
+        # not in the framework's device peak, like offloaded ones
+        offload_optimizer=w.offload_optimizer or w.paged_optimizer,
     )
 
 
@@ -292,6 +301,11 @@ def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], i
         notes.append(f"expert parallel over {w.ep} ranks: {ep_share(m, w.ep):.0%} of the parameters per rank")
     if w.offload_optimizer:
         notes.append("optimizer states offloaded to CPU memory (ZeRO-Offload)")
+    if w.paged_optimizer:
+        notes.append("paged optimizer: states in unified memory, paged to host memory when the device is full; "
+                     "not counted on the device")
+    if w.optimizer_in_backward:
+        notes.append("optimizer step in backward: one gradient alive at a time")
     if w.precision == "fp8":
         notes.append("fp8 training: weights, gradients and optimizer states stay in bf16/fp32 (FP8 only inside GEMMs)")
     start = out["activations"] > 0 or out["logits"] > 0

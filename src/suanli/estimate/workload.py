@@ -71,6 +71,15 @@ class Workload(BaseModel):
     flash_attention: bool = True
     grad_accum: int = Field(1, ge=1, le=100_000)
     offload_optimizer: bool = False
+    # training memory as fine-tuning frameworks run it (issue 12 item 3)
+    paged_optimizer: bool = Field(False, description="optimizer states in CUDA unified memory, paged to host memory "
+                                  "under pressure (bitsandbytes Paged*); not in the device peak")
+    optimizer_in_backward: bool = Field(False, description="each parameter is stepped in its gradient hook and its "
+                                        "gradient freed (torchtune optimizer_in_bwd)")
+    master_weights: bool = Field(True, description="fp32 master copy of 16-bit weights (False: pure bf16 training, "
+                                 "torchtune single-device recipes)")
+    loss_chunks: int = Field(1, ge=1, le=1024, description="cross-entropy over this many chunks of tokens (torchtune "
+                             "CEWithChunkedOutputLoss: 8): the fp32 upcast lives one chunk at a time")
     method: Method = "default"
     # diffusion models (issue 3, item 2); None = the pipeline's default (ModelArch.pipeline)
     resolution: int | None = Field(None, ge=64, le=8192, description="diffusion: square image side in pixels")
