@@ -104,6 +104,9 @@ def test_plan_in_english_then_chinese(page: Page, base_url: str, shots: Path) ->
     page.select_option("#model", "Qwen/Qwen2.5-7B-Instruct")
     page.select_option("#task", "lora")
     page.fill("#tokens", "100000000")
+    assert page.locator("#region").input_value() == "cn" and page.locator("#kinds").input_value() == "listing"
+    page.select_option("#region", "any")  # a user widens the prices: any region, every kind of figure
+    page.select_option("#kinds", "all")
     page.click("#plan-btn")
     page.wait_for_selector("#progress", state="hidden")
     page.wait_for_selector("#plans-table tbody tr:nth-child(2)")
@@ -111,16 +114,30 @@ def test_plan_in_english_then_chinese(page: Page, base_url: str, shots: Path) ->
     assert rows >= 2
     assert page.locator("#chart-memory svg rect").count() >= rows
     assert page.locator("#chart-pareto svg circle").count() >= 1
+    meta = page.locator("#plan-meta").inner_text()
+    assert "Any region" in meta and "index" in meta  # the answer says which prices it used
+    table = page.locator("#plans-table").inner_text()
+    assert "llama-factory" in table or "peft" in table  # each plan's framework
+    assert page.locator("#plan-assumptions li").count() >= 1
     page.click("#compare-plans-btn")
     assert page.locator("#side-table tr").count() >= 8
     page.screenshot(path=str(shots / "plan-en.png"), full_page=True)
+    assert "region=any" in page.url and "kinds=all" in page.url
 
     page.click("#lang-toggle")
+    page.wait_for_selector("html[lang='zh-CN']")  # the Chinese catalog arrives, then the page re-renders
     assert page.locator("#plan-btn").inner_text() == "规划"
     assert page.locator("#plans-table th").nth(2).inner_text() == "设备"
     assert "帕累托" in page.locator("#chart-pareto").inner_text()
+    page.click("#plan-btn")  # the API answers in the page's language: reasons and assumptions in Chinese
+    page.wait_for_selector("#progress", state="hidden")
+    page.wait_for_selector("#plans-table tbody tr:nth-child(2)")
+    reason = page.locator("#plans-table td.reason").first.inner_text()
+    assert "最便宜" in reason and "cheapest" not in reason, reason
+    assert "不限地区" in page.locator("#plan-meta").inner_text()
     page.screenshot(path=str(shots / "plan-zh.png"), full_page=True)
     page.click("#lang-toggle")
+    page.wait_for_selector("html[lang='en']")
     assert page.locator("#plan-btn").inner_text() == "Plan"
 
 
@@ -146,14 +163,36 @@ def test_compare_value_catalog(page: Page, base_url: str, shots: Path) -> None:
     page.click("#tab-compare")
     page.select_option("#cmp-task", "lora")
     page.select_option("#cmp-devices", ["rtx-4090", "a100-80g", "ascend-910b"])
+    page.select_option("#cmp-region", "any")
+    page.select_option("#cmp-kinds", "all")
     page.click("#cmp-btn")
     page.wait_for_selector("#cmp-table tr")
     assert page.locator("#cmp-table tr").first.locator("td").count() == 3
+    assert "Any region" in page.locator("#cmp-meta").inner_text()
     page.screenshot(path=str(shots / "compare.png"), full_page=True)
-    page.click("#tab-value")
-    page.wait_for_selector("#chart-value svg rect")
+
+    page.click("#tab-value")  # cn listings by default: few devices; widening shows more, international marked
+    page.wait_for_selector("#val-meta:has-text('Chinese platforms')")
+    page.select_option("#val-region", "any")
+    page.select_option("#val-kinds", "all")
+    page.click("#val-btn")
+    page.wait_for_selector("#val-meta:has-text('Any region')")
     assert page.locator("#chart-value svg rect").count() >= 5
+    assert "International offers" in page.locator("#val-meta").inner_text()
     page.screenshot(path=str(shots / "value.png"), full_page=True)
+
+    page.click("#tab-tco")
+    page.select_option("#tco-gpu", "h100-sxm")
+    page.click("#tco-btn")  # no Chinese H100 listing: the refusal says so and names the wider figures
+    page.wait_for_selector("#tco-error:not([hidden])")
+    assert "h100-sxm" in page.locator("#tco-error").inner_text()
+    page.select_option("#tco-region", "any")
+    page.select_option("#tco-kinds", "all")
+    page.click("#tco-btn")
+    page.wait_for_selector("#tco-table tbody tr")
+    assert page.locator("#tco-error").is_hidden()
+    assert page.locator("#tco-table .intl").count() >= 1  # international offers marked
+    page.screenshot(path=str(shots / "tco.png"), full_page=True)
     page.click("#tab-catalog")
     page.wait_for_selector("#acc-table tr[data-id='ascend-910b']")
     page.fill("#acc-search", "华为")  # vendor names in either language find the device

@@ -158,16 +158,20 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
 def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float = 1.0,
                 region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS) -> list[dict[str, Any]]:
     """Per device with a usable hourly offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷
-    CNY per card-hour), best first."""
+    CNY per card-hour), best first; each row names the offer that set the price and whether it is international."""
     out: list[dict[str, Any]] = []
+    priced = offer_q.filter_catalog(cat, region, kinds)
+    by_id = {o.id: o for o in priced.offers}
     for acc in cat.accelerators:
-        price = hourly_card_price(cat, acc.id, region, kinds)
+        c = cheapest_job_cost(priced, acc.id, 1, 1.0, billing="hour")  # = hourly_card_price, keeping the offer
         peak = _peak_tflops(acc, precision)
-        if price is None or peak is None or price <= 0:
+        if c is None or peak is None or c.cost_cny <= 0:
             continue
+        price, o = c.cost_cny, by_id[c.offer_id]
         out.append({"device": acc.id, "device_name": acc.name, "vendor": acc.vendor, "domestic": acc.domestic,
                     "cny_per_card_hour": price, "dense_tflops": peak,
                     "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, scaling_efficiency),
+                    "offer": o.id, "offer_kind": o.kind, "international": offer_q.is_international(o.region),
                     **pricing_basis(region, kinds)})
     out.sort(key=lambda r: -r["effective_tflops_per_cny_hour"])
     return out

@@ -36,3 +36,4 @@ def test_value_and_scenario_take_region_and_kinds(client: TestClient) -> None:
     assert client.get("/api/value?offer_kinds=press").json()["field"] == "offer_kinds.0"
     sid = client.get("/api/scenarios").json()[0]["id"]
     assert client.get(f"/api/scenarios/{sid}?region=any").json()["region"] == "any"
+    assert all(r["offer"] and isinstance(r["international"], bool) for r in wide) and any(r["international"] for r in wide)

@@ -10,7 +10,7 @@ if (lang !== "zh" && lang !== "en") lang = "en";
 const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (p && k in p ? p[k] : m));
 const t = (k, p) => { const c = MSG[lang] || {}; return fill(c["web." + k] ?? c[k] ?? (MSG.en || {})["web." + k] ?? k, p); };
 const label = (prefix, v) => { const c = MSG[lang] || {}; return c[prefix + "." + v] ?? v; };  // vendor.huawei -> 华为
-const state = {plan: null, compare: null, value: null, accs: null, detail: null, sources: null};
+const state = {plan: null, compare: null, value: null, tco: null, accs: null, detail: null, sources: null};
 const COLORS = ["#0b6bcb","#e8590c","#2f9e44","#ae3ec9","#b8860b","#1098ad","#d6336c","#5c7cfa","#868e96","#5c940d"];
 const GiB = 2 ** 30;
 
@@ -29,6 +29,7 @@ function applyLang() {
   if (state.plan) renderPlan(state.plan);
   if (state.compare) renderCompare(state.compare);
   if (state.value) renderValue(state.value);
+  if (state.tco) renderTco(state.tco);
   if (state.accs) renderAccs(state.accs);
   if (state.detail) renderDetail(state.detail);
 }
@@ -43,15 +44,24 @@ async function api(path, body) {
 }
 const esc = s => String(s ?? "").replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));
 const fmt = (v, d = 1) => v == null ? "" : typeof v === "number" ? v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", {maximumFractionDigits: d}) : esc(v);
+// prices: the same region filter and offer kinds as the API (issue 11): cn listings by default
+const KINDS_ALL = ["listing", "index", "reference"];
+const kindsOf = sel => $(sel).value === "all" ? KINDS_ALL : ["listing"];
+const isIntl = region => !!region && !/^(cn|china)/i.test(region);
+const intlTag = region => isIntl(region) ? ` <span class="intl" title="${esc(region)}">${t("international")}</span>` : "";
+const kindLabel = k => t("kind_" + k);
+const basis = (region, kinds) => t("basis", {region: t("region_" + region), kinds: (kinds || ["listing"]).map(kindLabel).join(", ")});
 const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` class="${cls}"` : ""}>${html}</td>`;
 
 // ---- state in the URL (#tab=plan&model=…&task=…) -----------------------------------------------------
-const FORM = ["model", "task", "tokens", "rps", "input", "output", "budget", "deadline", "max-gpus", "objective"];
+const FORM = ["model", "task", "tokens", "rps", "input", "output", "budget", "deadline", "max-gpus", "objective", "region", "kinds",
+  "cmp-region", "cmp-kinds", "val-region", "val-kinds", "tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"];
+const DEFAULTS = {};  // filled at start: a field at its default stays out of the URL
 function saveUrl() {
   const p = new URLSearchParams();
   p.set("tab", document.querySelector(".tab.active").dataset.tab);
   p.set("lang", lang);
-  FORM.forEach(id => { const v = $("#" + id).value; if (v !== "") p.set(id, v); });
+  FORM.forEach(id => { const v = $("#" + id).value; if (v !== "" && v !== DEFAULTS[id]) p.set(id, v); });
   ["domestic", "no-migration"].forEach(id => { if ($("#" + id).checked) p.set(id, "1"); });
   history.replaceState(null, "", "#" + p.toString());
 }
@@ -69,7 +79,7 @@ function selectTab(b, focus = false) {
   });
   document.querySelectorAll(".panel").forEach(p => { p.hidden = p.id !== "panel-" + b.dataset.tab; });
   if (focus) b.focus();
-  if (b.dataset.tab === "value" && !state.value) api("/api/value").then(v => { state.value = v; renderValue(v); }).catch(showInit);
+  if (b.dataset.tab === "value" && !state.value) loadValue();
   if (b.dataset.tab === "catalog" && !state.accs) loadCatalog();
   saveUrl();
 }
@@ -92,7 +102,7 @@ function syncTask() {
   document.querySelectorAll(".train").forEach(e => { e.hidden = serve; });
 }
 $("#task").addEventListener("change", () => { syncTask(); saveUrl(); });
-$("#plan-form").addEventListener("change", saveUrl);
+["#plan-form", "#compare-form", "#value-form", "#tco-form"].forEach(f => $(f).addEventListener("change", saveUrl));
 
 // ---- plan -------------------------------------------------------------------------------------------
 function showPlanError(message, relax) {
@@ -108,7 +118,8 @@ $("#plan-form").addEventListener("submit", async ev => {
   const num = id => { const v = $(id).value; return v === "" ? undefined : Number(v); };
   const task = $("#task").value;
   const body = {model: $("#model").value, task, objective: $("#objective").value, max_gpus: num("#max-gpus"),
-    budget_cny: num("#budget"), deadline_hours: num("#deadline"), domestic_only: $("#domestic").checked};
+    budget_cny: num("#budget"), deadline_hours: num("#deadline"), domestic_only: $("#domestic").checked,
+    region: $("#region").value, offer_kinds: kindsOf("#kinds")};
   if ($("#no-migration").checked) body.allow_migration = false;
   if (task === "inference") Object.assign(body, {requests_per_s: num("#rps"), input: num("#input"), output: num("#output")});
   else body.tokens = num("#tokens");
@@ -127,22 +138,36 @@ $("#plan-form").addEventListener("submit", async ev => {
   }
 });
 
+const GiBs = b => b == null ? "" : fmt(b / GiB);
+const memCell = p => `${GiBs(p.memory_needed_bytes ?? p.memory_per_gpu_bytes)} / ${GiBs(p.memory_usable_bytes)} / ${fmt(p.memory_capacity_bytes / GiB, 0)}`;
+const engineOf = p => esc(p.framework || "") + (p.engine && p.engine !== p.framework ? " / " + esc(p.engine) : "");
+const migrationCell = p => fmt(p.migration_cost_cny, 0) + (p.migration_one_off_cny ? ` / ${fmt(p.migration_one_off_cny, 0)}` : "");
+function offerCell(p) {
+  const o = (state.offers || {})[p.offer] || {};
+  return `${esc(p.offer)} <span class="muted">${esc(kindLabel(p.offer_kind || o.kind || "listing"))}</span>${intlTag(o.region)}`;
+}
 const layout = p => `tp${p.tp}·pp${p.pp}·dp${p.dp}${p.zero ? "·z" + p.zero : ""}${p.replicas > 1 ? " ×" + p.replicas : ""} ${esc(p.precision)}`;
 
 function renderPlan(r) {
   $("#plan-error").hidden = true;
   $("#plan-results").hidden = false;
-  $("#plan-meta").textContent = `${r.model} · ${r.configurations_evaluated.toLocaleString()} ${t("configs")} ${(r.search_seconds * 1000).toFixed(0)} ms`;
-  const head = ["select", "rank", "device", "gpus", "layout", "mem", "hours", "cost", "total", "reason"];
+  const req = r.request || {}, serving = req.task === "inference";
+  $("#plan-meta").textContent = `${r.model} · ${basis(req.region || "cn", req.offer_kinds)} · ${r.configurations_evaluated.toLocaleString()} ${t("configs")} ${(r.search_seconds * 1000).toFixed(0)} ms`;
+  $("#plan-assumptions ul").innerHTML = (r.assumptions || []).map(a => `<li>${esc(a)}</li>`).join("");
+  $("#plan-assumptions").hidden = !(r.assumptions || []).length;
+  const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
+    "hours", "cost", "migration", "total", "offer", "reason"];
   const rows = r.plans.map(p => `<tr>${td("select", `<input type="checkbox" class="pick" value="${p.rank}" ${p.rank <= 2 ? "checked" : ""} aria-label="${esc(t("pick_plan", {rank: p.rank}))}">`)}
-    ${td("rank", p.rank, "num")}${td("device", esc(p.device_name))}${td("gpus", p.gpus, "num")}${td("layout", layout(p))}
-    ${td("mem", `${fmt(p.memory_per_gpu_bytes / GiB)} / ${fmt(p.memory_capacity_bytes / GiB, 0)}`, "num")}
-    ${td("hours", fmt(p.hours), "num")}${td("cost", fmt(p.cost_cny, 0), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
+    ${td("rank", p.rank, "num")}${td("device", esc(p.device_name))}${td("gpus", p.gpus, "num")}${td("layout", layout(p))}${td("framework", engineOf(p))}
+    ${td("mem_usable", memCell(p), "num")}
+    ${serving ? td("ttft", fmt(p.ttft_s == null ? null : p.ttft_s * 1000, 0), "num") + td("tpot", fmt(p.tpot_s == null ? null : p.tpot_s * 1000, 1), "num") : ""}
+    ${td("hours", fmt(p.hours), "num")}${td("cost", fmt(p.cost_cny, 0), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
+    ${td("offer", offerCell(p))}
     ${td("reason", esc(p.reason) + p.warnings.map(w => `<div class="warn">! ${esc(w)}</div>`).join(""), "reason")}</tr>`).join("");
   $("#plans-table").innerHTML = r.plans.length
     ? `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody>`
-    : `<tbody><tr><td class="error">${t("no_plan")} ${esc(r.relax.join("; "))}</td></tr></tbody>`;
-  $("#why-table").innerHTML = `<tbody>${r.why_not.filter(w => w.reason !== "ranked below the plans shown").slice(0, 10)
+    : `<tbody><tr><td class="error">${t("no_plan")}<ul class="relax">${(r.relax || []).map(x => `<li>${esc(x)}</li>`).join("")}</ul></td></tr></tbody>`;
+  $("#why-table").innerHTML = `<tbody>${r.why_not.filter(w => (w.reason_i18n || {}).id !== "why.ranked_below" && w.reason !== "ranked below the plans shown").slice(0, 10)
     .map(w => `<tr>${td("device", esc(w.device))}${td("why", esc(w.reason))}</tr>`).join("")}</tbody>`;
   $("#side-by-side").innerHTML = "";
   memoryChart($("#chart-memory"), r.plans);
@@ -154,9 +179,11 @@ $("#compare-plans-btn").addEventListener("click", () => {
   const picked = [...document.querySelectorAll(".pick:checked")].map(x => Number(x.value));
   const plans = (state.plan?.plans || []).filter(p => picked.includes(p.rank)).slice(0, 4);
   if (plans.length < 2) { $("#side-by-side").innerHTML = `<p class="error" role="alert">${t("pick_plans")}</p>`; return; }
-  const fields = [["device", p => esc(p.device_name)], ["gpus", p => p.gpus], ["layout", layout],
-    ["mem", p => fmt(p.memory_per_gpu_bytes / GiB)], ["tokens_per_s", p => fmt(p.tokens_per_s, 0)], ["hours", p => fmt(p.hours)],
-    ["cost", p => fmt(p.cost_cny, 0)], ["total", p => fmt(p.total_cost_cny, 0)], ["offer", p => esc(p.offer)], ["billing", p => esc(label("billing_unit", p.billing_unit))],
+  const serving = (state.plan.request || {}).task === "inference";
+  const fields = [["device", p => esc(p.device_name)], ["gpus", p => p.gpus], ["layout", layout], ["framework", engineOf],
+    ["mem_usable", memCell], ["tokens_per_s", p => fmt(p.tokens_per_s, 0)], ...(serving ? [["ttft", p => fmt(p.ttft_s * 1000, 0)], ["tpot", p => fmt(p.tpot_s * 1000, 1)]] : []),
+    ["setup_hours", p => fmt(p.setup_hours, 2)], ["hours", p => fmt(p.hours)],
+    ["cost", p => fmt(p.cost_cny, 0)], ["migration", migrationCell], ["total", p => fmt(p.total_cost_cny, 0)], ["offer", offerCell], ["billing", p => esc(label("billing_unit", p.billing_unit))],
     ["scaling", p => fmt(p.scaling_efficiency, 2)], ["warnings", p => p.warnings.map(esc).join("<br>")]];
   $("#side-by-side").innerHTML = `<div class="table-wrap" tabindex="0"><table id="side-table" class="side">${fields.map(([k, f]) => `<tr><th scope="row">${t(k)}</th>${plans.map(p => `<td>${f(p)}</td>`).join("")}</tr>`).join("")}</table></div>`;
 });
@@ -251,17 +278,48 @@ function servingChart(el, r) {
   el.innerHTML = svg(W, H, g, "chart_pareto_label") + `<div class="legend"><span><i style="background:${COLORS[1]}"></i>${t("pareto")}</span><span><i style="background:${COLORS[0]}"></i>${t("plans")}</span></div>`;
 }
 
+async function loadValue() {
+  const q = new URLSearchParams({region: $("#val-region").value});
+  kindsOf("#val-kinds").forEach(k => q.append("offer_kinds", k));
+  $("#val-error").hidden = true; $("#val-btn").disabled = true;
+  try { state.value = await api("/api/value?" + q); renderValue(state.value); }
+  catch (e) { state.value = null; $("#chart-value").innerHTML = ""; $("#val-meta").textContent = ""; $("#val-error").textContent = e.message; $("#val-error").hidden = false; }
+  finally { $("#val-btn").disabled = false; }
+}
+$("#value-form").addEventListener("submit", ev => { ev.preventDefault(); saveUrl(); loadValue(); });
 function renderValue(rows) {
+  $("#val-meta").textContent = basis($("#val-region").value, kindsOf("#val-kinds")) +
+    (rows.some(r => r.international) ? " · " + t("international_offers", {offers: rows.filter(r => r.international).map(r => r.offer || r.device).join(", ")}) : "");
+  if (!rows.length) { $("#chart-value").innerHTML = `<p class="muted">${t("no_value")}</p>`; return; }
   const top = rows.slice(0, 20), W = 640, L = 150, R = 50, H = 36 + top.length * 22;
   const max = Math.max(...top.map(r => r.effective_tflops_per_cny_hour), 1);
   let g = "";
   top.forEach((r, i) => {
     const y = 6 + i * 22, w = (W - L - R) * r.effective_tflops_per_cny_hour / max;
-    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(r.device)}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)}</text>`;
+    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(r.device)}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)}</text>`;
   });
   const ay = 10 + top.length * 22;
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${L + (W - L - R) * v / max}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
-  $("#chart-value").innerHTML = svg(W, H, g, "chart_value_label") + `<div class="legend"><span><i style="background:${COLORS[3]}"></i>${t("domestic_c")}</span><span><i style="background:${COLORS[0]}"></i>${t("foreign_c")}</span> · ${t("eff_tflops")}</div>`;
+  $("#chart-value").innerHTML = svg(W, H, g, "chart_value_label") + `<div class="legend"><span><i style="background:${COLORS[3]}"></i>${t("domestic_c")}</span><span><i style="background:${COLORS[0]}"></i>${t("foreign_c")}</span> · ${t("eff_tflops")}${rows.some(r => r.international) ? " · 🌐 " + t("international") : ""}</div>`;
+}
+
+// ---- rent cost (TCO) per offer -------------------------------------------------------------------------
+$("#tco-form").addEventListener("submit", async ev => {
+  ev.preventDefault(); saveUrl();
+  const body = {gpu: $("#tco-gpu").value, hours: Number($("#tco-hours").value), gpus: Number($("#tco-gpus").value || 1),
+    region: $("#tco-region").value, offer_kinds: kindsOf("#tco-kinds")};
+  $("#tco-error").hidden = true; $("#tco-btn").disabled = true;
+  try { state.tco = await api("/api/tco?lang=" + lang, body); renderTco(state.tco); }
+  catch (e) { state.tco = null; $("#tco-table").innerHTML = ""; $("#tco-meta").textContent = ""; $("#tco-error").textContent = e.message; $("#tco-error").hidden = false; }
+  finally { $("#tco-btn").disabled = false; }
+});
+function renderTco(rows) {
+  // each row carries the request's basis (region, offer_kinds) and the offer's own `international` flag
+  $("#tco-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
+  const where = r => { const reg = ((state.offers || {})[r.offer] || {}).region || (r.international ? "" : "cn"); return esc(reg) + (r.international ? ` <span class="intl">${t("international")}</span>` : ""); };
+  const head = ["provider", "offer", "kind", "region", "billing", "cost", "cny_h", "date"];
+  $("#tco-table").innerHTML = `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>` +
+    rows.map(r => `<tr>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", fmt(r.cost_cny, 0) + (r.cost_cny_max && r.cost_cny_max !== r.cost_cny ? "–" + fmt(r.cost_cny_max, 0) : ""), "num")}${td("cny_h", fmt(r.effective_cny_per_card_hour, 2), "num")}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}</tr>`).join("") + "</tbody>";
 }
 
 // ---- compare ----------------------------------------------------------------------------------------
@@ -269,10 +327,11 @@ $("#compare-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const devices = [...$("#cmp-devices").selectedOptions].map(o => o.value);
   $("#cmp-error").hidden = true;
-  const fail = m => { state.compare = null; $("#cmp-table").innerHTML = ""; $("#cmp-error").textContent = m; $("#cmp-error").hidden = false; };
+  const fail = m => { state.compare = null; $("#cmp-table").innerHTML = ""; $("#cmp-meta").textContent = ""; $("#cmp-error").textContent = m; $("#cmp-error").hidden = false; };
   if (devices.length < 2 || devices.length > 4) { fail(t("pick_devices")); return; }
   const task = $("#cmp-task").value;
-  const body = {model: $("#cmp-model").value, task, gpus: Number($("#cmp-gpus").value || 1), devices};
+  const body = {model: $("#cmp-model").value, task, gpus: Number($("#cmp-gpus").value || 1), devices,
+    region: $("#cmp-region").value, offer_kinds: kindsOf("#cmp-kinds")};
   if ($("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
   $("#cmp-btn").disabled = true;
   try { state.compare = await api("/api/compare?lang=" + lang, body); renderCompare(state.compare); }
@@ -282,21 +341,25 @@ $("#compare-form").addEventListener("submit", async ev => {
 function renderCompare(rows) {
   const f = [["device", r => esc(r.device_name)], ["mem_gib", r => fmt(r.memory_per_gpu_bytes / GiB) + " / " + fmt(r.memory_capacity_bytes / GiB, 0)],
     ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fmt(r.tokens_per_s, 0)], ["hours", r => fmt(r.hours, 2)],
-    ["cost", r => fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2)], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)]];
+    ["cost", r => fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2)], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
+    ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
+      : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")]];
+  $("#cmp-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
   $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr><th scope="row">${t(k)}</th>${rows.map(r => `<td class="num">${g(r)}</td>`).join("")}</tr>`).join("");
 }
 
 // ---- catalog: search, keyboard (each device is a button), detail with sources by title ----------------
 async function loadCatalog() {
   try {
-    const [accs, sources] = await Promise.all([api("/api/accelerators"), api("/api/sources")]);
+    // vendor names in either language find a device (华为 on the English page too): both catalogs
+    const [accs, sources] = await Promise.all([api("/api/accelerators"), api("/api/sources"), loadMessages("zh"), loadMessages("en")]);
     state.sources = Object.fromEntries(sources.map(s => [s.id, s]));
     state.accs = accs; renderAccs(accs);
   } catch (e) { showInit(e); }
 }
 function matches(r, q) {
   if (!q) return true;
-  const hay = [r.id, r.name, r.vendor, label("vendor", r.vendor), ...(r.aliases || [])].join(" ").toLowerCase().replace(/[\s_-]+/g, "");
+  const hay = [r.id, r.name, r.vendor, ...["zh", "en"].map(l => (MSG[l] || {})["vendor." + r.vendor] || ""), ...(r.aliases || [])].join(" ").toLowerCase().replace(/[\s_-]+/g, "");
   return hay.includes(q.toLowerCase().replace(/[\s_-]+/g, ""));
 }
 function renderAccs(rows) {
@@ -327,8 +390,8 @@ function renderDetail({d, offers}) {
   const head = k => k.map(x => `<th scope="col">${t(x)}</th>`).join("");
   $("#acc-detail").innerHTML = `<h3>${esc(d.name)}</h3>${d.conflicts.length ? `<p class="conflict">${t("conflicts")}: ${d.conflicts.map(c => esc(label("spec", c))).join(", ")}</p>` : ""}
     <div class="table-wrap" tabindex="0"><table id="spec-table" class="cards"><thead><tr>${head(["field", "value", "source", "date", "note"])}</tr></thead><tbody>${rows}</tbody></table></div>
-    <h4>${t("offers")}</h4><div class="table-wrap" tabindex="0"><table class="cards"><thead><tr>${head(["provider", "gpus", "billing", "price", "date", "source"])}</tr></thead><tbody>
-    ${offers.map(o => `<tr>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("date", esc(o.date))}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>`;
+    <h4>${t("offers")}</h4><div class="table-wrap" tabindex="0"><table class="cards"><thead><tr>${head(["provider", "gpus", "billing", "price", "kind", "region", "date", "source"])}</tr></thead><tbody>
+    ${offers.map(o => `<tr>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("kind", esc(kindLabel(o.kind)))}${td("region", esc(o.region || "cn") + intlTag(o.region))}${td("date", esc(o.date))}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>`;
 }
 
 // ---- start ------------------------------------------------------------------------------------------
@@ -336,12 +399,16 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
 (async function init() {
   await Promise.all([loadMessages(lang), loadMessages("en")]);
   applyLang();
-  const [models, accs] = await Promise.all([api("/api/models"), api("/api/accelerators")]);
+  const [models, accs, offers] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers")]);
+  state.offers = Object.fromEntries(offers.map(o => [o.id, o]));
   const llm = models.filter(m => m.kind === "llm");
   const opts = llm.map(m => `<option value="${esc(m.id)}">${esc(m.id)} (${(m.params / 1e9).toFixed(1)} B)</option>`).join("");
   $("#model").innerHTML = opts; $("#cmp-model").innerHTML = opts;
   const q7 = llm.find(m => /qwen2\.5-7b/i.test(m.id)); if (q7) { $("#model").value = q7.id; $("#cmp-model").value = q7.id; }
   $("#cmp-devices").innerHTML = accs.map(a => `<option value="${esc(a.id)}">${esc(a.name)}</option>`).join("");
+  const priced = new Set(offers.map(o => o.device));
+  $("#tco-gpu").innerHTML = accs.filter(a => priced.has(a.id)).map(a => `<option value="${esc(a.id)}">${esc(a.name)}</option>`).join("");
+  FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
   restoreForm(); syncTask();
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();
   document.body.dataset.ready = "1";
