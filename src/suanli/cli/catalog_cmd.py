@@ -206,31 +206,9 @@ def register(app: typer.Typer) -> None:
             sel = offer_q.stale_offers(sel, today, stale_months)
         total = len(sel)
         page = sel[offset:offset + limit] if limit else sel[offset:]
-        rows = [
-            {
-                "id": o.id,
-                "provider": o.provider,
-                "device": o.device,
-                "cards": o.cards,
-                "billing_unit": o.billing_unit,
-                "price_cny": o.price_cny.value,
-                "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
-                "cny_per_card_hour": offer_q.card_hour_price(o),
-                "min_units": o.min_units,
-                "whole_machine_only": o.whole_machine_only,
-                "kind": o.kind,
-                "region": o.region or "cn",
-                "international": offer_q.is_international(o.region),
-                "scope": offer_q.scope_label(o),
-                "instance": o.instance,
-                "url": o.url,
-                "date": o.date,
-                "age_months": round(offer_q.offer_age_months(o, today), 1),
-                "stale": offer_q.offer_age_months(o, today) > stale_months,
-                "source": o.source,
-            }
-            for o in page
-        ]
+        from suanli.views.catalog import offer_row
+
+        rows = [offer_row(o, today, stale_months) for o in page]
         cols = list(rows[0]) if rows else ["id", "provider", "device", "cards", "billing_unit", "price_cny"]
         if not (json_ or csv):
             cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import math
 from typing import Any
 
 from suanli.catalog import lookup
+from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
 from suanli.errors import InputError
 
@@ -187,8 +190,12 @@ def select_offers(cat: Catalog, device: str | None = None, provider: str | None 
     ]
 
 
-def offer_row(o: Offer) -> dict[str, Any]:
-    """One offer, flat: price as a number (CNY per instance per billing unit)."""
+def offer_row(o: Offer, today: dt.date | None = None, stale_months: float = offer_q.DEFAULT_STALE_MONTHS
+              ) -> dict[str, Any]:
+    """One offer, flat (`suanli offers`, GET /api/offers?flat): price as a number (CNY per instance per billing
+    unit), per card-hour, what is rented, where, and how old the price is."""
+    today = today or dt.date.today()
+    age = offer_q.offer_age_months(o, today)
     return {
         "id": o.id,
         "provider": o.provider,
@@ -197,10 +204,18 @@ def offer_row(o: Offer) -> dict[str, Any]:
         "billing_unit": o.billing_unit,
         "price_cny": o.price_cny.value,
         "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
+        "cny_per_card_hour": offer_q.card_hour_price(o),
         "min_units": o.min_units,
         "whole_machine_only": o.whole_machine_only,
         "kind": o.kind,
+        "region": o.region or "cn",
+        "international": offer_q.is_international(o.region),
+        "scope": offer_q.scope_label(o),
+        "instance": o.instance,
+        "url": o.url,
         "date": o.date,
+        "age_months": round(age, 1),
+        "stale": age > stale_months,
         "source": o.source,
     }
 
