@@ -83,6 +83,7 @@ def register(app: typer.Typer) -> None:
         lora_targets: Annotated[str, typer.Option(help="LoRA target modules: all-linear, attention, q,v")] = "all-linear",
         kv_dtype: Annotated[str | None, typer.Option(help="KV-cache dtype (default: the activation dtype)")] = None,
         grad_accum: Annotated[int, typer.Option(help="gradient-accumulation micro-batches per step")] = 1,
+        inter_node_gbit: Annotated[float | None, typer.Option(help="the rented network between nodes, Gbit/s per node (caps the link data; plans set it from their node offer)")] = None,
         method: Annotated[str, typer.Option(help="default (accurate) or seed (the articles' rules of thumb)")] = "default",
         resolution: Annotated[int | None, typer.Option(help="diffusion: image side in pixels (default: the pipeline's)")] = None,
         steps: Annotated[int | None, typer.Option(help="diffusion: denoising steps (default: the pipeline's)")] = None,
@@ -104,7 +105,7 @@ def register(app: typer.Typer) -> None:
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, ep=ep, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             lora_targets=lora_targets,
-            tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, method=method,
+            tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, inter_node_gbit_per_s=inter_node_gbit, method=method,
             resolution=resolution, steps=steps, cfg=cfg,
         )
         from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate

@@ -26,6 +26,7 @@ __all__ = [
     "links_for",
     "ring_allgather_s",
     "ring_allreduce_s",
+    "rented_inter_node_bytes_per_s",
 ]
 
 # Share of backward time that can hide gradient all-reduce: DDP starts bucketed all-reduces as soon as a
@@ -101,6 +102,16 @@ def link_rates(cat: Catalog, acc: Accelerator) -> LinkRates:
         inter_bytes_per_s=inter.bus_gb_per_s.value * GB, inter_latency_s=inter.latency_us.value * 1e-6,
         cards_per_node=acc.max_cards_per_node,
     )
+
+
+def rented_inter_node_bytes_per_s(link_bytes_per_s: Any, network_gbit_per_s: Any) -> Any:
+    """The inter-node bus a job gets: the link data's achieved figure, capped by the rented offer's published
+    network per node (Gbit/s ÷ 8; NaN or None = not published, no cap). nccl-tests' multi-node busbw cannot exceed
+    the node's NIC line rate (NVIDIA nccl-tests doc/PERFORMANCE.md)."""
+    if network_gbit_per_s is None:
+        return link_bytes_per_s
+    cap = np.asarray(network_gbit_per_s, dtype=float) * 1e9 / 8
+    return np.where(np.isnan(cap), link_bytes_per_s, np.minimum(link_bytes_per_s, cap))
 
 
 def bus(intra_bw: Any, intra_lat: Any, inter_bw: Any, inter_lat: Any, multi_node: Any) -> tuple[Any, Any]:

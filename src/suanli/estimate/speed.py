@@ -23,6 +23,7 @@ from suanli.estimate.scaling import (
     links_for,
     ring_allgather_s,
     ring_allreduce_s,
+    rented_inter_node_bytes_per_s,
 )
 from suanli.estimate.workload import RECOMPUTE, Workload
 from suanli.errors import EstimateError
@@ -381,7 +382,8 @@ def training_rates(
     links = link_rates(cat, acc)
     return {
         "peak": peak, "eff": e_tr.value, "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
-        "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
+        "inter_bw": float(rented_inter_node_bytes_per_s(links.inter_bytes_per_s, w.inter_node_gbit_per_s)),
+        "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node),
     }, e_tr
 

@@ -71,6 +71,9 @@ class Workload(BaseModel):
     flash_attention: bool = True
     grad_accum: int = Field(1, ge=1, le=100_000)
     offload_optimizer: bool = False
+    inter_node_gbit_per_s: float | None = Field(
+        None, gt=0, le=1e5, description="the rented network between nodes, Gbit/s per node (caps the link data)"
+    )
     # training memory as fine-tuning frameworks run it (issue 12 item 3)
     paged_optimizer: bool = Field(False, description="optimizer states in CUDA unified memory, paged to host memory "
                                   "under pressure (bitsandbytes Paged*); not in the device peak")

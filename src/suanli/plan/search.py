@@ -42,6 +42,7 @@ from suanli.estimate.memory import (
     usable_memory_bytes,
 )
 from suanli.estimate.precision import peak_flops_per_s
+from suanli.estimate.scaling import rented_inter_node_bytes_per_s
 from suanli.estimate.setup import setup_hours, setup_terms
 from suanli.estimate.speed import (
     inference_rates,
@@ -91,6 +92,7 @@ class Plan(BaseModel):
     replicas: int | None = None
     ttft_s: float | None = None
     tpot_s: float | None = None
+    inter_node_gbit_per_s: float | None = None
     memory_per_gpu_bytes: float
     memory_needed_bytes: float
     memory_usable_bytes: float
@@ -371,6 +373,18 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         sel = np.nonzero(ok)[0]
         di = di[sel]
         L = {k: v[sel] for k, v in L.items()}
+        # a multi-node row is evaluated once per network its device's spanning offers publish (the rented
+        # network caps the link data: scaling.rented_inter_node_bytes_per_s) and priced only on those offers
+        multi = L["gpus"] > per_node[sel]
+        nets = [_networks(d) for d in devs]
+        reps = np.where(multi, np.array([len(n) for n in nets])[di], 1)
+        row = np.repeat(np.arange(di.shape[0]), reps)
+        within = np.arange(row.shape[0]) - np.repeat(np.cumsum(reps) - reps, reps)
+        net = np.array([nets[d][j] if m_ else np.nan
+                        for d, j, m_ in zip(di[row].tolist(), within.tolist(), multi[row].tolist())], dtype=float)
+        di = di[row]
+        L = {k: v[row] for k, v in L.items()}
+        sel = sel[row]
         tp, pp, ep, zero, rec, b = L["tp"], L["pp"], L["ep"], L["zero"], L["rec"], L["b"]
         dp = L["gpus"] / (tp * pp)
         ga = np.ceil(req.global_batch / (b * dp))
@@ -382,6 +396,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         fits = needed <= usable
         rates = _stack_rates([_try(lambda: training_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
+        rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
         k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates)
         compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
         nodes = np.ceil(L["gpus"] / per_node[sel])
@@ -393,13 +408,29 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "hours": compute_h + su["total_h"], "scaling": k["scaling"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision) if precision in SERVE_PRECISIONS else -1),
             "replicas": np.zeros(di.shape), "ttft": np.full(di.shape, np.nan), "tpot": np.full(di.shape, np.nan),
+            "net": net,
         })
     return _concat(parts) if parts else _empty(), n_grid
 
 
+def _networks(d: _Device) -> list[float]:
+    """The distinct inter-node networks (Gbit/s per node; NaN = not published) of a device's spanning offers."""
+    out: list[float] = []
+    for o in d.offers:
+        if can_span_nodes(o):
+            g = o.inter_node_gbit_per_s.value if o.inter_node_gbit_per_s else float("nan")
+            if not any((math.isnan(g) and math.isnan(x)) or g == x for x in out):
+                out.append(g)
+    return out or [float("nan")]
+
+
+def _offer_network(o: Offer) -> float:
+    return o.inter_node_gbit_per_s.value if o.inter_node_gbit_per_s else float("nan")
+
+
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "tok_s",
-            "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot")
+            "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -481,7 +512,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "compute_h": hours, "setup_h": np.zeros(di.shape), "hours": hours,
             "scaling": (k["step_s"] - k["tp_comm_s"]) / k["step_s"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
-            "ttft": k["prefill_s"], "tpot": k["step_s"],
+            "ttft": k["prefill_s"], "tpot": k["step_s"], "net": np.full(di.shape, np.nan),
         })
     return (_concat(parts) if parts else _empty()), n
 
@@ -521,6 +552,10 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
         # serving replicas are independent model copies: card rentals suffice; one training job across nodes
         # needs offers that span nodes (single-card listings never combine into a multi-node job)
         ok = has & ((~multi_node) | spans | serving) & ((gpus <= limit) | serving)
+        # a multi-node training row was evaluated on one network: only offers publishing that network price it
+        onet = col(_offer_network)
+        row_net = grid["net"][sel]
+        ok &= ~multi_node | serving | (np.isnan(row_net) & np.isnan(onet)) | (row_net == onet)
         c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub), np.inf)
         cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub)
         better = c < best
@@ -644,7 +679,8 @@ def plan_workload(p: Plan, req: PlanRequest) -> Workload:
         return make_workload(task="inference", precision=p.precision, batch=p.micro_batch, input=req.input,
                              output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine)
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, ep=p.ep,
-                           zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1)
+                           zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,
+                           inter_node_gbit_per_s=p.inter_node_gbit_per_s)
 
 
 def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost: float, cost_max: float,
@@ -716,6 +752,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         micro_batch=int(grid["b"][i]),
         grad_accum=int(grid["ga"][i]) if training else None,
         replicas=None if training else int(grid["replicas"][i]),
+        inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
         ttft_s=None if training else float(grid["ttft"][i]),
         tpot_s=None if training else float(grid["tpot"][i]),
         memory_per_gpu_bytes=float(grid["mem"][i]),

@@ -189,3 +189,26 @@ def test_any_plan_re_estimates_to_the_same_numbers(cat, req) -> None:  # type: i
         cost = job_cost(offer, p.gpus, p.hours, subsidy)
         assert cost.cost_cny == pytest.approx(p.cost_cny, rel=1e-12)
         assert math.isfinite(p.total_cost_cny)
+
+
+def test_multi_node_plans_run_on_the_rented_network(cat) -> None:
+    """A multi-node job is evaluated on the network its node offer publishes (the cap in
+    scaling.rented_inter_node_bytes_per_s), the same in `estimate` via inter_node_gbit_per_s."""
+    m = lookup.model(cat, "llama-3.1-70b")
+    r = plan(cat, m, _req(model="llama-3.1-70b", task="full", tokens=1e9, devices=("a100-80g",)))
+    assert r.plans
+    p = r.plans[0]
+    assert p.gpus > 8 and p.inter_node_gbit_per_s is not None
+    offer = next(o for o in cat.offers if o.id == p.offer)
+    assert offer.inter_node_gbit_per_s is not None and offer.inter_node_gbit_per_s.value == p.inter_node_gbit_per_s
+    w = plan_workload(p, _req(model="llama-3.1-70b", task="full", tokens=1e9))
+    acc = lookup.accelerator(cat, p.device)
+    capped = estimate(cat, m, acc, w)
+    uncapped = estimate(cat, m, acc, w.model_copy(update={"inter_node_gbit_per_s": None}))
+    assert capped.training is not None and uncapped.training is not None
+    assert capped.training.train_tokens_per_s == pytest.approx(p.tokens_per_s, rel=1e-9)
+    assert capped.training.train_tokens_per_s <= uncapped.training.train_tokens_per_s
+    from suanli.estimate.speed import training_rates
+
+    assert training_rates(cat, acc, w)[0]["inter_bw"] == pytest.approx(p.inter_node_gbit_per_s * 1e9 / 8)
+    assert training_rates(cat, acc, w.model_copy(update={"inter_node_gbit_per_s": None}))[0]["inter_bw"] > 50e9
