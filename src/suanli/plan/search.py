@@ -56,7 +56,7 @@ from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimiz
 from suanli.i18n import Message, duration, render
 from suanli.plan.cost import UNIT_HOURS, billed_cost
 from suanli.plan.request import PlanRequest
-from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB, fmt_hours
+from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
 
 __all__ = ["Plan", "PlanResult", "is_international", "migration_weeks", "plan", "plan_workload"]
 
