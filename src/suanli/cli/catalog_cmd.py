@@ -89,13 +89,15 @@ def register(app: typer.Typer) -> None:
                     {
                         "field": f if s["default"] else "",
                         "value": s["value"],
-                        "default": "*" if s["default"] else ("conflict" if v["conflict"] and s["value"] != v["value"] else ""),
+                        # one-cell marker so that the note keeps its room at 80 columns (words whole)
+                        "default": "*" if s["default"] else ("≠" if v["conflict"] and s["value"] != v["value"] else ""),
                         "source": s["source"],
                         "date": s.get("date"),
                         "note": s.get("note"),
                     }
                 )
-        emit_rows(rows, ["field", "value", "default", "source", "date", "note"], title="Specs (* = default)")
+        emit_rows(rows, ["field", "value", "default", "source", "date", "note"], headers={"default": ""},
+                  title="Specs (* = default, ≠ = this source disagrees)")
         if d["conflicts"]:
             console.print(f"[yellow]sources disagree on:[/yellow] {', '.join(d['conflicts'])}")
         for n in a.notes:

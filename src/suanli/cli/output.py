@@ -5,16 +5,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["Format", "console", "emit_json", "emit_rows", "err_console", "lang", "say", "set_lang", "to_jsonable"]
+__all__ = ["Format", "console", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "set_lang",
+           "to_jsonable", "wrap_cell"]
 
 console = Console()
 err_console = Console(stderr=True)
@@ -87,14 +90,98 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
+# Where a table cell may wrap: at spaces, after "·" "/" "," "_" (layouts tp2·pp4, GiB 19/20, lists,
+# snake_case field names) and between CJK characters (Chinese has no spaces; UAX #14 allows a break there).
+# Never inside a name such as "rtx-4090" or "llama-factory".
+_CJK = "\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef"
+_PIECES = re.compile(rf"[{_CJK}]|[^ ·/,_{_CJK}]*[·/,_]|[^ ·/,_{_CJK}]+| +")
+_GAP = 2  # columns are two cells apart (no edges, padding collapsed)
+
+
+def _pieces(text: str) -> list[str]:
+    return _PIECES.findall(text)
+
+
+def _min_width(text: str) -> int:
+    """The narrowest width at which `text` wraps without breaking a word."""
+    return max((cell_len(x.rstrip()) for line in text.split("\n") for x in _pieces(line) if x.strip()), default=0)
+
+
+def _max_width(text: str) -> int:
+    return max((cell_len(line) for line in text.split("\n")), default=0)
+
+
+def wrap_cell(text: str, width: int) -> str:
+    """`text` wrapped to `width` cells at spaces and after · / , _ only (a piece wider than `width` is cut)."""
+    out: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for piece in _pieces(para):
+            if piece.isspace():
+                line += piece if line else ""
+                continue
+            if line and cell_len(line + piece) > width:
+                out.append(line.rstrip())
+                line = ""
+            while cell_len(piece) > width:  # only when the column had to go below its widest word
+                cut = next(i for i in range(len(piece), 0, -1) if cell_len(piece[:i]) <= width or i == 1)
+                out.append(piece[:cut])
+                piece = piece[cut:]
+            line += piece
+        out.append(line.rstrip())
+    return "\n".join(out)
+
+
+def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence[int] = ()) -> tuple[list[int], list[int]]:
+    """Column widths for a table of `cells` (header first) in `width` terminal cells, words kept whole:
+    every column at its full width when that fits; else each at least its widest word, the rest shared by
+    how much each lacks; else columns left out (`drop_first`, then columns with one value in every row, then
+    from the right, never the first) until the rest fit. Returns (kept column indexes, their widths)."""
+    n = len(cells[0]) if cells else 0
+    lo = [max(_min_width(r[j]) for r in cells) for j in range(n)]
+    hi = [max(_max_width(r[j]) for r in cells) for j in range(n)]
+    keep = list(range(n))
+
+    def fits(bound: list[int]) -> bool:
+        return sum(bound[k] for k in keep) + _GAP * (len(keep) - 1) <= width
+
+    # low-value columns (the caller's, then one value in every row) go before anything wraps
+    constant = sorted((j for j in range(1, n) if len(cells) > 2 and len({r[j] for r in cells[1:]}) == 1),
+                      key=lambda j: (cells[1][j] not in ("", "0"), -j))  # all-zero or empty first, then right to left
+    for j in [*drop_first, *constant]:
+        if fits(hi):
+            break
+        if j in keep and j != 0:
+            keep.remove(j)
+    for j in range(n - 1, 0, -1):  # then from the right until every word fits whole
+        if fits(lo) or len(keep) <= 1:
+            break
+        if j in keep:
+            keep.remove(j)
+    room = width - _GAP * (len(keep) - 1)
+    if sum(hi[k] for k in keep) <= room:
+        return keep, [hi[k] for k in keep]
+    w = {k: lo[k] for k in keep}
+    spare = room - sum(w.values())
+    while spare > 0:  # one cell at a time to the column that lacks most (relative to its full width)
+        k = max(keep, key=lambda k: (hi[k] - w[k]) / hi[k] if hi[k] else 0.0)
+        if w[k] >= hi[k]:
+            break
+        w[k] += 1
+        spare -= 1
+    return keep, [w[k] for k in keep]
+
+
 def emit_rows(
     rows: Sequence[Mapping[str, Any]],
     columns: Sequence[str],
     fmt: Format = Format.table,
     title: str | None = None,
     headers: Mapping[str, str] | None = None,
+    drop_first: Sequence[str] = (),
 ) -> None:
-    """Print rows as a table, JSON list or CSV with the given column order."""
+    """Print rows as a table, JSON list or CSV with the given column order. A table fits the terminal with
+    words whole (`fit_columns`); columns that cannot fit are named below it (`drop_first`: which go first)."""
     if fmt is Format.json:
         emit_json([{c: r.get(c) for c in columns} for r in rows])
         return
@@ -108,18 +195,21 @@ def emit_rows(
             w.writerow({c: csv_safe(r.get(c)) for c in columns})
         sys.stdout.write(buf.getvalue())
         return
-    table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-    needs = [max(max((len(_cell(r.get(c))) for r in rows), default=0), len((headers or {}).get(c, c))) + 3
-             for c in columns]
-    keep_whole = sum(needs) <= console.width  # whole columns only when the table fits the terminal
-    for j, c in enumerate(columns):
-        # right-align numbers; when the table fits, keep the id column and short columns whole
-        numeric = any(isinstance(r.get(c), int | float) and not isinstance(r.get(c), bool) for r in rows)
-        header = (headers or {}).get(c, c)
-        widest = max((len(_cell(r.get(c))) for r in rows), default=0)
-        short = keep_whole and widest <= 12
-        table.add_column(header, overflow="fold", no_wrap=keep_whole and j == 0,
-                         justify="right" if numeric else "left", min_width=max(widest, len(header)) if short else None)
-    for r in rows:
-        table.add_row(*(_cell(r.get(c)) for c in columns))
+    names = [(headers or {}).get(c, c) for c in columns]
+    cells = [names, *[[_cell(r.get(c)) for c in columns] for r in rows]]
+    keep, widths = fit_columns(cells, console.width, [columns.index(c) for c in drop_first if c in columns])
+    table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  collapse_padding=True, padding=(0, 1))
+    for j, wd in zip(keep, widths):
+        numeric = any(isinstance(r.get(columns[j]), int | float) and not isinstance(r.get(columns[j]), bool) for r in rows)
+        table.add_column(wrap_cell(names[j], wd), width=wd, no_wrap=True, overflow="crop",
+                         justify="right" if numeric else "left")
+    for row in cells[1:]:
+        table.add_row(*(wrap_cell(row[j], wd) for j, wd in zip(keep, widths)))
     console.print(table)
+    if len(keep) < len(columns):
+        from suanli.i18n import t
+
+        left = ", ".join(names[j] for j in range(len(columns)) if j not in keep)
+        console.print("[dim]" + t("cli.columns_left_out", lang(), columns=left, width=console.width) + "[/dim]",
+                      highlight=False)

@@ -124,7 +124,7 @@ def render_plan(r: PlanResult) -> None:
 def register(app: typer.Typer) -> None:
     @app.command("plans")
     def plans_cmd(
-        show: Annotated[int | None, typer.Option(help="print one saved plan in full")] = None,
+        show: Annotated[int | None, typer.Option(help="print one saved plan in full (tables; --json for the record)")] = None,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Plans saved with `suanli plan --save` (SQLite by default, SUANLI_DATABASE_URL for PostgreSQL)."""
@@ -132,7 +132,9 @@ def register(app: typer.Typer) -> None:
 
         store = open_store()
         if show is not None:
-            emit_json(store.plan(show))
+            from suanli.cli.store_cmd import show_saved_plan
+
+            emit_json(store.plan(show)) if json_ else show_saved_plan(store.plan(show))
             return
         rows = store.plans()
         if json_:

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from suanli.cli.output import console, emit_json, emit_rows
 
-__all__ = ["db_app", "import_offers_cmd", "register"]
+__all__ = ["db_app", "import_offers_cmd", "register", "show_saved_plan"]
 
 db_app = typer.Typer(no_args_is_help=True, help="The local database (SQLite by default; SUANLI_DATABASE_URL for PostgreSQL).")
 
@@ -64,6 +64,36 @@ def db_info(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = 
     if cur:
         console.print(f"catalog version {cur['id']}: {cur['data_sha256'][:12]}… seeded {cur['seeded_at']}", highlight=False)
     emit_rows([{"table": k, "rows": v} for k, v in info["counts"].items()], ["table", "rows"], title="Rows")
+
+
+def show_saved_plan(rec: dict[str, Any]) -> None:
+    """`suanli plans --show ID`: a saved plan as `suanli plan` prints it (tables, reasons, warnings, why-not,
+    assumptions in the run's language), under one line naming the saved plan. A record the current planner
+    cannot read back (saved by an older version) is printed as JSON with a note."""
+    from pydantic import ValidationError
+
+    from suanli.plan.request import PlanRequest
+    from suanli.plan.search import Plan, PlanResult
+
+    res = rec.get("result") or {}
+    console.print(f"[dim]#{rec.get('id')} {rec.get('name') or ''} · {str(rec.get('created_at', ''))[:16]} · "
+                  f"catalog version {rec.get('catalog_version_id')}[/dim]", highlight=False)
+    try:
+        known = set(Plan.model_fields)
+        r = PlanResult(
+            request=PlanRequest.model_validate(res.get("request") or rec.get("request") or {}),
+            model_id=res.get("model") or rec.get("model"),
+            plans=[Plan.model_validate({k: v for k, v in p.items() if k in known}) for p in res.get("plans", [])],
+            **{k: res[k] for k in ("pareto", "why_not", "configurations_evaluated", "search_seconds", "relax",
+                                   "relax_i18n", "assumptions", "assumptions_i18n") if k in res},
+        )
+    except (ValidationError, TypeError):
+        console.print("[yellow]saved by an older suanli: shown as JSON[/yellow]")
+        emit_json(rec)
+        return
+    from suanli.cli.plan_cmd import render_plan
+
+    render_plan(r)
 
 
 def register(app: typer.Typer) -> None:
