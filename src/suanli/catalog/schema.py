@@ -468,6 +468,9 @@ class SoftwareStack(_Strict):
     allocator_fragmentation: FloatField | None = Field(
         None, description="share of device memory the framework's caching allocator loses to fragmentation (0-1)"
     )
+    flash_attention: BoolField | None = Field(
+        None, description="a fused (flash) attention kernel training and serving use on this stack; None: no source"
+    )
     engines: tuple[str, ...] = Field((), description="inference engines that run on this stack, the default first")
     engines_source: str | None = None
     notes: tuple[str, ...] = ()

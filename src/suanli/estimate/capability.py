@@ -39,10 +39,14 @@ def default_engine(stack: SoftwareStack) -> str:
 
 
 def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, precision: str,
-                        engine: str | None, kv_dtype: str | None = None) -> tuple[list[str], list[str]]:
+                        engine: str | None, kv_dtype: str | None = None,
+                        flash_attention: bool | None = None) -> tuple[list[str], list[str]]:
     """(errors, warnings) for running `task` in `precision` with `engine` on `acc`."""
     errors: list[str] = []
     warnings: list[str] = []
+    if flash_attention and (stack.flash_attention is None or not stack.flash_attention.value):
+        warnings.append(f"no source says {stack.name} has a fused (flash) attention kernel; activations are counted "
+                        "as if it had one (pass --no-flash-attention to count the attention scores)")
     if precision == "fp8" or kv_dtype == "fp8":
         if acc.specs.fp8_dense_tflops is None:
             errors.append(f"{acc.name} has no FP8 tensor cores (no published dense FP8 peak){_why(stack, 'fp8')}")
@@ -64,9 +68,9 @@ def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, preci
 
 
 def check_capability(acc: Accelerator, stack: SoftwareStack, task: str, precision: str, engine: str | None,
-                     kv_dtype: str | None = None) -> list[str]:
+                     kv_dtype: str | None = None, flash_attention: bool | None = None) -> list[str]:
     """Raise InputError naming the source when the device/stack cannot run this; return the warnings."""
-    errors, warnings = capability_problems(acc, stack, task, precision, engine, kv_dtype)
+    errors, warnings = capability_problems(acc, stack, task, precision, engine, kv_dtype, flash_attention)
     if errors:
         raise InputError("precision" if "FP8" in errors[0] or "kernels" in errors[0] else
                          "engine" if errors[0].startswith("engine") else "task", errors[0])

@@ -93,6 +93,7 @@ class Plan(BaseModel):
     ttft_s: float | None = None
     tpot_s: float | None = None
     inter_node_gbit_per_s: float | None = None
+    flash_attention: bool = True
     memory_per_gpu_bytes: float
     memory_needed_bytes: float
     memory_usable_bytes: float
@@ -311,6 +312,12 @@ def _train_workload(req: PlanRequest, precision: str, **layout: Any) -> Workload
                          lora_targets=req.lora_targets, tokens=req.tokens, **layout)
 
 
+def _flash(stack: SoftwareStack) -> bool:
+    """Whether plans on this stack count activations with a fused (flash) attention kernel: only where a source
+    says the stack has one (stacks.yaml flash_attention); otherwise the attention scores are counted."""
+    return bool(stack.flash_attention is not None and stack.flash_attention.value)
+
+
 def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[str, np.ndarray]:
     """The framework's layouts (gpus × tp × pp × ep × zero × recompute × micro-batch), pins applied, generic
     validity pruned before any arithmetic (vidur's is_valid pruning)."""
@@ -346,22 +353,22 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 
 def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[tuple[str, str, bool], list[int]] = {}
     for i, d in enumerate(devs):
         if d.excluded is None and d.framework is not None:
             for p in d.precisions:
-                groups.setdefault((d.framework.id, p), []).append(i)
+                groups.setdefault((d.framework.id, p, _flash(d.stack)), []).append(i)
     parts: list[dict[str, np.ndarray]] = []
     n_grid = 0
     fws = {f.id: f for f in cat.frameworks}
-    for (fw_id, precision), idx in groups.items():
+    for (fw_id, precision, flash), idx in groups.items():
         fw = fws[fw_id]
         lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0)
         n_lay = lay["gpus"].shape[0]
         n_grid += n_lay * len(idx)
         if n_lay == 0:
             continue
-        w = _train_workload(req, precision)
+        w = _train_workload(req, precision, flash_attention=flash)
         mt, st = training_memory_terms(m, w), training_speed_terms(m, w)
         di = np.repeat(np.array(idx), n_lay)
         L = {k: np.tile(v, len(idx)) for k, v in lay.items()}
@@ -461,17 +468,18 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
     inference kernels, then the replicas needed for the request rate."""
     arch.require_llm(m, "serving plans")
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[tuple[str, str, bool], list[int]] = {}
     for i, d in enumerate(devs):
         if d.excluded is None and d.engine is not None:
             for p in d.precisions:
-                groups.setdefault((p, d.engine), []).append(i)
+                groups.setdefault((p, d.engine, _flash(d.stack)), []).append(i)
     need_tok_s = (req.requests_per_s or 0) * req.output
     tps = [t for t in TP_SIZES if req.tp is None or t == req.tp]
     parts: list[dict[str, np.ndarray]] = []
     n = 0
-    for (precision, engine), idx in groups.items():
-        w = make_workload(task="inference", precision=precision, input=req.input, output=req.output, engine=engine)
+    for (precision, engine, flash), idx in groups.items():
+        w = make_workload(task="inference", precision=precision, input=req.input, output=req.output, engine=engine,
+                          flash_attention=flash)
         prealloc = preallocate_fraction(cat, engine)
         mt = inference_memory_terms(m, w, prealloc is not None)
         st = inference_speed_terms(m, w)
@@ -668,6 +676,9 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         if s is not None:
             out.append(Message("plan.assume.setup", env=s.environment_minutes.value, gbit=s.download_gbit_per_s.value,
                                every=s.checkpoint_every_hours.value, write=s.checkpoint_write_gb_per_s.value))
+    no_fa = sorted({d.stack.name for d in devs if d.excluded is None and not _flash(d.stack)})
+    if no_fa:
+        out.append(Message("plan.assume.no_flash", stacks=", ".join(no_fa)))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
     out.append(Message("plan.assume.prices", kinds="/".join(req.offer_kinds), region=req.region))
     return out
@@ -677,10 +688,10 @@ def plan_workload(p: Plan, req: PlanRequest) -> Workload:
     """The `suanli estimate` workload that reproduces plan `p` (tests re-estimate every plan with it)."""
     if req.task == "inference":
         return make_workload(task="inference", precision=p.precision, batch=p.micro_batch, input=req.input,
-                             output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine)
+                             output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine, flash_attention=p.flash_attention)
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, ep=p.ep,
                            zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,
-                           inter_node_gbit_per_s=p.inter_node_gbit_per_s)
+                           inter_node_gbit_per_s=p.inter_node_gbit_per_s, flash_attention=p.flash_attention)
 
 
 def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost: float, cost_max: float,
@@ -753,6 +764,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         grad_accum=int(grid["ga"][i]) if training else None,
         replicas=None if training else int(grid["replicas"][i]),
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
+        flash_attention=_flash(d.stack),
         ttft_s=None if training else float(grid["ttft"][i]),
         tpot_s=None if training else float(grid["tpot"][i]),
         memory_per_gpu_bytes=float(grid["mem"][i]),
