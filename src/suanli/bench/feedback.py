@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 from suanli.bench.calibrate import DevicePeaks, device_key, fit_efficiency, peaks_from_accelerator
+from suanli.bench.home import calibration_path
 from suanli.bench.results import BenchResult
 from suanli.catalog import lookup
 from suanli.catalog.hf_config import from_hf_config
@@ -44,10 +44,6 @@ MAX_PLAUSIBLE = 1.5
 _METRIC_MAP = {"decode_bandwidth": ("decode_bandwidth", "*"), "prefill_mfu": ("matmul", "hf"), "matmul": ("matmul", "*")}
 
 
-def calibration_path() -> Path:
-    home = os.environ.get("SUANLI_HOME")
-    base = Path(home).expanduser() if home else Path.home() / ".local" / "share" / "suanli"
-    return base / "calibration.yaml"
 
 
 def load_calibration(path: Path | None = None) -> tuple[EfficiencyFactor, ...]:

@@ -134,9 +134,10 @@ def wrap_cell(text: str, width: int) -> str:
 
 def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence[int] = ()) -> tuple[list[int], list[int]]:
     """Column widths for a table of `cells` (header first) in `width` terminal cells, words kept whole:
-    every column at its full width when that fits; else each at least its widest word, the rest shared by
-    how much each lacks; else columns left out (`drop_first`, then columns with one value in every row, then
-    from the right, never the first) until the rest fit. Returns (kept column indexes, their widths)."""
+    every column at its full width when that fits, after leaving out `drop_first` and then columns with one
+    value in every row (all-zero first) if needed; else each at least its widest word, the rest shared by how
+    much each lacks; else the longest words are cut (widest column first, not below 8 cells); else columns go
+    from the right, never the first. Returns (kept column indexes, their widths)."""
     n = len(cells[0]) if cells else 0
     lo = [max(_min_width(r[j]) for r in cells) for j in range(n)]
     hi = [max(_max_width(r[j]) for r in cells) for j in range(n)]
@@ -153,7 +154,16 @@ def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence
             break
         if j in keep and j != 0:
             keep.remove(j)
-    for j in range(n - 1, 0, -1):  # then from the right until every word fits whole
+    # then the longest words are cut, widest column first, down to 8 cells (or the header's widest word) —
+    # an id split over two lines is better than a verdict column gone; only then columns go from the right
+    floor = {j: max(min(8, lo[j]), _min_width(cells[0][j])) for j in range(n)}
+    while not fits(lo):
+        j = max(keep, key=lambda k: lo[k] - floor[k])
+        if lo[j] <= floor[j]:
+            break
+        lo[j] -= 1
+        hi[j] = max(hi[j], lo[j])
+    for j in range(n - 1, 0, -1):
         if fits(lo) or len(keep) <= 1:
             break
         if j in keep:

@@ -14,10 +14,16 @@ __all__ = ["calibration_for", "default_engine", "estimate_with_calibration"]
 
 
 def calibration_for(device_id: str, path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
-    """The calibrated efficiency factors stored for this device (none when there is no calibration file)."""
+    """The calibrated efficiency factors stored for this device (none when there is no calibration file).
+    The rest of suanli.bench is imported only when the file exists: `suanli estimate` starts fast."""
+    from suanli.bench.home import calibration_path
+
+    p = path or calibration_path()
+    if not p.is_file():
+        return ()
     from suanli.bench.feedback import load_calibration
 
-    return tuple(f for f in load_calibration(path) if f.device == device_id)
+    return tuple(f for f in load_calibration(p) if f.device == device_id)
 
 
 def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload,

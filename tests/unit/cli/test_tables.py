@@ -47,7 +47,15 @@ def test_fit_columns_fits_the_width_with_words_whole(rows: list[list[str]], widt
     assert keep[0] == 0 and len(keep) == len(widths)
     if len(keep) > 1:
         assert sum(widths) + _GAP * (len(keep) - 1) <= width
-        assert all(w >= max(_min_width(r[j]) for r in cells) for j, w in zip(keep, widths))
+    lo = [max(_min_width(r[j]) for r in cells) for j in range(4)]
+    if sum(lo) + _GAP * 3 <= width:  # every word fits whole: nothing is left out or cut
+        assert keep == [0, 1, 2, 3] and all(w >= lo[j] for j, w in zip(keep, widths))
+
+
+def test_long_ids_are_cut_before_a_column_goes() -> None:
+    cells = [["id", "device", "acc"], ["20261130T214233-cpu-tiny-llama-fp32-b1-in128-out64", "cpu Intel Xeon", "pass"]]
+    keep, widths = fit_columns(cells, 30)
+    assert keep == [0, 1, 2] and sum(widths) + 2 * _GAP <= 30
 
 
 def test_constant_and_zero_columns_go_first() -> None:
