@@ -157,6 +157,18 @@ def test_inference_and_error(page: Page, base_url: str, shots: Path) -> None:
     page.screenshot(path=str(shots / "inference-error.png"), full_page=True)
 
 
+def test_budget_and_deadline_refusal_names_form_fields(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/#lang=zh&task=lora&tokens=100000000")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#budget", "1")
+    page.fill("#deadline", "0.1")
+    page.click("#plan-btn")
+    page.wait_for_selector("#plan-error li")
+    hints = page.locator("#plan-error").inner_text()
+    assert "“预算（元）”" in hints and "“截止时间（小时）”" in hints and "--budget" not in hints, hints
+    assert page.locator("#plan-results").is_hidden()
+
+
 def test_compare_value_catalog(page: Page, base_url: str, shots: Path) -> None:
     page.goto(base_url + "/")
     page.wait_for_selector("body[data-ready='1']")

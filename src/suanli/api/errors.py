@@ -81,6 +81,15 @@ def error_json(status: int, message: str, field: str | None = None, errors: list
                             headers=headers)
 
 
+class PlanRefused(Exception):
+    """No plan for the request, none even with one constraint relaxed: 422 with the relax hints (`relax`, in the
+    request's language and naming the page's form fields; `relax_i18n`, the messages)."""
+
+    def __init__(self, message: str, relax: list[str], relax_i18n: list[dict[str, Any]]) -> None:
+        self.message, self.relax, self.relax_i18n = message, relax, relax_i18n
+        super().__init__(message)
+
+
 class Refused(Exception):
     """A refusal with its status (401/403 token, 503 busy)."""
 
@@ -111,6 +120,11 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(SuanliError)
     async def _suanli(_: Request, e: SuanliError) -> Response:
         return error_json(422, str(e))
+
+    @app.exception_handler(PlanRefused)
+    async def _plan_refused(_: Request, e: PlanRefused) -> Response:
+        return SafeJSONResponse({"error": e.message, "field": None, "errors": [], "relax": e.relax,
+                                 "relax_i18n": e.relax_i18n}, status_code=422)
 
     @app.exception_handler(Refused)
     async def _refused(_: Request, e: Refused) -> Response:
