@@ -158,7 +158,7 @@ def test_inference_and_error(page: Page, base_url: str, shots: Path) -> None:
 
 
 def test_budget_and_deadline_refusal_names_form_fields(page: Page, base_url: str) -> None:
-    page.goto(base_url + "/#lang=zh&task=lora&tokens=100000000")
+    page.goto(base_url + "/?fresh=1#lang=zh&task=lora&tokens=100000000")  # a query: a full load, not a hash change
     page.wait_for_selector("body[data-ready='1']")
     page.fill("#budget", "1")
     page.fill("#deadline", "0.1")
@@ -290,5 +290,15 @@ def test_sizes_and_languages(browser: Any, base_url: str, shots: Path, size: str
         _no_horizontal_scroll(pg, f"catalog {size} {lang}")
         _axe(pg, f"catalog {size} {lang}")
         pg.screenshot(path=str(shots / f"catalog-{size}-{lang}.png"), full_page=True)
+
+        pg.click("#tab-tco")  # the rent-cost form and its answer, prices widened through the controls
+        pg.select_option("#tco-gpu", "h100-sxm")
+        pg.select_option("#tco-region", "any")
+        pg.select_option("#tco-kinds", "all")
+        pg.click("#tco-btn")
+        pg.wait_for_selector("#tco-table tbody tr")
+        assert ("海外" if lang == "zh" else "international") in pg.locator("#tco-table").inner_text()
+        _no_horizontal_scroll(pg, f"tco {size} {lang}")
+        _axe(pg, f"tco {size} {lang}")
         ctx.close()
         assert errors == [], errors
