@@ -49,6 +49,9 @@ const KINDS_ALL = ["listing", "index", "reference"];
 const kindsOf = sel => $(sel).value === "all" ? KINDS_ALL : ["listing"];
 const isIntl = region => !!region && !/^(cn|china)/i.test(region);
 const intlTag = region => isIntl(region) ? ` <span class="intl" title="${esc(region)}">${t("international")}</span>` : "";
+// a region cell: the platform's region, and the international mark (alone when the region says just that)
+const regionCell = (region, intl) => (region && region !== "international" ? esc(region) : "") +
+  (intl ? ` <span class="intl">${t("international")}</span>` : "");
 const kindLabel = k => t("kind_" + k);
 const basis = (region, kinds) => t("basis", {region: t("region_" + region), kinds: (kinds || ["listing"]).map(kindLabel).join(", ")});
 const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` class="${cls}"` : ""}>${html}</td>`;
@@ -316,7 +319,7 @@ $("#tco-form").addEventListener("submit", async ev => {
 function renderTco(rows) {
   // each row carries the request's basis (region, offer_kinds) and the offer's own `international` flag
   $("#tco-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
-  const where = r => { const reg = ((state.offers || {})[r.offer] || {}).region || (r.international ? "" : "cn"); return esc(reg) + (r.international ? ` <span class="intl">${t("international")}</span>` : ""); };
+  const where = r => regionCell(((state.offers || {})[r.offer] || {}).region || (r.international ? "" : "cn"), r.international);
   const head = ["provider", "offer", "kind", "region", "billing", "cost", "cny_h", "date"];
   $("#tco-table").innerHTML = `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>` +
     rows.map(r => `<tr>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", fmt(r.cost_cny, 0) + (r.cost_cny_max && r.cost_cny_max !== r.cost_cny ? "–" + fmt(r.cost_cny_max, 0) : ""), "num")}${td("cny_h", fmt(r.effective_cny_per_card_hour, 2), "num")}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}</tr>`).join("") + "</tbody>";
@@ -391,7 +394,7 @@ function renderDetail({d, offers}) {
   $("#acc-detail").innerHTML = `<h3>${esc(d.name)}</h3>${d.conflicts.length ? `<p class="conflict">${t("conflicts")}: ${d.conflicts.map(c => esc(label("spec", c))).join(", ")}</p>` : ""}
     <div class="table-wrap" tabindex="0"><table id="spec-table" class="cards"><thead><tr>${head(["field", "value", "source", "date", "note"])}</tr></thead><tbody>${rows}</tbody></table></div>
     <h4>${t("offers")}</h4><div class="table-wrap" tabindex="0"><table class="cards"><thead><tr>${head(["provider", "gpus", "billing", "price", "kind", "region", "date", "source"])}</tr></thead><tbody>
-    ${offers.map(o => `<tr>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("kind", esc(kindLabel(o.kind)))}${td("region", esc(o.region || "cn") + intlTag(o.region))}${td("date", esc(o.date))}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>`;
+    ${offers.map(o => `<tr>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("kind", esc(kindLabel(o.kind)))}${td("region", regionCell(o.region || "cn", isIntl(o.region)))}${td("date", esc(o.date))}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>`;
 }
 
 // ---- start ------------------------------------------------------------------------------------------
