@@ -77,17 +77,23 @@ def register(app: typer.Typer) -> None:
             emit_json(d)
             return
         console.print(f"[bold]{a.name}[/bold] ({a.id}) — {a.vendor}, {a.family}, {a.segment}, {a.form_factor}")
-        console.print(f"stack: {a.stack}; memory: {a.memory_type}; interconnect: {a.interconnect_name or a.interconnect}")
+        from suanli.cli.output import lang
+        from suanli.i18n import t
+
+        lg = lang()
+        console.print(t("cli.gpu.facts", lg, stack=a.stack, memory=a.memory_type,
+                        interconnect=a.interconnect_name or a.interconnect), highlight=False)
         if a.china_market is not None:
-            console.print(f"China market: {a.china_market.value} [dim]({a.china_market.chosen.source})[/dim]")
+            console.print(t("cli.gpu.market", lg, value=a.china_market.value)
+                          + f" [dim]({a.china_market.chosen.source})[/dim]", highlight=False)
         if d["variants"]:
-            console.print(f"variants: {', '.join(d['variants'])}")
+            console.print(t("cli.gpu.variants", lg, names=", ".join(d["variants"])), highlight=False)
         rows = []
         for f, v in d["specs"].items():
             for s in v["sources"]:
                 rows.append(
                     {
-                        "field": f if s["default"] else "",
+                        "field": t("spec." + f, lg) if s["default"] else "",  # 显存带宽（GB/s） in Chinese
                         "value": s["value"],
                         # one-cell marker so that the note keeps its room at 80 columns (words whole)
                         "default": "*" if s["default"] else ("≠" if v["conflict"] and s["value"] != v["value"] else ""),
@@ -96,12 +102,14 @@ def register(app: typer.Typer) -> None:
                         "note": s.get("note"),
                     }
                 )
-        emit_rows(rows, ["field", "value", "default", "source", "date", "note"], headers={"default": ""},
-                  title="Specs (* = default, ≠ = this source disagrees)")
+        cols = ["field", "value", "default", "source", "date", "note"]
+        emit_rows(rows, cols, headers={**{c: t("col." + c, lg) for c in cols}, "default": ""},
+                  title=t("cli.gpu.specs_title", lg))
         if d["conflicts"]:
-            console.print(f"[yellow]sources disagree on:[/yellow] {', '.join(d['conflicts'])}")
+            console.print("[yellow]" + t("cli.gpu.disagree", lg, fields=", ".join(t("spec." + c, lg) for c in d["conflicts"]))
+                          + "[/yellow]", highlight=False)
         for n in a.notes:
-            console.print(f"note: {n}")
+            console.print(t("cli.gpu.note", lg, note=n), highlight=False)
 
     @app.command()
     def models(

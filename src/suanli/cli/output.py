@@ -90,11 +90,11 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
-# Where a table cell may wrap: at spaces, after "·" "/" "," "_" (layouts tp2·pp4, GiB 19/20, lists,
-# snake_case field names) and between CJK characters (Chinese has no spaces; UAX #14 allows a break there).
+# Where a table cell may wrap: at spaces, after "·" "_" (layouts tp2·pp4, snake_case field names) and
+# between CJK characters (Chinese has no spaces; UAX #14 allows a break there).
 # Never inside a name such as "rtx-4090" or "llama-factory".
 _CJK = "\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef"
-_PIECES = re.compile(rf"[{_CJK}]|[^ ·/,_{_CJK}]*[·/,_]|[^ ·/,_{_CJK}]+| +")
+_PIECES = re.compile(rf"[{_CJK}]|[^ ·_{_CJK}]*[·_]|[^ ·_{_CJK}]+| +")  # never at "," (1,600) or "/" (GB/s)
 _GAP = 2  # columns are two cells apart (no edges, padding collapsed)
 
 
@@ -112,7 +112,8 @@ def _max_width(text: str) -> int:
 
 
 def wrap_cell(text: str, width: int) -> str:
-    """`text` wrapped to `width` cells at spaces and after · / , _ only (a piece wider than `width` is cut)."""
+    """`text` wrapped to `width` cells at spaces, after · _ and between CJK characters only (a piece wider
+    than `width` is cut)."""
     out: list[str] = []
     for para in text.split("\n"):
         line = ""
@@ -173,10 +174,15 @@ def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence
         return keep, [hi[k] for k in keep]
     w = {k: lo[k] for k in keep}
     spare = room - sum(w.values())
-    while spare > 0:  # one cell at a time to the column that lacks most (relative to its full width)
-        k = max(keep, key=lambda k: (hi[k] - w[k]) / hi[k] if hi[k] else 0.0)
-        if w[k] >= hi[k]:
+    for k in sorted(keep, key=lambda k: hi[k] - w[k]):  # whole columns first, the cheapest to complete first
+        if 0 < hi[k] - w[k] <= spare:
+            spare -= hi[k] - w[k]
+            w[k] = hi[k]
+    while spare > 0:  # then one cell at a time to the narrowest column still short of its full width
+        short = [k for k in keep if w[k] < hi[k]]
+        if not short:
             break
+        k = min(short, key=lambda k: w[k])
         w[k] += 1
         spare -= 1
     return keep, [w[k] for k in keep]
