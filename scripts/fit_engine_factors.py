@@ -77,6 +77,11 @@ FITS: tuple[Fit, ...] = (
         ("torchtitan-llama-3.1-8b-fsdp64-b1-selective", "torchtitan-llama-3.1-70b-fsdp64-b1-full",
          "torchtitan-llama-2-13b-fsdp64-b2-none", "torchtitan-llama-2-13b-fsdp64-b2-selective",
          "torchtitan-llama-2-70b-fsdp64-b2-full")),
+    # llama.cpp's prompt GEMMs (issue 12 item 2): their share of torch.matmul's efficiency on the FP16-accumulate roof
+    # that ggml's cuBLAS calls use (frameworks.yaml llama.cpp fp16_accumulate), from the RTX 4090 F16 pp512 row; the A100
+    # rows of llama.cpp PR #6017 stay held out
+    Fit((Param("matmul-engine-share-llama.cpp", "matmul_engine_share", _grid(0.30, 1.0, 0.01), engine="llama.cpp"),),
+        ("llamacpp-rtx4090-llama2-7b-f16-pp512",)),
     # Ascend 910B (DaVinci; issue 12 item 2): MindFormers' Llama 2 rows on Atlas 800T A2, not the Llama 3 rows held out
     Fit((Param("mfu-910b", "train_mfu", _grid(0.30, 0.80, 0.005), family="davinci"),),
         ("eng-mindformers-910b-llama-2-7b-dp8-pretrain", "eng-mindformers-910b-llama-2-13b-dp8-full",

@@ -486,6 +486,10 @@ class InferenceEngine(_Strict):
         None, description="share of device memory reserved up front (vLLM gpu_memory_utilization); None: allocates on demand"
     )
     efficiency_as: str | None = Field(None, description="engine id whose efficiency factors apply (borrowed, see note)")
+    fp16_accumulate: bool = Field(
+        False, description="its 16-bit GEMMs accumulate in fp16, so the device's fp16_acc16_dense_tflops is the roof "
+        "where published (GeForce cards: twice the fp32-accumulate rate); see note"
+    )
     source: str
     note: str | None = None
 
@@ -532,7 +536,8 @@ class EfficiencyFactor(_Strict):
     share of the `matmul` ceiling for a UNet / a diffusion transformer or text encoder), `diffusion_step_overhead_s`
     (seconds per denoising step beyond the roofline; not a ratio). `collective_overhead_s`: seconds each
     inference collective (tensor-parallel all-reduce, expert all-to-all) adds to the link's latency model at
-    small messages (kernel launch, rank skew; issue 12 item 2; not a ratio).
+    small messages (kernel launch, rank skew; issue 12 item 2; not a ratio). `matmul_engine_share`: an engine's
+    GEMM throughput as a share of the device's `matmul` efficiency (torch.matmul), on the engine's own roof.
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
     """
 
@@ -540,6 +545,7 @@ class EfficiencyFactor(_Strict):
     metric: Literal[
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
         "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
+        "matmul_engine_share",
     ]
     family: str = "*"
     device: str | None = None

@@ -125,6 +125,7 @@ class InferenceMemoryTerms:
     score_bytes_per_seq: float
     logits_bytes_per_seq: float
     profile_tokens: float | None
+    kv_previous_bytes_per_seq: float = 0.0
 
 
 def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool) -> InferenceMemoryTerms:
@@ -146,6 +147,13 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool) -> Inf
         # generate() keeps only the last position's logits, upcast to fp32 (transformers logits_to_keep=1)
         logits_bytes_per_seq=(m.vocab_size or 0) * 4.0,
         profile_tokens=VLLM_PROFILE_TOKENS if preallocates else None,
+        # a legacy tuple cache grows by torch.cat (new tensor of n + 1 positions per layer) and the new tuple is built
+        # while generate() still passes and holds the previous step's tuple (Qwen 1 modeling_qwen.py QWenAttention:
+        # `key = torch.cat((past_key, key), dim=1)`, `present = (key, value)`), so the last decode step holds the
+        # previous cache, context − 1 positions, beside the new one; transformers' DynamicCache rebinds each layer
+        # and frees the old tensor at once (cache_utils.py DynamicLayer.update)
+        kv_previous_bytes_per_seq=arch.kv_cache_bytes_per_token(m, kv_b, w.engine) * (w.context - 1)
+        if w.legacy_kv_cache and w.output > 1 else 0.0,
     )
 
 
@@ -161,6 +169,9 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     act = tokens * t.act_bytes_per_token / tp + batch * t.score_bytes_per_seq / tp
     logits = batch * t.logits_bytes_per_seq
     parts: dict[str, Any] = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
+    if t.kv_previous_bytes_per_seq:
+        # the previous step's cache is alive at the last decode step, when the prefill transients are gone
+        parts["kv_cache_previous_step"] = np.maximum(t.kv_previous_bytes_per_seq * batch / kv_shard - act, 0.0)
     if pool_bytes is not None:
         parts["kv_cache_pool_unused"] = np.maximum(pool_bytes - weights - act - logits - kv, 0.0)
     return parts
@@ -252,10 +263,13 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
         head_grad_bytes=head,
         routed_fraction=_routed_fraction(m),
         act_bytes_per_token_layer=(per_tok[0], per_tok[1], per_tok[2]),
-        # logits in the compute dtype, the fp32 upcast for the loss and its fp32 gradient: 2 + 4 + 4 bytes
-        # per vocabulary entry per token (transformers' ForCausalLMLoss upcasts logits to float); a chunked loss
-        # (torchtune CEWithChunkedOutputLoss) upcasts one chunk at a time, so only 8 / chunks of those stay
-        logits_bytes_per_token=(m.vocab_size or 0) * (act_b + 8.0 / w.loss_chunks),
+        # an unchunked loss peaks in its backward with three fp32 vocabulary-wide tensors per token, whatever the
+        # compute dtype: the saved log-softmax output, its incoming gradient and its result, 12 bytes (torch
+        # log_softmax_backward; transformers' ForCausalLMLoss and Qwen 1's remote loss upcast to fp32, the latter
+        # under autocast): measured 12.0 bytes in fp32 and bf16 alike (cpu_measured.yaml, `logits` of every
+        # training case). A chunked loss (torchtune CEWithChunkedOutputLoss) keeps the compute-dtype logits and
+        # upcasts one chunk at a time, so only 8 / chunks of the fp32 bytes stay
+        logits_bytes_per_token=(m.vocab_size or 0) * (12.0 if w.loss_chunks == 1 else act_b + 8.0 / w.loss_chunks),
         layers=m.num_layers or 0,
         # paged states (bitsandbytes paged optimizers, CUDA unified memory) leave the device under pressure and are
         # not in the framework's device peak, like offloaded ones

@@ -14,7 +14,13 @@ from suanli.estimate import arch
 from suanli.estimate.efficiency import Efficiency, efficiency
 from suanli.estimate.memory import storage_precision, weights_bytes
 from suanli.estimate.params import param_count
-from suanli.estimate.precision import QUANTIZED, activation_bytes, peak_flops_per_s, weight_bytes_per_param
+from suanli.estimate.precision import (
+    QUANTIZED,
+    activation_bytes,
+    compute_dtype,
+    peak_flops_per_s,
+    weight_bytes_per_param,
+)
 from suanli.estimate.scaling import (
     OVERLAP_FRACTION_OF_BACKWARD,
     CommTimes,
@@ -27,7 +33,7 @@ from suanli.estimate.scaling import (
 )
 from suanli.estimate.workload import RECOMPUTE, Workload
 from suanli.errors import EstimateError
-from suanli.units import GB
+from suanli.units import GB, TFLOPS
 
 __all__ = [
     "InferenceSpeedTerms",
@@ -115,6 +121,15 @@ class InferenceSpeedTerms:
     layers: int
     moe_layers: float
     a2a_bytes_per_token: float
+    prefill_score_bytes_per_token: float = 0.0
+    decode_score_bytes_per_token: float = 0.0
+
+
+# attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
+# written, the softmax reads it and writes probabilities, P·V reads them — in fp32 for the softmax (transformers
+# eager_attention_forward: softmax(dtype=float32); llama.cpp's graph: F32 KQ, soft_max_ext, F32 KQV input), so 16
+# bytes per element; flash attention keeps them on chip (Dao et al. 2022, FlashAttention §3.1: HBM accesses)
+SCORE_BYTES_PER_ELEMENT = 16.0
 
 
 def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
@@ -153,6 +168,11 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
         layers=m.num_layers or 0,
         moe_layers=moe_layers_per_stage(m, 1),
         a2a_bytes_per_token=(m.moe.top_k if m.moe else 0) * (m.hidden_size or 0) * act_b,
+        # score elements per token: heads × keys seen (causal prefill: i/2 on average; decode: the context)
+        prefill_score_bytes_per_token=0.0 if w.flash_attention else
+        (m.num_layers or 0) * (m.num_attention_heads or 0) * (i / 2) * SCORE_BYTES_PER_ELEMENT,
+        decode_score_bytes_per_token=0.0 if w.flash_attention else
+        (m.num_layers or 0) * (m.num_attention_heads or 0) * ctx * SCORE_BYTES_PER_ELEMENT,
     )
 
 
@@ -195,7 +215,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i * t.kv_read_factor
     pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
     pf_memory = pf_bytes / (r["bw"] * r["e_bw"]) / tp
-    pf_elementwise = b * i * t.layers * t.act_traffic_bytes_per_token_layer / (r["bw"] * r["e_stream"]) / tp
+    pf_elementwise = b * i * (t.layers * t.act_traffic_bytes_per_token_layer + t.prefill_score_bytes_per_token) / (
+        r["bw"] * r["e_stream"]) / tp
     # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3); expert
     # parallel: dispatch + combine all-to-alls of the top-k hidden states (GShard, Lepikhin et al. 2020 §3.2)
     pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat)
@@ -208,7 +229,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     dc_memory = dc_bytes / (r["bw"] * r["e_bw"]) / tp
     dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat)
     dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat)
-    dc_elementwise = b * t.layers * t.act_traffic_bytes_per_token_layer / (r["bw"] * r["e_stream"]) / tp
+    dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
+        r["bw"] * r["e_stream"]) / tp
     step_s = np.maximum(dc_compute, dc_memory) + dc_elementwise + dc_tp + r["overhead"]
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
     return {
@@ -250,19 +272,26 @@ def inference_rates(
     """Device rates for `inference_step`, with the efficiencies used."""
     peak, bw, e_mm, e_bw = device_rates(cat, acc, w, overrides)
     eng = engine_for_efficiency(cat, w.engine)
+    engine = next((x for x in cat.engines if x.id == w.engine), None)
+    if engine is not None and engine.fp16_accumulate and compute_dtype(w.precision) == "fp16" \
+            and acc.specs.fp16_acc16_dense_tflops is not None:
+        # the engine's fp16 GEMMs accumulate in fp16 (InferenceEngine.fp16_accumulate, cited in its note): the
+        # FP16-accumulate rate is the roof (GeForce: twice the fp32-accumulate one; equal on data-centre parts)
+        peak = acc.specs.fp16_acc16_dense_tflops.value * TFLOPS
+    e_share = efficiency(cat, acc, "matmul_engine_share", w.precision, eng, overrides)
     e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, eng, overrides)
     e_coll = efficiency(cat, acc, "collective_overhead_s", w.precision, eng, overrides)
     # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
     e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, eng).value
     links = link_rates(cat, acc)
     return {
-        "peak": peak, "bw": bw, "e_mm": e_mm.value, "e_bw": e_bw.value, "e_stream": e_stream,
+        "peak": peak, "bw": bw, "e_mm": e_mm.value * e_share.value, "e_bw": e_bw.value, "e_stream": e_stream,
         "overhead": e_oh.value, "intra_bw": links.intra_bytes_per_s,
         # small-message collectives are latency-bound: the engine's launch and rank-skew time adds to each one
         "intra_lat": links.intra_latency_s + e_coll.value,
         "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node),
-    }, [e_mm, e_bw, e_oh, e_coll]
+    }, [e_mm, e_bw, e_oh, e_coll, e_share]
 
 
 def inference_speed(

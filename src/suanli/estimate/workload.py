@@ -83,6 +83,8 @@ class Workload(BaseModel):
                                  "torchtune single-device recipes)")
     loss_chunks: int = Field(1, ge=1, le=1024, description="cross-entropy over this many chunks of tokens (torchtune "
                              "CEWithChunkedOutputLoss: 8): the fp32 upcast lives one chunk at a time")
+    legacy_kv_cache: bool = Field(False, description="hf: the model's remote code returns a new tuple of torch.cat-grown "
+                                  "caches each step while generate() still holds the previous one (Qwen 1 modeling_qwen.py)")
     method: Method = "default"
     # diffusion models (issue 3, item 2); None = the pipeline's default (ModelArch.pipeline)
     resolution: int | None = Field(None, ge=64, le=8192, description="diffusion: square image side in pixels")
