@@ -18,6 +18,15 @@ def planning_catalog() -> Catalog:
         return packaged_catalog()
     if not os.environ.get("SUANLI_DATABASE_URL") and not (data_dir() / "suanli.db").exists():
         return packaged_catalog()
+    from suanli.store.settings import database_url
+    from suanli.store.snapshot import load_snapshot, write_snapshot
+
+    url = database_url()
+    cat = load_snapshot(url)  # unchanged SQLite store: no SQLAlchemy, no migration check
+    if cat is not None:
+        return cat
     from suanli.store.db import open_store
 
-    return open_store().catalog()
+    cat = open_store().catalog()
+    write_snapshot(url, cat)
+    return cat
