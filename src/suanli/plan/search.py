@@ -895,5 +895,14 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
                 tips.append(Message("relax.deadline_setup", hours=duration(need_h), field="deadline_hours",
                                     by=need_h - (req.deadline_hours or 0)))
     if not tips:
+        # neither constraint alone can be relaxed into a plan: name what each needs on its own
+        if req.budget_cny is not None:
+            need = float(cost[finite].min())
+            tips.append(Message("relax.budget_alone", need=need, field="budget_cny", by=max(need - req.budget_cny, 0.0)))
+        if not deadline_ok:
+            need_h = float(calendar_h[finite].min())
+            tips.append(Message("relax.deadline_alone", hours=duration(need_h), field="deadline_hours",
+                                by=max(need_h - (req.deadline_hours or 0), 0.0)))
+    if not tips:
         raise PlanError("no plan satisfies the constraints")
     return tips

@@ -35,35 +35,6 @@ def _breakdowns(cat: Catalog, m: Any, req: Any, plans: list[dict[str, Any]]) -> 
             p["breakdown_bytes"] = None
 
 
-def relax_both(request: Request, body: PlanBody, lang: Lang) -> PlanRefused | None:
-    """When a training request with a budget and a deadline has no plan, and neither constraint alone can be
-    relaxed into one (the planner's own hints need the other constraint met), the hints for both: the cheapest
-    plan without either (what the budget must reach) and the fastest (what the deadline must reach)."""
-    from suanli.i18n import Message, duration, render, t
-    from suanli.plan.request import PlanRequest
-    from suanli.plan.search import plan
-
-    if body.budget_cny is None or body.deadline_hours is None or body.task == "inference":
-        return None
-    c = planning_catalog(request)
-    m = lookup.model(c, body.model)
-    free = body.model_dump(exclude={"breakdown", "name", "budget_cny", "deadline_hours", "objective"})
-    try:
-        cheap = plan(c, m, PlanRequest.model_validate({**free, "objective": "cheapest"})).plans
-        fast = plan(c, m, PlanRequest.model_validate({**free, "objective": "fastest"})).plans
-    except SuanliError:
-        return None
-    if not cheap or not fast:
-        return None
-    need = min(p.total_cost_cny for p in cheap)
-    hours = min(p.hours for p in fast)
-    tips = [Message("relax.budget_alone", need=need, by=max(0.0, need - body.budget_cny), field="budget_cny"),
-            Message("relax.deadline_alone", hours=duration(hours), by=max(0.0, hours - body.deadline_hours),
-                    field="deadline_hours")]
-    return PlanRefused(t("error.no_plan_both", lang), [render(x, lang, "web") for x in tips],
-                       [x.to_json() for x in tips])
-
-
 def plan_answer(request: Request, body: PlanBody) -> dict[str, Any]:
     """The plan for a body, from the cache when the same body met the same catalog revision."""
     from suanli.plan.request import PlanRequest
@@ -110,19 +81,16 @@ async def plan_ep(request: Request, body: PlanBody,
                   lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
     """Ranked plans with reasons, warnings, Pareto front and why-not, in the request's language (`?lang=` or
     Accept-Language; the messages themselves are in the `*_i18n` fields). Saving is a write: POST /api/plans."""
-    from suanli.errors import PlanError
+    from suanli.i18n import t
     from suanli.views.plans import localized
 
-    def run() -> dict[str, Any]:
-        try:
-            return plan_answer(request, body)
-        except PlanError:  # nothing qualifies and no single constraint to relax: hints for budget and deadline
-            refused = relax_both(request, body, lang)
-            if refused is None:
-                raise
-            raise refused from None
-
-    return localized(await run_bounded(request, run, "plan"), lang)
+    out = localized(await run_bounded(request, lambda: plan_answer(request, body), "plan"), lang)
+    alone = [m.get("id", "").endswith("_alone") for m in out.get("relax_i18n") or []]
+    if not out["plans"] and alone and all(alone):
+        # no plan meets the budget and the deadline together, nor either with the other relaxed: 422 with the
+        # planner's hints for both (plan._relax), naming the page's form fields
+        raise PlanRefused(t("error.no_plan_both", lang), out["relax"], out["relax_i18n"])
+    return out
 
 
 @router.post("/compare")
