@@ -17,7 +17,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from suanli.catalog.schema import OFFER_KINDS, Catalog, Offer
+from suanli.catalog.schema import OFFER_KINDS, Catalog, Offer, Unpriced
 from suanli.errors import InputError
 from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
 
@@ -185,23 +185,33 @@ def stale_warning(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MO
             f"(older than {months:g}): check the platform's current price")
 
 
-def unpriced_reason(cat: Catalog, device: str) -> str | None:
-    """The catalog's one-line note on a device searched for and found without a public rental price."""
-    return next((u.note + f" (searched {u.searched})" for u in cat.unpriced
-                 if u.device == device and u.missing == "price"), None)
+def _unpriced_note(u: Unpriced, lang: str) -> str:
+    if lang == "zh" and u.note_zh:
+        return f"{u.note_zh}（{u.searched} 查询）"
+    return u.note + f" (searched {u.searched})"
 
 
-def multi_node_gap(cat: Catalog, device: str, offers: Iterable[Offer] = ()) -> str | None:
+def unpriced_reason(cat: Catalog, device: str, lang: str = "en") -> str | None:
+    """The catalog's one-line note on a device searched for and found without a public rental price (`lang` zh:
+    its Chinese version where the catalog has one)."""
+    return next((_unpriced_note(u, lang) for u in cat.unpriced if u.device == device and u.missing == "price"), None)
+
+
+def multi_node_gap(cat: Catalog, device: str, offers: Iterable[Offer] = (), lang: str = "en") -> str | None:
     """Why no multi-node job on `device` can be priced from `offers` (the ones a request may use): None when one
     of them spans nodes (`can_span_nodes`); else the catalog's note on the search for Chinese node or cluster
     rentals with an inter-node network (`unpriced` rows with `missing: multi-node`), else a generic line."""
     mine = [o for o in offers if o.device == device]
     if any(can_span_nodes(o) for o in mine):
         return None
-    note = next((u.note + f" (searched {u.searched})" for u in cat.unpriced
-                 if u.device == device and u.missing == "multi-node"), None)
-    return note or (f"no node or cluster offer of {device} with an inter-node network (RoCE, InfiniBand or EFA) "
-                    "among the offers used, so no job can span nodes")
+    note = next((_unpriced_note(u, lang) for u in cat.unpriced if u.device == device and u.missing == "multi-node"),
+                None)
+    if note:
+        return note
+    if lang == "zh":
+        return f"所用报价中没有带节点间网络（RoCE、InfiniBand 或 EFA）的 {device} 整机或集群报价，任务无法跨节点"
+    return (f"no node or cluster offer of {device} with an inter-node network (RoCE, InfiniBand or EFA) "
+            "among the offers used, so no job can span nodes")
 
 
 @dataclass(frozen=True)

@@ -313,6 +313,7 @@ class Unpriced(_Strict):
 
     device: str
     note: str = Field(description="what is missing and that it is not public, e.g. 'no public 910C rental listing'")
+    note_zh: str | None = Field(None, description="the same note in Chinese (shown by zh output)")
     missing: Literal["price", "multi-node"] = Field("price", description="price, or multi-node (no offer spans nodes)")
     searched: str = Field(description="when the search was made, YYYY[-MM[-DD]]")
     source: str | None = None

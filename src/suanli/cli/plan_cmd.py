@@ -82,7 +82,9 @@ def render_plan(r: PlanResult) -> None:
             else Message("plan.what.tokens", tokens=q.tokens))
     console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
                                          objective=q.objective)) + "[/bold] · "
-                  + t("plan.scope", lg, region=q.region, kinds="/".join(q.offer_kinds)), highlight=False)
+                  + t("plan.scope", lg, region=t(f"price_region.{q.region}", lg),
+                                                  kinds="/".join(t(f"price_kind.{k}", lg) for k in q.offer_kinds)),
+                  highlight=False)
     if not r.plans:
         console.print(f"[red]{t('plan.none', lg)}[/red]")
         for tip in _i18n(r.relax_i18n, r.relax):

@@ -150,6 +150,8 @@ def lang_from_accept_language(header: str | None) -> Lang:
 def _param(name: str, value: Any, lang: Lang, surface: Surface) -> Any:
     if isinstance(value, Message):
         return render(value, lang, surface)
+    if isinstance(value, Mapping) and value and set(value) <= set(LANGS):
+        return value.get(lang) or value.get("en") or next(iter(value.values()))  # data text given in both languages
     cat = messages(lang)
     if name in _FIELD_PARAMS and isinstance(value, str):
         key = f"{'field' if surface == 'web' else 'flag'}.{value}"

@@ -19,6 +19,7 @@ from suanli.errors import EstimateError, InputError
 from suanli.estimate.estimate import estimate
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.workload import make_workload
+from suanli.i18n import render
 from suanli.plan.cost import cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
 from suanli.plan.search import migration_weeks
 from suanli.units import HOURS_PER_MONTH, TFLOPS
@@ -197,7 +198,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     if src.id == dst.id:
         raise InputError("to-gpu", f"{dst.id} is the device used today; pick another to migrate to")
     stack = lookup.stack(cat, dst.stack)
-    lo, hi, why = migration_weeks(cat, stack, m)
+    lo, hi, why_msg = migration_weeks(cat, stack, m)
+    why = render(why_msg)
     derived: dict[str, Any] = {}
     used: list[dict[str, Any]] = []
     if saving is None:

@@ -134,25 +134,25 @@ class PlanResult(BaseModel):
     assumptions_i18n: list[dict[str, Any]] = []
 
 
-def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[float, float, str]:
-    """Engineer-weeks to move model `m` onto `stack`, with the reason. CUDA costs nothing; a model on the
-    stack's adapted list takes the adapted range (seed-000 §4: 1–2 weeks), others the unadapted range
+def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[float, float, Message]:
+    """Engineer-weeks to move model `m` onto `stack`, with the reason (a message). CUDA costs nothing; a model on
+    the stack's adapted list takes the adapted range (seed-000 §4: 1–2 weeks), others the unadapted range
     (2–4 weeks), MoE and multimodal the longer range (seed-003 §2: 1–2 months)."""
     if stack.id == "cuda":
-        return 0.0, 0.0, "CUDA: no migration"
+        return 0.0, 0.0, Message("migration.cuda")
     ids = {a.lower() for a in stack.adapted_models}
     names = {m.id.lower(), *(a.lower() for a in m.aliases)}
     on_list = bool(ids & names) or any(i.split("/")[-1] in {n.split("/")[-1] for n in names} for i in ids)
     if on_list and stack.migration_weeks_adapted is not None:
         lo, hi = stack.migration_weeks_adapted.value
-        return lo, hi, f"on the {stack.name} adapted list"
+        return lo, hi, Message("migration.adapted", stack=stack.name)
     if (m.moe is not None or m.kind == "diffusion") and stack.migration_weeks_moe_multimodal is not None:
         lo, hi = stack.migration_weeks_moe_multimodal.value
-        return lo, hi, f"MoE/multimodal, not on the {stack.name} adapted list"
+        return lo, hi, Message("migration.moe_not_adapted", stack=stack.name)
     if stack.migration_weeks_unadapted is not None:
         lo, hi = stack.migration_weeks_unadapted.value
-        return lo, hi, f"not on the {stack.name} adapted list: operators to adapt"
-    return 0.0, 0.0, f"{stack.name}: no migration data"
+        return lo, hi, Message("migration.not_adapted", stack=stack.name)
+    return 0.0, 0.0, Message("migration.no_data", stack=stack.name)
 
 
 # ---------------------------------------------------------------------------------------------------- devices
@@ -168,7 +168,7 @@ class _Device:
     capacity: float
     runtime: float
     fragmentation: float
-    weeks: tuple[float, float, str]
+    weeks: tuple[float, float, Message]
     offers: list[Offer]
     excluded: Message | None = None
     notes: list[str] = field(default_factory=list)
@@ -223,7 +223,8 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
         if wanted and acc.id not in wanted:
             continue
         stack = stacks[acc.stack]
-        weeks = (0.0, 0.0, f"already on {stack.name}") if stack.id in req.already_on else migration_weeks(cat, stack, m)
+        weeks = ((0.0, 0.0, Message("migration.already_on", stack=stack.name)) if stack.id in req.already_on
+                 else migration_weeks(cat, stack, m))
         fw, fw_reason = _framework_for(cat, req, stack)
         engine = None
         if inference and fw is not None:
@@ -244,14 +245,14 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             # name every missing figure: the specs not published, and the price when it is not public either
             missing = [Message(k) for k, v in (("why.no_memory_size", acc.specs.memory_gib),
                                                ("why.no_bandwidth", acc.specs.memory_bandwidth_gb_per_s)) if v is None]
-            note = None if acc.id in by_device else unpriced_reason(cat, acc.id)
+            note = None if acc.id in by_device else _both(lambda lg: unpriced_reason(cat, acc.id, lg))
             if note:
                 missing.append(Message("why.unpriced", note=note))
             reason = missing[0] if len(missing) == 1 else Message("why.all", parts=missing)
         elif not precisions[0]:
             reason = precisions[1]
         elif acc.id not in by_device:
-            note = unpriced_reason(cat, acc.id)
+            note = _both(lambda lg: unpriced_reason(cat, acc.id, lg))
             reason = Message("why.unpriced", note=note) if note else _no_offer_reason(cat, acc.id, req)
         else:
             try:
@@ -266,6 +267,12 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             excluded=reason,
         ))
     return out
+
+
+def _both(note: Any) -> dict[str, str] | None:
+    """A catalog note in both languages (`note(lang)`), for a message parameter the renderer picks from."""
+    en, zh = note("en"), note("zh")
+    return None if en is None else {"en": en, "zh": zh or en}
 
 
 def _no_offer_reason(cat: Catalog, device: str, req: PlanRequest) -> Message:
@@ -680,7 +687,9 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
     if no_fa:
         out.append(Message("plan.assume.no_flash", stacks=", ".join(no_fa)))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
-    out.append(Message("plan.assume.prices", kinds="/".join(req.offer_kinds), region=req.region))
+    out.append(Message("plan.assume.prices", kinds=Message("list.items", items=[Message(f"price_kind.{k}")
+                                                                               for k in req.offer_kinds]),
+                       region=Message(f"price_region.{req.region}")))
     return out
 
 
@@ -832,7 +841,8 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
             reason = d.excluded
         elif i not in fits_dev:
             mask = grid["dev"] == i
-            gap = multi_node_gap(cat, d.acc.id, d.offers) if req.max_gpus > d.acc.max_cards_per_node else None
+            gap = (_both(lambda lg: multi_node_gap(cat, d.acc.id, d.offers, lg))
+                   if req.max_gpus > d.acc.max_cards_per_node else None)
             if mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
                 if gap:  # the grid stopped at one node: no offer used can span nodes
