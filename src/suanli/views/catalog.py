@@ -1,4 +1,5 @@
-"""Catalog queries (filters, sorting) and the JSON shapes of accelerators, models and offers."""
+"""Catalog queries (filters, sorting) and the JSON shapes of accelerators, models and offers (the dicts the
+functions build, typed by `AcceleratorRow`, `AcceleratorDetail`, `ModelRow`, `ModelDetail`, `OfferJson`)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,26 @@ import datetime as dt
 import math
 from typing import Any
 
+from pydantic import Field, model_validator
+
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
 from suanli.errors import InputError
+from suanli.estimate.params import ParamBreakdown
+from suanli.views.shape import Shape
 
 __all__ = [
     "BILLING_UNITS",
     "GPU_COLUMNS",
     "MARKETS",
     "SPEC_COLUMNS",
+    "AcceleratorDetail",
+    "AcceleratorRow",
+    "ModelDetail",
+    "ModelRow",
+    "OfferJson",
+    "SourcedValue",
     "accelerator_detail",
     "accelerator_row",
     "accelerator_rows",
@@ -43,6 +54,114 @@ SPEC_COLUMNS = [
 GPU_COLUMNS = ["id", "name", "vendor", "domestic", "memory_type", "interconnect", *SPEC_COLUMNS]
 MARKETS = ("all", "domestic", "foreign")
 BILLING_UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
+
+
+
+class AcceleratorRow(Shape):
+    """One accelerator's default specs, flat, with its sources, conflicting fields and stack (`accelerator_rows`,
+    GET /api/accelerators). Dense and sparse peaks are separate fields; memory in GiB, bandwidths in GB/s."""
+
+    id: str
+    name: str
+    vendor: str
+    domestic: bool
+    memory_type: str | None
+    interconnect: str
+    memory_gib: float | None
+    memory_bandwidth_gb_per_s: float | None
+    fp16_dense_tflops: float | None
+    bf16_dense_tflops: float | None
+    fp8_dense_tflops: float | None
+    int8_dense_tops: float | None
+    fp16_sparse_tflops: float | None
+    interconnect_gb_per_s: float | None
+    tdp_w: float | None
+    sources: list[str] = Field(description="ids of the sources behind any of its values")
+    conflicts: list[str] = Field(description="fields whose sources disagree")
+    stack: str
+
+
+class SourceValue(Shape):
+    """One source's value of a field."""
+
+    value: float | int | str | bool
+    source: str
+    source_title: str = Field(description="the source's title, or 'assumed'")
+    date: str | None = Field(None, description="when the source said it (absent for assumed values)")
+    note: str | None = None
+    default: bool = Field(description="the value used")
+
+
+class SourcedValue(Shape):
+    """A field with every known value and its source; `value` is the default one."""
+
+    value: float | int | str | bool
+    source: str
+    note: str | None = None
+    sources: list[SourceValue]
+    conflict: bool = Field(description="the sources disagree")
+
+
+class AcceleratorDetail(Shape):
+    """Every field of an accelerator (`accelerator_detail`, GET /api/accelerators/{name}): the catalog entry's
+    fields that are set (an open shape: the catalog may add fields), each spec with its sources."""
+
+    id: str
+    name: str
+    vendor: str
+    domestic: bool
+    stack: str
+    china_market: SourcedValue | None = None
+    specs: dict[str, SourcedValue] = Field(description="by spec field (memory_gib, bf16_dense_tflops, …)")
+    conflicts: list[str]
+    variants: list[str] = Field(description="ids of its variants")
+    offers: list[str] = Field(description="ids of its offers")
+
+
+class ModelRow(Shape):
+    """One model preset, flat (GET /api/models)."""
+
+    id: str
+    aliases: list[str]
+    family: str | None
+    kind: str
+    params: int
+    active_params: int
+    max_context: int | None
+    source: str | None
+    layers: int | None
+    hidden: int | None
+    kv_heads: int | None
+    moe: bool
+    mla: bool
+
+
+class PublishedParams(Shape):
+    value: float
+    source: str
+
+
+class ModelDetail(Shape):
+    """Architecture and parameter breakdown (GET /api/models/{name})."""
+
+    id: str
+    params: int
+    active_params: int
+    breakdown: ParamBreakdown
+    architecture: dict[str, Any] = Field(description="the catalog's architecture fields that are set")
+    published_params: PublishedParams | None = None
+
+
+class OfferJson(Offer):
+    """One offer as stored (`offer_json`, GET /api/offers): every field of `Offer`, prices as numbers (CNY for
+    the whole instance per billing unit)."""
+
+    price_cny: float  # type: ignore[assignment]
+    price_cny_max: float | None = None  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _prices_are_real(self) -> OfferJson:  # replaces Offer's check of the price alternatives: these are numbers
+        return self
 
 
 def _spec_value(a: Accelerator, field: str) -> float | None:

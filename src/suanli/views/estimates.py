@@ -1,16 +1,141 @@
 """One estimate as both interfaces make it: the packaged error bands and the user's calibration file
 (`suanli calibrate` writes it) applied for the device, so `suanli estimate --json` and POST /api/estimate
-return the same numbers."""
+return the same numbers. `EstimateJson` types `Estimate.contract()` (the API's response model)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
-from suanli.estimate.estimate import Estimate, estimate
-from suanli.estimate.workload import Workload
+from pydantic import ConfigDict, Field
 
-__all__ = ["calibration_for", "default_engine", "estimate_with_calibration"]
+from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
+from suanli.estimate.efficiency import Efficiency
+from suanli.estimate.estimate import ErrorBand, Estimate, estimate
+from suanli.estimate.workload import Workload
+from suanli.views.shape import Shape
+
+__all__ = ["EstimateJson", "calibration_for", "default_engine", "estimate_with_calibration"]
+
+
+class _Empty(Shape):
+    """Nothing of this kind for this estimate (e.g. no speed for the seeds' method or without the peaks)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class EstimateModel(Shape):
+    id: str
+    params: int
+    active_params: int
+    nominal_params: float | None = Field(None, description="the name's size (7B = 7e9), method seed only")
+
+
+class EstimateDevice(Shape):
+    id: str
+    name: str
+    gpus: int
+
+
+class EstimateMemory(Shape):
+    per_gpu_bytes: float
+    per_gpu_gb: float = Field(description="per_gpu_bytes / 1e9")
+    per_gpu_gib: float = Field(description="per_gpu_bytes / 2**30")
+    breakdown_bytes: dict[str, float] = Field(description="bytes per device by item (weights, kv_cache, …)")
+    capacity_bytes: float | None
+    fits: bool | None
+    max_batch: int | None
+    max_context: int | None
+    trainable_params: int
+    notes: list[str]
+
+
+class InferenceSpeedJson(Shape):
+    prefill_tokens_per_s: float
+    decode_tokens_per_s: float
+    output_tokens_per_s: float
+    ttft_s: float
+    tpot_s: float
+    prefill_bound: str
+    decode_bound: str
+    efficiency: list[Efficiency]
+
+
+class TrainingSpeedJson(Shape):
+    train_tokens_per_s: float
+    step_time_s: float
+    tokens_per_step: int
+    mfu: float
+    model_flops_per_token: float
+    hardware_flops_per_token: float
+    efficiency: list[Efficiency]
+
+
+class DiffusionSpeedJson(Shape):
+    seconds_per_image: float
+    images_per_s: float
+    step_time_s: float
+    latency_s: float
+    steps: int
+    resolution: int
+    cfg: bool
+    denoiser_flops_per_step: float
+    text_encoder_s: float
+    denoise_s: float
+    vae_decode_s: float
+    step_bound: str
+    efficiency: list[Efficiency]
+
+
+class InferenceScalingJson(Shape):
+    efficiency: float | None = Field(description="share of a decode step not spent in tensor-parallel all-reduces")
+    tp_comm_per_token_s: float
+
+
+class TrainingScalingJson(Shape):
+    efficiency: float
+    compute_s: float
+    dp_comm_s: float
+    dp_exposed_s: float
+    tp_comm_s: float
+    ep_comm_s: float
+    pp_bubble_s: float
+    intra_link: str | None
+    inter_link: str | None
+    bus_gb_per_s: float | None
+
+
+class SetupHoursJson(Shape):
+    environment_h: float
+    download_h: float
+    checkpoint_h: float
+
+
+class EstimateTime(Shape):
+    """Empty without `tokens`; the set-up fields only for training."""
+
+    hours: float | None = None
+    tokens: float | None = None
+    compute_hours: float | None = None
+    setup_hours: float | None = None
+    setup_breakdown_hours: SetupHoursJson | None = None
+    checkpoints: float | None = None
+    total_hours: float | None = None
+
+
+class EstimateJson(Shape):
+    """`Estimate.contract()`: the JSON of `suanli estimate --json` and POST /api/estimate."""
+
+    model: EstimateModel
+    device: EstimateDevice
+    workload: Workload
+    method: str
+    memory: EstimateMemory
+    speed: InferenceSpeedJson | TrainingSpeedJson | DiffusionSpeedJson | _Empty = Field(
+        union_mode="left_to_right", description="by the workload's kind; {} when there is no speed estimate")
+    time: EstimateTime
+    scaling: InferenceScalingJson | TrainingScalingJson | _Empty = Field(union_mode="left_to_right")
+    error_band: dict[str, ErrorBand] = Field(description="validated |relative error| by estimate group")
+    notes: list[str]
 
 
 def calibration_for(device_id: str, path: Path | None = None) -> tuple[EfficiencyFactor, ...]:

@@ -1,15 +1,71 @@
-"""The JSON shape of a plan result (`suanli plan --json`, POST /api/plan, saved plans)."""
+"""The JSON shape of a plan result (`suanli plan --json`, POST /api/plan, saved plans): `plan_json` builds it,
+`PlanJson` types it (the API's response model)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from suanli.plan.search import PlanResult
+from pydantic import Field
 
-__all__ = ["localized", "plan_json"]
+from suanli.plan.request import PlanRequest
+from suanli.plan.search import Plan, PlanResult
+from suanli.views.shape import MessageJson, Shape
+
+__all__ = ["ParetoPoint", "PlanJson", "PlanRow", "SavedPlanJson", "WhyNot", "localized", "plan_json"]
+
+
+class PlanRow(Plan):
+    """One ranked plan (`suanli.plan.search.Plan`), plus its memory per device by item when asked for."""
+
+    breakdown_bytes: dict[str, float] | None = Field(
+        None, description="memory per device by item, bytes (POST /api/plan with breakdown: true; null when the "
+        "estimate failed)")
+
+
+class ParetoPoint(Shape):
+    """A configuration no other beats on both cost and time."""
+
+    device: str
+    gpus: int
+    hours: float
+    cost_cny: float
+    replicas: int
+    tpot_s: float | None = Field(description="time per output token (inference), else null")
+
+
+class WhyNot(Shape):
+    """A device that is not among the plans, and why (in the request's language; the message in reason_i18n)."""
+
+    device: str
+    reason: str
+    reason_i18n: MessageJson
+
+
+class PlanJson(Shape):
+    """What `plan_json` returns and POST /api/plan answers (sentences rendered in the request's language by
+    `localized`; the messages themselves in the `*_i18n` fields)."""
+
+    model: str = Field(description="the model's catalog id")
+    request: PlanRequest
+    plans: list[PlanRow] = Field(description="ranked, best first; empty when nothing qualifies (see relax)")
+    pareto: list[ParetoPoint] = Field(description="cost/time front, cheapest first")
+    why_not: list[WhyNot]
+    relax: list[str] = Field(description="when nothing qualifies: which constraint to relax, by how much")
+    relax_i18n: list[MessageJson]
+    assumptions: list[str]
+    assumptions_i18n: list[MessageJson]
+    configurations_evaluated: int
+    search_seconds: float
+
+
+class SavedPlanJson(PlanJson):
+    """POST /api/plans: the plan answer and the id it was stored under."""
+
+    saved_plan_id: int
 
 
 def plan_json(r: PlanResult) -> dict[str, Any]:
+    """The plan result as JSON; its shape is `PlanJson`."""
     return {
         "model": r.model_id,
         "request": r.request.model_dump(mode="json"),

@@ -8,7 +8,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 
 from suanli.api.deps import catalog
+from suanli.api.responses import ScenarioAnswer, ValueRow
 from suanli.catalog import lookup
+from suanli.catalog.schema import Source
+from suanli.plan.scenarios import Scenario
 from suanli.errors import InputError, NotFoundError
 from suanli.views import catalog as views
 
@@ -17,7 +20,7 @@ SCENARIOS_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "scena
 _NAME = Annotated[str | None, Query(max_length=200)]
 
 
-@router.get("/accelerators")
+@router.get("/accelerators", response_model=list[views.AcceleratorRow], response_model_exclude_unset=True)
 def accelerators(request: Request, vendor: _NAME = None, market: Literal["all", "domestic", "foreign"] = "all",
                  min_memory_gib: Annotated[float, Query(ge=0, le=1e6)] = 0.0,
                  sort: Literal[tuple(views.GPU_COLUMNS)] = "id") -> list[dict[str, Any]]:  # type: ignore[valid-type]
@@ -27,28 +30,28 @@ def accelerators(request: Request, vendor: _NAME = None, market: Literal["all", 
     return views.accelerator_rows(c, views.select_accelerators(c, vendor, market, min_memory_gib, sort))
 
 
-@router.get("/accelerators/{name}")
+@router.get("/accelerators/{name}", response_model=views.AcceleratorDetail, response_model_exclude_unset=True)
 def accelerator(request: Request, name: str) -> dict[str, Any]:
     c = catalog(request)
     return views.accelerator_detail(c, lookup.accelerator(c, name))
 
 
-@router.get("/models")
+@router.get("/models", response_model=list[views.ModelRow], response_model_exclude_unset=True)
 def models(request: Request) -> list[dict[str, Any]]:
     return [views.model_row(m) for m in catalog(request).models]
 
 
-@router.get("/models/{name:path}")
+@router.get("/models/{name:path}", response_model=views.ModelDetail, response_model_exclude_unset=True)
 def model(request: Request, name: str) -> dict[str, Any]:
     return views.model_detail(lookup.model(catalog(request), name))
 
 
-@router.get("/sources")
+@router.get("/sources", response_model=list[Source], response_model_exclude_unset=True)
 def sources(request: Request) -> list[dict[str, Any]]:
     return [s.model_dump(mode="json") for s in catalog(request).sources.values()]
 
 
-@router.get("/value", tags=["cost"])
+@router.get("/value", tags=["cost"], response_model=list[ValueRow], response_model_exclude_unset=True)
 def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16",
           region: Literal["any", "cn", "international"] = "cn",
           offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
@@ -66,17 +69,15 @@ def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "i
 
 def _scenarios() -> list[Any]:
     from suanli.catalog.load import read_yaml
-    from suanli.plan.scenarios import Scenario
-
     return [Scenario.model_validate(s) for s in (read_yaml(SCENARIOS_PATH) or {}).get("scenarios", [])]
 
 
-@router.get("/scenarios", tags=["scenarios"])
+@router.get("/scenarios", tags=["scenarios"], response_model=list[Scenario], response_model_exclude_unset=True)
 def scenarios() -> list[dict[str, Any]]:
     return [s.model_dump(mode="json") for s in _scenarios()]
 
 
-@router.get("/scenarios/{scenario_id}", tags=["scenarios"])
+@router.get("/scenarios/{scenario_id}", tags=["scenarios"], response_model=ScenarioAnswer, response_model_exclude_unset=True)
 def scenario(request: Request, scenario_id: str, region: Literal["any", "cn", "international"] = "cn",
              offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
                                     Query(min_length=1, max_length=3)] = ["listing"],  # noqa: B006

@@ -9,12 +9,15 @@ from fastapi import APIRouter, Depends, Request
 
 from suanli.api.deps import catalog, planning_catalog, run_bounded, store_of
 from suanli.api.errors import PlanRefused, finite
+from suanli.api.responses import CompareRow, MigrateAnswer, TcoRow
 from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, PlanBody, TcoBody
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import SuanliError
 from suanli.estimate.workload import Workload
 from suanli.i18n import Lang
+from suanli.views.estimates import EstimateJson
+from suanli.views.plans import PlanJson
 from suanli.web.messages import request_lang
 
 router = APIRouter(prefix="/api", tags=["compute"])
@@ -58,7 +61,7 @@ def plan_answer(request: Request, body: PlanBody) -> dict[str, Any]:
     return out
 
 
-@router.post("/estimate")
+@router.post("/estimate", response_model=EstimateJson, response_model_exclude_unset=True)
 async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
     """The estimate of `suanli estimate --json`, with the same calibration file applied."""
     from suanli.views.estimates import default_engine, estimate_with_calibration
@@ -76,7 +79,7 @@ async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
     return await run_bounded(request, run, "estimate")
 
 
-@router.post("/plan")
+@router.post("/plan", response_model=PlanJson, response_model_exclude_unset=True)
 async def plan_ep(request: Request, body: PlanBody,
                   lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
     """Ranked plans with reasons, warnings, Pareto front and why-not, in the request's language (`?lang=` or
@@ -93,7 +96,7 @@ async def plan_ep(request: Request, body: PlanBody,
     return out
 
 
-@router.post("/compare")
+@router.post("/compare", response_model=list[CompareRow], response_model_exclude_unset=True)
 async def compare_ep(request: Request, body: CompareBody) -> list[dict[str, Any]]:
     from suanli.plan.compare import compare_devices
 
@@ -105,7 +108,7 @@ async def compare_ep(request: Request, body: CompareBody) -> list[dict[str, Any]
     return await run_bounded(request, run, "compare")
 
 
-@router.post("/tco")
+@router.post("/tco", response_model=list[TcoRow], response_model_exclude_unset=True)
 async def tco_ep(request: Request, body: TcoBody) -> list[dict[str, Any]]:
     from suanli.plan.compare import tco_rows
 
@@ -114,7 +117,7 @@ async def tco_ep(request: Request, body: TcoBody) -> list[dict[str, Any]]:
                                                        kinds=body.offer_kinds), "tco")
 
 
-@router.post("/migrate")
+@router.post("/migrate", response_model=MigrateAnswer, response_model_exclude_unset=True)
 async def migrate_ep(request: Request, body: MigrateBody) -> dict[str, Any]:
     from suanli.plan.compare import migration_cost
 

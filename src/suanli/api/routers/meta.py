@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from suanli import __version__
 from suanli.api.deps import catalog, settings_of, store_of
+from suanli.api.responses import Info
 
 router = APIRouter(prefix="/api", tags=["meta"])
 
@@ -23,7 +24,7 @@ def health() -> Health:
     return Health(ok=True, version=__version__)
 
 
-@router.get("/info")
+@router.get("/info", response_model=Info, response_model_exclude_unset=True)
 def info(request: Request) -> dict[str, Any]:
     """Database kind and revision, catalog versions and row counts. The URL is redacted (no password, no
     query secrets, no host path)."""

@@ -8,22 +8,24 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
 from suanli.api.deps import Token, run_bounded, store_of
+from suanli.api.responses import SavedPlan, SavedPlanRow
 from suanli.api.schemas import SavePlanBody
+from suanli.views.plans import SavedPlanJson
 
 router = APIRouter(prefix="/api", tags=["plans"])
 
 
-@router.get("/plans")
+@router.get("/plans", response_model=list[SavedPlanRow], response_model_exclude_unset=True)
 def saved_plans(request: Request) -> list[dict[str, Any]]:
     return store_of(request).plans()  # type: ignore[no-any-return]
 
 
-@router.get("/plans/{plan_id}")
+@router.get("/plans/{plan_id}", response_model=SavedPlan, response_model_exclude_unset=True)
 def saved_plan(request: Request, plan_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)]) -> dict[str, Any]:
     return store_of(request).plan(plan_id)  # type: ignore[no-any-return]
 
 
-@router.post("/plans", dependencies=[Token])
+@router.post("/plans", dependencies=[Token], response_model=SavedPlanJson, response_model_exclude_unset=True)
 async def save_plan_ep(request: Request, body: SavePlanBody) -> dict[str, Any]:
     """Plan (the body of POST /api/plan, plus `name`) and store the result; needs the token. Returns the
     plan with `saved_plan_id`."""

@@ -8,6 +8,7 @@ from fastapi import APIRouter, File, Query, Request, UploadFile
 
 from suanli.api.deps import Token, catalog, store_of
 from suanli.api.guard import UPLOAD_LIMIT
+from suanli.api.responses import ImportResultJson, ImportRow, PriceRow
 from suanli.api.schemas import PriceBody
 from suanli.catalog import lookup
 from suanli.errors import InputError, NotFoundError
@@ -17,13 +18,13 @@ router = APIRouter(prefix="/api", tags=["prices"])
 _NAME = Annotated[str | None, Query(max_length=200)]
 
 
-@router.get("/offers")
+@router.get("/offers", response_model=list[views.OfferJson], response_model_exclude_unset=True)
 def offers(request: Request, device: _NAME = None, provider: _NAME = None,
            billing_unit: Literal["second", "minute", "hour", "day", "week", "month", "year"] | None = None) -> list[dict[str, Any]]:
     return [views.offer_json(o) for o in views.select_offers(catalog(request), device, provider, billing_unit)]
 
 
-@router.get("/offers/{offer_id}/history")
+@router.get("/offers/{offer_id}/history", response_model=list[PriceRow], response_model_exclude_unset=True)
 def offer_history(request: Request, offer_id: str) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = store_of(request).price_history(offer_id=offer_id)
     if not rows:
@@ -31,19 +32,19 @@ def offer_history(request: Request, offer_id: str) -> list[dict[str, Any]]:
     return rows
 
 
-@router.get("/prices")
+@router.get("/prices", response_model=list[PriceRow], response_model_exclude_unset=True)
 def prices(request: Request, device: _NAME = None, offer: _NAME = None,
            limit: Annotated[int, Query(ge=1, le=100_000)] = 10_000) -> list[dict[str, Any]]:
     dev = lookup.accelerator(catalog(request), device).id if device else None
     return store_of(request).price_history(offer_id=offer, device=dev, limit=limit)  # type: ignore[no-any-return]
 
 
-@router.get("/imports")
+@router.get("/imports", response_model=list[ImportRow], response_model_exclude_unset=True)
 def imports(request: Request) -> list[dict[str, Any]]:
     return store_of(request).imports()  # type: ignore[no-any-return]
 
 
-@router.post("/offers/import", dependencies=[Token])
+@router.post("/offers/import", dependencies=[Token], response_model=ImportResultJson, response_model_exclude_unset=True)
 async def import_ep(request: Request, file: Annotated[UploadFile, File(description="CSV or YAML offers file")],
                     format: Literal["csv", "tsv", "yaml", "yml"] | None = None) -> dict[str, Any]:
     """Import an offers file (needs the token; at most 20 MiB): every row is checked, then all or nothing."""
@@ -57,7 +58,7 @@ async def import_ep(request: Request, file: Annotated[UploadFile, File(descripti
         lambda: store.import_offers_bytes(data, file.filename or "upload", fmt=format, via="api")))
 
 
-@router.post("/offers/{offer_id}/prices", dependencies=[Token])
+@router.post("/offers/{offer_id}/prices", dependencies=[Token], response_model=ImportResultJson, response_model_exclude_unset=True)
 def add_price_ep(request: Request, offer_id: str, body: PriceBody) -> dict[str, Any]:
     """A new price for an existing offer (needs the token). The date may not be in the future."""
     return dict(store_of(request).add_price(offer_id, body.price_cny, body.date, body.source,

@@ -1,0 +1,264 @@
+"""Response models of the endpoints whose answers the views do not type: cost answers (compare, tco, value,
+migrate; their dicts come from `suanli.plan.compare`), scenarios, the store's rows (price history, imports,
+saved plans, benchmark results) and /api/info. The views' shapes (`PlanJson`, `EstimateJson`, `AcceleratorRow`,
+…) live beside the functions that build them (`suanli.views`); the core's own models (`Plan`, `Scenario`,
+`Source`, `BenchResult`, `MigrationTCO`) are reused, not copied.
+
+Every shape keeps a key it does not name (`suanli.views.shape.Shape`), and `tests/unit/api/test_responses.py`
+fails on one, so a new field shows up as a test failure rather than vanishing from the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ConfigDict, Field
+
+from suanli.plan.cost import MigrationTCO
+from suanli.plan.request import PlanRequest
+from suanli.plan.search import Plan
+from suanli.views.plans import PlanJson
+from suanli.views.shape import Shape
+
+__all__ = [
+    "BenchSaved",
+    "CompareRow",
+    "ImportResultJson",
+    "ImportRow",
+    "Info",
+    "MigrateAnswer",
+    "OfferFacts",
+    "PriceRow",
+    "SavedPlan",
+    "SavedPlanRow",
+    "ScenarioAnswer",
+    "TcoRow",
+    "ValueRow",
+]
+
+
+class OfferFacts(Shape):
+    """The offer an answer cites (`suanli.plan.compare.offer_facts`)."""
+
+    offer: str
+    provider: str
+    kind: str = Field(description="listing, index or reference")
+    region: str
+    international: bool
+    scope: str = Field(description="what is rented, in words (1 card, 8-card node, …)")
+    date: str
+    url: str | None
+    source: str
+    stale: str | None = Field(description="a warning when the price is older than 12 months, else null")
+
+
+class CompareRow(Shape):
+    """One device of POST /api/compare: the same job's memory, speed, hours and cheapest cost."""
+
+    device: str
+    device_name: str
+    memory_per_gpu_bytes: float
+    memory_capacity_bytes: float | None
+    breakdown_bytes: dict[str, float]
+    fits: bool | None
+    tokens_per_s: float | None
+    scaling_efficiency: float
+    hours: float | None = Field(description="null without tokens, or when the job does not fit")
+    cost_cny: float | None
+    offer: str | None
+    cny_per_card_hour: float | None
+    dense_tflops: float | None
+    effective_tflops_per_cny_hour: float | None
+    stack: str
+    domestic: bool
+    region: str = Field(description="the offers' region the prices came from: cn, any or international")
+    offer_kinds: list[str]
+    offer_facts: OfferFacts | None
+    no_price: str | None = Field(description="why there is no usable price, else null")
+
+
+class TcoRow(OfferFacts):
+    """One usable offer of POST /api/tco: the cost of holding the cards for the hours, cheapest first.
+    `region` is the request's region (cn, any or international); `international` marks the offer."""
+
+    billing_unit: str
+    units_billed: int
+    cards_rented: int
+    cost_cny: float
+    cost_cny_max: float
+    effective_cny_per_card_hour: float
+    notes: list[str]
+    offer_kinds: list[str]
+    cny_per_million_tokens: float | None = Field(None, description="only with tokens_per_s")
+
+
+class ValueRow(Shape):
+    """GET /api/value: dense TFLOPS per CNY-per-card-hour (每元有效TFLOPS), best first."""
+
+    device: str
+    device_name: str
+    vendor: str
+    domestic: bool
+    cny_per_card_hour: float
+    dense_tflops: float
+    effective_tflops_per_cny_hour: float
+    offer: str
+    offer_kind: str
+    international: bool
+    region: str
+    offer_kinds: list[str]
+
+
+class DerivedPrice(Shape):
+    tokens_per_s_8_cards: float
+    cny_per_card_hour: float
+    offer: str
+
+
+class OfferUsed(OfferFacts):
+    device: str
+    cny_per_card_hour: float
+
+
+class MigrateAnswer(MigrationTCO):
+    """POST /api/migrate: `MigrationTCO` plus what it was derived from."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    model: str
+    from_: str = Field(alias="from", description="the device used today")
+    to: str
+    stack: str
+    weeks_reason: str
+    derived: dict[str, DerivedPrice | float] = Field(
+        description="per device: tokens/s on 8 cards and the card-hour price behind the saving, and "
+        "cost_ratio_same_work; empty when the saving was given")
+    region: str
+    offer_kinds: list[str]
+    offers_used: list[OfferUsed]
+
+
+class ScenarioAnswer(Shape):
+    """GET /api/scenarios/{id}: a seed article's scenario, its answer and the planner's."""
+
+    id: str
+    title: str
+    source: str
+    seed_answer: list[str]
+    seed_reason: str
+    plan_input: dict[str, Any] = Field(description="the fields of the plan request the scenario makes")
+    assumption: str
+    planner_answer: str | None
+    planner_plan: Plan | None
+    seed_best_plan: Plan | None
+    agrees: bool
+    explanation: str
+    region: str
+    offer_kinds: list[str]
+
+
+class PriceRow(Shape):
+    """One row of the price history (GET /api/prices, /api/offers/{id}/history)."""
+
+    id: int
+    offer_id: str
+    device: str
+    cards: int
+    billing_unit: str
+    price_cny: float
+    price_cny_max: float | None
+    date: str
+    source: str
+    origin: str = Field(description="packaged, import or update")
+    import_id: int | None
+    rolled_back: bool
+    recorded_at: str
+
+
+class ImportRow(Shape):
+    """GET /api/imports: one import, and its rollback if any."""
+
+    id: int
+    filename: str
+    file_sha256: str
+    format: str
+    rows: int
+    new_prices: int
+    via: str
+    imported_at: str
+    forced: bool
+    rolled_back_at: str | None
+    rolled_back_via: str | None
+
+
+class ImportResultJson(Shape):
+    """POST /api/offers/import and /api/offers/{id}/prices: what the import added."""
+
+    file: str
+    format: str
+    rows: int
+    new_prices: int
+    unchanged: int
+    new_offers: int
+    new_sources: int
+    import_id: int | None = Field(description="what a rollback takes; null when nothing was new")
+
+
+class SavedPlanRow(Shape):
+    """GET /api/plans: one saved plan, without its result."""
+
+    id: int
+    name: str | None
+    model: str
+    created_at: str
+    request: PlanRequest | dict[str, Any] = Field(
+        union_mode="left_to_right", description="the plan request (as saved: an older version's may differ)")
+
+
+class SavedPlan(SavedPlanRow):
+    """GET /api/plans/{id}: the saved plan and its result."""
+
+    catalog_version_id: int | None
+    result: PlanJson | dict[str, Any] = Field(
+        union_mode="left_to_right", description="the plan answer as it was saved (an older version's may differ)")
+
+
+class BenchSaved(Shape):
+    id: str = Field(description="the stored result's id")
+
+
+class CatalogVersion(Shape):
+    id: int
+    data_sha256: str
+    suanli_version: str
+    seeded_at: str
+
+
+class Counts(Shape):
+    sources: int
+    offers: int
+    price_history: int
+    imports: int
+    saved_plans: int
+    bench_results: int
+
+
+class PlanCacheInfo(Shape):
+    size: int
+    hits: int
+    misses: int
+
+
+class Info(Shape):
+    """GET /api/info: database kind and revision, catalog versions, row counts (the URL redacted)."""
+
+    url: str = Field(description="the database URL without password, query secrets or host path")
+    dialect: str
+    revision: str | None
+    head: str | None
+    catalog_versions: list[CatalogVersion]
+    packaged_catalog_sha256: str
+    counts: Counts
+    version: str
+    writes_enabled: bool
+    catalog_as_of: str | None
+    plan_cache: PlanCacheInfo
