@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError
+from suanli.views.shape import MessageJson
 
 __all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "error_json", "finite", "install_handlers"]
 
@@ -31,6 +32,9 @@ class ErrorItem(BaseModel):
 
     field: str | None = Field(None, description="the field (dotted path) or null")
     message: str | None = Field(None, description="what is wrong with it")
+    suggestions: list[str] | None = Field(None, description="404: the closest known names")
+    line: int | None = Field(None, description="offer imports: the file's line (null: the file as a whole)")
+    in_: str | None = Field(None, alias="in", description="request validation: body, query, path or header")
 
 
 class ErrorBody(BaseModel):
@@ -39,6 +43,9 @@ class ErrorBody(BaseModel):
     error: str = Field(description="one line naming the field and what is allowed")
     field: str | None = Field(None, description="the field at fault, or null")
     errors: list[ErrorItem] = Field(default_factory=list, description="every problem found (or suggestions)")
+    relax: list[str] | None = Field(None, description="POST /api/plan's 422 when neither the budget nor the "
+                                    "deadline can be met: what each needs alone, in the request's language")
+    relax_i18n: list[MessageJson] | None = Field(None, description="the same hints as messages")
 
 
 _DESCRIPTIONS = {

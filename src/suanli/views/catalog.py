@@ -104,13 +104,23 @@ class SourcedValue(Shape):
 
 class AcceleratorDetail(Shape):
     """Every field of an accelerator (`accelerator_detail`, GET /api/accelerators/{name}): the catalog entry's
-    fields that are set (an open shape: the catalog may add fields), each spec with its sources."""
+    fields that are set (`Accelerator`'s, absent when empty), each spec with its sources."""
 
     id: str
     name: str
+    aliases: list[str] | None = None
     vendor: str
+    family: str
     domestic: bool
+    segment: str
+    form_factor: str
     stack: str
+    memory_type: str | None = None
+    interconnect: str
+    interconnect_name: str | None = None
+    max_cards_per_node: int
+    variant_of: str | None = Field(None, description="the accelerator this is a variant of")
+    notes: list[str] | None = None
     china_market: SourcedValue | None = None
     specs: dict[str, SourcedValue] = Field(description="by spec field (memory_gib, bf16_dense_tflops, …)")
     conflicts: list[str]
