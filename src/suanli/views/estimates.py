@@ -17,7 +17,7 @@ from suanli.views.shape import Shape
 __all__ = ["EstimateJson", "calibration_for", "default_engine", "estimate_with_calibration"]
 
 
-class _Empty(Shape):
+class EmptyJson(Shape):
     """Nothing of this kind for this estimate (e.g. no speed for the seeds' method or without the peaks)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -130,10 +130,10 @@ class EstimateJson(Shape):
     workload: Workload
     method: str
     memory: EstimateMemory
-    speed: InferenceSpeedJson | TrainingSpeedJson | DiffusionSpeedJson | _Empty = Field(
+    speed: InferenceSpeedJson | TrainingSpeedJson | DiffusionSpeedJson | EmptyJson = Field(
         union_mode="left_to_right", description="by the workload's kind; {} when there is no speed estimate")
     time: EstimateTime
-    scaling: InferenceScalingJson | TrainingScalingJson | _Empty = Field(union_mode="left_to_right")
+    scaling: InferenceScalingJson | TrainingScalingJson | EmptyJson = Field(union_mode="left_to_right")
     error_band: dict[str, ErrorBand] = Field(description="validated |relative error| by estimate group")
     notes: list[str]
 
