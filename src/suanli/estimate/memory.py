@@ -291,6 +291,11 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     if t.offload_optimizer:
         optimizer = optimizer * 0.0
     head = t.head_grad_bytes / shard * np.where(zero >= 2, 1 / dp, 1.0)
+    # gradient accumulation: autograd adds each micro-batch's gradients into the `.grad` tensors, which are cleared
+    # only after the optimizer step (PyTorch autograd accumulates into `.grad`; HF Trainer `training_step` /
+    # `model.zero_grad()` after `optimizer.step()`), so from the second micro-batch on every gradient is alive when
+    # backward starts, beside the activations and the loss's logits
+    head = np.where(grad_accum > 1, grads, head)
     per_tok = np.asarray(t.act_bytes_per_token_layer)[recompute]
     # 1F1B pipeline: the first stage holds min(pp, micro-batches) micro-batches of its L/pp layers
     # (Korthikanti et al. 2022 §4.2.3); tensor + sequence parallel divide activations by t (§4.2.2).
