@@ -38,8 +38,9 @@ def _breakdowns(cat: Catalog, m: Any, req: Any, plans: list[dict[str, Any]]) -> 
             p["breakdown_bytes"] = None
 
 
-def plan_answer(request: Request, body: PlanBody) -> dict[str, Any]:
-    """The plan for a body, from the cache when the same body met the same catalog revision."""
+def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> dict[str, Any]:
+    """The plan for a body, from the cache when the same body met the same catalog revision (and, with `lang`,
+    its sentences already rendered in that language: `views.plans.localized`)."""
     from suanli.plan.request import PlanRequest
     from suanli.plan.search import plan
     from suanli.views.bounds import check_plan
@@ -48,7 +49,7 @@ def plan_answer(request: Request, body: PlanBody) -> dict[str, Any]:
     req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"}))
     check_plan(req)
     store, cache = store_of(request), request.app.state.plan_cache
-    key = (store.revision(), body.model_dump_json(exclude={"name"}))
+    key = (store.revision(), body.model_dump_json(exclude={"name"}), lang)
     out = cache.get(key)
     if out is None:
         c = planning_catalog(request)
@@ -57,6 +58,10 @@ def plan_answer(request: Request, body: PlanBody) -> dict[str, Any]:
         if body.breakdown:
             _breakdowns(c, m, body, out["plans"])
         out = finite(out)
+        if lang is not None:
+            from suanli.views.plans import localized
+
+            out = localized(out, lang)
         cache.put(key, out)
     return out
 
@@ -85,9 +90,8 @@ async def plan_ep(request: Request, body: PlanBody,
     """Ranked plans with reasons, warnings, Pareto front and why-not, in the request's language (`?lang=` or
     Accept-Language; the messages themselves are in the `*_i18n` fields). Saving is a write: POST /api/plans."""
     from suanli.i18n import t
-    from suanli.views.plans import localized
 
-    out = localized(await run_bounded(request, lambda: plan_answer(request, body), "plan"), lang)
+    out = await run_bounded(request, lambda: plan_answer(request, body, lang), "plan")
     alone = [m.get("id", "").endswith("_alone") for m in out.get("relax_i18n") or []]
     if not out["plans"] and alone and all(alone):
         # no plan meets the budget and the deadline together, nor either with the other relaxed: 422 with the
