@@ -8,11 +8,11 @@ import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.estimate.estimate import Estimate
 from suanli.estimate.workload import make_workload
 from suanli.units import GB, GiB
+from suanli.views.files import load_model_arg
 
 __all__ = ["register", "render_estimate"]
 

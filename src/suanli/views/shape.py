@@ -12,9 +12,12 @@ __all__ = ["MessageJson", "Shape"]
 
 class Shape(BaseModel):
     """A JSON shape: every key the view writes is named and typed. A key the shape does not name is kept, never
-    dropped (`extra="allow"`); the shape tests (`tests/unit/api/test_responses.py`) fail on one."""
+    dropped (`extra="allow"`); the shape tests (`tests/unit/api/test_responses.py`) fail on one.
 
-    model_config = ConfigDict(extra="allow")
+    Only the API validates with them (and /openapi.json documents them), so their validators and schemas are
+    built on first use (`defer_build`), not when a CLI command imports the view beside them."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 class MessageJson(Shape):
