@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import typer
@@ -84,8 +86,26 @@ def _loaded(loader: Callable[[typer.Typer], None]) -> Any:
     """The click group holding the commands one loader registers (built once per process)."""
     sub = typer.Typer(add_completion=False)
     sub.callback()(lambda: None)  # a callback makes typer build a group even for one command
-    loader(sub)
+    with _numpy_blas_one_thread():
+        loader(sub)
     return typer.main.get_command(sub)
+
+
+@contextlib.contextmanager
+def _numpy_blas_one_thread() -> Iterator[None]:
+    """numpy's OpenBLAS starts one thread per core when numpy is imported, and they spin: ~0.09 s of CPU per
+    command, ~0.05 s of wall on this 2-core machine while another job runs (scripts/bench_cli_startup.py).
+    suanli's numpy kernels are element-wise (no BLAS call), so numpy imported by a command's module gets one
+    BLAS thread, unless the user set OPENBLAS_NUM_THREADS. The variable is removed again after the import: a
+    BLAS loaded later (torch's, in `bench run`) and child processes see the user's environment."""
+    if "numpy" in sys.modules or "OPENBLAS_NUM_THREADS" in os.environ:
+        yield
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
 class LazyGroup(TyperGroup):

@@ -1,6 +1,8 @@
 """`suanli estimate` without a calibration file does not import the benchmark package (start-up budget,
 issue 13 item 5; the figures are in scripts/bench_cli_startup.py, not in a timed test). With a file, the
-calibration applies (tests/unit/api/test_parity.py checks CLI and API agree)."""
+calibration applies (tests/unit/api/test_parity.py checks CLI and API agree). The start-up measures of
+`suanli.cli.main` (collector deferred over start-up, one BLAS thread for numpy, API shapes built on use)
+leave the process as a long command needs it."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 PROBE = """
 import sys
@@ -32,3 +36,52 @@ def test_estimate_imports_bench_only_with_a_calibration_file(tmp_path: Path) -> 
     assert "BENCH_NOT_LOADED" in _probe(tmp_path)
     (tmp_path / "calibration.yaml").write_text("factors: []\n", encoding="utf-8")
     assert "BENCH_LOADED" in _probe(tmp_path)
+
+
+GC_PROBE = """
+import gc, os, sys
+from suanli.cli.main import run
+sys.argv = ["suanli", *sys.argv[1:]]
+try:
+    run()
+except SystemExit:
+    pass
+from suanli.views.estimates import EstimateJson
+print("GC", gc.isenabled(), gc.get_freeze_count() > 0, "OPENBLAS_NUM_THREADS" in os.environ,
+      len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else -1,
+      EstimateJson.__pydantic_complete__, file=sys.stderr)
+"""
+
+
+def _gc_probe(home: Path, *args: str, **env: str) -> list[str]:
+    base = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    r = subprocess.run([sys.executable, "-c", GC_PROBE, *args], capture_output=True, text=True, timeout=120,
+                       env={**base, "SUANLI_HOME": str(home), **env})
+    line = next((x for x in r.stderr.splitlines() if x.startswith("GC ")), None)
+    assert line is not None, r.stderr
+    return line.split()[1:]
+
+
+def test_a_command_collects_again_after_start_up_and_help_freezes_nothing(tmp_path: Path) -> None:
+    """The first run() defers the cyclic collector over start-up only: once the command's module is loaded
+    everything alive is frozen and collection is back on (a long command is collected as before)."""
+    enabled, frozen, *_ = _gc_probe(tmp_path, "estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json")
+    assert (enabled, frozen) == ("True", "True")
+    enabled, frozen, *_ = _gc_probe(tmp_path, "--help")
+    assert (enabled, frozen) == ("True", "False")
+
+
+def test_numpy_gets_one_blas_thread_and_the_environment_is_left_as_it_was(tmp_path: Path) -> None:
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("counts the process's threads in /proc/self/task (Linux)")
+    args = ("estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json")
+    _, _, env_left, threads, _ = _gc_probe(tmp_path, *args)
+    assert (env_left, threads) == ("False", "1")
+    _, _, env_left, threads, _ = _gc_probe(tmp_path, *args, OPENBLAS_NUM_THREADS="2")  # the user's choice stands
+    assert (env_left, int(threads) > 1) == ("True", True)
+
+
+def test_the_api_shapes_are_not_built_by_the_cli(tmp_path: Path) -> None:
+    """`defer_build`: the estimate's JSON shape (an API response model) is built on first use, by the API."""
+    *_, complete = _gc_probe(tmp_path, "estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json")
+    assert complete == "False"
