@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from suanli.catalog.schema import (
@@ -38,15 +38,17 @@ from suanli.catalog.schema import (
 )
 from suanli.errors import DataFileError
 
-__all__ = ["DATA_DIR", "iter_sourced", "load_catalog", "load_files", "packaged_catalog", "read_yaml"]
+__all__ = ["DATA_DIR", "cached_yaml", "iter_sourced", "load_catalog", "load_files", "packaged_catalog", "read_yaml"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "catalog"
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the catalog loads ~10× faster
-
 
 def read_yaml(path: Path) -> Any:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 (a safe loader)
+    # PyYAML is imported here, not with this module (~8 ms): a command that finds its caches current needs none
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the catalog loads ~10× faster
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 (a safe loader)
 
 
 _SECTIONS: dict[str, type[BaseModel]] = {
@@ -71,6 +73,8 @@ def _row_label(i: int, raw: Any) -> str:
 
 
 def _parse_file(path: Path) -> dict[str, list[BaseModel]]:
+    import yaml
+
     try:
         doc = read_yaml(path) or {}
     except yaml.YAMLError as e:
@@ -324,14 +328,44 @@ def packaged_catalog() -> Catalog:
     except (OSError, ValueError):
         pass
     cat = load_catalog()
+    _write_cache(path, cat.model_dump_json(), "catalog-*.json")
+    return cat
+
+
+def _write_cache(path: Path, text: str, family: str) -> None:
+    """Write a cache file atomically (a concurrent reader sees the old file or the whole new one) and remove
+    the other files of its family (older keys); an unwritable cache is ignored."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(cat.model_dump_json(), encoding="utf-8")
-        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the whole new one
-        for old in path.parent.glob("catalog-*.json"):
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+        for old in path.parent.glob(family):
             if old != path:
                 old.unlink(missing_ok=True)
     except OSError:
         pass
-    return cat
+
+
+def cached_yaml(path: Path) -> Any:
+    """A packaged YAML data file's document, kept as JSON in `$SUANLI_HOME/cache/` under a hash of the file's
+    bytes, so a command that only reads it (`suanli estimate`: the validated error bands) need not import PyYAML
+    (~8 ms). Only a document that JSON gives back unchanged is kept (string keys; strings, numbers, booleans,
+    null); `SUANLI_NO_CACHE=1` reads the YAML every time."""
+    data = path.read_bytes()
+    if os.environ.get("SUANLI_NO_CACHE"):
+        return read_yaml(path)
+    cache = _cache_dir() / f"yaml-{path.stem}-{hashlib.sha256(data).hexdigest()[:20]}.json"
+    try:
+        return json.loads(cache.read_bytes())
+    except (OSError, ValueError):
+        pass
+    doc = read_yaml(path)
+    try:
+        text = json.dumps(doc, ensure_ascii=False, allow_nan=False)
+        same = json.loads(text) == doc
+    except (TypeError, ValueError):  # a date, a non-string key, NaN: not JSON
+        same = False
+    if same:
+        _write_cache(cache, text, f"yaml-{path.stem}-*.json")
+    return doc

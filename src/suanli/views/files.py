@@ -12,8 +12,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog, ModelArch
 from suanli.errors import InputError
@@ -91,6 +89,8 @@ def parse_json(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FI
 
 def yaml_shape_ok(text: str, name: str, field: str, max_depth: int = MAX_DEPTH) -> None:
     """Walk YAML events (an iterative parser) to bound depth and aliases before composing any node."""
+    import yaml  # here, not with the module: `suanli estimate` reads no YAML (~8 ms)
+
     depth = aliases = 0
     try:
         for ev in yaml.parse(text, Loader=yaml.SafeLoader):
@@ -112,6 +112,8 @@ def yaml_shape_ok(text: str, name: str, field: str, max_depth: int = MAX_DEPTH) 
 
 def parse_yaml(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FILE_BYTES,
                max_depth: int = MAX_DEPTH) -> Any:
+    import yaml
+
     text = _text(data, name, field, max_bytes)
     yaml_shape_ok(text, name, field, max_depth)
     try:

@@ -52,3 +52,23 @@ def test_unwritable_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyP
     blocker.write_text("x", encoding="utf-8")
     monkeypatch.setenv("SUANLI_HOME", str(blocker))  # cache dir would be inside a regular file
     assert _fresh() == load.load_catalog()
+
+
+def test_cached_yaml_gives_the_document_and_follows_the_file(home: Path, tmp_path: Path) -> None:
+    """`cached_yaml` (the error bands every estimate quotes, read without PyYAML): the JSON copy gives the very
+    document, an edited file gets a new key (the old copy goes), and a document JSON would change is not kept."""
+    from suanli.validate.bands import BANDS_PATH
+
+    assert load.cached_yaml(BANDS_PATH) == load.read_yaml(BANDS_PATH) == load.cached_yaml(BANDS_PATH)
+    assert len(list((home / "cache").glob("yaml-error_bands-*.json"))) == 1
+    f = tmp_path / "bands.yaml"
+    f.write_text("groups:\n  a: {median_abs_pct: 1.5, cases: 3, sample: null}\n", encoding="utf-8")
+    assert load.cached_yaml(f) == {"groups": {"a": {"median_abs_pct": 1.5, "cases": 3, "sample": None}}}
+    f.write_text("groups:\n  a: {median_abs_pct: 2.5, cases: 3, sample: null}\n", encoding="utf-8")
+    assert load.cached_yaml(f)["groups"]["a"]["median_abs_pct"] == 2.5
+    assert len(list((home / "cache").glob("yaml-bands-*.json"))) == 1
+    dated = tmp_path / "dated.yaml"
+    dated.write_text("when: 2026-11-30\n1: one\n", encoding="utf-8")
+    assert load.cached_yaml(dated) == load.read_yaml(dated)
+    assert not list((home / "cache").glob("yaml-dated-*.json"))
+

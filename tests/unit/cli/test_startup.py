@@ -85,3 +85,18 @@ def test_the_api_shapes_are_not_built_by_the_cli(tmp_path: Path) -> None:
     """`defer_build`: the estimate's JSON shape (an API response model) is built on first use, by the API."""
     *_, complete = _gc_probe(tmp_path, "estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json")
     assert complete == "False"
+
+
+def test_estimate_imports_no_yaml_nor_the_catalog_commands_once_cached(tmp_path: Path) -> None:
+    """With current caches (the catalog, the error bands as JSON) `suanli estimate` reads no YAML (~8 ms)."""
+    probe = ("import sys\nfrom suanli.cli.main import run\n"
+             "sys.argv = ['suanli', 'estimate', '--model', 'llama-2-7b', '--gpu', 'rtx-4090', '--json']\n"
+             "try:\n    run()\nexcept SystemExit:\n    pass\n"
+             "print('LOADED', sorted(m for m in ('yaml', 'suanli.cli.catalog_cmd') if m in sys.modules), file=sys.stderr)\n")
+    env = {**os.environ, "SUANLI_HOME": str(tmp_path)}
+    env.pop("SUANLI_NO_CACHE", None)
+    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env)
+            for _ in range(2)]
+    assert all('"memory"' in r.stdout for r in runs), runs[0].stderr
+    assert "LOADED ['yaml']" in runs[0].stderr  # the first run builds the caches from the YAML files
+    assert "LOADED []" in runs[1].stderr
