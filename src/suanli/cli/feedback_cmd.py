@@ -65,7 +65,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             factors = [f for f in factors if f.device == device]
             if not factors:
                 raise InputError("device", f"no results for {device!r}")
-        newest = max(results, key=lambda x: x.created_at)
+        # the newest result that has a throughput to compare (created_at is to the second: a suite imports
+        # several results at once, and microbenchmark-only ones have nothing to show before/after)
+        timed = [r for r in results if r.throughput is not None] or results
+        newest = max(timed, key=lambda x: (x.created_at, x.id))
         before = compare_result(cat, newest, load_calibration())[1]
         path = save_calibration(factors)
         after = compare_result(cat, newest, load_calibration())[1]
