@@ -4,47 +4,11 @@ CSP forbids inline script, so this also proves the page needs none)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
+from browser_env import CHROMIUM, FLAGS, require_browser
 
-import pytest
-
-CHROMIUM = os.environ.get("SUANLI_CHROMIUM", "/usr/bin/chromium")
-if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
-uvicorn = pytest.importorskip("uvicorn")
+require_browser()
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-
-from suanli.api import Settings, create_app  # noqa: E402
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("docs") / "suanli.db"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(create_app(Settings(database_url=f"sqlite:///{db}")),
-                                           host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=server.run, daemon=True)
-    th.start()
-    deadline = time.time() + 30
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    th.join(10)
 
 
 def test_docs_lists_the_operations_offline(base_url: str) -> None:

@@ -5,51 +5,17 @@ $SUANLI_SCREENSHOT_DIR (default: a tmp dir). Every request must stay on the serv
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = os.environ.get("SUANLI_CHROMIUM", "/usr/bin/chromium")
-if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
-pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
-uvicorn = pytest.importorskip("uvicorn")
+from browser_env import CHROMIUM, FLAGS, require_browser
+
+require_browser()
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-from suanli.api import Settings, create_app  # noqa: E402
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "suanli.db"
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(Settings(database_url=f"sqlite:///{db}")),
-                                           host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=server.run, daemon=True)
-    th.start()
-    deadline = time.time() + 30
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    th.join(10)
 
 
 @pytest.fixture(scope="module")
