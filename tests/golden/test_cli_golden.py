@@ -35,6 +35,11 @@ def _scrub(obj):  # type: ignore[no-untyped-def]
     return obj
 
 
+@pytest.fixture(autouse=True)
+def _fixed_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUANLI_TODAY", "2026-11-30")  # price-freshness warnings name ages: fix the date
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden(name: str) -> None:
     r = CliRunner().invoke(app, CASES[name])

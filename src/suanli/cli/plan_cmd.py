@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.context import planning_catalog
+from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import console, emit_json, emit_rows, err_console, lang, say
 from suanli.errors import InputError
@@ -229,7 +229,7 @@ def register(app: typer.Typer) -> None:
         check_plan(req, flags=True)  # the API's bounds (suanli.views.bounds)
         cat = planning_catalog()
         m = load_model_arg(cat, req.model)
-        result = plan(cat, m, req)
+        result = plan(cat, m, req, as_of())
         if skypilot:
             from suanli.plan.export import skypilot_yaml
 

@@ -10,6 +10,7 @@ engines, and offers that can actually be rented for the job (`catalog.offers`)."
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import time
 from dataclasses import dataclass, field
@@ -20,11 +21,13 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.offers import (
+    DEFAULT_STALE_MONTHS,
     can_span_nodes,
     is_international,
     max_cards,
     multi_node_gap,
     network_label,
+    offer_age_months,
     unpriced_reason,
     usable_offers,
 )
@@ -583,8 +586,10 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
 # ---------------------------------------------------------------------------------------------------- plan
 
 
-def plan(cat: Catalog, m: ModelArch, req: PlanRequest) -> PlanResult:
-    """Ranked plans for `req` on model `m`, best first, with a Pareto front of cost against time."""
+def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = None) -> PlanResult:
+    """Ranked plans for `req` on model `m`, best first, with a Pareto front of cost against time. `today`
+    (default: the clock) dates the prices: one older than DEFAULT_STALE_MONTHS warns with its date."""
+    today = today or dt.date.today()
     t0 = time.perf_counter()
     training = req.task != "inference"
     if training:
@@ -641,7 +646,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest) -> PlanResult:
         seen.add(d.acc.id)
         plans.append(_make_plan(len(plans) + 1, d, grid, idx, float(cost_k[j]), float(cost_max_k[j]),
                                 d.offers[int(oi_k[j])], float(mig_k[j]), float(one_k[j]), float(total_k[j]),
-                                req, training, cat))
+                                req, training, cat, today))
         if len(plans) >= req.top:
             break
     pareto = _pareto(devs, grid, k, total_k, hours_k)
@@ -705,7 +710,7 @@ def plan_workload(p: Plan, req: PlanRequest) -> Workload:
 
 def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost: float, cost_max: float,
                offer: Offer, mig: float, one_off: float, total: float, req: PlanRequest, training: bool,
-               cat: Catalog) -> Plan:
+               cat: Catalog, today: dt.date) -> Plan:
     gpus = int(grid["gpus"][i])
     warnings: list[Message] = []
     scaling = float(grid["scaling"][i])
@@ -723,6 +728,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.international_offer", provider=offer.provider, region=offer.region))
         if not d.acc.domestic:
             warnings.append(Message("plan.warn.export_control"))
+    age = offer_age_months(offer, today)
+    if age > DEFAULT_STALE_MONTHS:
+        warnings.append(Message("plan.warn.stale", offer=offer.id, provider=offer.provider, date=offer.date,
+                                months=age, limit=DEFAULT_STALE_MONTHS))
     if offer.kind != "listing":
         warnings.append(Message("plan.warn.not_listing", kind=Message(f"offer_kind.{offer.kind}"), source=offer.source))
     if gpus > d.acc.max_cards_per_node and training:

@@ -212,3 +212,16 @@ def test_multi_node_plans_run_on_the_rented_network(cat) -> None:
 
     assert training_rates(cat, acc, w)[0]["inter_bw"] == pytest.approx(p.inter_node_gbit_per_s * 1e9 / 8)
     assert training_rates(cat, acc, w.model_copy(update={"inter_node_gbit_per_s": None}))[0]["inter_bw"] > 50e9
+
+
+def test_stale_prices_warn_with_their_date(cat) -> None:
+    """Issue 11 item 5: a plan priced from an offer older than 12 months says so, with the offer's date."""
+    import datetime as dt
+
+    m = lookup.model(cat, "qwen2.5-7b")
+    req = make_request(model="qwen2.5-7b", task="lora", tokens=1e8)
+    p = plan(cat, m, req, dt.date(2040, 1, 1)).plans[0]
+    offer = next(o for o in cat.offers if o.id == p.offer)
+    assert any("months old" in w and offer.date in w for w in p.warnings)
+    fresh = plan(cat, m, req, dt.date.fromisoformat(offer.date[:10] if len(offer.date) >= 10 else offer.date + "-01-01"))
+    assert not any("months old" in w for w in fresh.plans[0].warnings)
