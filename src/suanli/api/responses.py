@@ -28,6 +28,7 @@ __all__ = [
     "MigrateAnswer",
     "OfferFacts",
     "PriceRow",
+    "RollbackJson",
     "SavedPlan",
     "SavedPlanRow",
     "ScenarioAnswer",
@@ -201,6 +202,16 @@ class ImportResultJson(Shape):
     new_offers: int
     new_sources: int
     import_id: int | None = Field(description="what a rollback takes; null when nothing was new")
+
+
+class RollbackJson(Shape):
+    """POST /api/imports/{import_id}/rollback: what the rollback removed."""
+
+    import_id: int
+    filename: str
+    prices_rolled_back: int
+    rolled_back_at: str
+    via: str
 
 
 class SavedPlanRow(Shape):

@@ -25,7 +25,7 @@ def test_docs_list_every_endpoint(client: TestClient) -> None:
     for p in ("/api/accelerators", "/api/accelerators/{name}", "/api/models", "/api/models/{name}", "/api/offers",
               "/api/offers/{offer_id}/history", "/api/prices", "/api/scenarios", "/api/scenarios/{scenario_id}",
               "/api/estimate", "/api/plan", "/api/compare", "/api/tco", "/api/migrate", "/api/offers/import",
-              "/api/offers/{offer_id}/prices", "/api/plans", "/api/bench-results", "/api/value", "/api/sources"):
+              "/api/imports/{import_id}/rollback", "/api/offers/{offer_id}/prices", "/api/plans", "/api/bench-results", "/api/value", "/api/sources"):
         assert p in paths, p
 
 
@@ -135,6 +135,35 @@ def test_import_with_token(client: TestClient, csv_file: Callable[..., tuple[str
     assert [h["price_cny"] for h in client.get("/api/offers/api-4090/history").json()] == [1.5, 1.2]
     assert client.post("/api/offers/nope/prices", json={"price_cny": 1, "date": "2026", "source": "x"}, headers=AUTH).status_code == 404
     assert client.post("/api/offers/api-4090/prices", json={"price_cny": 1, "date": "June", "source": "x"}, headers=AUTH).status_code == 422
+
+
+def test_rollback_with_token(client: TestClient, csv_file: Callable[..., tuple[str, bytes]]) -> None:
+    """POST /api/imports/{id}/rollback removes exactly that import, as the CLI does; twice is an error."""
+    offers_before = client.get("/api/offers", params={"device": "rtx-4090"}).json()
+    f = csv_file("rb-4090,Acme,rtx-4090,1,hour,1.6,2026-05-01,acme-rb\n")
+    import_id = client.post("/api/offers/import", files={"file": f}, headers=AUTH).json()["import_id"]
+    assert any(o["id"] == "rb-4090" for o in client.get("/api/offers", params={"device": "rtx-4090"}).json())
+    assert client.post(f"/api/imports/{import_id}/rollback").status_code == 401  # token before anything else
+    r = client.post(f"/api/imports/{import_id}/rollback", headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert r.json()["prices_rolled_back"] == 1 and r.json()["via"] == "api"
+    assert client.get("/api/offers", params={"device": "rtx-4090"}).json() == offers_before
+    imp = next(i for i in client.get("/api/imports").json() if i["id"] == import_id)
+    assert imp["rolled_back_via"] == "api" and imp["rolled_back_at"]
+    again = client.post(f"/api/imports/{import_id}/rollback", headers=AUTH)
+    assert again.status_code == 422 and "already rolled back" in again.json()["error"]
+    assert client.post("/api/imports/999999/rollback", headers=AUTH).status_code == 404
+    assert client.post("/api/imports/0/rollback", headers=AUTH).status_code == 422
+
+
+def test_import_plausibility_band_and_force(client: TestClient, csv_file: Callable[..., tuple[str, bytes]]) -> None:
+    """A ¥1/month 8-card row is refused with the band named; `?force=true` takes it (and is recorded)."""
+    f = csv_file("cheap-h800,Acme,h800,8,month,1,2026-05-01,acme-cheap\n")
+    r = client.post("/api/offers/import", files={"file": f}, headers=AUTH)
+    assert r.status_code == 422 and "plausib" in r.json()["error"], r.text
+    r = client.post("/api/offers/import", params={"force": "true"}, files={"file": f}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert next(i for i in client.get("/api/imports").json() if i["id"] == r.json()["import_id"])["forced"] is True
 
 
 def test_web_page_is_offline(client: TestClient) -> None:

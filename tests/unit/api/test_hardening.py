@@ -69,7 +69,7 @@ def test_list_lengths_and_numeric_bounds(client: TestClient) -> None:
 
 
 def test_planner_time_budget_gives_503(tmp_path: Any) -> None:
-    c = TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path}/s.db", compute_budget_s=0.001)))
+    c = TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path}/s.db", compute_budget_s=1e-9)))  # spent before the worker thread can answer
     r = c.post("/api/plan", json={**PLAN, "tokens": 1.234e8})
     assert r.status_code == 503 and "budget" in error_shape(r)["error"]
 

@@ -112,6 +112,9 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]]) 
          {"price_cny": offer.price_cny.value, "date": dt.date.today().isoformat(), "source": "typed-test"}, headers=AUTH)
     name, data = csv_file("typed-4090,TypedCloud,rtx-4090,1,hour,2.2,2025-03-01,autodl-pricing\n")
     post("/api/offers/import", "/api/offers/import", files={"file": (name, data)}, headers=AUTH)
+    name, data = csv_file("typed-4090-rb,TypedCloud,rtx-4090,1,hour,2.3,2025-03-01,autodl-pricing\n")
+    post("/api/offers/import", "/api/offers/import", files={"file": (name, data)}, headers=AUTH)
+    post("/api/imports/{import_id}/rollback", f"/api/imports/{out[-1][2]['import_id']}/rollback", headers=AUTH)
     for body in ({"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8, "name": "typed"},
                  {"model": "qwen2.5-7b", "task": "inference", "requests_per_s": 2, "breakdown": False}):
         post("/api/plans", "/api/plans", body, headers=AUTH)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Query, Request, UploadFile
+from fastapi import APIRouter, File, Path, Query, Request, UploadFile
 
 from suanli.api.deps import Token, catalog, store_of
 from suanli.api.guard import UPLOAD_LIMIT
-from suanli.api.responses import ImportResultJson, ImportRow, PriceRow
+from suanli.api.responses import ImportResultJson, ImportRow, PriceRow, RollbackJson
 from suanli.api.schemas import PriceBody
 from suanli.catalog import lookup
 from suanli.errors import InputError, NotFoundError
@@ -46,8 +46,11 @@ def imports(request: Request) -> list[dict[str, Any]]:
 
 @router.post("/offers/import", dependencies=[Token], response_model=ImportResultJson, response_model_exclude_unset=True)
 async def import_ep(request: Request, file: Annotated[UploadFile, File(description="CSV or YAML offers file")],
-                    format: Literal["csv", "tsv", "yaml", "yml"] | None = None) -> dict[str, Any]:
-    """Import an offers file (needs the token; at most 20 MiB): every row is checked, then all or nothing."""
+                    format: Literal["csv", "tsv", "yaml", "yml"] | None = None,
+                    force: Annotated[bool, Query(description="accept prices outside the device's plausibility band")] = False,
+                    ) -> dict[str, Any]:
+    """Import an offers file (needs the token; at most 20 MiB): every row is checked, then all or nothing.
+    The answer's `import_id` is what `POST /api/imports/{import_id}/rollback` takes."""
     data = await file.read(UPLOAD_LIMIT + 1)
     if len(data) > UPLOAD_LIMIT:
         raise InputError("file", f"larger than {UPLOAD_LIMIT // 2**20} MiB")
@@ -55,7 +58,14 @@ async def import_ep(request: Request, file: Annotated[UploadFile, File(descripti
 
     store = store_of(request)
     return dict(await anyio.to_thread.run_sync(
-        lambda: store.import_offers_bytes(data, file.filename or "upload", fmt=format, via="api")))
+        lambda: store.import_offers_bytes(data, file.filename or "upload", fmt=format, via="api", force=force)))
+
+
+@router.post("/imports/{import_id}/rollback", dependencies=[Token], response_model=RollbackJson)
+def rollback_ep(request: Request, import_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> dict[str, Any]:
+    """Remove exactly the prices one import added (needs the token), as `suanli offers rollback` does: the rows
+    stay in the history marked rolled back, and the import records when and how."""
+    return dict(store_of(request).rollback_import(import_id, via="api"))
 
 
 @router.post("/offers/{offer_id}/prices", dependencies=[Token], response_model=ImportResultJson, response_model_exclude_unset=True)
