@@ -54,8 +54,10 @@ ENUM_PARAMS: dict[str, str] = {
     "vendor": "vendor",
     "item": "memory",
     "spec": "spec",
+    "price_region": "price_region",
+    "price_kind": "price_kind",
 }
-_FIELD_PARAMS = ("field", "task_field")
+_FIELD_PARAMS = ("field", "task_field", "region_field")
 
 
 @dataclass(frozen=True)

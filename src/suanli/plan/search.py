@@ -651,7 +651,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
             break
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans})
-    relax = [] if plans else _relax(grid, sel, total, calendar_h, req)
+    relax = [] if plans else _relax(grid, sel, total, calendar_h, req, devs)
     assumptions = _assumptions(cat, req, devs, training)
     return PlanResult(
         request=req,
@@ -886,11 +886,24 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
     return out
 
 
+# exclusions the request asked for; any other reason (no price, no spec, no framework) is the catalog's
+_ASKED = frozenset({"why.not_domestic", "why.vendor_not_allowed", "why.stack_not_allowed", "why.migration_not_allowed"})
+
+
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
-           req: PlanRequest) -> list[Message]:
+           req: PlanRequest, devs: list[_Device]) -> list[Message]:
     """When nothing qualifies: which constraint to relax and by how much."""
     tips: list[Message] = []
     finite = np.isfinite(cost)
+    allowed = [d for d in devs if d.excluded is None or d.excluded.id not in _ASKED]
+    if allowed and not any(d.offers for d in allowed):
+        # the devices the request allows have no price under its filter: say that, not "nothing fits"
+        wider = "listing,reference" if "reference" not in req.offer_kinds else ""
+        kinds = req.offer_kinds[0] if len(req.offer_kinds) == 1 else "/".join(req.offer_kinds)
+        which = "relax.no_price" if wider else "relax.no_price_region" if req.region != "any" else "relax.no_price_any"
+        tips.append(Message(which, price_kind=kinds, price_region=req.region, field="offer_kinds",
+                            region_field="region", wider=wider))
+        return tips
     if sel.size == 0 or not finite.any():
         lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
         if lighter:

@@ -122,6 +122,23 @@ def test_no_plan_says_what_to_relax(cat) -> None:
     assert not r2.plans and r2.relax
 
 
+def test_no_price_under_the_filter_says_so_not_nothing_fits(cat) -> None:
+    """Allowed devices with no price under the region/kind filter get a price hint naming the flags to widen,
+    not "nothing fits in memory"."""
+    bare = cat.model_copy(update={"offers": tuple(o for o in cat.offers if o.device != "rtx-4090")})
+    m = lookup.model(cat, "qwen2.5-7b")
+    r = plan(bare, m, _req(devices=("rtx-4090",), region="cn", offer_kinds=("listing",)))
+    assert not r.plans and [t["id"] for t in r.relax_i18n] == ["relax.no_price"]
+    assert "--offer-kinds listing,reference" in r.relax[0] and "--region any" in r.relax[0]
+    r2 = plan(bare, m, _req(devices=("rtx-4090",), region="cn", offer_kinds=("listing", "reference")))
+    assert [t["id"] for t in r2.relax_i18n] == ["relax.no_price_region"]
+    r2 = plan(bare, m, _req(devices=("rtx-4090",)))
+    assert [t["id"] for t in r2.relax_i18n] == ["relax.no_price_any"] and "offers import" in r2.relax[0]
+    # a device excluded by the request itself (domestic only) is not what lacks a price
+    r3 = plan(cat, lookup.model(cat, "llama-3.1-405b"), _req(model="llama-3.1-405b", task="full", max_gpus=8))
+    assert r3.relax_i18n and r3.relax_i18n[0]["id"].startswith("relax.nothing_fits")
+
+
 def test_bad_request_is_one_line(cat) -> None:
     with pytest.raises(InputError, match="objective"):
         _req(objective="cheap")
