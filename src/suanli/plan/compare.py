@@ -184,8 +184,9 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
-    is derived from tokens per yuan on 8 cards of each device, each rented for a month (the spend is monthly)
-    from the cheapest usable offer (`region`, `kinds`, any billing unit); the answer names those offers."""
+    is derived from tokens per yuan on 8 cards of each device, each rented for the whole horizon (the spend goes
+    on month after month, so an offer's minimum term counts only beyond it) from the cheapest usable offer
+    (`region`, `kinds`, any billing unit); the answer names those offers."""
     for name, v, lo, hi in (("monthly-spend", monthly_spend, 1e-9, 1e12), ("engineer-week", engineer_week, 0.0, 1e9),
                             ("horizon-months", horizon_months, 1e-9, 1200.0), ("subsidy", subsidy, 0.0, 0.999)):
         if not (math.isfinite(v) and lo <= v <= hi):
@@ -207,11 +208,12 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         for acc in (src, dst):
-            month = cheapest_job_cost(priced, acc.id, 8, HOURS_PER_MONTH)
+            rent_h = horizon_months * HOURS_PER_MONTH
+            month = cheapest_job_cost(priced, acc.id, 8, rent_h)
             if month is None:
                 raise InputError("saving", f"cannot derive it: {no_price_message(cat, acc.id, region, kinds)}; "
                                  "or pass --saving")
-            price = month.cost_cny / (8 * HOURS_PER_MONTH)
+            price = month.cost_cny / (8 * rent_h)
             e = estimate(cat, m, acc, w).contract()
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
             if not tps:

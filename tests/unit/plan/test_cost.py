@@ -76,3 +76,25 @@ def test_migration_tco_reproduces_the_seed_example() -> None:
 def test_cost_per_million_tokens() -> None:
     assert cost_per_million_tokens(3.6, 1000) == pytest.approx(1.0)
     assert cost_per_million_tokens(3.6, 1000, utilization=0.5) == pytest.approx(2.0)
+
+
+def test_migration_cost_rents_for_the_horizon_so_a_minimum_term_is_spread() -> None:
+    """`migrate cost` compares an ongoing monthly spend: an offer with a one-year minimum costs its monthly price
+    per month over a 12-month horizon, and its whole year only when the horizon is one month."""
+    from suanli.catalog import lookup
+    from suanli.catalog.load import packaged_catalog
+    from suanli.plan.compare import migration_cost
+
+    cat = packaged_catalog()
+    h100 = next(o for o in cat.offers if o.device == "h100-sxm" and o.billing_unit == "month" and o.min_units == 12
+                and o.cards == 8)
+    others = tuple(o for o in cat.offers if o.device != "h100-sxm" or o.id == h100.id)
+    cat = cat.model_copy(update={"offers": others})
+    m = lookup.model(cat, "qwen2.5-14b")
+    kw = dict(region="any", kinds=("listing", "index", "reference"))
+    year = migration_cost(cat, m, "ascend-910b", "h100-sxm", horizon_months=12, **kw)  # type: ignore[arg-type]
+    assert year["derived"]["h100-sxm"]["offer"] == h100.id
+    assert year["derived"]["h100-sxm"]["cny_per_card_hour"] == pytest.approx(h100.price_cny.value / (8 * 720), rel=1e-9)
+    month = migration_cost(cat, m, "ascend-910b", "h100-sxm", horizon_months=1, **kw)  # type: ignore[arg-type]
+    assert month["derived"]["h100-sxm"]["cny_per_card_hour"] == pytest.approx(
+        12 * year["derived"]["h100-sxm"]["cny_per_card_hour"], rel=1e-9)
