@@ -205,6 +205,10 @@ class AcceleratorSpecs(_Strict):
     )
     pcie_gen: IntField | None = None
     tdp_w: FloatField | None = None
+    sm_count: IntField | None = Field(
+        None, description="streaming multiprocessors (NVIDIA SMs): how many thread blocks of one kernel run at once "
+        "(decode attention without split-KV, speed.py)"
+    )
 
 
 class Accelerator(_Strict):
@@ -490,6 +494,10 @@ class InferenceEngine(_Strict):
     fp16_accumulate: bool = Field(
         False, description="its 16-bit GEMMs accumulate in fp16, so the device's fp16_acc16_dense_tflops is the roof "
         "where published (GeForce cards: twice the fp32-accumulate rate); see note"
+    )
+    split_kv: bool = Field(
+        True, description="its decode attention kernel also splits the KV sequence over thread blocks (Flash-Decoding); "
+        "False: one block per sequence and head, so a small batch leaves SMs idle (see note)"
     )
     source: str
     note: str | None = None

@@ -123,6 +123,8 @@ class InferenceSpeedTerms:
     a2a_bytes_per_token: float
     prefill_score_bytes_per_token: float = 0.0
     decode_score_bytes_per_token: float = 0.0
+    attention_kv_reads: float = 1.0
+    attention_blocks_per_sequence: float = 0.0
 
 
 # attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
@@ -157,6 +159,10 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
         top_k=m.moe.top_k if m.moe else 0,
         kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
         kv_read_factor=kv_read_factor(m, w.engine),
+        attention_kv_reads=attention_kv_reads(m, w.engine),
+        # the attention kernel's thread blocks per sequence at one query: one per head it sees (FlashAttention-2's
+        # forward grid is query blocks x batch x heads, Dao 2023 §3.2; transformers hands it the heads after repeat_kv)
+        attention_blocks_per_sequence=float(m.num_attention_heads or 0),
         prefill_attention_flops_per_token=arch.attention_flops_per_token(m, i / 2),  # causal: i/2 keys on average
         decode_attention_flops_per_token=arch.attention_flops_per_token(m, ctx),
         decode_context=ctx,
@@ -188,6 +194,25 @@ def kv_read_factor(m: ModelArch, engine: str) -> float:
     kv = arch._kv_heads(m)
     g = heads / kv if kv else 1.0
     return 1.0 if g <= 1 else 1.0 + 2.0 * g
+
+
+def attention_kv_reads(m: ModelArch, engine: str) -> float:
+    """Of `kv_read_factor`, the reads the attention kernel itself makes: the g expanded copies after `repeat_kv`
+    (the copy kernel reads the cache once and writes g copies at full bandwidth), else the cache once."""
+    f = kv_read_factor(m, engine)
+    return 1.0 if f <= 1 else (f - 1.0) / 2.0
+
+
+def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
+    """Share of the device's SMs a decode attention kernel without split-KV keeps busy: it launches one thread block
+    per sequence and head (FlashAttention-2 forward: grid query blocks x batch x heads, one query block at decode),
+    each block streams its whole KV sequence alone, so with fewer blocks than SMs the rest idle and the kernel reads
+    the cache at that share of the bandwidth (Dao, Haziza, Massa, Sizov 2023, "Flash-Decoding for long-context
+    inference": FlashAttention "does not manage to occupy the entire GPU" at small batch; each SM taken to draw
+    1/sm_count of the bandwidth, assumed). Engines that split the KV (Flash-Decoding) fill the device: sm_count 0,
+    share 1."""
+    sm = np.asarray(sm_count, dtype=float)
+    return np.where(sm > 0, np.minimum(1.0, np.maximum(blocks, 1.0) / np.where(sm > 0, sm, 1.0)), 1.0)
 
 
 def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
@@ -224,9 +249,13 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + r["overhead"]
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
-    dc_bytes = weight_bytes_read(t, b) + t.kv_bytes_per_token * t.decode_context * b * t.kv_read_factor
+    dc_kv = t.kv_bytes_per_token * t.decode_context * b
+    dc_bytes = weight_bytes_read(t, b) + dc_kv * (t.kv_read_factor - t.attention_kv_reads)
+    # the attention kernel's own KV reads run at the share of SMs it occupies (1 with split-KV; r["sm_count"] is 0
+    # for those engines and for devices without a published SM count)
+    sm_share = attention_sm_share(b * t.attention_blocks_per_sequence / tp, r["sm_count"])
     dc_compute = dc_flops / (r["peak"] * r["e_mm"]) / tp
-    dc_memory = dc_bytes / (r["bw"] * r["e_bw"]) / tp
+    dc_memory = (dc_bytes + dc_kv * t.attention_kv_reads / sm_share) / (r["bw"] * r["e_bw"]) / tp
     dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat)
     dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
@@ -284,9 +313,14 @@ def inference_rates(
     # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
     e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, eng).value
     links = link_rates(cat, acc)
+    # a fused (flash) decode attention kernel that does not split the KV (InferenceEngine.split_kv) is limited by the
+    # SM count; without flash attention the scores are GEMMs, parallel over the keys (cuBLAS)
+    sm_count = 0.0
+    if engine is not None and not engine.split_kv and w.flash_attention and acc.specs.sm_count is not None:
+        sm_count = float(acc.specs.sm_count.value)
     return {
         "peak": peak, "bw": bw, "e_mm": e_mm.value * e_share.value, "e_bw": e_bw.value, "e_stream": e_stream,
-        "overhead": e_oh.value, "intra_bw": links.intra_bytes_per_s,
+        "overhead": e_oh.value, "sm_count": sm_count, "intra_bw": links.intra_bytes_per_s,
         # small-message collectives are latency-bound: the engine's launch and rank-skew time adds to each one
         "intra_lat": links.intra_latency_s + e_coll.value,
         "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,

@@ -461,8 +461,8 @@ def _try(f: Any) -> Any:
         return None  # a device without the rates it needs gets NaN times: never fits the ranking
 
 
-_RATE_KEYS = ("peak", "eff", "bw", "e_mm", "e_bw", "e_stream", "overhead", "intra_bw", "intra_lat", "inter_bw",
-              "inter_lat", "cards_per_node")
+_RATE_KEYS = ("peak", "eff", "bw", "e_mm", "e_bw", "e_stream", "overhead", "sm_count", "intra_bw", "intra_lat",
+              "inter_bw", "inter_lat", "cards_per_node")
 
 
 def _stack_rates(rows: list[dict[str, float] | None], di: np.ndarray) -> dict[str, np.ndarray]:
