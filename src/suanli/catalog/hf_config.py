@@ -1,12 +1,19 @@
 """Hugging Face `config.json` <-> catalog `ModelArch` (pure: takes and returns dicts, reads no file).
 
-`from_hf_config` accepts the config of a model the parameter, FLOPs and KV-cache estimators understand:
-model_type llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, glm,
-gemma, and the remote-code types qwen (Qwen-1), chatglm (ChatGLM2/3, GLM-4) and baichuan (Baichuan/Baichuan2).
-A missing or malformed field raises `InputError` naming it.
+`from_hf_config` accepts the config of any decoder-only causal LM. Read with their own rules: model_type llama,
+mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, glm, gemma, and the remote-code
+types qwen (Qwen-1), chatglm (ChatGLM2/3, GLM-4) and baichuan (Baichuan/Baichuan2). Read through the layout of
+their transformers class (`_GENERIC`: norms, biases, positions, parallel blocks, field aliases such as GPT-2's
+n_embd): gpt2, gpt_bigcode, gpt_neox, gptj, codegen, falcon, phi, phi3, bloom, opt, mpt, stablelm, cohere(2),
+olmo(2, 3), granite, starcoder2, gemma2, gemma3_text, glm4, seed_oss, exaone4, internlm2 — their totals equal
+transformers' on the meta device (tests/unit/catalog/test_hf_config_generic.py). Any other model_type with the
+standard fields is read as LlamaForCausalLM (MixtralForCausalLM with experts) lays them out, and its note says so.
+Encoder-decoder, encoder-only, vision, state-space and multimodal configs are refused in one line naming the
+model_type; a missing or malformed field raises `InputError` naming it.
 
 `to_hf_config` goes the other way: a config dict with `model_type` from which transformers builds a model
-with the same parameter shapes (`AutoConfig.for_model(**cfg)`). Models whose own code needs
+with the same parameter shapes (`AutoConfig.for_model(**cfg)`); the generic classes keep their model_type and
+field names, and a ModelArch their class cannot express is refused, naming the field. Models whose own code needs
 `trust_remote_code` map to an equivalent native class: Qwen-1 -> qwen2 (q/k/v bias, no o_proj bias, GQA
 with kv = heads), ChatGLM3 / GLM-4 -> glm (q/k/v bias, fused gate_up, partial rotary), Baichuan2 -> llama
 (W_pack is q/k/v fused without bias; Baichuan2-13B's ALiBi has no parameters, RoPE none either).
@@ -14,6 +21,7 @@ with kv = heads), ChatGLM3 / GLM-4 -> glm (q/k/v bias, fused gate_up, partial ro
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from suanli.catalog.schema import MLAConfig, ModelArch, MoEConfig
@@ -106,8 +114,11 @@ def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
     if not isinstance(cfg, dict):
         raise InputError("config", "a Hugging Face config must be a JSON object")
     model_type = _get(cfg, "model_type")
+    if not isinstance(model_type, str):
+        raise InputError("model_type", f"must be a string, got {model_type!r}")
+    _refuse_non_decoder(cfg, model_type)
     if model_type not in _FAMILY:
-        raise InputError("model_type", f"{model_type!r} is not supported; supported: {', '.join(_FAMILY)}")
+        return _build(_generic(cfg, model_type, name))
     family, arch = _FAMILY[model_type]
     fields: dict[str, Any] = {
         "id": name,
@@ -129,11 +140,25 @@ def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
         fields["mla"], fields["moe"] = _deepseek(cfg, model_type)
         fields["mtp_layers"] = _int(cfg, "num_nextn_predict_layers", 0, positive=False)
         fields["num_key_value_heads"] = fields["num_attention_heads"]
-    rope = cfg.get("rope_scaling")
-    if isinstance(rope, dict) and (rope.get("rope_type") or rope.get("type")) not in (None, "default"):
-        fields["rope_scaling"] = str(rope.get("rope_type") or rope.get("type"))
-    elif model_type == "qwen" and cfg.get("use_dynamic_ntk") is True:
+    if model_type == "llama" and _bool(cfg, "mlp_bias", False):
+        fields["mlp_bias"] = True  # LlamaMLP: gate_proj, up_proj and down_proj with bias=config.mlp_bias
+    if model_type == "qwen" and cfg.get("use_dynamic_ntk") is True:
         fields["rope_scaling"] = "dynamic-ntk"  # Qwen-1: dynamic NTK-aware interpolation beyond seq_length
+    else:
+        fields["rope_scaling"] = _rope_scaling(cfg)
+    return _build(fields)
+
+
+def _rope_scaling(cfg: dict[str, Any]) -> str | None:
+    # transformers < 5 writes rope_scaling, 5.x rope_parameters (same rope_type / type key)
+    for key in ("rope_scaling", "rope_parameters"):
+        rope = cfg.get(key)
+        if isinstance(rope, dict) and (rope.get("rope_type") or rope.get("type")) not in (None, "default"):
+            return str(rope.get("rope_type") or rope.get("type"))
+    return None
+
+
+def _build(fields: dict[str, Any]) -> ModelArch:
     try:
         return ModelArch(**fields)
     except ValueError as e:  # pydantic ValidationError: name the first bad field
@@ -149,7 +174,8 @@ def _common(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     head_dim = _int(cfg, "head_dim", None)
     _check_heads(hidden, heads, kv, head_dim)
     layers = _int(cfg, "num_hidden_layers")
-    _refuse(cfg, "mlp_bias", "FFN biases are not modelled", (False,))
+    if model_type != "llama":
+        _refuse(cfg, "mlp_bias", f"{model_type} has no FFN biases", (False,))
     tie_default = model_type == "gemma"  # transformers' default per class
     out: dict[str, Any] = {
         "hidden_size": hidden,
@@ -283,6 +309,327 @@ def _qwen1(cfg: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# ---- every other decoder-only causal LM: the standard fields, read through the layout of its transformers class ----
+
+# model_types that are not a decoder-only causal LM (the reason names the kind)
+_ENCODER_DECODER = frozenset({
+    "t5", "mt5", "umt5", "longt5", "switch_transformers", "bart", "mbart", "plbart", "pegasus", "pegasus_x", "marian",
+    "m2m_100", "nllb-moe", "fsmt", "prophetnet", "xlm-prophetnet", "led", "blenderbot", "blenderbot-small",
+    "bigbird_pegasus", "whisper", "speech_to_text", "seamless_m4t", "seamless_m4t_v2", "encoder-decoder",
+    "vision-encoder-decoder", "speech-encoder-decoder", "pix2struct", "t5gemma", "mvp", "nougat", "moonshine",
+})
+_ENCODER = frozenset({
+    "bert", "roberta", "xlm-roberta", "xlm-roberta-xl", "deberta", "deberta-v2", "distilbert", "albert", "electra",
+    "camembert", "mpnet", "modernbert", "xlm", "ernie", "nezha", "roformer", "funnel", "longformer", "big_bird",
+    "megatron-bert", "rembert", "squeezebert", "mobilebert", "layoutlm", "canine", "luke", "esm", "flaubert",
+    "ibert", "data2vec-text", "nomic_bert", "jina_bert", "xmod", "markuplm", "splinter",
+})
+_VISION = frozenset({
+    "vit", "deit", "beit", "swin", "swinv2", "convnext", "convnextv2", "resnet", "dinov2", "clip", "clip_vision_model",
+    "siglip", "siglip_vision_model", "siglip2", "sam", "detr", "yolos", "mobilevit", "efficientnet", "regnet",
+    "segformer", "mask2former", "dpt", "vit_mae", "imagegpt", "levit", "pvt", "hiera", "owlvit", "owlv2",
+})
+_NOT_ATTENTION = frozenset({
+    "mamba", "mamba2", "falcon_mamba", "rwkv", "rwkv7", "jamba", "zamba", "zamba2", "recurrent_gemma", "xlstm",
+    "bamba", "falcon_h1", "lfm2", "granitemoehybrid", "nemotron_h", "qwen3_next", "minimax",
+})
+_CAUSAL_SUFFIXES = ("ForCausalLM", "LMHeadModel")
+_OTHER_HEADS = (
+    "ForConditionalGeneration", "ForMaskedLM", "ForSeq2SeqLM", "ForSequenceClassification", "ForTokenClassification",
+    "ForQuestionAnswering", "ForImageClassification", "ForCTC", "ForAudioClassification", "ForSpeechSeq2Seq",
+    "ForPreTraining", "ForMultipleChoice", "ForObjectDetection", "ForSemanticSegmentation", "Encoder",
+)
+
+
+def _refuse_non_decoder(cfg: dict[str, Any], model_type: str) -> None:
+    why = None
+    if model_type in _ENCODER_DECODER or cfg.get("is_encoder_decoder") is True:
+        why = "an encoder-decoder model, not a decoder-only causal LM"
+    elif model_type in _ENCODER:
+        why = "an encoder-only model, not a decoder-only causal LM"
+    elif model_type in _VISION:
+        why = "a vision model, not a decoder-only causal LM"
+    elif model_type in _NOT_ATTENTION:
+        why = "a state-space / recurrent (hybrid) model; only attention decoders are modelled"
+    elif isinstance(cfg.get("text_config"), dict) and model_type not in _FAMILY:
+        inner = cfg["text_config"].get("model_type")
+        why = (f"a multimodal model (vision/audio tower + text decoder); give its text_config alone"
+               f"{f' (model_type {inner})' if inner else ''} to size the language model")
+    elif model_type not in _FAMILY:
+        archs = cfg.get("architectures")
+        if isinstance(archs, list) and archs and all(
+            isinstance(a, str) and a.endswith(_OTHER_HEADS) and not a.endswith(_CAUSAL_SUFFIXES) for a in archs
+        ):
+            why = f"built as {', '.join(archs)}, not a decoder-only causal LM (…ForCausalLM / …LMHeadModel)"
+    if why:
+        raise InputError("model_type", f"{model_type!r} is {why}")
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How a transformers class lays out the standard fields (read from its modeling_*.py, transformers 5.24)."""
+
+    cls: str
+    norm: str = "rmsnorm"
+    norms_per_layer: int = 2
+    gated: bool = True
+    position: str = "rope"
+    qkv_bias: bool = False  # fixed by the class (a flag below may switch it)
+    out_bias: bool = False
+    mlp_bias: bool = False
+    lm_head_bias: bool = False
+    tie: bool = False  # the config class's tie_word_embeddings default
+    embedding_norm: bool = False
+    ffn_4h: bool = False  # intermediate size defaults to (or is fixed at) 4·hidden
+    attention_bias_flag: str | None = None  # a flag putting a bias on q, k, v and o
+    qkv_bias_only: bool = False  # attention_bias_flag biases q, k, v only (GLM-4)
+    out_bias_flag: str | None = None  # a flag for the o_proj bias alone (Seed-OSS)
+    mlp_bias_flag: str | None = None
+    qk_norm_flag: str | None = None
+    qk_norm_width: str | None = None
+    sliding_window: bool = False  # sliding_window applies to every layer
+    # native field names for to_hf_config: hidden, layers, heads, kv heads, FFN width, positions
+    names: tuple[str, str, str, str, str, str] = (
+        "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "intermediate_size",
+        "max_position_embeddings",
+    )
+
+
+_GPT2_NAMES = ("n_embd", "n_layer", "n_head", "", "n_inner", "n_positions")
+_LN, _LNW = "layernorm", "layernorm-weight"
+_GENERIC: dict[str, _Layout] = {
+    # GPT2Block: ln_1, c_attn (+bias), c_proj (+bias), ln_2, MLP c_fc/c_proj (+bias); wpe; lm_head tied
+    "gpt2": _Layout("GPT2LMHeadModel", _LN, gated=False, position="learned", qkv_bias=True, out_bias=True,
+                    mlp_bias=True, tie=True, ffn_4h=True, names=_GPT2_NAMES),
+    # as GPT-2, with multi_query (one K/V head) by default
+    "gpt_bigcode": _Layout("GPTBigCodeForCausalLM", _LN, gated=False, position="learned", qkv_bias=True,
+                           out_bias=True, mlp_bias=True, tie=True, ffn_4h=True, names=_GPT2_NAMES),
+    # GPTNeoXLayer: two LayerNorms even with use_parallel_residual; query_key_value/dense biased by attention_bias
+    "gpt_neox": _Layout("GPTNeoXForCausalLM", _LN, gated=False, mlp_bias=True, attention_bias_flag="attention_bias"),
+    # GPTJBlock: one ln_1 feeds attention and MLP in parallel; q/k/v/out_proj without bias; lm_head with bias
+    "gptj": _Layout("GPTJForCausalLM", _LN, 1, gated=False, mlp_bias=True, lm_head_bias=True, ffn_4h=True,
+                    names=_GPT2_NAMES),
+    "codegen": _Layout("CodeGenForCausalLM", _LN, 1, gated=False, mlp_bias=True, lm_head_bias=True, ffn_4h=True,
+                       names=_GPT2_NAMES),
+    # FalconDecoderLayer: norms and K/V heads depend on new_decoder_architecture / parallel_attn (see _falcon)
+    "falcon": _Layout("FalconForCausalLM", _LN, gated=False, tie=True, ffn_4h=True,
+                      names=("hidden_size", "num_hidden_layers", "num_attention_heads", "num_kv_heads",
+                             "ffn_hidden_size", "max_position_embeddings")),
+    # PhiDecoderLayer: one input_layernorm (parallel block); q/k/v/dense, fc1/fc2 and lm_head all with bias
+    "phi": _Layout("PhiForCausalLM", _LN, 1, gated=False, qkv_bias=True, out_bias=True, mlp_bias=True,
+                   lm_head_bias=True, qk_norm_flag="qk_layernorm", qk_norm_width="head_dim"),
+    "phi3": _Layout("Phi3ForCausalLM", sliding_window=True),  # fused qkv_proj / gate_up_proj, no biases
+    # BloomBlock: ALiBi, word_embeddings_layernorm, every linear biased, MLP fixed at 4h
+    "bloom": _Layout("BloomForCausalLM", _LN, gated=False, position="alibi", qkv_bias=True, out_bias=True,
+                     mlp_bias=True, tie=True, embedding_norm=True, ffn_4h=True,
+                     names=("hidden_size", "n_layer", "n_head", "", "", "")),
+    # OPTDecoderLayer: learned positions with 2 offset rows, enable_bias on every linear (see _opt)
+    "opt": _Layout("OPTForCausalLM", _LN, gated=False, position="learned", tie=True,
+                   names=("hidden_size", "num_hidden_layers", "num_attention_heads", "", "ffn_dim",
+                          "max_position_embeddings")),
+    # MptBlock: LayerNorms with the bias removed, no linear biases, ALiBi, MLP fixed at 4h, lm_head tied
+    "mpt": _Layout("MptForCausalLM", _LNW, gated=False, position="alibi", tie=True, ffn_4h=True,
+                   names=("d_model", "n_layers", "n_heads", "", "", "max_seq_len")),
+    # StableLmDecoderLayer: LayerNorm, use_qkv_bias, per-head qk_layernorm, 1 norm with use_parallel_residual
+    "stablelm": _Layout("StableLmForCausalLM", _LN, qk_norm_flag="qk_layernorm", qk_norm_width="heads"),
+    # CohereDecoderLayer: one bias-free LayerNorm (parallel block), per-head use_qk_norm, lm_head tied
+    "cohere": _Layout("CohereForCausalLM", _LNW, 1, tie=True, attention_bias_flag="attention_bias",
+                      qk_norm_flag="use_qk_norm", qk_norm_width="heads"),
+    # OlmoLayerNorm has no parameters
+    "olmo": _Layout("OlmoForCausalLM", "nonparametric", attention_bias_flag="attention_bias"),
+    # Olmo2: post-attention and post-FFN RMSNorms only; q_norm/k_norm over all heads
+    "olmo2": _Layout("Olmo2ForCausalLM", attention_bias_flag="attention_bias", qk_norm_width="heads"),
+    "granite": _Layout("GraniteForCausalLM", attention_bias_flag="attention_bias", mlp_bias_flag="mlp_bias"),
+    # Starcoder2: LayerNorm, use_bias on every linear, plain GELU MLP, sliding window in every layer
+    "starcoder2": _Layout("Starcoder2ForCausalLM", _LN, gated=False, tie=True, sliding_window=True),
+    # Gemma2/3: pre- and post-norms around attention and FFN (4 RMSNorms); Gemma-3 adds q/k norm over head_dim
+    "gemma2": _Layout("Gemma2ForCausalLM", norms_per_layer=4, tie=True, attention_bias_flag="attention_bias"),
+    "gemma3_text": _Layout("Gemma3ForCausalLM", norms_per_layer=4, tie=True, attention_bias_flag="attention_bias",
+                           qk_norm_width="head_dim"),
+    "cohere2": _Layout("Cohere2ForCausalLM", _LNW, 1, tie=True, attention_bias_flag="attention_bias"),
+    "olmo3": _Layout("Olmo3ForCausalLM", attention_bias_flag="attention_bias", qk_norm_width="heads"),
+    # Glm4DecoderLayer: input, post-attention, post-self-attn and post-MLP RMSNorms; attention_bias on q/k/v only
+    "glm4": _Layout("Glm4ForCausalLM", norms_per_layer=4, attention_bias_flag="attention_bias", qkv_bias_only=True),
+    # SeedOss: attention_bias on q/k/v, attention_out_bias on o_proj
+    "seed_oss": _Layout("SeedOssForCausalLM", attention_bias_flag="attention_bias", qkv_bias_only=True,
+                        out_bias_flag="attention_out_bias", mlp_bias_flag="mlp_bias"),
+    # Exaone4: post-attention and post-FFN RMSNorms only, q_norm/k_norm over head_dim
+    "exaone4": _Layout("Exaone4ForCausalLM", qk_norm_width="head_dim"),
+    # InternLM2 (remote code): wqkv and wo biased by `bias`, SwiGLU w1/w3/w2 without bias
+    "internlm2": _Layout("LlamaForCausalLM", attention_bias_flag="bias"),
+}
+GENERIC_MODEL_TYPES: tuple[str, ...] = tuple(_GENERIC)
+HF_ARCHITECTURES.update({lay.cls: mt for mt, lay in _GENERIC.items() if lay.cls not in HF_ARCHITECTURES})
+# any other model_type with the standard fields is read as LlamaForCausalLM lays them out (note says so)
+_LLAMA_LIKE = _Layout("LlamaForCausalLM", attention_bias_flag="attention_bias", mlp_bias_flag="mlp_bias")
+
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "hidden_size": ("hidden_size", "n_embd", "n_embed", "d_model"),
+    "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers", "n_layers"),
+    "num_attention_heads": ("num_attention_heads", "n_head", "num_heads", "n_heads"),
+    "num_key_value_heads": ("num_key_value_heads", "num_kv_heads", "n_head_kv"),
+    "intermediate_size": ("intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"),
+    "max_position_embeddings": ("max_position_embeddings", "n_positions", "max_seq_len", "n_ctx", "seq_length"),
+}
+
+
+def _std(cfg: dict[str, Any], key: str, default: Any = _MISSING) -> Any:
+    """The standard field `key` under any of its names (GPT-2's n_embd is hidden_size)."""
+    for name in _ALIASES[key]:
+        if cfg.get(name) is not None:
+            return _int(cfg, name)
+    if default is _MISSING:
+        names = _ALIASES[key]
+        raise InputError(key, "missing from the Hugging Face config" + (
+            f" (also looked for {', '.join(names[1:])})" if len(names) > 1 else ""))
+    return default
+
+
+def _generic(cfg: dict[str, Any], model_type: str, name: str) -> dict[str, Any]:
+    lay = _GENERIC.get(model_type, _LLAMA_LIKE)
+    known = model_type in _GENERIC
+    hidden = _std(cfg, "hidden_size")
+    layers = _std(cfg, "num_hidden_layers")
+    heads = _std(cfg, "num_attention_heads")
+    kv = _std(cfg, "num_key_value_heads", heads)
+    head_dim = _int(cfg, "head_dim", None)
+    if lay.ffn_4h and model_type in ("bloom", "mpt"):
+        inter = 4 * hidden  # BloomMLP / MptMLP: 4·hidden_size, whatever the config says
+    elif lay.ffn_4h:
+        inter = _std(cfg, "intermediate_size", 4 * hidden)  # n_inner / ffn_hidden_size: None means 4·hidden
+    else:
+        inter = _std(cfg, "intermediate_size")
+    qkv_bias, out_bias, mlp_bias = lay.qkv_bias, lay.out_bias, lay.mlp_bias
+    if lay.attention_bias_flag:
+        qkv_bias = _bool(cfg, lay.attention_bias_flag, model_type == "gpt_neox")
+        out_bias = False if lay.qkv_bias_only else qkv_bias
+    if lay.out_bias_flag:
+        out_bias = _bool(cfg, lay.out_bias_flag, False)
+    if lay.mlp_bias_flag:
+        mlp_bias = _bool(cfg, lay.mlp_bias_flag, False)
+    norm, npl, position = lay.norm, lay.norms_per_layer, lay.position
+    qk_norm = lay.qk_norm_width is not None and (lay.qk_norm_flag is None or _bool(cfg, lay.qk_norm_flag, False))
+    rows = None
+    positions = _std(cfg, "max_position_embeddings", None)
+    sliding = _int(cfg, "sliding_window", None) if lay.sliding_window else None
+    note = f"parsed from a Hugging Face config.json (model_type {model_type})"
+    if not known:
+        note += "; layout assumed LlamaForCausalLM's (RMSNorm, SwiGLU, RoPE): the model_type is not in the list read"
+        for flag in ("bias", "use_bias"):  # a bias flag of an unknown class: assumed on every linear layer
+            if _bool(cfg, flag, False):
+                qkv_bias = out_bias = mlp_bias = True
+                note += f"; {flag}: true assumed on every linear layer"
+        if cfg.get("qkv_bias") is not None:
+            qkv_bias = _bool(cfg, "qkv_bias", False)
+        if cfg.get("attention_out_bias") is not None:
+            out_bias = _bool(cfg, "attention_out_bias", False)
+    if model_type == "gpt_bigcode":
+        kv = 1 if _bool(cfg, "multi_query", True) else heads
+    elif model_type == "falcon":
+        kv, npl, position, qkv_bias = _falcon(cfg, heads)
+        out_bias = mlp_bias = qkv_bias
+    elif model_type == "opt":
+        if _int(cfg, "word_embed_proj_dim", hidden) != hidden:
+            raise InputError("word_embed_proj_dim", "a projection between embedding and hidden size (OPT-350m) "
+                             "is not modelled")
+        if not _bool(cfg, "do_layer_norm_before", True):
+            raise InputError("do_layer_norm_before", "false (post-norm, no final norm: OPT-350m) is not modelled")
+        qkv_bias = out_bias = mlp_bias = _bool(cfg, "enable_bias", True)
+        if not _bool(cfg, "layer_norm_elementwise_affine", True):
+            norm = "nonparametric"
+        positions = _std(cfg, "max_position_embeddings")
+        rows = positions + 2  # OPTLearnedPositionalEmbedding: max_position_embeddings + offset 2
+    elif model_type == "stablelm":
+        qkv_bias = _bool(cfg, "use_qkv_bias", False)
+        npl = 1 if _bool(cfg, "use_parallel_residual", False) else 2
+    elif model_type == "starcoder2":
+        qkv_bias = out_bias = mlp_bias = _bool(cfg, "use_bias", True)
+    elif model_type == "olmo2":
+        qk_norm = True
+    if model_type == "gpt2" or model_type == "gpt_bigcode":
+        positions = _std(cfg, "max_position_embeddings")
+    if position == "learned" and rows is None:
+        rows = positions
+    if kv not in (heads,) and model_type in ("gpt2", "gptj", "codegen", "bloom", "mpt", "opt", "gpt_neox"):
+        raise InputError("num_key_value_heads", f"{model_type} has as many K/V heads as heads ({heads}), got {kv}")
+    _check_heads(hidden, heads, kv, head_dim)
+    out: dict[str, Any] = {
+        "id": name,
+        "family": model_type.replace("_", "-"),
+        "kind": "llm",
+        "hf_architecture": lay.cls,
+        "source": "user-config",
+        "note": note,
+        "hidden_size": hidden,
+        "num_layers": layers,
+        "num_attention_heads": heads,
+        "num_key_value_heads": kv,
+        "head_dim": head_dim,
+        "intermediate_size": inter,
+        "ffn_gated": lay.gated,
+        "vocab_size": _int(cfg, "vocab_size"),
+        "tie_word_embeddings": _bool(cfg, "tie_word_embeddings", lay.tie),
+        "qkv_bias": qkv_bias,
+        "attention_out_bias": out_bias,
+        "mlp_bias": mlp_bias or None,
+        "lm_head_bias": lay.lm_head_bias or None,
+        "qk_norm": qk_norm,
+        "qk_norm_width": lay.qk_norm_width if qk_norm and lay.qk_norm_width == "heads" else None,
+        "norm": norm,
+        "norms_per_layer": None if npl == 2 else npl,
+        "embedding_norm": lay.embedding_norm or None,
+        "position_embedding": None if position == "rope" else position,
+        "position_embedding_rows": rows if position == "learned" else None,
+        "max_context": positions,
+        "sliding_window": sliding,
+        "rope_scaling": _rope_scaling(cfg) if position == "rope" else None,
+    }
+    if model_type == "mpt":
+        out["max_context"] = _int(cfg, "max_seq_len", None)
+    moe = _generic_moe(cfg)
+    if moe is not None:
+        if known:
+            raise InputError("num_experts", f"MoE layers of {model_type} are not modelled")
+        out["moe"] = moe
+        out["hf_architecture"] = "MixtralForCausalLM"  # router Linear(h, E) + gated experts, as Mixtral
+        out["note"] = note.replace("LlamaForCausalLM's (RMSNorm, SwiGLU, RoPE)", "MixtralForCausalLM's (RMSNorm, "
+                                   "SwiGLU experts, RoPE)")
+    return out
+
+
+def _falcon(cfg: dict[str, Any], heads: int) -> tuple[int, int, str, bool]:
+    """FalconAttention / FalconDecoderLayer: K/V heads, norms per layer, positions, bias (every linear)."""
+    new = _bool(cfg, "new_decoder_architecture", False)
+    mqa = _bool(cfg, "multi_query", True)
+    kv_cfg = _std(cfg, "num_key_value_heads", heads)
+    if new:
+        kv = kv_cfg  # query_key_value: (2·num_kv_heads + heads)·head_dim
+    elif mqa:
+        kv = 1  # query_key_value: hidden + 2·head_dim
+    else:
+        kv = heads  # query_key_value: 3·hidden (num_kv_heads plays no part in the weights)
+    if not _bool(cfg, "parallel_attn", True):
+        npl = 2  # input_layernorm + post_attention_layernorm
+    else:
+        n_ln = _int(cfg, "num_ln_in_parallel_attn", None)
+        npl = n_ln if n_ln is not None else (2 if new else 1)  # ln_attn + ln_mlp, or input_layernorm
+        if npl not in (1, 2):
+            raise InputError("num_ln_in_parallel_attn", f"must be 1 or 2, got {npl}")
+    return kv, npl, "alibi" if _bool(cfg, "alibi", False) else "rope", _bool(cfg, "bias", False)
+
+
+def _generic_moe(cfg: dict[str, Any]) -> MoEConfig | None:
+    n = cfg.get("num_local_experts") or cfg.get("num_experts") or cfg.get("n_routed_experts")
+    if not n:
+        return None
+    key = next(k for k in ("num_local_experts", "num_experts", "n_routed_experts") if cfg.get(k))
+    return MoEConfig(
+        num_experts=_int(cfg, key),
+        top_k=_int(cfg, "num_experts_per_tok"),
+        expert_intermediate_size=_int(cfg, "moe_intermediate_size", None) or _int(cfg, "intermediate_size"),
+    )
+
+
 def _model_type(m: ModelArch) -> str:
     if m.hf_architecture:
         if m.hf_architecture not in HF_ARCHITECTURES:
@@ -308,11 +655,20 @@ def to_hf_config(m: ModelArch) -> dict[str, Any]:
     """A config dict (with `model_type`) from which transformers builds a model of the same shapes as `m`."""
     if m.kind != "llm":
         raise InputError("kind", f"{m.id} is a {m.kind} model; only LLMs have a transformers config")
-    if not m.ffn_gated:
-        raise InputError("ffn_gated", "no supported transformers class has an ungated FFN")
-    if m.norm != "rmsnorm":
-        raise InputError("norm", "no supported transformers class uses LayerNorm")
     mt = _model_type(m)
+    if mt in _GENERIC:
+        return _to_generic(m, mt)
+    if not m.ffn_gated:
+        raise InputError("ffn_gated", f"{m.id}: the {mt} class has a gated FFN")
+    if m.norm != "rmsnorm":
+        raise InputError("norm", f"{m.id}: the {mt} class uses RMSNorm")
+    for field, default in (("norms_per_layer", 2), ("embedding_norm", False), ("lm_head_bias", False),
+                           ("position_embedding", "rope"), ("qk_norm_width", "head_dim")):
+        value = getattr(m, field)
+        if value is not None and value != default and not (field == "position_embedding" and value == "alibi"):
+            raise InputError(field, f"{m.id}: {value!r} cannot be expressed by transformers model_type {mt}")
+    if m.mlp_bias and mt != "llama":
+        raise InputError("mlp_bias", f"{m.id}: FFN biases cannot be expressed by transformers model_type {mt}")
     heads = m.num_attention_heads or 0
     cfg: dict[str, Any] = {
         "model_type": mt,
@@ -326,6 +682,7 @@ def to_hf_config(m: ModelArch) -> dict[str, Any]:
         "max_position_embeddings": m.max_context or 4096,
         "tie_word_embeddings": m.tie_word_embeddings,
         "hidden_act": "gelu_pytorch_tanh" if mt == "gemma" else "silu",
+        **({"mlp_bias": True} if m.mlp_bias else {}),
         # class defaults (e.g. GLM-4's pad id 151329) may lie outside a smaller vocabulary
         "pad_token_id": None,
     }
@@ -420,4 +777,93 @@ def to_hf_config(m: ModelArch) -> dict[str, Any]:
             v_head_dim=m.mla.v_head_dim,
             head_dim=m.mla.qk_rope_head_dim,  # transformers' DeepseekV3Config sets head_dim to the rope part
         )
+    return cfg
+
+
+# fields that fix the parameter shapes, compared after a round trip through a generic class's config
+_SHAPE_FIELDS = (
+    "hidden_size", "num_layers", "num_attention_heads", "num_key_value_heads", "intermediate_size", "ffn_gated",
+    "vocab_size", "tie_word_embeddings", "qkv_bias", "attention_out_bias", "mlp_bias", "lm_head_bias", "qk_norm",
+    "qk_norm_width", "norm", "norms_per_layer", "embedding_norm", "position_embedding", "position_embedding_rows",
+    "sliding_window", "moe", "mla",
+)
+
+
+def _shape_value(m: ModelArch, field: str) -> Any:
+    v = getattr(m, field)
+    if field in ("mlp_bias", "lm_head_bias", "embedding_norm"):
+        return bool(v)
+    if field == "norms_per_layer":
+        return 2 if v is None else v
+    if field == "position_embedding":
+        return v or "rope"
+    if field == "qk_norm_width":
+        return (v or "head_dim") if m.qk_norm else None
+    return v
+
+
+def _to_generic(m: ModelArch, mt: str) -> dict[str, Any]:
+    """The config of `mt` (a class read by the generic path) in its own field names; refused where the class
+    cannot express `m` (checked by reading the config back)."""
+    lay = _GENERIC[mt]
+    n_h, n_l, n_heads, n_kv, n_f, n_pos = lay.names
+    heads = m.num_attention_heads or 0
+    kv = m.num_key_value_heads or heads
+    rows = m.position_embedding_rows
+    cfg: dict[str, Any] = {
+        "model_type": mt,
+        "architectures": [lay.cls],
+        "vocab_size": m.vocab_size,
+        n_h: m.hidden_size,
+        n_l: m.num_layers,
+        n_heads: heads,
+        "tie_word_embeddings": m.tie_word_embeddings,
+        # class defaults (e.g. GPT-2's 50256) may lie outside a smaller vocabulary
+        "pad_token_id": None,
+        "bos_token_id": None,
+        "eos_token_id": None,
+    }
+    if n_kv:
+        cfg[n_kv] = kv
+    if n_f:
+        cfg[n_f] = m.intermediate_size
+    if n_pos:
+        cfg[n_pos] = rows if mt in ("gpt2", "gpt_bigcode") and rows else m.max_context or 2048
+    if m.head_dim:
+        cfg["head_dim"] = m.head_dim
+    if lay.attention_bias_flag:
+        cfg[lay.attention_bias_flag] = m.qkv_bias
+    if lay.out_bias_flag:
+        cfg[lay.out_bias_flag] = m.attention_out_bias
+    if lay.mlp_bias_flag:
+        cfg[lay.mlp_bias_flag] = bool(m.mlp_bias)
+    if lay.qk_norm_flag:
+        cfg[lay.qk_norm_flag] = m.qk_norm
+    if lay.sliding_window:
+        cfg["sliding_window"] = m.sliding_window
+    npl = 2 if m.norms_per_layer is None else m.norms_per_layer
+    if mt == "gpt_bigcode":
+        cfg["multi_query"] = kv == 1
+    elif mt == "falcon":
+        new = npl == 2 or kv not in (1, heads)
+        cfg.update(new_decoder_architecture=new, multi_query=kv == 1, parallel_attn=True, bias=m.qkv_bias,
+                   alibi=m.position_embedding == "alibi")
+        if new:
+            cfg["num_ln_in_parallel_attn"] = npl
+    elif mt == "opt":
+        cfg.update(enable_bias=m.qkv_bias, word_embed_proj_dim=m.hidden_size, do_layer_norm_before=True,
+                   layer_norm_elementwise_affine=m.norm != "nonparametric")
+        cfg[n_pos] = (rows - 2) if rows else m.max_context or 2048
+    elif mt == "stablelm":
+        cfg.update(use_qkv_bias=m.qkv_bias, use_parallel_residual=npl == 1)
+    elif mt == "starcoder2":
+        cfg["use_bias"] = m.qkv_bias
+    back = from_hf_config(cfg, m.id)
+    for field in _SHAPE_FIELDS:
+        want, got = _shape_value(m, field), _shape_value(back, field)
+        if field == "head_dim":
+            continue
+        if want != got:
+            raise InputError(field, f"{m.id}: {want!r} cannot be expressed by transformers model_type {mt} "
+                             f"({lay.cls} gives {got!r})")
     return cfg

@@ -417,7 +417,32 @@ class ModelArch(_Strict):
     qkv_bias: bool = False
     attention_out_bias: bool = Field(False, description="bias on the attention output projection (o_proj)")
     qk_norm: bool = Field(False, description="RMSNorm over head_dim on queries and keys (Qwen3)")
-    norm: Literal["rmsnorm", "layernorm"] = "rmsnorm"
+    norm: Literal["rmsnorm", "layernorm", "layernorm-weight", "nonparametric"] = Field(
+        "rmsnorm", description="rmsnorm: a weight; layernorm: weight and bias; layernorm-weight: LayerNorm "
+        "without bias (Cohere, MPT); nonparametric: LayerNorm without weight or bias (OLMo-1)"
+    )
+    norms_per_layer: int | None = Field(
+        None, description="norms in each decoder layer; None: 2 (pre-attention, pre-FFN). 1: one norm feeds a "
+        "parallel attention+MLP block (GPT-J, Phi-2, Falcon-7B, Cohere); 4: Gemma-2/3 add post-norms"
+    )
+    embedding_norm: bool | None = Field(None, description="a norm right after the token embedding (BLOOM); None: none")
+    mlp_bias: bool | None = Field(
+        None, description="biases on the FFN projections (GPT-2, GPT-NeoX, Falcon bias, OPT); None: none"
+    )
+    lm_head_bias: bool | None = Field(
+        None, description="a bias on the output projection (Phi-2, GPT-J, CodeGen); None: none"
+    )
+    qk_norm_width: Literal["head_dim", "heads"] | None = Field(
+        None, description="with qk_norm, the norms' width: head_dim (None: one weight shared by the heads, Qwen3, "
+        "Gemma-3) or heads (a weight per head, H·d for q and G·d for k: StableLM, Cohere, OLMo-2)"
+    )
+    position_embedding: Literal["rope", "learned", "alibi", "none"] | None = Field(
+        None, description="rope (None: what the family uses, RoPE for every preset so far), learned absolute "
+        "positions (GPT-2, OPT: a table of position_embedding_rows x hidden_size), alibi (BLOOM, MPT: no parameters)"
+    )
+    position_embedding_rows: int | None = Field(
+        None, description="rows of the learned position table (GPT-2 n_positions; OPT max_position_embeddings + 2)"
+    )
     max_context: int | None = None
     rope_scaling: str | None = Field(
         None, description="RoPE scaling the config sets (rope_scaling.rope_type / type: llama3, yarn, dynamic, linear; "

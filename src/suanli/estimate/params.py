@@ -1,8 +1,10 @@
 """Parameter counts of a catalog model, computed from its architecture (pure arithmetic, no torch).
 
 The formulas follow the module layout of the Hugging Face transformers implementations (LlamaForCausalLM,
-Qwen2/Qwen3(-MoE), MixtralForCausalLM, DeepseekV3ForCausalLM, GlmForCausalLM); tests/reference checks them
-against `sum(p.numel())` of those models built on the `meta` device. Notation: h hidden size, L layers,
+Qwen2/Qwen3(-MoE), MixtralForCausalLM, DeepseekV3ForCausalLM, GlmForCausalLM, and the classes of the generic
+config.json path: GPT-2, GPT-NeoX, Falcon, Phi, BLOOM, OPT, MPT, ...); tests/reference and
+tests/unit/catalog/test_hf_config_generic.py check them against `sum(p.numel())` of those models built on the
+`meta` device. Notation: h hidden size, L layers,
 H attention heads, G key/value heads, d head dim, f FFN intermediate size, V vocabulary, E routed experts.
 """
 
@@ -22,6 +24,7 @@ class ParamBreakdown(BaseModel):
     `ffn` holds dense FFNs, every routed expert and the shared experts; `router` the MoE gates (and
     DeepSeek-V3's expert bias, Qwen2-MoE's shared-expert gate). Norms inside attention (Qwen3 q/k norm,
     MLA's latent norms) are counted in `attention`; `norms` holds the per-block and final norms.
+    `embedding` holds the input look-up tables: tokens and, for learned absolute positions, positions.
     Diffusion models: every count but `total`/`active` is 0 and `components` maps name -> params.
     """
 
@@ -72,13 +75,15 @@ def _need(m: ModelArch, field: str) -> int:
 
 
 def _norm(m: ModelArch, n: int) -> int:
-    # RMSNorm has a weight of n; LayerNorm a weight and a bias, 2n (Zhang & Sennrich 2019; Ba et al. 2016).
-    return n if m.norm == "rmsnorm" else 2 * n
+    # RMSNorm has a weight of n; LayerNorm a weight and a bias, 2n (Zhang & Sennrich 2019; Ba et al. 2016);
+    # Cohere's and MPT's LayerNorm drop the bias (n), OLMo-1's keeps neither (0).
+    return {"rmsnorm": n, "layernorm-weight": n, "layernorm": 2 * n, "nonparametric": 0}[m.norm]
 
 
-def _mlp(h: int, f: int, gated: bool) -> int:
-    # SwiGLU/GeGLU: gate_proj h·f + up_proj h·f + down_proj f·h (Shazeer 2020, eq. 6); plain MLP: up + down.
-    return (3 if gated else 2) * h * f
+def _mlp(h: int, f: int, gated: bool, bias: bool = False) -> int:
+    # SwiGLU/GeGLU: gate_proj h·f + up_proj h·f + down_proj f·h (Shazeer 2020, eq. 6); plain MLP: up + down;
+    # with biases (GPT-2 c_fc/c_proj, GPT-NeoX dense_h_to_4h/dense_4h_to_h): + f per input projection + h.
+    return (3 if gated else 2) * h * f + (((2 if gated else 1) * f + h) if bias else 0)
 
 
 def _attention_per_layer(m: ModelArch, h: int, heads: int) -> int:
@@ -104,7 +109,8 @@ def _attention_per_layer(m: ModelArch, h: int, heads: int) -> int:
     k_v = 2 * h * kv * d  # k_proj and v_proj h·G·d each (GQA: Ainslie et al. 2023)
     bias = (heads * d + 2 * kv * d) if m.qkv_bias else 0  # q/k/v biases (Qwen, ChatGLM, GLM-4)
     o = heads * d * h + (h if m.attention_out_bias else 0)  # o_proj H·d·h (+ bias)
-    qk_norm = 2 * _norm(m, d) if m.qk_norm else 0  # q_norm and k_norm over head_dim (Qwen3)
+    # q_norm and k_norm over head_dim (Qwen3), or one weight per head (StableLM, Cohere: H·d + G·d, no bias)
+    qk_norm = 0 if not m.qk_norm else (heads + kv) * d if m.qk_norm_width == "heads" else 2 * _norm(m, d)
     return q + k_v + bias + o + qk_norm
 
 
@@ -127,8 +133,14 @@ def param_count(m: ModelArch) -> ParamBreakdown:
     heads, vocab = _need(m, "num_attention_heads"), _need(m, "vocab_size")
 
     embedding = vocab * h  # embed_tokens V·h
+    if m.position_embedding == "learned":  # learned absolute positions (GPT-2 wpe, OPT embed_positions): rows·h
+        embedding += (m.position_embedding_rows or m.max_context or 0) * h
     lm_head = 0 if m.tie_word_embeddings else vocab * h  # output projection h·V unless tied to the embedding
-    norms = (2 * layers + 1) * _norm(m, h)  # pre-attention and pre-FFN norm per layer + final norm
+    lm_head += vocab if m.lm_head_bias else 0  # Phi-2, GPT-J: lm_head has a bias of V
+    # pre-attention and pre-FFN norm per layer (1 for a parallel block, 4 with Gemma-2's post-norms) + final
+    # norm (+ BLOOM's word_embeddings_layernorm)
+    n_norms = (2 if m.norms_per_layer is None else m.norms_per_layer) * layers + 1 + (1 if m.embedding_norm else 0)
+    norms = n_norms * _norm(m, h)
 
     attn_layer = _attention_per_layer(m, h, heads)
     attention = layers * attn_layer
@@ -137,7 +149,7 @@ def param_count(m: ModelArch) -> ParamBreakdown:
     if moe is None:
         f = _need(m, "intermediate_size")
         dense_layers, moe_layers = layers, 0
-        dense_ffn = _mlp(h, f, m.ffn_gated)
+        dense_ffn = _mlp(h, f, m.ffn_gated, bool(m.mlp_bias))
         moe_ffn = moe_active = router_layer = 0
     else:
         dense_layers = moe.first_dense_layers
@@ -147,10 +159,10 @@ def param_count(m: ModelArch) -> ParamBreakdown:
         f_dense = moe.dense_intermediate_size or m.intermediate_size or 0
         if dense_layers and not f_dense:
             raise EstimateError(f"{m.id}: field moe.dense_intermediate_size is required for the dense layers")
-        dense_ffn = _mlp(h, f_dense, m.ffn_gated) if dense_layers else 0
-        expert = _mlp(h, moe.expert_intermediate_size, m.ffn_gated)  # one routed expert
+        dense_ffn = _mlp(h, f_dense, m.ffn_gated, bool(m.mlp_bias)) if dense_layers else 0
+        expert = _mlp(h, moe.expert_intermediate_size, m.ffn_gated, bool(m.mlp_bias))  # one routed expert
         shared = moe.num_shared_experts * _mlp(
-            h, moe.shared_expert_intermediate_size or moe.expert_intermediate_size, m.ffn_gated
+            h, moe.shared_expert_intermediate_size or moe.expert_intermediate_size, m.ffn_gated, bool(m.mlp_bias)
         )  # shared experts run for every token (DeepSeekMoE, Dai et al. 2024, §3.2)
         moe_ffn = moe.num_experts * expert + shared  # E experts + shared experts
         moe_active = moe.top_k * expert + shared  # top-k routed experts + shared experts per token

@@ -89,7 +89,7 @@ def matmul_params(m: ModelArch, active: bool = True) -> float:
     p = param_count(m)
     n = p.active if active else p.total
     if m.tie_word_embeddings or p.lm_head == 0:
-        return float(n)  # the shared matrix is used once, as lm_head
+        return float(n - (p.embedding - p.logits_params))  # shared matrix used once, as lm_head; positions: look-up
     return float(n - p.embedding)
 
 

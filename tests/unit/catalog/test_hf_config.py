@@ -68,10 +68,10 @@ def test_parse_specifics() -> None:
         (lambda c: c.update(num_hidden_layers="32"), "num_hidden_layers"),
         (lambda c: c.update(num_key_value_heads=5), "num_key_value_heads"),
         (lambda c: c.update(vocab_size=-1), "vocab_size"),
-        (lambda c: c.update(model_type="gpt2"), "model_type"),
+        (lambda c: c.update(model_type="t5"), "model_type"),  # encoder-decoder: not a decoder-only causal LM
         (lambda c: c.pop("model_type"), "model_type"),
         (lambda c: c.update(tie_word_embeddings="no"), "tie_word_embeddings"),
-        (lambda c: c.update(mlp_bias=True), "mlp_bias"),
+        (lambda c: c.update(model_type="mistral", mlp_bias=True), "mlp_bias"),  # MistralMLP has no biases
     ],
 )
 def test_bad_fields_name_the_field(mutate: Any, field: str) -> None:
