@@ -94,6 +94,7 @@ class Estimate(BaseModel):
                 "output_tokens_per_s": s.output_tokens_per_s,
                 "ttft_s": s.ttft_s,
                 "tpot_s": s.tpot_s,
+                "ttft_joining_s": s.ttft_joining_s,
                 "prefill_bound": s.prefill_bound,
                 "decode_bound": s.decode_bound,
                 "efficiency": [e.model_dump() for e in s.efficiencies],

@@ -41,6 +41,7 @@ __all__ = [
     "inference_rates",
     "inference_speed_terms",
     "inference_step",
+    "joining_ttft_s",
     "training_rates",
     "training_speed_terms",
     "training_step",
@@ -62,6 +63,7 @@ class InferenceSpeed(BaseModel):
     output_tokens_per_s: float
     ttft_s: float
     tpot_s: float
+    ttft_joining_s: float  # a request joining a running batch of `batch` (continuous batching); plans quote this
     prefill_bound: str
     decode_bound: str
     tp_comm_per_token_s: float
@@ -268,6 +270,13 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     }
 
 
+def joining_ttft_s(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, step_s: Any) -> Any:
+    """TTFT of a request arriving at a replica that already decodes `batch` sequences: under iteration-level
+    scheduling (Orca, Yu et al. OSDI '22 §3.2; vLLM, TRT-LLM in-flight batching) it waits for the step in flight,
+    then its own prompt is prefilled; queueing behind other arrivals is not counted."""
+    return inference_step(t, tp, ep, 1.0 + 0.0 * batch, r)["prefill_s"] + step_s
+
+
 def moe_layers_per_stage(m: ModelArch, pp: int) -> float:
     if m.moe is None:
         return 0.0
@@ -344,6 +353,8 @@ def inference_speed(
         output_tokens_per_s=replicas * b * o / total_s,
         ttft_s=prefill_s,  # the first token comes from the prefill's logits
         tpot_s=step_s,
+        ttft_joining_s=float(joining_ttft_s(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates,
+                                            k["step_s"])),
         prefill_bound="compute" if bool(k["prefill_compute_bound"]) else "memory-bandwidth",
         decode_bound="compute" if bool(k["decode_compute_bound"]) else "memory-bandwidth",
         tp_comm_per_token_s=float(k["tp_comm_s"]),

@@ -51,6 +51,7 @@ from suanli.estimate.speed import (
     inference_rates,
     inference_speed_terms,
     inference_step,
+    joining_ttft_s,
     training_rates,
     training_speed_terms,
     training_step,
@@ -509,12 +510,13 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         k = inference_step(st, tp, 1.0, b, rates)
+        ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
         per_replica = b * req.output / k["total_s"]
         ok = fits & np.isfinite(per_replica)
         if req.tpot_s is not None:
             ok &= k["step_s"] <= req.tpot_s
         if req.ttft_s is not None:
-            ok &= k["prefill_s"] <= req.ttft_s
+            ok &= ttft <= req.ttft_s
         if need_tok_s > 0:
             replicas = np.ceil(need_tok_s / per_replica)
             hours = np.full(di.shape, req.serving_hours)
@@ -530,7 +532,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "compute_h": hours, "setup_h": np.zeros(di.shape), "hours": hours,
             "scaling": (k["step_s"] - k["tp_comm_s"]) / k["step_s"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
-            "ttft": k["prefill_s"], "tpot": k["step_s"], "net": np.full(di.shape, np.nan),
+            "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan),
         })
     return (_concat(parts) if parts else _empty()), n
 

@@ -53,8 +53,10 @@ class InferenceSpeedJson(Shape):
     prefill_tokens_per_s: float
     decode_tokens_per_s: float
     output_tokens_per_s: float
-    ttft_s: float
+    ttft_s: float = Field(description="time to first token of a static batch of `batch` prompts prefilled together")
     tpot_s: float
+    ttft_joining_s: float = Field(description="time to first token of one request joining a running batch of `batch` "
+                                  "(continuous batching: the step in flight, then its own prefill); plans quote this")
     prefill_bound: str
     decode_bound: str
     efficiency: list[Efficiency]

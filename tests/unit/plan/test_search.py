@@ -139,6 +139,22 @@ def test_no_price_under_the_filter_says_so_not_nothing_fits(cat) -> None:
     assert r3.relax_i18n and r3.relax_i18n[0]["id"].startswith("relax.nothing_fits")
 
 
+def test_serving_ttft_is_a_request_joining_the_running_batch(cat) -> None:
+    """Serving plans quote the TTFT of one arrival under continuous batching (the step in flight + its own
+    prefill), not the prefill of the whole batch at once; --ttft filters on the same figure."""
+    m = lookup.model(cat, "qwen2.5-7b")
+    r = plan(cat, m, _req(task="inference", requests_per_s=5.0, input=2048, output=256))
+    p = next(x for x in r.plans if x.micro_batch > 1)
+    e = estimate(cat, m, lookup.accelerator(cat, p.device), plan_workload(p, r.request)).inference
+    assert e is not None and p.ttft_s is not None
+    one = estimate(cat, m, lookup.accelerator(cat, p.device),
+                   plan_workload(p, r.request).model_copy(update={"batch": 1})).inference
+    assert one is not None
+    assert p.ttft_s == pytest.approx(one.ttft_s + e.tpot_s, rel=1e-9) and p.ttft_s < e.ttft_s
+    tight = plan(cat, m, _req(task="inference", requests_per_s=5.0, input=2048, output=256, ttft_s=p.ttft_s * 1.01))
+    assert all(x.ttft_s is not None and x.ttft_s <= p.ttft_s * 1.01 for x in tight.plans)
+
+
 def test_bad_request_is_one_line(cat) -> None:
     with pytest.raises(InputError, match="objective"):
         _req(objective="cheap")
@@ -197,7 +213,7 @@ def test_any_plan_re_estimates_to_the_same_numbers(cat, req) -> None:  # type: i
         if req.task == "inference":
             assert e.inference is not None
             assert e.inference.output_tokens_per_s == pytest.approx(p.tokens_per_s, rel=1e-9)
-            assert e.inference.ttft_s == pytest.approx(p.ttft_s, rel=1e-9)
+            assert e.inference.ttft_joining_s == pytest.approx(p.ttft_s, rel=1e-9)
             assert e.inference.tpot_s == pytest.approx(p.tpot_s, rel=1e-9)
         else:
             assert e.training is not None and e.setup_hours is not None and e.hours is not None
