@@ -67,6 +67,8 @@ class CompareRow(Shape):
     cost_cny: float | None
     offer: str | None
     cny_per_card_hour: float | None
+    card_hour_billing_unit: str | None = Field(description="billing unit of the offer behind cny_per_card_hour (hour, "
+                                               "or a longer unit at full use)")
     dense_tflops: float | None
     effective_tflops_per_cny_hour: float | None
     stack: str
@@ -100,6 +102,7 @@ class ValueRow(Shape):
     vendor: str
     domestic: bool
     cny_per_card_hour: float
+    card_hour_billing_unit: str = Field(description="the offer's billing unit: hour, or a longer unit at full use")
     dense_tflops: float
     effective_tflops_per_cny_hour: float
     offer: str

@@ -32,6 +32,14 @@ def _basis(region: str, offer_kinds: str) -> tuple[str, tuple[str, ...]]:
     return offer_q.parse_region(region), offer_q.parse_kinds(offer_kinds)
 
 
+def _card_hour(row: dict[str, Any]) -> float | str | None:
+    """¥ per card-hour; a price from a longer billing unit (at full use) names the unit."""
+    price, unit = row.get("cny_per_card_hour"), row.get("card_hour_billing_unit")
+    if price is None or unit in (None, "hour"):
+        return price  # type: ignore[no-any-return]
+    return f"{price:,.2f} (by {unit})"
+
+
 def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] | None]) -> None:
     """The line every cost answer prints: which offers it priced from, international ones marked, stale ones dated."""
     used = [f for f in facts if f]
@@ -73,7 +81,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         table = [{
             "device": r["device"], "GiB/card": r["memory_per_gpu_bytes"] / 2**30, "fits": r["fits"],
             "tokens/s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
-            "cost ¥": r["cost_cny"], "¥/card-h": r["cny_per_card_hour"],
+            "cost ¥": r["cost_cny"], "¥/card-h": _card_hour(r),
             "TFLOPS per ¥/h": r["effective_tflops_per_cny_hour"], "stack": r["stack"],
         } for r in rows]
         emit_rows(table, list(table[0]), title=f"{model} · {task} · {gpus} card(s) each")

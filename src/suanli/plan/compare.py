@@ -24,7 +24,7 @@ from suanli.plan.cost import cheapest_job_cost, cost_per_million_tokens, job_cos
 from suanli.plan.search import migration_weeks
 from suanli.units import HOURS_PER_MONTH, TFLOPS
 
-__all__ = ["compare_devices", "hourly_card_price", "migration_cost", "no_price_message", "offer_facts",
+__all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price_message", "offer_facts",
            "pricing_basis", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
@@ -60,11 +60,27 @@ def no_price_message(cat: Catalog, device: str, region: str, kinds: Kinds, what:
     return msg
 
 
+def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
+                    kinds: Kinds = offer_q.DEFAULT_KINDS) -> tuple[float, Offer] | None:
+    """The price of one card-hour and the offer that sets it: one card for one hour under hourly billing when an
+    hourly offer exists, else the cheapest offer's price per card-hour at full use of its billing unit (an 8-card
+    machine rented by the month: price ÷ 8 ÷ 720 h). None when the device has no usable offer."""
+    priced = offer_q.filter_catalog(cat, region, kinds)
+    c = cheapest_job_cost(priced, device_id, 1, 1.0, billing="hour")
+    if c is not None:
+        return c.cost_cny, next(o for o in priced.offers if o.id == c.offer_id)
+    offers = [o for o in priced.offers if o.device == device_id]
+    if not offers:
+        return None
+    best = min(offers, key=offer_q.card_hour_price)
+    return offer_q.card_hour_price(best), best
+
+
 def hourly_card_price(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
                       kinds: Kinds = offer_q.DEFAULT_KINDS) -> float | None:
-    """Cheapest price of one card for one hour under hourly billing among the usable offers (None when none)."""
-    c = cheapest_job_cost(offer_q.filter_catalog(cat, region, kinds), device_id, 1, 1.0, billing="hour")
-    return None if c is None else c.cost_cny
+    """CNY per card-hour by `card_hour_offer` (hourly billing first, else full use of a longer unit)."""
+    c = card_hour_offer(cat, device_id, region, kinds)
+    return None if c is None else c[0]
 
 
 def _peak_tflops(acc: Any, precision: str) -> float | None:
@@ -95,7 +111,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         fits = c["memory"]["fits"]
         hours = c["time"].get("hours") if fits is not False else None  # a job that does not fit has no time
         cost = cheapest_job_cost(priced, acc.id, gpus, hours) if hours else None
-        price = hourly_card_price(priced, acc.id, "any", kinds)
+        basis = card_hour_offer(priced, acc.id, "any", kinds)
+        price = basis[0] if basis else None
         used = next((o for o in priced.offers if cost is not None and o.id == cost.offer_id), None)
         peak = _peak_tflops(acc, precision)
         eff = c["scaling"].get("efficiency") or 1.0
@@ -112,6 +129,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "cost_cny": cost.cost_cny if cost else None,
             "offer": cost.offer_id if cost else None,
             "cny_per_card_hour": price,
+            "card_hour_billing_unit": basis[1].billing_unit if basis else None,
             "dense_tflops": peak,
             "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, eff) if price and peak else None,
             "stack": acc.stack,
@@ -158,19 +176,19 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
 
 def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float = 1.0,
                 region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS) -> list[dict[str, Any]]:
-    """Per device with a usable hourly offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷
-    CNY per card-hour), best first; each row names the offer that set the price and whether it is international."""
+    """Per device with a usable offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷ CNY per
+    card-hour by `card_hour_offer`), best first; each row names the offer that set the price, its billing unit and
+    whether it is international."""
     out: list[dict[str, Any]] = []
     priced = offer_q.filter_catalog(cat, region, kinds)
-    by_id = {o.id: o for o in priced.offers}
     for acc in cat.accelerators:
-        c = cheapest_job_cost(priced, acc.id, 1, 1.0, billing="hour")  # = hourly_card_price, keeping the offer
+        c = card_hour_offer(priced, acc.id, "any", kinds)
         peak = _peak_tflops(acc, precision)
-        if c is None or peak is None or c.cost_cny <= 0:
+        if c is None or peak is None or c[0] <= 0:
             continue
-        price, o = c.cost_cny, by_id[c.offer_id]
+        price, o = c
         out.append({"device": acc.id, "device_name": acc.name, "vendor": acc.vendor, "domestic": acc.domestic,
-                    "cny_per_card_hour": price, "dense_tflops": peak,
+                    "cny_per_card_hour": price, "card_hour_billing_unit": o.billing_unit, "dense_tflops": peak,
                     "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, scaling_efficiency),
                     "offer": o.id, "offer_kind": o.kind, "international": offer_q.is_international(o.region),
                     **pricing_basis(region, kinds)})

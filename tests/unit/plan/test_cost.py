@@ -98,3 +98,24 @@ def test_migration_cost_rents_for_the_horizon_so_a_minimum_term_is_spread() -> N
     month = migration_cost(cat, m, "ascend-910b", "h100-sxm", horizon_months=1, **kw)  # type: ignore[arg-type]
     assert month["derived"]["h100-sxm"]["cny_per_card_hour"] == pytest.approx(
         12 * year["derived"]["h100-sxm"]["cny_per_card_hour"], rel=1e-9)
+
+
+def test_card_hour_price_prefers_hourly_billing_else_full_use_of_a_longer_unit() -> None:
+    """One rule for compare, TFLOPS per yuan and rent-vs-buy: an hourly offer's one card-hour; without one, the
+    cheapest offer's price ÷ cards ÷ hours of its unit, naming the unit."""
+    from suanli.catalog.load import packaged_catalog
+    from suanli.plan.compare import card_hour_offer, value_table
+
+    cat = packaged_catalog()
+    monthly = next(o for o in cat.offers if o.kind == "listing" and o.billing_unit == "month" and o.cards == 8
+                   and o.region == "cn")
+    only = cat.model_copy(update={"offers": tuple(o for o in cat.offers if o.device != monthly.device) + (monthly,)})
+    price, offer = card_hour_offer(only, monthly.device, "cn", ("listing",)) or (None, None)
+    assert offer is monthly and price == pytest.approx(monthly.price_cny.value / 8 / 720, rel=1e-12)
+    row = next(r for r in value_table(only, region="cn", kinds=("listing",)) if r["device"] == monthly.device)
+    assert row["card_hour_billing_unit"] == "month" and row["cny_per_card_hour"] == pytest.approx(price)
+    hourly = next(o for o in cat.offers if o.kind == "listing" and o.billing_unit == "hour" and o.cards == 1
+                  and o.region == "cn")
+    both = only.model_copy(update={"offers": (*only.offers, hourly.model_copy(update={"device": monthly.device}))})
+    p2, o2 = card_hour_offer(both, monthly.device, "cn", ("listing",)) or (None, None)
+    assert o2 is not None and o2.billing_unit == "hour" and p2 == pytest.approx(hourly.price_cny.value)

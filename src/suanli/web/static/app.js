@@ -299,7 +299,7 @@ function renderValue(rows) {
   let g = "";
   top.forEach((r, i) => {
     const y = 6 + i * 22, w = (W - L - R) * r.effective_tflops_per_cny_hour / max;
-    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(r.device)}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)}</text>`;
+    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(r.device)}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h${r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : ""}</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)}</text>`;
   });
   const ay = 10 + top.length * 22;
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${L + (W - L - R) * v / max}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
@@ -344,7 +344,7 @@ $("#compare-form").addEventListener("submit", async ev => {
 function renderCompare(rows) {
   const f = [["device", r => esc(r.device_name)], ["mem_gib", r => fmt(r.memory_per_gpu_bytes / GiB) + " / " + fmt(r.memory_capacity_bytes / GiB, 0)],
     ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fmt(r.tokens_per_s, 0)], ["hours", r => fmt(r.hours, 2)],
-    ["cost", r => fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2)], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
+    ["cost", r => fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
     ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
       : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")]];
   $("#cmp-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
