@@ -50,6 +50,11 @@ FITS: tuple[Fit, ...] = (
     # SGLang: per-step overhead at batch 1 (CUDA graphs), weights read at the catalog's bandwidth share
     Fit((Param("step-overhead-sglang", "decode_step_overhead_s", _grid(0.0, 0.004, 0.00005), engine="sglang"),),
         ("eng-sglang-qwen3-0.6b-bf16-in1-h20", "eng-sglang-qwen3-0.6b-fp8-in1-h20")),
+    # transformers' fine-grained FP8Linear: per linear call, act_quant + the block-fp8 matmul as two Triton launches and a
+    # device synchronize (integrations/finegrained_fp8.py FP8Linear.forward), so a host cost per call, not per forward
+    Fit((Param("linear-call-hf-fp8", "linear_call_overhead_s", _grid(0.0, 0.0003, 0.000001), engine="hf",
+               precision="fp8"),),
+        ("eng-hf-qwen3-0.6b-fp8-in1-h20", "eng-hf-qwen3-1.7b-fp8-in1-h20", "eng-hf-qwen3-4b-fp8-in1-h20")),
     # LMDeploy TurboMind: achieved bandwidth share of its fp16 decode kernels, of its AWQ int4 kernel on Ada
     # (GeForce RTX 4090), and its per-step overhead, jointly
     Fit((Param("decode-bw-lmdeploy", "decode_bandwidth", _grid(0.7, 0.9, 0.01), engine="lmdeploy"),

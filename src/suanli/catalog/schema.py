@@ -572,6 +572,9 @@ class EfficiencyFactor(_Strict):
     inference collective (tensor-parallel all-reduce, expert all-to-all) adds to the link's latency model at
     small messages (kernel launch, rank skew; issue 12 item 2; not a ratio). `matmul_engine_share`: an engine's
     GEMM throughput as a share of the device's `matmul` efficiency (torch.matmul), on the engine's own roof.
+    `linear_call_overhead_s`: seconds each linear layer call adds to a forward pass beyond the roofline where the
+    engine's kernel for that precision has a per-call host cost (transformers' fine-grained FP8Linear: two Triton
+    launches and a device synchronize per call; not a ratio).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
     """
 
@@ -579,7 +582,7 @@ class EfficiencyFactor(_Strict):
     metric: Literal[
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
         "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
-        "matmul_engine_share",
+        "matmul_engine_share", "linear_call_overhead_s",
     ]
     family: str = "*"
     device: str | None = None

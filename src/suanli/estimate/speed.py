@@ -127,6 +127,7 @@ class InferenceSpeedTerms:
     decode_score_bytes_per_token: float = 0.0
     attention_kv_reads: float = 1.0
     attention_blocks_per_sequence: float = 0.0
+    linear_calls: float = 0.0
 
 
 # attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
@@ -181,7 +182,17 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
         (m.num_layers or 0) * (m.num_attention_heads or 0) * (i / 2) * SCORE_BYTES_PER_ELEMENT,
         decode_score_bytes_per_token=0.0 if w.flash_attention else
         (m.num_layers or 0) * (m.num_attention_heads or 0) * ctx * SCORE_BYTES_PER_ELEMENT,
+        linear_calls=(m.num_layers or 0) * linear_calls_per_layer(m),
     )
+
+
+def linear_calls_per_layer(m: ModelArch) -> float:
+    """Linear modules one token's forward calls per decoder layer in transformers' modeling code: q, k, v and o
+    projections (modeling_llama.py LlamaAttention), gate, up and down per MLP (LlamaMLP) — for MoE once per expert the
+    token routes to plus the shared experts (modeling_qwen2_moe.py / modeling_deepseek: a loop over the selected
+    experts)."""
+    mlps = float(m.moe.top_k + m.moe.num_shared_experts) if m.moe else 1.0
+    return 4.0 + 3.0 * mlps
 
 
 def kv_read_factor(m: ModelArch, engine: str) -> float:
@@ -232,11 +243,14 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     """Roofline over arrays of layouts: time = max(FLOPs / (peak · matmul eff.), bytes / (bandwidth · decode
     eff.)) + elementwise traffic + tensor/expert-parallel collectives + the engine's per-forward overhead.
     `r` holds the device rates (arrays or floats): peak, bw, e_mm, e_bw, e_stream, overhead, intra_bw,
-    intra_lat, inter_bw, inter_lat, cards_per_node. Tensor parallel splits each layer's weights and work; pipeline
-    stages run one after another for one token, so pp does not shorten a step."""
+    intra_lat, inter_bw, inter_lat, cards_per_node, linear_call_s. Tensor parallel splits each layer's weights and
+    work; pipeline stages run one after another for one token, so pp does not shorten a step."""
     multi = tp * ep > r["cards_per_node"]
     busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
     b, i, o = batch, t.input, t.output
+    # the engine's per-forward overhead, plus a per-call host cost for each linear layer where its kernel for this
+    # precision has one (r["linear_call_s"]: 0 for every engine but transformers' fine-grained FP8Linear)
+    overhead = r["overhead"] + t.linear_calls * r["linear_call_s"]
     # prefill: the whole batch of prompts in one pass
     pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
     pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i * t.kv_read_factor
@@ -248,7 +262,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # parallel: dispatch + combine all-to-alls of the top-k hidden states (GShard, Lepikhin et al. 2020 §3.2)
     pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat)
     pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, busbw, lat)
-    prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + r["overhead"]
+    prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + overhead
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
@@ -262,7 +276,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
         r["bw"] * r["e_stream"]) / tp
-    step_s = np.maximum(dc_compute, dc_memory) + dc_elementwise + dc_tp + r["overhead"]
+    step_s = np.maximum(dc_compute, dc_memory) + dc_elementwise + dc_tp + overhead
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
     return {
         "prefill_s": prefill_s, "step_s": step_s, "total_s": total_s, "tp_comm_s": dc_tp,
@@ -319,6 +333,7 @@ def inference_rates(
     e_share = efficiency(cat, acc, "matmul_engine_share", w.precision, eng, overrides)
     e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, eng, overrides)
     e_coll = efficiency(cat, acc, "collective_overhead_s", w.precision, eng, overrides)
+    e_call = efficiency(cat, acc, "linear_call_overhead_s", w.precision, eng, overrides)
     # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
     e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, eng).value
     links = link_rates(cat, acc)
@@ -333,8 +348,8 @@ def inference_rates(
         # small-message collectives are latency-bound: the engine's launch and rank-skew time adds to each one
         "intra_lat": links.intra_latency_s + e_coll.value,
         "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
-        "cards_per_node": float(links.cards_per_node),
-    }, [e_mm, e_bw, e_oh, e_coll, e_share]
+        "cards_per_node": float(links.cards_per_node), "linear_call_s": e_call.value,
+    }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else [])
 
 
 def inference_speed(
