@@ -541,6 +541,7 @@ class Framework(_Strict):
     zero_stages: tuple[int, ...] = (0,)
     recompute: tuple[str, ...] = ("none", "full")
     fp8: bool = False
+    vpp: bool = Field(False, description="runs the interleaved pipeline schedule (virtual pipeline stages per device)")
     engine: str | None = Field(None, description="serving frameworks: the engine they are")
     default_for: tuple[str, ...] = Field((), description="tasks for which this is the framework most teams use")
     source: str

@@ -65,7 +65,8 @@ def _i18n(messages: list[Any], english: list[str]) -> list[Any]:
 def _layout(p: Any) -> str:
     if p.replicas is not None:  # serving
         return f"{p.replicas}×tp{p.tp} b{p.micro_batch} {p.precision}"
-    return (f"tp{p.tp}·pp{p.pp}·dp{p.dp}" + (f"·ep{p.ep}" if p.ep > 1 else "") + (f"·z{p.zero}" if p.zero else "")
+    return (f"tp{p.tp}·pp{p.pp}" + (f"·vpp{p.vpp}" if getattr(p, "vpp", 1) > 1 else "") + f"·dp{p.dp}"
+            + (f"·ep{p.ep}" if p.ep > 1 else "") + (f"·z{p.zero}" if p.zero else "")
             + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else "")
             + (f" {p.precision}" if p.precision != "bf16" else ""))
 
@@ -182,6 +183,7 @@ def register(app: typer.Typer) -> None:
         framework: Annotated[str | None, typer.Option(help="llama-factory, peft, deepspeed, megatron, mindspeed, vllm, sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers")] = None,
         tp: Annotated[int | None, typer.Option(help="pin tensor parallel size")] = None,
         pp: Annotated[int | None, typer.Option(help="pin pipeline parallel size")] = None,
+        vpp: Annotated[int | None, typer.Option(help="pin virtual pipeline stages per device (interleaved schedule: megatron, mindspeed; 1, 2 or 4)")] = None,
         ep: Annotated[int | None, typer.Option(help="pin expert parallel size (MoE)")] = None,
         zero: Annotated[int | None, typer.Option(help="pin ZeRO stage 0-3")] = None,
         recompute: Annotated[str | None, typer.Option(help="pin recomputation: none, selective, full")] = None,
@@ -211,7 +213,7 @@ def register(app: typer.Typer) -> None:
             "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
             "max_gpus": max_gpus, "billing": billing.lower() if billing else None,
             "region": region.lower() if region else None, "allow_migration": False if no_migration else None,
-            "offer_kinds": _kinds(offer_kinds), "framework": framework, "tp": tp, "pp": pp, "ep": ep, "zero": zero,
+            "offer_kinds": _kinds(offer_kinds), "framework": framework, "tp": tp, "pp": pp, "vpp": vpp, "ep": ep, "zero": zero,
             "recompute": recompute, "precision": precision, "engine": engine, "lora_rank": lora_rank,
             "lora_targets": lora_targets, "already_on": tuple(already_on) if already_on else None,
             "migration_months": migration_months,

@@ -123,6 +123,8 @@ class Estimate(BaseModel):
                 "tp_comm_s": t.comm.tp_s,
                 "ep_comm_s": t.comm.ep_s,
                 "pp_bubble_s": t.comm.pp_bubble_s,
+                "pp_p2p_s": t.comm.pp_p2p_s,
+                "cp_comm_s": t.comm.cp_s,
                 "intra_link": t.comm.intra_link,
                 "inter_link": t.comm.inter_link,
                 "bus_gb_per_s": t.comm.bus_gb_per_s,
@@ -169,6 +171,10 @@ def estimate(
     """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given."""
     if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
         raise InputError("pp", f"{w.pp} pipeline stages for a {model.num_layers}-layer model; at most {model.num_layers}")
+    if model.kind == "llm" and model.num_layers and w.vpp > 1 and model.num_layers % (w.pp * w.vpp) != 0:
+        # the interleaved schedule gives every device vpp chunks of layers / (pp × vpp) layers (Megatron-LM requires
+        # the division to be exact)
+        raise InputError("vpp", f"{model.num_layers} layers do not split into pp × vpp = {w.pp} × {w.vpp} equal chunks")
     stack = next((s for s in cat.stacks if s.id == device.stack), None)
     notes: list[str] = []
     if stack is not None and w.method == "default":

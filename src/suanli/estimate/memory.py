@@ -278,9 +278,12 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
 
 
 def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, zero: Any, recompute: Any,
-                    batch: Any, grad_accum: Any) -> dict[str, Any]:
-    """Per-device training memory over arrays of layouts (floats work too); `recompute` indexes RECOMPUTE."""
+                    batch: Any, grad_accum: Any, vpp: Any = 1, cp: Any = 1) -> dict[str, Any]:
+    """Per-device training memory over arrays of layouts (floats work too); `recompute` indexes RECOMPUTE. `dp`
+    counts model replicas; ZeRO shards over the dp × cp ranks that hold the same weights (Megatron-Core's
+    data-parallel group with context parallelism)."""
     shard = tp * pp
+    dp = dp * cp
     share = ep_share_of(t.routed_fraction, ep)
     # ZeRO / FSDP shard whatever they hold, frozen LoRA base weights included (ZeRO-3 = FSDP full shard);
     # expert parallelism holds 1/ep of the routed experts, with their gradients and states (states ZeRO already
@@ -299,19 +302,23 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     per_tok = np.asarray(t.act_bytes_per_token_layer)[recompute]
     # 1F1B pipeline: the first stage holds min(pp, micro-batches) micro-batches of its L/pp layers
     # (Korthikanti et al. 2022 §4.2.3); tensor + sequence parallel divide activations by t (§4.2.2).
+    # The interleaved schedule holds (1 + (p − 1)/(p·v)) times as much (ibid. §4.2.3, with v model chunks per device).
+    # Context parallelism splits every sequence over cp ranks: each holds the activations of seq/cp tokens.
     in_flight = np.where(pp > 1, np.minimum(pp, grad_accum), 1)
-    acts = batch * t.seq * per_tok * (t.layers / pp) * in_flight / tp
+    interleave = np.where(vpp > 1, 1 + (pp - 1) / (pp * vpp), 1.0)
+    acts = batch * (t.seq / cp) * per_tok * (t.layers / pp) * in_flight * interleave / tp
     # full recomputation: one layer is recomputed at a time and holds its full activations during its backward
     acts = acts + np.where(recompute == RECOMPUTE.index("full"),
-                           batch * t.seq * t.act_bytes_per_token_layer[0] / tp, 0.0)
-    logits = batch * t.seq * t.logits_bytes_per_token / tp
+                           batch * (t.seq / cp) * t.act_bytes_per_token_layer[0] / tp, 0.0)
+    logits = batch * (t.seq / cp) * t.logits_bytes_per_token / tp
     g, a, lg, _ = training_peak(grads, head, acts, logits)
     return {"weights": weights, "gradients": g, "optimizer": optimizer, "activations": a, "logits": lg}
 
 
 def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], int]:
     t = training_memory_terms(m, w)
-    parts = training_memory(t, w.tp, w.pp, w.dp, w.ep, w.zero, RECOMPUTE.index(w.recompute), w.batch, w.grad_accum)
+    parts = training_memory(t, w.tp, w.pp, w.dp, w.ep, w.zero, RECOMPUTE.index(w.recompute), w.batch, w.grad_accum,
+                            vpp=w.vpp, cp=w.cp)
     out = {k: float(v) for k, v in parts.items()}
     notes: list[str] = []
     if w.optimizer == "adafactor" and w.task not in ("lora", "qlora"):

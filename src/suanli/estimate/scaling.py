@@ -45,13 +45,15 @@ class CommTimes(BaseModel):
     tp_s: float = 0.0
     ep_s: float = 0.0
     pp_bubble_s: float = 0.0
+    pp_p2p_s: float = 0.0
+    cp_s: float = 0.0
     intra_link: str | None = None
     inter_link: str | None = None
     bus_gb_per_s: float | None = None
 
     @property
     def exposed_s(self) -> float:
-        return self.dp_exposed_s + self.tp_s + self.ep_s + self.pp_bubble_s
+        return self.dp_exposed_s + self.tp_s + self.ep_s + self.pp_bubble_s + self.pp_p2p_s + self.cp_s
 
 
 def _match(link: Link, acc: Accelerator) -> int | None:

@@ -391,6 +391,10 @@ class TrainingSpeedTerms:
     layers: int
     moe_layers: float
     a2a_bytes_per_token: float
+    # attention core (QK^T, softmax, PV) FLOPs per token of forward + backward, and the keys and values one layer
+    # holds per token (context parallelism exchanges them)
+    attn_flops_per_token: float = 0.0
+    kv_bytes_per_token_layer: float = 0.0
 
 
 def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
@@ -419,43 +423,83 @@ def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
         layers=m.num_layers or 0,
         moe_layers=moe_layers_per_stage(m, 1),
         a2a_bytes_per_token=(m.moe.top_k if m.moe else 0) * (m.hidden_size or 0) * act_b,
+        attn_flops_per_token=3 * attn,
+        kv_bytes_per_token_layer=_kv_bytes_per_token_layer(m, act_b),
     )
 
 
+def _kv_bytes_per_token_layer(m: ModelArch, act_b: float) -> float:
+    """Keys and values one layer's attention reads per token in training: GQA's kv heads (Ainslie et al. 2023 §2);
+    MLA's per-head keys and values after the up-projection (DeepSeek-V2 §2.1.2)."""
+    if m.mla is not None:
+        heads = m.num_attention_heads or 0
+        return heads * (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim) * act_b
+    if not m.num_attention_heads:
+        return 0.0
+    return 2.0 * arch._kv_heads(m) * arch.head_dim(m) * act_b
+
+
 def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zero: Any, recompute: Any,
-                  batch: Any, grad_accum: Any, r: Any) -> dict[str, Any]:
+                  batch: Any, grad_accum: Any, r: Any, vpp: Any = 1.0, cp: Any = 1.0) -> dict[str, Any]:
     """Step time = compute + exposed communication + pipeline bubble, per global step, over arrays of layouts.
     `r` holds the device rates: peak, eff (train MFU of the compute), intra_bw, intra_lat, inter_bw, inter_lat,
-    cards_per_node."""
-    gpus = tp * pp * dp
+    cards_per_node. `dp` counts model replicas; `cp` context-parallel ranks split each sequence (dp × cp ranks
+    reduce the gradients); `vpp` virtual pipeline stages per device (interleaved schedule)."""
+    gpus = tp * pp * cp * dp
     hw = np.asarray(t.hw_flops_per_token)[recompute]
     micro_tokens = batch * t.seq
-    compute_s = micro_tokens * grad_accum * hw / (tp * pp) / (r["peak"] * r["eff"])
+    # context parallel: each of the cp ranks runs seq/cp tokens of every micro-batch, attention balanced over the
+    # ranks (Megatron-Core splits a sequence into 2·cp chunks so causal work is even)
+    rank_tokens = micro_tokens / cp
+    compute_s = micro_tokens * grad_accum * hw / (tp * pp * cp) / (r["peak"] * r["eff"])
     multi = gpus > r["cards_per_node"]
     busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
     grad = t.grad_comm_bytes / (tp * pp)
+    # the gradients are reduced (and ZeRO shards kept) over the dp × cp ranks that hold the same weights
+    # (Megatron-Core: the data-parallel group with context parallelism)
+    dp_ranks = dp * cp
     # ZeRO-3 / FSDP: every micro-batch all-gathers the sharded weights for forward and again for backward
     # (frozen base weights included), then gradients are reduce-scattered once per step (Rajbhandari et al.
     # 2020, ZeRO §7.2.2); the all-gathers are prefetched, so they overlap forward and backward compute alike.
     # Otherwise the gradient all-reduce overlaps the last micro-batch's backward (2/3 of its compute).
     z3 = zero >= 3
-    ag_w = ring_allgather_s(t.weight_comm_bytes / (tp * pp), dp, busbw, lat)
-    dp_s = np.where(z3, grad_accum * 2 * ag_w + ring_allgather_s(grad, dp, busbw, lat),
-                    ring_allreduce_s(grad, dp, busbw, lat))
+    ag_w = ring_allgather_s(t.weight_comm_bytes / (tp * pp), dp_ranks, busbw, lat)
+    dp_s = np.where(z3, grad_accum * 2 * ag_w + ring_allgather_s(grad, dp_ranks, busbw, lat),
+                    ring_allreduce_s(grad, dp_ranks, busbw, lat))
     hideable = np.where(z3, compute_s, compute_s / grad_accum * 2 / 3)
     dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)
     # tensor parallel: 4 all-reduces of b·s·h activations per layer per micro-batch (2 forward, 2 backward;
     # Shoeybi et al. 2019 §3) within the node, not overlapped
     tp_s = 4 * (t.layers / pp) * grad_accum * ring_allreduce_s(
-        micro_tokens * t.hidden_act_bytes, tp, r["intra_bw"], r["intra_lat"])
+        rank_tokens * t.hidden_act_bytes, tp, r["intra_bw"], r["intra_lat"])
     # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
-    ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(micro_tokens * t.a2a_bytes_per_token, ep, busbw, lat)
-    # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B)
-    bubble_s = np.where(pp > 1, compute_s * (pp - 1) / grad_accum, 0.0)
-    step_s = compute_s + dp_exposed + tp_s + ep_s + bubble_s
+    ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(rank_tokens * t.a2a_bytes_per_token, ep, busbw, lat)
+    # context parallel: every layer all-gathers the keys and values of the sequence in forward, again in backward, and
+    # reduce-scatters their gradients (Megatron-Core context parallelism; Liu et al. 2023, Ring Attention §3: the
+    # blocks pass round the ring while the attention of the block in hand is computed), so it hides behind the
+    # attention core's own compute and only the rest is exposed. Ranks tp·cp apart sit in one node when tp·cp fits
+    # (Megatron's rank order: tensor, then context parallel)
+    cp_bw, cp_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], tp * cp > r["cards_per_node"])
+    cp_comm = 3 * (t.layers / pp) * grad_accum * ring_allgather_s(
+        micro_tokens * t.kv_bytes_per_token_layer / tp, cp, cp_bw, cp_lat)
+    attn_s = micro_tokens * grad_accum * t.attn_flops_per_token / (tp * pp * cp) / (r["peak"] * r["eff"])
+    cp_s = np.where(cp > 1, np.maximum(0.0, cp_comm - attn_s), 0.0)
+    # pipeline: each stage sends its output activations forward and receives their gradients back, per virtual stage
+    # and micro-batch: b·s·h/t bytes with the scatter/gather optimization (Narayanan et al. 2021 §4.1), s/cp under
+    # context parallelism; the interleaved schedule has v× as many (ibid. §2.2.2). Plain 1F1B waits on them;
+    # interleaved Megatron overlaps them with other chunks' compute (overlap_p2p_comm, valid only with VP > 1; set in
+    # NeMo's Llama 2 70B launcher config), so there only what exceeds the compute shows
+    p2p_bytes = rank_tokens * t.hidden_act_bytes / tp
+    p2p = 2 * vpp * grad_accum * (lat + p2p_bytes / busbw)
+    p2p_s = np.where(pp > 1, np.where(vpp > 1, np.maximum(0.0, p2p - compute_s), p2p), 0.0)
+    # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B); the interleaved schedule with
+    # v model chunks per device shrinks it to (p − 1)/(m·v) (ibid. §2.2.2)
+    bubble_s = np.where(pp > 1, compute_s * (pp - 1) / (grad_accum * vpp), 0.0)
+    step_s = compute_s + dp_exposed + tp_s + ep_s + cp_s + p2p_s + bubble_s
     tok_s = micro_tokens * grad_accum * dp / step_s
     return {
         "compute_s": compute_s, "dp_s": dp_s, "dp_exposed_s": dp_exposed, "tp_s": tp_s, "ep_s": ep_s,
+        "cp_s": cp_s, "pp_p2p_s": p2p_s,
         "pp_bubble_s": bubble_s, "step_s": step_s, "tokens_per_s": tok_s,
         # MFU over the FLOPs the task needs (6N full, 4N LoRA), whatever recomputation adds
         "mfu": tok_s * t.task_flops_per_token / (gpus * r["peak"]),
@@ -485,7 +529,7 @@ def training_speed(
     rates, e_tr = training_rates(cat, acc, w, overrides)
     f = np.float64
     k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), np.int64(w.zero), RECOMPUTE.index(w.recompute),
-                      f(w.batch), f(w.grad_accum), rates)
+                      f(w.batch), f(w.grad_accum), rates, vpp=f(w.vpp), cp=f(w.cp))
     intra, inter = links_for(cat, acc, w.gpus) if w.gpus > 1 else (None, None)
     comm = CommTimes(
         dp_s=float(k["dp_s"]),
@@ -493,6 +537,8 @@ def training_speed(
         tp_s=float(k["tp_s"]),
         ep_s=float(k["ep_s"]),
         pp_bubble_s=float(k["pp_bubble_s"]),
+        pp_p2p_s=float(k["pp_p2p_s"]),
+        cp_s=float(k["cp_s"]),
         intra_link=intra.id if intra else None,
         inter_link=inter.id if inter else None,
         bus_gb_per_s=None if intra is None else intra.bus_gb_per_s.value if inter is None

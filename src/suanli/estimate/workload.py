@@ -59,6 +59,10 @@ class Workload(BaseModel):
     output: int = Field(256, ge=1, le=10_000_000)
     tp: int = Field(1, ge=1, le=512)
     pp: int = Field(1, ge=1, le=512)
+    vpp: int = Field(1, ge=1, le=128, description="virtual pipeline stages per device (interleaved 1F1B schedule, "
+                     "Narayanan et al. 2021 §2.2.2); 1 = plain 1F1B")
+    cp: int = Field(1, ge=1, le=512, description="context-parallel size: each sequence split over cp ranks (Megatron-Core "
+                    "context parallelism, ring attention)")
     ep: int = Field(1, ge=1, le=512)
     zero: int = Field(0, ge=0, le=3)
     recompute: Recompute = "none"
@@ -93,14 +97,23 @@ class Workload(BaseModel):
 
     @model_validator(mode="after")
     def _parallel_fits(self) -> Workload:
+        if self.cp > 1 and self.gpus % (self.tp * self.pp * self.cp) != 0:
+            raise ValueError(
+                f"gpus ({self.gpus}) must be a multiple of tp × pp × cp ({self.tp} × {self.pp} × {self.cp} = "
+                f"{self.tp * self.pp * self.cp})"
+            )
         if self.gpus % (self.tp * self.pp) != 0:
             raise ValueError(
                 f"gpus ({self.gpus}) must be a multiple of tp × pp ({self.tp} × {self.pp} = {self.tp * self.pp})"
             )
-        if self.ep > 1 and (self.gpus // (self.tp * self.pp)) % self.ep != 0:
+        if self.ep > 1 and self.dp % self.ep != 0:
             raise ValueError(
-                f"ep ({self.ep}) must divide the data-parallel size gpus / (tp × pp) = {self.gpus // (self.tp * self.pp)}"
+                f"ep ({self.ep}) must divide the data-parallel size gpus / (tp × pp × cp) = {self.dp}"
             )
+        if self.vpp > 1 and self.pp == 1:
+            raise ValueError("vpp (virtual pipeline stages) needs pipeline parallelism: pp > 1")
+        if (self.vpp > 1 or self.cp > 1) and self.task == "inference":
+            raise ValueError("vpp and cp are training layouts; inference takes neither")
         if self.task == "qlora" and self.precision not in ("nf4", "int4", "bf16", "fp16"):
             raise ValueError("qlora quantizes the base model to nf4; precision must be nf4 (or the bf16/fp16 compute dtype)")
         return self
@@ -111,8 +124,8 @@ class Workload(BaseModel):
 
     @property
     def dp(self) -> int:
-        """Data-parallel size."""
-        return self.gpus // (self.tp * self.pp)
+        """Data-parallel size: model replicas that each take their own sequences (context-parallel ranks share one)."""
+        return self.gpus // (self.tp * self.pp * self.cp)
 
     @property
     def context(self) -> int:

@@ -50,6 +50,7 @@ class PlanRequest(BaseModel):
     framework: str | None = Field(None, description="peft, llama-factory, deepspeed, megatron, mindspeed, vllm, sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers")
     tp: int | None = Field(None, ge=1, le=64)
     pp: int | None = Field(None, ge=1, le=64)
+    vpp: int | None = Field(None, ge=1, le=64, description="virtual pipeline stages per device (interleaved schedule)")
     ep: int | None = Field(None, ge=1, le=64)
     zero: int | None = Field(None, ge=0, le=3)
     recompute: Literal["none", "selective", "full"] | None = None

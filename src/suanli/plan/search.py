@@ -67,6 +67,7 @@ __all__ = ["Plan", "PlanResult", "is_international", "migration_weeks", "plan", 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
 PP_SIZES = (1, 2, 4, 8)
+VPP_SIZES = (1, 2, 4)  # virtual stages per device searched (interleaved schedule); more is pinned with --vpp
 EP_SIZES = (1, 2, 4, 8)
 ZERO_STAGES = (0, 1, 2, 3)
 MICRO_BATCHES = (1, 2, 4, 8, 16, 32)
@@ -88,6 +89,7 @@ class Plan(BaseModel):
     pp: int
     dp: int
     ep: int = 1
+    vpp: int = 1
     zero: int | None
     recompute: str | None
     precision: str
@@ -204,6 +206,7 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
 def _runs_pins(fw: Framework, req: PlanRequest) -> bool:
     """Whether framework `fw` can run the dimensions the user pinned (--tp/--pp/--ep/--zero/--recompute/fp8)."""
     return ((req.tp or 1) == 1 or fw.tp) and ((req.pp or 1) == 1 or fw.pp) and ((req.ep or 1) == 1 or fw.ep) \
+        and ((req.vpp or 1) == 1 or fw.vpp) \
         and (req.zero is None or req.zero in fw.zero_stages) and (req.recompute is None or req.recompute in fw.recompute) \
         and (req.precision != "fp8" or req.task == "inference" or fw.fp8)
 
@@ -330,8 +333,9 @@ def _flash(stack: SoftwareStack) -> bool:
 
 
 def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[str, np.ndarray]:
-    """The framework's layouts (gpus × tp × pp × ep × zero × recompute × micro-batch), pins applied, generic
-    validity pruned before any arithmetic (vidur's is_valid pruning)."""
+    """The framework's layouts (gpus × tp × pp × vpp × ep × zero × recompute × micro-batch), pins applied, generic
+    validity pruned before any arithmetic (vidur's is_valid pruning). Virtual pipeline stages only where the
+    framework runs the interleaved schedule, pp > 1 and the layers split into pp × vpp equal chunks."""
     def pick(values: tuple[Any, ...], allowed: bool | tuple[Any, ...], pin: Any) -> list[Any]:
         vals = [v for v in values if (v in allowed if isinstance(allowed, tuple) else (allowed or v == 1))]
         return [v for v in vals if pin is None or v == pin] if pin is not None else vals
@@ -339,22 +343,28 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
     gpu_counts = [g for g in GPU_COUNTS if g <= req.max_gpus]
     tps = pick(TP_SIZES, fw.tp, req.tp)
     pps = [p for p in pick(PP_SIZES, fw.pp, req.pp) if p <= max(layers, 1)]
+    vpps = [req.vpp] if req.vpp is not None and fw.vpp else pick(VPP_SIZES, fw.vpp, req.vpp)
     eps = pick(EP_SIZES, fw.ep and moe, req.ep)
     zeros = [z for z in ZERO_STAGES if z in fw.zero_stages and (req.zero is None or z == req.zero)]
     recs = [RECOMPUTE.index(r) for r in RECOMPUTE if r in fw.recompute and (req.recompute is None or r == req.recompute)]
-    axes = [gpu_counts, tps, pps, eps, zeros, recs, list(MICRO_BATCHES)]
+    axes = [gpu_counts, tps, pps, vpps, eps, zeros, recs, list(MICRO_BATCHES)]
     if any(len(a) == 0 for a in axes):
-        return {k: np.zeros(0) for k in ("gpus", "tp", "pp", "ep", "zero", "rec", "b")}
+        return {k: np.zeros(0) for k in ("gpus", "tp", "pp", "vpp", "ep", "zero", "rec", "b")}
     grid = np.array(np.meshgrid(*axes, indexing="ij")).reshape(len(axes), -1).astype(float)
-    g, tp, pp, ep, zero, rec, b = grid
+    g, tp, pp, vpp, ep, zero, rec, b = grid
     dp = g / (tp * pp)
     valid = (np.mod(g, tp * pp) == 0) & (np.mod(dp, ep) == 0)
+    valid &= (vpp == 1) | ((pp > 1) & (np.mod(max(layers, 1), pp * vpp) == 0))
+    if req.vpp is None:
+        # more virtual stages shrink both the bubble and the extra activations (1 + (p − 1)/(p·v)) while the kernel
+        # hides their sends, so v = 2 is dominated wherever v = 4 splits the layers: searched only where it does not
+        valid &= ~((vpp == 2) & (np.mod(max(layers, 1), pp * 4) == 0))
     valid &= (zero == 0) | (dp > 1)
     valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
     if fw.id == "deepspeed":
         valid &= (pp == 1) | (zero <= 1)  # deepspeed.pipe runs with ZeRO-0/1 only
     keep = np.nonzero(valid)[0]
-    return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
+    return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "vpp": vpp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
             "rec": rec[keep].astype(int), "b": b[keep]}
 
 
@@ -403,10 +413,10 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         di = di[row]
         L = {k: v[row] for k, v in L.items()}
         sel = sel[row]
-        tp, pp, ep, zero, rec, b = L["tp"], L["pp"], L["ep"], L["zero"], L["rec"], L["b"]
+        tp, pp, vpp, ep, zero, rec, b = L["tp"], L["pp"], L["vpp"], L["ep"], L["zero"], L["rec"], L["b"]
         dp = L["gpus"] / (tp * pp)
         ga = np.ceil(req.global_batch / (b * dp))
-        mem = training_memory(mt, tp, pp, dp, ep, zero, rec, b, ga)
+        mem = training_memory(mt, tp, pp, dp, ep, zero, rec, b, ga, vpp=vpp)
         runtime = np.array([d.runtime for d in devs])[di]
         needed = sum(mem.values()) + runtime
         cap = np.array([d.capacity for d in devs])[di]
@@ -415,13 +425,13 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         rates = _stack_rates([_try(lambda: training_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
-        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates)
+        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp)
         compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
         nodes = np.ceil(L["gpus"] / per_node[sel])
         su = setup_hours(setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w)), compute_h, nodes)
         parts.append({
-            "dev": di, "gpus": L["gpus"], "tp": tp, "pp": pp, "dp": dp, "ep": ep, "zero": zero, "rec": rec, "b": b,
-            "ga": ga, "mem": needed, "usable": usable, "cap": cap, "fits": fits,
+            "dev": di, "gpus": L["gpus"], "tp": tp, "pp": pp, "vpp": vpp, "dp": dp, "ep": ep, "zero": zero, "rec": rec,
+            "b": b, "ga": ga, "mem": needed, "usable": usable, "cap": cap, "fits": fits,
             "tok_s": k["tokens_per_s"], "compute_h": compute_h, "setup_h": su["total_h"],
             "hours": compute_h + su["total_h"], "scaling": k["scaling"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision) if precision in SERVE_PRECISIONS else -1),
@@ -447,7 +457,7 @@ def _offer_network(o: Offer) -> float:
 
 
 def _empty() -> dict[str, np.ndarray]:
-    keys = ("dev", "gpus", "tp", "pp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "tok_s",
+    keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
@@ -602,6 +612,11 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     engines = [e.id for e in cat.engines]
     if req.engine is not None and req.engine not in engines:
         raise InputError("engine", f"{req.engine!r} is not one of {', '.join(engines)}")
+    if req.vpp is not None and req.vpp > 1 and training:
+        if req.pp == 1:
+            raise InputError("vpp", "virtual pipeline stages need pipeline parallelism: pp 2 or more")
+        if req.pp and m.num_layers and m.num_layers % (req.pp * req.vpp) != 0:
+            raise InputError("vpp", f"{m.num_layers} layers do not split into pp × vpp = {req.pp} × {req.vpp} equal chunks")
     for name, pin, allowed in (("tp", req.tp, TP_SIZES), ("pp", req.pp, PP_SIZES), ("ep", req.ep, EP_SIZES)):
         if pin is not None and pin not in allowed:
             raise InputError(name, f"{pin} is not one of {', '.join(map(str, allowed))}")
@@ -705,7 +720,7 @@ def plan_workload(p: Plan, req: PlanRequest) -> Workload:
     if req.task == "inference":
         return make_workload(task="inference", precision=p.precision, batch=p.micro_batch, input=req.input,
                              output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine, flash_attention=p.flash_attention)
-    return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, ep=p.ep,
+    return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, vpp=p.vpp, ep=p.ep,
                            zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,
                            inter_node_gbit_per_s=p.inter_node_gbit_per_s, flash_attention=p.flash_attention)
 
@@ -775,6 +790,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         gpus=gpus,
         tp=int(grid["tp"][i]),
         pp=int(grid["pp"][i]),
+        vpp=int(grid["vpp"][i]) if training else 1,
         dp=int(grid["dp"][i]),
         ep=int(grid["ep"][i]),
         zero=int(grid["zero"][i]) if training else None,

@@ -64,7 +64,7 @@ DEVELOPMENT_SET = "development-set"  # in-sample: seen while the estimators were
 FIT_SET = "fit-set"  # in-sample: reserved for fitting engine / device factors (issue 12 items 1-3)
 _ESTIMATOR_ENGINES: frozenset[str] = frozenset(get_args(Engine))
 _WORKLOAD_KEYS = (
-    "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "zero", "recompute",
+    "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute",
     "optimizer", "lora_rank", "engine", "kv_dtype", "flash_attention", "grad_accum", "lora_targets",
     "offload_optimizer", "resolution", "steps", "cfg", "paged_optimizer", "optimizer_in_backward", "master_weights",
     "loss_chunks", "legacy_kv_cache",

@@ -101,6 +101,8 @@ class TrainingScalingJson(Shape):
     tp_comm_s: float
     ep_comm_s: float
     pp_bubble_s: float
+    pp_p2p_s: float = Field(0.0, description="exposed pipeline point-to-point sends (interleaved: what the compute does not hide)")
+    cp_comm_s: float = Field(0.0, description="exposed context-parallel key/value exchange (beyond the attention it overlaps)")
     intra_link: str | None
     inter_link: str | None
     bus_gb_per_s: float | None
