@@ -542,6 +542,10 @@ class Framework(_Strict):
     recompute: tuple[str, ...] = ("none", "full")
     fp8: bool = False
     vpp: bool = Field(False, description="runs the interleaved pipeline schedule (virtual pipeline stages per device)")
+    tp_comm_overlap: bool = Field(
+        False, description="can pipeline its tensor-parallel all-gathers / reduce-scatters with the GEMMs (sequence "
+        "parallel, chunked collectives: Megatron-Core tp_comm_overlap, MindSpeed CoC / MC2)"
+    )
     engine: str | None = Field(None, description="serving frameworks: the engine they are")
     default_for: tuple[str, ...] = Field((), description="tasks for which this is the framework most teams use")
     source: str

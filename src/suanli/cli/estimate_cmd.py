@@ -76,6 +76,7 @@ def register(app: typer.Typer) -> None:
         vpp: Annotated[int, typer.Option(help="training: virtual pipeline stages per device (interleaved 1F1B; layers divisible by pp × vpp)")] = 1,
         cp: Annotated[int, typer.Option(help="training: context-parallel size (each sequence split over cp ranks; gpus = tp × pp × cp × dp)")] = 1,
         ep: Annotated[int, typer.Option(help="expert-parallel size (MoE; divides gpus / (tp × pp × cp))")] = 1,
+        tp_comm_overlap: Annotated[bool, typer.Option("--tp-comm-overlap", help="training: tensor-parallel collectives pipelined with the GEMMs (Megatron-Core tp_comm_overlap, MindSpeed CoC/MC2); only what the GEMMs cannot hide is exposed")] = False,
         zero: Annotated[int, typer.Option(help="ZeRO stage 0-3 (3 = FSDP full shard)")] = 0,
         recompute: Annotated[str, typer.Option(help="activation recomputation: none, selective, full")] = "none",
         optimizer: Annotated[str, typer.Option(help="adamw, adamw8bit, sgd, adafactor")] = "adamw",
@@ -111,7 +112,7 @@ def register(app: typer.Typer) -> None:
                 engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"
         w = make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
-            tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
+            tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             lora_targets=lora_targets,
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, inter_node_gbit_per_s=inter_node_gbit,
             flash_attention=not no_flash_attention, legacy_kv_cache=legacy_kv_cache, paged_optimizer=paged_optimizer, optimizer_in_backward=optimizer_in_backward,

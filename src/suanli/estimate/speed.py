@@ -440,11 +440,13 @@ def _kv_bytes_per_token_layer(m: ModelArch, act_b: float) -> float:
 
 
 def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zero: Any, recompute: Any,
-                  batch: Any, grad_accum: Any, r: Any, vpp: Any = 1.0, cp: Any = 1.0) -> dict[str, Any]:
+                  batch: Any, grad_accum: Any, r: Any, vpp: Any = 1.0, cp: Any = 1.0,
+                  tp_overlap: Any = False) -> dict[str, Any]:
     """Step time = compute + exposed communication + pipeline bubble, per global step, over arrays of layouts.
     `r` holds the device rates: peak, eff (train MFU of the compute), intra_bw, intra_lat, inter_bw, inter_lat,
     cards_per_node. `dp` counts model replicas; `cp` context-parallel ranks split each sequence (dp × cp ranks
-    reduce the gradients); `vpp` virtual pipeline stages per device (interleaved schedule)."""
+    reduce the gradients); `vpp` virtual pipeline stages per device (interleaved schedule); `tp_overlap` the
+    tensor-parallel collectives pipelined with their GEMMs (Megatron-Core tp_comm_overlap)."""
     gpus = tp * pp * cp * dp
     hw = np.asarray(t.hw_flops_per_token)[recompute]
     micro_tokens = batch * t.seq
@@ -469,9 +471,16 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     hideable = np.where(z3, compute_s, compute_s / grad_accum * 2 / 3)
     dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)
     # tensor parallel: 4 all-reduces of b·s·h activations per layer per micro-batch (2 forward, 2 backward;
-    # Shoeybi et al. 2019 §3) within the node, not overlapped
-    tp_s = 4 * (t.layers / pp) * grad_accum * ring_allreduce_s(
+    # Shoeybi et al. 2019 §3) within the node. Sequence parallelism turns each into an all-gather + reduce-scatter of
+    # the same bytes (Korthikanti et al. 2022 §4.2.2: same bandwidth), which is what makes them decomposable: with
+    # tp_comm_overlap each is split into chunks pipelined with the GEMM that consumes or produces it (Wang et al.,
+    # ASPLOS '23; Megatron-Core / Transformer Engine userbuffers, MindSpeed CoC), so only what the layer's linear
+    # GEMMs (forward and backward, the attention core excluded) cannot hide is exposed; without it, none is hidden
+    tp_comm = 4 * (t.layers / pp) * grad_accum * ring_allreduce_s(
         rank_tokens * t.hidden_act_bytes, tp, r["intra_bw"], r["intra_lat"])
+    gemm_s = micro_tokens * grad_accum * (t.task_flops_per_token - t.attn_flops_per_token) / (tp * pp * cp) / (
+        r["peak"] * r["eff"])
+    tp_s = np.where(tp_overlap & (tp > 1), np.maximum(0.0, tp_comm - gemm_s), tp_comm)
     # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
     ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(rank_tokens * t.a2a_bytes_per_token, ep, busbw, lat)
     # context parallel: every layer all-gathers the keys and values of the sequence in forward, again in backward, and
@@ -529,7 +538,8 @@ def training_speed(
     rates, e_tr = training_rates(cat, acc, w, overrides)
     f = np.float64
     k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), np.int64(w.zero), RECOMPUTE.index(w.recompute),
-                      f(w.batch), f(w.grad_accum), rates, vpp=f(w.vpp), cp=f(w.cp))
+                      f(w.batch), f(w.grad_accum), rates, vpp=f(w.vpp), cp=f(w.cp),
+                      tp_overlap=np.bool_(w.tp_comm_overlap))
     intra, inter = links_for(cat, acc, w.gpus) if w.gpus > 1 else (None, None)
     comm = CommTimes(
         dp_s=float(k["dp_s"]),

@@ -64,6 +64,10 @@ class Workload(BaseModel):
     cp: int = Field(1, ge=1, le=512, description="context-parallel size: each sequence split over cp ranks (Megatron-Core "
                     "context parallelism, ring attention)")
     ep: int = Field(1, ge=1, le=512)
+    tp_comm_overlap: bool = Field(False, description="training: the tensor-parallel all-gathers / reduce-scatters (sequence "
+                                  "parallel) are split into chunks and pipelined with the GEMMs that need them (Megatron-"
+                                  "Core / Transformer Engine tp_comm_overlap, MindSpeed CoC / MC2); only what the GEMMs "
+                                  "cannot hide is exposed")
     zero: int = Field(0, ge=0, le=3)
     recompute: Recompute = "none"
     optimizer: Optimizer = "adamw"

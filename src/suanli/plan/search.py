@@ -90,6 +90,7 @@ class Plan(BaseModel):
     dp: int
     ep: int = 1
     vpp: int = 1
+    tp_comm_overlap: bool = False
     zero: int | None
     recompute: str | None
     precision: str
@@ -425,7 +426,8 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         rates = _stack_rates([_try(lambda: training_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
-        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp)
+        # the framework's tensor-parallel communication overlap, where it has one, is assumed switched on
+        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=fw.tp_comm_overlap)
         compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
         nodes = np.ceil(L["gpus"] / per_node[sel])
         su = setup_hours(setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w)), compute_h, nodes)
@@ -721,6 +723,7 @@ def plan_workload(p: Plan, req: PlanRequest) -> Workload:
         return make_workload(task="inference", precision=p.precision, batch=p.micro_batch, input=req.input,
                              output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine, flash_attention=p.flash_attention)
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, vpp=p.vpp, ep=p.ep,
+                           tp_comm_overlap=p.tp_comm_overlap,
                            zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,
                            inter_node_gbit_per_s=p.inter_node_gbit_per_s, flash_attention=p.flash_attention)
 
@@ -791,6 +794,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         tp=int(grid["tp"][i]),
         pp=int(grid["pp"][i]),
         vpp=int(grid["vpp"][i]) if training else 1,
+        tp_comm_overlap=bool(training and d.framework is not None and d.framework.tp_comm_overlap and grid["tp"][i] > 1),
         dp=int(grid["dp"][i]),
         ep=int(grid["ep"][i]),
         zero=int(grid["zero"][i]) if training else None,

@@ -39,7 +39,7 @@ OPTIONAL = {
     "model", "config", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute", "optimizer",
     "lora_rank", "lora_targets", "engine", "kv_dtype", "flash_attention", "tokens", "measured_breakdown",
     "reported", "grad_accum", "fitted", "paged_optimizer", "optimizer_in_backward", "master_weights", "loss_chunks",
-    "legacy_kv_cache",
+    "legacy_kv_cache", "tp_comm_overlap",
 }
 BREAKDOWN_KEYS = {"weights", "weight_copies", "grads", "optimizer", "kv_cache", "logits", "activations"}
 KEBAB = re.compile(r"^[a-z0-9]+(?:[-._][a-z0-9]+)*$")
