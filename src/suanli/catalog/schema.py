@@ -608,7 +608,10 @@ class Link(_Strict):
     """A card-to-card or node-to-node link as collectives see it (NCCL/HCCL 'bus bandwidth').
 
     `bus_gb_per_s` is the achieved per-card all-reduce bus bandwidth (nccl-tests definition), `latency_us` the
-    per-step latency of a ring/tree step. `interconnect` matches Accelerator.interconnect; `device` overrides."""
+    per-step latency of a ring/tree step. `interconnect` matches Accelerator.interconnect; `device` overrides.
+    `busbw_half_size_mb` (optional): S_half of the bus bandwidth's saturation with message size,
+    busbw(S) = bus_gb_per_s · S / (S + S_half), MB = 1e6 B, read off one cited nccl-tests curve (scaling.busbw_at);
+    absent: the bus bandwidth does not depend on the size."""
 
     id: str
     scope: Literal["intra-node", "inter-node"]
@@ -616,6 +619,7 @@ class Link(_Strict):
     device: str | None = None
     bus_gb_per_s: FloatField
     latency_us: FloatField
+    busbw_half_size_mb: FloatField | None = None
     note: str | None = None
 
 

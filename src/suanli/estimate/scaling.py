@@ -3,6 +3,14 @@
 Collective times follow the nccl-tests definitions (NVIDIA nccl-tests doc/PERFORMANCE.md): for a ring
 all-reduce of S bytes over n ranks, busbw = S/t · 2(n−1)/n, so t = latency + 2(n−1)/n · S / busbw; an
 all-gather or reduce-scatter moves (n−1)/n · S.
+
+Bus bandwidth depends on the message size: NCCL times each protocol as latency + size / bandwidth and runs the
+fastest (NVIDIA/nccl src/graph/tuning.cc, ncclTopoGetAlgoTime): LL has the lowest latency at 1/4 of the ring's bus
+bandwidth for all-reduce (1/3 for all-gather within a node), Simple the full bus bandwidth after a longer pipeline
+fill. The model keeps the link's small-message latency and gives the bandwidth term the saturation form
+busbw(S) = busbw_max · S / (S + S_half) (S_half per link kind, read off one cited nccl-tests curve in links.yaml),
+floored at the LL share: t = latency + f · S / max(busbw(S), busbw_max · LL share). As S → 0 the term vanishes,
+so small messages pay the latency once; large ones reach busbw_max.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ __all__ = [
     "LinkRates",
     "allgather_s",
     "allreduce_s",
+    "bus_half",
     "link_for",
     "link_rates",
     "links_for",
@@ -33,6 +42,11 @@ __all__ = [
 # bucket's gradients are ready (Li et al. 2020, "PyTorch Distributed", VLDB, §3.2.3), but the first bucket
 # only starts after the last layers' backward and the last bucket ends after it.
 OVERLAP_FRACTION_OF_BACKWARD = 0.8  # assumed: DDP's default 25 MB buckets leave roughly one bucket exposed
+
+# NCCL's ring LL protocol bus bandwidth as a share of the ring's (NVIDIA/nccl src/graph/tuning.cc,
+# ncclTopoTuneModel: busBw *= 1/4 for all-reduce or across nodes, 1/3 otherwise): the floor of busbw(S)
+LL_SHARE_ALLREDUCE = 1.0 / 4.0
+LL_SHARE_ALLGATHER = 1.0 / 3.0
 
 
 class CommTimes(BaseModel):
@@ -94,6 +108,8 @@ class LinkRates(BaseModel):
     inter_bytes_per_s: float
     inter_latency_s: float
     cards_per_node: int
+    intra_half_bytes: float = 0.0
+    inter_half_bytes: float = 0.0
 
 
 def link_rates(cat: Catalog, acc: Accelerator) -> LinkRates:
@@ -103,7 +119,15 @@ def link_rates(cat: Catalog, acc: Accelerator) -> LinkRates:
         intra_bytes_per_s=intra.bus_gb_per_s.value * GB, intra_latency_s=intra.latency_us.value * 1e-6,
         inter_bytes_per_s=inter.bus_gb_per_s.value * GB, inter_latency_s=inter.latency_us.value * 1e-6,
         cards_per_node=acc.max_cards_per_node,
+        intra_half_bytes=half_bytes(intra), inter_half_bytes=half_bytes(inter),
     )
+
+
+def half_bytes(link: Link | None) -> float:
+    """S_half of the link's bus-bandwidth curve, bytes (0: no curve, the size-independent model)."""
+    if link is None or link.busbw_half_size_mb is None:
+        return 0.0
+    return link.busbw_half_size_mb.value * 1e6
 
 
 def rented_inter_node_bytes_per_s(link_bytes_per_s: Any, network_gbit_per_s: Any) -> Any:
@@ -122,37 +146,55 @@ def bus(intra_bw: Any, intra_lat: Any, inter_bw: Any, inter_lat: Any, multi_node
             intra_lat + np.where(multi_node, inter_lat, 0.0))
 
 
-def ring_allreduce_s(size_bytes: Any, n: Any, bw: Any, lat: Any) -> Any:
-    """Ring all-reduce time over arrays: latency + 2(n−1)/n · S / busbw (nccl-tests PERFORMANCE.md)."""
-    return np.where((n > 1) & (size_bytes > 0), lat + 2 * (n - 1) / n * size_bytes / bw, 0.0)
+def bus_half(intra_half: Any, inter_half: Any, multi_node: Any) -> Any:
+    """S_half of the slowest hop's curve (bytes): across nodes the larger of the two (see `bus`)."""
+    return np.where(multi_node, np.maximum(intra_half, inter_half), intra_half)
 
 
-def ring_allgather_s(size_bytes: Any, n: Any, bw: Any, lat: Any) -> Any:
-    """All-gather (or reduce-scatter) of S bytes in total over arrays: latency + (n−1)/n · S / busbw."""
-    return np.where((n > 1) & (size_bytes > 0), lat + (n - 1) / n * size_bytes / bw, 0.0)
+def busbw_at(size_bytes: Any, bw: Any, half: Any, ll_share: float = LL_SHARE_ALLREDUCE) -> Any:
+    """Bus bandwidth of an S-byte collective: busbw_max · S / (S + S_half), floored at NCCL's LL share of it
+    (module docstring; tuning.cc). half = 0 gives busbw_max at every size."""
+    s = np.maximum(size_bytes, 1e-30)
+    return np.maximum(bw * s / (s + half), bw * ll_share)
 
 
-def _bus(intra: Link, inter: Link | None) -> tuple[float, float]:
-    """(bus bytes/s, latency s) of the slowest hop: hierarchical collectives are bound by the NIC per card."""
+def ring_allreduce_s(size_bytes: Any, n: Any, bw: Any, lat: Any, half: Any = 0.0) -> Any:
+    """Ring all-reduce time over arrays: latency + 2(n−1)/n · S / busbw(S) (nccl-tests PERFORMANCE.md; busbw(S)
+    from `busbw_at` with the link's S_half)."""
+    return np.where((n > 1) & (size_bytes > 0),
+                    lat + 2 * (n - 1) / n * size_bytes / busbw_at(size_bytes, bw, half, LL_SHARE_ALLREDUCE), 0.0)
+
+
+def ring_allgather_s(size_bytes: Any, n: Any, bw: Any, lat: Any, half: Any = 0.0) -> Any:
+    """All-gather (or reduce-scatter) of S bytes in total over arrays: latency + (n−1)/n · S / busbw(S)."""
+    return np.where((n > 1) & (size_bytes > 0),
+                    lat + (n - 1) / n * size_bytes / busbw_at(size_bytes, bw, half, LL_SHARE_ALLGATHER), 0.0)
+
+
+def _bus(intra: Link, inter: Link | None) -> tuple[float, float, float]:
+    """(bus bytes/s, latency s, S_half bytes) of the slowest hop: hierarchical collectives are bound by the NIC
+    per card."""
     bw = intra.bus_gb_per_s.value
     lat = intra.latency_us.value
+    half = half_bytes(intra)
     if inter is not None:
         bw = min(bw, inter.bus_gb_per_s.value)
         lat += inter.latency_us.value
-    return bw * GB, lat * 1e-6
+        half = max(half, half_bytes(inter))
+    return bw * GB, lat * 1e-6, half
 
 
 def allreduce_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
     """Ring all-reduce of S bytes over n ranks on these links (see ring_allreduce_s)."""
     if intra is None:
         return 0.0
-    bw, lat = _bus(intra, inter)
-    return float(ring_allreduce_s(size_bytes, n, bw, lat))
+    bw, lat, half = _bus(intra, inter)
+    return float(ring_allreduce_s(size_bytes, n, bw, lat, half))
 
 
 def allgather_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
     """All-gather (or reduce-scatter) of S bytes in total on these links (see ring_allgather_s)."""
     if intra is None:
         return 0.0
-    bw, lat = _bus(intra, inter)
-    return float(ring_allgather_s(size_bytes, n, bw, lat))
+    bw, lat, half = _bus(intra, inter)
+    return float(ring_allgather_s(size_bytes, n, bw, lat, half))

@@ -25,6 +25,7 @@ from suanli.estimate.scaling import (
     OVERLAP_FRACTION_OF_BACKWARD,
     CommTimes,
     bus,
+    bus_half,
     link_rates,
     links_for,
     ring_allgather_s,
@@ -247,6 +248,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     work; pipeline stages run one after another for one token, so pp does not shorten a step."""
     multi = tp * ep > r["cards_per_node"]
     busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
+    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), multi)  # bus bandwidth's size curve
     b, i, o = batch, t.input, t.output
     # the engine's per-forward overhead, plus a per-call host cost for each linear layer where its kernel for this
     # precision has one (r["linear_call_s"]: 0 for every engine but transformers' fine-grained FP8Linear)
@@ -260,8 +262,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
         r["bw"] * r["e_stream"]) / tp
     # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3); expert
     # parallel: dispatch + combine all-to-alls of the top-k hidden states (GShard, Lepikhin et al. 2020 §3.2)
-    pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat)
-    pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, busbw, lat)
+    pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat, half)
+    pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, busbw, lat, half)
     prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + overhead
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
@@ -272,8 +274,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     sm_share = attention_sm_share(b * t.attention_blocks_per_sequence / tp, r["sm_count"])
     dc_compute = dc_flops / (r["peak"] * r["e_mm"]) / tp
     dc_memory = (dc_bytes + dc_kv * t.attention_kv_reads / sm_share) / (r["bw"] * r["e_bw"]) / tp
-    dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat)
-    dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat)
+    dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat, half)
+    dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat, half)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
         r["bw"] * r["e_stream"]) / tp
     step_s = np.maximum(dc_compute, dc_memory) + dc_elementwise + dc_tp + overhead
@@ -349,6 +351,7 @@ def inference_rates(
         "intra_lat": links.intra_latency_s + e_coll.value,
         "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node), "linear_call_s": e_call.value,
+        "intra_half": links.intra_half_bytes, "inter_half": links.inter_half_bytes,
     }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else [])
 
 
@@ -456,6 +459,7 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     compute_s = micro_tokens * grad_accum * hw / (tp * pp * cp) / (r["peak"] * r["eff"])
     multi = gpus > r["cards_per_node"]
     busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
+    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), multi)  # bus bandwidth's size curve
     grad = t.grad_comm_bytes / (tp * pp)
     # the gradients are reduced (and ZeRO shards kept) over the dp × cp ranks that hold the same weights
     # (Megatron-Core: the data-parallel group with context parallelism)
@@ -465,9 +469,9 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # 2020, ZeRO §7.2.2); the all-gathers are prefetched, so they overlap forward and backward compute alike.
     # Otherwise the gradient all-reduce overlaps the last micro-batch's backward (2/3 of its compute).
     z3 = zero >= 3
-    ag_w = ring_allgather_s(t.weight_comm_bytes / (tp * pp), dp_ranks, busbw, lat)
-    dp_s = np.where(z3, grad_accum * 2 * ag_w + ring_allgather_s(grad, dp_ranks, busbw, lat),
-                    ring_allreduce_s(grad, dp_ranks, busbw, lat))
+    ag_w = ring_allgather_s(t.weight_comm_bytes / (tp * pp), dp_ranks, busbw, lat, half)
+    dp_s = np.where(z3, grad_accum * 2 * ag_w + ring_allgather_s(grad, dp_ranks, busbw, lat, half),
+                    ring_allreduce_s(grad, dp_ranks, busbw, lat, half))
     hideable = np.where(z3, compute_s, compute_s / grad_accum * 2 / 3)
     dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)
     # tensor parallel: 4 all-reduces of b·s·h activations per layer per micro-batch (2 forward, 2 backward;
@@ -477,20 +481,21 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # ASPLOS '23; Megatron-Core / Transformer Engine userbuffers, MindSpeed CoC), so only what the layer's linear
     # GEMMs (forward and backward, the attention core excluded) cannot hide is exposed; without it, none is hidden
     tp_comm = 4 * (t.layers / pp) * grad_accum * ring_allreduce_s(
-        rank_tokens * t.hidden_act_bytes, tp, r["intra_bw"], r["intra_lat"])
+        rank_tokens * t.hidden_act_bytes, tp, r["intra_bw"], r["intra_lat"], r.get("intra_half", 0.0))
     gemm_s = micro_tokens * grad_accum * (t.task_flops_per_token - t.attn_flops_per_token) / (tp * pp * cp) / (
         r["peak"] * r["eff"])
     tp_s = np.where(tp_overlap & (tp > 1), np.maximum(0.0, tp_comm - gemm_s), tp_comm)
     # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
-    ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(rank_tokens * t.a2a_bytes_per_token, ep, busbw, lat)
+    ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(rank_tokens * t.a2a_bytes_per_token, ep, busbw, lat, half)
     # context parallel: every layer all-gathers the keys and values of the sequence in forward, again in backward, and
     # reduce-scatters their gradients (Megatron-Core context parallelism; Liu et al. 2023, Ring Attention §3: the
     # blocks pass round the ring while the attention of the block in hand is computed), so it hides behind the
     # attention core's own compute and only the rest is exposed. Ranks tp·cp apart sit in one node when tp·cp fits
     # (Megatron's rank order: tensor, then context parallel)
     cp_bw, cp_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], tp * cp > r["cards_per_node"])
+    cp_half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), tp * cp > r["cards_per_node"])
     cp_comm = 3 * (t.layers / pp) * grad_accum * ring_allgather_s(
-        micro_tokens * t.kv_bytes_per_token_layer / tp, cp, cp_bw, cp_lat)
+        micro_tokens * t.kv_bytes_per_token_layer / tp, cp, cp_bw, cp_lat, cp_half)
     attn_s = micro_tokens * grad_accum * t.attn_flops_per_token / (tp * pp * cp) / (r["peak"] * r["eff"])
     cp_s = np.where(cp > 1, np.maximum(0.0, cp_comm - attn_s), 0.0)
     # pipeline: each stage sends its output activations forward and receives their gradients back, per virtual stage
@@ -527,6 +532,7 @@ def training_rates(
         "inter_bw": float(rented_inter_node_bytes_per_s(links.inter_bytes_per_s, w.inter_node_gbit_per_s)),
         "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node),
+        "intra_half": links.intra_half_bytes, "inter_half": links.inter_half_bytes,
     }, e_tr
 
 

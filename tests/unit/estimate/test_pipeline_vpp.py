@@ -68,7 +68,7 @@ def test_context_parallel_splits_compute_and_reduces_gradients_over_dp_times_cp(
     # K/V all-gather forward and backward plus the reduce-scatter of their gradients, per layer and micro-batch,
     # hidden behind the attention core's compute
     busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], False)
-    comm = 3 * t.layers * 32 * ring_allgather_s(4096 * t.kv_bytes_per_token_layer, 2, busbw, lat)
+    comm = 3 * t.layers * 32 * ring_allgather_s(4096 * t.kv_bytes_per_token_layer, 2, busbw, lat, r["intra_half"])
     attn = 4096 * 32 * t.attn_flops_per_token / 2 / (r["peak"] * r["eff"])
     assert float(k_cp["cp_s"]) == pytest.approx(max(0.0, comm - attn))
     assert float(k_cp["tokens_per_s"]) == pytest.approx(float(k_dp["tokens_per_s"]), rel=1e-3)
@@ -79,7 +79,7 @@ def test_context_parallel_exposes_what_the_attention_does_not_hide(cat) -> None:
     slow = {**r, "intra_bw": r["intra_bw"] / 1e3}
     k = training_step(t, F(1), F(1), F(4), F(1), np.int64(0), 0, F(1), F(32), slow, cp=F(2))
     busbw, lat = bus(slow["intra_bw"], slow["intra_lat"], slow["inter_bw"], slow["inter_lat"], False)
-    comm = 3 * t.layers * 32 * ring_allgather_s(4096 * t.kv_bytes_per_token_layer, 2, busbw, lat)
+    comm = 3 * t.layers * 32 * ring_allgather_s(4096 * t.kv_bytes_per_token_layer, 2, busbw, lat, slow["intra_half"])
     attn = 4096 * 32 * t.attn_flops_per_token / 2 / (slow["peak"] * slow["eff"])
     assert comm > attn
     assert float(k["cp_s"]) == pytest.approx(comm - attn)

@@ -38,7 +38,8 @@ def _gemm_s(t, r, w) -> float:  # type: ignore[no-untyped-def]
 
 def test_without_overlap_every_tp_collective_is_exposed(cat) -> None:
     t, r, k, w = _k(cat, False)
-    comm = 4 * (t.layers / 4) * 32 * ring_allreduce_s(4096 * t.hidden_act_bytes, 4, r["intra_bw"], r["intra_lat"])
+    comm = 4 * (t.layers / 4) * 32 * ring_allreduce_s(4096 * t.hidden_act_bytes, 4, r["intra_bw"], r["intra_lat"],
+                                                    r["intra_half"])
     assert float(k["tp_s"]) == pytest.approx(comm)
     assert float(k["tp_s"]) > 0.5  # the 70B layout's ~0.7 s a step
 
