@@ -44,6 +44,9 @@ def read_workload_file(path: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in doc.items():
         key = str(k).replace("-", "_")
+        if key == "gpus" and isinstance(v, int) and not isinstance(v, bool):
+            out["gpus"] = v  # a number: exactly this many cards (--gpus); a name or list: the devices (--gpu)
+            continue
         key = _FILE_ALIASES.get(key, key)
         if key == "no_migration":
             key, v = "allow_migration", not v
@@ -177,6 +180,7 @@ def register(app: typer.Typer) -> None:
         stack: Annotated[list[str] | None, typer.Option(help="allowed software stack (repeatable)")] = None,
         gpu: Annotated[list[str] | None, typer.Option(help="only these devices (repeatable)")] = None,
         max_gpus: Annotated[int | None, typer.Option(help="most cards to rent")] = None,
+        gpus: Annotated[int | None, typer.Option("--gpus", help="use exactly this many cards (replaces --max-gpus): the layout, time and cost on N cards")] = None,
         billing: Annotated[str | None, typer.Option(help="any, hour, day, week, month")] = None,
         region: Annotated[str | None, typer.Option(help="cn (Chinese platforms, default), any, international")] = None,
         offer_kinds: Annotated[str | None, typer.Option(help="listing (default), index, reference or all; comma-separated")] = None,
@@ -211,7 +215,7 @@ def register(app: typer.Typer) -> None:
             "hours": hours, "days": days, "budget_cny": budget, "deadline_hours": deadline_hours,
             "domestic_only": domestic_only or None, "vendors": tuple(vendor) if vendor else None,
             "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
-            "max_gpus": max_gpus, "billing": billing.lower() if billing else None,
+            "max_gpus": max_gpus, "gpus": gpus, "billing": billing.lower() if billing else None,
             "region": region.lower() if region else None, "allow_migration": False if no_migration else None,
             "offer_kinds": _kinds(offer_kinds), "framework": framework, "tp": tp, "pp": pp, "vpp": vpp, "ep": ep, "zero": zero,
             "recompute": recompute, "precision": precision, "engine": engine, "lora_rank": lora_rank,

@@ -39,6 +39,8 @@ class PlanRequest(BaseModel):
     stacks: tuple[str, ...] = Field((), max_length=64)
     devices: tuple[str, ...] = Field((), max_length=256)
     max_gpus: int = Field(64, ge=1, le=4096)
+    gpus: int | None = Field(None, ge=1, le=4096, description="use exactly this many cards (replaces max_gpus): training "
+                             "layouts with tp × pp × dp = gpus, serving with replicas × tp = gpus")
     billing: Literal["any", "hour", "day", "week", "month"] = "any"
     region: Literal["any", "cn", "international"] = Field(
         "cn", description="cn: only offers from Chinese platforms (default); international: only the others"
@@ -78,6 +80,11 @@ class PlanRequest(BaseModel):
         if self.hours is not None and self.days is not None:
             raise ValueError("give the serving period as hours or days, not both")
         return self
+
+    @property
+    def card_limit(self) -> int:
+        """The most cards a plan may use: the pinned count (`gpus`), else `max_gpus`."""
+        return self.gpus if self.gpus is not None else self.max_gpus
 
     @property
     def serving_hours(self) -> float:

@@ -62,7 +62,7 @@ from suanli.plan.cost import UNIT_HOURS, billed_cost
 from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
 
-__all__ = ["Plan", "PlanResult", "is_international", "migration_weeks", "plan", "plan_workload"]
+__all__ = ["Layout", "Plan", "PlanResult", "fastest_layout", "is_international", "migration_weeks", "plan", "plan_workload"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
@@ -179,6 +179,7 @@ class _Device:
     offers: list[Offer]
     excluded: Message | None = None
     notes: list[str] = field(default_factory=list)
+    unpriced: bool = False  # layouts only (fastest_layout): nodes assumed joinable, the network not published
 
 
 def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tuple[Framework | None, Message | None]:
@@ -212,7 +213,10 @@ def _runs_pins(fw: Framework, req: PlanRequest) -> bool:
         and (req.precision != "fp8" or req.task == "inference" or fw.fp8)
 
 
-def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, ...]) -> list[_Device]:
+def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, ...], priced: bool = True
+             ) -> list[_Device]:
+    """The devices to search, each with its framework, engine, precisions and offers, or why it is excluded.
+    `priced=False` (fastest_layout): prices aside, a device needs no offer."""
     out: list[_Device] = []
     stacks = {s.id: s for s in cat.stacks}
     wanted = {lookup.accelerator(cat, d).id for d in req.devices}
@@ -259,7 +263,7 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             reason = missing[0] if len(missing) == 1 else Message("why.all", parts=missing)
         elif not precisions[0]:
             reason = precisions[1]
-        elif acc.id not in by_device:
+        elif priced and acc.id not in by_device:
             note = _both(lambda lg: unpriced_reason(cat, acc.id, lg))
             reason = Message("why.unpriced", note=note) if note else _no_offer_reason(cat, acc.id, req)
         else:
@@ -272,7 +276,7 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             capacity=(acc.specs.memory_gib.value if acc.specs.memory_gib else 0.0) * GiB,
             runtime=(stack.runtime_overhead_gib.value if stack.runtime_overhead_gib else 0.0) * GiB,
             fragmentation=stack_fragmentation(stack), weeks=weeks, offers=by_device.get(acc.id, []),
-            excluded=reason,
+            excluded=reason, unpriced=not priced,
         ))
     return out
 
@@ -341,7 +345,7 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
         vals = [v for v in values if (v in allowed if isinstance(allowed, tuple) else (allowed or v == 1))]
         return [v for v in vals if pin is None or v == pin] if pin is not None else vals
 
-    gpu_counts = [g for g in GPU_COUNTS if g <= req.max_gpus]
+    gpu_counts = [req.gpus] if req.gpus is not None else [g for g in GPU_COUNTS if g <= req.max_gpus]
     tps = pick(TP_SIZES, fw.tp, req.tp)
     pps = [p for p in pick(PP_SIZES, fw.pp, req.pp) if p <= max(layers, 1)]
     vpps = [req.vpp] if req.vpp is not None and fw.vpp else pick(VPP_SIZES, fw.vpp, req.vpp)
@@ -397,7 +401,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         per_node = np.array([devs[i].acc.max_cards_per_node for i in range(len(devs))], dtype=float)[di]
         ok = (L["tp"] <= per_node) & ((L["gpus"] <= per_node) | (np.mod(L["gpus"], per_node) == 0))
         # a multi-node job needs an offer whose nodes have an inter-node fabric (or a cluster)
-        spans = np.array([any(can_span_nodes(o) for o in d.offers) for d in devs])[di]
+        spans = np.array([d.unpriced or any(can_span_nodes(o) for o in d.offers) for d in devs])[di]
         ok &= (L["gpus"] <= per_node) | spans
         sel = np.nonzero(ok)[0]
         di = di[sel]
@@ -497,7 +501,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             for p in d.precisions:
                 groups.setdefault((p, d.engine, _flash(d.stack)), []).append(i)
     need_tok_s = (req.requests_per_s or 0) * req.output
-    tps = [t for t in TP_SIZES if req.tp is None or t == req.tp]
+    tps = [t for t in TP_SIZES if (req.tp is None or t == req.tp) and (req.gpus is None or req.gpus % t == 0)]
     parts: list[dict[str, np.ndarray]] = []
     n = 0
     for (precision, engine, flash), idx in groups.items():
@@ -510,7 +514,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         di, tp, b = lay[0].astype(int), lay[1].astype(float), lay[2].astype(float)
         n += di.shape[0]
         per_node = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[di]
-        keep = np.nonzero((tp <= per_node) & (tp <= req.max_gpus))[0]
+        keep = np.nonzero((tp <= per_node) & (tp <= req.card_limit))[0]
         di, tp, b = di[keep], tp[keep], b[keep]
         cap = np.array([d.capacity for d in devs])[di]
         pool = cap * prealloc if prealloc is not None else None
@@ -529,14 +533,19 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             ok &= k["step_s"] <= req.tpot_s
         if req.ttft_s is not None:
             ok &= ttft <= req.ttft_s
-        if need_tok_s > 0:
+        if req.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
+            replicas = req.gpus / tp
+            ok &= replicas * per_replica >= need_tok_s
+        elif need_tok_s > 0:
             replicas = np.ceil(need_tok_s / per_replica)
-            hours = np.full(di.shape, req.serving_hours)
         else:
             replicas = np.ones(di.shape)
-            hours = float(req.tokens or 0) / per_replica / 3600
+        if need_tok_s > 0:
+            hours = np.full(di.shape, req.serving_hours)
+        else:
+            hours = float(req.tokens or 0) / (per_replica * replicas) / 3600
         gpus = replicas * tp
-        ok &= gpus <= req.max_gpus
+        ok &= gpus <= req.card_limit
         parts.append({
             "dev": di, "gpus": gpus, "tp": tp, "pp": np.ones(di.shape), "dp": replicas, "ep": np.ones(di.shape),
             "zero": np.zeros(di.shape, dtype=int), "rec": np.zeros(di.shape, dtype=int), "b": b, "ga": np.ones(di.shape),
@@ -622,6 +631,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     for name, pin, allowed in (("tp", req.tp, TP_SIZES), ("pp", req.pp, PP_SIZES), ("ep", req.ep, EP_SIZES)):
         if pin is not None and pin not in allowed:
             raise InputError(name, f"{pin} is not one of {', '.join(map(str, allowed))}")
+    if req.gpus is not None and req.gpus % ((req.tp or 1) * ((req.pp or 1) if training else 1)) != 0:
+        raise InputError("gpus", f"{req.gpus} cards do not split into the pinned tp × pp = {req.tp or 1} × "
+                                 f"{(req.pp or 1) if training else 1}")
     if req.precision == "bf16" and req.task == "qlora":
         raise InputError("precision", "qlora quantizes the base model to nf4; leave precision unset")
     if m.max_context and not m.rope_scaling and (req.input + req.output if not training else req.seq) > m.max_context:
@@ -717,7 +729,81 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
     return out
 
 
-def plan_workload(p: Plan, req: PlanRequest) -> Workload:
+class Layout(BaseModel):
+    """The fastest training layout that fits exactly `gpus` cards of one device, prices aside (`fastest_layout`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    device: str
+    framework: str
+    engine: str | None = None
+    gpus: int
+    tp: int
+    pp: int
+    vpp: int = 1
+    dp: int
+    ep: int = 1
+    zero: int | None
+    recompute: str | None
+    precision: str
+    micro_batch: int
+    grad_accum: int | None
+    tp_comm_overlap: bool = False
+    flash_attention: bool = True
+    inter_node_gbit_per_s: float | None = None
+    tokens_per_s: float
+    memory_needed_bytes: float
+    memory_usable_bytes: float
+
+    @property
+    def label(self) -> str:
+        """E.g. `tp2·pp1·dp4·z1·mb1·ga16 · recompute selective` (what `suanli validate --cases` prints)."""
+        dims = (f"tp{self.tp}·pp{self.pp}" + (f"·vpp{self.vpp}" if self.vpp > 1 else "") + f"·dp{self.dp}"
+                + (f"·ep{self.ep}" if self.ep > 1 else "") + f"·z{self.zero or 0}·mb{self.micro_batch}"
+                + f"·ga{self.grad_accum or 1}")
+        return f"{dims} · recompute {self.recompute or 'none'}"
+
+
+def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, str]:
+    """The layout `plan` would rank first with objective fastest on exactly `req.gpus` cards of `device`, prices
+    aside: the same device rules, framework layouts and kernels (`_devices`, `_train_grid`), every offer filter
+    ignored (nodes assumed joinable, the inter-node network not published: the link data's figure). Returns
+    (layout, "") or (None, why nothing fits) in English. Training tasks only; `req.framework`/pins apply."""
+    if req.gpus is None:
+        raise InputError("gpus", "fastest_layout needs the card count (gpus)")
+    arch.require_llm(m, f"task {req.task}")
+    if req.task == "inference":
+        raise InputError("task", "fastest_layout picks training layouts")
+    acc = lookup.accelerator(cat, device)
+    r = req.model_copy(update={"devices": (acc.id,), "objective": "fastest", "domestic_only": False, "vendors": (),
+                               "stacks": (), "allow_migration": True})
+    devs = _devices(cat, m, r, (), priced=False)
+    d = devs[0]
+    if d.excluded is not None:
+        return None, render(d.excluded)
+    grid, _ = _train_grid(cat, m, r, devs)
+    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
+    if sel.size == 0:
+        why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set())
+        return None, render(why[0][1])
+    # plan's objective fastest ranks by hours (set-up the same on a fixed device and card count): the most tokens/s,
+    # equal speeds in plan's order (stable sort over the grid)
+    i = int(sel[np.argsort(-grid["tok_s"][sel], kind="stable")[0]])
+    fw = d.framework
+    tp = int(grid["tp"][i])
+    return Layout(
+        device=acc.id, framework=fw.id if fw else "", gpus=int(grid["gpus"][i]), tp=tp, pp=int(grid["pp"][i]),
+        vpp=int(grid["vpp"][i]), dp=int(grid["dp"][i]), ep=int(grid["ep"][i]), zero=int(grid["zero"][i]),
+        recompute=RECOMPUTE[int(grid["rec"][i])], precision=_precision_of(grid, i, r), micro_batch=int(grid["b"][i]),
+        grad_accum=int(grid["ga"][i]), tp_comm_overlap=bool(fw is not None and fw.tp_comm_overlap and tp > 1),
+        flash_attention=_flash(d.stack),
+        inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
+        tokens_per_s=float(grid["tok_s"][i]), memory_needed_bytes=float(grid["mem"][i]),
+        memory_usable_bytes=float(grid["usable"][i]),
+    ), ""
+
+
+def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     """The `suanli estimate` workload that reproduces plan `p` (tests re-estimate every plan with it)."""
     if req.task == "inference":
         return make_workload(task="inference", precision=p.precision, batch=p.micro_batch, input=req.input,
@@ -873,10 +959,14 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
         elif i not in fits_dev:
             mask = grid["dev"] == i
             gap = (_both(lambda lg: multi_node_gap(cat, d.acc.id, d.offers, lg))
-                   if req.max_gpus > d.acc.max_cards_per_node else None)
+                   if req.card_limit > d.acc.max_cards_per_node and not d.unpriced else None)
             if mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
-                if gap:  # the grid stopped at one node: no offer used can span nodes
+                if req.gpus is not None and not gap:  # the card count is pinned (--gpus)
+                    reason = Message("why.does_not_fit_gpus", framework=d.framework.name if d.framework else "?",
+                                     gpus=req.gpus, need_gib=grid["mem"][j] / GiB,
+                                     usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
+                elif gap:  # the grid stopped at one node: no offer used can span nodes
                     reason = Message("why.does_not_fit_node", framework=d.framework.name if d.framework else "?",
                                      cards=d.acc.max_cards_per_node, need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB, gap=gap)
@@ -884,6 +974,8 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                     reason = Message("why.does_not_fit_fw", framework=d.framework.name if d.framework else "?",
                                      max_gpus=req.max_gpus, need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
+            elif req.gpus is not None:
+                reason = Message("why.no_layout_gpus", gpus=req.gpus, cards=d.acc.max_cards_per_node)
             else:
                 reason = Message("why.no_layout")
         else:
@@ -928,7 +1020,10 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         return tips
     if sel.size == 0 or not finite.any():
         lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
-        if lighter:
+        if req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
+            tips.append(Message("relax.nothing_fits_gpus_lighter" if lighter else "relax.nothing_fits_gpus",
+                                gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or ""))
+        elif lighter:
             tips.append(Message("relax.nothing_fits_rent_lighter", max_gpus=req.max_gpus, field="max_gpus",
                                 task_field="task", lighter=lighter))
         else:

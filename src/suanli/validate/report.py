@@ -9,6 +9,11 @@ fitted to it, `fit-set` marks a case reserved for fitting, and a case that names
 development set (seen while the estimators were built). The error band an estimate quotes is the
 out-of-sample band of its group where that has at least `MIN_OUT_OF_SAMPLE` cases, else the in-sample band
 labelled "in-sample only".
+
+Layout not stated (`layout: unstated`): a source that gives the device, card count, sequence length and throughput
+but not the parallel layout is scored on the layout the planner ranks first for it (`plan.search.fastest_layout`:
+objective fastest on exactly that many cards of that device, the case's `framework`, prices aside), not on suanli's
+defaults (pure data parallelism, which may not fit). A case no layout fits is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -24,15 +29,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from suanli.catalog import lookup
 from suanli.catalog.hf_config import from_hf_config
 from suanli.catalog.schema import Catalog, EfficiencyFactor, ModelArch
-from suanli.errors import SuanliError
+from suanli.errors import InputError, SuanliError
 from suanli.estimate.efficiency import efficiency
 from suanli.estimate.estimate import ErrorBand, estimate
 from suanli.estimate.memory import estimate_memory
-from suanli.estimate.workload import Engine, make_workload
+from suanli.estimate.workload import Engine, Workload, make_workload
+from suanli.plan.request import PlanRequest, make_request
+from suanli.plan.search import Layout, fastest_layout, plan_workload
 
 __all__ = [
     "CaseResult", "ClaimCheck", "DEVELOPMENT_SET", "FIT_SET", "MIN_OUT_OF_SAMPLE", "P90_TARGET_PCT", "TARGETS_PCT",
-    "VALIDATION_DIR", "GroupSummary", "group_summaries", "load_cases", "quoted_bands", "run_validation",
+    "LAYOUT_VALUES", "VALIDATION_DIR", "GroupSummary", "layout_label", "planner_layout", "group_summaries", "load_cases", "quoted_bands", "run_validation",
     "seed_scaling_claims", "summarize",
 ]
 
@@ -63,6 +70,10 @@ MIN_OUT_OF_SAMPLE = 5  # fewer out-of-sample cases than this: the group is repor
 DEVELOPMENT_SET = "development-set"  # in-sample: seen while the estimators were built, no factor named
 FIT_SET = "fit-set"  # in-sample: reserved for fitting engine / device factors (issue 12 items 1-3)
 _ESTIMATOR_ENGINES: frozenset[str] = frozenset(get_args(Engine))
+# case keys beside the workload's: `layout: unstated` (the source states no parallel layout: the planner picks it),
+# `framework` (a catalog framework id the layout is searched in), `global_batch` (sequences per step, where stated)
+LAYOUT_VALUES = ("unstated",)
+_LAYOUT_KEYS = ("layout", "framework", "global_batch")
 _WORKLOAD_KEYS = (
     "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute",
     "optimizer", "lora_rank", "engine", "kv_dtype", "flash_attention", "grad_accum", "lora_targets",
@@ -88,6 +99,7 @@ class CaseResult(BaseModel):
     fitted: tuple[str, ...] = Field((), description="factors fitted to this case (in-sample), or development-set / fit-set")
     engine: str | None = Field(None, description="the engine the measurement ran")
     engine_as: str | None = Field(None, description="the estimator's engine used in its place (not yet modelled)")
+    layout: str | None = Field(None, description="layout not stated by the source: the one scored, the planner's fastest")
     note: str | None = None
 
     @property
@@ -115,21 +127,54 @@ def _model_for(cat: Catalog, case: dict[str, Any], directory: Path) -> ModelArch
     return lookup.model(cat, case["model"])
 
 
+def _layout_request(case: dict[str, Any], m: ModelArch) -> PlanRequest:
+    """The plan request a `layout: unstated` case stands for: its task, precision, sequence length and card count,
+    its framework, objective fastest; the global batch is the case's where the source states it, else the planner's
+    default. Tokens only scale hours, not the layout."""
+    return make_request(model=m.id, task=case["task"], tokens=float(case.get("tokens") or 1.0), seq=case.get("seq"),
+                        global_batch=case.get("global_batch"), gpus=case["gpus"], framework=case.get("framework"),
+                        precision=case.get("precision"), devices=(case["device"],), objective="fastest")
+
+
+def planner_layout(cat: Catalog, case: dict[str, Any], directory: Path = VALIDATION_DIR
+                   ) -> tuple[Layout | None, PlanRequest, str]:
+    """The layout a `layout: unstated` case is scored on (the planner's fastest), its request, and why none fits."""
+    if case.get("layout") not in LAYOUT_VALUES:
+        raise InputError("layout", f"must be one of {', '.join(LAYOUT_VALUES)} (got {case.get('layout')!r})")
+    if case["group"] not in ("training-throughput", "training-memory"):
+        raise InputError("layout", "unstated applies to training cases only")
+    m = _model_for(cat, case, directory)
+    req = _layout_request(case, m)
+    layout, why = fastest_layout(cat, m, req, case["device"])
+    return layout, req, why
+
+
+def layout_label(layout: Layout, req: PlanRequest, case: dict[str, Any]) -> str:
+    """E.g. `planner tp2·pp1·dp4·z1·mb1·ga16 · recompute selective · mindspeed · global batch 64 (planner default)`."""
+    gb = "stated" if case.get("global_batch") is not None else "planner default"
+    return f"planner {layout.label} · {layout.framework} · global batch {req.global_batch} ({gb})"
+
+
 def _predict(
-    cat: Catalog, case: dict[str, Any], method: str, directory: Path
+    cat: Catalog, case: dict[str, Any], method: str, directory: Path,
+    planned: tuple[Layout, PlanRequest] | None = None,
 ) -> tuple[str, float | None]:
     group = case["group"]
     measured = case["measured"]
     metric = next(k for k in _MEASURED_KEY[group] if k in measured)
     m = _model_for(cat, case, directory)
-    kw = {k: case[k] for k in _WORKLOAD_KEYS if k in case}
-    engine = _engine_used(case)
-    if engine is not None:
-        kw["engine"] = engine
-    for k in ("input", "output"):  # llama-bench: tg128 decodes from an empty prompt, pp512 generates nothing
-        if k in kw and kw[k] == 0:
-            kw[k] = 1
-    w = make_workload(**kw, method=method)
+    w: Workload
+    if planned is not None:  # layout not stated: the planner's fastest layout, as `plan` would re-estimate it
+        w = plan_workload(*planned).model_copy(update={"method": method})
+    else:
+        kw = {k: case[k] for k in _WORKLOAD_KEYS if k in case}
+        engine = _engine_used(case)
+        if engine is not None:
+            kw["engine"] = engine
+        for k in ("input", "output"):  # llama-bench: tg128 decodes from an empty prompt, pp512 generates nothing
+            if k in kw and kw[k] == 0:
+                kw[k] = 1
+        w = make_workload(**kw, method=method)
     device = case.get("device", "cpu")
     if group.endswith("memory"):
         if device == "cpu":
@@ -195,9 +240,18 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
     results: list[CaseResult] = []
     skipped: list[str] = []
     for case in load_cases(directory):
+        planned: tuple[Layout, PlanRequest] | None = None
+        label: str | None = None
         try:
-            metric, default = _predict(cat, case, "default", directory)
-            _, seed = _predict(cat, case, "seed", directory)
+            if any(k in case for k in _LAYOUT_KEYS):
+                layout, req, why = planner_layout(cat, case, directory)
+                if layout is None:
+                    skipped.append(f"{case.get('id')}: layout unstated: no layout fits {case['gpus']}× {case['device']}"
+                                   f" ({case.get('framework') or 'default framework'}): {why}")
+                    continue
+                planned, label = (layout, req), layout_label(layout, req, case)
+            metric, default = _predict(cat, case, "default", directory, planned)
+            _, seed = _predict(cat, case, "seed", directory, planned)
         except (SuanliError, KeyError, StopIteration) as e:
             skipped.append(f"{case.get('id')}: {type(e).__name__}: {e}")
             continue
@@ -222,6 +276,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
                 fitted=_sample(case)[1],
                 engine=case.get("engine"),
                 engine_as=_engine_used(case) if _engine_used(case) != case.get("engine") else None,
+                layout=label,
                 note=case.get("note"),
             )
         )

@@ -144,6 +144,43 @@ def test_sources_not_used_elsewhere(doc: dict[str, Any]) -> None:
         assert not urls & {s.get("url") for s in other.get("sources", [])}, path.name
 
 
+def test_layout_unstated_exactly_where_the_source_states_none(doc: dict[str, Any]) -> None:
+    """The MindSpeed-LLM table states no parallel layout, batch or recomputation: every row is `layout: unstated`
+    in MindSpeed-LLM (scored on the planner's fastest layout); FlagPerf's READMEs state theirs: none is."""
+    for c in doc["cases"]:
+        if c["source"] == "cdom-mindspeed-llm-readme-2024":
+            assert c.get("layout") == "unstated" and c.get("framework") == "mindspeed", c["id"]
+            assert not set(c) & set(_S.LAYOUT_DIMS), c["id"]
+        else:
+            assert "layout" not in c and "framework" not in c, c["id"]
+
+
+def test_unstated_layouts_are_the_planners_fastest(doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The validator scores a `layout: unstated` case on `fastest_layout` (exactly its cards, its framework, prices
+    aside) and prints it; a case no layout fits is skipped with the reason, never scored on a layout that cannot run."""
+    from suanli.plan.search import fastest_layout
+    from suanli.validate.report import planner_layout, run_validation
+
+    cat = packaged_catalog()
+    c = next(x for x in doc["cases"] if x.get("layout") == "unstated" and x["gpus"] == 8)
+    layout, req, why = planner_layout(cat, c)
+    assert layout is not None and why == ""
+    assert layout.gpus == c["gpus"] == layout.tp * layout.pp * layout.dp and layout.framework == "mindspeed"
+    assert layout.memory_needed_bytes <= layout.memory_usable_bytes
+    assert req.objective == "fastest" and req.gpus == c["gpus"] and req.seq == c["seq"] and req.global_batch == 64
+    assert fastest_layout(cat, model(cat, c["model"]), req, c["device"])[0] == layout
+    d = Path(__file__).parent  # a directory of one case that fits on no layout of 1 card: skipped with the reason
+    tiny = {**c, "id": "cdom-x-70b-1-card", "model": "meta-llama/Llama-2-70b-hf", "gpus": 1}
+    import suanli.validate.report as report
+
+    monkeypatch.setattr(report, "load_cases", lambda directory=d: [tiny, c])
+    results, skipped = run_validation(cat, d)
+    assert [r.id for r in results] == [c["id"]] and results[0].layout and results[0].layout.startswith("planner tp")
+    assert "planner default" in results[0].layout
+    assert len(skipped) == 1 and skipped[0].startswith("cdom-x-70b-1-card: layout unstated: no layout fits 1×")
+    assert "GiB" in skipped[0]
+
+
 def test_validator_runs_every_case(doc: dict[str, Any], tmp_path: Path) -> None:
     from suanli.validate.report import run_validation
 

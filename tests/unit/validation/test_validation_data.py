@@ -40,7 +40,11 @@ OPTIONAL = {
     "lora_rank", "lora_targets", "engine", "kv_dtype", "flash_attention", "tokens", "measured_breakdown",
     "reported", "grad_accum", "fitted", "paged_optimizer", "optimizer_in_backward", "master_weights", "loss_chunks",
     "legacy_kv_cache", "tp_comm_overlap",
+    # the source states no parallel layout: scored on the planner's fastest (suanli.validate.report.planner_layout)
+    "layout", "framework", "global_batch",
 }
+# what a `layout: unstated` case may not state: the planner picks it
+LAYOUT_DIMS = {"tp", "pp", "vpp", "cp", "zero", "recompute", "batch", "grad_accum", "tp_comm_overlap"}
 BREAKDOWN_KEYS = {"weights", "weight_copies", "grads", "optimizer", "kv_cache", "logits", "activations"}
 KEBAB = re.compile(r"^[a-z0-9]+(?:[-._][a-z0-9]+)*$")
 
@@ -105,6 +109,14 @@ def test_case_fields(doc: dict[str, Any]) -> None:
             assert c["kv_dtype"] in PRECISIONS, cid
         if "flash_attention" in c:
             assert isinstance(c["flash_attention"], bool), cid
+        if "layout" in c:
+            assert c["layout"] == "unstated", cid
+            assert c["group"] in {"training-memory", "training-throughput"}, cid
+            assert not LAYOUT_DIMS & set(c), (cid, "a stated layout dimension in a layout: unstated case")
+        if "framework" in c or "global_batch" in c:
+            assert c.get("layout") == "unstated", (cid, "framework / global_batch choose an unstated layout only")
+        if "framework" in c:
+            assert c["framework"] in {f.id for f in packaged_catalog().frameworks}, cid
         if c["task"] in {"lora", "qlora"}:
             assert c.get("lora_rank", 0) > 0, cid
         if c["task"] == "qlora":

@@ -57,7 +57,7 @@ const basis = (region, kinds) => t("basis", {region: t("region_" + region), kind
 const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` class="${cls}"` : ""}>${html}</td>`;
 
 // ---- state in the URL (#tab=plan&model=…&task=…) -----------------------------------------------------
-const FORM = ["model", "task", "tokens", "rps", "input", "output", "budget", "deadline", "max-gpus", "objective", "region", "kinds",
+const FORM = ["model", "task", "tokens", "rps", "input", "output", "budget", "deadline", "max-gpus", "gpus", "objective", "region", "kinds",
   "cmp-region", "cmp-kinds", "val-region", "val-kinds", "tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"];
 const DEFAULTS = {};  // filled at start: a field at its default stays out of the URL
 function saveUrl() {
@@ -120,7 +120,7 @@ $("#plan-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const num = id => { const v = $(id).value; return v === "" ? undefined : Number(v); };
   const task = $("#task").value;
-  const body = {model: $("#model").value, task, objective: $("#objective").value, max_gpus: num("#max-gpus"),
+  const body = {model: $("#model").value, task, objective: $("#objective").value, max_gpus: num("#max-gpus"), gpus: num("#gpus"),
     budget_cny: num("#budget"), deadline_hours: num("#deadline"), domestic_only: $("#domestic").checked,
     region: $("#region").value, offer_kinds: kindsOf("#kinds")};
   if ($("#no-migration").checked) body.allow_migration = false;
