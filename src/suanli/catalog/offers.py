@@ -118,15 +118,20 @@ def can_span_nodes(offer: Offer) -> bool:
 
 
 def max_cards(offer: Offer, cards_per_node: int) -> int:
-    """Most cards one job can hold on this offer. Spanning nodes (`can_span_nodes`): `max_cards_per_order`, else
-    unbounded. A whole node without a fabric: that node's cards. Card rentals: up to one machine
-    (`cards_per_node`, the device's) or the order limit. Never more than the published `stock`."""
+    """Most cards one job (or one serving replica) can hold on this offer. Spanning nodes (`can_span_nodes`):
+    `max_cards_per_order`, else unbounded. A whole node without a fabric: that node's cards. Card rentals: the
+    instance's `cards`, unless the offer says one instance can take more cards of the same machine
+    (`max_cards_per_order` above `cards`, or `multi_card_instance`: up to the device's `cards_per_node`); several
+    single-card VMs are separate machines and never form one job. Never more than the published `stock`."""
     if can_span_nodes(offer):
         limit = offer.max_cards_per_order if offer.max_cards_per_order is not None else 1 << 30
     elif offer.scope == "node":
         limit = offer.cards
     else:
-        limit = max(offer.cards, min(offer.max_cards_per_order or cards_per_node, cards_per_node))
+        one_machine = cards_per_node if offer.multi_card_instance else offer.cards
+        if offer.max_cards_per_order is not None:
+            one_machine = max(one_machine, offer.max_cards_per_order)
+        limit = max(offer.cards, min(one_machine, cards_per_node))
     if offer.stock is not None:
         limit = min(limit, offer.stock)
     return limit

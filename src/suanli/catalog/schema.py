@@ -274,6 +274,10 @@ class Offer(_Strict):
     inter_node_network: InterNodeNetwork = Field("none", description="fabric between instances")
     inter_node_gbit_per_s: FloatField | None = Field(None, description="inter-node bandwidth per node, Gbit/s")
     max_cards_per_order: int | None = Field(None, ge=1, description="largest order the platform accepts")
+    multi_card_instance: bool = Field(
+        False, description="card scope: the platform rents 1 … cards-per-node cards of one machine as one instance "
+        "(a source must say so; otherwise a card rental's instance has exactly `cards` cards)"
+    )
     stock: int | None = Field(None, ge=0, description="cards in stock where the platform publishes it")
     url: str | None = Field(None, description="the listing's page")
     region: str | None = None
@@ -524,6 +528,11 @@ class InferenceEngine(_Strict):
         True, description="its decode attention kernel also splits the KV sequence over thread blocks (Flash-Decoding); "
         "False: one block per sequence and head, so a small batch leaves SMs idle (see note)"
     )
+    kv_dtypes: tuple[str, ...] = Field(
+        (), description="KV-cache dtypes it can store (precision names; the 16-bit model dtype always); "
+        "(): no source, a quantized KV cache is then a warning"
+    )
+    kv_dtypes_source: str | None = None
     source: str
     note: str | None = None
 

@@ -566,7 +566,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
     """Cheapest usable offer per configuration through `billed_cost`: cost, cost at the range's top, offer
     index into the device's offers (−1: none can hold the job)."""
     dev = grid["dev"][sel]
-    gpus, hours = grid["gpus"][sel], grid["hours"][sel]
+    gpus, hours, tp = grid["gpus"][sel], grid["hours"][sel], grid["tp"][sel]
     n = sel.shape[0]
     best = np.full(n, np.inf)
     best_max = np.full(n, np.inf)
@@ -590,9 +590,10 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
                           for o, d in zip(rows, devs)], dtype=float)[dev]
         dom = np.array([d.acc.domestic for d in devs])[dev]
         sub = np.where(dom, subsidy, 0.0)
-        # serving replicas are independent model copies: card rentals suffice; one training job across nodes
-        # needs offers that span nodes (single-card listings never combine into a multi-node job)
-        ok = has & ((~multi_node) | spans | serving) & ((gpus <= limit) | serving)
+        # serving replicas are independent model copies, each in one instance (its tp cards within `max_cards`):
+        # separate instances suffice; one training job across instances needs offers that span nodes (single-card
+        # VMs never combine into one job, nor a tensor-parallel group)
+        ok = has & ((~multi_node) | spans | serving) & ((gpus <= limit) | (serving & (tp <= limit)))
         # a multi-node training row was evaluated on one network: only offers publishing that network price it
         onet = col(_offer_network)
         row_net = grid["net"][sel]

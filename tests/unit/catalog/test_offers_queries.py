@@ -133,8 +133,9 @@ def test_only_node_or_cluster_offers_with_a_fabric_span_nodes() -> None:
     assert q.can_span_nodes(ib)
     assert q.max_cards(ib, 8) == 64
     assert q.max_cards(_offer(scope="node", cards=8), 8) == 8
-    assert q.max_cards(_offer(), 8) == 8
-    assert q.max_cards(_offer(stock=3), 8) == 3
+    assert q.max_cards(_offer(), 8) == 1  # a 1-card instance: separate VMs never form one job
+    assert q.max_cards(_offer(multi_card_instance=True), 8) == 8  # N cards of one host (AutoDL)
+    assert q.max_cards(_offer(multi_card_instance=True, stock=3), 8) == 3
     assert "InfiniBand 3,200 Gbit/s" in q.scope_label(ib)
     assert q.scope_label(_offer()) == "1 card"
 

@@ -1,0 +1,58 @@
+"""Planner defects a buyer in China found (single-card VMs combined into jobs, minimum terms hidden, frameworks
+that cannot run the job, relax hints for pins, export control)."""
+
+from __future__ import annotations
+
+from suanli.catalog import lookup
+from suanli.catalog.offers import max_cards
+from suanli.catalog.schema import Offer
+from suanli.plan.request import make_request
+from suanli.plan.search import plan
+
+
+def _card_offer(**kw):  # type: ignore[no-untyped-def]
+    base = dict(id="x", provider="p", device="l20", cards=1, billing_unit="hour", instance="vm",
+                price_cny={"value": 5.0, "source": "s"}, date="2026-11", source="s")
+    base.update(kw)
+    return Offer.model_validate(base)
+
+
+# ---------------------------------------------------------------------------------------------- 1. single-card VMs
+
+
+def test_a_single_card_vm_holds_one_card_unless_the_offer_says_more() -> None:
+    assert max_cards(_card_offer(), 8) == 1
+    assert max_cards(_card_offer(max_cards_per_order=4), 8) == 4
+    assert max_cards(_card_offer(multi_card_instance=True), 8) == 8
+    assert max_cards(_card_offer(multi_card_instance=True, stock=3), 8) == 3
+
+
+def test_autodl_rents_n_cards_of_one_host_and_says_where(cat) -> None:  # type: ignore[no-untyped-def]
+    o = next(o for o in cat.offers if o.id == "ninehills-autodl-rtx4090-hour")
+    assert o.multi_card_instance and max_cards(o, 8) == 8
+    assert "N块GPU卡" in cat.sources["autodl-docs-env"].title
+
+
+def test_single_card_vms_never_form_a_multi_card_training_job(cat) -> None:  # type: ignore[no-untyped-def]
+    for model, task, tokens, gpus in (("qwen2.5-72b", "lora", 1e9, None), ("qwen2.5-14b", "full", 2e9, 8)):
+        r = plan(cat, lookup.model(cat, model), make_request(model=model, task=task, tokens=tokens, gpus=gpus, top=20))
+        offers = {o.id: o for o in cat.offers}
+        for p in r.plans:
+            o = offers[p.offer]
+            assert p.gpus <= max_cards(o, lookup.accelerator(cat, p.device).max_cards_per_node), (p.device, p.offer)
+        assert not any(p.offer in ("shengsuanyun-mtt-s4000-1card-hour", "ctyun-l20-1card-hour") and p.gpus > 1
+                       for p in r.plans)
+
+
+def test_serving_replicas_may_use_separate_instances_but_a_tp_group_stays_in_one(cat) -> None:  # type: ignore[no-untyped-def]
+    r = plan(cat, lookup.model(cat, "qwen2.5-72b"),
+             make_request(model="qwen2.5-72b", task="inference", requests_per_s=2, top=20))
+    offers = {o.id: o for o in cat.offers}
+    assert r.plans
+    for p in r.plans:
+        o = offers[p.offer]
+        assert p.tp <= max_cards(o, lookup.accelerator(cat, p.device).max_cards_per_node), (p.device, p.offer, p.tp)
+    # one card per replica on single-card VMs is legitimate: the 7B fits one L20
+    r7 = plan(cat, lookup.model(cat, "qwen2.5-7b"),
+              make_request(model="qwen2.5-7b", task="inference", requests_per_s=20, devices=("l20",), tp=1))
+    assert r7.plans and r7.plans[0].replicas and r7.plans[0].replicas >= 1 and r7.plans[0].tp == 1
