@@ -6,10 +6,23 @@ data says does not run is an error naming the source; something no source settle
 
 from __future__ import annotations
 
-from suanli.catalog.schema import Accelerator, Catalog, SoftwareStack
+from collections.abc import Sequence
+
+from suanli.catalog.schema import Accelerator, Catalog, InferenceEngine, SoftwareStack
 from suanli.errors import InputError
 
-__all__ = ["capability_problems", "check_capability", "default_engine", "supports_fp8", "supports_fp8_training"]
+__all__ = [
+    "KV_NATIVE",
+    "capability_problems",
+    "check_capability",
+    "default_engine",
+    "kv_dtype_problem",
+    "supports_fp8",
+    "supports_fp8_training",
+]
+
+# The KV cache in the model's own 16-bit (or fp32) dtype needs no engine support.
+KV_NATIVE = ("bf16", "fp16", "fp32")
 
 
 def _why(stack: SoftwareStack, field: str) -> str:
@@ -38,16 +51,36 @@ def default_engine(stack: SoftwareStack) -> str:
     return stack.engines[0] if stack.engines else "hf"
 
 
+def kv_dtype_problem(engine: str, kv_dtype: str, engines: Sequence[InferenceEngine]) -> tuple[str | None, str | None]:
+    """(error, warning) for storing the KV cache in `kv_dtype` with `engine`.
+
+    A quantized KV cache is an engine capability (frameworks.yaml `kv_dtypes`, cited): it is stored in 8 or 4 bits
+    and dequantized by the attention kernel, so it needs no FP8 tensor cores (vLLM's fp8 KV cache runs on Ampere,
+    vllm-quantized-kvcache)."""
+    if kv_dtype in KV_NATIVE:
+        return None, None
+    row = next((e for e in engines if e.id == engine), None)
+    if row is None or not row.kv_dtypes:
+        return None, f"no source says engine {engine} stores the KV cache in {kv_dtype}"
+    if kv_dtype not in row.kv_dtypes:
+        allowed = ", ".join((*KV_NATIVE[:2], *row.kv_dtypes))
+        return (f"engine {engine} does not store the KV cache in {kv_dtype}; allowed: {allowed} "
+                f"(source {row.kv_dtypes_source})"), None
+    return None, None
+
+
 def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, precision: str,
                         engine: str | None, kv_dtype: str | None = None,
-                        flash_attention: bool | None = None) -> tuple[list[str], list[str]]:
-    """(errors, warnings) for running `task` in `precision` with `engine` on `acc`."""
+                        flash_attention: bool | None = None,
+                        engines: Sequence[InferenceEngine] = ()) -> tuple[list[str], list[str]]:
+    """(errors, warnings) for running `task` in `precision` with `engine` on `acc` (the KV dtype against the
+    engine rows `engines`, where given)."""
     errors: list[str] = []
     warnings: list[str] = []
     if flash_attention and (stack.flash_attention is None or not stack.flash_attention.value):
         warnings.append(f"no source says {stack.name} has a fused (flash) attention kernel; activations are counted "
                         "as if it had one (pass --no-flash-attention to count the attention scores)")
-    if precision == "fp8" or kv_dtype == "fp8":
+    if precision == "fp8":
         if acc.specs.fp8_dense_tflops is None:
             errors.append(f"{acc.name} has no FP8 tensor cores (no published dense FP8 peak){_why(stack, 'fp8')}")
         elif stack.fp8 is not None and not stack.fp8.value:
@@ -64,14 +97,21 @@ def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, preci
     if task == "inference" and engine is not None and stack.engines and engine not in stack.engines:
         errors.append(f"engine {engine} does not run on {stack.name}; engines there: {', '.join(stack.engines)}"
                       f" (source {stack.engines_source})")
+    if task == "inference" and engine is not None and kv_dtype is not None and engines:
+        kv_error, kv_warning = kv_dtype_problem(engine, kv_dtype, engines)
+        errors += [kv_error] if kv_error else []
+        warnings += [kv_warning] if kv_warning else []
     return errors, warnings
 
 
 def check_capability(acc: Accelerator, stack: SoftwareStack, task: str, precision: str, engine: str | None,
-                     kv_dtype: str | None = None, flash_attention: bool | None = None) -> list[str]:
+                     kv_dtype: str | None = None, flash_attention: bool | None = None,
+                     engines: Sequence[InferenceEngine] = ()) -> list[str]:
     """Raise InputError naming the source when the device/stack cannot run this; return the warnings."""
-    errors, warnings = capability_problems(acc, stack, task, precision, engine, kv_dtype, flash_attention)
+    errors, warnings = capability_problems(acc, stack, task, precision, engine, kv_dtype, flash_attention, engines)
     if errors:
-        raise InputError("precision" if "FP8" in errors[0] or "kernels" in errors[0] else
-                         "engine" if errors[0].startswith("engine") else "task", errors[0])
+        e = errors[0]
+        raise InputError("precision" if "FP8" in e or "kernels" in e else
+                         "kv-dtype" if "KV cache" in e else
+                         "engine" if e.startswith("engine") else "task", e)
     return warnings

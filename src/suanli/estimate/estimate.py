@@ -178,7 +178,8 @@ def estimate(
     stack = next((s for s in cat.stacks if s.id == device.stack), None)
     notes: list[str] = []
     if stack is not None and w.method == "default":
-        notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype, w.flash_attention)
+        notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype, w.flash_attention,
+                                  cat.engines)
     if model.kind == "llm" and model.max_context and w.context > model.max_context:
         what = "input + output" if not w.training else "seq"
         msg = f"{what} = {w.context:,} tokens exceeds {model.id}'s context of {model.max_context:,}"

@@ -1,0 +1,48 @@
+"""Fixes a buyer found: a quantized KV cache is an engine capability (not FP8 tensor cores), QLoRA on an unoptimised
+NF4 stack says its speed is the bf16 upper bound, impossible parallel layouts are errors naming the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from suanli.catalog import lookup
+from suanli.errors import InputError
+from suanli.estimate.estimate import estimate
+from suanli.estimate.workload import make_workload
+
+
+def _est(cat, model: str, gpu: str, **kw):
+    return estimate(cat, lookup.model(cat, model), lookup.accelerator(cat, gpu), make_workload(**kw))
+
+
+def test_fp8_kv_cache_on_ampere_with_vllm(cat) -> None:
+    # vLLM stores an fp8 KV cache on Ampere (vllm-quantized-kvcache; vllm#2279 tested on A100): no FP8 tensor cores
+    e = _est(cat, "qwen2.5-72b", "a100-80g", task="inference", gpus=4, tp=4, engine="vllm", kv_dtype="fp8")
+    bf16 = _est(cat, "qwen2.5-72b", "a100-80g", task="inference", gpus=4, tp=4, engine="vllm")
+    assert e.memory.breakdown_bytes["kv_cache"] == pytest.approx(bf16.memory.breakdown_bytes["kv_cache"] / 2)
+    # fp8 weights on Ampere stay an error about the precision
+    with pytest.raises(InputError, match="^precision: .*FP8 tensor cores"):
+        _est(cat, "qwen2.5-7b", "a100-80g", task="inference", precision="fp8", engine="vllm")
+
+
+@pytest.mark.parametrize(("gpu", "engine", "kv", "allowed"), [
+    ("910b", "vllm-ascend", "fp8", "bf16, fp16, int8"),
+    ("910b", "mindie", "int4", "bf16, fp16, int8"),
+    ("a100-80g", "lmdeploy", "fp8", "bf16, fp16, int8, int4"),
+    ("h100", "sglang", "int8", "bf16, fp16, fp8"),
+])
+def test_unsupported_kv_dtype_names_kv_dtype_and_allowed(cat, gpu: str, engine: str, kv: str, allowed: str) -> None:
+    with pytest.raises(InputError) as ei:
+        _est(cat, "qwen2.5-7b", gpu, task="inference", engine=engine, kv_dtype=kv)
+    assert ei.value.field == "kv-dtype"
+    assert f"allowed: {allowed} (source" in str(ei.value) and "\n" not in str(ei.value)
+
+
+def test_supported_kv_dtypes(cat) -> None:
+    for gpu, engine, kv in (("910b", "vllm-ascend", "int8"), ("910b", "mindie", "int8"), ("a100-80g", "lmdeploy", "int4"),
+                            ("h100", "trt-llm", "int8"), ("h100", "trt-llm", "fp8"), ("h100", "sglang", "fp8")):
+        e = _est(cat, "qwen2.5-7b", gpu, task="inference", engine=engine, kv_dtype=kv)
+        assert not any("KV cache" in n for n in e.notes)
+    # an engine with no cited KV dtypes: a warning, not an error
+    e = _est(cat, "qwen2.5-7b", "a100-80g", task="inference", engine="llama.cpp", kv_dtype="int8")
+    assert any("no source says engine llama.cpp stores the KV cache in int8" in n for n in e.notes)
