@@ -274,6 +274,9 @@ class Offer(_Strict):
     inter_node_network: InterNodeNetwork = Field("none", description="fabric between instances")
     inter_node_gbit_per_s: FloatField | None = Field(None, description="inter-node bandwidth per node, Gbit/s")
     max_cards_per_order: int | None = Field(None, ge=1, description="largest order the platform accepts")
+    min_cards_per_order: int | None = Field(
+        None, ge=1, description="smallest order: a block rented whole ('整租'), billed whole whatever a job uses"
+    )
     multi_card_instance: bool = Field(
         False, description="card scope: the platform rents 1 … cards-per-node cards of one machine as one instance "
         "(a source must say so; otherwise a card rental's instance has exactly `cards` cards)"
@@ -310,6 +313,11 @@ class Offer(_Strict):
             raise ValueError("inter_node_gbit_per_s needs an inter_node_network (roce, infiniband or efa)")
         if self.max_cards_per_order is not None and self.max_cards_per_order < self.cards:
             raise ValueError(f"max_cards_per_order ({self.max_cards_per_order}) is below cards per instance ({self.cards})")
+        if self.min_cards_per_order is not None and (
+                self.min_cards_per_order % self.cards
+                or (self.max_cards_per_order is not None and self.min_cards_per_order > self.max_cards_per_order)):
+            raise ValueError(f"min_cards_per_order ({self.min_cards_per_order}) must be whole instances of {self.cards} "
+                             "cards and not above max_cards_per_order")
         return self
 
 

@@ -68,15 +68,22 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         raise InputError("hours", f"must be a finite number ≥ 0 (got {hours})")
     if not 0 <= subsidy < 1:
         raise InputError("subsidy", "must be in [0, 1)")
-    instances = math.ceil(gpus / offer.cards)
+    min_cards = offer.min_cards_per_order or 0
+    instances = math.ceil(max(gpus, min_cards) / offer.cards)
     unit_h = UNIT_HOURS[offer.billing_unit]
     units = int(billed_units(hours, unit_h, offer.min_units))
-    low = float(billed_cost(offer.price_cny.value, unit_h, offer.min_units, offer.cards, gpus, hours, subsidy))
+    low = float(billed_cost(offer.price_cny.value, unit_h, offer.min_units, offer.cards, gpus, hours, subsidy,
+                            min_cards))
     high_unit = offer.price_cny_max.value if offer.price_cny_max else offer.price_cny.value
     notes = []
-    if offer.whole_machine_only and gpus % offer.cards:
+    if min_cards > gpus:
+        notes.append(f"the block is rented whole: pays for {instances * offer.cards} cards to use {gpus}")
+    elif offer.whole_machine_only and gpus % offer.cards:
         notes.append(f"whole-machine billing: pays for {instances * offer.cards} cards to use {gpus}")
-    if units * unit_h > hours * 1.5 and units * unit_h - hours > 1:
+    if offer.min_units > 1 and units == offer.min_units and units * unit_h > hours * 1.5:
+        notes.append(f"minimum {offer.min_units} {offer.billing_unit}s: pays for {units * unit_h:,.0f} h to use "
+                     f"{hours:,.1f} h")
+    elif units * unit_h > hours * 1.5 and units * unit_h - hours > 1:
         notes.append(f"billed {units} {offer.billing_unit}(s) = {units * unit_h:,.0f} h for a {hours:,.1f} h job")
     return JobCost(
         offer_id=offer.id,
@@ -99,10 +106,12 @@ def billed_units(hours: Any, unit_h: Any, min_units: Any) -> Any:
 
 
 def billed_cost(price_cny: Any, unit_h: Any, min_units: Any, cards_per_instance: Any, gpus: Any, hours: Any,
-                subsidy: Any = 0.0) -> Any:
-    """The one billing formula (plan and cost commands): price × units × ceil(gpus / cards per instance) ×
-    (1 − subsidy). A whole-machine offer rents whole machines either way."""
-    return price_cny * billed_units(hours, unit_h, min_units) * np.ceil(gpus / cards_per_instance) * (1 - subsidy)
+                subsidy: Any = 0.0, min_cards: Any = 0) -> Any:
+    """The one billing formula (plan, tco and compare): price × units × ceil(max(gpus, min_cards) / cards per
+    instance) × (1 − subsidy). A whole-machine offer rents whole machines either way; a block rented whole
+    (`min_cards_per_order`, '整租') is paid whole whatever the job uses."""
+    instances = np.ceil(np.maximum(gpus, min_cards) / cards_per_instance)
+    return price_cny * billed_units(hours, unit_h, min_units) * instances * (1 - subsidy)
 
 
 def cheapest_job_cost(

@@ -58,7 +58,7 @@ from suanli.estimate.speed import (
 )
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, duration, render
-from suanli.plan.cost import UNIT_HOURS, billed_cost
+from suanli.plan.cost import UNIT_HOURS, billed_cost, billed_units
 from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
 
@@ -585,6 +585,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
         unit_h = col(lambda o: UNIT_HOURS[o.billing_unit])
         min_units = col(lambda o: o.min_units)
         cards = col(lambda o: o.cards)
+        min_cards = col(lambda o: o.min_cards_per_order or 0)
         spans = np.array([o is not None and can_span_nodes(o) for o in rows])[dev]
         limit = np.array([max_cards(o, d.acc.max_cards_per_node) if o is not None else 0
                           for o, d in zip(rows, devs)], dtype=float)[dev]
@@ -598,8 +599,8 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
         onet = col(_offer_network)
         row_net = grid["net"][sel]
         ok &= ~multi_node | serving | (np.isnan(row_net) & np.isnan(onet)) | (row_net == onet)
-        c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub), np.inf)
-        cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub)
+        c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub, min_cards), np.inf)
+        cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub, min_cards)
         better = c < best
         best = np.where(better, c, best)
         best_max = np.where(better, cm, best_max)
@@ -827,7 +828,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.migration_share", weeks_min=d.weeks[0], weeks_max=d.weeks[1],
                                 engineers=ENGINEERS_FOR_MIGRATION, why=d.weeks[2], one_off=one_off, share=mig,
                                 months=req.migration_months))
-    if offer.whole_machine_only or offer.cards > 1:
+    block = offer.min_cards_per_order or 0
+    if block > gpus:
+        warnings.append(Message("plan.warn.whole_block", block=block, idle=block - gpus))
+    elif offer.whole_machine_only or offer.cards > 1:
         idle = int(math.ceil(gpus / offer.cards) * offer.cards) - gpus
         if idle:
             warnings.append(Message("plan.warn.idle_cards", cards=offer.cards, idle=idle))
@@ -847,9 +851,16 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.nodes_offer", nodes=nodes, offer=offer.id, provider=offer.provider,
                                 network=network_label(offer)))
     unit_h = UNIT_HOURS[offer.billing_unit]
-    if unit_h > 1 and grid["hours"][i] < unit_h * 0.5:
+    used_h = float(grid["hours"][i])
+    paid_units = int(billed_units(used_h, unit_h, offer.min_units))
+    if offer.min_units > 1 and paid_units == offer.min_units and paid_units * unit_h > used_h * 1.5:
+        # the contract's minimum term, not one billing unit, is what a short job pays for
+        warnings.append(Message("plan.warn.min_term", min_units=offer.min_units,
+                                billing_unit=Message(f"billing_unit.{offer.billing_unit}"),
+                                paid_h=paid_units * unit_h, used_h=used_h))
+    elif unit_h > 1 and used_h < unit_h * 0.5:
         warnings.append(Message("plan.warn.billed_per", billing_unit=offer.billing_unit, paid_h=unit_h,
-                                used_h=float(grid["hours"][i])))
+                                used_h=used_h))
     prec = _precision_of(grid, i, req)
     if not training:
         warnings.append(Message("plan.warn.decode_bound"))

@@ -56,3 +56,34 @@ def test_serving_replicas_may_use_separate_instances_but_a_tp_group_stays_in_one
     r7 = plan(cat, lookup.model(cat, "qwen2.5-7b"),
               make_request(model="qwen2.5-7b", task="inference", requests_per_s=20, devices=("l20",), tp=1))
     assert r7.plans and r7.plans[0].replicas and r7.plans[0].replicas >= 1 and r7.plans[0].tp == 1
+
+
+# ---------------------------------------------------------------------------------------------- 2. minimum terms
+
+
+def test_a_minimum_contract_term_is_named_in_the_warning(cat) -> None:  # type: ignore[no-untyped-def]
+    r = plan(cat, lookup.model(cat, "qwen2.5-72b"),
+             make_request(model="qwen2.5-72b", task="full", tokens=5e9, offer_kinds=("listing", "index"),
+                          devices=("h200",)))
+    p = next(p for p in r.plans if p.offer.startswith("smm-h200") and "cluster" in p.offer)
+    assert any(w.startswith("minimum 60 months") and "43,200 h" in w for w in p.warnings), p.warnings
+    assert not any(w.startswith("billed per month") for w in p.warnings)
+    assert any(w["id"] == "plan.warn.min_term" for w in p.warnings_i18n)
+
+
+def test_a_block_rented_whole_is_billed_whole_in_plan_and_job_cost(cat) -> None:  # type: ignore[no-untyped-def]
+    from suanli.plan.cost import job_cost
+    o = next(o for o in cat.offers if o.id == "smm-a100-80g-ib-cluster-2026-07")
+    assert o.min_cards_per_order == 256
+    c = job_cost(o, 32, 100.0)
+    assert c.instances == 32 and c.cards_rented == 256 and c.cost_cny == 32 * o.price_cny.value
+    assert any("rented whole" in n for n in c.notes)
+    r = plan(cat, lookup.model(cat, "qwen2.5-72b"),
+             make_request(model="qwen2.5-72b", task="full", tokens=5e9, offer_kinds=("listing", "index"),
+                          devices=("a100-80g",), top=1))
+    p = r.plans[0]
+    if p.offer == o.id:
+        assert p.cost_cny == 32 * o.price_cny.value
+        assert any(w["id"] == "plan.warn.whole_block" for w in p.warnings_i18n)
+    # H200 quotes name 64 / 256 machines in stock but not a whole-block lease: no minimum order there
+    assert all(x.min_cards_per_order is None for x in cat.offers if x.id.startswith("smm-h200"))
