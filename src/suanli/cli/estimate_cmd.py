@@ -34,6 +34,12 @@ def render_estimate(e: Estimate) -> None:
     rows.append({"item": "[bold]total[/bold]", "per GPU": _fmt_b(m["per_gpu_bytes"])})
     if m["capacity_bytes"]:
         rows.append({"item": "device memory", "per GPU": _fmt_b(m["capacity_bytes"])})
+    if m["usable_bytes"] is not None and m["capacity_bytes"]:
+        # the fit compares needed with usable, not with the device memory (allocator fragmentation or the
+        # engine's pre-allocated pool)
+        if m["needed_bytes"] is not None and abs(m["needed_bytes"] - m["per_gpu_bytes"]) > 1:
+            rows.append({"item": "needed", "per GPU": _fmt_b(m["needed_bytes"])})
+        rows.append({"item": "usable", "per GPU": _fmt_b(m["usable_bytes"])})
     emit_rows(rows, ["item", "per GPU"], title=f"Memory per GPU — {fits}")
     if m["max_batch"] is not None:
         console.print(f"largest batch that fits: {m['max_batch']}; longest context at this batch: {m['max_context']:,} tokens")

@@ -72,6 +72,10 @@ class Estimate(BaseModel):
                 "per_gpu_gib": self.memory.per_gpu_bytes / 2**30,
                 "breakdown_bytes": self.memory.breakdown_bytes,
                 "capacity_bytes": self.memory.capacity_bytes,
+                # what the fit compares: needed (the breakdown less the engine's unused KV pool) against usable
+                # (capacity x (1 - fragmentation), or the engine's pre-allocated share)
+                "usable_bytes": self.memory.usable_bytes,
+                "needed_bytes": self.memory.needed_bytes,
                 "fits": self.memory.fits,
                 "max_batch": self.max_batch,
                 "max_context": self.max_context,

@@ -42,6 +42,10 @@ class EstimateMemory(Shape):
     per_gpu_gib: float = Field(description="per_gpu_bytes / 2**30")
     breakdown_bytes: dict[str, float] = Field(description="bytes per device by item (weights, kv_cache, …)")
     capacity_bytes: float | None
+    usable_bytes: float | None = Field(None, description="what a workload may use: capacity × (1 − the stack's "
+                                       "allocator fragmentation), or the engine's pre-allocated share")
+    needed_bytes: float | None = Field(None, description="what the fit compares with usable_bytes: the breakdown "
+                                       "less an engine's unused KV pool")
     fits: bool | None
     max_batch: int | None
     max_context: int | None

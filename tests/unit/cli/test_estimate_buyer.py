@@ -1,0 +1,36 @@
+"""`suanli estimate` as a buyer reads it: the JSON carries what the fit compares (memory.usable_bytes, needed_bytes)
+and the table shows the usable row that explains 'does not fit' below the device memory."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from suanli.views.estimates import EstimateJson
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "suanli.cli.main", *args], capture_output=True, text=True,
+                          env={"COLUMNS": "120", "PATH": ""})
+
+
+def test_json_has_usable_and_needed() -> None:
+    r = _run("estimate", "--model", "qwen2.5-32b", "--task", "qlora", "--gpu", "910b", "--json")
+    assert r.returncode == 0, r.stderr
+    c = json.loads(r.stdout)
+    m = c["memory"]
+    assert m["capacity_bytes"] > m["usable_bytes"] > 0
+    assert m["needed_bytes"] == m["per_gpu_bytes"]  # no engine pool in training
+    assert m["fits"] is (m["needed_bytes"] <= m["usable_bytes"])
+    assert EstimateJson.model_validate(c).memory.usable_bytes == m["usable_bytes"]
+
+
+def test_table_shows_usable_row() -> None:
+    r = _run("estimate", "--model", "qwen2.5-32b", "--task", "qlora", "--gpu", "910b")
+    assert r.returncode == 0, r.stderr
+    rows = {ln.split()[0]: ln for ln in r.stdout.splitlines() if ln.strip()}
+    assert "usable" in rows and "device" in rows and "does not fit" in r.stdout
+    # serving with vLLM's pre-allocated pool: needed (without the unused pool) is shown beside usable
+    r = _run("estimate", "--model", "qwen2.5-7b", "--gpu", "h100")
+    assert "needed" in r.stdout and "usable" in r.stdout
