@@ -21,6 +21,7 @@ from suanli.views.shape import Shape
 
 __all__ = [
     "BenchSaved",
+    "CompareLayout",
     "CompareRow",
     "ImportResultJson",
     "ImportRow",
@@ -52,11 +53,36 @@ class OfferFacts(Shape):
     stale: str | None = Field(description="a warning when the price is older than 12 months, else null")
 
 
+class CompareLayout(Shape):
+    """The parallel layout of one compare row (`suanli.plan.compare._layout_facts`)."""
+
+    label: str = Field(description="e.g. tp2 × 4 replicas · batch 1 · vllm, or tp1·pp1·dp8·z3·mb2·ga4 · recompute full")
+    framework: str | None = Field(description="training framework the planner picked, else null")
+    engine: str | None = Field(description="serving engine, else null")
+    gpus: int
+    tp: int
+    pp: int
+    vpp: int
+    dp: int = Field(description="data-parallel ranks (training) or replicas (serving)")
+    ep: int
+    zero: int
+    recompute: str
+    batch: int = Field(description="micro-batch (training) or concurrent sequences per replica (serving)")
+    grad_accum: int
+    tp_comm_overlap: bool
+    flash_attention: bool
+    precision: str
+    pinned: list[str] = Field(description="the dimensions the request pinned (tp, pp, zero, recompute)")
+
+
 class CompareRow(Shape):
     """One device of POST /api/compare: the same job's memory, speed, hours and cheapest cost."""
 
     device: str
     device_name: str
+    layout: CompareLayout = Field(description="the layout this row ran: the device's fastest on exactly `gpus` cards, "
+                                  "pinned dimensions kept; `suanli estimate` with it gives the row's numbers")
+    layout_note: str | None = Field(description="why no layout fits (the leanest plain layout is shown), else null")
     memory_per_gpu_bytes: float
     memory_capacity_bytes: float | None
     breakdown_bytes: dict[str, float]

@@ -69,9 +69,13 @@ class CompareBody(BaseModel):
     task: str = "inference"
     gpus: int = Field(1, ge=1, le=4096)
     precision: str = "bf16"
-    batch: int = Field(1, ge=1, le=65536)
+    batch: int | None = Field(None, ge=1, le=65536, description="serving: concurrent sequences per replica (default 1)")
     tokens: float | None = Field(None, gt=0, le=1e18)
-    zero: int = Field(0, ge=0, le=3)
+    global_batch: int = Field(64, ge=1, le=1_000_000, description="training: sequences per optimizer step")
+    tp: int | None = Field(None, ge=1, le=64, description="pin tensor parallelism (default: each device's fastest layout)")
+    pp: int | None = Field(None, ge=1, le=64, description="pin pipeline parallelism (training)")
+    zero: int | None = Field(None, ge=0, le=3, description="pin the ZeRO stage (training)")
+    recompute: Literal["none", "selective", "full"] | None = Field(None, description="pin activation recompute (training)")
     region: Region = "cn"
     offer_kinds: OfferKinds = ("listing",)
 

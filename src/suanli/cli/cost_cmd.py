@@ -63,29 +63,38 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         task: Annotated[str, typer.Option(help="inference, lora, qlora, full, pretrain")] = "inference",
         gpus: Annotated[int, typer.Option(help="cards per device")] = 1,
         precision: Annotated[str, typer.Option(help="precision")] = "bf16",
-        batch: Annotated[int, typer.Option(help="batch (see suanli estimate)")] = 1,
+        batch: Annotated[int | None, typer.Option(help="serving: concurrent sequences per replica (default 1)")] = None,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
-        zero: Annotated[int, typer.Option(help="ZeRO stage")] = 0,
+        global_batch: Annotated[int, typer.Option(help="training: sequences per optimizer step (as plan)")] = 64,
+        tp: Annotated[int | None, typer.Option(help="pin tensor parallelism (default: the fastest layout per device)")] = None,
+        pp: Annotated[int | None, typer.Option(help="pin pipeline parallelism (training)")] = None,
+        zero: Annotated[int | None, typer.Option(help="pin the ZeRO stage (training)")] = None,
+        recompute: Annotated[str | None, typer.Option(help="pin activation recompute: none, selective, full (training)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
-        """The same job on 2–4 devices side by side: memory, speed, hours, cheapest cost, TFLOPS per yuan."""
+        """The same job on 2–4 devices side by side: memory, speed, hours, cheapest cost, TFLOPS per yuan. Each
+        device runs the planner's fastest layout on exactly --gpus of its cards unless --tp/--pp/--zero/--recompute
+        pin it; the row names the layout (`suanli estimate` with it gives the same numbers)."""
         reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
         rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero,
-                               region=reg, kinds=kinds)
+                               region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch)
         if json_:
             emit_json(rows)
             return
         table = [{
-            "device": r["device"], "GiB/card": r["memory_per_gpu_bytes"] / 2**30, "fits": r["fits"],
-            "tokens/s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
+            "device": r["device"], "layout": r["layout"]["label"], "GiB/card": r["memory_per_gpu_bytes"] / 2**30,
+            "fits": r["fits"], "tokens/s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
             "cost ¥": r["cost_cny"], "¥/card-h": _card_hour(r),
             "TFLOPS per ¥/h": r["effective_tflops_per_cny_hour"], "stack": r["stack"],
         } for r in rows]
         emit_rows(table, list(table[0]), title=f"{model} · {task} · {gpus} card(s) each")
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
+        for r in rows:
+            if r["layout_note"]:
+                console.print(f"[yellow]{r['device']}:[/] {r['layout_note']}", highlight=False, soft_wrap=True)
         for r in rows:
             if r["no_price"]:
                 console.print(f"[yellow]unpriced:[/] {r['no_price']}", highlight=False, soft_wrap=True)

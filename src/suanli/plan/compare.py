@@ -18,10 +18,12 @@ from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
 from suanli.estimate.estimate import estimate
 from suanli.estimate.precision import peak_flops_per_s
-from suanli.estimate.workload import make_workload
+from suanli.estimate.capability import default_engine
+from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import render
 from suanli.plan.cost import cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
-from suanli.plan.search import migration_weeks
+from suanli.plan.request import make_request
+from suanli.plan.search import TP_SIZES, fastest_layout, migration_weeks, plan_workload
 from suanli.units import HOURS_PER_MONTH, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price_message", "offer_facts",
@@ -90,12 +92,87 @@ def _peak_tflops(acc: Any, precision: str) -> float | None:
         return None
 
 
+_TRAIN_PRECISIONS = ("bf16", "fp8", "int8", "int4")  # what the planner's request takes (PlanRequest.precision)
+_SEARCH_TOKENS = 1e9  # the planner needs a token count to rank; layouts rank by tokens/s, so any count picks the same
+
+
+def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned: dict[str, Any]) -> dict[str, Any]:
+    """The layout a compare row ran (the `suanli estimate` flags that reproduce it) and its label."""
+    replicas = w.gpus // (w.tp * w.pp)
+    if w.task == "inference":
+        label = f"tp{w.tp} × {replicas} replica{'s' if replicas > 1 else ''} · batch {w.batch} · {w.engine}"
+    else:
+        label = (f"tp{w.tp}·pp{w.pp}" + (f"·vpp{w.vpp}" if w.vpp > 1 else "") + f"·dp{replicas}"
+                 + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}·mb{w.batch}·ga{w.grad_accum}"
+                 + f" · recompute {w.recompute}")
+    return {"label": label, "framework": framework, "engine": engine if w.task == "inference" else None,
+            "gpus": w.gpus, "tp": w.tp, "pp": w.pp, "vpp": w.vpp, "dp": replicas, "ep": w.ep, "zero": w.zero,
+            "recompute": w.recompute, "batch": w.batch, "grad_accum": w.grad_accum,
+            "tp_comm_overlap": w.tp_comm_overlap, "flash_attention": w.flash_attention, "precision": w.precision,
+            "pinned": sorted(k for k, v in pinned.items() if v is not None)}
+
+
+def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, batch: int,
+                      tokens: float | None, tp: int | None) -> tuple[Workload, str | None]:
+    """Serving on exactly `gpus` cards as the planner lays it out (replicas × tp = gpus, tp within a node) with the
+    engine `suanli estimate` defaults to on the device's stack: the tp with the most output tokens/s that fits, the
+    widest when none fits. Returns the workload and, when nothing fits, why."""
+    engine = default_engine(lookup.stack(cat, acc.stack))
+    tps = [t for t in TP_SIZES if gpus % t == 0 and t <= acc.max_cards_per_node] if tp is None else [tp]
+    if not tps:
+        raise InputError("gpus", f"{gpus} cards split into no tensor-parallel size in {TP_SIZES} within "
+                                 f"{acc.max_cards_per_node} cards per node; pass --tp")
+    best: tuple[float, Workload] | None = None
+    for t in tps:
+        w = make_workload(task="inference", gpus=gpus, tp=t, precision=precision, batch=batch, tokens=tokens,
+                          engine=engine)
+        c = estimate(cat, m, acc, w).contract()
+        tok_s = c["speed"].get("output_tokens_per_s") or 0.0
+        if c["memory"]["fits"] is not False and (best is None or tok_s > best[0]):
+            best = (tok_s, w)
+    if best is not None:
+        return best[1], None
+    w = make_workload(task="inference", gpus=gpus, tp=tps[-1], precision=precision, batch=batch, tokens=tokens,
+                      engine=engine)
+    return w, f"does not fit at any tensor-parallel size on {gpus} card(s) (widest shown: tp{tps[-1]})"
+
+
+def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int, precision: str, tokens: float | None,
+                     global_batch: int, pins: dict[str, Any]) -> tuple[Workload, str | None, str | None]:
+    """The planner's fastest training layout on exactly `gpus` cards (`plan.search.fastest_layout`, prices aside;
+    the pins apply), as the `suanli estimate` workload; when none fits, the leanest plain layout (widest tp within a
+    node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why."""
+    req = make_request(model=m.id, task=task, tokens=_SEARCH_TOKENS, gpus=gpus, global_batch=global_batch,
+                       precision=precision if precision in _TRAIN_PRECISIONS else None, **pins)
+    lay, why = fastest_layout(cat, m, req, acc.id)
+    if lay is not None:
+        w = plan_workload(lay, req)
+        upd: dict[str, Any] = {"tokens": tokens}
+        if task != "qlora" and precision != w.precision:
+            upd["precision"] = precision  # the planner searched bf16 for a precision it does not plan (fp16, fp32)
+        return w.model_copy(update=upd), lay.framework, None
+    tp = pins.get("tp") or max(t for t in TP_SIZES if gpus % t == 0 and t <= acc.max_cards_per_node)
+    pp = pins.get("pp") or 1
+    dp = gpus // (tp * pp) if gpus % (tp * pp) == 0 else 1
+    zero = pins.get("zero") if pins.get("zero") is not None else (3 if dp > 1 else 0)
+    w = make_workload(task=task, gpus=gpus, tp=tp, pp=pp, zero=zero, recompute=pins.get("recompute") or "full",
+                      precision="nf4" if task == "qlora" else precision, batch=1,
+                      grad_accum=max(1, math.ceil(global_batch / max(dp, 1))), tokens=tokens)
+    return w, None, why or "no layout fits"
+
+
 def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = "inference", gpus: int = 1,
-                    precision: str = "bf16", batch: int = 1, tokens: float | None = None, zero: int = 0,
-                    region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
-                    today: dt.date | None = None) -> list[dict[str, Any]]:
+                    precision: str = "bf16", batch: int | None = None, tokens: float | None = None,
+                    zero: int | None = None, region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
+                    today: dt.date | None = None, tp: int | None = None, pp: int | None = None,
+                    recompute: str | None = None, global_batch: int = 64) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
-    priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds."""
+    priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
+
+    Each device runs the layout the planner finds fastest on exactly `gpus` of its cards (training:
+    `plan.search.fastest_layout` with `global_batch` sequences per step; serving: replicas × tp = gpus at `batch`
+    concurrent sequences per replica), `tp`/`pp`/`zero`/`recompute` pinning dimensions of it; the row names the
+    layout, and its numbers are `suanli estimate`'s for that layout."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -103,10 +180,28 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     ids = [lookup.accelerator(cat, g).id for g in devices]
     if len(set(ids)) != len(ids):
         raise InputError("gpu", f"each device once: {', '.join(ids)}")
-    w = make_workload(task=task, gpus=gpus, precision=precision, batch=batch, tokens=tokens, zero=zero)
+    if gpus < 1:
+        raise InputError("gpus", "must be at least 1")
+    pins = {"tp": tp, "pp": pp, "zero": zero, "recompute": recompute}
+    if task == "inference":
+        for name in ("pp", "zero", "recompute"):
+            if pins[name] is not None:
+                raise InputError(name, "a training layout dimension; serving takes --tp (replicas fill the other cards)")
+        if tp is not None and gpus % tp:
+            raise InputError("tp", f"must divide the cards ({gpus})")
+    elif batch is not None:
+        raise InputError("batch", "training: the planner picks the micro-batch and gradient accumulation for "
+                                  "--global-batch sequences per step; --batch is concurrent sequences when serving")
+    make_workload(task=task, precision=precision, recompute=recompute)  # a bad task/precision/recompute named once
     rows = []
     for g in devices:
         acc = lookup.accelerator(cat, g)
+        if task == "inference":
+            w, why = _inference_layout(cat, m, acc, gpus, precision, batch or 1, tokens, tp)
+            framework = None
+        else:
+            w, framework, why = _training_layout(cat, m, acc, task, gpus, precision, tokens, global_batch,
+                                                 {k: v for k, v in pins.items() if v is not None})
         c = estimate(cat, m, acc, w).contract()
         fits = c["memory"]["fits"]
         hours = c["time"].get("hours") if fits is not False else None  # a job that does not fit has no time
@@ -119,6 +214,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         rows.append({
             "device": acc.id,
             "device_name": acc.name,
+            "layout": _layout_facts(w, framework, w.engine, pins),
+            "layout_note": why,
             "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             "breakdown_bytes": c["memory"]["breakdown_bytes"],

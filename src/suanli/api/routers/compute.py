@@ -107,7 +107,8 @@ async def compare_ep(request: Request, body: CompareBody) -> list[dict[str, Any]
     def run() -> list[dict[str, Any]]:
         c = catalog(request)
         return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
-                               body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds)
+                               body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds,
+                               tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch)
 
     return await run_bounded(request, run, "compare")
 
