@@ -497,6 +497,10 @@ class SoftwareStack(_Strict):
     precisions: tuple[str, ...] = ()
     fp8: BoolField | None = None
     qlora_4bit: BoolField | None = None
+    nf4_kernel: BoolField | None = Field(
+        None, description="an optimised (fused) NF4 dequantization kernel for 4-bit QLoRA; false: plain framework "
+        "ops, so QLoRA runs below the bf16 speed the estimate shows; None: no source"
+    )
     cuda_compatible: bool = False
     adapted_models: tuple[str, ...] = Field((), description="model ids on the stack's adapted lists")
     adapted_source: str | None = None

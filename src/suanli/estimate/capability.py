@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from suanli.catalog.schema import Accelerator, Catalog, InferenceEngine, SoftwareStack
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = [
     "KV_NATIVE",
@@ -17,6 +18,7 @@ __all__ = [
     "check_capability",
     "default_engine",
     "kv_dtype_problem",
+    "nf4_speed_warning",
     "supports_fp8",
     "supports_fp8_training",
 ]
@@ -49,6 +51,16 @@ def supports_fp8_training(cat: Catalog, acc: Accelerator, stack: SoftwareStack) 
 def default_engine(stack: SoftwareStack) -> str:
     """The engine most teams serve with on this stack: the first of `stacks.yaml` engines."""
     return stack.engines[0] if stack.engines else "hf"
+
+
+def nf4_speed_warning(stack: SoftwareStack) -> Message | None:
+    """QLoRA where the stack's NF4 dequantization is plain framework ops (stacks.yaml `nf4_kernel` false, cited):
+    the speed shown is the bf16 figure, an upper bound (no source gives the slowdown, so none is applied).
+    `estimate` notes it and `plan` shows it as a warning."""
+    if stack.nf4_kernel is None or stack.nf4_kernel.value:
+        return None
+    c = stack.nf4_kernel.chosen
+    return Message("capability.nf4_unoptimised", stack=stack.name, source=c.source, note=c.note or "")
 
 
 def kv_dtype_problem(engine: str, kv_dtype: str, engines: Sequence[InferenceEngine]) -> tuple[str | None, str | None]:
@@ -92,6 +104,8 @@ def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, preci
             errors.append(f"{stack.name} has no 4-bit QLoRA (bitsandbytes NF4){_why(stack, 'qlora_4bit')}")
         elif stack.qlora_4bit is None:
             warnings.append(f"no source says 4-bit QLoRA (bitsandbytes NF4) runs on {stack.name}")
+        if (slow := nf4_speed_warning(stack)) is not None:
+            warnings.append(slow.render())
     if precision in ("int4", "int8") and stack.precisions and precision not in stack.precisions:
         errors.append(f"{stack.name} lists no {precision} kernels (precisions: {', '.join(stack.precisions)})")
     if task == "inference" and engine is not None and stack.engines and engine not in stack.engines:

@@ -35,6 +35,7 @@ from suanli.catalog.schema import Accelerator, Catalog, Framework, ModelArch, Of
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
+from suanli.estimate.capability import nf4_speed_warning
 from suanli.estimate.memory import (
     inference_memory,
     inference_memory_terms,
@@ -866,6 +867,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.decode_bound"))
         if prec in ("int4", "int8", "fp8"):
             warnings.append(Message("plan.warn.quantization", precision=prec))
+    warnings += [m for m in [nf4_speed_warning(d.stack)] if m is not None and req.task == "qlora"]
     mem_gib = grid["mem"][i] / GiB
     usable_gib = grid["usable"][i] / GiB
     fw = d.framework.name if d.framework else "?"

@@ -46,3 +46,19 @@ def test_supported_kv_dtypes(cat) -> None:
     # an engine with no cited KV dtypes: a warning, not an error
     e = _est(cat, "qwen2.5-7b", "a100-80g", task="inference", engine="llama.cpp", kv_dtype="int8")
     assert any("no source says engine llama.cpp stores the KV cache in int8" in n for n in e.notes)
+
+
+def test_qlora_on_cann_notes_unoptimised_nf4(cat) -> None:
+    from suanli.estimate.capability import nf4_speed_warning
+
+    e = _est(cat, "qwen2.5-32b", "910b", task="qlora")
+    note = next(n for n in e.notes if "NF4 (QLoRA) dequantization path is unoptimised" in n)
+    assert "bnb-ascend-nf4-1422" in note and "bf16 figure, an upper bound" in note
+    # no slowdown is invented: the speed is the bf16 (lora) figure
+    lora = _est(cat, "qwen2.5-32b", "910b", task="lora")
+    assert e.training is not None and lora.training is not None and e.training.mfu == lora.training.mfu
+    # the planner shows the same Message; CUDA has no such row
+    msg = nf4_speed_warning(lookup.stack(cat, "cann"))
+    assert msg is not None and msg.id == "capability.nf4_unoptimised" and "source" in msg.render("zh")
+    assert nf4_speed_warning(lookup.stack(cat, "cuda")) is None
+    assert not any("unoptimised" in n for n in _est(cat, "qwen2.5-7b", "h100", task="qlora").notes)
