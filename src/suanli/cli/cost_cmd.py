@@ -17,7 +17,8 @@ from suanli.plan.cost import (
     rent_vs_buy,
 )
 from suanli.catalog import offers as offer_q
-from suanli.plan.compare import compare_devices, hourly_card_price, migration_cost, no_price_message, tco_rows
+from suanli.plan.compare import compare_devices, migration_cost, no_price_message, offer_facts, rent_for, tco_rows
+from suanli.units import HOURS_PER_YEAR
 from suanli.plan.scenarios import Scenario, run_scenario
 
 __all__ = ["SCENARIOS_PATH", "register"]
@@ -138,12 +139,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         ops: Annotated[float, typer.Option(help="operations CNY per card per year")] = 0.0,
         card_price: Annotated[float | None, typer.Option(help="CNY per card (default: catalog purchase)")] = None,
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
-        rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: cheapest hourly offer)")] = None,
+        rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: the cheapest way to rent a card for a year, any billing unit)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
-        """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use."""
+        """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use.
+        Renting is priced at the cheapest usable offer for holding a card 8,760 h (any billing unit: a monthly
+        price beats an hourly one over a year), rented for the share of the year in use at that rate."""
         cat = planning_catalog()
         acc = lookup.accelerator(cat, gpu)
         cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
@@ -152,29 +155,60 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             return (p.price_cny.value + (p.price_cny_max.value if p.price_cny_max else p.price_cny.value)) / 2
 
         card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
+        card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
+        srv = server_share
+        srv_note = "--server-share" if server_share is not None else None
         if card is None and servers:  # only a server price: its cards included, so the whole capex per card
-            card, server_share = mid(servers[0]) / max(servers[0].cards, 1), 0.0
+            card = mid(servers[0]) / max(servers[0].cards, 1)
+            card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
+            if srv is None:
+                srv, srv_note = 0.0, f"included: the card figure is the {servers[0].cards}-card server's price per card"
         if card is None:
             raise InputError("card-price", f"no purchase price for {acc.id} in the catalog; pass --card-price")
-        srv = server_share
+        if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest per card
+            srv = max(mid(servers[0]) / max(servers[0].cards, 1) - card, 0.0)
+            srv_note = (f"purchase {servers[0].id} ÷ {servers[0].cards} cards − the card price"
+                        + (" (the server costs no more per card than the card: 0)" if srv == 0 else ""))
+        priced_server = srv is not None
         if srv is None:
-            srv = 0.0
-            if servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest per card
-                srv = max(mid(servers[0]) / max(servers[0].cards, 1) - card, 0.0)
+            srv_note = "not priced: no server price in the catalog, so buying counts the card only; pass --server-share"
         reg, kinds = _basis(region, offer_kinds)
-        rent = rent_price if rent_price is not None else hourly_card_price(cat, acc.id, reg, kinds)
-        if rent is None:
-            raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds, "hourly offer") + "; or pass --rent-price")
+        rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
+        if rent_price is not None:
+            rent = rent_price
+        else:
+            found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds)
+            if found is None:
+                raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price")
+            rent, o, bill = found
+            rent_info = {
+                "rent_from": (f"{o.id} ({o.provider}, {o.kind}, billed per {o.billing_unit}): {bill.cards_rented} "
+                              f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
+                              + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")),
+                "rent_offer": offer_facts(o), "rent_billing_unit": o.billing_unit,
+                "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
+            }
         tdp = acc.specs.tdp_w.value if acc.specs.tdp_w else 0.0
-        r = rent_vs_buy(rent, card, srv, tdp, pue, electricity, ops, years, utilization)
+        r = rent_vs_buy(rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization)
+        extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
+                 "server_share_cny": srv if priced_server else None, "server_share_note": srv_note}
         if json_:
-            emit_json({**r.model_dump(mode="json"), "region": reg, "offer_kinds": list(kinds),
-                       "rent_from": "--rent-price" if rent_price is not None else "cheapest usable hourly offer"})
+            emit_json({**r.model_dump(mode="json"), "region": reg, "offer_kinds": list(kinds), **extra})
             return
         if rent_price is None:
-            console.print(f"[dim]prices: region {reg}, offer kinds {', '.join(kinds)}[/dim]", highlight=False)
-        console.print(f"[bold]{acc.name}[/bold]: rent ¥{rent:.2f}/card-h, buy ¥{card:,.0f} card + ¥{srv:,.0f} server share")
-        emit_rows([{"item": k, "value": v} for k, v in r.model_dump().items()], ["item", "value"], title="Rent vs buy, per card per year")
+            console.print(f"[dim]prices: region {reg}, offer kinds {', '.join(kinds)}; rent from {rent_info['rent_from']}[/dim]",
+                          highlight=False, soft_wrap=True)
+        share = f"¥{srv:,.0f} server share" if priced_server and srv else f"server {srv_note}"
+        console.print(f"[bold]{acc.name}[/bold]: rent ¥{rent:.2f}/card-h, buy ¥{card:,.0f} card + {share}",
+                      highlight=False, soft_wrap=True)
+        items: list[dict[str, Any]] = []
+        for k, v in r.model_dump().items():
+            if k == "break_even_note":
+                continue
+            if k == "break_even_utilization" and v is None:
+                v = r.break_even_note
+            items.append({"item": k, "value": v})
+        emit_rows(items, ["item", "value"], title="Rent vs buy, per card per year")
 
     @app.command("scenarios")
     def scenarios_cmd(

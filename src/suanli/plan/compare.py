@@ -21,13 +21,13 @@ from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import render
-from suanli.plan.cost import cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
+from suanli.plan.cost import JobCost, cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
 from suanli.plan.request import make_request
 from suanli.plan.search import TP_SIZES, fastest_layout, migration_weeks, plan_workload
-from suanli.units import HOURS_PER_MONTH, TFLOPS
+from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price_message", "offer_facts",
-           "pricing_basis", "tco_rows", "value_table"]
+           "pricing_basis", "rent_for", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
 
@@ -76,6 +76,23 @@ def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_
         return None
     best = min(offers, key=offer_q.card_hour_price)
     return offer_q.card_hour_price(best), best
+
+
+def rent_for(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
+             kinds: Kinds = offer_q.DEFAULT_KINDS) -> tuple[float, Offer, JobCost] | None:
+    """CNY per card-hour of renting a card for `hours` (rent-vs-buy: a year, 8,760 h) at the cheapest usable offer,
+    any billing unit: one instance of the offer's cards held for the hours and billed as `job_cost` bills it
+    (units rounded up, minimum term), ÷ its cards ÷ hours; with the offer and the bill. None when unpriced.
+    Monthly billing counts calendar months: the catalog's month is 30 days (720 h), so a year, 8,760 h, is 12 bills
+    (8,640 billed hours), not 13."""
+    best: tuple[float, Offer, JobCost] | None = None
+    for o in offer_q.usable_offers(cat, region, kinds, device=device_id):
+        held_h = hours * 12 * HOURS_PER_MONTH / HOURS_PER_YEAR if o.billing_unit == "month" else hours
+        c = job_cost(o, o.cards, held_h)
+        per = c.cost_cny / (o.cards * hours)
+        if best is None or per < best[0]:
+            best = (per, o, c)
+    return best
 
 
 def hourly_card_price(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,

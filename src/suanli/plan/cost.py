@@ -154,6 +154,7 @@ class RentVsBuy(BaseModel):
     capex_cny: float
     power_cny_per_year_full_use: float
     break_even_utilization: float | None
+    break_even_note: str = Field("", description="the break-even in words; says so when buying never pays off")
     rent_at_utilization_cny: float
     buy_at_utilization_cny: float
     cheaper: str
@@ -194,12 +195,21 @@ def rent_vs_buy(
     be = fixed / denom if denom > 0 else None
     rent_u = rent_full * utilization
     buy_u = fixed + power_full * utilization
+    if be is not None and be <= 1:
+        note = f"buying pays off above {be:.1%} use"
+    elif denom <= 0:
+        note = (f"buying never pays off at any use: the power alone (¥{power_full:,.0f} a year at full use) costs "
+                f"as much as renting (¥{rent_full:,.0f})")
+    else:  # fixed > rent − power: owning costs more than renting even at full use
+        note = (f"buying never pays off at any use: even at full use owning costs ¥{fixed + power_full:,.0f} a year, "
+                f"renting ¥{rent_full:,.0f}")
     return RentVsBuy(
         rent_cny_per_year_full_use=rent_full,
         buy_cny_per_year=fixed + power_full,
         capex_cny=capex,
         power_cny_per_year_full_use=power_full,
         break_even_utilization=be if be is not None and be <= 1 else None,
+        break_even_note=note,
         rent_at_utilization_cny=rent_u,
         buy_at_utilization_cny=buy_u,
         cheaper="rent" if rent_u <= buy_u else "buy",

@@ -21,3 +21,33 @@ def test_compare_prints_the_layout_per_row() -> None:
     assert "layout" in out.stdout
     rows = [line for line in out.stdout.splitlines() if line.startswith(("h20 ", "h200 "))]
     assert len(rows) == 2 and all("replicas" in r and " yes " in r for r in rows), out.stdout
+
+
+def _rvb(gpu: str, *extra: str) -> dict:  # type: ignore[type-arg]
+    out = _run("rent-vs-buy", "--gpu", gpu, "--json", *extra)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_rent_vs_buy_names_the_offer_unit_server_share_and_break_even() -> None:
+    l20 = _rvb("l20")
+    assert l20["rent_billing_unit"] == "month" and l20["rent_offer"]["offer"] in l20["rent_from"]
+    assert "billed per month" in l20["rent_from"] and "12 month(s)" in l20["rent_from"]
+    assert l20["rent_cny_per_year_full_use"] == l20["rent_cny_per_card_year"] < 100_000  # not the hourly ¥137,707
+    assert l20["server_share_cny"] is None and l20["server_share_note"].startswith("not priced")
+    h800 = _rvb("h800")  # only 8-card server prices: the card figure includes the server
+    assert h800["server_share_cny"] == 0 and h800["server_share_note"].startswith("included")
+    npu = _rvb("910b")
+    assert npu["break_even_utilization"] is None and npu["break_even_note"].startswith("buying never pays off")
+    assert _rvb("l20", "--rent-price", "3")["rent_from"] == "--rent-price"
+    text = _run("rent-vs-buy", "--gpu", "910b")
+    assert "buying never pays off" in text.stdout and "billed per month" in text.stdout
+    assert "¥0 server share" not in _run("rent-vs-buy", "--gpu", "l20").stdout
+
+
+def test_rent_vs_buy_without_a_listing_names_the_kinds_there_are() -> None:
+    out = _run("rent-vs-buy", "--gpu", "h20", "--region", "cn")
+    assert out.returncode != 0 and "hourly" not in out.stderr
+    assert "index (cn)" in out.stderr and "--offer-kinds" in out.stderr
+    wide = _rvb("h20", "--offer-kinds", "all")
+    assert wide["rent_offer"]["kind"] == "index" and "index" in wide["rent_from"]

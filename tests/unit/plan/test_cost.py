@@ -119,3 +119,35 @@ def test_card_hour_price_prefers_hourly_billing_else_full_use_of_a_longer_unit()
     both = only.model_copy(update={"offers": (*only.offers, hourly.model_copy(update={"device": monthly.device}))})
     p2, o2 = card_hour_offer(both, monthly.device, "cn", ("listing",)) or (None, None)
     assert o2 is not None and o2.billing_unit == "hour" and p2 == pytest.approx(hourly.price_cny.value)
+
+
+def test_rent_vs_buy_says_when_buying_never_pays_off() -> None:
+    """A blank break-even hid the answer (910B: renting ¥22.8k a year, owning ¥65.7k even at full use)."""
+    pays = rent_vs_buy(10.0, card_cny=75_000, tdp_w=350)
+    assert pays.break_even_utilization is not None and pays.break_even_note.startswith("buying pays off above")
+    never = rent_vs_buy(2.57, card_cny=120_000, server_share_cny=67_500, tdp_w=350)
+    assert never.break_even_utilization is None and never.cheaper == "rent"
+    assert never.break_even_note.startswith("buying never pays off at any use: even at full use owning costs")
+    power = rent_vs_buy(0.1, card_cny=1_000, tdp_w=1_000)  # the electricity alone costs more than renting
+    assert power.break_even_utilization is None and "power alone" in power.break_even_note
+
+
+def test_a_year_of_renting_is_priced_from_the_cheapest_bill_for_8760_hours() -> None:
+    """rent-vs-buy's year (a buyer's review): any billing unit through job_cost, so the L20's ¥7,545/month (¥90,540
+    for 12 bills) beats its ¥15.72/h (¥137,707); monthly billing counts 12 calendar months, not 13 of 30 days; an
+    8-card offer rents its instance and splits the bill per card."""
+    from suanli.catalog.load import packaged_catalog
+    from suanli.plan.compare import rent_for
+
+    cat = packaged_catalog()
+    got = rent_for(cat, "l20", region="cn", kinds=("listing",))
+    assert got is not None
+    per_h, o, bill = got
+    assert o.billing_unit == "month" and bill.units_billed == 12
+    assert bill.cost_cny == pytest.approx(12 * o.price_cny.value) and per_h == pytest.approx(bill.cost_cny / 8760)
+    hourly = [x for x in cat.offers if x.device == "l20" and x.billing_unit == "hour" and x.region in (None, "cn")]
+    assert hourly and all(per_h < x.price_cny.value for x in hourly)
+    per_h8, o8, bill8 = rent_for(cat, "ascend-910b", region="cn", kinds=("listing",)) or (0.0, None, None)
+    assert o8 is not None and bill8 is not None and o8.cards == 8 and bill8.cards_rented == 8
+    assert per_h8 == pytest.approx(12 * o8.price_cny.value / 8 / 8760)
+    assert rent_for(cat, "h20", region="cn", kinds=("listing",)) is None  # only index figures: the caller says so
