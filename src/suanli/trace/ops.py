@@ -303,11 +303,21 @@ def _build(cfg: dict[str, Any], device: str, dtype: torch.dtype) -> torch.nn.Mod
     model_type = raw.pop("model_type", None)
     if not model_type:
         raise InputError("model", "the config has no 'model_type'; transformers cannot build it")
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    if model_type not in CONFIG_MAPPING:
+        # transformers' own message lists every model type it knows (~900, 12 KB): one line instead
+        remote = " (its auto_map names remote code, which is not traced)" if "auto_map" in cfg else ""
+        raise InputError(
+            "model_type", f"{model_type!r} is not an architecture transformers {transformers.__version__} knows"
+            f"{remote}; set model_type to the one it follows (e.g. llama) to check that operator set"
+        )
     try:
         config = AutoConfig.for_model(model_type, **raw)
     except (ValueError, KeyError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise InputError(
-            "model", f"transformers {transformers.__version__} cannot build model_type {model_type!r}: {e}"
+            "model", f"transformers {transformers.__version__} cannot build model_type {model_type!r}: {first[:300]}"
         ) from None
     torch.manual_seed(0)
     with torch.device(device):
