@@ -146,6 +146,8 @@ def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
         fields["rope_scaling"] = "dynamic-ntk"  # Qwen-1: dynamic NTK-aware interpolation beyond seq_length
     else:
         fields["rope_scaling"] = _rope_scaling(cfg)
+    if fields.get("max_context") is None:
+        fields["note"] += _NO_CONTEXT_NOTE.format(mt=model_type)
     return _build(fields)
 
 
@@ -473,6 +475,25 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
+# The context a transformers config class takes when config.json omits it: each class's documented default for
+# max_position_embeddings / n_positions / max_seq_len (huggingface/transformers
+# src/transformers/models/<type>/configuration_<type>.py, read at v5.24.0; e.g. FalconConfig
+# "max_position_embeddings (int, optional, defaults to 2048)", https://huggingface.co/docs/transformers/model_doc/falcon).
+# BloomConfig has none (ALiBi); internlm2 is remote code: neither is listed.
+_CONTEXT_DEFAULTS: dict[str, tuple[str, int]] = {
+    "gpt2": ("GPT2Config", 1024), "gpt_bigcode": ("GPTBigCodeConfig", 1024), "gpt_neox": ("GPTNeoXConfig", 2048),
+    "gptj": ("GPTJConfig", 2048), "codegen": ("CodeGenConfig", 2048), "falcon": ("FalconConfig", 2048),
+    "phi": ("PhiConfig", 2048), "phi3": ("Phi3Config", 4096), "opt": ("OPTConfig", 2048), "mpt": ("MptConfig", 2048),
+    "stablelm": ("StableLmConfig", 4096), "cohere": ("CohereConfig", 8192), "olmo": ("OlmoConfig", 2048),
+    "olmo2": ("Olmo2Config", 2048), "granite": ("GraniteConfig", 2048), "starcoder2": ("Starcoder2Config", 4096),
+    "gemma2": ("Gemma2Config", 8192), "gemma3_text": ("Gemma3TextConfig", 131072), "cohere2": ("Cohere2Config", 8192),
+    "olmo3": ("Olmo3Config", 2048), "glm4": ("Glm4Config", 131072), "seed_oss": ("SeedOssConfig", 524288),
+    "exaone4": ("Exaone4Config", 2048),
+}
+_NO_CONTEXT_NOTE = ("; the config gives no context length (max_position_embeddings) and no transformers default is "
+                    "recorded for model_type {mt}: prompts are not checked against one")
+
+
 def _std(cfg: dict[str, Any], key: str, default: Any = _MISSING) -> Any:
     """The standard field `key` under any of its names (GPT-2's n_embd is hidden_size)."""
     for name in _ALIASES[key]:
@@ -586,6 +607,13 @@ def _generic(cfg: dict[str, Any], model_type: str, name: str) -> dict[str, Any]:
     }
     if model_type == "mpt":
         out["max_context"] = _int(cfg, "max_seq_len", None)
+    if out["max_context"] is None:  # never unbounded silently
+        if model_type in _CONTEXT_DEFAULTS:
+            cls, ctx = _CONTEXT_DEFAULTS[model_type]
+            out["max_context"] = ctx
+            out["note"] += f"; context {ctx:,} tokens: the config omits it, {cls}'s default in transformers"
+        else:
+            out["note"] += _NO_CONTEXT_NOTE.format(mt=model_type)
     moe = _generic_moe(cfg)
     if moe is not None:
         if known:
