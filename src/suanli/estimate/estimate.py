@@ -179,6 +179,13 @@ def estimate(
         # the interleaved schedule gives every device vpp chunks of layers / (pp × vpp) layers (Megatron-LM requires
         # the division to be exact)
         raise InputError("vpp", f"{model.num_layers} layers do not split into pp × vpp = {w.pp} × {w.vpp} equal chunks")
+    if w.ep > 1 and model.kind == "llm" and model.moe is None:
+        raise InputError("ep", f"expert parallelism ({w.ep}) needs an MoE model; {model.id} is dense")
+    if w.training and w.zero == 3 and w.pp > 1:
+        # DeepSpeed's PipelineEngine asserts zero_optimization_stage() < 2: 'ZeRO-2 and ZeRO-3 are incompatible
+        # with pipeline parallelism' (deepspeed/runtime/pipe/engine.py); Megatron's distributed optimizer is ZeRO-1
+        raise InputError("zero", f"ZeRO-3 does not run with pipeline parallelism (--pp {w.pp}): DeepSpeed's pipeline "
+                         "engine refuses ZeRO stages 2 and 3; use --zero 0 or 1 with --pp")
     stack = next((s for s in cat.stacks if s.id == device.stack), None)
     notes: list[str] = []
     if stack is not None and w.method == "default":

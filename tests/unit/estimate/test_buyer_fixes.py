@@ -62,3 +62,16 @@ def test_qlora_on_cann_notes_unoptimised_nf4(cat) -> None:
     assert msg is not None and msg.id == "capability.nf4_unoptimised" and "source" in msg.render("zh")
     assert nf4_speed_warning(lookup.stack(cat, "cuda")) is None
     assert not any("unoptimised" in n for n in _est(cat, "qwen2.5-7b", "h100", task="qlora").notes)
+
+
+def test_impossible_layouts_name_the_field(cat) -> None:
+    with pytest.raises(InputError) as ei:
+        _est(cat, "llama-2-70b", "h100", task="full", gpus=16, zero=3, pp=2)
+    assert ei.value.field == "zero" and "pipeline" in str(ei.value)
+    with pytest.raises(InputError) as ei:
+        _est(cat, "qwen2.5-7b", "h100", task="inference", gpus=2, ep=2)
+    assert ei.value.field == "ep" and "dense" in str(ei.value)
+    # what does run: ZeRO-1 with PP, EP on an MoE model, TP for LoRA (Megatron / MindSpeed run LoRA with TP)
+    _est(cat, "llama-2-70b", "h100", task="full", gpus=16, zero=1, pp=2)
+    _est(cat, "mixtral-8x7b", "h100", task="full", gpus=16, ep=8, zero=1, recompute="full")
+    _est(cat, "qwen2.5-7b", "h100", task="lora", gpus=2, tp=2)
