@@ -262,6 +262,10 @@ def _run() -> None:
         sys.exit(130)
     except Exception as e:
         # typer vendors its own click: match click's exceptions by what they do, not by their class
+        opts = getattr(getattr(e, "param", None), "opts", None)
+        if type(e).__name__ == "BadParameter" and opts and getattr(e, "message", None):
+            # a value that does not parse (--tokens abc): one line naming the flag, like every other bad value
+            _fail(f"{opts[0]}: {e.message}")
         if hasattr(e, "show") and hasattr(e, "exit_code"):
             e.show()
             sys.exit(e.exit_code or 2)

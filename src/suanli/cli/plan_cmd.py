@@ -33,6 +33,17 @@ _FILE_ALIASES = {
     "gpu": "devices", "gpus": "devices", "ttft": "ttft_s", "tpot": "tpot_s", "domestic": "domestic_only",
 }
 _TUPLE_FIELDS = ("vendors", "stacks", "devices", "already_on", "offer_kinds")
+# request fields whose flag has another name (budget_cny is --budget): errors name the flag the user typed
+_FIELD_FLAGS = {"budget_cny": "budget", "ttft_s": "ttft", "tpot_s": "tpot", "devices": "gpu", "vendors": "vendor",
+                "stacks": "stack"}
+
+
+def _as_flag(e: InputError) -> InputError:
+    """The request model's error with its field named as the `suanli plan` flag (budget-cny -> budget)."""
+    key = e.field.replace("-", "_")
+    if key not in _FIELD_FLAGS:
+        return e
+    return InputError(_FIELD_FLAGS[key], str(e).removeprefix(f"{e.field}: "))
 
 
 def read_workload_file(path: str) -> dict[str, Any]:
@@ -231,8 +242,11 @@ def register(app: typer.Typer) -> None:
             fields["vendors"] = tuple(vendor_id(packaged_catalog(), str(v)) for v in fields["vendors"])
         if "model" not in fields:
             raise InputError("model", "required (a preset name or a config.json path)")
-        req: PlanRequest = make_request(**fields)
-        check_plan(req, flags=True)  # the API's bounds (suanli.views.bounds)
+        try:
+            req: PlanRequest = make_request(**fields)
+            check_plan(req, flags=True)  # the API's bounds (suanli.views.bounds)
+        except InputError as e:
+            raise _as_flag(e) from None
         cat = planning_catalog()
         m = load_model_arg(cat, req.model)
         result = plan(cat, m, req, as_of())

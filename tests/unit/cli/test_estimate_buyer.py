@@ -34,3 +34,16 @@ def test_table_shows_usable_row() -> None:
     # serving with vLLM's pre-allocated pool: needed (without the unused pool) is shown beside usable
     r = _run("estimate", "--model", "qwen2.5-7b", "--gpu", "h100")
     assert "needed" in r.stdout and "usable" in r.stdout
+
+
+def test_errors_name_the_flag_in_one_line() -> None:
+    for args, first in (
+        (["plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--budget", "-1"], "error: budget: "),
+        (["plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "abc"], "error: --tokens: "),
+        (["estimate", "--model", "qwen2.5-7b", "--gpu", "h100", "--gpus", "x"], "error: --gpus: "),
+        (["estimate", "--model", "qwen2.5-72b", "--gpu", "910b", "--kv-dtype", "fp8"], "error: kv-dtype: "),
+    ):
+        r = _run(*args)
+        lines = [x for x in r.stderr.splitlines() if x.strip()]
+        assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith(first), r.stderr
+        assert "budget-cny" not in r.stderr and "Usage" not in r.stderr
