@@ -75,8 +75,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
-        """The same job on 2–4 devices side by side: memory, speed, hours, cheapest cost, TFLOPS per yuan. Each
-        device runs the planner's fastest layout on exactly --gpus of its cards unless --tp/--pp/--zero/--recompute
+        """The same job on 2–4 devices side by side: memory, speed, hours, cheapest cost, TFLOPS per yuan.
+
+        Each device runs the planner's fastest layout on exactly --gpus of its cards unless --tp/--pp/--zero/--recompute
         pin it; the row names the layout (`suanli estimate` with it gives the same numbers)."""
         reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
@@ -145,6 +146,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use.
+
         Renting is priced at the cheapest usable offer for holding a card 8,760 h (any billing unit: a monthly
         price beats an hourly one over a year), rented for the share of the year in use at that rate."""
         cat = planning_catalog()
