@@ -563,6 +563,10 @@ class Framework(_Strict):
     recompute: tuple[str, ...] = ("none", "full")
     fp8: bool = False
     vpp: bool = Field(False, description="runs the interleaved pipeline schedule (virtual pipeline stages per device)")
+    pp_tasks: tuple[str, ...] = Field(
+        (), description="tasks for which its pipeline parallelism runs (empty: every task it runs); DeepSpeed's "
+        "deepspeed.pipe takes no PEFT model, so no pipeline parallelism for lora/qlora"
+    )
     tp_comm_overlap: bool = Field(
         False, description="can pipeline its tensor-parallel all-gathers / reduce-scatters with the GEMMs (sequence "
         "parallel, chunked collectives: Megatron-Core tp_comm_overlap, MindSpeed CoC / MC2)"

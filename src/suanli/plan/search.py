@@ -194,10 +194,22 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
             return None, Message("why.fw_task", framework=fw.name, task=task, tasks=", ".join(fw.tasks))
         if stack.id not in fw.stacks:
             return None, Message("why.fw_stack", framework=fw.name, stack=stack.name)
+        pins = _unrun_pins(fw, req)
+        if pins:
+            return None, Message("why.fw_pins", framework=fw.name, task=task, pins=", ".join(pins))
         return fw, None
     cands = [f for f in cat.frameworks if task in f.tasks and stack.id in f.stacks and _runs_pins(f, req)]
     if task == "inference" and req.engine is not None:
+        if cands and not any(f.engine == req.engine for f in cands):
+            # the stack has serving frameworks, only not the pinned engine: name the pin, not the stack
+            return None, Message("why.engine_stack", engine=req.engine, stack=stack.name,
+                                 engines=", ".join(sorted({f.engine or f.id for f in cands})))
         cands = [f for f in cands if f.engine == req.engine]
+    if cands == [] and task != "inference":
+        pinned = [f for f in cat.frameworks if task in f.tasks and stack.id in f.stacks]
+        if pinned:  # frameworks run the task here, none with the pinned layout
+            return None, Message("why.fw_pins", framework=", ".join(f.name for f in pinned), task=task,
+                                 pins=", ".join(sorted({x for f in pinned for x in _unrun_pins(f, req)})))
     defaults = sorted((f for f in cands if task in f.default_for), key=lambda f: len(f.stacks))
     if defaults:
         return defaults[0], None
@@ -206,12 +218,34 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
     return None, Message("why.no_framework", task=task, stack=stack.name)
 
 
+def _runs_pp(fw: Framework, task: str) -> bool:
+    """Whether `fw` runs pipeline parallelism for `task` (frameworks.yaml pp, pp_tasks)."""
+    return fw.pp and (not fw.pp_tasks or task in fw.pp_tasks)
+
+
+def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
+    """The pinned dimensions (--tp/--pp/--vpp/--ep/--zero/--recompute/fp8) framework `fw` cannot run, as flags."""
+    out = []
+    if (req.tp or 1) > 1 and not fw.tp:
+        out.append(f"--tp {req.tp}")
+    if (req.pp or 1) > 1 and not _runs_pp(fw, req.task):
+        out.append(f"--pp {req.pp}")
+    if (req.vpp or 1) > 1 and not fw.vpp:
+        out.append(f"--vpp {req.vpp}")
+    if (req.ep or 1) > 1 and not fw.ep:
+        out.append(f"--ep {req.ep}")
+    if req.zero is not None and req.zero not in fw.zero_stages:
+        out.append(f"--zero {req.zero}")
+    if req.recompute is not None and req.recompute not in fw.recompute:
+        out.append(f"--recompute {req.recompute}")
+    if req.precision == "fp8" and req.task != "inference" and not fw.fp8:
+        out.append("--precision fp8")
+    return out
+
+
 def _runs_pins(fw: Framework, req: PlanRequest) -> bool:
     """Whether framework `fw` can run the dimensions the user pinned (--tp/--pp/--ep/--zero/--recompute/fp8)."""
-    return ((req.tp or 1) == 1 or fw.tp) and ((req.pp or 1) == 1 or fw.pp) and ((req.ep or 1) == 1 or fw.ep) \
-        and ((req.vpp or 1) == 1 or fw.vpp) \
-        and (req.zero is None or req.zero in fw.zero_stages) and (req.recompute is None or req.recompute in fw.recompute) \
-        and (req.precision != "fp8" or req.task == "inference" or fw.fp8)
+    return not _unrun_pins(fw, req)
 
 
 def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, ...], priced: bool = True
@@ -348,7 +382,7 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
 
     gpu_counts = [req.gpus] if req.gpus is not None else [g for g in GPU_COUNTS if g <= req.max_gpus]
     tps = pick(TP_SIZES, fw.tp, req.tp)
-    pps = [p for p in pick(PP_SIZES, fw.pp, req.pp) if p <= max(layers, 1)]
+    pps = [p for p in pick(PP_SIZES, _runs_pp(fw, req.task), req.pp) if p <= max(layers, 1)]
     vpps = [req.vpp] if req.vpp is not None and fw.vpp else pick(VPP_SIZES, fw.vpp, req.vpp)
     eps = pick(EP_SIZES, fw.ep and moe, req.ep)
     zeros = [z for z in ZERO_STAGES if z in fw.zero_stages and (req.zero is None or z == req.zero)]
@@ -643,6 +677,12 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         what = "input + output" if not training else "seq"
         raise InputError("input" if not training else "seq",
                          f"{what} exceeds {m.id}'s context of {m.max_context:,} tokens")
+    if training and req.framework is None:
+        runs = [f for f in cat.frameworks if req.task in f.tasks]
+        if runs and not any(_runs_pins(f, req) for f in runs):
+            least = min(runs, key=lambda f: len(_unrun_pins(f, req)))
+            raise InputError("framework", f"no framework in the catalog runs {req.task} with "
+                             f"{' and '.join(_unrun_pins(least, req))} (closest: {least.name}); drop the pin")
     offers = usable_offers(cat, req.region, req.offer_kinds, None if req.billing == "any" else req.billing)
     devs = _devices(cat, m, req, offers)
     grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs)
@@ -1010,12 +1050,41 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
             else:
                 reason = Message("why.ranked_below")
         out.append((d.acc.id, reason))
-    out.sort(key=lambda r: 0 if r[1].id == "why.ranked_below" else 1)
+    # ranked-below first; then one device per software stack before its siblings, and exclusions the request
+    # asked for (not domestic, vendor …) last, so a short table (the CLI shows 8) names every stack's reason
+    stack_of = {d.acc.id: d.stack.id for d in devs}
+    seen: set[tuple[str, str]] = set()
+    key: dict[str, tuple[int, int, int]] = {}
+    for dev_id, r in out:
+        first = (stack_of[dev_id], r.id) not in seen
+        seen.add((stack_of[dev_id], r.id))
+        key[dev_id] = (0 if r.id == "why.ranked_below" else 1, 1 if r.id in _ASKED else 0, 0 if first else 1)
+    out.sort(key=lambda r: key[r[0]])
     return out
 
 
 # exclusions the request asked for; any other reason (no price, no spec, no framework) is the catalog's
 _ASKED = frozenset({"why.not_domestic", "why.vendor_not_allowed", "why.stack_not_allowed", "why.migration_not_allowed"})
+# exclusions a pin of the request caused (framework, engine, layout, precision): dropping the pin lifts them
+_PINNED = frozenset({"why.fw_task", "why.fw_stack", "why.fw_pins", "why.engine_stack", "why.capability",
+                     "why.no_fp8_training"})
+
+
+def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
+    """The request's pins behind these exclusions, as flags (empty when one of them is not a pin's doing)."""
+    out: list[str] = []
+    for r in reasons:
+        if r.id in ("why.fw_task", "why.fw_stack") and req.framework:
+            out.append(f"--framework {req.framework}")
+        elif r.id == "why.fw_pins":
+            out += ([f"--framework {req.framework}"] if req.framework else []) + str(r.params["pins"]).split(", ")
+        elif r.id == "why.engine_stack" and req.engine:
+            out.append(f"--engine {req.engine}")
+        elif r.id in ("why.capability", "why.no_fp8_training") and req.precision and req.task != "qlora":
+            out.append(f"--precision {req.precision}")
+        else:
+            return []
+    return list(dict.fromkeys(x for x in out if x))
 
 
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
@@ -1024,6 +1093,11 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     tips: list[Message] = []
     finite = np.isfinite(cost)
     allowed = [d for d in devs if d.excluded is None or d.excluded.id not in _ASKED]
+    if allowed and all(d.excluded is not None and d.excluded.id in _PINNED for d in allowed):
+        pins = _pins_to_drop(req, [d.excluded for d in allowed if d.excluded is not None])
+        if pins:  # every allowed device is ruled out by what the request pinned: say which pin, not "nothing fits"
+            tips.append(Message("relax.drop_pin", pins=", ".join(pins)))
+            return tips
     if allowed and not any(d.offers for d in allowed):
         # the devices the request allows have no price under its filter: say that, not "nothing fits"
         wider = "listing,reference" if "reference" not in req.offer_kinds else ""
