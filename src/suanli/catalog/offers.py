@@ -17,7 +17,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from suanli.catalog.schema import OFFER_KINDS, Catalog, Offer, Unpriced
+from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Unpriced
 from suanli.errors import InputError
 from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
 
@@ -29,6 +29,7 @@ __all__ = [
     "REGIONS",
     "Band",
     "can_span_nodes",
+    "china_export_controlled",
     "card_hour_price",
     "filter_catalog",
     "is_international",
@@ -115,6 +116,19 @@ def can_span_nodes(offer: Offer) -> bool:
     """True when cards from several instances of this offer can form one job: a whole-node or cluster rental with
     an inter-node fabric (RoCE, InfiniBand or AWS EFA). Single-card rentals never combine into a multi-node job."""
     return offer.scope in ("node", "cluster") and offer.inter_node_network != "none"
+
+
+_EXPORT_MARKS = ("export-controlled", "banned", "not licensable")
+
+
+def china_export_controlled(acc: Accelerator) -> str | None:
+    """The catalog's `china_market` line when it marks the device as export-controlled for China (not licensable,
+    banned by a rule update), whatever platform rents it; None for domestic devices, China variants that pass
+    the rules, and devices without such a line."""
+    if acc.domestic or acc.china_market is None:
+        return None
+    text = str(acc.china_market.value)
+    return text if any(m in text.lower() for m in _EXPORT_MARKS) else None
 
 
 def max_cards(offer: Offer, cards_per_node: int) -> int:

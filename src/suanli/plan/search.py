@@ -23,6 +23,7 @@ from suanli.catalog import lookup
 from suanli.catalog.offers import (
     DEFAULT_STALE_MONTHS,
     can_span_nodes,
+    china_export_controlled,
     is_international,
     max_cards,
     multi_node_gap,
@@ -876,9 +877,12 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         idle = int(math.ceil(gpus / offer.cards) * offer.cards) - gpus
         if idle:
             warnings.append(Message("plan.warn.idle_cards", cards=offer.cards, idle=idle))
+    export_note = china_export_controlled(d.acc)
+    if export_note:  # whatever the offer's region: a Chinese listing of such a card is no licence
+        warnings.append(Message("plan.warn.china_export", device=d.acc.name, device_id=d.acc.id))
     if is_international(offer.region):
         warnings.append(Message("plan.warn.international_offer", provider=offer.provider, region=offer.region))
-        if not d.acc.domestic:
+        if not d.acc.domestic and not export_note:
             warnings.append(Message("plan.warn.export_control"))
     age = offer_age_months(offer, today)
     if age > DEFAULT_STALE_MONTHS:
@@ -924,6 +928,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     full_reason: Message = reason
     if mig > 0:
         full_reason = Message("plan.reason.with", reason=reason, extra=Message("plan.reason.migration_share", cost=mig))
+    if export_note:
+        full_reason = Message("plan.reason.with", reason=full_reason,
+                              extra=Message("plan.reason.export_risk", device=d.acc.name))
     return Plan(
         rank=rank,
         device=d.acc.id,

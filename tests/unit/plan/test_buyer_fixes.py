@@ -87,3 +87,55 @@ def test_a_block_rented_whole_is_billed_whole_in_plan_and_job_cost(cat) -> None:
         assert any(w["id"] == "plan.warn.whole_block" for w in p.warnings_i18n)
     # H200 quotes name 64 / 256 machines in stock but not a whole-block lease: no minimum order there
     assert all(x.min_cards_per_order is None for x in cat.offers if x.id.startswith("smm-h200"))
+
+
+# ---------------------------------------------------------------------------------------------- 3. frameworks
+
+
+def test_no_megatron_lora_and_no_deepspeed_pipeline_lora(cat) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+    from suanli.errors import InputError
+    fws = {f.id: f for f in cat.frameworks}
+    assert "lora" not in fws["megatron"].tasks
+    assert fws["deepspeed"].pp and "lora" not in fws["deepspeed"].pp_tasks and "full" in fws["deepspeed"].pp_tasks
+    m = lookup.model(cat, "qwen2.5-72b")
+    r = plan(cat, m, make_request(model="qwen2.5-72b", task="lora", tokens=1e9, pp=2, top=20))
+    assert all(p.framework != "deepspeed" for p in r.plans) and all(p.pp == 2 for p in r.plans)
+    with pytest.raises(InputError, match="no framework in the catalog runs lora with --precision fp8"):
+        plan(cat, m, make_request(model="qwen2.5-72b", task="lora", tokens=1e9, precision="fp8"))
+    r = plan(cat, m, make_request(model="qwen2.5-72b", task="lora", tokens=1e9, framework="megatron", tp=4, pp=2, vpp=2))
+    assert not r.plans
+
+
+# ---------------------------------------------------------------------------------------------- 4. relax hints
+
+
+def test_relax_names_the_pin_that_rules_every_device_out(cat) -> None:  # type: ignore[no-untyped-def]
+    m = lookup.model(cat, "qwen2.5-72b")
+    for kw, pin in ((dict(task="full", framework="megatron", devices=("910b",)), "--framework megatron"),
+                    (dict(task="lora", framework="llama-factory", pp=2), "--pp 2"),
+                    (dict(task="qlora", framework="megatron"), "--framework megatron"),
+                    (dict(task="inference", engine="sglang", domestic_only=True), "--engine sglang")):
+        r = plan(cat, m, make_request(model="qwen2.5-72b", tokens=1e9, **kw))
+        assert not r.plans and len(r.relax) == 1 and pin in r.relax[0] and "max-gpus" not in r.relax[0], (kw, r.relax)
+    r = plan(cat, m, make_request(model="qwen2.5-72b", tokens=1e9, task="inference", engine="sglang", domestic_only=True))
+    first8 = {w["device"] for w in r.why_not[:8]}
+    assert {"ascend-910b", "mtt-s4000"} <= first8
+    w = next(w for w in r.why_not if w["device"] == "ascend-910b")
+    assert "sglang" in w["reason"] and "vllm-ascend" in w["reason"]
+
+
+# ---------------------------------------------------------------------------------------------- 5. export control
+
+
+def test_export_controlled_devices_warn_whatever_the_offers_region(cat) -> None:  # type: ignore[no-untyped-def]
+    from suanli.catalog.offers import china_export_controlled
+    assert china_export_controlled(lookup.accelerator(cat, "b200"))
+    assert not china_export_controlled(lookup.accelerator(cat, "h20"))
+    assert not china_export_controlled(lookup.accelerator(cat, "ascend-910b"))
+    r = plan(cat, lookup.model(cat, "qwen2.5-72b"),
+             make_request(model="qwen2.5-72b", task="full", tokens=1e9, devices=("b200",)))
+    p = r.plans[0]
+    assert p.offer.startswith("omniyq")  # a Chinese listing
+    assert any(w["id"] == "plan.warn.china_export" for w in p.warnings_i18n)
+    assert "export-controlled" in p.reason
