@@ -1,12 +1,15 @@
-"""Schema checks of published_cases_domestic.yaml (issue 12 item 4): more out-of-sample speed cases from whole
-published tables. Every case is `holdout: true`, names a source of this file, a catalog model and a canonical
-device, the flags `suanli estimate` takes and the measured key its group calls for; `suanli validate` runs them all.
+"""Schema checks of the held-out case files taken as whole published tables (issue 12 item 4):
+published_cases_2026_11.yaml (TensorRT-LLM, NeMo, Qwen3 on the H20), published_cases_domestic.yaml (MindSpeed-LLM and
+FlagPerf on the 910B and the C500) and published_cases_ascend_infer.yaml (vLLM-Ascend on the 910B). Every case is
+`holdout: true`, names a source of its file, a catalog model and a canonical device, the flags `suanli estimate` takes
+and the measured key its group calls for; no source is reused from another case file; `suanli validate` runs them all.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,15 +23,43 @@ from suanli.catalog.schema import Source
 
 ROOT = Path(__file__).resolve().parents[3]
 VAL_DIR = ROOT / "src" / "suanli" / "data" / "validation"
-FILE = "published_cases_domestic.yaml"
-PREFIX = "cdom-"
 ENGINES = {"hf", "vllm", "sglang", "lmdeploy", "trt-llm", "llama.cpp", "vllm-ascend", "mindie"}
+
+
+def _cover_2026_11(cases: list[dict[str, Any]]) -> None:
+    groups = [c["group"] for c in cases]
+    assert groups.count("decode-speed") + groups.count("prefill-speed") >= 25
+    assert groups.count("prefill-speed") >= 10
+    assert groups.count("training-throughput") >= 5
+
+
+def _cover_domestic(cases: list[dict[str, Any]]) -> None:
+    assert [c["group"] for c in cases].count("training-throughput") >= 25
+    assert len({c["source"] for c in cases}) >= 2  # independent sources
+    assert sum(c["device"].startswith("ascend-910b") for c in cases) >= 25
+    assert all(not c["device"].startswith(("a1", "h1", "h2", "l", "rtx")) for c in cases)  # domestic devices only
+
+
+def _cover_ascend_infer(cases: list[dict[str, Any]]) -> None:
+    """Decode/prefill on the 910B, served by the engines Chinese teams run there (issue 12 item 1)."""
+    assert cases
+    assert all(c["group"] in {"decode-speed", "prefill-speed"} for c in cases)
+    assert all(c["device"].startswith("ascend-910b") for c in cases)
+    assert all(c.get("engine") in {"vllm-ascend", "mindie"} for c in cases)
+
+
+# file -> (id prefix, a task its cases never have, coverage check)
+FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
+    "published_cases_2026_11.yaml": ("c2611-", "full", _cover_2026_11),
+    "published_cases_domestic.yaml": ("cdom-", "inference", _cover_domestic),
+    "published_cases_ascend_infer.yaml": ("cai-", "full", _cover_ascend_infer),
+}
 
 
 def _sibling() -> ModuleType:
     """The schema constants of test_validation_data.py (pytest runs with --import-mode=importlib)."""
     path = Path(__file__).with_name("test_validation_data.py")
-    spec = importlib.util.spec_from_file_location("_validation_schema_cdom", path)
+    spec = importlib.util.spec_from_file_location("_validation_schema_case_files", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -38,14 +69,23 @@ def _sibling() -> ModuleType:
 _S = _sibling()
 
 
-@pytest.fixture(scope="module")
-def doc() -> dict[str, Any]:
-    d = yaml.safe_load((VAL_DIR / FILE).read_text(encoding="utf-8"))
+def _load(name: str) -> dict[str, Any]:
+    d = yaml.safe_load((VAL_DIR / name).read_text(encoding="utf-8"))
     assert isinstance(d, dict) and set(d) == {"sources", "cases"}
     return d
 
 
-def case_problems(c: dict[str, Any], source_ids: set[str]) -> list[str]:
+@pytest.fixture(scope="module", params=sorted(FILES))
+def file(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def doc(file: str) -> dict[str, Any]:
+    return _load(file)
+
+
+def case_problems(c: dict[str, Any], source_ids: set[str], prefix: str) -> list[str]:
     """Everything wrong with one case; empty when it is well formed."""
     p: list[str] = []
     keys = set(c)
@@ -56,8 +96,8 @@ def case_problems(c: dict[str, Any], source_ids: set[str]) -> list[str]:
         p.append(f"unknown {sorted(keys - required - set(_S.OPTIONAL))}")
     if c.get("holdout") is not True or "fitted" in c:
         p.append("holdout must be true and nothing fitted")
-    if not _S.KEBAB.match(str(c.get("id", ""))) or not str(c.get("id", "")).startswith(PREFIX):
-        p.append(f"id must be kebab-case and start with {PREFIX!r}")
+    if not _S.KEBAB.match(str(c.get("id", ""))) or not str(c.get("id", "")).startswith(prefix):
+        p.append(f"id must be kebab-case and start with {prefix!r}")
     if c.get("source") not in source_ids:
         p.append(f"source {c.get('source')!r} not in this file's sources")
     group = c.get("group")
@@ -95,24 +135,25 @@ def case_problems(c: dict[str, Any], source_ids: set[str]) -> list[str]:
     return p
 
 
-def test_every_case_is_well_formed(doc: dict[str, Any]) -> None:
+def test_every_case_is_well_formed(file: str, doc: dict[str, Any]) -> None:
     sids = {s["id"] for s in doc["sources"]}
-    bad = {c.get("id", "?"): case_problems(c, sids) for c in doc["cases"]}
+    bad = {c.get("id", "?"): case_problems(c, sids, FILES[file][0]) for c in doc["cases"]}
     assert not {k: v for k, v in bad.items() if v}
 
 
-def test_checker_catches_bad_cases(doc: dict[str, Any]) -> None:
+def test_checker_catches_bad_cases(file: str, doc: dict[str, Any]) -> None:
+    prefix, wrong_task, _ = FILES[file]
     sids = {s["id"] for s in doc["sources"]}
     good = dict(doc["cases"][0])
-    assert case_problems(good, sids) == []
+    assert case_problems(good, sids, prefix) == []
     for change in ({"holdout": False}, {"fitted": ["x"]}, {"measured": {"memory_bytes": 1}}, {"source": "val-x"},
-                   {"gpus": 3, "tp": 2}, {"id": "no-prefix"}, {"task": "inference"}, {"reported": ""}):
-        assert case_problems({**good, **change}, sids), change
+                   {"gpus": 3, "tp": 2}, {"id": "no-prefix"}, {"task": wrong_task}, {"reported": ""}, {"engine": "x"}):
+        assert case_problems({**good, **change}, sids, prefix), change
 
 
-def test_sources_valid_prefixed_and_used(doc: dict[str, Any]) -> None:
+def test_sources_valid_prefixed_and_used(file: str, doc: dict[str, Any]) -> None:
     ids = [Source.model_validate(s).id for s in doc["sources"]]
-    assert len(ids) == len(set(ids)) and all(i.startswith(PREFIX) for i in ids)
+    assert len(ids) == len(set(ids)) and all(i.startswith(FILES[file][0]) for i in ids)
     assert not set(ids) & set(packaged_catalog().sources)
     assert {c["source"] for c in doc["cases"]} == set(ids)
     for s in doc["sources"]:  # the selection rule: each note says which tables were taken whole
@@ -126,28 +167,43 @@ def test_devices_and_models_resolve(doc: dict[str, Any]) -> None:
         model(cat, c["model"])
 
 
-def test_coverage(doc: dict[str, Any]) -> None:
-    groups = [c["group"] for c in doc["cases"]]
-    assert groups.count("training-throughput") >= 25
-    assert len({c["source"] for c in doc["cases"]}) >= 2  # independent sources
-    assert sum(c["device"].startswith("ascend-910b") for c in doc["cases"]) >= 25
-    assert all(not c["device"].startswith(("a1", "h1", "h2", "l", "rtx")) for c in doc["cases"])  # domestic devices only
+def test_coverage(file: str, doc: dict[str, Any]) -> None:
+    FILES[file][2](doc["cases"])
 
 
-def test_sources_not_used_elsewhere(doc: dict[str, Any]) -> None:
-    """A source already in the validation set (in-sample or held out) must not be reused (selection rule)."""
+def test_sources_not_used_elsewhere(file: str, doc: dict[str, Any]) -> None:
+    """A source already in the validation set (in-sample or held out) must not be reused (selection rule); the
+    NVIDIA file's sources share publishers with in-sample ones and say so in their notes, so only its URLs are
+    checked against the other held-out files."""
     urls = {s["url"] for s in doc["sources"]}
     for path in VAL_DIR.glob("*.yaml"):
-        if path.name in {FILE, "error_bands.yaml"}:
+        if path.name in {file, "error_bands.yaml"} or (file == "published_cases_2026_11.yaml" and path.name not in FILES):
             continue
         other = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         assert not urls & {s.get("url") for s in other.get("sources", [])}, path.name
 
 
-def test_layout_unstated_exactly_where_the_source_states_none(doc: dict[str, Any]) -> None:
+def test_validator_runs_every_case(file: str, doc: dict[str, Any], tmp_path: Path) -> None:
+    from suanli.validate.report import run_validation
+
+    shutil.copy(VAL_DIR / file, tmp_path / file)
+    results, skipped = run_validation(packaged_catalog(), tmp_path)
+    assert not skipped, skipped
+    assert {r.id for r in results} == {c["id"] for c in doc["cases"]}
+    assert all(r.sample == "out" and r.default is not None for r in results)
+
+
+# published_cases_domestic.yaml: cases whose source states no layout --------------------------------------------
+
+@pytest.fixture(scope="module")
+def domestic() -> dict[str, Any]:
+    return _load("published_cases_domestic.yaml")
+
+
+def test_layout_unstated_exactly_where_the_source_states_none(domestic: dict[str, Any]) -> None:
     """The MindSpeed-LLM table states no parallel layout, batch or recomputation: every row is `layout: unstated`
     in MindSpeed-LLM (scored on the planner's fastest layout); FlagPerf's READMEs state theirs: none is."""
-    for c in doc["cases"]:
+    for c in domestic["cases"]:
         if c["source"] == "cdom-mindspeed-llm-readme-2024":
             assert c.get("layout") == "unstated" and c.get("framework") == "mindspeed", c["id"]
             assert not set(c) & set(_S.LAYOUT_DIMS), c["id"]
@@ -155,14 +211,14 @@ def test_layout_unstated_exactly_where_the_source_states_none(doc: dict[str, Any
             assert "layout" not in c and "framework" not in c, c["id"]
 
 
-def test_unstated_layouts_are_the_planners_fastest(doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unstated_layouts_are_the_planners_fastest(domestic: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """The validator scores a `layout: unstated` case on `fastest_layout` (exactly its cards, its framework, prices
     aside) and prints it; a case no layout fits is skipped with the reason, never scored on a layout that cannot run."""
     from suanli.plan.search import fastest_layout
     from suanli.validate.report import planner_layout, run_validation
 
     cat = packaged_catalog()
-    c = next(x for x in doc["cases"] if x.get("layout") == "unstated" and x["gpus"] == 8)
+    c = next(x for x in domestic["cases"] if x.get("layout") == "unstated" and x["gpus"] == 8)
     layout, req, why = planner_layout(cat, c)
     assert layout is not None and why == ""
     assert layout.gpus == c["gpus"] == layout.tp * layout.pp * layout.dp and layout.framework == "mindspeed"
@@ -180,12 +236,3 @@ def test_unstated_layouts_are_the_planners_fastest(doc: dict[str, Any], monkeypa
     assert len(skipped) == 1 and skipped[0].startswith("cdom-x-70b-1-card: layout unstated: no layout fits 1×")
     assert "GiB" in skipped[0]
 
-
-def test_validator_runs_every_case(doc: dict[str, Any], tmp_path: Path) -> None:
-    from suanli.validate.report import run_validation
-
-    shutil.copy(VAL_DIR / FILE, tmp_path / FILE)
-    results, skipped = run_validation(packaged_catalog(), tmp_path)
-    assert not skipped, skipped
-    assert {r.id for r in results} == {c["id"] for c in doc["cases"]}
-    assert all(r.sample == "out" and r.default is not None for r in results)
