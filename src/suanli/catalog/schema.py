@@ -583,7 +583,7 @@ class JobSetup(_Strict):
     id: str
     environment_minutes: FloatField
     download_gbit_per_s: FloatField
-    checkpoint_every_hours: FloatField
+    gpu_hours_between_failures: FloatField
     checkpoint_write_gb_per_s: FloatField
     source: str
     note: str | None = None

@@ -156,8 +156,11 @@ class Estimate(BaseModel):
                 out["time"].update({
                     "compute_hours": self.hours,
                     "setup_hours": self.setup_hours["total_h"],
-                    "setup_breakdown_hours": {k: self.setup_hours[k] for k in ("environment_h", "download_h", "checkpoint_h")},
+                    "setup_breakdown_hours": {k: self.setup_hours[k]
+                                              for k in ("environment_h", "download_h", "checkpoint_h", "lost_h")},
                     "checkpoints": self.setup_hours["checkpoints"],
+                    "checkpoint_interval_hours": self.setup_hours["checkpoint_interval_h"],
+                    "expected_interruptions": self.setup_hours["interruptions"],
                     "total_hours": self.hours + self.setup_hours["total_h"],
                 })
         return out
@@ -216,7 +219,7 @@ def estimate(
                     hours = w.tokens / tr.train_tokens_per_s / 3600
                     terms = setup_terms(cat, model, w.task, mem.trainable_params, optimizer_bytes_per_param(w))
                     nodes = math.ceil(w.gpus / device.max_cards_per_node)
-                    setup = {k: float(v) for k, v in setup_hours(terms, hours, nodes).items()}
+                    setup = {k: float(v) for k, v in setup_hours(terms, hours, nodes, w.gpus).items()}
             else:
                 inf = inference_speed(cat, model, device, w, overrides)
                 if w.tokens:

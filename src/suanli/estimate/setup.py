@@ -1,7 +1,9 @@
-"""Fixed time a rented training job pays for beyond its compute: environment, model download, checkpoints.
+"""Time a rented training job pays for beyond its compute: environment, model download, checkpoints, and the work
+lost to interruptions.
 
-The figures are catalog data (`frameworks.yaml` `setup`), each marked `assumed` until measured; the planner and
-`suanli estimate` add the same set-up time (arrays or floats)."""
+The figures are catalog data (`frameworks.yaml` `setup`): the environment, download and write rates are `assumed`; the
+interruption rate is Llama 3's measured one, and the checkpoint interval follows from it by Young's formula. The
+planner and `suanli estimate` add the same time (arrays or floats)."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ class SetupTerms:
     def __init__(self, setup: JobSetup, download_bytes: float, checkpoint_bytes: float) -> None:
         self.environment_h = setup.environment_minutes.value / 60
         self.download_bytes_per_s = setup.download_gbit_per_s.value * GB / 8
-        self.checkpoint_every_h = setup.checkpoint_every_hours.value
+        self.gpu_mtbf_h = setup.gpu_hours_between_failures.value
         self.write_bytes_per_s = setup.checkpoint_write_gb_per_s.value * GB
         self.download_bytes = download_bytes
         self.checkpoint_bytes = checkpoint_bytes
@@ -48,12 +50,21 @@ def setup_terms(cat: Catalog, m: ModelArch, task: str, trainable: int, optimizer
     return SetupTerms(job_setup(cat), weights_bytes(m, "bf16"), ckpt)
 
 
-def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any) -> dict[str, Any]:
-    """Environment + download + ceil(compute / interval) checkpoints (the last one included), each node writing
-    its share in parallel."""
-    checkpoints = np.maximum(np.ceil(compute_hours / t.checkpoint_every_h), 1.0)
+def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any, gpus: Any) -> dict[str, Any]:
+    """Environment + download + checkpoints + expected lost work. A job on `gpus` cards is interrupted every
+    gpu_mtbf / gpus hours; it checkpoints every sqrt(2 · write · mtbf) hours (Young 1974), each node writing its
+    share in parallel, the last checkpoint included; each interruption loses half an interval on average and a
+    restart (the environment again)."""
+    write_h = t.checkpoint_bytes / (t.write_bytes_per_s * nodes) / 3600
+    mtbf_h = t.gpu_mtbf_h / gpus
+    interval_h = np.sqrt(2.0 * write_h * mtbf_h)  # Young 1974: optimum first-order checkpoint interval
+    checkpoints = np.maximum(np.ceil(compute_hours / np.maximum(interval_h, 1e-9)), 1.0)
+    checkpoint_h = checkpoints * write_h
+    interruptions = compute_hours / mtbf_h
+    lost_h = interruptions * (np.minimum(interval_h, compute_hours) / 2.0 + t.environment_h)
     download_h = t.download_bytes / t.download_bytes_per_s / 3600
-    checkpoint_h = checkpoints * t.checkpoint_bytes / (t.write_bytes_per_s * nodes) / 3600
-    total = t.environment_h + download_h + checkpoint_h
-    return {"environment_h": t.environment_h + 0.0 * compute_hours, "download_h": download_h + 0.0 * compute_hours,
-            "checkpoint_h": checkpoint_h, "checkpoints": checkpoints, "total_h": total}
+    total = t.environment_h + download_h + checkpoint_h + lost_h
+    zero = 0.0 * compute_hours
+    return {"environment_h": t.environment_h + zero, "download_h": download_h + zero, "checkpoint_h": checkpoint_h,
+            "checkpoints": checkpoints, "checkpoint_interval_h": interval_h + zero, "interruptions": interruptions,
+            "lost_h": lost_h, "total_h": total}

@@ -470,7 +470,8 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=fw.tp_comm_overlap)
         compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
         nodes = np.ceil(L["gpus"] / per_node[sel])
-        su = setup_hours(setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w)), compute_h, nodes)
+        su = setup_hours(setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w)), compute_h, nodes,
+                         L["gpus"])
         parts.append({
             "dev": di, "gpus": L["gpus"], "tp": tp, "pp": pp, "vpp": vpp, "dp": dp, "ep": ep, "zero": zero, "rec": rec,
             "b": b, "ga": ga, "mem": needed, "usable": usable, "cap": cap, "fits": fits,
@@ -762,7 +763,7 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         s = next((x for x in cat.setup if x.id == "default"), None)
         if s is not None:
             out.append(Message("plan.assume.setup", env=s.environment_minutes.value, gbit=s.download_gbit_per_s.value,
-                               every=s.checkpoint_every_hours.value, write=s.checkpoint_write_gb_per_s.value))
+                               mtbf=s.gpu_hours_between_failures.value, write=s.checkpoint_write_gb_per_s.value))
     no_fa = sorted({d.stack.name for d in devs if d.excluded is None and not _flash(d.stack)})
     if no_fa:
         out.append(Message("plan.assume.no_flash", stacks=", ".join(no_fa)))

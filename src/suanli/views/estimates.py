@@ -116,6 +116,7 @@ class SetupHoursJson(Shape):
     environment_h: float
     download_h: float
     checkpoint_h: float
+    lost_h: float = Field(description="expected work lost to interruptions: half a checkpoint interval and a restart each")
 
 
 class EstimateTime(Shape):
@@ -127,6 +128,8 @@ class EstimateTime(Shape):
     setup_hours: float | None = None
     setup_breakdown_hours: SetupHoursJson | None = None
     checkpoints: float | None = None
+    checkpoint_interval_hours: float | None = Field(None, description="Young's interval: sqrt(2 x write time x MTBF)")
+    expected_interruptions: float | None = None
     total_hours: float | None = None
 
 
