@@ -29,9 +29,17 @@ def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog) -> str:
         "name": f"suanli-{result.model_id.split('/')[-1].lower()}-{result.request.task}",
         "resources": {"accelerators": f"{SKYPILOT_NAMES.get(p.device, p.device)}:{per_node_gpus}"},
         "num_nodes": nodes,
+        # the whole layout the plan was estimated with: a launcher that drops one (recomputation above all) may
+        # not fit in memory or run at the planned speed
         "envs": {
-            "MODEL": result.model_id, "TASK": result.request.task, "TP": p.tp, "PP": p.pp,
-            "ZERO_STAGE": p.zero if p.zero is not None else 0, "MICRO_BATCH": p.micro_batch,
+            "MODEL": result.model_id, "TASK": result.request.task, "FRAMEWORK": p.framework,
+            **({"ENGINE": p.engine} if p.engine else {}), "PRECISION": p.precision,
+            "TP": p.tp, "PP": p.pp, "VPP": p.vpp, "EP": p.ep, "DP": p.dp,
+            "ZERO_STAGE": p.zero if p.zero is not None else 0, "RECOMPUTE": p.recompute or "none",
+            "MICRO_BATCH": p.micro_batch, "GRAD_ACCUM": p.grad_accum or 1,
+            **({"SEQ": result.request.seq, "GLOBAL_BATCH": result.request.global_batch}
+               if result.request.task != "inference" else {}),
+            **({"LORA_RANK": result.request.lora_rank} if result.request.task in ("lora", "qlora") else {}),
         },
         "run": f"echo 'suanli plan: {p.reason}'",
     }

@@ -44,6 +44,11 @@ def test_skypilot_export(tmp_path: Path) -> None:
     acc, _, count = task["resources"]["accelerators"].partition(":")
     assert acc and int(count) >= 1 and task["num_nodes"] >= 1
     assert task["envs"]["MODEL"] == "meta-llama/Llama-2-70b-hf"
+    plan = json.loads(r.stdout)["plans"][0]  # the whole layout travels: framework, recomputation, accumulation
+    env = task["envs"]
+    assert env["FRAMEWORK"] == plan["framework"] and env["RECOMPUTE"] == (plan["recompute"] or "none")
+    assert (env["TP"], env["PP"], env["DP"], env["MICRO_BATCH"]) == (plan["tp"], plan["pp"], plan["dp"], plan["micro_batch"])
+    assert env["GRAD_ACCUM"] == (plan["grad_accum"] or 1) and env["SEQ"] == 2048
 
 
 def test_plan_exits_1_when_nothing_qualifies() -> None:
