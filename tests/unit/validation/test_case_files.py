@@ -8,6 +8,7 @@ and the measured key its group calls for; no source is reused from another case 
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -200,15 +201,30 @@ def domestic() -> dict[str, Any]:
     return _load("published_cases_domestic.yaml")
 
 
-def test_layout_unstated_exactly_where_the_source_states_none(domestic: dict[str, Any]) -> None:
-    """The MindSpeed-LLM table states no parallel layout, batch or recomputation: every row is `layout: unstated`
-    in MindSpeed-LLM (scored on the planner's fastest layout); FlagPerf's READMEs state theirs: none is."""
+def test_layout_unstated_exactly_where_no_script_was_found(domestic: dict[str, Any]) -> None:
+    """The MindSpeed-LLM table states no parallel layout, batch or recomputation; each row's example pre-training script
+    does. A row is `layout: unstated` (framework mindspeed, scored on the planner's fastest layout) exactly where no script
+    was found, and its note says what was searched; every other row states tp, pp, zero, recompute, micro-batch and grad
+    accumulation, and its note names the script (path under examples/, commit) and the encoding, with dp x micro x grad_accum
+    a whole global batch. FlagPerf's READMEs state their layouts: no FlagPerf row is unstated."""
+    script = re.compile(r"script (examples/(?:mcore|legacy)/\S+\.sh) \(.*?commit ([0-9a-f]{8})")
     for c in domestic["cases"]:
-        if c["source"] == "cdom-mindspeed-llm-readme-2024":
-            assert c.get("layout") == "unstated" and c.get("framework") == "mindspeed", c["id"]
-            assert not set(c) & set(_S.LAYOUT_DIMS), c["id"]
-        else:
+        if c["source"] != "cdom-mindspeed-llm-readme-2024":
             assert "layout" not in c and "framework" not in c, c["id"]
+            continue
+        found = script.search(c["note"])
+        if c.get("layout") == "unstated":
+            assert found is None and "searched" in c["note"], c["id"]
+            assert c.get("framework") == "mindspeed" and not set(c) & set(_S.LAYOUT_DIMS), c["id"]
+        else:
+            assert found is not None, f"{c['id']}: a stated layout names its script and commit"
+            assert "layout" not in c and "framework" not in c, c["id"]
+            assert {"tp", "pp", "zero", "recompute", "batch", "grad_accum"} <= set(c), c["id"]
+            dp = c["gpus"] // (c["tp"] * c["pp"] * c.get("cp", 1))
+            assert dp * c["tp"] * c["pp"] * c.get("cp", 1) == c["gpus"], c["id"]
+            assert f"grad_accum {c['grad_accum']} = {dp * c['batch'] * c['grad_accum']} / ({c['batch']} x {dp})" in c["note"], c["id"]
+            assert f"tp {c['tp']}, pp {c['pp']}" in c["note"], c["id"]
+            assert c.get("tp_comm_overlap", False) == ("tp_comm_overlap (--use-mc2)" in c["note"]), c["id"]
 
 
 def test_unstated_layouts_are_the_planners_fastest(domestic: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,7 +234,9 @@ def test_unstated_layouts_are_the_planners_fastest(domestic: dict[str, Any], mon
     from suanli.validate.report import planner_layout, run_validation
 
     cat = packaged_catalog()
-    c = next(x for x in domestic["cases"] if x.get("layout") == "unstated" and x["gpus"] == 8)
+    # every MindSpeed row now states its script's layout: an 8-card row with its layout taken away stands for an unstated one
+    row = next(x for x in domestic["cases"] if x["source"] == "cdom-mindspeed-llm-readme-2024" and x["gpus"] == 8)
+    c = {k: v for k, v in row.items() if k not in _S.LAYOUT_DIMS | {"vpp", "cp"}} | {"layout": "unstated", "framework": "mindspeed"}
     layout, req, why = planner_layout(cat, c)
     assert layout is not None and why == ""
     assert layout.gpus == c["gpus"] == layout.tp * layout.pp * layout.dp and layout.framework == "mindspeed"
