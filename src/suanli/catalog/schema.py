@@ -273,6 +273,10 @@ class Offer(_Strict):
     intra_node_link: Interconnect | None = Field(None, description="card-to-card link inside the instance")
     inter_node_network: InterNodeNetwork = Field("none", description="fabric between instances")
     inter_node_gbit_per_s: FloatField | None = Field(None, description="inter-node bandwidth per node, Gbit/s")
+    public_network_mbit_per_s: FloatField | None = Field(
+        None, description="public (internet) bandwidth the rental includes, Mbit/s, where the source states it: "
+        "the model download in set-up runs at it (else the catalog's assumed rate, frameworks.yaml setup)"
+    )
     max_cards_per_order: int | None = Field(None, ge=1, description="largest order the platform accepts")
     min_cards_per_order: int | None = Field(
         None, ge=1, description="smallest order: a block rented whole ('整租'), billed whole whatever a job uses"
@@ -305,6 +309,9 @@ class Offer(_Strict):
             for v in alt.values if alt is not None else ():
                 if not (math.isfinite(v.value) and 0 < v.value <= 1e9):
                     raise ValueError(f"{name} must be a positive number of CNY up to 1e9 (got {v.value})")
+        if self.public_network_mbit_per_s is not None and not all(
+                math.isfinite(v.value) and 0 < v.value <= 1e6 for v in self.public_network_mbit_per_s.values):
+            raise ValueError("public_network_mbit_per_s must be a positive number of Mbit/s up to 1e6")
         if self.inter_node_network != "none" and self.scope == "card":
             raise ValueError("inter_node_network needs scope node or cluster (a card rental does not span nodes)")
         if self.scope == "cluster" and self.inter_node_network == "none":

@@ -219,7 +219,8 @@ def estimate(
                     hours = w.tokens / tr.train_tokens_per_s / 3600
                     terms = setup_terms(cat, model, w.task, mem.trainable_params, optimizer_bytes_per_param(w))
                     nodes = math.ceil(w.gpus / device.max_cards_per_node)
-                    setup = {k: float(v) for k, v in setup_hours(terms, hours, nodes, w.gpus).items()}
+                    su = setup_hours(terms, hours, nodes, w.gpus, w.download_gbit_per_s)
+                    setup = {k: float(v) for k, v in su.items()}
             else:
                 inf = inference_speed(cat, model, device, w, overrides)
                 if w.tokens:

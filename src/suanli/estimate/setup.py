@@ -2,8 +2,9 @@
 lost to interruptions.
 
 The figures are catalog data (`frameworks.yaml` `setup`): the environment, download and write rates are `assumed`; the
-interruption rate is Llama 3's measured one, and the checkpoint interval follows from it by Young's formula. The
-planner and `suanli estimate` add the same time (arrays or floats)."""
+interruption rate is Llama 3's measured one, and the checkpoint interval follows from it by Young's formula. An offer
+that publishes its public network bandwidth (`Offer.public_network_mbit_per_s`) downloads at that rate instead of the
+assumed one. The planner and `suanli estimate` add the same time (arrays or floats)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from suanli.catalog.schema import Catalog, JobSetup, ModelArch
+from suanli.catalog.schema import Catalog, JobSetup, ModelArch, Offer
 from suanli.errors import EstimateError
 from suanli.estimate.memory import weights_bytes
 from suanli.estimate.params import param_count
 from suanli.units import GB
 
-__all__ = ["SetupTerms", "job_setup", "setup_hours", "setup_terms"]
+__all__ = ["SLOW_DOWNLOAD_H", "SetupTerms", "download_hours", "job_setup", "offer_download_gbit_per_s", "setup_hours",
+           "setup_terms"]
+
+SLOW_DOWNLOAD_H = 0.5  # a plan warns when its offer's bandwidth makes the model download take longer than this
 
 
 class SetupTerms:
@@ -25,7 +29,7 @@ class SetupTerms:
 
     def __init__(self, setup: JobSetup, download_bytes: float, checkpoint_bytes: float) -> None:
         self.environment_h = setup.environment_minutes.value / 60
-        self.download_bytes_per_s = setup.download_gbit_per_s.value * GB / 8
+        self.download_gbit_per_s = setup.download_gbit_per_s.value
         self.gpu_mtbf_h = setup.gpu_hours_between_failures.value
         self.write_bytes_per_s = setup.checkpoint_write_gb_per_s.value * GB
         self.download_bytes = download_bytes
@@ -39,6 +43,17 @@ def job_setup(cat: Catalog) -> JobSetup:
     return s
 
 
+def offer_download_gbit_per_s(offer: Offer) -> float | None:
+    """The offer's published public bandwidth in Gbit/s (None: not published, the catalog's rate applies)."""
+    bw = offer.public_network_mbit_per_s
+    return bw.value / 1000 if bw is not None else None
+
+
+def download_hours(download_bytes: Any, gbit_per_s: Any) -> Any:
+    """Hours to download `download_bytes` at `gbit_per_s` (1e9 bit/s): bytes · 8 / rate."""
+    return download_bytes * 8.0 / (gbit_per_s * GB) / 3600
+
+
 def setup_terms(cat: Catalog, m: ModelArch, task: str, trainable: int, optimizer_bytes_per_param: float) -> SetupTerms:
     """Download: the 16-bit checkpoint. Checkpoint: full training writes weights (2 B), fp32 master weights and
     optimizer states per parameter; LoRA writes the fp32 adapters and their optimizer states."""
@@ -50,8 +65,10 @@ def setup_terms(cat: Catalog, m: ModelArch, task: str, trainable: int, optimizer
     return SetupTerms(job_setup(cat), weights_bytes(m, "bf16"), ckpt)
 
 
-def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any, gpus: Any) -> dict[str, Any]:
-    """Environment + download + checkpoints + expected lost work. A job on `gpus` cards is interrupted every
+def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any, gpus: Any,
+                download_gbit_per_s: Any = None) -> dict[str, Any]:
+    """Environment + download + checkpoints + expected lost work. The download runs at `download_gbit_per_s` (the
+    offer's public bandwidth; None or NaN: the catalog's assumed rate). A job on `gpus` cards is interrupted every
     gpu_mtbf / gpus hours; it checkpoints every sqrt(2 · write · mtbf) hours (Young 1974), each node writing its
     share in parallel, the last checkpoint included; each interruption loses half an interval on average and a
     restart (the environment again)."""
@@ -62,7 +79,9 @@ def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any, gpus: Any) -> dic
     checkpoint_h = checkpoints * write_h
     interruptions = compute_hours / mtbf_h
     lost_h = interruptions * (np.minimum(interval_h, compute_hours) / 2.0 + t.environment_h)
-    download_h = t.download_bytes / t.download_bytes_per_s / 3600
+    rate = t.download_gbit_per_s if download_gbit_per_s is None else np.where(
+        np.isnan(download_gbit_per_s), t.download_gbit_per_s, download_gbit_per_s)
+    download_h = download_hours(t.download_bytes, rate)
     total = t.environment_h + download_h + checkpoint_h + lost_h
     zero = 0.0 * compute_hours
     return {"environment_h": t.environment_h + zero, "download_h": download_h + zero, "checkpoint_h": checkpoint_h,

@@ -82,6 +82,10 @@ class Workload(BaseModel):
     inter_node_gbit_per_s: float | None = Field(
         None, gt=0, le=1e5, description="the rented network between nodes, Gbit/s per node (caps the link data)"
     )
+    download_gbit_per_s: float | None = Field(
+        None, gt=0, le=1e5, description="training set-up: the model download's rate, Gbit/s (the offer's public "
+        "bandwidth; None: the catalog's assumed rate, frameworks.yaml setup)"
+    )
     # training memory as fine-tuning frameworks run it (issue 12 item 3)
     paged_optimizer: bool = Field(False, description="optimizer states in CUDA unified memory, paged to host memory "
                                   "under pressure (bitsandbytes Paged*); not in the device peak")

@@ -48,7 +48,13 @@ from suanli.estimate.memory import (
 )
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
-from suanli.estimate.setup import setup_hours, setup_terms
+from suanli.estimate.setup import (
+    SLOW_DOWNLOAD_H,
+    download_hours,
+    offer_download_gbit_per_s,
+    setup_hours,
+    setup_terms,
+)
 from suanli.estimate.speed import (
     inference_rates,
     inference_speed_terms,
@@ -102,6 +108,7 @@ class Plan(BaseModel):
     ttft_s: float | None = None
     tpot_s: float | None = None
     inter_node_gbit_per_s: float | None = None
+    download_gbit_per_s: float | None = None
     flash_attention: bool = True
     memory_per_gpu_bytes: float
     memory_needed_bytes: float
@@ -470,8 +477,8 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=fw.tp_comm_overlap)
         compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
         nodes = np.ceil(L["gpus"] / per_node[sel])
-        su = setup_hours(setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w)), compute_h, nodes,
-                         L["gpus"])
+        terms = setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w))
+        su = setup_hours(terms, compute_h, nodes, L["gpus"])
         parts.append({
             "dev": di, "gpus": L["gpus"], "tp": tp, "pp": pp, "vpp": vpp, "dp": dp, "ep": ep, "zero": zero, "rec": rec,
             "b": b, "ga": ga, "mem": needed, "usable": usable, "cap": cap, "fits": fits,
@@ -479,7 +486,8 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "hours": compute_h + su["total_h"], "scaling": k["scaling"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision) if precision in SERVE_PRECISIONS else -1),
             "replicas": np.zeros(di.shape), "ttft": np.full(di.shape, np.nan), "tpot": np.full(di.shape, np.nan),
-            "net": net,
+            "net": net, "dl_bytes": np.full(di.shape, terms.download_bytes), "dl_h": su["download_h"],
+            "dl_gbit": np.full(di.shape, np.nan),
         })
     return _concat(parts) if parts else _empty(), n_grid
 
@@ -501,7 +509,8 @@ def _offer_network(o: Offer) -> float:
 
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "tok_s",
-            "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net")
+            "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
+            "dl_gbit")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -590,7 +599,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "compute_h": hours, "setup_h": np.zeros(di.shape), "hours": hours,
             "scaling": (k["step_s"] - k["tp_comm_s"]) / k["step_s"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
-            "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan),
+            "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan), "dl_bytes": np.zeros(di.shape),
+            "dl_h": np.zeros(di.shape), "dl_gbit": np.full(di.shape, np.nan),
         })
     return (_concat(parts) if parts else _empty()), n
 
@@ -599,15 +609,20 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
 
 
 def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, subsidy: float
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cheapest usable offer per configuration through `billed_cost`: cost, cost at the range's top, offer
-    index into the device's offers (−1: none can hold the job)."""
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Cheapest usable offer per configuration through `billed_cost`, each offer on its own hours (an offer that
+    publishes its public bandwidth downloads the model at it: `estimate.setup.download_hours`): cost, cost at the
+    range's top, offer index into the device's offers (−1: none can hold the job), the hours on that offer and
+    its download rate in Gbit/s (NaN: the catalog's assumed rate)."""
     dev = grid["dev"][sel]
-    gpus, hours, tp = grid["gpus"][sel], grid["hours"][sel], grid["tp"][sel]
+    gpus, tp = grid["gpus"][sel], grid["tp"][sel]
+    base_h, dl_bytes, dl_h = grid["hours"][sel], grid["dl_bytes"][sel], grid["dl_h"][sel]
     n = sel.shape[0]
     best = np.full(n, np.inf)
     best_max = np.full(n, np.inf)
     best_o = np.full(n, -1)
+    best_h = base_h.copy()
+    best_g = np.full(n, np.nan)
     multi_node = gpus > np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[dev] if devs else gpus > 0
     serving = bool(np.any(grid["replicas"][sel] > 0)) if n else False
     for k in range(max((len(d.offers) for d in devs), default=0)):
@@ -636,13 +651,18 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
         onet = col(_offer_network)
         row_net = grid["net"][sel]
         ok &= ~multi_node | serving | (np.isnan(row_net) & np.isnan(onet)) | (row_net == onet)
+        gbit = col(lambda o: offer_download_gbit_per_s(o) or np.nan)
+        own = ~np.isnan(gbit) & (dl_bytes > 0)
+        hours = np.where(own, base_h - dl_h + download_hours(dl_bytes, np.where(own, gbit, 1.0)), base_h)
         c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub, min_cards), np.inf)
         cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub, min_cards)
         better = c < best
         best = np.where(better, c, best)
         best_max = np.where(better, cm, best_max)
         best_o = np.where(better, k, best_o)
-    return best, best_max, best_o
+        best_h = np.where(better, hours, best_h)
+        best_g = np.where(better, np.where(own, gbit, np.nan), best_g)
+    return best, best_max, best_o, best_h, best_g
 
 
 # ---------------------------------------------------------------------------------------------------- plan
@@ -689,7 +709,15 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     devs = _devices(cat, m, req, offers)
     grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs)
     sel = np.nonzero(grid["fits"])[0]
-    cost, cost_max, oi = _price(devs, grid, sel, req.subsidy)
+    cost, cost_max, oi, chosen_h, chosen_g = _price(devs, grid, sel, req.subsidy)
+    # hours and set-up are those of each configuration's chosen offer from here on (its download rate)
+    grid = dict(grid)
+    extra_h = chosen_h - grid["hours"][sel]
+    for key, add in (("hours", extra_h), ("setup_h", extra_h), ("dl_h", extra_h)):
+        grid[key] = grid[key].copy()
+        grid[key][sel] += add
+    grid["dl_gbit"] = grid["dl_gbit"].copy()
+    grid["dl_gbit"][sel] = chosen_g
     dev = grid["dev"][sel]
     weeks = np.array([(d.weeks[0] + d.weeks[1]) / 2 for d in devs])[dev] if devs else np.zeros(0)
     one_off = weeks * ENGINEERS_FOR_MIGRATION * req.engineer_cny_per_week
@@ -856,7 +884,8 @@ def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, vpp=p.vpp, ep=p.ep,
                            tp_comm_overlap=p.tp_comm_overlap,
                            zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,
-                           inter_node_gbit_per_s=p.inter_node_gbit_per_s, flash_attention=p.flash_attention)
+                           inter_node_gbit_per_s=p.inter_node_gbit_per_s, flash_attention=p.flash_attention,
+                           download_gbit_per_s=p.download_gbit_per_s if isinstance(p, Plan) else None)
 
 
 def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost: float, cost_max: float,
@@ -896,6 +925,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         # name the node offer and its inter-node network (issue 11)
         warnings.append(Message("plan.warn.nodes_offer", nodes=nodes, offer=offer.id, provider=offer.provider,
                                 network=network_label(offer)))
+    dl_gbit = float(grid["dl_gbit"][i])
+    if training and not math.isnan(dl_gbit) and grid["dl_h"][i] > SLOW_DOWNLOAD_H:
+        warnings.append(Message("plan.warn.slow_download", gb=float(grid["dl_bytes"][i]) / 1e9,
+                                download=duration(float(grid["dl_h"][i])), mbit=dl_gbit * 1000, offer=offer.id))
     unit_h = UNIT_HOURS[offer.billing_unit]
     used_h = float(grid["hours"][i])
     paid_units = int(billed_units(used_h, unit_h, offer.min_units))
@@ -952,6 +985,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         grad_accum=int(grid["ga"][i]) if training else None,
         replicas=None if training else int(grid["replicas"][i]),
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
+        download_gbit_per_s=None if math.isnan(dl_gbit) else dl_gbit,
         flash_attention=_flash(d.stack),
         ttft_s=None if training else float(grid["ttft"][i]),
         tpot_s=None if training else float(grid["tpot"][i]),

@@ -44,7 +44,7 @@ __all__ = [
 CSV_COLUMNS = (
     "id", "provider", "device", "cards", "billing_unit", "price_cny", "price_cny_max", "min_units",
     "whole_machine_only", "kind", "instance", "scope", "intra_node_link", "inter_node_network",
-    "inter_node_gbit_per_s", "max_cards_per_order", "stock", "url", "region", "date", "source", "note",
+    "inter_node_gbit_per_s", "public_network_mbit_per_s", "max_cards_per_order", "stock", "url", "region", "date", "source", "note",
     "source_title", "source_url",
 )
 CSV_REQUIRED = ("id", "provider", "device", "cards", "billing_unit", "price_cny", "date", "source")
@@ -164,7 +164,7 @@ def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[
                 out[k] = int(v)
             except ValueError:
                 errs.append(RowError(line, k, f"{v!r} is not a whole number"))
-        elif k in ("price_cny", "price_cny_max", "inter_node_gbit_per_s"):
+        elif k in ("price_cny", "price_cny_max", "inter_node_gbit_per_s", "public_network_mbit_per_s"):
             try:
                 num = float(v.replace(",", ""))
             except ValueError:
@@ -260,6 +260,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
                 _sourced_price(conv, "price_cny")
                 _sourced_price(conv, "price_cny_max")
                 _sourced_price(conv, "inter_node_gbit_per_s")
+                _sourced_price(conv, "public_network_mbit_per_s")
                 rows.append((line, conv))
                 if conv.get("source"):
                     titles.setdefault(conv["source"], (raw.get("source_title"), raw.get("source_url")))
@@ -269,6 +270,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
             if isinstance(raw, dict):
                 _sourced_price(raw, "price_cny")
                 _sourced_price(raw, "price_cny_max")
+                _sourced_price(raw, "public_network_mbit_per_s")
                 if "date" in raw and raw["date"] is not None and not isinstance(raw["date"], str):
                     raw["date"] = str(raw["date"])  # YAML reads 2025-06-01 as a date
     new_sources: dict[str, Source] = {}

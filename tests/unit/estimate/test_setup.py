@@ -37,3 +37,21 @@ def test_more_cards_fail_more_often_and_checkpoint_more() -> None:
     assert many["interruptions"][0] == pytest.approx(8 * few["interruptions"][0])
     assert many["checkpoint_interval_h"][0] < few["checkpoint_interval_h"][0]  # shorter MTBF, faster writes: both shrink
     assert setup_hours(t, 0.5, 1.0, 1.0)["checkpoints"] == 1.0  # the final checkpoint always
+
+
+def test_download_at_the_offers_public_bandwidth() -> None:
+    """A 140 GB model at 100 Mbit/s (SMM's H200 quote: '含100M独享带宽') downloads in 3.1 h; NaN or None is the
+    catalog's assumed rate, so arrays of offers with and without a published bandwidth go through one call."""
+    from suanli.estimate.setup import download_hours
+
+    assert download_hours(140e9, 0.1) == pytest.approx(140e9 * 8 / 100e6 / 3600)
+    assert download_hours(140e9, 0.1) == pytest.approx(3.11, abs=0.01)
+    cat = packaged_catalog()
+    t = setup_terms(cat, model(cat, "qwen2.5-72b"), "full", 0, 8.0)
+    default = setup_hours(t, 10.0, 1.0, 8.0)
+    assert default["download_h"] == pytest.approx(download_hours(t.download_bytes, job_setup(cat).download_gbit_per_s.value))
+    slow = setup_hours(t, 10.0, 1.0, 8.0, 0.1)
+    assert float(slow["download_h"]) == pytest.approx(float(default["download_h"]) * 10)  # 1 Gbit/s assumed
+    assert float(slow["total_h"]) - float(default["total_h"]) == pytest.approx(float(slow["download_h"] - default["download_h"]))
+    mixed = setup_hours(t, np.array([10.0, 10.0]), np.array([1.0, 1.0]), np.array([8.0, 8.0]), np.array([np.nan, 0.1]))
+    assert mixed["download_h"] == pytest.approx([float(default["download_h"]), float(slow["download_h"])])
