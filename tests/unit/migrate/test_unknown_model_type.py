@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
+pytest.importorskip("torch", reason="torch is an optional extra (make test installs the CPU build)")
+pytest.importorskip("transformers", reason="transformers is an optional extra")
 
 LLAMA_FIELDS = {
     "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
