@@ -214,6 +214,7 @@ class AcceleratorSpecs(_Strict):
 class Accelerator(_Strict):
     id: str
     name: str
+    name_zh: str | None = Field(None, description="the vendor's Chinese product name, shown in Chinese output")
     aliases: tuple[str, ...] = ()
     vendor: Vendor
     family: str = Field(description="architecture family, e.g. ada, ampere, hopper, davinci; keys efficiency data")

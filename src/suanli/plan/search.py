@@ -324,6 +324,11 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
     return out
 
 
+def _device_name(acc: Accelerator) -> str | dict[str, str]:
+    """The device's name in a message: the vendor's Chinese name in Chinese output where the catalog has one."""
+    return {"en": acc.name, "zh": acc.name_zh} if acc.name_zh else acc.name
+
+
 def _both(note: Any) -> dict[str, str] | None:
     """A catalog note in both languages (`note(lang)`), for a message parameter the renderer picks from."""
     en, zh = note("en"), note("zh")
@@ -909,7 +914,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
             warnings.append(Message("plan.warn.idle_cards", cards=offer.cards, idle=idle))
     export_note = china_export_controlled(d.acc)
     if export_note:  # whatever the offer's region: a Chinese listing of such a card is no licence
-        warnings.append(Message("plan.warn.china_export", device=d.acc.name, device_id=d.acc.id))
+        warnings.append(Message("plan.warn.china_export", device=_device_name(d.acc), device_id=d.acc.id))
     if is_international(offer.region):
         warnings.append(Message("plan.warn.international_offer", provider=offer.provider, region=offer.region))
         if not d.acc.domestic and not export_note:
@@ -950,12 +955,12 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     usable_gib = grid["usable"][i] / GiB
     fw = d.framework.name if d.framework else "?"
     if training:
-        reason = Message("plan.reason.train_fw", objective=req.objective, gpus=gpus, device=d.acc.name, framework=fw,
+        reason = Message("plan.reason.train_fw", objective=req.objective, gpus=gpus, device=_device_name(d.acc), framework=fw,
                          hours=duration(float(grid["hours"][i])), setup=duration(float(grid["setup_h"][i])),
                          cost=cost, billing=offer.billing_unit, mem_gib=mem_gib, usable_gib=usable_gib)
     else:
         reason = Message("plan.reason.serve_replicas", objective=req.objective, replicas=int(grid["replicas"][i]),
-                         tp=int(grid["tp"][i]), engine=d.engine, device=d.acc.name,
+                         tp=int(grid["tp"][i]), engine=d.engine, device=_device_name(d.acc),
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          ttft_ms=float(grid["ttft"][i]) * 1000, tpot_ms=float(grid["tpot"][i]) * 1000,
                          mem_gib=mem_gib, usable_gib=usable_gib)
@@ -964,7 +969,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         full_reason = Message("plan.reason.with", reason=reason, extra=Message("plan.reason.migration_share", cost=mig))
     if export_note:
         full_reason = Message("plan.reason.with", reason=full_reason,
-                              extra=Message("plan.reason.export_risk", device=d.acc.name))
+                              extra=Message("plan.reason.export_risk", device=_device_name(d.acc)))
     return Plan(
         rank=rank,
         device=d.acc.id,

@@ -108,6 +108,7 @@ class AcceleratorDetail(Shape):
 
     id: str
     name: str
+    name_zh: str | None = None
     aliases: list[str] | None = None
     vendor: str
     family: str

@@ -258,3 +258,13 @@ def test_stale_prices_warn_with_their_date(cat) -> None:
     assert any("months old" in w and offer.date in w for w in p.warnings)
     fresh = plan(cat, m, req, dt.date.fromisoformat(offer.date[:10] if len(offer.date) >= 10 else offer.date + "-01-01"))
     assert not any("months old" in w for w in fresh.plans[0].warnings)
+
+
+def test_chinese_output_names_domestic_devices_as_their_vendors_do(cat) -> None:
+    """Plans carry the device name in both languages where the catalog has the vendor's Chinese name."""
+    from suanli.i18n import Message, render
+
+    r = plan(cat, lookup.model(cat, "qwen2.5-7b"), _req(devices=("ascend-910b",)))
+    assert r.plans
+    msg = Message.from_json(r.plans[0].reason_i18n)
+    assert "华为昇腾 910B" in render(msg, "zh", "cli") and "Huawei Ascend 910B" in render(msg, "en", "cli")
