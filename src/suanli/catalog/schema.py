@@ -498,6 +498,7 @@ class AdaptedList(_Strict):
 class SoftwareStack(_Strict):
     id: str
     name: str
+    name_zh: str | None = Field(None, description="the stack's name as its vendor writes it in Chinese")
     vendor: str
     devices_note: str | None = None
     frameworks: tuple[str, ...] = ()

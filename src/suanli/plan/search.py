@@ -161,14 +161,14 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[f
     on_list = bool(ids & names) or any(i.split("/")[-1] in {n.split("/")[-1] for n in names} for i in ids)
     if on_list and stack.migration_weeks_adapted is not None:
         lo, hi = stack.migration_weeks_adapted.value
-        return lo, hi, Message("migration.adapted", stack=stack.name)
+        return lo, hi, Message("migration.adapted", stack=_stack_name(stack))
     if (m.moe is not None or m.kind == "diffusion") and stack.migration_weeks_moe_multimodal is not None:
         lo, hi = stack.migration_weeks_moe_multimodal.value
-        return lo, hi, Message("migration.moe_not_adapted", stack=stack.name)
+        return lo, hi, Message("migration.moe_not_adapted", stack=_stack_name(stack))
     if stack.migration_weeks_unadapted is not None:
         lo, hi = stack.migration_weeks_unadapted.value
-        return lo, hi, Message("migration.not_adapted", stack=stack.name)
-    return 0.0, 0.0, Message("migration.no_data", stack=stack.name)
+        return lo, hi, Message("migration.not_adapted", stack=_stack_name(stack))
+    return 0.0, 0.0, Message("migration.no_data", stack=_stack_name(stack))
 
 
 # ---------------------------------------------------------------------------------------------------- devices
@@ -201,7 +201,7 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
         if task not in fw.tasks:
             return None, Message("why.fw_task", framework=fw.name, task=task, tasks=", ".join(fw.tasks))
         if stack.id not in fw.stacks:
-            return None, Message("why.fw_stack", framework=fw.name, stack=stack.name)
+            return None, Message("why.fw_stack", framework=fw.name, stack=_stack_name(stack))
         pins = _unrun_pins(fw, req)
         if pins:
             return None, Message("why.fw_pins", framework=fw.name, task=task, pins=", ".join(pins))
@@ -210,7 +210,7 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
     if task == "inference" and req.engine is not None:
         if cands and not any(f.engine == req.engine for f in cands):
             # the stack has serving frameworks, only not the pinned engine: name the pin, not the stack
-            return None, Message("why.engine_stack", engine=req.engine, stack=stack.name,
+            return None, Message("why.engine_stack", engine=req.engine, stack=_stack_name(stack),
                                  engines=", ".join(sorted({f.engine or f.id for f in cands})))
         cands = [f for f in cands if f.engine == req.engine]
     if cands == [] and task != "inference":
@@ -223,7 +223,7 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
         return defaults[0], None
     if cands:
         return cands[0], None
-    return None, Message("why.no_framework", task=task, stack=stack.name)
+    return None, Message("why.no_framework", task=task, stack=_stack_name(stack))
 
 
 def _runs_pp(fw: Framework, task: str) -> bool:
@@ -278,7 +278,7 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
         if wanted and acc.id not in wanted:
             continue
         stack = stacks[acc.stack]
-        weeks = ((0.0, 0.0, Message("migration.already_on", stack=stack.name)) if stack.id in req.already_on
+        weeks = ((0.0, 0.0, Message("migration.already_on", stack=_stack_name(stack))) if stack.id in req.already_on
                  else migration_weeks(cat, stack, m))
         fw, fw_reason = _framework_for(cat, req, stack)
         engine = None
@@ -324,6 +324,11 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
     return out
 
 
+def _stack_name(stack: SoftwareStack) -> str | dict[str, str]:
+    """The stack's name in a message, in Chinese output as its vendor writes it where the catalog has that."""
+    return {"en": stack.name, "zh": stack.name_zh} if stack.name_zh else stack.name
+
+
 def _device_name(acc: Accelerator) -> str | dict[str, str]:
     """The device's name in a message: the vendor's Chinese name in Chinese output where the catalog has one."""
     return {"en": acc.name, "zh": acc.name_zh} if acc.name_zh else acc.name
@@ -365,7 +370,7 @@ def _precisions(cat: Catalog, req: PlanRequest, acc: Accelerator, stack: Softwar
         elif p == "fp8" and req.task == "inference" and not supports_fp8(acc, stack):
             why = why or Message("why.capability", text=f"no source says {stack.name} runs FP8 on {acc.name}")
         elif p == "fp8" and req.task != "inference" and not supports_fp8_training(cat, acc, stack):
-            why = why or Message("why.no_fp8_training", family=acc.family, stack=stack.name)
+            why = why or Message("why.no_fp8_training", family=acc.family, stack=_stack_name(stack))
         else:
             ok.append(p)
     return tuple(ok), why or Message("why.no_priced")
