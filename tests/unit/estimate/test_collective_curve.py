@@ -89,3 +89,27 @@ def test_links_without_a_curve_are_unchanged(cat) -> None:  # type: ignore[no-un
     np.testing.assert_allclose(
         ring_allgather_s(s, 8.0, r.intra_bytes_per_s, r.intra_latency_s, r.intra_half_bytes),
         r.intra_latency_s + 7 / 8 * s / r.intra_bytes_per_s)
+
+
+# Link kinds with no cited nccl-tests / hccl_test curve with mid-size rows (searched 2026-11-30, docs/validation-log.md):
+# they keep the size-independent bus bandwidth. A curve added here needs its source and anchor row in links.yaml and
+# a reproduction test like the H20 ones above.
+NO_CURVE = {
+    "a100-80g": "link-intra-a100-80g",  # NVLink 3 + NVSwitch
+    "a100-40g": "link-intra-a100-40g",
+    "a800": "link-intra-a800",
+    "l40s": "link-intra-pcie",  # PCIe Gen4 with P2P
+    "l20": "link-intra-pcie",
+    "a100-80g-pcie": "link-intra-a100-80g-pcie",
+    "rtx-4090": "link-intra-none",  # host-staged, no P2P
+    "ascend-910b": "link-intra-hccs",  # HCCS full mesh
+}
+
+
+@pytest.mark.parametrize("device", sorted(NO_CURVE))
+def test_link_kinds_without_a_cited_curve_keep_a_flat_bus(cat, device: str) -> None:  # type: ignore[no-untyped-def]
+    acc = accelerator(cat, device)
+    link = link_for(cat, acc, "intra-node")
+    assert link.id == NO_CURVE[device]
+    assert link.busbw_half_size_mb is None
+    assert link_rates(cat, acc).intra_half_bytes == 0.0
