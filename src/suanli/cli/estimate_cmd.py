@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -10,11 +11,28 @@ from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, emit_json, emit_rows
 from suanli.estimate.estimate import Estimate
+from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
 from suanli.units import GB, GiB
 from suanli.views.files import load_model_arg
 
 __all__ = ["register", "render_estimate"]
+
+
+T = TypeVar("T")
+# workload fields whose flag has another name: errors name the flag the user typed
+_FIELD_FLAGS = {"download_gbit_per_s": "download-gbit", "inter_node_gbit_per_s": "inter-node-gbit",
+                "tp_comm_overlap": "tp-comm-overlap"}
+
+
+def _named_as_flags(build: Callable[[], T]) -> T:
+    try:
+        return build()
+    except InputError as e:
+        key = e.field.replace("-", "_")
+        if key not in _FIELD_FLAGS:
+            raise
+        raise InputError(_FIELD_FLAGS[key], str(e).removeprefix(f"{e.field}: ")) from None
 
 
 def _fmt_b(n: float) -> str:
@@ -117,7 +135,7 @@ def register(app: typer.Typer) -> None:
             engine = default_engine(cat, acc, task)
             if task == "inference" and m.kind == "llm":
                 engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"
-        w = make_workload(
+        w = _named_as_flags(lambda: make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             lora_targets=lora_targets,
@@ -126,7 +144,7 @@ def register(app: typer.Typer) -> None:
             flash_attention=not no_flash_attention, legacy_kv_cache=legacy_kv_cache, paged_optimizer=paged_optimizer, optimizer_in_backward=optimizer_in_backward,
             master_weights=not no_master_weights, loss_chunks=loss_chunks, method=method,
             resolution=resolution, steps=steps, cfg=cfg,
-        )
+        ))
         from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate
 
         e = estimate_with_calibration(cat, m, acc, w)
