@@ -20,6 +20,7 @@ from suanli.validate.report import (
     group_summaries,
     run_validation,
     seed_scaling_claims,
+    source_summaries,
     summarize,
 )
 
@@ -66,6 +67,9 @@ def register(app: typer.Typer) -> None:
         write: Annotated[bool, typer.Option("--write", help="store the error bands that estimates quote")] = False,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
         markdown: Annotated[bool, typer.Option("--markdown", help="print the summary table as Markdown")] = False,
+        by_source: Annotated[
+            bool, typer.Option("--by-source", help="out-of-sample error per group and source, with its sign")
+        ] = False,
         measured_dir: Annotated[
             Path | None, typer.Option(help="also the suanli-measured cases in this folder (`bench import --cases-dir`)")
         ] = None,
@@ -95,6 +99,7 @@ def register(app: typer.Typer) -> None:
                 "skipped": skipped, "targets_pct": TARGETS_PCT, "min_out_of_sample": MIN_OUT_OF_SAMPLE,
                 "measured_by_suanli": measured_summary(results, measured_titles),
                 "seed_scaling_claims": seed_scaling_claims(packaged_catalog()),
+                "by_source": source_summaries(results),
             })
         else:
             rows = _rows(summaries)
@@ -116,6 +121,12 @@ def register(app: typer.Typer) -> None:
                     for r in results
                 ]
                 emit_rows(crow, list(crow[0]) if crow else ["case"], title="Cases")
+            if by_source:
+                srows = [{"group": s.group, "source": s.source, "out n": s.cases, "median": _pct(s.median_abs_pct),
+                          "p90": _pct(s.p90_abs_pct), "signed median": f"{s.median_signed_pct:+.1f}"}
+                         for s in source_summaries(results)]
+                emit_rows(srows, ["group", "source", "out n", "median", "p90", "signed median"], title=(
+                    "Out-of-sample |error| % per group and source (signed: + estimate too high, − too low)"))
             if measured_titles:
                 emit_rows([{**m.model_dump(), "median_abs_pct": _pct(m.median_abs_pct), "p90_abs_pct": _pct(m.p90_abs_pct)}
                            for m in measured_summary(results, measured_titles)],

@@ -355,6 +355,36 @@ def group_summaries(bands: dict[str, ErrorBand]) -> list[GroupSummary]:
     return rows
 
 
+class SourceSummary(BaseModel):
+    """Out-of-sample error of one group's cases from one source: shows when a few sources carry a group's median."""
+
+    model_config = ConfigDict(frozen=True)
+
+    group: str
+    source: str
+    cases: int
+    median_abs_pct: float
+    p90_abs_pct: float
+    median_signed_pct: float = Field(description="median of (estimate − measured) / measured: + too high, − too low")
+
+
+def source_summaries(results: list[CaseResult]) -> list[SourceSummary]:
+    """Per group and source, over out-of-sample cases; sources with the most cases first within a group."""
+    by: dict[tuple[str, str], list[float]] = {}
+    for r in results:
+        if r.sample == "out" and r.default_error is not None:
+            by.setdefault((r.group, r.source), []).append(r.default_error)
+    rows: list[SourceSummary] = []
+    for (g, src), errs in by.items():
+        band = _band(g, errs)
+        assert band.median_abs_pct is not None and band.p90_abs_pct is not None
+        rows.append(SourceSummary(group=g, source=src, cases=band.cases, median_abs_pct=band.median_abs_pct,
+                                  p90_abs_pct=band.p90_abs_pct,
+                                  median_signed_pct=100 * statistics.median(errs)))
+    order = {g: i for i, g in enumerate(GROUPS)}
+    return sorted(rows, key=lambda s: (order.get(s.group, len(order)), -s.cases, s.source))
+
+
 class ClaimCheck(BaseModel):
     model_config = ConfigDict(frozen=True)
 
