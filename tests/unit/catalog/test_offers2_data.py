@@ -10,27 +10,14 @@ import re
 from typing import Any
 
 import pytest
-import yaml
 
-from suanli.catalog.load import DATA_DIR, packaged_catalog
+from suanli.catalog.load import DATA_DIR
 from suanli.catalog.schema import Catalog
 from suanli.plan.compare import hourly_card_price
 
 FILE = DATA_DIR / "offers-2.yaml"
 FX_SOURCE = "fx-usdcny-alphadojo"
 _USD = re.compile(r"original \$([0-9.,]+) per [^;]*?; converted at ([0-9.]+) CNY/USD")
-
-
-@pytest.fixture(scope="module")
-def raw() -> dict[str, Any]:
-    data = yaml.safe_load(FILE.read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
-
-
-@pytest.fixture(scope="module")
-def cat() -> Catalog:
-    return packaged_catalog()
 
 
 def _ids(raw: dict[str, Any], section: str) -> list[str]:

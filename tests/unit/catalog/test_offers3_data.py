@@ -8,25 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import yaml
 
-from suanli.catalog.load import DATA_DIR, packaged_catalog
+from suanli.catalog.load import DATA_DIR
 from suanli.catalog.offers import can_span_nodes
 from suanli.catalog.schema import Catalog, Offer
 
 FILE = DATA_DIR / "offers-3.yaml"
-
-
-@pytest.fixture(scope="module")
-def raw() -> dict[str, Any]:
-    data = yaml.safe_load(FILE.read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
-
-
-@pytest.fixture(scope="module")
-def cat() -> Catalog:
-    return packaged_catalog()
 
 
 @pytest.fixture(scope="module")
