@@ -49,12 +49,23 @@ def _cover_ascend_infer(cases: list[dict[str, Any]]) -> None:
     assert all(c.get("engine") in {"vllm-ascend", "mindie"} for c in cases)
 
 
+def _cover_fp8_train(cases: list[dict[str, Any]]) -> None:
+    """BF16 and FP8 of the same Megatron-Core / TE layout on Hopper, in pairs (issue 12 item 3)."""
+    assert all(c["group"] == "training-throughput" and c["device"].startswith("h") for c in cases)
+    key = [tuple(c.get(k) for k in ("model", "gpus", "tp", "pp", "cp", "vpp", "seq")) for c in cases]
+    assert sorted(c["precision"] for c in cases) == sorted(["bf16", "fp8"] * (len(cases) // 2))
+    assert all(key.count(k) == 2 for k in key)
+
+
 # file -> (id prefix, a task its cases never have, coverage check)
 FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_2026_11.yaml": ("c2611-", "full", _cover_2026_11),
     "published_cases_domestic.yaml": ("cdom-", "inference", _cover_domestic),
     "published_cases_ascend_infer.yaml": ("cai-", "full", _cover_ascend_infer),
+    "published_cases_fp8_train.yaml": ("fp8t-", "inference", _cover_fp8_train),
 }
+# files whose cases are in-sample (`fitted:` names the factors or development-set; never `holdout: true`)
+IN_SAMPLE = {"published_cases_fp8_train.yaml"}
 
 
 def _sibling() -> ModuleType:
@@ -86,16 +97,19 @@ def doc(file: str) -> dict[str, Any]:
     return _load(file)
 
 
-def case_problems(c: dict[str, Any], source_ids: set[str], prefix: str) -> list[str]:
+def case_problems(c: dict[str, Any], source_ids: set[str], prefix: str, in_sample: bool = False) -> list[str]:
     """Everything wrong with one case; empty when it is well formed."""
     p: list[str] = []
     keys = set(c)
-    required = set(_S.REQUIRED) | {"holdout", "reported", "model"}
+    required = set(_S.REQUIRED) | {"fitted" if in_sample else "holdout", "reported", "model"}
     if not required <= keys:
         p.append(f"missing {sorted(required - keys)}")
     if not keys <= required | set(_S.OPTIONAL):
         p.append(f"unknown {sorted(keys - required - set(_S.OPTIONAL))}")
-    if c.get("holdout") is not True or "fitted" in c:
+    if in_sample:
+        if "holdout" in c or not c.get("fitted"):
+            p.append("in-sample: fitted names its factors (or development-set), never holdout")
+    elif c.get("holdout") is not True or "fitted" in c:
         p.append("holdout must be true and nothing fitted")
     if not _S.KEBAB.match(str(c.get("id", ""))) or not str(c.get("id", "")).startswith(prefix):
         p.append(f"id must be kebab-case and start with {prefix!r}")
@@ -138,7 +152,7 @@ def case_problems(c: dict[str, Any], source_ids: set[str], prefix: str) -> list[
 
 def test_every_case_is_well_formed(file: str, doc: dict[str, Any]) -> None:
     sids = {s["id"] for s in doc["sources"]}
-    bad = {c.get("id", "?"): case_problems(c, sids, FILES[file][0]) for c in doc["cases"]}
+    bad = {c.get("id", "?"): case_problems(c, sids, FILES[file][0], file in IN_SAMPLE) for c in doc["cases"]}
     assert not {k: v for k, v in bad.items() if v}
 
 
@@ -146,10 +160,11 @@ def test_checker_catches_bad_cases(file: str, doc: dict[str, Any]) -> None:
     prefix, wrong_task, _ = FILES[file]
     sids = {s["id"] for s in doc["sources"]}
     good = dict(doc["cases"][0])
-    assert case_problems(good, sids, prefix) == []
-    for change in ({"holdout": False}, {"fitted": ["x"]}, {"measured": {"memory_bytes": 1}}, {"source": "val-x"},
+    ins = file in IN_SAMPLE
+    assert case_problems(good, sids, prefix, ins) == []
+    for change in ({"holdout": ins}, {"fitted": [] if ins else ["x"]}, {"measured": {"memory_bytes": 1}}, {"source": "val-x"},
                    {"gpus": 3, "tp": 2}, {"id": "no-prefix"}, {"task": wrong_task}, {"reported": ""}, {"engine": "x"}):
-        assert case_problems({**good, **change}, sids, prefix), change
+        assert case_problems({**good, **change}, sids, prefix, ins), change
 
 
 def test_sources_valid_prefixed_and_used(file: str, doc: dict[str, Any]) -> None:
@@ -191,7 +206,7 @@ def test_validator_runs_every_case(file: str, doc: dict[str, Any], tmp_path: Pat
     results, skipped = run_validation(packaged_catalog(), tmp_path)
     assert not skipped, skipped
     assert {r.id for r in results} == {c["id"] for c in doc["cases"]}
-    assert all(r.sample == "out" and r.default is not None for r in results)
+    assert all(r.sample == ("in" if file in IN_SAMPLE else "out") and r.default is not None for r in results)
 
 
 # published_cases_domestic.yaml: cases whose source states no layout --------------------------------------------
