@@ -569,6 +569,11 @@ class Framework(_Strict):
     pp: bool = False
     ep: bool = False
     zero_stages: tuple[int, ...] = (0,)
+    pp_zero_stages: tuple[int, ...] | None = Field(
+        None, description="the ZeRO stages it runs together with pipeline parallelism over data-parallel replicas "
+        "(None: all of zero_stages); DeepSpeed's PipelineEngine asserts stage < 2, torchtitan shards with FSDP2 only"
+    )
+    pp_zero_source: str | None = None
     recompute: tuple[str, ...] = ("none", "full")
     fp8: bool = False
     vpp: bool = Field(False, description="runs the interleaved pipeline schedule (virtual pipeline stages per device)")

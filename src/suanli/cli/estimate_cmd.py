@@ -102,6 +102,7 @@ def register(app: typer.Typer) -> None:
         ep: Annotated[int, typer.Option(help="expert-parallel size (MoE; divides gpus / (tp × pp × cp))")] = 1,
         tp_comm_overlap: Annotated[bool, typer.Option("--tp-comm-overlap", help="training: tensor-parallel collectives pipelined with the GEMMs (Megatron-Core tp_comm_overlap, MindSpeed CoC/MC2); only what the GEMMs cannot hide is exposed")] = False,
         zero: Annotated[int, typer.Option(help="ZeRO stage 0-3 (3 = FSDP full shard)")] = 0,
+        framework: Annotated[str | None, typer.Option(help="training: the framework the layout runs under (deepspeed, megatron, torchtitan, ...; default: any that runs it on the device's stack)")] = None,
         recompute: Annotated[str, typer.Option(help="activation recomputation: none, selective, full")] = "none",
         optimizer: Annotated[str, typer.Option(help="adamw, adamw8bit, sgd, adafactor")] = "adamw",
         lora_rank: Annotated[int, typer.Option(help="LoRA rank")] = 16,
@@ -134,10 +135,12 @@ def register(app: typer.Typer) -> None:
 
             engine = default_engine(cat, acc, task)
             if task == "inference" and m.kind == "llm":
-                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"
+                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"  # the JSON's note
+                stack = next((x for x in cat.stacks if x.id == acc.stack), None)
+                engine_default = (engine, display_name(stack) if stack is not None else acc.stack)
         w = _named_as_flags(lambda: make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
-            tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
+            tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, framework=framework, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             lora_targets=lora_targets,
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, inter_node_gbit_per_s=inter_node_gbit,
             download_gbit_per_s=download_gbit,

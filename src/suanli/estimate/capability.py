@@ -7,8 +7,11 @@ data says does not run is an error naming the source; something no source settle
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from suanli.catalog.schema import Accelerator, Catalog, InferenceEngine, SoftwareStack
+import numpy as np
+
+from suanli.catalog.schema import Accelerator, Catalog, Framework, InferenceEngine, SoftwareStack
 from suanli.errors import InputError
 from suanli.i18n import Message
 
@@ -19,6 +22,10 @@ __all__ = [
     "default_engine",
     "kv_dtype_problem",
     "nf4_speed_warning",
+    "pp_zero_framework",
+    "pp_zero_runs",
+    "pp_zero_stages",
+    "runs_pp",
     "supports_fp8",
     "supports_fp8_training",
 ]
@@ -61,6 +68,46 @@ def nf4_speed_warning(stack: SoftwareStack) -> Message | None:
         return None
     c = stack.nf4_kernel.chosen
     return Message("capability.nf4_unoptimised", stack=stack.name, source=c.source, note=c.note or "")
+
+
+def runs_pp(fw: Framework, task: str) -> bool:
+    """Whether `fw` runs pipeline parallelism for `task` (frameworks.yaml pp, pp_tasks)."""
+    return fw.pp and (not fw.pp_tasks or task in fw.pp_tasks)
+
+
+def pp_zero_stages(fw: Framework) -> tuple[int, ...]:
+    """The ZeRO stages `fw` runs beside pipeline parallelism (frameworks.yaml pp_zero_stages, cited; else all of
+    its zero_stages)."""
+    return fw.pp_zero_stages if fw.pp_zero_stages is not None else fw.zero_stages
+
+
+def pp_zero_runs(fw: Framework, pp: Any, dp: Any, zero: Any) -> Any:
+    """Whether `fw` runs ZeRO stage `zero` with `pp` pipeline stages over `dp` replicas (floats or numpy arrays alike,
+    so the planner's grid and `estimate` apply the one rule): always without pipeline parallelism, and with no data
+    parallelism and nothing sharded; otherwise only the stages frameworks.yaml lists for it (DeepSpeed's
+    PipelineEngine refuses ZeRO-2/3, torchtitan shards with FSDP2 only)."""
+    return (np.asarray(pp) == 1) | ((np.asarray(dp) == 1) & (np.asarray(zero) == 0)) | np.isin(zero, pp_zero_stages(fw))
+
+
+def pp_zero_framework(frameworks: Sequence[Framework], task: str, stack: str, pp: int, dp: int, zero: int,
+                      framework: str | None = None) -> tuple[Framework | None, str | None]:
+    """(the framework that runs ZeRO `zero` with `pp` pipeline stages for `task` on `stack`, error). `framework`
+    pins one; otherwise any framework running the task's pipeline parallelism there will do. The error is one
+    line naming each framework and the ZeRO stages it runs beside pipeline parallelism, with its source."""
+    if pp <= 1:
+        return None, None
+    if framework is not None:
+        cands = [f for f in frameworks if f.id == framework]
+    else:
+        cands = [f for f in frameworks if task in f.tasks and stack in f.stacks and runs_pp(f, task)]
+    for f in cands:
+        if bool(pp_zero_runs(f, pp, dp, zero)):
+            return f, None
+    if not cands:
+        return None, None
+    allowed = "; ".join(f"{f.name} runs it with ZeRO {', '.join(map(str, pp_zero_stages(f)))}"
+                        + (f" (source {f.pp_zero_source})" if f.pp_zero_source else "") for f in cands)
+    return None, f"--zero {zero} does not run with pipeline parallelism (--pp {pp}): {allowed}"
 
 
 def kv_dtype_problem(engine: str, kv_dtype: str, engines: Sequence[InferenceEngine]) -> tuple[str | None, str | None]:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.capability import check_capability
+from suanli.estimate.capability import check_capability, pp_zero_framework
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
@@ -184,13 +184,20 @@ def estimate(
         raise InputError("vpp", f"{model.num_layers} layers do not split into pp × vpp = {w.pp} × {w.vpp} equal chunks")
     if w.ep > 1 and model.kind == "llm" and model.moe is None:
         raise InputError("ep", f"expert parallelism ({w.ep}) needs an MoE model; {model.id} is dense")
-    if w.training and w.zero == 3 and w.pp > 1:
-        # DeepSpeed's PipelineEngine asserts zero_optimization_stage() < 2: 'ZeRO-2 and ZeRO-3 are incompatible
-        # with pipeline parallelism' (deepspeed/runtime/pipe/engine.py); Megatron's distributed optimizer is ZeRO-1
-        raise InputError("zero", f"ZeRO-3 does not run with pipeline parallelism (--pp {w.pp}): DeepSpeed's pipeline "
-                         "engine refuses ZeRO stages 2 and 3; use --zero 0 or 1 with --pp")
-    stack = next((s for s in cat.stacks if s.id == device.stack), None)
+    if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
+        raise InputError("framework", f"{w.framework!r} is not one of {', '.join(f.id for f in cat.frameworks)}")
     notes: list[str] = []
+    if w.training and w.pp > 1:
+        # which ZeRO stages run beside pipeline parallelism is framework data (frameworks.yaml pp_zero_stages, the
+        # planner applies the same rule): DeepSpeed and Megatron shard optimizer states only, torchtitan runs FSDP2
+        fw, problem = pp_zero_framework(cat.frameworks, w.task, device.stack, w.pp, w.dp * w.cp, w.zero, w.framework)
+        if problem is not None:
+            raise InputError("zero", problem)
+        if fw is not None and w.zero >= 3 and w.dp * w.cp > 1:
+            notes.append(f"ZeRO-{w.zero} with pipeline parallelism as {fw.name} runs it: each stage keeps its "
+                         "parameters gathered and its gradients unsharded (fp32) through the step; master weights "
+                         f"and optimizer states sharded over the data-parallel ranks (source {fw.pp_zero_source})")
+    stack = next((s for s in cat.stacks if s.id == device.stack), None)
     if stack is not None and w.method == "default":
         notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype, w.flash_attention,
                                   cat.engines)

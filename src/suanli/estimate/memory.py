@@ -212,6 +212,8 @@ class TrainingMemoryTerms:
     logits_bytes_per_token: float
     layers: int
     offload_optimizer: bool
+    # the trainable parameters' gradients accumulated unsharded in fp32 (FSDP2's reduce dtype under pipelining)
+    unsharded_grads_bytes: float = 0.0
 
 
 def storage_precision(precision: str) -> str:
@@ -274,6 +276,7 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
         # paged states (bitsandbytes paged optimizers, CUDA unified memory) leave the device under pressure and are
         # not in the framework's device peak, like offloaded ones
         offload_optimizer=w.offload_optimizer or w.paged_optimizer,
+        unsharded_grads_bytes=trainable * 4.0,
     )
 
 
@@ -288,12 +291,20 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     # ZeRO / FSDP shard whatever they hold, frozen LoRA base weights included (ZeRO-3 = FSDP full shard);
     # expert parallelism holds 1/ep of the routed experts, with their gradients and states (states ZeRO already
     # shards over the dp ranks are not divided again: ep ranks are dp ranks)
-    weights = t.weights_bytes / shard * np.where(zero >= 3, 1 / dp, share)
-    grads = t.grads_bytes / shard * np.where(zero >= 2, 1 / dp, share)
+    # ZeRO-3 / FSDP under pipeline parallelism (torch.distributed.pipelining over FSDP2, as torchtitan runs it): every
+    # micro-batch's backward runs with set_reshard_after_backward(False) and set_requires_gradient_sync(False), so the
+    # stage's parameters stay gathered and its gradients stay unsharded, accumulated in the fp32 reduce dtype, until
+    # the one reduce-scatter after the last micro-batch (pytorch stage.py backward_maybe_with_nosync, _fsdp_param.py
+    # to_accumulated_grad_if_needed; torchtitan apply_fsdp: reshard_after_forward = not pp_enabled): only the fp32
+    # master weights and optimizer states stay sharded at the peak
+    fsdp_pp = np.logical_and(np.asarray(zero) >= 3, np.logical_and(np.asarray(pp) > 1, np.asarray(dp) > 1))
+    weights = t.weights_bytes / shard * np.where((zero >= 3) & ~fsdp_pp, 1 / dp, share)
+    grads = np.where(fsdp_pp, t.unsharded_grads_bytes / shard * share,
+                     t.grads_bytes / shard * np.where(zero >= 2, 1 / dp, share))
     optimizer = t.optimizer_bytes / shard * np.where(zero >= 1, 1 / dp, share)
     if t.offload_optimizer:
         optimizer = optimizer * 0.0
-    head = t.head_grad_bytes / shard * np.where(zero >= 2, 1 / dp, 1.0)
+    head = t.head_grad_bytes / shard * np.where((zero >= 2) & ~fsdp_pp, 1 / dp, 1.0)
     # gradient accumulation: autograd adds each micro-batch's gradients into the `.grad` tensors, which are cleared
     # only after the optimizer step (PyTorch autograd accumulates into `.grad`; HF Trainer `training_step` /
     # `model.zero_grad()` after `optimizer.step()`), so from the second micro-batch on every gradient is alive when

@@ -470,7 +470,11 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # Otherwise the gradient all-reduce overlaps the last micro-batch's backward (2/3 of its compute).
     z3 = zero >= 3
     ag_w = ring_allgather_s(t.weight_comm_bytes / (tp * pp), dp_ranks, busbw, lat, half)
-    dp_s = np.where(z3, grad_accum * 2 * ag_w + ring_allgather_s(grad, dp_ranks, busbw, lat, half),
+    # Under pipeline parallelism FSDP2 keeps the stage's weights gathered from the first forward to the last backward
+    # (torch.distributed.pipelining stage.py backward_maybe_with_nosync; torchtitan apply_fsdp reshard_after_forward =
+    # not pp_enabled): one all-gather per step, not two per micro-batch
+    ag_count = np.where(pp > 1, 1, grad_accum * 2)
+    dp_s = np.where(z3, ag_count * ag_w + ring_allgather_s(grad, dp_ranks, busbw, lat, half),
                     ring_allreduce_s(grad, dp_ranks, busbw, lat, half))
     hideable = np.where(z3, compute_s, compute_s / grad_accum * 2 / 3)
     dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)

@@ -69,6 +69,8 @@ class Workload(BaseModel):
                                   "Core / Transformer Engine tp_comm_overlap, MindSpeed CoC / MC2); only what the GEMMs "
                                   "cannot hide is exposed")
     zero: int = Field(0, ge=0, le=3)
+    framework: str | None = Field(None, description="training: the framework the layout runs under (frameworks.yaml "
+                                  "id); None: any that runs it on the device's stack")
     recompute: Recompute = "none"
     optimizer: Optimizer = "adamw"
     lora_rank: int = Field(16, ge=1, le=4096)

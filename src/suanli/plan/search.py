@@ -36,7 +36,7 @@ from suanli.catalog.schema import Accelerator, Catalog, Framework, ModelArch, Of
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
-from suanli.estimate.capability import nf4_speed_warning
+from suanli.estimate.capability import nf4_speed_warning, pp_zero_runs, pp_zero_stages, runs_pp
 from suanli.estimate.memory import (
     inference_memory,
     inference_memory_terms,
@@ -226,18 +226,16 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
     return None, Message("why.no_framework", task=task, stack=_stack_name(stack))
 
 
-def _runs_pp(fw: Framework, task: str) -> bool:
-    """Whether `fw` runs pipeline parallelism for `task` (frameworks.yaml pp, pp_tasks)."""
-    return fw.pp and (not fw.pp_tasks or task in fw.pp_tasks)
-
-
 def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
     """The pinned dimensions (--tp/--pp/--vpp/--ep/--zero/--recompute/fp8) framework `fw` cannot run, as flags."""
     out = []
     if (req.tp or 1) > 1 and not fw.tp:
         out.append(f"--tp {req.tp}")
-    if (req.pp or 1) > 1 and not _runs_pp(fw, req.task):
+    if (req.pp or 1) > 1 and not runs_pp(fw, req.task):
         out.append(f"--pp {req.pp}")
+    elif ((req.pp or 1) > 1 and req.zero is not None and req.zero in fw.zero_stages
+          and not pp_zero_runs(fw, req.pp, 2, req.zero)):  # with data parallelism beside the pipeline
+        out.append(f"--zero {req.zero} (with --pp: ZeRO {', '.join(map(str, pp_zero_stages(fw)))} only)")
     if (req.vpp or 1) > 1 and not fw.vpp:
         out.append(f"--vpp {req.vpp}")
     if (req.ep or 1) > 1 and not fw.ep:
@@ -400,7 +398,7 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
 
     gpu_counts = [req.gpus] if req.gpus is not None else [g for g in GPU_COUNTS if g <= req.max_gpus]
     tps = pick(TP_SIZES, fw.tp, req.tp)
-    pps = [p for p in pick(PP_SIZES, _runs_pp(fw, req.task), req.pp) if p <= max(layers, 1)]
+    pps = [p for p in pick(PP_SIZES, runs_pp(fw, req.task), req.pp) if p <= max(layers, 1)]
     vpps = [req.vpp] if req.vpp is not None and fw.vpp else pick(VPP_SIZES, fw.vpp, req.vpp)
     eps = pick(EP_SIZES, fw.ep and moe, req.ep)
     zeros = [z for z in ZERO_STAGES if z in fw.zero_stages and (req.zero is None or z == req.zero)]
@@ -419,8 +417,7 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
         valid &= ~((vpp == 2) & (np.mod(max(layers, 1), pp * 4) == 0))
     valid &= (zero == 0) | (dp > 1)
     valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
-    if fw.id == "deepspeed":
-        valid &= (pp == 1) | (zero <= 1)  # deepspeed.pipe runs with ZeRO-0/1 only
+    valid &= pp_zero_runs(fw, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline parallelism
     keep = np.nonzero(valid)[0]
     return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "vpp": vpp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
             "rec": rec[keep].astype(int), "b": b[keep]}
@@ -894,6 +891,7 @@ def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, vpp=p.vpp, ep=p.ep,
                            tp_comm_overlap=p.tp_comm_overlap,
                            zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,
+                           framework=p.framework or None,
                            inter_node_gbit_per_s=p.inter_node_gbit_per_s, flash_attention=p.flash_attention,
                            download_gbit_per_s=p.download_gbit_per_s if isinstance(p, Plan) else None)
 
