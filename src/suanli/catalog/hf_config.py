@@ -208,12 +208,70 @@ def _common(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     if model_type in ("qwen3", "qwen3_moe"):
         out["qk_norm"] = True  # Qwen3Attention.q_norm / k_norm over head_dim
     if model_type in ("mistral", "mixtral"):
+        # MistralAttention / MixtralAttention pass config.sliding_window in every layer (layer_types is ignored)
         out["sliding_window"] = _int(cfg, "sliding_window", None)
     elif model_type in ("qwen2", "qwen2_moe", "qwen3", "qwen3_moe"):
         # Qwen keeps a sliding_window value but only uses it when use_sliding_window is true
         if _bool(cfg, "use_sliding_window", False):
             out["sliding_window"] = _int(cfg, "sliding_window")
+            out["layer_types"] = _qwen_layer_types(cfg, model_type, layers)
     return out
+
+
+def _layer_types_field(cfg: dict[str, Any], layers: int) -> tuple[str, ...] | None:
+    """config.json's layer_types, checked: one of full_attention / sliding_attention per layer."""
+    lt = cfg.get("layer_types")
+    if lt is None:
+        return None
+    if not isinstance(lt, list) or len(lt) != layers or any(
+            t not in ("full_attention", "sliding_attention") for t in lt):
+        raise InputError("layer_types", f"must list full_attention or sliding_attention for each of the {layers} "
+                         "layers")
+    return tuple(lt)
+
+
+def _qwen_layer_types(cfg: dict[str, Any], model_type: str, layers: int) -> tuple[str, ...] | None:
+    """Which layers of a Qwen config with use_sliding_window are windowed (transformers v5.24.0
+    configuration_qwen2.py / qwen3: layer i >= max_window_layers (default 28); configuration_qwen2_moe.py: even
+    layers below max_window_layers; Qwen3MoeAttention: every layer)."""
+    if model_type == "qwen3_moe":
+        return None
+    given = _layer_types_field(cfg, layers)
+    if given is not None:
+        return given
+    mwl = _int(cfg, "max_window_layers", 28, positive=False)
+    if model_type == "qwen2_moe":
+        return tuple("sliding_attention" if (i + 1) % 2 and i < mwl else "full_attention" for i in range(layers))
+    return tuple("sliding_attention" if i >= mwl else "full_attention" for i in range(layers))
+
+
+def _generic_windows(cfg: dict[str, Any], model_type: str, lay: _Layout,
+                     layers: int) -> tuple[int | None, tuple[str, ...] | None]:
+    """sliding_window and layer_types of a generic class: config.json's layer_types where given, else the class's
+    default pattern (transformers v5.24.0 configuration_<type>.py: Gemma2Config every 2nd layer global, Gemma3
+    sliding_window_pattern (6), Cohere2 sliding_window_pattern (4), Olmo3 every 4th, Exaone4 sliding_window_pattern
+    int or 'LLLG' string); Phi-3 and Starcoder2 window every layer; any other class with layer_types (gpt-oss) as
+    listed."""
+    window = _int(cfg, "sliding_window", None)
+    if window is None or (lay.window_every is None and not lay.sliding_window and cfg.get("layer_types") is None):
+        return None, None
+    given = _layer_types_field(cfg, layers)
+    if given is not None:
+        return window, given
+    if lay.sliding_window or lay.window_every is None:
+        return window, None
+    pattern: Any = lay.window_every
+    if model_type in ("gemma3_text", "cohere2", "exaone4"):  # the classes that read sliding_window_pattern
+        pattern = cfg.get("sliding_window_pattern", lay.window_every)
+    if isinstance(pattern, str) and pattern and set(pattern) <= {"L", "G"}:
+        kinds = tuple("sliding_attention" if pattern[i % len(pattern)] == "L" else "full_attention"
+                      for i in range(layers))
+    elif isinstance(pattern, int) and not isinstance(pattern, bool) and pattern > 0:
+        kinds = tuple("sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(layers))
+    else:
+        raise InputError("sliding_window_pattern", f"must be a positive integer or a string of L and G, got "
+                         f"{pattern!r}")
+    return window, kinds
 
 
 def _moe_qwen_mixtral(cfg: dict[str, Any], model_type: str) -> MoEConfig:
@@ -390,6 +448,7 @@ class _Layout:
     qk_norm_flag: str | None = None
     qk_norm_width: str | None = None
     sliding_window: bool = False  # sliding_window applies to every layer
+    window_every: int | None = None  # default: every n-th layer global, the others windowed (config.layer_types)
     # native field names for to_hf_config: hidden, layers, heads, kv heads, FFN width, positions
     names: tuple[str, str, str, str, str, str] = (
         "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "intermediate_size",
@@ -445,18 +504,21 @@ _GENERIC: dict[str, _Layout] = {
     # Starcoder2: LayerNorm, use_bias on every linear, plain GELU MLP, sliding window in every layer
     "starcoder2": _Layout("Starcoder2ForCausalLM", _LN, gated=False, tie=True, sliding_window=True),
     # Gemma2/3: pre- and post-norms around attention and FFN (4 RMSNorms); Gemma-3 adds q/k norm over head_dim
-    "gemma2": _Layout("Gemma2ForCausalLM", norms_per_layer=4, tie=True, attention_bias_flag="attention_bias"),
+    "gemma2": _Layout("Gemma2ForCausalLM", norms_per_layer=4, tie=True, attention_bias_flag="attention_bias",
+                      window_every=2),
     "gemma3_text": _Layout("Gemma3ForCausalLM", norms_per_layer=4, tie=True, attention_bias_flag="attention_bias",
-                           qk_norm_width="head_dim"),
-    "cohere2": _Layout("Cohere2ForCausalLM", _LNW, 1, tie=True, attention_bias_flag="attention_bias"),
-    "olmo3": _Layout("Olmo3ForCausalLM", attention_bias_flag="attention_bias", qk_norm_width="heads"),
+                           qk_norm_width="head_dim", window_every=6),
+    "cohere2": _Layout("Cohere2ForCausalLM", _LNW, 1, tie=True, attention_bias_flag="attention_bias",
+                       window_every=4),
+    "olmo3": _Layout("Olmo3ForCausalLM", attention_bias_flag="attention_bias", qk_norm_width="heads",
+                     window_every=4),
     # Glm4DecoderLayer: input, post-attention, post-self-attn and post-MLP RMSNorms; attention_bias on q/k/v only
     "glm4": _Layout("Glm4ForCausalLM", norms_per_layer=4, attention_bias_flag="attention_bias", qkv_bias_only=True),
     # SeedOss: attention_bias on q/k/v, attention_out_bias on o_proj
     "seed_oss": _Layout("SeedOssForCausalLM", attention_bias_flag="attention_bias", qkv_bias_only=True,
                         out_bias_flag="attention_out_bias", mlp_bias_flag="mlp_bias"),
     # Exaone4: post-attention and post-FFN RMSNorms only, q_norm/k_norm over head_dim
-    "exaone4": _Layout("Exaone4ForCausalLM", qk_norm_width="head_dim"),
+    "exaone4": _Layout("Exaone4ForCausalLM", qk_norm_width="head_dim", window_every=4),
     # InternLM2 (remote code): wqkv and wo biased by `bias`, SwiGLU w1/w3/w2 without bias
     "internlm2": _Layout("LlamaForCausalLM", attention_bias_flag="bias"),
 }
@@ -532,7 +594,7 @@ def _generic(cfg: dict[str, Any], model_type: str, name: str) -> dict[str, Any]:
     qk_norm = lay.qk_norm_width is not None and (lay.qk_norm_flag is None or _bool(cfg, lay.qk_norm_flag, False))
     rows = None
     positions = _std(cfg, "max_position_embeddings", None)
-    sliding = _int(cfg, "sliding_window", None) if lay.sliding_window else None
+    sliding, layer_types = _generic_windows(cfg, model_type, lay, layers)
     note = f"parsed from a Hugging Face config.json (model_type {model_type})"
     if not known:
         note += "; layout assumed LlamaForCausalLM's (RMSNorm, SwiGLU, RoPE): the model_type is not in the list read"
@@ -603,6 +665,7 @@ def _generic(cfg: dict[str, Any], model_type: str, name: str) -> dict[str, Any]:
         "position_embedding_rows": rows if position == "learned" else None,
         "max_context": positions,
         "sliding_window": sliding,
+        "layer_types": layer_types,
         "rope_scaling": _rope_scaling(cfg) if position == "rope" else None,
     }
     if model_type == "mpt":
@@ -747,6 +810,8 @@ def to_hf_config(m: ModelArch) -> dict[str, Any]:
         cfg["use_sliding_window"] = m.sliding_window is not None
         cfg["sliding_window"] = m.sliding_window
         cfg["max_window_layers"] = m.num_layers
+        if m.layer_types is not None and mt != "qwen3_moe":
+            cfg["layer_types"] = list(m.layer_types)
 
     moe = m.moe
     if moe is not None and mt == "mixtral":
@@ -813,7 +878,7 @@ _SHAPE_FIELDS = (
     "hidden_size", "num_layers", "num_attention_heads", "num_key_value_heads", "intermediate_size", "ffn_gated",
     "vocab_size", "tie_word_embeddings", "qkv_bias", "attention_out_bias", "mlp_bias", "lm_head_bias", "qk_norm",
     "qk_norm_width", "norm", "norms_per_layer", "embedding_norm", "position_embedding", "position_embedding_rows",
-    "sliding_window", "moe", "mla",
+    "sliding_window", "layer_types", "moe", "mla",
 )
 
 
@@ -827,7 +892,17 @@ def _shape_value(m: ModelArch, field: str) -> Any:
         return v or "rope"
     if field == "qk_norm_width":
         return (v or "head_dim") if m.qk_norm else None
+    if field == "layer_types":
+        return _effective_layer_types(m)
     return v
+
+
+def _effective_layer_types(m: ModelArch) -> tuple[str, ...]:
+    """Every layer's attention kind, layer_types None spelt out (all sliding with a window, else all full)."""
+    if m.layer_types is not None:
+        return m.layer_types
+    kind = "sliding_attention" if m.sliding_window is not None else "full_attention"
+    return (kind,) * (m.num_layers or 0)
 
 
 def _to_generic(m: ModelArch, mt: str) -> dict[str, Any]:
@@ -869,6 +944,11 @@ def _to_generic(m: ModelArch, mt: str) -> dict[str, Any]:
         cfg[lay.qk_norm_flag] = m.qk_norm
     if lay.sliding_window:
         cfg["sliding_window"] = m.sliding_window
+    elif lay.window_every is not None:
+        # the class's own default window (Gemma2Config 4096) would apply without it; null turns windows off
+        cfg["sliding_window"] = m.sliding_window
+        if m.sliding_window is not None:
+            cfg["layer_types"] = list(_effective_layer_types(m))
     npl = 2 if m.norms_per_layer is None else m.norms_per_layer
     if mt == "gpt_bigcode":
         cfg["multi_query"] = kv == 1

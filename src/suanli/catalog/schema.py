@@ -468,7 +468,14 @@ class ModelArch(_Strict):
         None, description="RoPE scaling the config sets (rope_scaling.rope_type / type: llama3, yarn, dynamic, linear; "
         "dynamic-ntk for Qwen-1's use_dynamic_ntk): positions beyond max_context are extrapolated, not refused"
     )
-    sliding_window: int | None = None
+    sliding_window: int | None = Field(
+        None, description="tokens a sliding-window attention layer sees (config.json sliding_window); with "
+        "layer_types None every layer is windowed"
+    )
+    layer_types: tuple[Literal["full_attention", "sliding_attention"], ...] | None = Field(
+        None, description="attention kind of each decoder layer, as transformers' config.layer_types (Gemma-2/3, "
+        "gpt-oss, Qwen2 with max_window_layers); None: every layer sliding if sliding_window is set, else full"
+    )
     moe: MoEConfig | None = None
     mla: MLAConfig | None = None
     mtp_layers: int = Field(
@@ -482,6 +489,15 @@ class ModelArch(_Strict):
     source: str
     date: str | None = None
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _layer_types_fit(self) -> ModelArch:
+        if self.layer_types is not None:
+            if self.num_layers is not None and len(self.layer_types) != self.num_layers:
+                raise ValueError(f"layer_types has {len(self.layer_types)} entries for {self.num_layers} layers")
+            if "sliding_attention" in self.layer_types and self.sliding_window is None:
+                raise ValueError("layer_types has sliding_attention layers but sliding_window is not set")
+        return self
 
 
 class AdaptedList(_Strict):

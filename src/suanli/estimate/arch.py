@@ -8,12 +8,15 @@ from suanli.errors import EstimateError
 __all__ = [
     "activation_bytes_per_token_per_layer",
     "attention_flops_per_token",
+    "cached_positions",
     "ffn_width_active",
     "head_dim",
     "kv_cache_bytes_per_token",
     "lora_params",
+    "prefill_keys_per_query",
     "require_llm",
     "routed_expert_params",
+    "sliding_layers",
 ]
 
 
@@ -46,6 +49,50 @@ def kv_cache_bytes_per_token(m: ModelArch, kv_bytes: float, engine: str = "vllm"
             return layers * (k + v) * kv_bytes
         return layers * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * kv_bytes
     return 2 * layers * _kv_heads(m) * head_dim(m) * kv_bytes
+
+
+def sliding_layers(m: ModelArch) -> int:
+    """Decoder layers with sliding-window attention: those config.layer_types marks sliding_attention (Gemma-2
+    alternates from layer 0, Gemma-3 five local to one global, gpt-oss alternates, Qwen2 from max_window_layers:
+    transformers models/<type>/configuration_<type>.py, v5.24.0), else every layer when sliding_window is set
+    (Mistral-7B-v0.1: MistralAttention passes config.sliding_window in every layer, modeling_mistral.py)."""
+    if m.sliding_window is None:
+        return 0
+    if m.layer_types is None:
+        return m.num_layers or 0
+    return sum(1 for t in m.layer_types if t == "sliding_attention")
+
+
+def cached_positions(m: ModelArch, context: float) -> float:
+    """Positions one layer's KV cache holds at `context` tokens, averaged over layers: a full-attention layer keeps
+    every position, a sliding-window layer at most the window — what vLLM's hybrid KV cache manager allocates
+    ("sliding window layers: reserve slots only for the most recent sliding_window_size tokens",
+    docs.vllm.ai/en/latest/design/hybrid_kv_cache_manager, since v0.10), TensorRT-LLM's variable sliding-window
+    cache ("one pool per window size", nvidia.github.io/TensorRT-LLM/examples/llm_kv_cache_connector_vswa.html) and
+    transformers' sliding cache layers (cache_utils.py DynamicSlidingWindowLayer) keep. Linear in what each layer holds, so
+    bytes = kv_cache_bytes_per_token × cached_positions."""
+    layers = m.num_layers or 0
+    n_sw = sliding_layers(m)
+    if n_sw == 0 or layers == 0:
+        return context
+    assert m.sliding_window is not None
+    return ((layers - n_sw) * context + n_sw * min(context, m.sliding_window)) / layers
+
+
+def prefill_keys_per_query(m: ModelArch, tokens: float) -> float:
+    """Keys a prompt token attends to in a causal prefill of `tokens` tokens, averaged over tokens and layers:
+    full layers (tokens + 1)/2 ≈ tokens/2; a window layer min(p, W) for the token at position p, mean
+    W − W(W − 1)/(2·tokens) when tokens > W. FlashAttention-2 with window_size skips key blocks before the window
+    (flash_fwd_kernel.h: n_block_min = (m_block·kBlockM + seqlen_k − seqlen_q − window_size_left) / kBlockN,
+    Dao-AILab/flash-attention), so the skipped blocks cost no FLOPs (block granularity ignored)."""
+    layers = m.num_layers or 0
+    n_sw = sliding_layers(m)
+    full = tokens / 2
+    if n_sw == 0 or layers == 0 or m.sliding_window is None or tokens <= m.sliding_window:
+        return full
+    w = m.sliding_window
+    window = w - w * (w - 1) / (2 * tokens)
+    return ((layers - n_sw) * full + n_sw * window) / layers
 
 
 def ffn_width_active(m: ModelArch) -> float:

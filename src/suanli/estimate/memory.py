@@ -119,7 +119,7 @@ class InferenceMemoryTerms:
     routed_fraction: float
     kv_bytes_per_token: float
     kv_shards_by_tp: bool
-    context: int
+    context: float  # KV positions per layer (arch.cached_positions)
     input: int
     act_bytes_per_token: float
     score_bytes_per_seq: float
@@ -139,7 +139,8 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool) -> Inf
         # MLA's latent cache is shared by all heads, so tensor parallelism replicates it on every rank (vLLM's
         # MLA backends); GQA/MHA caches split by KV heads across tp ranks
         kv_shards_by_tp=not (m.mla is not None and w.engine != "hf"),
-        context=w.context if m.sliding_window is None else min(w.context, m.sliding_window),
+        # sliding-window layers cache at most their window (arch.cached_positions: mean positions per layer)
+        context=arch.cached_positions(m, w.context),
         input=w.input,
         # prefill transient: hidden states (residual, norm output) + one MLP's gate/up/product, per token
         act_bytes_per_token=(3 * h + 3 * arch.ffn_width_active(m)) * act_b,
@@ -188,6 +189,15 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
         pool = prealloc * acc.specs.memory_gib.value * GiB
     t = inference_memory_terms(m, w, prealloc is not None)
     parts = {k: float(v) for k, v in inference_memory(t, w.tp, w.pp, w.ep, w.batch, pool).items()}
+    n_sw = arch.sliding_layers(m)
+    if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
+        full_kv = parts["kv_cache"] * w.context / t.context
+        notes.append(
+            f"KV cache: {n_sw} of {m.num_layers} layers use a {m.sliding_window:,}-token sliding window and cache "
+            f"only that (vLLM >= 0.10 hybrid KV cache manager, TensorRT-LLM VSWA, transformers); an engine that "
+            f"allocates the full context on every layer (older vLLM) needs {full_kv / GiB:,.1f} GiB, not "
+            f"{parts['kv_cache'] / GiB:,.1f}"
+        )
     if pool is not None:
         free_for_kv = pool - parts["weights"] - parts["activations"] - parts["logits"]
         notes.append(

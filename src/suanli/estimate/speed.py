@@ -144,10 +144,9 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
     act_b = activation_bytes(w.precision)
     kv_b = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else act_b
     i, o = w.input, w.output
-    # decode: one token per sequence per step, at the mean context length
-    ctx = i + o / 2
-    if m.sliding_window is not None:
-        ctx = min(ctx, m.sliding_window)
+    # decode: one token per sequence per step, at the mean context length; sliding-window layers hold and read
+    # at most their window (arch.cached_positions: the mean over layers)
+    ctx = arch.cached_positions(m, i + o / 2)
     return InferenceSpeedTerms(
         input=i,
         output=o,
@@ -167,7 +166,8 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
         # the attention kernel's thread blocks per sequence at one query: one per head it sees (FlashAttention-2's
         # forward grid is query blocks x batch x heads, Dao 2023 §3.2; transformers hands it the heads after repeat_kv)
         attention_blocks_per_sequence=float(m.num_attention_heads or 0),
-        prefill_attention_flops_per_token=arch.attention_flops_per_token(m, i / 2),  # causal: i/2 keys on average
+        # causal: i/2 keys on average; a window layer at most its window (arch.prefill_keys_per_query)
+        prefill_attention_flops_per_token=arch.attention_flops_per_token(m, arch.prefill_keys_per_query(m, i)),
         decode_attention_flops_per_token=arch.attention_flops_per_token(m, ctx),
         decode_context=ctx,
         # norms, rotary, activation functions and residual adds are memory-bound and run between the GEMMs:

@@ -19,7 +19,8 @@ CAT = packaged_catalog()
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "hf_configs"
 SHAPE = (
     "hidden_size", "num_layers", "num_attention_heads", "num_key_value_heads", "intermediate_size",
-    "vocab_size", "tie_word_embeddings", "qkv_bias", "qk_norm", "max_context", "moe", "mla",
+    "vocab_size", "tie_word_embeddings", "qkv_bias", "qk_norm", "max_context", "moe", "mla", "sliding_window",
+    "layer_types",
 )
 
 # fixture file -> the catalog preset it is the config of
@@ -32,6 +33,7 @@ CASES = {
     "qwen-7b.json": "qwen-7b",
     "baichuan2-13b.json": "baichuan2-13b",
     "mixtral-8x7b.json": "mixtral-8x7b",
+    "gemma-2-9b.json": "gemma-2-9b",
 }
 
 
