@@ -135,9 +135,7 @@ def register(app: typer.Typer) -> None:
 
             engine = default_engine(cat, acc, task)
             if task == "inference" and m.kind == "llm":
-                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"  # the JSON's note
-                stack = next((x for x in cat.stacks if x.id == acc.stack), None)
-                engine_default = (engine, display_name(stack) if stack is not None else acc.stack)
+                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"
         w = _named_as_flags(lambda: make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, framework=framework, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
