@@ -47,22 +47,13 @@ def register(app: typer.Typer) -> None:
         if json_:
             emit_json([{**r, "sources": sources_of(a)} for r, a in zip(rows, accs)])
             return
-        headers = {
-            "memory_gib": "GiB",
-            "memory_bandwidth_gb_per_s": "BW",
-            "fp16_dense_tflops": "FP16",
-            "bf16_dense_tflops": "BF16",
-            "fp8_dense_tflops": "FP8",
-            "int8_dense_tops": "INT8",
-            "fp16_sparse_tflops": "FP16 sparse",
-            "interconnect_gb_per_s": "link",
-            "tdp_w": "TDP W",
-        }
         if csv:
             emit_rows(rows, GPU_COLUMNS, Format.csv)
             return
+        from suanli.cli.output import col_headers, tr
+
         table_cols = ["id", *[c for c in SPEC_COLUMNS if c not in ("fp16_sparse_tflops", "bf16_dense_tflops")]]
-        emit_rows(rows, table_cols, Format.table, title="Accelerators: dense TFLOPS/TOPS, BW and link in GB/s (`suanli gpu NAME`: sources)", headers=headers)
+        emit_rows(rows, table_cols, Format.table, title=tr("cli.gpus.title"), headers=col_headers(table_cols, "gpus.col"))
 
     @app.command()
     def gpu(
@@ -76,12 +67,15 @@ def register(app: typer.Typer) -> None:
         if json_:
             emit_json(d)
             return
-        console.print(f"[bold]{a.name}[/bold] ({a.id}) — {a.vendor}, {a.family}, {a.segment}, {a.form_factor}")
-        from suanli.cli.output import lang
+        from suanli.cli.output import display_name, lang
         from suanli.i18n import t
 
         lg = lang()
-        console.print(t("cli.gpu.facts", lg, stack=a.stack, memory=a.memory_type,
+        console.print(t("cli.gpu.header", lg, name=f"[bold]{display_name(a)}[/bold]", id=a.id, vendor=a.vendor,
+                        family=a.family, segment=t(f"segment.{a.segment}", lg),
+                        form_factor=t(f"form_factor.{a.form_factor}", lg)), highlight=False)
+        stack = next((s for s in cat.stacks if s.id == a.stack), None)
+        console.print(t("cli.gpu.facts", lg, stack=display_name(stack) if stack else a.stack, memory=a.memory_type,
                         interconnect=a.interconnect_name or a.interconnect), highlight=False)
         if a.china_market is not None:
             console.print(t("cli.gpu.market", lg, value=a.china_market.value)
@@ -145,12 +139,12 @@ def register(app: typer.Typer) -> None:
         cols = ["id", "family", "kind", "params_b", "active_params_b", "layers", "hidden", "kv_heads", "max_context"]
         fmt = Format.json if json_ else Format.csv if csv else Format.table
         if fmt is Format.table:
-            emit_rows(rows, ["id", "params_b", "active_params_b", "layers", "kv_heads", "max_context"], fmt,
-                      title="Model presets (look-up: HF id or alias, any case)",
-                      headers={"params_b": "params B", "active_params_b": "active B", "kv_heads": "KV heads",
-                               "max_context": "context"})
+            from suanli.cli.output import col_headers, tr
+
+            table_cols = ["id", "params_b", "active_params_b", "layers", "kv_heads", "max_context"]
+            emit_rows(rows, table_cols, fmt, title=tr("cli.models.title"), headers=col_headers(table_cols, "models.col"))
             return
-        emit_rows(rows, ["aliases", *cols] if fmt is Format.json else cols, fmt, title="Model presets")
+        emit_rows(rows, ["aliases", *cols] if fmt is Format.json else cols, fmt)
 
     @app.command()
     def model(
@@ -167,12 +161,16 @@ def register(app: typer.Typer) -> None:
         if json_:
             emit_json(d)
             return
+        from suanli.cli.output import col_headers, tr
+
         console.print(f"[bold]{m.id}[/bold] ({m.family}, {m.kind})")
-        console.print(f"parameters: {p.total / 1e9:,.3f} B" + (f", active per token {p.active / 1e9:,.3f} B" if p.active != p.total else ""))
+        console.print(tr("cli.model.params", b=p.total / 1e9) + (tr("cli.model.active", b=p.active / 1e9) if p.active != p.total else ""),
+                      highlight=False)
         rows = [{"part": k, "params": v} for k, v in p.model_dump().items() if isinstance(v, int)]
-        emit_rows(rows, ["part", "params"], title="Parameters")
+        emit_rows(rows, ["part", "params"], title=tr("cli.model.params_title"), headers=col_headers(["part", "params"]))
         arch = {k: v for k, v in d["architecture"].items() if not isinstance(v, dict | list) and k not in ("id",)}
-        emit_rows([{"field": k, "value": v} for k, v in arch.items()], ["field", "value"], title="Architecture")
+        emit_rows([{"field": k, "value": v} for k, v in arch.items()], ["field", "value"], title=tr("cli.model.arch_title"),
+                  headers=col_headers(["field", "value"]))
 
     @offers_app.callback(invoke_without_command=True)
     def offers(
@@ -220,21 +218,27 @@ def register(app: typer.Typer) -> None:
 
         rows = [offer_row(o, today, stale_months) for o in page]
         cols = list(rows[0]) if rows else ["id", "provider", "device", "cards", "billing_unit", "price_cny"]
-        if not (json_ or csv):
-            cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]
-        emit_rows(rows, cols, Format.json if json_ else Format.csv if csv else Format.table,
-                  title=f"Rental offers {offset + 1 if rows else 0}–{offset + len(rows)} of {total}",
-                  headers={"billing_unit": "per", "price_cny": "¥", "price_cny_max": "¥ max"})
-        if not (json_ or csv):
-            if dev:
-                note = offer_q.unpriced_reason(cat, dev)
-                if note:
-                    console.print(f"[yellow]unpriced:[/] {dev}: {note}", highlight=False, soft_wrap=True)
-                gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev))
-                if gap:
-                    console.print(f"[yellow]multi-node:[/] {dev}: {gap}", highlight=False, soft_wrap=True)
-            if total > offset + len(rows):
-                console.print(f"[dim]{total - offset - len(rows)} more: --offset {offset + len(rows)}[/dim]", highlight=False)
+        if json_ or csv:
+            emit_rows(rows, cols, Format.json if json_ else Format.csv)
+            return
+        from suanli.cli.output import col_headers, tr
+
+        cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]
+        shown = [{**r, "billing_unit": tr(f"billing_unit.{r['billing_unit']}"), "kind": tr(f"price_kind.{r['kind']}")}
+                 for r in rows]
+        emit_rows(shown, cols, Format.table, title=tr("cli.offers.title", first=offset + 1 if rows else 0,
+                                                      last=offset + len(rows), total=total),
+                  headers=col_headers(cols, "offers.col"))
+        if dev:
+            note = offer_q.unpriced_reason(cat, dev)
+            if note:
+                console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {dev}: {note}", highlight=False, soft_wrap=True)
+            gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev))
+            if gap:
+                console.print(f"[yellow]{tr('cli.label.multi_node')}[/] {dev}: {gap}", highlight=False, soft_wrap=True)
+        if total > offset + len(rows):
+            console.print("[dim]" + tr("cli.offers.more", n=total - offset - len(rows), offset=offset + len(rows)) + "[/dim]",
+                          highlight=False)
 
     @offers_app.command("rollback")
     def offers_rollback(

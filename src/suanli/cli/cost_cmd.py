@@ -11,7 +11,7 @@ from suanli.catalog import lookup
 from suanli.catalog.load import read_yaml
 from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.output import console, emit_json, emit_rows
+from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, tr
 from suanli.errors import InputError
 from suanli.plan.cost import (
     rent_vs_buy,
@@ -38,22 +38,38 @@ def _card_hour(row: dict[str, Any]) -> float | str | None:
     price, unit = row.get("cny_per_card_hour"), row.get("card_hour_billing_unit")
     if price is None or unit in (None, "hour"):
         return price  # type: ignore[no-any-return]
-    return f"{price:,.2f} (by {unit})"
+    return tr("cli.card_hour_by", price=price, billing_unit=unit)
+
+
+def _kinds(kinds: tuple[str, ...] | list[str]) -> str:
+    return tr("list.sep").join(tr(f"price_kind.{k}") for k in kinds)
+
+
+def _device(cat: Any, device_id: str) -> str:
+    """A device as a cost table names it: the vendor's Chinese name in Chinese output (华为昇腾 910B), else its id."""
+    acc = next((a for a in cat.accelerators if a.id == device_id), None)
+    return display_name(acc) if acc is not None and acc.name_zh and display_name(acc) != acc.name else device_id
+
+
+def _stack(cat: Any, stack_id: str | None) -> str | None:
+    st = next((s for s in cat.stacks if s.id == stack_id), None)
+    return display_name(st) if st is not None else stack_id
 
 
 def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] | None]) -> None:
     """The line every cost answer prints: which offers it priced from, international ones marked, stale ones dated."""
     used = [f for f in facts if f]
-    line = f"prices: region {region}, offer kinds {', '.join(kinds)}"
+    line = tr("cli.prices.basis", price_region=region, kinds=_kinds(kinds))
     if used:
         seen: dict[str, dict[str, Any]] = {f["offer"]: f for f in used}
-        line += "; used " + "; ".join(
-            f"{f['offer']} ({f['provider']}, {f['kind']}, {f['date']}{', INTERNATIONAL' if f['international'] else ''})"
-            for f in seen.values())
+        line += tr("cli.prices.used", offers=tr("cli.prices.sep").join(
+            tr("cli.prices.offer_intl" if f["international"] else "cli.prices.offer", offer=f["offer"],
+               provider=f["provider"], price_kind=f["kind"], date=f["date"])
+            for f in seen.values()))
     console.print(f"[dim]{line}[/dim]", highlight=False, soft_wrap=True)
     for f in {f["offer"]: f for f in used}.values():
         if f.get("stale"):
-            console.print(f"[yellow]warning:[/] {f['stale']}", highlight=False, soft_wrap=True)
+            console.print(f"[yellow]{tr('cli.label.warning')}[/] {f['stale']}", highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -87,19 +103,22 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             emit_json(rows)
             return
         table = [{
-            "device": r["device"], "layout": r["layout"]["label"], "GiB/card": r["memory_per_gpu_bytes"] / 2**30,
-            "fits": r["fits"], "tokens/s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
-            "cost ¥": r["cost_cny"], "¥/card-h": _card_hour(r),
-            "TFLOPS per ¥/h": r["effective_tflops_per_cny_hour"], "stack": r["stack"],
+            "device": _device(cat, r["device"]), "layout": r["layout"]["label"],
+            "gib_per_card": r["memory_per_gpu_bytes"] / 2**30,
+            "fits": r["fits"], "tokens_per_s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
+            "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
+            "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"], "stack": _stack(cat, r["stack"]),
         } for r in rows]
-        emit_rows(table, list(table[0]), title=f"{model} · {task} · {gpus} card(s) each")
+        cols = list(table[0])
+        emit_rows(table, cols, title=tr("cli.compare.title", model=model, task=task, gpus=gpus),
+                  headers=col_headers(cols, "compare.col"))
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         for r in rows:
             if r["layout_note"]:
-                console.print(f"[yellow]{r['device']}:[/] {r['layout_note']}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{_device(cat, r['device'])}:[/] {r['layout_note']}", highlight=False, soft_wrap=True)
         for r in rows:
             if r["no_price"]:
-                console.print(f"[yellow]unpriced:[/] {r['no_price']}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {r['no_price']}", highlight=False, soft_wrap=True)
 
     @app.command("tco")
     def tco_cmd(
@@ -125,9 +144,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             return
         cols = ["provider", "kind", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
                 "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
-        headers = {"billing_unit": "per", "units_billed": "units", "cards_rented": "cards", "cost_cny": "¥",
-                   "cost_cny_max": "¥ max", "effective_cny_per_card_hour": "¥/card-h", "cny_per_million_tokens": "¥/1M tok"}
-        emit_rows(rows, cols, title=f"{gpus}× {lookup.accelerator(cat, gpu).name} for {hours:,.1f} h", headers=headers)
+        shown = [{**r, "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
+                  "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit")}
+                 for r in rows]
+        emit_rows(shown, cols, title=tr("cli.tco.title", gpus=gpus, device=display_name(lookup.accelerator(cat, gpu)),
+                                         hours=hours), headers=col_headers(cols, "tco.col"))
         _say_basis(reg, kinds, list(rows))
 
     @app.command("rent-vs-buy")
@@ -159,23 +180,28 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
         card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
         srv = server_share
-        srv_note = "--server-share" if server_share is not None else None
+        from suanli.i18n import Message, messages, render
+
+        srv_msg: Message | None = Message("rvb.server.flag") if server_share is not None else None
         if card is None and servers:  # only a server price: its cards included, so the whole capex per card
             card = mid(servers[0]) / max(servers[0].cards, 1)
             card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
             if srv is None:
-                srv, srv_note = 0.0, f"included: the card figure is the {servers[0].cards}-card server's price per card"
+                srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
         if card is None:
             raise InputError("card-price", f"no purchase price for {acc.id} in the catalog; pass --card-price")
         if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest per card
             srv = max(mid(servers[0]) / max(servers[0].cards, 1) - card, 0.0)
-            srv_note = (f"purchase {servers[0].id} ÷ {servers[0].cards} cards − the card price"
-                        + (" (the server costs no more per card than the card: 0)" if srv == 0 else ""))
+            srv_msg = Message("rvb.server.share_zero" if srv == 0 else "rvb.server.share", id=servers[0].id,
+                              cards=servers[0].cards)
         priced_server = srv is not None
         if srv is None:
-            srv_note = "not priced: no server price in the catalog, so buying counts the card only; pass --server-share"
+            srv_msg = Message("rvb.server.not_priced")
+        srv_note = render(srv_msg, "en") if srv_msg is not None else None  # the JSON contract stays English
         reg, kinds = _basis(region, offer_kinds)
         rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
+        rent_o: Any = None
+        rent_bill: Any = None
         if rent_price is not None:
             rent = rent_price
         else:
@@ -183,6 +209,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if found is None:
                 raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price")
             rent, o, bill = found
+            rent_o, rent_bill = o, bill
             rent_info = {
                 "rent_from": (f"{o.id} ({o.provider}, {o.kind}, billed per {o.billing_unit}): {bill.cards_rented} "
                               f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
@@ -197,11 +224,16 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if json_:
             emit_json({**r.model_dump(mode="json"), "region": reg, "offer_kinds": list(kinds), **extra})
             return
-        if rent_price is None:
-            console.print(f"[dim]prices: region {reg}, offer kinds {', '.join(kinds)}; rent from {rent_info['rent_from']}[/dim]",
-                          highlight=False, soft_wrap=True)
-        share = f"¥{srv:,.0f} server share" if priced_server and srv else f"server {srv_note}"
-        console.print(f"[bold]{acc.name}[/bold]: rent ¥{rent:.2f}/card-h, buy ¥{card:,.0f} card + {share}",
+        if rent_o is not None:
+            o, bill = rent_o, rent_bill
+            console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(
+                "cli.rvb.rent_from", offer=o.id, provider=o.provider, price_kind=o.kind, billing_unit=o.billing_unit,
+                cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
+                + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "") + "[/dim]",
+                highlight=False, soft_wrap=True)
+        share = (tr("cli.rvb.server_share", cny=srv) if priced_server and srv
+                 else tr("cli.rvb.server", note=say(srv_msg) if srv_msg is not None else ""))
+        console.print(tr("cli.rvb.header", device=f"[bold]{display_name(acc)}[/bold]", rent=rent, card=card, share=share),
                       highlight=False, soft_wrap=True)
         items: list[dict[str, Any]] = []
         for k, v in r.model_dump().items():
@@ -209,8 +241,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 continue
             if k == "break_even_utilization" and v is None:
                 v = r.break_even_note
-            items.append({"item": k, "value": v})
-        emit_rows(items, ["item", "value"], title="Rent vs buy, per card per year")
+            if k == "cheaper" and isinstance(v, str):
+                v = tr(f"rvb.cheaper.{v}")
+            items.append({"item": tr(f"rvb.item.{k}") if f"rvb.item.{k}" in messages(lang()) else k, "value": v})
+        emit_rows(items, ["item", "value"], title=tr("cli.rvb.title"), headers=col_headers(["item", "value"]))
 
     @app.command("scenarios")
     def scenarios_cmd(
@@ -244,13 +278,13 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             ])
             return
         rows = [{
-            "scenario": r.scenario.title, "seeds": ", ".join(r.scenario.seed_answer),
-            "planner": r.planner_device or "—", "agree": "yes" if r.agrees else "no",
+            "scenario": r.scenario.title, "seeds": tr("list.sep").join(_device(cat, d) for d in r.scenario.seed_answer),
+            "planner": _device(cat, r.planner_device) if r.planner_device else "—", "agree": bool(r.agrees),
         } for r in results]
-        emit_rows(rows, list(rows[0]), title="Seed scenarios: the articles' answer and the planner's")
+        emit_rows(rows, list(rows[0]), title=tr("cli.scenarios.title"), headers=col_headers(list(rows[0]), "scenarios.col"))
         for r in results:
             console.print(f"[bold]{r.scenario.id}[/bold]: {r.explanation}", highlight=False)
-        console.print(f"[dim]prices: region {reg}, offer kinds {', '.join(kinds)}[/dim]", highlight=False)
+        console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + "[/dim]", highlight=False)
 
     @migrate_app.command("cost")
     def migrate_cost_cmd(
@@ -277,22 +311,26 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if json_:
             emit_json(out)
             return
-        console.print(f"[bold]{m.id}[/bold]: {out['from']} → {out['to']} ({out['stack']}); {out['weeks_reason']}")
+        console.print(f"[bold]{m.id}[/bold]: {_device(cat, out['from'])} → {_device(cat, out['to'])} "
+                      f"({_stack(cat, out['stack'])}); {out['weeks_reason']}", highlight=False)
         lo, hi = out["engineer_weeks"]
         c_lo, c_hi = out["one_off_cost_cny"]
         pb = out.get("payback_months")
         rows = [
-            {"item": "migration", "value": f"{lo:g}–{hi:g} weeks × {out['engineers']} engineers"},
-            {"item": "one-off cost", "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
-            {"item": "monthly saving", "value": f"¥{out['monthly_saving_cny']:,.0f}"},
-            {"item": "payback", "value": f"{pb[0]:.1f}–{pb[1]:.1f} months" if pb else "never"},
+            {"item": tr("mig.item.migration"), "value": tr("mig.value.weeks", lo=lo, hi=hi, n=out["engineers"])},
+            {"item": tr("mig.item.one_off"), "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
+            {"item": tr("mig.item.monthly_saving"), "value": f"¥{out['monthly_saving_cny']:,.0f}"},
+            {"item": tr("mig.item.payback"),
+             "value": tr("mig.value.months", lo=pb[0], hi=pb[1]) if pb else tr("mig.value.never")},
         ]
         for dev, d in out.get("derived", {}).items():
             if isinstance(d, dict):
-                rows.append({"item": f"{dev}, 8 cards", "value": f"{d['tokens_per_s_8_cards']:,.0f} tokens/s at ¥{d['cny_per_card_hour']:.2f}/card-h ({d['offer']})"})
+                rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)),
+                             "value": tr("mig.value.device_8", tps=d["tokens_per_s_8_cards"], cny=d["cny_per_card_hour"],
+                                         offer=d["offer"])})
             else:
-                rows.append({"item": "cost of the same work, new / old", "value": f"{d:.2f}"})
-        rows.append({"item": "verdict", "value": out["verdict"]})
-        emit_rows(rows, ["item", "value"], title="Migration cost/benefit")
+                rows.append({"item": tr("mig.item.ratio"), "value": f"{d:.2f}"})
+        rows.append({"item": tr("mig.item.verdict"), "value": out["verdict"]})
+        emit_rows(rows, ["item", "value"], title=tr("cli.mig.title"), headers=col_headers(["item", "value"]))
         _say_basis(reg, kinds, list(out["offers_used"]))
 

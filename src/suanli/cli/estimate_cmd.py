@@ -9,7 +9,7 @@ import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import console, emit_json, emit_rows
+from suanli.cli.output import console, display_name, emit_json, emit_rows, lang, tr
 from suanli.estimate.estimate import Estimate
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
@@ -39,46 +39,69 @@ def _fmt_b(n: float) -> str:
     return f"{n / GB:,.2f} GB ({n / GiB:,.2f} GiB)"
 
 
-def render_estimate(e: Estimate) -> None:
+def _label(prefix: str, key: str) -> str:
+    """`<prefix>.<key>` in this run's language where the catalog has it, else the key (a JSON field name)."""
+    from suanli.i18n import messages
+
+    return tr(f"{prefix}.{key}") if f"{prefix}.{key}" in messages(lang()) else key
+
+
+def _value(v: object) -> object:
+    """Bounds ('compute', 'memory-bandwidth') in this run's language; numbers as they are."""
+    return _label("est.bound", v) if isinstance(v, str) else v
+
+
+def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) -> None:
+    """The estimate as text in this run's language (`engine_default`: the engine chosen for the stack, as a note)."""
     c = e.contract()
     w = e.workload
     m = c["memory"]
-    fits = {True: "[green]fits[/green]", False: "[red]does not fit[/red]", None: "?"}[m["fits"]]
-    console.print(
-        f"[bold]{e.model.id}[/bold] · {w.task} · {w.precision} · {w.gpus}× {e.device.name} · method {w.method}"
-    )
-    console.print(f"params {c['model']['params'] / 1e9:,.2f} B (active {c['model']['active_params'] / 1e9:,.2f} B)")
-    rows = [{"item": k, "per GPU": _fmt_b(v)} for k, v in m["breakdown_bytes"].items()]
-    rows.append({"item": "[bold]total[/bold]", "per GPU": _fmt_b(m["per_gpu_bytes"])})
+    fits = {True: f"[green]{tr('est.fits')}[/green]", False: f"[red]{tr('est.no_fit')}[/red]", None: "?"}[m["fits"]]
+    console.print(tr("cli.est.header", model=f"[bold]{e.model.id}[/bold]", task=w.task, precision=w.precision,
+                     gpus=w.gpus, device=display_name(e.device), method=_label("est.method", w.method)), highlight=False)
+    console.print(tr("cli.est.params", total=c["model"]["params"] / 1e9, active=c["model"]["active_params"] / 1e9),
+                  highlight=False)
+    rows = [{"item": _label("memory", k), "per GPU": _fmt_b(v)} for k, v in m["breakdown_bytes"].items()]
+    rows.append({"item": f"[bold]{tr('memory.total')}[/bold]", "per GPU": _fmt_b(m["per_gpu_bytes"])})
     if m["capacity_bytes"]:
-        rows.append({"item": "device memory", "per GPU": _fmt_b(m["capacity_bytes"])})
+        rows.append({"item": tr("est.device_memory"), "per GPU": _fmt_b(m["capacity_bytes"])})
     if m["usable_bytes"] is not None and m["capacity_bytes"]:
         # the fit compares needed with usable, not with the device memory (allocator fragmentation or the
         # engine's pre-allocated pool)
         if m["needed_bytes"] is not None and abs(m["needed_bytes"] - m["per_gpu_bytes"]) > 1:
-            rows.append({"item": "needed", "per GPU": _fmt_b(m["needed_bytes"])})
-        rows.append({"item": "usable", "per GPU": _fmt_b(m["usable_bytes"])})
-    emit_rows(rows, ["item", "per GPU"], title=f"Memory per GPU — {fits}")
+            rows.append({"item": tr("est.needed"), "per GPU": _fmt_b(m["needed_bytes"])})
+        rows.append({"item": tr("est.usable"), "per GPU": _fmt_b(m["usable_bytes"])})
+    emit_rows(rows, ["item", "per GPU"], title=tr("cli.est.memory_title", fits=fits),
+              headers={"item": tr("col.item"), "per GPU": tr("col.per_gpu")})
     if m["max_batch"] is not None:
-        console.print(f"largest batch that fits: {m['max_batch']}; longest context at this batch: {m['max_context']:,} tokens")
+        console.print(tr("cli.est.max_batch", batch=m["max_batch"], context=m["max_context"]), highlight=False)
+    note = tr("cli.label.note")
+    if engine_default is not None:
+        console.print(f"{note} " + tr("cli.est.engine_default", engine=engine_default[0], stack=engine_default[1]),
+                      highlight=False)
     for n in m["notes"] + c["notes"]:
-        console.print(f"note: {n}")
+        console.print(f"{note} {n}", highlight=False)
     s = c["speed"]
+    headers = {"metric": tr("col.metric"), "value": tr("col.value")}
     if s:
         keys = [k for k in s if k != "efficiency"]
-        emit_rows([{"metric": k, "value": s[k]} for k in keys], ["metric", "value"], title="Speed")
+        emit_rows([{"metric": _label("est.metric", k), "value": _value(s[k])} for k in keys], ["metric", "value"],
+                  title=tr("cli.est.speed_title"), headers=headers)
         for eff in s["efficiency"]:
-            console.print(f"efficiency {eff['metric']} = {eff['value']:.2f} ({eff['source']})", highlight=False)
+            src = tr("est.assumed") if eff["source"] == "assumed" else eff["source"]
+            console.print(tr("cli.est.efficiency", metric=eff["metric"], value=eff["value"], source=src), highlight=False)
     sc = c["scaling"]
     if sc and w.gpus > 1:
-        emit_rows([{"metric": k, "value": v} for k, v in sc.items()], ["metric", "value"], title="Multi-card scaling")
+        emit_rows([{"metric": _label("est.metric", k), "value": v} for k, v in sc.items()], ["metric", "value"],
+                  title=tr("cli.est.scaling_title"), headers=headers)
     if c["time"]:
-        console.print(f"time for {w.tokens:,.0f} tokens: {c['time']['hours']:,.1f} hours")
+        console.print(tr("cli.est.time", tokens=w.tokens, hours=c["time"]["hours"]), highlight=False)
     for g, b in c["error_band"].items():
         if b["median_abs_pct"] is not None:
             console.print(
-                f"validated error ({g}): median {b['median_abs_pct']:.0f} %, p90 {b['p90_abs_pct']:.0f} % "
-                f"over {b['cases']} cases" + (f", {b['sample']}" if b.get("sample") else ""),
+                tr("cli.est.band", group=_label("band", g), median=b["median_abs_pct"], p90=b["p90_abs_pct"],
+                   cases=b["cases"]) + (tr("cli.est.band_sample", sample=_label("band.sample", b["sample"]))
+                                        if b.get("sample") else ""),
                 highlight=False,
             )
 
@@ -130,12 +153,15 @@ def register(app: typer.Typer) -> None:
         m = load_model_arg(cat, model)
         acc = lookup.accelerator(cat, gpu)
         engine_note = None
+        engine_default: tuple[str, str] | None = None
         if engine is None:
             from suanli.views.estimates import default_engine  # shared with POST /api/estimate
 
             engine = default_engine(cat, acc, task)
             if task == "inference" and m.kind == "llm":
-                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"
+                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"  # the JSON's note
+                stack = next((x for x in cat.stacks if x.id == acc.stack), None)
+                engine_default = (engine, display_name(stack) if stack is not None else acc.stack)
         w = _named_as_flags(lambda: make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, framework=framework, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
@@ -149,10 +175,10 @@ def register(app: typer.Typer) -> None:
         from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate
 
         e = estimate_with_calibration(cat, m, acc, w)
-        if engine_note:
-            e = e.model_copy(update={"notes": [engine_note, *e.notes]})
         if json_:
+            if engine_note:
+                e = e.model_copy(update={"notes": [engine_note, *e.notes]})
             emit_json(e.contract())
         else:
-            render_estimate(e)
+            render_estimate(e, engine_default)
 

@@ -16,8 +16,8 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["Format", "console", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "set_lang",
-           "to_jsonable", "wrap_cell"]
+__all__ = ["Format", "col_headers", "console", "display_name", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "set_lang",
+           "to_jsonable", "tr", "wrap_cell"]
 
 console = Console()
 err_console = Console(stderr=True)
@@ -44,6 +44,28 @@ def say(msg: Any) -> str:
     from suanli.i18n import render
 
     return render(msg, lang(), "cli")
+
+
+def tr(msg_id: str, /, **params: Any) -> str:
+    """Catalog message `msg_id` in this run's language (labels, titles, headers: no literal text in commands)."""
+    from suanli.i18n import t
+
+    return t(msg_id, lang(), "cli", **params)
+
+
+def display_name(obj: Any) -> str:
+    """A device's or stack's name as this run shows it: the vendor's Chinese name (`name_zh`, 华为昇腾 910B) in
+    Chinese output where the catalog has one, else its name."""
+    zh = getattr(obj, "name_zh", None)
+    return str(zh) if zh and lang() == "zh" else str(obj.name)
+
+
+def col_headers(columns: Sequence[str], prefix: str = "col") -> dict[str, str]:
+    """Column headers in this run's language: `<prefix>.<column>` where the catalog has it (else the key)."""
+    from suanli.i18n import messages
+
+    cat = messages(lang())
+    return {c: cat[f"{prefix}.{c}"] for c in columns if f"{prefix}.{c}" in cat}
 
 
 class Format(str, Enum):

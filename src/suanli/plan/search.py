@@ -787,21 +787,24 @@ def migration_share(one_off_cny: Any, hours: Any, months: float) -> Any:
 
 
 def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool) -> list[Message]:
-    fws = sorted({(d.stack.name, d.framework.name) for d in devs if d.framework is not None and d.excluded is None})
+    stacks = {d.stack.id: d.stack for d in devs}  # stacks named as their vendors write them in Chinese (name_zh)
+    fws = sorted({(d.stack.name, d.stack.id, d.framework.name) for d in devs
+                  if d.framework is not None and d.excluded is None})
     mid = "plan.assume.framework" if req.framework else "plan.assume.framework_default"
-    out = [Message(mid, stack=s, framework=f, field="framework") for s, f in fws]
+    out = [Message(mid, stack=_stack_name(stacks[i]), framework=f, field="framework") for _, i, f in fws]
     if not training:
-        engines = sorted({(d.stack.name, d.engine) for d in devs if d.engine and d.excluded is None})
-        out += [Message("plan.assume.engine", stack=s, engine=e) for s, e in engines]
+        engines = sorted({(d.stack.name, d.stack.id, d.engine) for d in devs if d.engine and d.excluded is None})
+        out += [Message("plan.assume.engine", stack=_stack_name(stacks[i]), engine=e) for _, i, e in engines]
         out.append(Message("plan.assume.period", hours=duration(req.serving_hours), field="hours"))
     else:
         s = next((x for x in cat.setup if x.id == "default"), None)
         if s is not None:
             out.append(Message("plan.assume.setup", env=s.environment_minutes.value, gbit=s.download_gbit_per_s.value,
                                mtbf=s.gpu_hours_between_failures.value, write=s.checkpoint_write_gb_per_s.value))
-    no_fa = sorted({d.stack.name for d in devs if d.excluded is None and not _flash(d.stack)})
+    no_fa = sorted({(d.stack.name, d.stack.name_zh or d.stack.name) for d in devs if d.excluded is None and not _flash(d.stack)})
     if no_fa:
-        out.append(Message("plan.assume.no_flash", stacks=", ".join(no_fa)))
+        out.append(Message("plan.assume.no_flash", stacks={"en": ", ".join(en for en, _ in no_fa),
+                                                           "zh": "、".join(zh for _, zh in no_fa)}))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
     out.append(Message("plan.assume.prices", kinds=Message("list.items", items=[Message(f"price_kind.{k}")
                                                                                for k in req.offer_kinds]),

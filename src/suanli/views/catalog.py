@@ -63,6 +63,7 @@ class AcceleratorRow(Shape):
 
     id: str
     name: str
+    name_zh: str | None = Field(None, description="the vendor's Chinese product name (the page shows it in Chinese)")
     vendor: str
     domestic: bool
     memory_type: str | None
@@ -233,8 +234,8 @@ def conflicts_of(a: Accelerator) -> list[str]:
 
 def accelerator_rows(cat: Catalog, accs: list[Accelerator]) -> list[dict[str, Any]]:
     """The list view (JSON of `suanli gpus --json` and GET /api/accelerators): row, sources, conflicts, stack."""
-    return [{**accelerator_row(a), "sources": sources_of(a), "conflicts": conflicts_of(a), "stack": a.stack}
-            for a in accs]
+    return [{**accelerator_row(a), "name_zh": a.name_zh, "sources": sources_of(a), "conflicts": conflicts_of(a),
+             "stack": a.stack} for a in accs]
 
 
 def _alt_json(cat: Catalog, alt: Alternatives[Any]) -> dict[str, Any]:

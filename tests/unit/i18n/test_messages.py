@@ -24,7 +24,8 @@ _LATIN_WORD = re.compile(r"[A-Za-z]{4,}")
 # words that stay in Latin letters in Chinese text: names, units, technical terms
 _NAMES = {"suanli", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA", "QLoRA", "GiB", "token", "logits",
           "bench", "pip", "install", "plans", "TDP", "MoE", "None",
-          "SQLite", "PostgreSQL", "Hugging", "Face", "cuda", "Llama", "Young"}  # names: a model family, an author
+          "SQLite", "PostgreSQL", "Hugging", "Face", "cuda", "Llama", "Young",  # names: a model family, an author
+          "tokens", "FLOPs", "vLLM"}  # terms Chinese ML teams write in English (tokens/s), an engine's name
 
 
 def _fields(template: str) -> set[str]:

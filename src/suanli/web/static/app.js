@@ -10,6 +10,10 @@ if (lang !== "zh" && lang !== "en") lang = "en";
 const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (p && k in p ? p[k] : m));
 const t = (k, p) => { const c = MSG[lang] || {}; return fill(c["web." + k] ?? c[k] ?? (MSG.en || {})["web." + k] ?? k, p); };
 const label = (prefix, v) => { const c = MSG[lang] || {}; return c[prefix + "." + v] ?? v; };  // vendor.huawei -> 华为
+// devices named as their vendors write them in Chinese (name_zh from /api/accelerators: 华为昇腾 910B) on the zh page
+const NAMES = {};
+const knowNames = accs => accs.forEach(a => { NAMES[a.id] = a.name_zh; });
+const devName = (id, name) => (lang === "zh" && NAMES[id]) || name || id;
 const state = {plan: null, compare: null, value: null, tco: null, accs: null, detail: null, sources: null};
 const COLORS = ["#0b6bcb","#e8590c","#2f9e44","#ae3ec9","#b8860b","#1098ad","#d6336c","#5c7cfa","#868e96","#5c940d"];
 const GiB = 2 ** 30;
@@ -161,7 +165,7 @@ function renderPlan(r) {
   const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
     "hours", "cost", "migration", "total", "offer", "reason"];
   const rows = r.plans.map(p => `<tr>${td("select", `<input type="checkbox" class="pick" value="${p.rank}" ${p.rank <= 2 ? "checked" : ""} aria-label="${esc(t("pick_plan", {rank: p.rank}))}">`)}
-    ${td("rank", p.rank, "num")}${td("device", esc(p.device_name))}${td("gpus", p.gpus, "num")}${td("layout", layout(p))}${td("framework", engineOf(p))}
+    ${td("rank", p.rank, "num")}${td("device", esc(devName(p.device, p.device_name)))}${td("gpus", p.gpus, "num")}${td("layout", layout(p))}${td("framework", engineOf(p))}
     ${td("mem_usable", memCell(p), "num")}
     ${serving ? td("ttft", fmt(p.ttft_s == null ? null : p.ttft_s * 1000, 0), "num") + td("tpot", fmt(p.tpot_s == null ? null : p.tpot_s * 1000, 1), "num") : ""}
     ${td("hours", fmt(p.hours), "num")}${td("cost", fmt(p.cost_cny, 0), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
@@ -183,7 +187,7 @@ $("#compare-plans-btn").addEventListener("click", () => {
   const plans = (state.plan?.plans || []).filter(p => picked.includes(p.rank)).slice(0, 4);
   if (plans.length < 2) { $("#side-by-side").innerHTML = `<p class="error" role="alert">${t("pick_plans")}</p>`; return; }
   const serving = (state.plan.request || {}).task === "inference";
-  const fields = [["device", p => esc(p.device_name)], ["gpus", p => p.gpus], ["layout", layout], ["framework", engineOf],
+  const fields = [["device", p => esc(devName(p.device, p.device_name))], ["gpus", p => p.gpus], ["layout", layout], ["framework", engineOf],
     ["mem_usable", memCell], ["tokens_per_s", p => fmt(p.tokens_per_s, 0)], ...(serving ? [["ttft", p => fmt(p.ttft_s * 1000, 0)], ["tpot", p => fmt(p.tpot_s * 1000, 1)]] : []),
     ["setup_hours", p => fmt(p.setup_hours, 2)], ["hours", p => fmt(p.hours)],
     ["cost", p => fmt(p.cost_cny, 0)], ["migration", migrationCell], ["total", p => fmt(p.total_cost_cny, 0)], ["offer", offerCell], ["billing", p => esc(label("billing_unit", p.billing_unit))],
@@ -342,7 +346,7 @@ $("#compare-form").addEventListener("submit", async ev => {
   finally { $("#cmp-btn").disabled = false; }
 });
 function renderCompare(rows) {
-  const f = [["device", r => esc(r.device_name)], ["mem_gib", r => fmt(r.memory_per_gpu_bytes / GiB) + " / " + fmt(r.memory_capacity_bytes / GiB, 0)],
+  const f = [["device", r => esc(devName(r.device, r.device_name))], ["mem_gib", r => fmt(r.memory_per_gpu_bytes / GiB) + " / " + fmt(r.memory_capacity_bytes / GiB, 0)],
     ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fmt(r.tokens_per_s, 0)], ["hours", r => fmt(r.hours, 2)],
     ["cost", r => fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
     ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
@@ -357,7 +361,7 @@ async function loadCatalog() {
     // vendor names in either language find a device (华为 on the English page too): both catalogs
     const [accs, sources] = await Promise.all([api("/api/accelerators"), api("/api/sources"), loadMessages("zh"), loadMessages("en")]);
     state.sources = Object.fromEntries(sources.map(s => [s.id, s]));
-    state.accs = accs; renderAccs(accs);
+    knowNames(accs); state.accs = accs; renderAccs(accs);
   } catch (e) { showInit(e); }
 }
 function matches(r, q) {
@@ -370,7 +374,7 @@ function renderAccs(rows) {
   const shown = rows.filter(r => matches(r, q));
   const head = ["device", "vendor", "memory_gib", "bw", "bf16", "conflicts"];
   $("#acc-table").innerHTML = `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>` +
-    (shown.length ? shown.map(r => `<tr data-id="${esc(r.id)}"${state.detail && state.detail.d.id === r.id ? ' class="selected"' : ""}>${td("device", `<button type="button" class="linklike open" data-id="${esc(r.id)}">${esc(r.name)}</button>`)}${td("vendor", esc(label("vendor", r.vendor)))}${td("memory_gib", fmt(r.memory_gib), "num")}${td("bw", fmt(r.memory_bandwidth_gb_per_s, 0), "num")}${td("bf16", fmt(r.bf16_dense_tflops), "num")}${td("conflicts", r.conflicts.length || "", "conflict")}</tr>`).join("")
+    (shown.length ? shown.map(r => `<tr data-id="${esc(r.id)}"${state.detail && state.detail.d.id === r.id ? ' class="selected"' : ""}>${td("device", `<button type="button" class="linklike open" data-id="${esc(r.id)}">${esc(devName(r.id, r.name))}</button>`)}${td("vendor", esc(label("vendor", r.vendor)))}${td("memory_gib", fmt(r.memory_gib), "num")}${td("bw", fmt(r.memory_bandwidth_gb_per_s, 0), "num")}${td("bf16", fmt(r.bf16_dense_tflops), "num")}${td("conflicts", r.conflicts.length || "", "conflict")}</tr>`).join("")
       : `<tr><td>${t("no_match")}</td></tr>`) + "</tbody>";
   $("#acc-table").querySelectorAll("button.open").forEach(b => b.addEventListener("click", () => openDevice(b.dataset.id)));
 }
@@ -391,7 +395,7 @@ function renderDetail({d, offers}) {
     v.sources.forEach((s, i) => { rows += `<tr class="${v.conflict ? "conflict" : ""}">${td("field", i ? "" : esc(label("spec", k)))}${td("value", `${fmt(s.value, 2)}${s.default && v.sources.length > 1 ? " *" : ""}`, "num" + (s.default ? " default" : ""))}${td("source", sourceLink(s.source, s.source_title), "src")}${td("date", esc(s.date))}${td("note", esc(s.note))}</tr>`; });
   }
   const head = k => k.map(x => `<th scope="col">${t(x)}</th>`).join("");
-  $("#acc-detail").innerHTML = `<h3>${esc(d.name)}</h3>${d.conflicts.length ? `<p class="conflict">${t("conflicts")}: ${d.conflicts.map(c => esc(label("spec", c))).join(", ")}</p>` : ""}
+  $("#acc-detail").innerHTML = `<h3>${esc(devName(d.id, d.name))}</h3>${d.conflicts.length ? `<p class="conflict">${t("conflicts")}: ${d.conflicts.map(c => esc(label("spec", c))).join(", ")}</p>` : ""}
     <div class="table-wrap" tabindex="0"><table id="spec-table" class="cards"><thead><tr>${head(["field", "value", "source", "date", "note"])}</tr></thead><tbody>${rows}</tbody></table></div>
     <h4>${t("offers")}</h4><div class="table-wrap" tabindex="0"><table class="cards"><thead><tr>${head(["provider", "gpus", "billing", "price", "kind", "region", "date", "source"])}</tr></thead><tbody>
     ${offers.map(o => `<tr>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("kind", esc(kindLabel(o.kind)))}${td("region", regionCell(o.region || "cn", isIntl(o.region)))}${td("date", esc(o.date))}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>`;
@@ -403,14 +407,14 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   await Promise.all([loadMessages(lang), loadMessages("en")]);
   applyLang();
   const [models, accs, offers] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers")]);
-  state.offers = Object.fromEntries(offers.map(o => [o.id, o]));
+  state.offers = Object.fromEntries(offers.map(o => [o.id, o])); knowNames(accs);
   const llm = models.filter(m => m.kind === "llm");
   const opts = llm.map(m => `<option value="${esc(m.id)}">${esc(m.id)} (${(m.params / 1e9).toFixed(1)} B)</option>`).join("");
   $("#model").innerHTML = opts; $("#cmp-model").innerHTML = opts;
   const q7 = llm.find(m => /qwen2\.5-7b/i.test(m.id)); if (q7) { $("#model").value = q7.id; $("#cmp-model").value = q7.id; }
-  $("#cmp-devices").innerHTML = accs.map(a => `<option value="${esc(a.id)}">${esc(a.name)}</option>`).join("");
+  $("#cmp-devices").innerHTML = accs.map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
   const priced = new Set(offers.map(o => o.device));
-  $("#tco-gpu").innerHTML = accs.filter(a => priced.has(a.id)).map(a => `<option value="${esc(a.id)}">${esc(a.name)}</option>`).join("");
+  $("#tco-gpu").innerHTML = accs.filter(a => priced.has(a.id)).map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
   FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
   restoreForm(); syncTask();
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();

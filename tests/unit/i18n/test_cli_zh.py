@@ -1,0 +1,93 @@
+"""What a Chinese buyer reads on the command line: catalog, estimate and cost commands speak `--lang zh` (labels,
+titles, headers through the message catalog) and name domestic devices and stacks as their vendors do
+(`name_zh`: 华为昇腾 910B, 华为昇腾 CANN); English output keeps its labels."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from suanli.cli.main import app
+from suanli.i18n import messages
+
+
+def _zh(*args: str) -> str:
+    r = CliRunner().invoke(app, ["--lang", "zh", *args], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def _en(*args: str) -> str:
+    r = CliRunner().invoke(app, ["--lang", "en", *args], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_every_message_has_chinese() -> None:
+    zh = messages("zh")
+    assert [k for k, v in messages("en").items() if not (zh.get(k) or "").strip()] == []
+
+
+def test_gpu_zh_names_the_vendor_product() -> None:
+    out = _zh("gpu", "910b")
+    assert out.startswith("华为昇腾 910B（ascend-910b）— 华为，davinci，数据中心，模组")
+    assert "软件栈：华为昇腾 CANN" in out
+    assert "Huawei Ascend 910B" not in out
+    assert _en("gpu", "910b").startswith("Huawei Ascend 910B (ascend-910b) — Huawei, davinci, datacenter, module")
+
+
+def test_gpus_zh_title_and_headers() -> None:
+    out = _zh("gpus", "--market", "domestic")
+    assert "加速卡" in out and "显存 GiB" in out and "Accelerators" not in out
+
+
+def test_compare_zh_names_domestic_devices() -> None:
+    out = _zh("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpu", "h200", "--gpus", "8")
+    assert "华为昇腾 910B" in out and "华为昇腾 CANN" in out
+    assert "每种设备 8 张卡" in out and "价格：区域 国内平台，报价类别 挂牌" in out
+    for english in ("card(s) each", "prices: region", "unpriced:", "layout"):
+        assert english not in out
+    en = _en("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpus", "8")
+    assert "ascend-910b" in en and "华为昇腾 910B" not in en and "prices: region cn (Chinese platforms), offer kinds listing" in en
+
+
+def test_tco_and_rent_vs_buy_zh() -> None:
+    out = _zh("tco", "--gpu", "910b", "--gpus", "8", "--hours", "300")
+    assert "8 张 华为昇腾 910B，租用 300.0 小时" in out and "挂牌" in out and "¥/卡时" in out
+    out = _zh("rent-vs-buy", "--gpu", "910b")
+    assert "华为昇腾 910B：租用 ¥" in out and "盈亏平衡利用率" in out and "租用价格取自" in out
+    assert "rent_cny_per_year_full_use" not in out and "Rent vs buy" not in out
+    assert "rent_cny_per_year_full_use" in _en("rent-vs-buy", "--gpu", "910b")
+
+
+def test_scenarios_and_migrate_cost_zh() -> None:
+    out = _zh("scenarios", "--id", "research-xinchuang")
+    assert "原文场景" in out and "华为昇腾 910B" in out
+    out = _zh("migrate", "cost", "--model", "qwen2.5-14b", "--from-gpu", "h100", "--to-gpu", "910b",
+              "--monthly-spend", "100000", "--offer-kinds", "listing,index")
+    assert "迁移成本与收益" in out and "华为昇腾 910B，8 张卡" in out and "周 × 2 名工程师" in out
+
+
+@pytest.mark.parametrize("args", [
+    ("estimate", "--model", "llama-2-7b", "--task", "inference", "--gpu", "rtx-4090"),
+    ("estimate", "--model", "llama-2-7b", "--task", "full", "--gpu", "h100", "--gpus", "8", "--zero", "3",
+     "--tokens", "1e9"),
+])
+def test_estimate_zh_labels(args: tuple[str, ...]) -> None:
+    out = _zh(*args)
+    assert "每卡显存" in out and "已验证误差" in out and "合计" in out
+    for english in ("Memory per GPU", "largest batch", "validated error", "\ndevice memory", "method default",
+                    "train_tokens_per_s", "decode_tokens_per_s", "Multi-card scaling"):
+        assert english not in out
+
+
+def test_estimate_on_910b_names_stack_in_chinese() -> None:
+    out = _zh("estimate", "--model", "qwen2.5-7b", "--gpu", "910b")
+    assert "华为昇腾 910B" in out and "华为昇腾 CANN 上的默认引擎" in out
+
+
+def test_plan_assumptions_name_stacks_in_chinese() -> None:
+    out = _zh("plan", "--file", "examples/lora-7b.yaml")
+    assumed = [line for line in out.splitlines() if line.startswith("假设：")]
+    assert any("华为昇腾 CANN" in a for a in assumed) and any("摩尔线程 MUSA" in a for a in assumed)
+    assert not any("Huawei Ascend" in a or "Moore Threads" in a for a in assumed)
