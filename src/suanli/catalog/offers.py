@@ -33,6 +33,7 @@ __all__ = [
     "card_hour_price",
     "filter_catalog",
     "is_international",
+    "is_stale",
     "max_cards",
     "multi_node_gap",
     "network_label",
@@ -188,18 +189,25 @@ def offer_age_months(offer: Offer, today: dt.date) -> float:
     return (today - offer_date(offer)).days / 30.436875
 
 
+def is_stale(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> bool:
+    """The one freshness rule: a price older than `months` (default 12) on `today` is stale. `offers --stale`
+    lists such prices, cost answers warn about them, and the planner prices a configuration on a stale offer
+    only when no fresh one can rent it (`plan.search._price`)."""
+    return offer_age_months(offer, today) > months
+
+
 def stale_offers(offers: Iterable[Offer], today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> list[Offer]:
     """Offers whose price is older than `months` (default 12) on `today`, oldest first."""
     if not (math.isfinite(months) and months > 0):
         raise InputError("stale-months", f"must be a positive number of months (got {months})")
-    return sorted((o for o in offers if offer_age_months(o, today) > months), key=offer_date)
+    return sorted((o for o in offers if is_stale(o, today, months)), key=offer_date)
 
 
 def stale_warning(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> str | None:
     """One line when the offer's price is older than the threshold, naming its date; None when fresh."""
-    age = offer_age_months(offer, today)
-    if age <= months:
+    if not is_stale(offer, today, months):
         return None
+    age = offer_age_months(offer, today)
     return (f"price {offer.id} ({offer.provider}) is dated {offer.date}, {age:.0f} months old "
             f"(older than {months:g}): check the platform's current price")
 

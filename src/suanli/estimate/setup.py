@@ -18,8 +18,8 @@ from suanli.estimate.memory import weights_bytes
 from suanli.estimate.params import param_count
 from suanli.units import GB
 
-__all__ = ["SLOW_DOWNLOAD_H", "SetupTerms", "download_hours", "job_setup", "offer_download_gbit_per_s", "setup_hours",
-           "setup_terms"]
+__all__ = ["SLOW_DOWNLOAD_H", "SetupTerms", "download_hours", "job_setup", "offer_download_gbit_per_s",
+           "serve_setup_hours", "setup_hours", "setup_terms"]
 
 SLOW_DOWNLOAD_H = 0.5  # a plan warns when its offer's bandwidth makes the model download take longer than this
 
@@ -87,3 +87,20 @@ def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any, gpus: Any,
     return {"environment_h": t.environment_h + zero, "download_h": download_h + zero, "checkpoint_h": checkpoint_h,
             "checkpoints": checkpoints, "checkpoint_interval_h": interval_h + zero, "interruptions": interruptions,
             "lost_h": lost_h, "total_h": total}
+
+
+def serve_setup_hours(setup: JobSetup, weight_bytes: Any, download_gbit_per_s: Any = None) -> dict[str, Any]:
+    """Time to first serve on a fresh instance: environment + download of the served checkpoint (at the offer's
+    public bandwidth; None or NaN: the catalog's assumed rate) + loading its weights into the cards at the
+    catalog's `weight_load_gb_per_s` (vllm PR #14063's measured load). Arrays or floats."""
+    rate = setup.download_gbit_per_s.value if download_gbit_per_s is None else np.where(
+        np.isnan(download_gbit_per_s), setup.download_gbit_per_s.value, download_gbit_per_s)
+    load = setup.weight_load_gb_per_s
+    if load is None:
+        raise EstimateError("the catalog's job set-up row has no weight_load_gb_per_s (frameworks.yaml setup)")
+    env_h = setup.environment_minutes.value / 60
+    download_h = download_hours(weight_bytes, rate)
+    load_h = weight_bytes / (load.value * GB) / 3600
+    zero = 0.0 * download_h
+    return {"environment_h": env_h + zero, "download_h": download_h, "load_h": load_h + zero,
+            "total_h": env_h + download_h + load_h}

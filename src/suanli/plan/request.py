@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from suanli.catalog.offers import DEFAULT_STALE_MONTHS
 from suanli.errors import InputError
 from suanli.units import HOURS_PER_MONTH
 
@@ -47,6 +48,10 @@ class PlanRequest(BaseModel):
     )
     offer_kinds: tuple[Literal["listing", "index", "reference"], ...] = Field(
         ("listing",), min_length=1, description="which prices to plan with: rentable listings by default"
+    )
+    stale_months: float = Field(
+        DEFAULT_STALE_MONTHS, gt=0, le=1200, description="a price older than this many months is stale: it prices a "
+        "configuration only where no fresher offer of the device can rent it, and the plan warns"
     )
     # what the team runs (issue 10): framework, pinned layout dimensions, LoRA configuration
     framework: str | None = Field(None, description="peft, llama-factory, deepspeed, megatron, mindspeed, vllm, sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers")

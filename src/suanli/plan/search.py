@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.catalog import lookup
 from suanli.catalog.offers import (
-    DEFAULT_STALE_MONTHS,
     can_span_nodes,
     china_export_controlled,
     is_international,
+    is_stale,
     max_cards,
     multi_node_gap,
     network_label,
@@ -45,13 +45,16 @@ from suanli.estimate.memory import (
     training_memory,
     training_memory_terms,
     usable_memory_bytes,
+    weights_bytes,
 )
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
     download_hours,
+    job_setup,
     offer_download_gbit_per_s,
+    serve_setup_hours,
     setup_hours,
     setup_terms,
 )
@@ -118,6 +121,10 @@ class Plan(BaseModel):
     compute_hours: float
     setup_hours: float
     hours: float
+    first_serve_hours: float | None = Field(
+        None, description="serving: hours from renting to the first request served (environment, download of the "
+        "served checkpoint at the offer's public bandwidth, weight load); in hours and cost (as setup_hours) only when "
+        "the request sets a serving period (hours/days) or tokens to generate")
     cost_cny: float
     cost_cny_max: float
     offer: str
@@ -444,7 +451,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         n_grid += n_lay * len(idx)
         if n_lay == 0:
             continue
-        w = _train_workload(req, precision, flash_attention=flash)
+        w = _train_workload(req, precision, flash_attention=flash, framework=fw_id)  # framework: its train_mfu row
         mt, st = training_memory_terms(m, w), training_speed_terms(m, w)
         di = np.repeat(np.array(idx), n_lay)
         L = {k: np.tile(v, len(idx)) for k, v in lay.items()}
@@ -494,7 +501,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision) if precision in SERVE_PRECISIONS else -1),
             "replicas": np.zeros(di.shape), "ttft": np.full(di.shape, np.nan), "tpot": np.full(di.shape, np.nan),
             "net": net, "dl_bytes": np.full(di.shape, terms.download_bytes), "dl_h": su["download_h"],
-            "dl_gbit": np.full(di.shape, np.nan),
+            "dl_gbit": np.full(di.shape, np.nan), "billed": np.ones(di.shape), "first_h": np.full(di.shape, np.nan),
         })
     return _concat(parts) if parts else _empty(), n_grid
 
@@ -517,7 +524,7 @@ def _offer_network(o: Offer) -> float:
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
-            "dl_gbit")
+            "dl_gbit", "billed", "first_h")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -532,7 +539,7 @@ def _try(f: Any) -> Any:
 
 
 _RATE_KEYS = ("peak", "eff", "bw", "e_mm", "e_bw", "e_stream", "overhead", "sm_count", "intra_bw", "intra_lat",
-              "inter_bw", "inter_lat", "cards_per_node", "linear_call_s", "intra_half", "inter_half", "moe_routed_s")
+              "inter_bw", "inter_lat", "cards_per_node", "linear_call_s", "intra_half", "inter_half")
 
 
 def _stack_rates(rows: list[dict[str, float] | None], di: np.ndarray) -> dict[str, np.ndarray]:
@@ -554,6 +561,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             for p in d.precisions:
                 groups.setdefault((p, d.engine, _flash(d.stack)), []).append(i)
     need_tok_s = (req.requests_per_s or 0) * req.output
+    horizon = need_tok_s == 0 or req.hours is not None or req.days is not None
     tps = [t for t in TP_SIZES if (req.tp is None or t == req.tp) and (req.gpus is None or req.gpus % t == 0)]
     parts: list[dict[str, np.ndarray]] = []
     n = 0
@@ -599,15 +607,23 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             hours = float(req.tokens or 0) / (per_replica * replicas) / 3600
         gpus = replicas * tp
         ok &= gpus <= req.card_limit
+        # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
+        # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
+        # sets (a serving period or tokens to generate): the assumed month's per-hour ranking does not move
+        ckpt = np.full(di.shape, weights_bytes(m, precision))
+        first = serve_setup_hours(job_setup(cat), ckpt)
+        billed = np.full(di.shape, 1.0 if horizon else 0.0)
         parts.append({
             "dev": di, "gpus": gpus, "tp": tp, "pp": np.ones(di.shape), "dp": replicas, "ep": np.ones(di.shape),
             "zero": np.zeros(di.shape, dtype=int), "rec": np.zeros(di.shape, dtype=int), "b": b, "ga": np.ones(di.shape),
             "mem": needed, "usable": usable, "cap": cap, "fits": ok, "tok_s": per_replica * replicas,
-            "compute_h": hours, "setup_h": np.zeros(di.shape), "hours": hours,
+            "compute_h": hours + 0.0 * ckpt, "setup_h": first["total_h"] * billed,
+            "hours": hours + first["total_h"] * billed,
             "scaling": (k["step_s"] - k["tp_comm_s"]) / k["step_s"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
-            "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan), "dl_bytes": np.zeros(di.shape),
-            "dl_h": np.zeros(di.shape), "dl_gbit": np.full(di.shape, np.nan),
+            "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan), "dl_bytes": ckpt,
+            "dl_h": first["download_h"], "dl_gbit": np.full(di.shape, np.nan), "billed": billed,
+            "first_h": first["total_h"],
         })
     return (_concat(parts) if parts else _empty()), n
 
@@ -615,23 +631,32 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
 # ---------------------------------------------------------------------------------------------------- pricing
 
 
-def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, subsidy: float
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Cheapest usable offer per configuration through `billed_cost`, each offer on its own hours (an offer that
-    publishes its public bandwidth downloads the model at it: `estimate.setup.download_hours`): cost, cost at the
-    range's top, offer index into the device's offers (−1: none can hold the job), the hours on that offer and
-    its download rate in Gbit/s (NaN: the catalog's assumed rate)."""
+def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest, today: dt.date,
+           one_off: np.ndarray) -> dict[str, np.ndarray]:
+    """Each configuration's offer, chosen among the usable ones (those that can rent it) through `billed_cost`,
+    each offer on its own hours (an offer that publishes its public bandwidth downloads the model at it:
+    `estimate.setup.download_hours`). The choice, in order: a fresh price before a stale one (`is_stale` at
+    `req.stale_months`: a stale offer prices a configuration only when no fresh one can rent it); for
+    fastest-within-budget, one within the budget; then by the objective: cheapest and best-value the lowest cost
+    (ties: sooner done), fastest the soonest done (training: hours; serving: its first serve; ties: lower cost).
+    Returns cost, cost at the range's top, offer index into the device's offers (−1: none can rent it), the hours
+    its download adds against the catalog's rate, and its download rate in Gbit/s (NaN: the catalog's rate)."""
     dev = grid["dev"][sel]
     gpus, tp = grid["gpus"][sel], grid["tp"][sel]
     base_h, dl_bytes, dl_h = grid["hours"][sel], grid["dl_bytes"][sel], grid["dl_h"][sel]
+    billed, first_h = grid["billed"][sel], grid["first_h"][sel]
     n = sel.shape[0]
+    fastest = req.objective in ("fastest", "fastest-within-budget")
+    best_keys = [np.full(n, 2.0), np.full(n, np.inf), np.full(n, np.inf), np.full(n, np.inf)]
     best = np.full(n, np.inf)
     best_max = np.full(n, np.inf)
     best_o = np.full(n, -1)
-    best_h = base_h.copy()
+    best_d = np.zeros(n)
     best_g = np.full(n, np.nan)
     multi_node = gpus > np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[dev] if devs else gpus > 0
     serving = bool(np.any(grid["replicas"][sel] > 0)) if n else False
+    dom = np.array([d.acc.domestic for d in devs])[dev] if devs else np.zeros(0, dtype=bool)
+    sub = np.where(dom, req.subsidy, 0.0)
     for k in range(max((len(d.offers) for d in devs), default=0)):
         rows = [d.offers[k] if k < len(d.offers) else None for d in devs]
 
@@ -645,11 +670,10 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
         min_units = col(lambda o: o.min_units)
         cards = col(lambda o: o.cards)
         min_cards = col(lambda o: o.min_cards_per_order or 0)
+        stale = col(lambda o: float(is_stale(o, today, req.stale_months)))
         spans = np.array([o is not None and can_span_nodes(o) for o in rows])[dev]
         limit = np.array([max_cards(o, d.acc.max_cards_per_node) if o is not None else 0
                           for o, d in zip(rows, devs)], dtype=float)[dev]
-        dom = np.array([d.acc.domestic for d in devs])[dev]
-        sub = np.where(dom, subsidy, 0.0)
         # serving replicas are independent model copies, each in one instance (its tp cards within `max_cards`):
         # separate instances suffice; one training job across instances needs offers that span nodes (single-card
         # VMs never combine into one job, nor a tensor-parallel group)
@@ -660,16 +684,34 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
         ok &= ~multi_node | serving | (np.isnan(row_net) & np.isnan(onet)) | (row_net == onet)
         gbit = col(lambda o: offer_download_gbit_per_s(o) or np.nan)
         own = ~np.isnan(gbit) & (dl_bytes > 0)
-        hours = np.where(own, base_h - dl_h + download_hours(dl_bytes, np.where(own, gbit, 1.0)), base_h)
+        delta = np.where(own, download_hours(dl_bytes, np.where(own, gbit, 1.0)) - dl_h, 0.0)
+        hours = base_h + delta * billed  # serving without a horizon: the set-up is not billed
         c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub, min_cards), np.inf)
         cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub, min_cards)
-        better = c < best
+        done = np.where(billed > 0, hours, hours + first_h + delta)  # when the job is done / serving starts
+        over = np.zeros(n)
+        if req.objective == "fastest-within-budget" and req.budget_cny is not None:
+            over = (c + migration_share(one_off, hours, req.migration_months) > req.budget_cny).astype(float)
+        keys = [np.where(ok, stale, 2.0), np.where(ok, over, np.inf), np.where(ok, done if fastest else c, np.inf),
+                np.where(ok, c if fastest else done, np.inf)]
+        better = _lex_less(keys, best_keys)
+        best_keys = [np.where(better, a, b) for a, b in zip(keys, best_keys)]
         best = np.where(better, c, best)
         best_max = np.where(better, cm, best_max)
         best_o = np.where(better, k, best_o)
-        best_h = np.where(better, hours, best_h)
+        best_d = np.where(better, delta, best_d)
         best_g = np.where(better, np.where(own, gbit, np.nan), best_g)
-    return best, best_max, best_o, best_h, best_g
+    return {"cost": best, "cost_max": best_max, "offer": best_o, "dl_delta_h": best_d, "dl_gbit": best_g}
+
+
+def _lex_less(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
+    """Element-wise: key tuple `a` sorts strictly before key tuple `b` (first key first; equal keys fall through)."""
+    less = np.zeros(a[0].shape, dtype=bool)
+    tie = np.ones(a[0].shape, dtype=bool)
+    for x, y in zip(a, b):
+        less |= tie & (x < y)
+        tie &= x == y
+    return less
 
 
 # ---------------------------------------------------------------------------------------------------- plan
@@ -677,7 +719,8 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, su
 
 def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = None) -> PlanResult:
     """Ranked plans for `req` on model `m`, best first, with a Pareto front of cost against time. `today`
-    (default: the clock) dates the prices: one older than DEFAULT_STALE_MONTHS warns with its date."""
+    (default: the clock) dates the prices: one older than `req.stale_months` prices a configuration only where no
+    fresh offer can rent it, and warns with its date."""
     today = today or dt.date.today()
     t0 = time.perf_counter()
     training = req.task != "inference"
@@ -716,18 +759,21 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     devs = _devices(cat, m, req, offers)
     grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs)
     sel = np.nonzero(grid["fits"])[0]
-    cost, cost_max, oi, chosen_h, chosen_g = _price(devs, grid, sel, req.subsidy)
-    # hours and set-up are those of each configuration's chosen offer from here on (its download rate)
-    grid = dict(grid)
-    extra_h = chosen_h - grid["hours"][sel]
-    for key, add in (("hours", extra_h), ("setup_h", extra_h), ("dl_h", extra_h)):
-        grid[key] = grid[key].copy()
-        grid[key][sel] += add
-    grid["dl_gbit"] = grid["dl_gbit"].copy()
-    grid["dl_gbit"][sel] = chosen_g
     dev = grid["dev"][sel]
     weeks = np.array([(d.weeks[0] + d.weeks[1]) / 2 for d in devs])[dev] if devs else np.zeros(0)
     one_off = weeks * ENGINEERS_FOR_MIGRATION * req.engineer_cny_per_week
+    priced = _price(devs, grid, sel, req, today, one_off)
+    cost, cost_max, oi = priced["cost"], priced["cost_max"], priced["offer"]
+    # hours and set-up are those of each configuration's chosen offer from here on (its download rate); a
+    # serving plan without a horizon bills no set-up, its first serve moves all the same
+    grid = dict(grid)
+    d_h = priced["dl_delta_h"]
+    billed = grid["billed"][sel]
+    for key, add in (("hours", d_h * billed), ("setup_h", d_h * billed), ("dl_h", d_h), ("first_h", d_h)):
+        grid[key] = grid[key].copy()
+        grid[key][sel] += add
+    grid["dl_gbit"] = grid["dl_gbit"].copy()
+    grid["dl_gbit"][sel] = priced["dl_gbit"]
     calendar_h = grid["hours"][sel] + weeks * HOURS_PER_WEEK
     mig = migration_share(one_off, grid["hours"][sel], req.migration_months)
     total = cost + mig
@@ -739,10 +785,12 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     k = sel[keep]
     cost_k, cost_max_k, oi_k, total_k, mig_k, one_k = cost[keep], cost_max[keep], oi[keep], total[keep], mig[keep], one_off[keep]
     hours_k = grid["hours"][k]
+    # done: a job's hours; a serving plan without a horizon is done with its period, so its first serve decides
+    done_k = np.where(grid["billed"][k] > 0, hours_k, hours_k + grid["first_h"][k])
     if req.objective == "cheapest":
         score = total_k + hours_k * 1e-9
     elif req.objective in ("fastest", "fastest-within-budget"):
-        score = hours_k + total_k * 1e-12
+        score = done_k + total_k * 1e-12
     else:  # best-value: each axis relative to its best
         score = (total_k / max(total_k.min(initial=np.inf), 1e-9) + hours_k / max(hours_k.min(initial=np.inf), 1e-9)
                  if k.size else total_k)
@@ -796,6 +844,12 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         engines = sorted({(d.stack.name, d.stack.id, d.engine) for d in devs if d.engine and d.excluded is None})
         out += [Message("plan.assume.engine", stack=_stack_name(stacks[i]), engine=e) for _, i, e in engines]
         out.append(Message("plan.assume.period", hours=duration(req.serving_hours), field="hours"))
+        js = job_setup(cat)
+        if js.weight_load_gb_per_s is not None:
+            horizon = req.requests_per_s is None or req.hours is not None or req.days is not None
+            out.append(Message("plan.assume.first_serve_billed" if horizon else "plan.assume.first_serve",
+                               env=js.environment_minutes.value, gbit=js.download_gbit_per_s.value,
+                               load=js.weight_load_gb_per_s.value, field="hours"))
     else:
         s = next((x for x in cat.setup if x.id == "default"), None)
         if s is not None:
@@ -806,6 +860,7 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         out.append(Message("plan.assume.no_flash", stacks={"en": ", ".join(en for en, _ in no_fa),
                                                            "zh": "、".join(zh for _, zh in no_fa)}))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
+    out.append(Message("plan.assume.fresh", months=req.stale_months, field="stale_months"))
     out.append(Message("plan.assume.prices", kinds=Message("list.items", items=[Message(f"price_kind.{k}")
                                                                                for k in req.offer_kinds]),
                        region=Message(f"price_region.{req.region}")))
@@ -925,10 +980,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.international_offer", provider=offer.provider, region=offer.region))
         if not d.acc.domestic and not export_note:
             warnings.append(Message("plan.warn.export_control"))
-    age = offer_age_months(offer, today)
-    if age > DEFAULT_STALE_MONTHS:
+    if is_stale(offer, today, req.stale_months):  # no fresh offer of the device could rent this configuration
         warnings.append(Message("plan.warn.stale", offer=offer.id, provider=offer.provider, date=offer.date,
-                                months=age, limit=DEFAULT_STALE_MONTHS))
+                                months=offer_age_months(offer, today), limit=req.stale_months))
     if offer.kind != "listing":
         warnings.append(Message("plan.warn.not_listing", kind=Message(f"offer_kind.{offer.kind}"), source=offer.source))
     if gpus > d.acc.max_cards_per_node and training:
@@ -937,7 +991,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.nodes_offer", nodes=nodes, offer=offer.id, provider=offer.provider,
                                 network=network_label(offer)))
     dl_gbit = float(grid["dl_gbit"][i])
-    if training and not math.isnan(dl_gbit) and grid["dl_h"][i] > SLOW_DOWNLOAD_H:
+    if not math.isnan(dl_gbit) and grid["dl_h"][i] > SLOW_DOWNLOAD_H and grid["billed"][i] > 0:
         warnings.append(Message("plan.warn.slow_download", gb=float(grid["dl_bytes"][i]) / 1e9,
                                 download=duration(float(grid["dl_h"][i])), mbit=dl_gbit * 1000, offer=offer.id))
     unit_h = UNIT_HOURS[offer.billing_unit]
@@ -971,6 +1025,14 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                          ttft_ms=float(grid["ttft"][i]) * 1000, tpot_ms=float(grid["tpot"][i]) * 1000,
                          mem_gib=mem_gib, usable_gib=usable_gib)
     full_reason: Message = reason
+    first_h = None if training else float(grid["first_h"][i])
+    if first_h is not None:
+        env_h = job_setup(cat).environment_minutes.value / 60
+        dl_h = float(grid["dl_h"][i])
+        which = "plan.reason.first_serve_billed" if grid["billed"][i] > 0 else "plan.reason.first_serve"
+        full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
+            which, hours=duration(first_h), env=duration(env_h), download=duration(dl_h),
+            load=duration(first_h - env_h - dl_h)))
     if mig > 0:
         full_reason = Message("plan.reason.with", reason=reason, extra=Message("plan.reason.migration_share", cost=mig))
     if export_note:
@@ -1008,6 +1070,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         compute_hours=float(grid["compute_h"][i]),
         setup_hours=float(grid["setup_h"][i]),
         hours=float(grid["hours"][i]),
+        first_serve_hours=first_h,
         cost_cny=cost,
         cost_cny_max=cost_max,
         offer=offer.id,

@@ -164,7 +164,7 @@ def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[
                 out[k] = int(v)
             except ValueError:
                 errs.append(RowError(line, k, f"{v!r} is not a whole number"))
-        elif k in ("price_cny", "price_cny_max", "inter_node_gbit_per_s", "public_network_mbit_per_s"):
+        elif k in _SOURCED_FIELDS:
             try:
                 num = float(v.replace(",", ""))
             except ValueError:
@@ -221,10 +221,19 @@ def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, 
     return list(zip(lines, offers)), sources, []
 
 
+# the offer's numbers a file may give plainly: each becomes a value sourced by the row's own source (CSV and YAML)
+_SOURCED_FIELDS = ("price_cny", "price_cny_max", "inter_node_gbit_per_s", "public_network_mbit_per_s")
+
+
 def _sourced_price(raw: dict[str, Any], key: str) -> None:
     v = raw.get(key)
     if isinstance(v, int | float) and not isinstance(v, bool):
         raw[key] = {"value": float(v), "source": raw.get("source")}  # the offer's own date applies
+
+
+def _source_numbers(raw: dict[str, Any]) -> None:
+    for key in _SOURCED_FIELDS:
+        _sourced_price(raw, key)
 
 
 def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: set[str] = frozenset(),  # type: ignore[assignment]
@@ -257,10 +266,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
             conv, errs = _csv_to_offer(raw, line)
             errors.extend(errs)
             if not errs:
-                _sourced_price(conv, "price_cny")
-                _sourced_price(conv, "price_cny_max")
-                _sourced_price(conv, "inter_node_gbit_per_s")
-                _sourced_price(conv, "public_network_mbit_per_s")
+                _source_numbers(conv)
                 rows.append((line, conv))
                 if conv.get("source"):
                     titles.setdefault(conv["source"], (raw.get("source_title"), raw.get("source_url")))
@@ -268,9 +274,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
         rows, file_sources, errors = _yaml_rows(text)
         for _, raw in rows:
             if isinstance(raw, dict):
-                _sourced_price(raw, "price_cny")
-                _sourced_price(raw, "price_cny_max")
-                _sourced_price(raw, "public_network_mbit_per_s")
+                _source_numbers(raw)
                 if "date" in raw and raw["date"] is not None and not isinstance(raw["date"], str):
                     raw["date"] = str(raw["date"])  # YAML reads 2025-06-01 as a date
     new_sources: dict[str, Source] = {}
