@@ -636,6 +636,9 @@ class EfficiencyFactor(_Strict):
     `linear_call_overhead_s`: seconds each linear layer call adds to a forward pass beyond the roofline where the
     engine's kernel for that precision has a per-call host cost (transformers' fine-grained FP8Linear: two Triton
     launches and a device synchronize per call; not a ratio).
+    `moe_routed_overhead_s`: seconds a training step adds per routed token copy and hidden element of every MoE layer
+    (forward + backward) beyond the expert GEMMs' FLOPs: router, permute/unpermute, dispatch/combine and grouped-GEMM
+    scheduling scale with tokens x top_k x hidden, not with the expert width (issue 12; not a ratio).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
     """
 
@@ -643,7 +646,7 @@ class EfficiencyFactor(_Strict):
     metric: Literal[
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
         "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
-        "matmul_engine_share", "linear_call_overhead_s",
+        "matmul_engine_share", "linear_call_overhead_s", "moe_routed_overhead_s",
     ]
     family: str = "*"
     device: str | None = None

@@ -398,6 +398,8 @@ class TrainingSpeedTerms:
     # holds per token (context parallelism exchanges them)
     attn_flops_per_token: float = 0.0
     kv_bytes_per_token_layer: float = 0.0
+    # per token and MoE layer, the routed copies' hidden elements (top_k x hidden) that the dispatcher moves
+    routed_hidden_per_token: float = 0.0
 
 
 def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
@@ -428,6 +430,7 @@ def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
         a2a_bytes_per_token=(m.moe.top_k if m.moe else 0) * (m.hidden_size or 0) * act_b,
         attn_flops_per_token=3 * attn,
         kv_bytes_per_token_layer=_kv_bytes_per_token_layer(m, act_b),
+        routed_hidden_per_token=float((m.moe.top_k if m.moe else 0) * (m.hidden_size or 0)),
     )
 
 
@@ -491,6 +494,12 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     tp_s = np.where(tp_overlap & (tp > 1), np.maximum(0.0, tp_comm - gemm_s), tp_comm)
     # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
     ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(rank_tokens * t.a2a_bytes_per_token, ep, busbw, lat, half)
+    # MoE routed-token work beyond the expert GEMMs' FLOPs (router, permute/unpermute, grouped-GEMM scheduling): it scales
+    # with tokens x top_k x hidden, not with the expert width, so fine-grained MoE pays it most; r["moe_routed_s"] per
+    # routed element, fitted (Megatron-Bridge 25.11: MoE at 121-233 vs dense 719-744 model TFLOP/s/GPU on H100 with
+    # force-balanced routing, so not load imbalance)
+    moe_s = micro_tokens * grad_accum * t.moe_layers * t.routed_hidden_per_token * r.get("moe_routed_s", 0.0) / (
+        tp * pp * cp)
     # context parallel: every layer all-gathers the keys and values of the sequence in forward, again in backward, and
     # reduce-scatters their gradients (Megatron-Core context parallelism; Liu et al. 2023, Ring Attention §3: the
     # blocks pass round the ring while the attention of the block in hand is computed), so it hides behind the
@@ -513,10 +522,10 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B); the interleaved schedule with
     # v model chunks per device shrinks it to (p − 1)/(m·v) (ibid. §2.2.2)
     bubble_s = np.where(pp > 1, compute_s * (pp - 1) / (grad_accum * vpp), 0.0)
-    step_s = compute_s + dp_exposed + tp_s + ep_s + cp_s + p2p_s + bubble_s
+    step_s = compute_s + moe_s + dp_exposed + tp_s + ep_s + cp_s + p2p_s + bubble_s
     tok_s = micro_tokens * grad_accum * dp / step_s
     return {
-        "compute_s": compute_s, "dp_s": dp_s, "dp_exposed_s": dp_exposed, "tp_s": tp_s, "ep_s": ep_s,
+        "compute_s": compute_s, "moe_s": moe_s, "dp_s": dp_s, "dp_exposed_s": dp_exposed, "tp_s": tp_s, "ep_s": ep_s,
         "cp_s": cp_s, "pp_p2p_s": p2p_s,
         "pp_bubble_s": bubble_s, "step_s": step_s, "tokens_per_s": tok_s,
         # MFU over the FLOPs the task needs (6N full, 4N LoRA), whatever recomputation adds
@@ -530,9 +539,11 @@ def training_rates(
 ) -> tuple[dict[str, float], Efficiency]:
     peak, _ = peak_flops_per_s(acc, "bf16" if w.task == "qlora" else w.precision)
     e_tr = efficiency(cat, acc, "train_mfu", w.precision, w.engine, overrides)
+    e_moe = efficiency(cat, acc, "moe_routed_overhead_s", w.precision, w.engine, overrides)
     links = link_rates(cat, acc)
     return {
-        "peak": peak, "eff": e_tr.value, "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
+        "peak": peak, "eff": e_tr.value, "moe_routed_s": e_moe.value,
+        "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
         "inter_bw": float(rented_inter_node_bytes_per_s(links.inter_bytes_per_s, w.inter_node_gbit_per_s)),
         "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node),
@@ -574,5 +585,6 @@ def training_speed(
         compute_s=float(k["compute_s"]),
         comm=comm,
         scaling_efficiency=float(k["scaling"]),
-        efficiencies=[e_tr],
+        efficiencies=[e_tr] + ([efficiency(cat, acc, "moe_routed_overhead_s", w.precision, w.engine, overrides)]
+                               if t.routed_hidden_per_token > 0 else []),
     )

@@ -539,7 +539,7 @@ def _try(f: Any) -> Any:
 
 
 _RATE_KEYS = ("peak", "eff", "bw", "e_mm", "e_bw", "e_stream", "overhead", "sm_count", "intra_bw", "intra_lat",
-              "inter_bw", "inter_lat", "cards_per_node", "linear_call_s", "intra_half", "inter_half")
+              "inter_bw", "inter_lat", "cards_per_node", "linear_call_s", "intra_half", "inter_half", "moe_routed_s")
 
 
 def _stack_rates(rows: list[dict[str, float] | None], di: np.ndarray) -> dict[str, np.ndarray]:

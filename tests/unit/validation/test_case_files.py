@@ -57,15 +57,24 @@ def _cover_fp8_train(cases: list[dict[str, Any]]) -> None:
     assert all(key.count(k) == 2 for k in key)
 
 
+def _cover_moe(cases: list[dict[str, Any]]) -> None:
+    """MoE pre-training rows with expert parallelism, the in-sample set of the moe-routed-overhead-* factors."""
+    assert len(cases) >= 3
+    assert all(c["group"] == "training-throughput" and c.get("ep", 1) > 1 for c in cases)
+    cat = packaged_catalog()
+    assert all(model(cat, c["model"]).moe is not None for c in cases)
+
+
 # file -> (id prefix, a task its cases never have, coverage check)
 FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_2026_11.yaml": ("c2611-", "full", _cover_2026_11),
     "published_cases_domestic.yaml": ("cdom-", "inference", _cover_domestic),
     "published_cases_ascend_infer.yaml": ("cai-", "full", _cover_ascend_infer),
     "published_cases_fp8_train.yaml": ("fp8t-", "inference", _cover_fp8_train),
+    "published_cases_moe.yaml": ("moe-", "inference", _cover_moe),
 }
 # files whose cases are in-sample (`fitted:` names the factors or development-set; never `holdout: true`)
-IN_SAMPLE = {"published_cases_fp8_train.yaml"}
+IN_SAMPLE = {"published_cases_fp8_train.yaml", "published_cases_moe.yaml"}
 
 
 def _sibling() -> ModuleType:

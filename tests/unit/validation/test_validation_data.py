@@ -34,12 +34,12 @@ TASKS = {"inference", "full", "lora", "qlora", "pretrain"}
 PRECISIONS = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"}
 ENGINES = {"hf", "vllm", "trt-llm", "llama.cpp"}
 REQUIRED = {"id", "group", "source", "where", "device", "gpus", "task", "precision", "measured", "note"}
-INT_FLAGS = {"batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "lora_rank", "gpus"}
+INT_FLAGS = {"batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "lora_rank", "gpus", "ep"}
 OPTIONAL = {
     "model", "config", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute", "optimizer",
     "lora_rank", "lora_targets", "engine", "kv_dtype", "flash_attention", "tokens", "measured_breakdown",
     "reported", "grad_accum", "fitted", "paged_optimizer", "optimizer_in_backward", "master_weights", "loss_chunks",
-    "legacy_kv_cache", "tp_comm_overlap",
+    "legacy_kv_cache", "tp_comm_overlap", "ep",
     # the source states no parallel layout: scored on the planner's fastest (suanli.validate.report.planner_layout)
     "layout", "framework", "global_batch",
 }
