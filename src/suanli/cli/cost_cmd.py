@@ -162,6 +162,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         card_price: Annotated[float | None, typer.Option(help="CNY per card (default: catalog purchase)")] = None,
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
         rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: the cheapest way to rent a card for a year, any billing unit)")] = None,
+        tdp_w: Annotated[float | None, typer.Option("--tdp-w", help="card power in W (default: the catalog's TDP)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -217,7 +218,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 "rent_offer": offer_facts(o), "rent_billing_unit": o.billing_unit,
                 "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
             }
-        tdp = acc.specs.tdp_w.value if acc.specs.tdp_w else 0.0
+        if tdp_w is not None:
+            tdp = tdp_w
+        elif acc.specs.tdp_w is not None:
+            tdp = acc.specs.tdp_w.value
+        else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
+            raise InputError("tdp-w", f"no power figure (TDP) for {acc.id} in the catalog; pass --tdp-w")
         r = rent_vs_buy(rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization)
         extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
                  "server_share_cny": srv if priced_server else None, "server_share_note": srv_note}

@@ -51,3 +51,13 @@ def test_rent_vs_buy_without_a_listing_names_the_kinds_there_are() -> None:
     assert "index (cn)" in out.stderr and "--offer-kinds" in out.stderr
     wide = _rvb("h20", "--offer-kinds", "all")
     assert wide["rent_offer"]["kind"] == "index" and "index" in wide["rent_from"]
+
+
+def test_rent_vs_buy_without_a_tdp_asks_for_it_instead_of_counting_no_power() -> None:
+    out = _run("rent-vs-buy", "--gpu", "k100", "--rent-price", "5")  # a purchase price, no TDP in the catalog
+    assert out.returncode != 0 and "--tdp-w" in out.stderr and "Traceback" not in out.stderr
+    given = _rvb("k100", "--rent-price", "5", "--tdp-w", "400")
+    assert given["power_cny_per_year_full_use"] > 0
+    base = _rvb("l20", "--rent-price", "3")
+    assert _rvb("l20", "--rent-price", "3", "--tdp-w", "0")["power_cny_per_year_full_use"] == 0
+    assert base["power_cny_per_year_full_use"] > 0
