@@ -187,6 +187,11 @@ def load_files(paths: Iterable[Path]) -> Catalog:
                 raise DataFileError(origin[("frameworks", fw.id)], fw.id, "stacks", f"unknown stack {st_id!r}")
         if fw.engine is not None and fw.engine not in engine_ids:
             raise DataFileError(origin[("frameworks", fw.id)], fw.id, "engine", f"unknown engine {fw.engine!r}")
+    fw_ids = {f.id for f in merged["frameworks"]}
+    for ef in merged["efficiency"]:
+        if ef.framework is not None and ef.framework not in fw_ids:
+            raise DataFileError(origin[("efficiency", ef.id)], ef.id, "framework",
+                                f"unknown framework {ef.framework!r}")
 
     acc_ids = {a.id for a in merged["accelerators"]}
     stack_ids = {s.id for s in merged["stacks"]}

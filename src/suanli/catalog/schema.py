@@ -640,6 +640,8 @@ class EfficiencyFactor(_Strict):
     (forward + backward) beyond the expert GEMMs' FLOPs: router, permute/unpermute, dispatch/combine and grouped-GEMM
     scheduling scale with tokens x top_k x hidden, not with the expert width (issue 12; not a ratio).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
+    `framework` (optional, training): a frameworks.yaml id; the row applies only to workloads run under that framework
+    and is then more specific than a row without one (below a precision match, above an engine match).
     """
 
     id: str
@@ -652,6 +654,7 @@ class EfficiencyFactor(_Strict):
     device: str | None = None
     precision: str = "*"
     engine: str = "*"
+    framework: str | None = None
     value: float = Field(ge=0, le=1)
     source: str
     note: str | None = None

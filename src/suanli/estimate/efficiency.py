@@ -20,8 +20,11 @@ class Efficiency(BaseModel):
     note: str | None = None
 
 
-def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str) -> int | None:
-    """Specificity of a factor for this case; None when it does not apply."""
+def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str, framework: str | None = None
+           ) -> int | None:
+    """Specificity of a factor for this case; None when it does not apply. A row naming a framework applies only
+    under that framework and ranks below a precision match, so a framework row fitted on one precision (``*``)
+    does not displace a precision-specific row of the family."""
     if f.device is not None and f.device != acc.id:
         return None
     if f.family not in ("*", acc.family):
@@ -30,10 +33,13 @@ def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str) -
         return None
     if f.engine not in ("*", engine):
         return None
+    if f.framework is not None and f.framework != framework:
+        return None
     return (
-        (8 if f.device is not None else 0)
-        + (4 if f.family != "*" else 0)
-        + (2 if f.precision != "*" else 0)
+        (16 if f.device is not None else 0)
+        + (8 if f.family != "*" else 0)
+        + (4 if f.precision != "*" else 0)
+        + (2 if f.framework is not None else 0)
         + (1 if f.engine != "*" else 0)
     )
 
@@ -45,15 +51,18 @@ def efficiency(
     precision: str = "*",
     engine: str = "*",
     overrides: tuple[EfficiencyFactor, ...] = (),
+    framework: str | None = None,
 ) -> Efficiency:
-    """The most specific factor for (device, family, precision, engine); `overrides` (e.g. calibrated from
-    measurements) win over catalog factors of equal or lower specificity."""
+    """The most specific factor for (device, family, precision, framework, engine); `overrides` (e.g. calibrated
+    from measurements) win over catalog factors of equal or lower specificity. `framework` (a training workload's
+    frameworks.yaml id, None when unstated) selects rows that name it; rows naming a framework never apply to
+    None."""
     best: tuple[int, int, EfficiencyFactor] | None = None
     for rank, pool in ((1, overrides), (0, cat.efficiency)):
         for f in pool:
             if f.metric != metric:
                 continue
-            s = _score(f, acc, precision, engine)
+            s = _score(f, acc, precision, engine, framework)
             if s is not None and (best is None or (s, rank) > best[:2]):
                 best = (s, rank, f)
     if best is None:

@@ -538,7 +538,7 @@ def training_rates(
     cat: Catalog, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> tuple[dict[str, float], Efficiency]:
     peak, _ = peak_flops_per_s(acc, "bf16" if w.task == "qlora" else w.precision)
-    e_tr = efficiency(cat, acc, "train_mfu", w.precision, w.engine, overrides)
+    e_tr = efficiency(cat, acc, "train_mfu", w.precision, w.engine, overrides, framework=w.framework)
     e_moe = efficiency(cat, acc, "moe_routed_overhead_s", w.precision, w.engine, overrides)
     links = link_rates(cat, acc)
     return {

@@ -71,9 +71,10 @@ DEVELOPMENT_SET = "development-set"  # in-sample: seen while the estimators were
 FIT_SET = "fit-set"  # in-sample: reserved for fitting engine / device factors (issue 12 items 1-3)
 _ESTIMATOR_ENGINES: frozenset[str] = frozenset(get_args(Engine))
 # case keys beside the workload's: `layout: unstated` (the source states no parallel layout: the planner picks it),
-# `framework` (a catalog framework id the layout is searched in), `global_batch` (sequences per step, where stated)
+# `framework` (the catalog framework id the source ran: with a stated layout it goes into the workload and selects that
+# framework's efficiency rows; with `layout: unstated` the layout is searched in it), `global_batch` (sequences per
+# step, where stated; planner cases only)
 LAYOUT_VALUES = ("unstated",)
-_LAYOUT_KEYS = ("layout", "framework", "global_batch")
 _WORKLOAD_KEYS = (
     "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute",
     "optimizer", "lora_rank", "engine", "kv_dtype", "flash_attention", "grad_accum", "lora_targets",
@@ -167,14 +168,7 @@ def _predict(
     if planned is not None:  # layout not stated: the planner's fastest layout, as `plan` would re-estimate it
         w = plan_workload(*planned).model_copy(update={"method": method})
     else:
-        kw = {k: case[k] for k in _WORKLOAD_KEYS if k in case}
-        engine = _engine_used(case)
-        if engine is not None:
-            kw["engine"] = engine
-        for k in ("input", "output"):  # llama-bench: tg128 decodes from an empty prompt, pp512 generates nothing
-            if k in kw and kw[k] == 0:
-                kw[k] = 1
-        w = make_workload(**kw, method=method)
+        w = make_workload(**case_workload_kwargs(case), method=method)
     device = case.get("device", "cpu")
     if group.endswith("memory"):
         if device == "cpu":
@@ -220,6 +214,28 @@ def _predict(
     return metric, None
 
 
+def _planner_case(case: dict[str, Any]) -> bool:
+    """Whether the case is scored on the planner's layout: it says `layout` (or a `global_batch`, which only the
+    planner reads). A `framework` beside a stated layout is the framework the source ran: it goes into the workload
+    (case_workload_kwargs), where it selects that framework's efficiency rows."""
+    return "layout" in case or "global_batch" in case
+
+
+def case_workload_kwargs(case: dict[str, Any]) -> dict[str, Any]:
+    """make_workload's arguments for a case with a stated layout: its workload keys, the estimator's engine in
+    place of one not modelled, and the framework the source states."""
+    kw = {k: case[k] for k in _WORKLOAD_KEYS if k in case}
+    engine = _engine_used(case)
+    if engine is not None:
+        kw["engine"] = engine
+    for k in ("input", "output"):  # llama-bench: tg128 decodes from an empty prompt, pp512 generates nothing
+        if k in kw and kw[k] == 0:
+            kw[k] = 1
+    if case.get("framework") is not None:
+        kw["framework"] = case["framework"]
+    return kw
+
+
 def _engine_used(case: dict[str, Any]) -> str | None:
     """The case's engine when the estimator models it, else its `engine_as` stand-in (e.g. sglang -> vllm)."""
     engine = case.get("engine")
@@ -243,7 +259,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
         planned: tuple[Layout, PlanRequest] | None = None
         label: str | None = None
         try:
-            if any(k in case for k in _LAYOUT_KEYS):
+            if _planner_case(case):
                 layout, req, why = planner_layout(cat, case, directory)
                 if layout is None:
                     skipped.append(f"{case.get('id')}: layout unstated: no layout fits {case['gpus']}× {case['device']}"
