@@ -91,7 +91,8 @@ def prefill_keys_per_query(m: ModelArch, tokens: float) -> float:
     if n_sw == 0 or layers == 0 or m.sliding_window is None or tokens <= m.sliding_window:
         return full
     w = m.sliding_window
-    window = w - w * (w - 1) / (2 * tokens)
+    # exact mean for a window layer; capped at the full layers' tokens/2 approximation, which it exceeds just above W
+    window = min(w - w * (w - 1) / (2 * tokens), full)
     return ((layers - n_sw) * full + n_sw * window) / layers
 
 
