@@ -129,6 +129,7 @@ class InferenceSpeedTerms:
     attention_kv_reads: float = 1.0
     attention_blocks_per_sequence: float = 0.0
     linear_calls: float = 0.0
+    identical_tokens: bool = False  # all tokens of a pass are the same (Workload.identical_tokens): one routing
 
 
 # attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
@@ -184,6 +185,7 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
         decode_score_bytes_per_token=0.0 if w.flash_attention else
         (m.num_layers or 0) * (m.num_attention_heads or 0) * ctx * SCORE_BYTES_PER_ELEMENT,
         linear_calls=(m.num_layers or 0) * linear_calls_per_layer(m),
+        identical_tokens=w.identical_tokens,
     )
 
 
@@ -231,9 +233,13 @@ def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
 
 def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
     """Weights one forward pass over `tokens` tokens must read: all dense weights, and for MoE the experts the
-    tokens route to under uniform routing, 1 − (1 − k/E)^T of them."""
+    tokens route to under uniform routing, 1 − (1 − k/E)^T of them. Identical tokens (`identical_tokens`) have
+    identical hidden states at every layer — causal attention over equal value vectors returns that value whatever
+    the (rotary) scores — so they route as one token: k/E of the experts."""
     if t.experts == 0:
         return t.weights_bytes - t.lookup_bytes + 0.0 * tokens
+    if t.identical_tokens:
+        tokens = 1.0 + 0.0 * tokens
     per = t.weights_bytes / max(t.total_params, 1)
     routed_total = (t.total_params - t.active_params) * t.experts / max(t.experts - t.top_k, 1)
     touched = 1.0 - (1.0 - t.top_k / t.experts) ** np.maximum(tokens, 1.0)

@@ -99,6 +99,11 @@ class Workload(BaseModel):
                              "CEWithChunkedOutputLoss: 8): the fp32 upcast lives one chunk at a time")
     legacy_kv_cache: bool = Field(False, description="hf: the model's remote code returns a new tuple of torch.cat-grown "
                                   "caches each step while generate() still holds the previous one (Qwen 1 modeling_qwen.py)")
+    identical_tokens: bool = Field(False, description="inference: every prompt position holds the same token id and the "
+                                   "batch's sequences are identical under greedy decoding (benchmark harnesses such as "
+                                   "TensorRT-LLM's gptSessionBenchmark, which fills each prompt with padId): every "
+                                   "position's hidden state is the same, so an MoE router sends all tokens of a forward "
+                                   "pass to the same top-k experts")
     method: Method = "default"
     # diffusion models (issue 3, item 2); None = the pipeline's default (ModelArch.pipeline)
     resolution: int | None = Field(None, ge=64, le=8192, description="diffusion: square image side in pixels")

@@ -39,7 +39,7 @@ OPTIONAL = {
     "model", "config", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute", "optimizer",
     "lora_rank", "lora_targets", "engine", "kv_dtype", "flash_attention", "tokens", "measured_breakdown",
     "reported", "grad_accum", "fitted", "paged_optimizer", "optimizer_in_backward", "master_weights", "loss_chunks",
-    "legacy_kv_cache", "tp_comm_overlap", "ep",
+    "legacy_kv_cache", "tp_comm_overlap", "ep", "identical_tokens",
     # the source states no parallel layout: scored on the planner's fastest (suanli.validate.report.planner_layout);
     # framework: the one the source states (selects its efficiency rows; with layout unstated, the one searched)
     "layout", "framework", "global_batch",
