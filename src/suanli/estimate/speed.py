@@ -284,12 +284,34 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat, half)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
         r["bw"] * r["e_stream"]) / tp
-    step_s = np.maximum(dc_compute, dc_memory) + dc_elementwise + dc_tp + overhead
+    # the linear layers' GEMMs and the attention kernel are separate kernels that run one after the other, so each
+    # gets its own roofline and their times add (LLM-Viewer, Yuan et al. 2024, "LLM Inference Unveiled: Survey and
+    # Roofline Model Insights", arXiv 2402.16363; its README: each layer through the roofline, "the overall network
+    # performance ... obtained by aggregating the results of all layers"):
+    # at large batch the GEMMs turn compute-bound while attention still streams the KV cache
+    dc_step = decode_kernels_s(t, b, r, sm_share) / tp
+    step_s = dc_step + dc_elementwise + dc_tp + overhead
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
     return {
         "prefill_s": prefill_s, "step_s": step_s, "total_s": total_s, "tp_comm_s": dc_tp,
         "prefill_compute_bound": pf_compute >= pf_memory, "decode_compute_bound": dc_compute >= dc_memory,
     }
+
+
+def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any) -> Any:
+    """One decode step's GEMM and attention time on one card's worth of work (divide by tp): the linear layers'
+    roofline, max(2·N·b FLOPs / (peak · matmul eff.), weight bytes / (bandwidth · decode eff.)), plus the
+    attention's, max(attention FLOPs, KV bytes at its SM share / bandwidth) — separate kernels, so the two rooflines
+    add (LLM-Viewer, Yuan et al. 2024, arXiv 2402.16363; hahnyuan/LLM-Viewer README.md: roofline per layer, summed).
+    The KV copies an engine without a GQA-aware kernel makes (`kv_read_factor`) stay with the attention."""
+    b = batch
+    mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
+                      weight_bytes_read(t, b) / (r["bw"] * r["e_bw"]))
+    dc_kv = t.kv_bytes_per_token * t.decode_context * b
+    kv_bytes = dc_kv * (t.kv_read_factor - t.attention_kv_reads) + dc_kv * t.attention_kv_reads / sm_share
+    attn_s = np.maximum(b * t.decode_attention_flops_per_token / (r["peak"] * r["e_mm"]),
+                        kv_bytes / (r["bw"] * r["e_bw"]))
+    return mm_s + attn_s
 
 
 def joining_ttft_s(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, step_s: Any) -> Any:
