@@ -17,7 +17,7 @@ from suanli.plan.cost import MigrationTCO
 from suanli.plan.request import PlanRequest
 from suanli.plan.search import Plan
 from suanli.views.plans import PlanJson
-from suanli.views.shape import Shape
+from suanli.views.shape import MessageJson, Shape
 
 __all__ = [
     "BenchSaved",
@@ -51,12 +51,14 @@ class OfferFacts(Shape):
     url: str | None
     source: str
     stale: str | None = Field(description="a warning when the price is older than 12 months, else null")
+    stale_i18n: MessageJson | None = Field(None, description="stale as a message (id, params), else null")
 
 
 class CompareLayout(Shape):
     """The parallel layout of one compare row (`suanli.plan.compare._layout_facts`)."""
 
     label: str = Field(description="e.g. tp2 × 4 replicas · batch 1 · vllm, or tp1·pp1·dp8·z3·mb2·ga4 · recompute full")
+    label_i18n: MessageJson | None = Field(None, description="label as a message (id, params)")
     framework: str | None = Field(description="training framework the planner picked, else null")
     engine: str | None = Field(description="serving engine, else null")
     gpus: int
@@ -83,6 +85,7 @@ class CompareRow(Shape):
     layout: CompareLayout = Field(description="the layout this row ran: the device's fastest on exactly `gpus` cards, "
                                   "pinned dimensions kept; `suanli estimate` with it gives the row's numbers")
     layout_note: str | None = Field(description="why no layout fits (the leanest plain layout is shown), else null")
+    layout_note_i18n: MessageJson | None = Field(None, description="layout_note as a message, else null")
     memory_per_gpu_bytes: float
     memory_capacity_bytes: float | None
     breakdown_bytes: dict[str, float]
@@ -103,6 +106,7 @@ class CompareRow(Shape):
     offer_kinds: list[str]
     offer_facts: OfferFacts | None
     no_price: str | None = Field(description="why there is no usable price, else null")
+    no_price_i18n: MessageJson | None = Field(None, description="no_price as a message, else null")
 
 
 class TcoRow(OfferFacts):
@@ -116,6 +120,7 @@ class TcoRow(OfferFacts):
     cost_cny_max: float
     effective_cny_per_card_hour: float
     notes: list[str]
+    notes_i18n: list[MessageJson] = Field([], description="notes as messages (id, params)")
     offer_kinds: list[str]
     cny_per_million_tokens: float | None = Field(None, description="only with tokens_per_s")
 
@@ -159,6 +164,7 @@ class MigrateAnswer(MigrationTCO):
     to: str
     stack: str
     weeks_reason: str
+    weeks_reason_i18n: MessageJson | None = Field(None, description="weeks_reason as a message (id, params)")
     derived: dict[str, DerivedPrice | float] = Field(
         description="per device: tokens/s on 8 cards and the card-hour price behind the saving, and "
         "cost_ratio_same_work; empty when the saving was given")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Unpriced
 from suanli.errors import InputError
+from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "plausibility_band",
     "scope_label",
     "stale_offers",
+    "stale_message",
     "stale_warning",
     "unpriced_reason",
     "usable_offers",
@@ -203,13 +205,18 @@ def stale_offers(offers: Iterable[Offer], today: dt.date, months: float = DEFAUL
     return sorted((o for o in offers if is_stale(o, today, months)), key=offer_date)
 
 
-def stale_warning(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> str | None:
-    """One line when the offer's price is older than the threshold, naming its date; None when fresh."""
+def stale_message(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> Message | None:
+    """The staleness warning as a message (`offer.stale`: id, provider, date, age, threshold); None when fresh."""
     if not is_stale(offer, today, months):
         return None
-    age = offer_age_months(offer, today)
-    return (f"price {offer.id} ({offer.provider}) is dated {offer.date}, {age:.0f} months old "
-            f"(older than {months:g}): check the platform's current price")
+    return Message("offer.stale", offer=offer.id, provider=offer.provider, date=str(offer.date),
+                   age=offer_age_months(offer, today), months=months)
+
+
+def stale_warning(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> str | None:
+    """One line (English) when the offer's price is older than the threshold, naming its date; None when fresh."""
+    msg = stale_message(offer, today, months)
+    return None if msg is None else render(msg)
 
 
 def _unpriced_note(u: Unpriced, lang: str) -> str:

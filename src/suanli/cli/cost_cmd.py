@@ -11,7 +11,7 @@ from suanli.catalog import lookup
 from suanli.catalog.load import read_yaml
 from suanli.cli.context import planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, tr
+from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, say_json, tr
 from suanli.errors import InputError
 from suanli.plan.cost import (
     rent_vs_buy,
@@ -69,7 +69,8 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
     console.print(f"[dim]{line}[/dim]", highlight=False, soft_wrap=True)
     for f in {f["offer"]: f for f in used}.values():
         if f.get("stale"):
-            console.print(f"[yellow]{tr('cli.label.warning')}[/] {f['stale']}", highlight=False, soft_wrap=True)
+            console.print(f"[yellow]{tr('cli.label.warning')}[/] {say_json(f.get('stale_i18n'), f['stale'])}",
+                          highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -103,7 +104,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             emit_json(rows)
             return
         table = [{
-            "device": _device(cat, r["device"]), "layout": r["layout"]["label"],
+            "device": _device(cat, r["device"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
             "gib_per_card": r["memory_per_gpu_bytes"] / 2**30,
             "fits": r["fits"], "tokens_per_s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
@@ -115,10 +116,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         for r in rows:
             if r["layout_note"]:
-                console.print(f"[yellow]{_device(cat, r['device'])}:[/] {r['layout_note']}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('layout_note_i18n'), r['layout_note'])}",
+                              highlight=False, soft_wrap=True)
         for r in rows:
             if r["no_price"]:
-                console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {r['no_price']}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {say_json(r.get('no_price_i18n'), r['no_price'])}",
+                              highlight=False, soft_wrap=True)
 
     @app.command("tco")
     def tco_cmd(
@@ -145,6 +148,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cols = ["provider", "kind", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
                 "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
         shown = [{**r, "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
+                  "notes": [say_json(m, n) for m, n in zip(r.get("notes_i18n") or [], r["notes"])]
+                  if len(r.get("notes_i18n") or []) == len(r["notes"]) else r["notes"],
                   "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit")}
                  for r in rows]
         emit_rows(shown, cols, title=tr("cli.tco.title", gpus=gpus, device=display_name(lookup.accelerator(cat, gpu)),
@@ -245,8 +250,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         for k, v in r.model_dump().items():
             if k == "break_even_note":
                 continue
+            if k == "break_even_note_i18n":
+                continue
             if k == "break_even_utilization" and v is None:
-                v = r.break_even_note
+                v = say_json(r.break_even_note_i18n, r.break_even_note)
             if k == "cheaper" and isinstance(v, str):
                 v = tr(f"rvb.cheaper.{v}")
             items.append({"item": tr(f"rvb.item.{k}") if f"rvb.item.{k}" in messages(lang()) else k, "value": v})
@@ -289,7 +296,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         } for r in results]
         emit_rows(rows, list(rows[0]), title=tr("cli.scenarios.title"), headers=col_headers(list(rows[0]), "scenarios.col"))
         for r in results:
-            console.print(f"[bold]{r.scenario.id}[/bold]: {r.explanation}", highlight=False)
+            console.print(f"[bold]{r.scenario.id}[/bold]: {say_json(r.explanation_i18n, r.explanation)}", highlight=False)
         console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + "[/dim]", highlight=False)
 
     @migrate_app.command("cost")
@@ -317,8 +324,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if json_:
             emit_json(out)
             return
-        console.print(f"[bold]{m.id}[/bold]: {_device(cat, out['from'])} → {_device(cat, out['to'])} "
-                      f"({_stack(cat, out['stack'])}); {out['weeks_reason']}", highlight=False)
+        console.print(tr("cli.mig.header", model=f"[bold]{m.id}[/bold]", src=_device(cat, out["from"]),
+                         dst=_device(cat, out["to"]), stack=_stack(cat, out["stack"]),
+                         reason=say_json(out.get("weeks_reason_i18n"), out["weeks_reason"])), highlight=False)
         lo, hi = out["engineer_weeks"]
         c_lo, c_hi = out["one_off_cost_cny"]
         pb = out.get("payback_months")
@@ -336,7 +344,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                          offer=d["offer"])})
             else:
                 rows.append({"item": tr("mig.item.ratio"), "value": f"{d:.2f}"})
-        rows.append({"item": tr("mig.item.verdict"), "value": out["verdict"]})
+        rows.append({"item": tr("mig.item.verdict"), "value": say_json(out.get("verdict_i18n"), out["verdict"])})
         emit_rows(rows, ["item", "value"], title=tr("cli.mig.title"), headers=col_headers(["item", "value"]))
         _say_basis(reg, kinds, list(out["offers_used"]))
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import console, display_name, emit_json, emit_rows, lang, tr
+from suanli.cli.output import console, display_name, emit_json, emit_rows, lang, say, tr
 from suanli.estimate.estimate import Estimate
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
@@ -51,6 +51,15 @@ def _value(v: object) -> object:
     return _label("est.bound", v) if isinstance(v, str) else v
 
 
+def _notes(messages: list[Any], english: list[str]) -> list[str]:
+    """The core's notes in this run's language (its messages; a plain string or a missing message: the English)."""
+    from suanli.i18n import Message
+
+    if len(messages) != len(english):
+        return list(english)
+    return [say(Message.from_json(x)) if isinstance(x, dict) and x else str(x or en) for x, en in zip(messages, english)]
+
+
 def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) -> None:
     """The estimate as text in this run's language (`engine_default`: the engine chosen for the stack, as a note)."""
     c = e.contract()
@@ -79,7 +88,7 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
     if engine_default is not None:
         console.print(f"{note} " + tr("cli.est.engine_default", engine=engine_default[0], stack=engine_default[1]),
                       highlight=False)
-    for n in m["notes"] + c["notes"]:
+    for n in _notes(e.memory.notes_i18n, m["notes"]) + _notes(e.notes_i18n, c["notes"]):
         console.print(f"{note} {n}", highlight=False)
     s = c["speed"]
     headers = {"metric": tr("col.metric"), "value": tr("col.value")}

@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["Format", "col_headers", "console", "display_name", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "set_lang",
+__all__ = ["Format", "col_headers", "console", "display_name", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "say_json", "set_lang",
            "to_jsonable", "tr", "wrap_cell"]
 
 console = Console()
@@ -44,6 +44,16 @@ def say(msg: Any) -> str:
     from suanli.i18n import render
 
     return render(msg, lang(), "cli")
+
+
+def say_json(msg: Any, english: Any) -> str:
+    """A message stored as JSON (`{"id", "params"}`, the core's `*_i18n` fields) in this run's language; the
+    English text when there is none."""
+    from suanli.i18n import Message
+
+    if isinstance(msg, Mapping) and msg.get("id"):
+        return say(Message.from_json(msg))
+    return "" if english is None else str(english)
 
 
 def tr(msg_id: str, /, **params: Any) -> str:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import console, emit_json, emit_rows
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, tr
 from suanli.validate.bands import packaged_error_bands, write_error_bands
 from suanli.validate.measured import measured_cases, measured_summary
 from suanli.validate.report import (
@@ -103,10 +103,8 @@ def register(app: typer.Typer) -> None:
             })
         else:
             rows = _rows(summaries)
-            emit_rows(rows, list(rows[0]) if rows else ["group"], title=(
-                "Validation: median and p90 |estimate − measured| / measured, %. in: cases a factor was fitted "
-                "to or seen while the estimators were built; out: out-of-sample cases; met: out-of-sample "
-                f"median and p90 within target (needs n ≥ {MIN_OUT_OF_SAMPLE}); seed: the articles' method"))
+            cols = list(rows[0]) if rows else ["group"]
+            emit_rows(rows, cols, title=tr("cli.val.title", n=MIN_OUT_OF_SAMPLE), headers=col_headers(cols, "val.col"))
             if cases:
                 crow = [
                     {
@@ -120,23 +118,25 @@ def register(app: typer.Typer) -> None:
                     }
                     for r in results
                 ]
-                emit_rows(crow, list(crow[0]) if crow else ["case"], title="Cases")
+                emit_rows(crow, list(crow[0]) if crow else ["case"], title=tr("cli.val.cases"),
+                          headers=col_headers(list(crow[0]) if crow else ["case"], "val.col"))
             if by_source:
                 srows = [{"group": s.group, "source": s.source, "out n": s.cases, "median": _pct(s.median_abs_pct),
                           "p90": _pct(s.p90_abs_pct), "signed median": f"{s.median_signed_pct:+.1f}"}
                          for s in source_summaries(results)]
-                emit_rows(srows, ["group", "source", "out n", "median", "p90", "signed median"], title=(
-                    "Out-of-sample |error| % per group and source (signed: + estimate too high, − too low)"))
+                scols = ["group", "source", "out n", "median", "p90", "signed median"]
+                emit_rows(srows, scols, title=tr("cli.val.by_source"), headers=col_headers(scols, "val.col"))
             if measured_titles:
                 emit_rows([{**m.model_dump(), "median_abs_pct": _pct(m.median_abs_pct), "p90_abs_pct": _pct(m.p90_abs_pct)}
                            for m in measured_summary(results, measured_titles)],
                           ["measured_by", "group", "cases", "median_abs_pct", "p90_abs_pct"],
-                          title="Measured by suanli on devices (out-of-sample): median and p90 |error| %, per run")
+                          title=tr("cli.val.measured"))
             claims = seed_scaling_claims(packaged_catalog())
             emit_rows(
                 [{"claim": c.claim, "case": c.case, "model says": f"{c.value:.1%}",
-                  "holds": "yes" if c.holds else "no", "why": c.explanation} for c in claims],
-                ["claim", "case", "model says", "holds", "why"], title="The seeds' scaling claims, derived")
+                  "holds": c.holds, "why": c.explanation} for c in claims],
+                ["claim", "case", "model says", "holds", "why"], title=tr("cli.val.claims"),
+                headers=col_headers(["claim", "case", "model says", "holds", "why"], "val.col"))
             for line in skipped:
                 console.print(f"[yellow]skipped[/yellow] {line}", highlight=False)
         if write:

@@ -25,6 +25,7 @@ from suanli.estimate.params import param_count
 from suanli.estimate.speed import InferenceSpeed, TrainingSpeed, inference_speed, training_speed
 from suanli.estimate.setup import setup_hours, setup_terms
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
+from suanli.i18n import Message, render
 
 __all__ = ["ErrorBand", "Estimate", "estimate"]
 
@@ -56,7 +57,9 @@ class Estimate(BaseModel):
     hours: float | None = None
     setup_hours: dict[str, float] | None = None
     error_band: dict[str, ErrorBand] = {}
-    notes: list[str] = []
+    notes: list[str] = []  # English (the JSON contract)
+    # the same notes as messages (`Message.to_json`; a plain string where the note has no message yet)
+    notes_i18n: list[dict[str, Any] | str] = []
 
     def contract(self) -> dict[str, Any]:
         p = param_count(self.model)
@@ -186,7 +189,7 @@ def estimate(
         raise InputError("ep", f"expert parallelism ({w.ep}) needs an MoE model; {model.id} is dense")
     if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
         raise InputError("framework", f"{w.framework!r} is not one of {', '.join(f.id for f in cat.frameworks)}")
-    notes: list[str] = []
+    notes: list[Message | str] = []
     if w.training and w.pp > 1:
         # which ZeRO stages run beside pipeline parallelism is framework data (frameworks.yaml pp_zero_stages, the
         # planner applies the same rule): DeepSpeed and Megatron shard optimizer states only, torchtitan runs FSDP2
@@ -194,9 +197,7 @@ def estimate(
         if problem is not None:
             raise InputError("zero", problem)
         if fw is not None and w.zero >= 3 and w.dp * w.cp > 1:
-            notes.append(f"ZeRO-{w.zero} with pipeline parallelism as {fw.name} runs it: each stage keeps its "
-                         "parameters gathered and its gradients unsharded (fp32) through the step; master weights "
-                         f"and optimizer states sharded over the data-parallel ranks (source {fw.pp_zero_source})")
+            notes.append(Message("est.note.zero_pp", zero=w.zero, framework=fw.name, source=fw.pp_zero_source))
     stack = next((s for s in cat.stacks if s.id == device.stack), None)
     if stack is not None and w.method == "default":
         notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype, w.flash_attention,
@@ -205,8 +206,9 @@ def estimate(
         what = "input + output" if not w.training else "seq"
         msg = f"{what} = {w.context:,} tokens exceeds {model.id}'s context of {model.max_context:,}"
         if model.rope_scaling or not strict_context:
-            notes.append(msg + (f" (RoPE scaling {model.rope_scaling} configured)" if model.rope_scaling
-                                else ": the model was run beyond its configured context"))
+            ctx = dict(what=Message("est.ctx.training" if w.training else "est.ctx.inference"), tokens=w.context, model=model.id, max_context=model.max_context)
+            notes.append(Message("est.note.context_rope", ctx, rope=str(model.rope_scaling)) if model.rope_scaling
+                         else Message("est.note.context_beyond", ctx))
         else:
             raise InputError("input" if not w.training else "seq", msg)
     mem = estimate_memory(model, w, device, stack, cat)
@@ -233,18 +235,18 @@ def estimate(
                 if w.tokens:
                     hours = w.tokens / inf.output_tokens_per_s / 3600
         except EstimateError as e:
-            notes.append(f"speed not estimated: {e}")
+            notes.append(Message("est.note.no_speed", reason=str(e)))
     elif model.kind == "diffusion":
         # issue 3 item 2: seconds per image (suanli.estimate.diffusion); the seeds give no diffusion speed rule
         if w.method == "seed":
-            notes.append("diffusion speed: the seeds give no rule; use --method default")
+            notes.append(Message("est.note.diffusion_seed"))
         elif w.training:
-            notes.append("diffusion speed: only inference (text-to-image) is modelled")
+            notes.append(Message("est.note.diffusion_training"))
         else:
             try:
                 dif = diffusion_speed(cat, model, device, w, overrides)
             except EstimateError as e:
-                notes.append(f"speed not estimated: {e}")
+                notes.append(Message("est.note.no_speed", reason=str(e)))
     bands = error_bands or {}
     wanted = (
         ["training-memory", "training-throughput"]
@@ -269,7 +271,8 @@ def estimate(
         hours=hours,
         setup_hours=setup,
         error_band=sel,
-        notes=notes,
+        notes=[render(n) for n in notes],
+        notes_i18n=[n.to_json() if isinstance(n, Message) else n for n in notes],
     )
 
 

@@ -19,6 +19,7 @@ from suanli.estimate import arch
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import QUANTIZED, activation_bytes, weight_bytes_per_param
 from suanli.estimate.workload import RECOMPUTE, Workload
+from suanli.i18n import Message, render
 from suanli.units import GiB
 
 __all__ = [
@@ -55,7 +56,8 @@ class MemoryEstimate(BaseModel):
     fits: bool | None
     headroom_bytes: float | None
     trainable_params: int
-    notes: list[str] = []
+    notes: list[str] = []  # English (the JSON contract)
+    notes_i18n: list[dict[str, Any]] = []  # the same notes as messages (`Message.to_json`), for other languages
 
 
 def nominal_params(m: ModelArch) -> float:
@@ -100,14 +102,14 @@ def weights_bytes(m: ModelArch, precision: str) -> float:
     return p.total * weight_bytes_per_param(precision)
 
 
-def _seed(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str]]:
+def _seed(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[Message]]:
     n = nominal_params(m)
     if w.task in ("full", "pretrain"):
         # seed-000 §2.1: (P + G + 2·Opt) × 2 bytes, i.e. 8 bytes per parameter
         return {"weights": 2 * n, "gradients": 2 * n, "optimizer": 4 * n}, []
     # seed-000 §2.1: params × precision bytes × 1.2 (KV cache etc.)
     base = n * weight_bytes_per_param(w.precision)
-    notes = ["the seeds give no LoRA rule; their inference rule is used"] if w.training else []
+    notes = [Message("est.note.seed_lora")] if w.training else []
     return {"weights": base, "overhead_20pct": 0.2 * base}, notes
 
 
@@ -179,11 +181,11 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
 
 
 def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
-               prealloc: float | None) -> tuple[dict[str, float], list[str]]:
+               prealloc: float | None) -> tuple[dict[str, float], list[Message]]:
     if m.kind == "diffusion":
         weights = weights_bytes(m, w.precision) / (w.tp * w.pp)
-        return {"weights": weights}, ["diffusion: weights only; activations depend on resolution"]
-    notes: list[str] = []
+        return {"weights": weights}, [Message("est.note.diffusion_weights")]
+    notes: list[Message] = []
     pool = None
     if prealloc is not None and acc is not None and acc.specs.memory_gib is not None:
         pool = prealloc * acc.specs.memory_gib.value * GiB
@@ -192,18 +194,12 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
     n_sw = arch.sliding_layers(m)
     if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
         full_kv = parts["kv_cache"] * w.context / t.context
-        notes.append(
-            f"KV cache: {n_sw} of {m.num_layers} layers use a {m.sliding_window:,}-token sliding window and cache "
-            f"only that (vLLM >= 0.10 hybrid KV cache manager, TensorRT-LLM VSWA, transformers); an engine that "
-            f"allocates the full context on every layer (older vLLM) needs {full_kv / GiB:,.1f} GiB, not "
-            f"{parts['kv_cache'] / GiB:,.1f}"
-        )
+        notes.append(Message("est.note.sliding_window", n=n_sw, layers=m.num_layers, window=m.sliding_window,
+                             full_gib=full_kv / GiB, gib=parts["kv_cache"] / GiB))
     if pool is not None:
         free_for_kv = pool - parts["weights"] - parts["activations"] - parts["logits"]
-        notes.append(
-            f"{w.engine} pre-allocates {prealloc:.0%} of device memory; "
-            f"KV pool {max(free_for_kv, 0) / GiB:,.1f} GiB, this workload needs {parts['kv_cache'] / GiB:,.1f} GiB"
-        )
+        notes.append(Message("est.note.prealloc", engine=w.engine, fraction=prealloc,
+                             pool_gib=max(free_for_kv, 0) / GiB, gib=parts["kv_cache"] / GiB))
     return parts, notes
 
 
@@ -336,27 +332,26 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     return {"weights": weights, "gradients": g, "optimizer": optimizer, "activations": a, "logits": lg}
 
 
-def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[str], int]:
+def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[Message], int]:
     t = training_memory_terms(m, w)
     parts = training_memory(t, w.tp, w.pp, w.dp, w.ep, w.zero, RECOMPUTE.index(w.recompute), w.batch, w.grad_accum,
                             vpp=w.vpp, cp=w.cp)
     out = {k: float(v) for k, v in parts.items()}
-    notes: list[str] = []
+    notes: list[Message] = []
     if w.optimizer == "adafactor" and w.task not in ("lora", "qlora"):
-        notes.append("adafactor: factored second moments (rows + columns) counted as zero")
+        notes.append(Message("est.note.adafactor"))
     if w.ep > 1:
-        notes.append(f"expert parallel over {w.ep} ranks: {ep_share(m, w.ep):.0%} of the parameters per rank")
+        notes.append(Message("est.note.expert_parallel", ep=w.ep, share=ep_share(m, w.ep)))
     if w.offload_optimizer:
-        notes.append("optimizer states offloaded to CPU memory (ZeRO-Offload)")
+        notes.append(Message("est.note.offload"))
     if w.paged_optimizer:
-        notes.append("paged optimizer: states in unified memory, paged to host memory when the device is full; "
-                     "not counted on the device")
+        notes.append(Message("est.note.paged_optimizer"))
     if w.optimizer_in_backward:
-        notes.append("optimizer step in backward: one gradient alive at a time")
+        notes.append(Message("est.note.optimizer_in_backward"))
     if w.precision == "fp8":
-        notes.append("fp8 training: weights, gradients and optimizer states stay in bf16/fp32 (FP8 only inside GEMMs)")
+        notes.append(Message("est.note.fp8_training"))
     start = out["activations"] > 0 or out["logits"] > 0
-    notes.append(f"peak at the {'start' if start else 'end'} of backward")
+    notes.append(Message("est.note.peak_start" if start else "est.note.peak_end"))
     return out, notes, t.trainable
 
 
@@ -416,7 +411,7 @@ def estimate_memory(
 ) -> MemoryEstimate:
     """Per-GPU memory for workload `w` of model `m` (on `acc`, whose stack adds its runtime overhead and
     fragmentation margin; `cat` supplies the engine's pre-allocation)."""
-    notes: list[str] = []
+    notes: list[Message] = []
     trainable = 0
     prealloc = preallocate_fraction(cat, w.engine) if not w.training and w.method == "default" else None
     if w.method == "seed":
@@ -446,7 +441,8 @@ def estimate_memory(
         fits=fits,
         headroom_bytes=None if usable is None else usable - float(needed_bytes(parts)),
         trainable_params=trainable,
-        notes=notes,
+        notes=[render(n) for n in notes],
+        notes_i18n=[n.to_json() for n in notes],
     )
 
 

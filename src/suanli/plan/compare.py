@@ -20,13 +20,13 @@ from suanli.estimate.estimate import estimate
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
-from suanli.i18n import render
+from suanli.i18n import Message, messages, render
 from suanli.plan.cost import JobCost, cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
 from suanli.plan.request import make_request
 from suanli.plan.search import TP_SIZES, fastest_layout, migration_weeks, plan_workload
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
-__all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price_message", "offer_facts",
+__all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
            "pricing_basis", "rent_for", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
@@ -45,21 +45,42 @@ def offer_facts(o: Offer, today: dt.date | None = None, stale_months: float = of
         "international": offer_q.is_international(o.region), "scope": offer_q.scope_label(o), "date": o.date,
         "url": o.url, "source": o.source,
         "stale": offer_q.stale_warning(o, today or dt.date.today(), stale_months),
+        "stale_i18n": _json(offer_q.stale_message(o, today or dt.date.today(), stale_months)),
     }
 
 
-def no_price_message(cat: Catalog, device: str, region: str, kinds: Kinds, what: str = "offer") -> str:
-    """One line: no usable price for the device under this region/kinds, what other figures exist, and the
-    catalog's note when nothing is public."""
-    msg = f"no {offer_q.parse_region(region)} {'/'.join(kinds)} {what} for {device}"
+def _json(msg: Message | None) -> dict[str, Any] | None:
+    return None if msg is None else msg.to_json()
+
+
+def _both(prefix: str, values: Sequence[str], sep: str) -> dict[str, str]:
+    """Catalog values (`price_kind.index`) as data text in both languages: the English keeps the value itself."""
+    zh = messages("zh")
+    return {"en": sep.join(values), "zh": sep.join(zh.get(f"{prefix}.{v}", v) for v in values)}
+
+
+def no_price(cat: Catalog, device: str, region: str, kinds: Kinds) -> Message:
+    """No usable price for the device under this region/kinds, what other figures exist, and the catalog's note
+    when nothing is public (`price.none`; `no_price_message` is its English)."""
     others = [o for o in cat.offers if o.device == device and o not in offer_q.usable_offers(cat, region, kinds)]
+    alt: Message | str = ""
     if others:
-        alt = sorted({(o.kind, "international" if offer_q.is_international(o.region) else "cn") for o in others})
-        msg += "; the catalog has " + ", ".join(f"{k} ({r})" for k, r in alt) + " figures: widen --offer-kinds/--region"
+        pairs = sorted({(o.kind, "international" if offer_q.is_international(o.region) else "cn") for o in others})
+        zh = messages("zh")
+        alt = Message("price.none_alt", figures={
+            "en": ", ".join(f"{k} ({r})" for k, r in pairs),
+            "zh": "、".join(f"{zh.get(f'price_kind.{k}', k)}（{zh.get(f'price_region.{r}', r)}）" for k, r in pairs)})
     note = offer_q.unpriced_reason(cat, device)
-    if note:
-        msg += f" — {note}"
-    return msg
+    return Message("price.none", region=_both("price_region", [offer_q.parse_region(region)], ""),
+                   kinds=_both("price_kind", list(kinds), "/"), device=device, alt=alt,
+                   note=Message("price.none_note", note={"en": note, "zh": offer_q.unpriced_reason(cat, device, "zh")})
+                   if note else "")
+
+
+def no_price_message(cat: Catalog, device: str, region: str, kinds: Kinds) -> str:
+    """One line (English): no usable price for the device under this region/kinds, what other figures exist, and
+    the catalog's note when nothing is public."""
+    return render(no_price(cat, device, region, kinds))
 
 
 def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
@@ -117,12 +138,13 @@ def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned
     """The layout a compare row ran (the `suanli estimate` flags that reproduce it) and its label."""
     replicas = w.gpus // (w.tp * w.pp)
     if w.task == "inference":
-        label = f"tp{w.tp} × {replicas} replica{'s' if replicas > 1 else ''} · batch {w.batch} · {w.engine}"
+        msg = Message("cmp.layout.serving" if replicas > 1 else "cmp.layout.serving_one", tp=w.tp, replicas=replicas,
+                      batch=w.batch, engine=w.engine)
     else:
-        label = (f"tp{w.tp}·pp{w.pp}" + (f"·vpp{w.vpp}" if w.vpp > 1 else "") + f"·dp{replicas}"
-                 + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}·mb{w.batch}·ga{w.grad_accum}"
-                 + f" · recompute {w.recompute}")
-    return {"label": label, "framework": framework, "engine": engine if w.task == "inference" else None,
+        msg = Message("cmp.layout.training", recompute=w.recompute, dims=(
+            f"tp{w.tp}·pp{w.pp}" + (f"·vpp{w.vpp}" if w.vpp > 1 else "") + f"·dp{replicas}"
+            + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}·mb{w.batch}·ga{w.grad_accum}"))
+    return {"label": render(msg), "label_i18n": msg.to_json(), "framework": framework, "engine": engine if w.task == "inference" else None,
             "gpus": w.gpus, "tp": w.tp, "pp": w.pp, "vpp": w.vpp, "dp": replicas, "ep": w.ep, "zero": w.zero,
             "recompute": w.recompute, "batch": w.batch, "grad_accum": w.grad_accum,
             "tp_comm_overlap": w.tp_comm_overlap, "flash_attention": w.flash_attention, "precision": w.precision,
@@ -130,7 +152,7 @@ def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned
 
 
 def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, batch: int,
-                      tokens: float | None, tp: int | None) -> tuple[Workload, str | None]:
+                      tokens: float | None, tp: int | None) -> tuple[Workload, Message | None]:
     """Serving on exactly `gpus` cards as the planner lays it out (replicas × tp = gpus, tp within a node) with the
     engine `suanli estimate` defaults to on the device's stack: the tp with the most output tokens/s that fits, the
     widest when none fits. Returns the workload and, when nothing fits, why."""
@@ -151,11 +173,11 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
         return best[1], None
     w = make_workload(task="inference", gpus=gpus, tp=tps[-1], precision=precision, batch=batch, tokens=tokens,
                       engine=engine)
-    return w, f"does not fit at any tensor-parallel size on {gpus} card(s) (widest shown: tp{tps[-1]})"
+    return w, Message("cmp.no_tp_fits", gpus=gpus, tp=tps[-1])
 
 
 def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int, precision: str, tokens: float | None,
-                     global_batch: int, pins: dict[str, Any]) -> tuple[Workload, str | None, str | None]:
+                     global_batch: int, pins: dict[str, Any]) -> tuple[Workload, str | None, Message | str | None]:
     """The planner's fastest training layout on exactly `gpus` cards (`plan.search.fastest_layout`, prices aside;
     the pins apply), as the `suanli estimate` workload; when none fits, the leanest plain layout (widest tp within a
     node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why."""
@@ -175,7 +197,7 @@ def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int,
     w = make_workload(task=task, gpus=gpus, tp=tp, pp=pp, zero=zero, recompute=pins.get("recompute") or "full",
                       precision="nf4" if task == "qlora" else precision, batch=1,
                       grad_accum=max(1, math.ceil(global_batch / max(dp, 1))), tokens=tokens)
-    return w, None, why or "no layout fits"
+    return w, None, why or Message("cmp.no_layout_fits")
 
 
 def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = "inference", gpus: int = 1,
@@ -213,6 +235,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     rows = []
     for g in devices:
         acc = lookup.accelerator(cat, g)
+        why: Message | str | None
         if task == "inference":
             w, why = _inference_layout(cat, m, acc, gpus, precision, batch or 1, tokens, tp)
             framework = None
@@ -232,7 +255,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "device": acc.id,
             "device_name": acc.name,
             "layout": _layout_facts(w, framework, w.engine, pins),
-            "layout_note": why,
+            "layout_note": render(why) if why is not None else None,
+            "layout_note_i18n": why.to_json() if isinstance(why, Message) else None,
             "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             "breakdown_bytes": c["memory"]["breakdown_bytes"],
@@ -252,6 +276,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "offer_facts": offer_facts(used, today) if used else None,
             "no_price": None if any(o.device == acc.id for o in priced.offers)
             else no_price_message(full, acc.id, region, kinds),
+            "no_price_i18n": None if any(o.device == acc.id for o in priced.offers)
+            else no_price(full, acc.id, region, kinds).to_json(),
         })
     return rows
 
@@ -277,6 +303,7 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
             "offer": o.id, "provider": o.provider, "billing_unit": o.billing_unit, "units_billed": c.units_billed,
             "cards_rented": c.cards_rented, "cost_cny": c.cost_cny, "cost_cny_max": c.cost_cny_max,
             "effective_cny_per_card_hour": c.cost_cny / (gpus * hours), "notes": c.notes,
+            "notes_i18n": c.notes_i18n,
             "date": o.date, "source": o.source, **offer_facts(o, today), **pricing_basis(region, kinds),
         }
         if tokens_per_s:
@@ -360,4 +387,5 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         derived["cost_ratio_same_work"] = ratio
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
+            "weeks_reason_i18n": why_msg.to_json(),
             "derived": derived, **t.model_dump(mode="json"), **pricing_basis(region, kinds), "offers_used": used}

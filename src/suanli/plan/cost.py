@@ -13,10 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.catalog.schema import Catalog, Offer
 from suanli.errors import InputError
+from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
 
 __all__ = [
     "JobCost",
+    "MIGRATION_ENGINEERS",
     "MigrationTCO",
     "RentVsBuy",
     "UNIT_HOURS",
@@ -53,7 +55,8 @@ class JobCost(BaseModel):
     cost_cny: float
     cost_cny_max: float
     idle_cards: int
-    notes: list[str] = []
+    notes: list[str] = []  # English
+    notes_i18n: list[dict[str, Any]] = []  # the same notes as messages (`Message.to_json`)
 
 
 def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> JobCost:
@@ -75,16 +78,17 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
     low = float(billed_cost(offer.price_cny.value, unit_h, offer.min_units, offer.cards, gpus, hours, subsidy,
                             min_cards))
     high_unit = offer.price_cny_max.value if offer.price_cny_max else offer.price_cny.value
-    notes = []
+    notes: list[Message] = []
     if min_cards > gpus:
-        notes.append(f"the block is rented whole: pays for {instances * offer.cards} cards to use {gpus}")
+        notes.append(Message("cost.note.block_whole", cards=instances * offer.cards, gpus=gpus))
     elif offer.whole_machine_only and gpus % offer.cards:
-        notes.append(f"whole-machine billing: pays for {instances * offer.cards} cards to use {gpus}")
+        notes.append(Message("cost.note.whole_machine", cards=instances * offer.cards, gpus=gpus))
     if offer.min_units > 1 and units == offer.min_units and units * unit_h > hours * 1.5:
-        notes.append(f"minimum {offer.min_units} {offer.billing_unit}s: pays for {units * unit_h:,.0f} h to use "
-                     f"{hours:,.1f} h")
+        notes.append(Message("cost.note.min_units", units=offer.min_units, billing_unit=offer.billing_unit,
+                             billed_h=units * unit_h, hours=hours))
     elif units * unit_h > hours * 1.5 and units * unit_h - hours > 1:
-        notes.append(f"billed {units} {offer.billing_unit}(s) = {units * unit_h:,.0f} h for a {hours:,.1f} h job")
+        notes.append(Message("cost.note.billed", units=units, billing_unit=offer.billing_unit, billed_h=units * unit_h,
+                             hours=hours))
     return JobCost(
         offer_id=offer.id,
         provider=offer.provider,
@@ -95,7 +99,8 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         cost_cny=low,
         cost_cny_max=high_unit * units * instances * (1 - subsidy),
         idle_cards=instances * offer.cards - gpus,
-        notes=notes,
+        notes=[render(n) for n in notes],
+        notes_i18n=[n.to_json() for n in notes],
     )
 
 
@@ -155,6 +160,7 @@ class RentVsBuy(BaseModel):
     power_cny_per_year_full_use: float
     break_even_utilization: float | None
     break_even_note: str = Field("", description="the break-even in words; says so when buying never pays off")
+    break_even_note_i18n: dict[str, Any] = Field(default_factory=dict, description="break_even_note as a message")
     rent_at_utilization_cny: float
     buy_at_utilization_cny: float
     cheaper: str
@@ -196,20 +202,19 @@ def rent_vs_buy(
     rent_u = rent_full * utilization
     buy_u = fixed + power_full * utilization
     if be is not None and be <= 1:
-        note = f"buying pays off above {be:.1%} use"
+        note = Message("rvb.note.pays_off", share=be)
     elif denom <= 0:
-        note = (f"buying never pays off at any use: the power alone (¥{power_full:,.0f} a year at full use) costs "
-                f"as much as renting (¥{rent_full:,.0f})")
+        note = Message("rvb.note.never_power", power=power_full, rent=rent_full)
     else:  # fixed > rent − power: owning costs more than renting even at full use
-        note = (f"buying never pays off at any use: even at full use owning costs ¥{fixed + power_full:,.0f} a year, "
-                f"renting ¥{rent_full:,.0f}")
+        note = Message("rvb.note.never", own=fixed + power_full, rent=rent_full)
     return RentVsBuy(
         rent_cny_per_year_full_use=rent_full,
         buy_cny_per_year=fixed + power_full,
         capex_cny=capex,
         power_cny_per_year_full_use=power_full,
         break_even_utilization=be if be is not None and be <= 1 else None,
-        break_even_note=note,
+        break_even_note=render(note),
+        break_even_note_i18n=note.to_json(),
         rent_at_utilization_cny=rent_u,
         buy_at_utilization_cny=buy_u,
         cheaper="rent" if rent_u <= buy_u else "buy",
@@ -217,10 +222,19 @@ def rent_vs_buy(
     )
 
 
+# seed-000 §4: "需要投入2人周×2人的适配成本", after "通常1-2周可以完成": read as 2 calendar weeks for 2 engineers
+# = 4 engineer-weeks (the weeks are the project's duration, as the adapted range 1–2 weeks is). Migration effort is
+# one quantity everywhere: calendar weeks × engineers (`migrate check`, `migrate cost`, `plan`).
+MIGRATION_ENGINEERS = 2
+
+
 class MigrationTCO(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    engineer_weeks: tuple[float, float]
+    engineer_weeks: tuple[float, float] = Field(description="calendar weeks of the migration (the name is kept for "
+                                                            "the API; the same as calendar_weeks)")
+    calendar_weeks: tuple[float, float] = Field(description="calendar weeks the engineers work on the migration")
+    person_weeks: tuple[float, float] = Field(description="calendar_weeks × engineers: what the one-off cost prices")
     engineers: int
     one_off_cost_cny: tuple[float, float]
     monthly_saving_cny: float
@@ -228,6 +242,7 @@ class MigrationTCO(BaseModel):
     schedule_delay_weeks: tuple[float, float]
     worth_it_within_months: float = Field(description="horizon used for the verdict")
     verdict: str
+    verdict_i18n: dict[str, Any] = Field(default_factory=dict, description="the verdict as a message (id, params)")
 
 
 def migration_tco(
@@ -247,20 +262,23 @@ def migration_tco(
     one_off = (weeks[0] * engineers * cost_per_engineer_week_cny, weeks[1] * engineers * cost_per_engineer_week_cny)
     payback = None if monthly_saving_cny == 0 else (one_off[0] / monthly_saving_cny, one_off[1] / monthly_saving_cny)
     if payback is None:
-        verdict = "no saving: migration does not pay back"
+        verdict = Message("mig.verdict.no_saving")
     elif payback[1] <= horizon_months:
-        verdict = f"pays back in {payback[0]:.1f}–{payback[1]:.1f} months: worth it"
+        verdict = Message("mig.verdict.worth_it", lo=payback[0], hi=payback[1])
     elif payback[0] <= horizon_months:
-        verdict = f"pays back in {payback[0]:.1f}–{payback[1]:.1f} months: worth it only at the optimistic end"
+        verdict = Message("mig.verdict.optimistic", lo=payback[0], hi=payback[1])
     else:
-        verdict = f"pays back only after {payback[0]:.1f} months: not worth it within {horizon_months:.0f} months"
+        verdict = Message("mig.verdict.not_worth_it", lo=payback[0], horizon=horizon_months)
     return MigrationTCO(
         engineer_weeks=weeks,
+        calendar_weeks=weeks,
+        person_weeks=(weeks[0] * engineers, weeks[1] * engineers),
         engineers=engineers,
         one_off_cost_cny=one_off,
         monthly_saving_cny=monthly_saving_cny,
         payback_months=payback,
         schedule_delay_weeks=weeks,
         worth_it_within_months=horizon_months,
-        verdict=verdict,
+        verdict=render(verdict),
+        verdict_i18n=verdict.to_json(),
     )

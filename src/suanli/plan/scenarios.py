@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import SuanliError
+from suanli.i18n import Message, render
 from suanli.plan.request import make_request
 from suanli.plan.search import Plan, plan
 
@@ -36,11 +37,21 @@ class ScenarioResult(BaseModel):
     planner_device: str | None
     seed_best: Plan | None
     agrees: bool
-    explanation: str
+    explanation: str  # English
+    explanation_i18n: dict[str, Any] = {}  # the same as a message (`Message.to_json`)
 
 
 def _cny(v: float) -> str:
     return f"¥{v:,.0f}" if v >= 100 else f"¥{v:,.2f}"
+
+
+def _msg(d: Any, text: str) -> Message:
+    """A planner sentence as its message (`*_i18n`), else its English text (as a message that shows it)."""
+    return Message.from_json(d) if isinstance(d, dict) and d else Message("scn.text", text=text)
+
+
+def _result(s: Scenario, why: Message, **kw: Any) -> ScenarioResult:
+    return ScenarioResult(scenario=s, explanation=render(why), explanation_i18n=why.to_json(), **kw)
 
 
 def _fields(s: Scenario) -> dict[str, Any]:
@@ -66,24 +77,29 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
     theirs = plan(cat, m, make_request(**{**fields, "devices": seed_ids}))
     seed_best = theirs.plans[0] if theirs.plans else None
     agrees = best is not None and best.device in seed_ids
+    why: Message
     if best is None:
-        why = "the planner finds no plan: " + "; ".join(mine.relax)
+        relax = ([_msg(d, x) for d, x in zip(mine.relax_i18n, mine.relax)] if len(mine.relax_i18n) == len(mine.relax)
+                 else [_msg(None, x) for x in mine.relax])
+        why = Message("scn.no_plan", relax=Message("scn.list", items=relax))
     elif agrees:
-        why = f"agrees: {best.reason}"
+        why = Message("scn.agrees", reason=_msg(best.reason_i18n, best.reason))
     elif seed_best is None:
-        reasons = {w["device"]: w["reason"] for w in theirs.why_not}
-        why = (f"planner picks {best.gpus}× {best.device} ({_cny(best.total_cost_cny)}, {best.hours:,.1f} h); "
-               f"the seeds' {', '.join(seed_ids)}: " + "; ".join(f"{d}: {reasons.get(d, 'no plan')}" for d in seed_ids))
+        reasons = {w["device"]: _msg(w.get("reason_i18n"), w["reason"]) for w in theirs.why_not}
+        why = Message("scn.seeds_no_plan", gpus=best.gpus, device=best.device, cost=_cny(best.total_cost_cny),
+                      hours=best.hours, seeds=", ".join(seed_ids), reasons=Message("scn.list", items=[
+                          Message("scn.device_reason", device=d, reason=reasons.get(d, Message("scn.no_plan_short")))
+                          for d in seed_ids]))
     else:
         dc = seed_best.total_cost_cny / best.total_cost_cny - 1 if best.total_cost_cny else 0.0
         dh = seed_best.hours / best.hours - 1 if best.hours else 0.0
-        why = (f"planner picks {best.gpus}× {best.device}: {_cny(best.total_cost_cny)} in {best.hours:,.1f} h; "
-               f"the seeds' best, {seed_best.gpus}× {seed_best.device}, costs {_cny(seed_best.total_cost_cny)} "
-               f"({dc:+.0%}) in {seed_best.hours:,.1f} h ({dh:+.0%})")
-        if seed_best.migration_cost_cny > best.migration_cost_cny:
-            why += f"; it includes {_cny(seed_best.migration_cost_cny)} of migration"
-    return ScenarioResult(scenario=s, planner=best, planner_device=best.device if best else None,
-                          seed_best=seed_best, agrees=agrees, explanation=why)
+        why = Message("scn.differs", gpus=best.gpus, device=best.device, cost=_cny(best.total_cost_cny),
+                      hours=best.hours, seed_gpus=seed_best.gpus, seed_device=seed_best.device,
+                      seed_cost=_cny(seed_best.total_cost_cny), dc=dc, seed_hours=seed_best.hours, dh=dh,
+                      migration=Message("scn.migration", cny=_cny(seed_best.migration_cost_cny))
+                      if seed_best.migration_cost_cny > best.migration_cost_cny else "")
+    return _result(s, why, planner=best, planner_device=best.device if best else None, seed_best=seed_best,
+                   agrees=agrees)
 
 
 def _diffusion(cat: Catalog, s: Scenario) -> ScenarioResult:
@@ -113,10 +129,7 @@ def _diffusion(cat: Catalog, s: Scenario) -> ScenarioResult:
             best = (c.cost_cny, acc.id, replicas, e.diffusion.seconds_per_image)
     seed_ids = tuple(lookup.accelerator(cat, d).id for d in s.seed_answer)
     if best is None:
-        return ScenarioResult(scenario=s, planner=None, planner_device=None, seed_best=None, agrees=False,
-                              explanation="no priced card holds the model")
+        return _result(s, Message("scn.no_card"), planner=None, planner_device=None, seed_best=None, agrees=False)
     agrees = best[1] in seed_ids
-    why = (f"cheapest for {rps:g} images/s over {hours:,.0f} h: {best[2]}× {best[1]} at ¥{best[0]:,.0f} "
-           f"({best[3]:.1f} s per image at the pipeline's default steps and resolution)")
-    return ScenarioResult(scenario=s, planner=None, planner_device=best[1], seed_best=None, agrees=agrees,
-                          explanation=why)
+    why = Message("scn.diffusion", rps=rps, hours=hours, replicas=best[2], device=best[1], cny=best[0], s=best[3])
+    return _result(s, why, planner=None, planner_device=best[1], seed_best=None, agrees=agrees)

@@ -91,3 +91,46 @@ def test_plan_assumptions_name_stacks_in_chinese() -> None:
     assumed = [line for line in out.splitlines() if line.startswith("假设：")]
     assert any("华为昇腾 CANN" in a for a in assumed) and any("摩尔线程 MUSA" in a for a in assumed)
     assert not any("Huawei Ascend" in a or "Moore Threads" in a for a in assumed)
+
+
+def test_estimate_notes_zh_json_stays_english() -> None:
+    args = ("estimate", "--model", "llama-2-7b", "--task", "full", "--gpu", "h100", "--gpus", "8", "--zero", "3")
+    out = _zh(*args)
+    assert "峰值出现在反向传播" in out and "of backward" not in out
+    out = _zh("estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--engine", "lmdeploy", "--precision", "int4")
+    assert "lmdeploy 预先占用 90% 的显存" in out and "pre-allocates" not in out
+    import json
+
+    assert any("of backward" in n for n in json.loads(_zh(*args, "--json"))["memory"]["notes"])
+
+
+def test_compare_layouts_unpriced_and_stale_zh() -> None:
+    out = _zh("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpus", "8")
+    assert "个副本 · 批大小 1" in out and "h20 没有国内平台的挂牌报价" in out
+    for english in ("replicas", "no cn listing offer", "widen"):
+        assert english not in out
+    out = _zh("compare", "--model", "qwen2.5-14b", "--task", "lora", "--gpu", "rtx-4090", "--gpu", "910b", "--gpus", "8",
+              "--tokens", "1e8")
+    assert "重计算" in out and "recompute" not in out
+    assert "tp2 × 4 replicas · batch 1" in _en("compare", "--model", "qwen2.5-72b", "--gpu", "h200", "--gpu", "910b",
+                                                 "--gpus", "8")
+
+
+def test_tco_notes_stale_migrate_verdict_and_break_even_zh() -> None:
+    out = _zh("tco", "--gpu", "h100", "--gpus", "8", "--hours", "40", "--offer-kinds", "all")
+    assert "按 1 月计费 = 720 小时" in out and "请向平台核实现价" in out
+    assert "billed 1 month(s)" not in out and "check the platform" not in out
+    assert "billed 1 month(s) = 720 h for a 40.0 h job" in _en("tco", "--gpu", "h100", "--gpus", "8", "--hours", "40",
+                                                               "--offer-kinds", "all")
+    out = _zh("migrate", "cost", "--model", "qwen2.5-14b", "--from-gpu", "h100", "--to-gpu", "910b",
+              "--monthly-spend", "100000", "--offer-kinds", "listing,index")
+    assert "回本：值得迁移" in out and "pays back" not in out and "adapted list" not in out
+    out = _zh("rent-vs-buy", "--gpu", "910b")
+    assert "任何利用率下买卡都不划算" in out and "buying never pays off" not in out
+
+
+def test_scenarios_and_validate_zh() -> None:
+    out = _zh("scenarios")
+    assert "规划器选" in out and "planner picks" not in out and "agrees:" not in out
+    out = _zh("validate")
+    assert "验证：" in out and "样本外中位数" in out and "Validation:" not in out and "out median" not in out

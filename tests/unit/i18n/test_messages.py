@@ -25,7 +25,9 @@ _LATIN_WORD = re.compile(r"[A-Za-z]{4,}")
 _NAMES = {"suanli", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA", "QLoRA", "GiB", "token", "logits",
           "bench", "pip", "install", "plans", "TDP", "MoE", "None",
           "SQLite", "PostgreSQL", "Hugging", "Face", "cuda", "Llama", "Young",  # names: a model family, an author
-          "tokens", "FLOPs", "vLLM"}  # terms Chinese ML teams write in English (tokens/s), an engine's name
+          "tokens", "FLOPs", "vLLM",  # terms Chinese ML teams write in English (tokens/s), an engine's name
+          "cache", "ZeRO", "Offload", "rank", "RoPE", "scaling", "adafactor",  # KV cache, ZeRO-Offload, RoPE scaling
+          "TensorRT", "transformers"}  # library names
 
 
 def _fields(template: str) -> set[str]:
