@@ -18,6 +18,8 @@ from suanli.views.plans import plan_json
 
 __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 
+WHY_NOT_ROWS = 8  # rows of the why-not table; the rest are in --json
+
 
 def _kinds(kinds: str | None) -> tuple[str, ...] | None:
     if kinds is None:
@@ -128,11 +130,15 @@ def render_plan(r: PlanResult) -> None:
         console.print(f"{p.rank}. {say(_i18n([p.reason_i18n], [p.reason])[0])}", highlight=False)
         for w in _i18n(p.warnings_i18n, p.warnings):
             console.print(f"   [yellow]![/yellow] {say(w)}", highlight=False)
+    # the planner orders why-not by relevance (nearest priced misses first); the table shows the first 8 and says
+    # how many more the JSON lists
     why = [{"device": w["device"], "reason": say(_i18n([w.get("reason_i18n")], [w["reason"]])[0])}
-           for w in r.why_not if (w.get("reason_i18n") or {}).get("id") != "why.ranked_below"][:8]
+           for w in r.why_not if (w.get("reason_i18n") or {}).get("id") != "why.ranked_below"]
     if why:
-        emit_rows(why, ["device", "reason"], title=t("plan.why_not", lg),
+        emit_rows(why[:WHY_NOT_ROWS], ["device", "reason"], title=t("plan.why_not", lg),
                   headers={"device": t("col.device", lg), "reason": t("col.reason", lg)})
+        if len(why) > WHY_NOT_ROWS:
+            console.print(f"[dim]{t('plan.why_not_more', lg, n=len(why) - WHY_NOT_ROWS)}[/dim]", highlight=False)
     for a in _i18n(r.assumptions_i18n, r.assumptions):
         console.print("[dim]" + t("plan.assumed", lg, text=say(a)) + "[/dim]", highlight=False)
     console.print(f"[dim]{t('plan.searched', lg, n=r.configurations_evaluated, ms=r.search_seconds * 1000)}[/dim]")

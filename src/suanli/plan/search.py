@@ -85,6 +85,9 @@ MICRO_BATCHES = (1, 2, 4, 8, 16, 32)
 SERVE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 SERVE_PRECISIONS = ("bf16", "fp8", "int8", "int4")
 ENGINEERS_FOR_MIGRATION = 2  # seed-000 §4's example: "2人周×2人"
+# the filters a configuration can fail before pricing (grid["fail"], a bit each): memory, then the request's limits
+F_MEMORY, F_TPOT, F_TTFT, F_CARDS, F_RATE = 1, 2, 4, 8, 16
+_LIMIT_BITS = (F_TPOT, F_TTFT, F_CARDS, F_RATE)
 
 
 class Plan(BaseModel):
@@ -123,8 +126,9 @@ class Plan(BaseModel):
     hours: float
     first_serve_hours: float | None = Field(
         None, description="serving: hours from renting to the first request served (environment, download of the "
-        "served checkpoint at the offer's public bandwidth, weight load); in hours and cost (as setup_hours) only when "
-        "the request sets a serving period (hours/days) or tokens to generate")
+        "served checkpoint at the offer's public bandwidth, weight load); billed (as setup_hours) only when the "
+        "request sets a serving period (hours/days: the period is the rental, set-up takes its start, hours = the "
+        "period, compute_hours = the serving hours) or tokens to generate (added to the hours)")
     cost_cny: float
     cost_cny_max: float
     offer: str
@@ -496,7 +500,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         parts.append({
             "dev": di, "gpus": L["gpus"], "tp": tp, "pp": pp, "vpp": vpp, "dp": dp, "ep": ep, "zero": zero, "rec": rec,
             "b": b, "ga": ga, "mem": needed, "usable": usable, "cap": cap, "fits": fits,
-            "tok_s": k["tokens_per_s"], "compute_h": compute_h, "setup_h": su["total_h"],
+            "fail": np.where(fits, 0, F_MEMORY), "tok_s": k["tokens_per_s"], "compute_h": compute_h, "setup_h": su["total_h"],
             "hours": compute_h + su["total_h"], "scaling": k["scaling"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision) if precision in SERVE_PRECISIONS else -1),
             "replicas": np.zeros(di.shape), "ttft": np.full(di.shape, np.nan), "tpot": np.full(di.shape, np.nan),
@@ -522,13 +526,21 @@ def _offer_network(o: Offer) -> float:
 
 
 def _empty() -> dict[str, np.ndarray]:
-    keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "tok_s",
+    keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "fail", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
             "dl_gbit", "billed", "first_h")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
+    out["fail"] = out["fail"].astype(int)
     return out
+
+
+def _setup_in_period(req: PlanRequest) -> bool:
+    """A serving period the request states (--hours/--days with a request rate) is the rental: the set-up (first
+    serve) takes its start, so the billed hours are the period and the serving hours the period less the set-up.
+    Tokens to generate, and every training job, add the set-up to the hours instead."""
+    return req.task == "inference" and bool(req.requests_per_s) and (req.hours is not None or req.days is not None)
 
 
 def _try(f: Any) -> Any:
@@ -589,14 +601,15 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         k = inference_step(st, tp, 1.0, b, rates)
         ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
         per_replica = b * req.output / k["total_s"]
-        ok = fits & np.isfinite(per_replica)
+        # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
+        fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
         if req.tpot_s is not None:
-            ok &= k["step_s"] <= req.tpot_s
+            fail |= np.where(k["step_s"] <= req.tpot_s, 0, F_TPOT)
         if req.ttft_s is not None:
-            ok &= ttft <= req.ttft_s
+            fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
         if req.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
             replicas = req.gpus / tp
-            ok &= replicas * per_replica >= need_tok_s
+            fail |= np.where(replicas * per_replica >= need_tok_s, 0, F_RATE)
         elif need_tok_s > 0:
             replicas = np.ceil(need_tok_s / per_replica)
         else:
@@ -606,19 +619,26 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         else:
             hours = float(req.tokens or 0) / (per_replica * replicas) / 3600
         gpus = replicas * tp
-        ok &= gpus <= req.card_limit
+        fail |= np.where(gpus <= req.card_limit, 0, F_CARDS)
+        ok = fail == 0
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
         # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
-        # sets (a serving period or tokens to generate): the assumed month's per-hour ranking does not move
+        # sets: tokens to generate add it to the hours (a job); a stated serving period is the rental, and the
+        # set-up takes its start (serving hours = period − set-up); the assumed month's ranking does not move
         ckpt = np.full(di.shape, weights_bytes(m, precision))
         first = serve_setup_hours(job_setup(cat), ckpt)
         billed = np.full(di.shape, 1.0 if horizon else 0.0)
+        setup_h = first["total_h"] * billed
+        if _setup_in_period(req):
+            total_h = np.maximum(hours, setup_h)  # the period, or the set-up where it is longer
+            hours = total_h - setup_h  # the serving hours
+        else:
+            total_h = hours + setup_h
         parts.append({
             "dev": di, "gpus": gpus, "tp": tp, "pp": np.ones(di.shape), "dp": replicas, "ep": np.ones(di.shape),
             "zero": np.zeros(di.shape, dtype=int), "rec": np.zeros(di.shape, dtype=int), "b": b, "ga": np.ones(di.shape),
-            "mem": needed, "usable": usable, "cap": cap, "fits": ok, "tok_s": per_replica * replicas,
-            "compute_h": hours + 0.0 * ckpt, "setup_h": first["total_h"] * billed,
-            "hours": hours + first["total_h"] * billed,
+            "mem": needed, "usable": usable, "cap": cap, "fits": ok, "fail": fail, "tok_s": per_replica * replicas,
+            "compute_h": hours + 0.0 * ckpt, "setup_h": setup_h, "hours": total_h,
             "scaling": (k["step_s"] - k["tp_comm_s"]) / k["step_s"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
             "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan), "dl_bytes": ckpt,
@@ -645,6 +665,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     gpus, tp = grid["gpus"][sel], grid["tp"][sel]
     base_h, dl_bytes, dl_h = grid["hours"][sel], grid["dl_bytes"][sel], grid["dl_h"][sel]
     billed, first_h = grid["billed"][sel], grid["first_h"][sel]
+    in_period = _setup_in_period(req)
     n = sel.shape[0]
     fastest = req.objective in ("fastest", "fastest-within-budget")
     best_keys = [np.full(n, 2.0), np.full(n, np.inf), np.full(n, np.inf), np.full(n, np.inf)]
@@ -686,9 +707,12 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         own = ~np.isnan(gbit) & (dl_bytes > 0)
         delta = np.where(own, download_hours(dl_bytes, np.where(own, gbit, 1.0)) - dl_h, 0.0)
         hours = base_h + delta * billed  # serving without a horizon: the set-up is not billed
+        if in_period:  # a stated serving period is the rental: the offer's download moves the first serve only
+            hours = np.maximum(req.serving_hours, first_h + delta)
         c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub, min_cards), np.inf)
         cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub, min_cards)
-        done = np.where(billed > 0, hours, hours + first_h + delta)  # when the job is done / serving starts
+        # when the job is done / serving starts (the period is the same for every offer: its first serve decides)
+        done = np.where((billed > 0) & (not in_period), hours, hours + first_h + delta)
         over = np.zeros(n)
         if req.objective == "fastest-within-budget" and req.budget_cny is not None:
             over = (c + migration_share(one_off, hours, req.migration_months) > req.budget_cny).astype(float)
@@ -769,9 +793,15 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     grid = dict(grid)
     d_h = priced["dl_delta_h"]
     billed = grid["billed"][sel]
-    for key, add in (("hours", d_h * billed), ("setup_h", d_h * billed), ("dl_h", d_h), ("first_h", d_h)):
+    in_period = _setup_in_period(req)
+    for key, add in (("hours", d_h * billed * (not in_period)), ("setup_h", d_h * billed), ("dl_h", d_h),
+                     ("first_h", d_h)):
         grid[key] = grid[key].copy()
         grid[key][sel] += add
+    if in_period:  # the stated period is what is rented; set-up takes its start, the rest is served
+        grid["compute_h"] = grid["compute_h"].copy()
+        grid["hours"][sel] = np.maximum(req.serving_hours, grid["setup_h"][sel])
+        grid["compute_h"][sel] = grid["hours"][sel] - grid["setup_h"][sel]
     grid["dl_gbit"] = grid["dl_gbit"].copy()
     grid["dl_gbit"][sel] = priced["dl_gbit"]
     calendar_h = grid["hours"][sel] + weeks * HOURS_PER_WEEK
@@ -786,7 +816,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     cost_k, cost_max_k, oi_k, total_k, mig_k, one_k = cost[keep], cost_max[keep], oi[keep], total[keep], mig[keep], one_off[keep]
     hours_k = grid["hours"][k]
     # done: a job's hours; a serving plan without a horizon is done with its period, so its first serve decides
-    done_k = np.where(grid["billed"][k] > 0, hours_k, hours_k + grid["first_h"][k])
+    done_k = np.where((grid["billed"][k] > 0) & (not in_period), hours_k, hours_k + grid["first_h"][k])
     if req.objective == "cheapest":
         score = total_k + hours_k * 1e-9
     elif req.objective in ("fastest", "fastest-within-budget"):
@@ -847,7 +877,8 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         js = job_setup(cat)
         if js.weight_load_gb_per_s is not None:
             horizon = req.requests_per_s is None or req.hours is not None or req.days is not None
-            out.append(Message("plan.assume.first_serve_billed" if horizon else "plan.assume.first_serve",
+            out.append(Message("plan.assume.first_serve_in_period" if _setup_in_period(req)
+                               else "plan.assume.first_serve_billed" if horizon else "plan.assume.first_serve",
                                env=js.environment_minutes.value, gbit=js.download_gbit_per_s.value,
                                load=js.weight_load_gb_per_s.value, field="hours"))
     else:
@@ -1029,12 +1060,14 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if first_h is not None:
         env_h = job_setup(cat).environment_minutes.value / 60
         dl_h = float(grid["dl_h"][i])
-        which = "plan.reason.first_serve_billed" if grid["billed"][i] > 0 else "plan.reason.first_serve"
+        which = ("plan.reason.first_serve_in_period" if _setup_in_period(req) and grid["billed"][i] > 0
+                 else "plan.reason.first_serve_billed" if grid["billed"][i] > 0 else "plan.reason.first_serve")
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             which, hours=duration(first_h), env=duration(env_h), download=duration(dl_h),
-            load=duration(first_h - env_h - dl_h)))
+            load=duration(first_h - env_h - dl_h), period=duration(float(grid["hours"][i])),
+            serving=duration(float(grid["compute_h"][i]))))
     if mig > 0:
-        full_reason = Message("plan.reason.with", reason=reason, extra=Message("plan.reason.migration_share", cost=mig))
+        full_reason = Message("plan.reason.with", reason=full_reason, extra=Message("plan.reason.migration_share", cost=mig))
     if export_note:
         full_reason = Message("plan.reason.with", reason=full_reason,
                               extra=Message("plan.reason.export_risk", device=_device_name(d.acc)))
@@ -1116,22 +1149,87 @@ def _pareto(devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray, cos
     return front
 
 
+def _round_up(x: float, digits: int = 3) -> float:
+    """`x` rounded up to `digits` significant figures (a limit raised to it admits the configuration that reached x)."""
+    if not math.isfinite(x) or x <= 0:
+        return x
+    step = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+    return math.ceil(x / step * (1 - 1e-12)) * step
+
+
+def _binding(grid: dict[str, np.ndarray], rows: np.ndarray) -> tuple[list[tuple[int, int]], bool]:
+    """Of configurations `rows` (grid indices) none of which qualifies: the request limits (F_TPOT, F_TTFT, F_CARDS,
+    F_RATE) that remove the ones that fit in memory, each with the configuration nearest to it — lowest TPOT/TTFT,
+    fewest cards, most throughput — and whether lifting one limit alone leaves a plan (`alone`; otherwise each
+    nearest is over every configuration that fits). Empty when none fits in memory: memory is what binds."""
+    fail = grid["fail"][rows]
+    fit = rows[(fail & F_MEMORY) == 0]
+    if fit.size == 0:
+        return [], False
+    ff = grid["fail"][fit]
+    metric = {F_TPOT: grid["tpot"], F_TTFT: grid["ttft"], F_CARDS: grid["gpus"], F_RATE: -grid["tok_s"]}
+    alone = [b for b in _LIMIT_BITS if ((ff & b) > 0).any() and ((ff & ~b) == 0).any()]
+    out: list[tuple[int, int]] = []
+    for b in alone or [b for b in _LIMIT_BITS if ((ff & b) > 0).any()]:
+        cand = fit[(ff & ~b) == 0] if alone else fit
+        out.append((b, int(cand[int(np.argmin(metric[b][cand]))])))
+    return out, bool(alone)
+
+
+def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Message:
+    """Why-not for a device whose nearest configuration `i` misses request limit `b`."""
+    if b == F_TPOT:
+        return Message("why.tpot", ms=float(grid["tpot"][i]) * 1000, limit_ms=(req.tpot_s or 0) * 1000)
+    if b == F_TTFT:
+        return Message("why.ttft", ms=float(grid["ttft"][i]) * 1000, limit_ms=(req.ttft_s or 0) * 1000)
+    if b == F_CARDS:
+        return Message("why.cards", gpus=int(grid["gpus"][i]), limit=req.card_limit)
+    return Message("why.rate_gpus", gpus=int(grid["gpus"][i]), rps=float(grid["tok_s"][i]) / req.output,
+                   want=req.requests_per_s or 0.0)
+
+
+def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, devs: list[_Device]) -> Message:
+    """The relax hint for request limit `b`, from the configuration `i` nearest to it."""
+    d = devs[int(grid["dev"][i])]
+    where = dict(device=_device_name(d.acc), replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]))
+    if b in (F_TPOT, F_TTFT):
+        key, field_ = ("tpot", "tpot_s") if b == F_TPOT else ("ttft", "ttft_s")
+        s = float(grid[key][i])
+        return Message(f"relax.{key}", ms=s * 1000, value=_round_up(s), field=field_, **where)
+    if b == F_CARDS:
+        return Message("relax.cards", gpus=int(grid["gpus"][i]), field="max_gpus", **where)
+    rps = float(grid["tok_s"][i]) / req.output
+    return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, device=where["device"],
+                   field="requests_per_s", other=Message("input.name", field="gpus"))
+
+
 def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, keep: np.ndarray,
              cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest, chosen: set[str]) -> list[tuple[str, Message]]:
+    """Each device not among the plans, with the constraint that removed it, most relevant first: devices ranked
+    below the plans shown, then priced devices by how near they came (a request limit missed by the least, then
+    memory), then what the catalog lacks (priced devices first), then what the request excluded."""
     out: list[tuple[str, Message]] = []
+    miss: dict[str, tuple[int, float]] = {}  # device -> (tier, how far off: needed / allowed)
     fits_dev = set(grid["dev"][sel].tolist())
     for i, d in enumerate(devs):
         if d.acc.id in chosen:
             continue
         reason: Message
+        tier, far = 3, math.inf
         if d.excluded:
             reason = d.excluded
         elif i not in fits_dev:
             mask = grid["dev"] == i
+            limits, _ = _binding(grid, np.nonzero(mask)[0]) if mask.any() else ([], False)
             gap = (_both(lambda lg: multi_node_gap(cat, d.acc.id, d.offers, lg))
                    if req.card_limit > d.acc.max_cards_per_node and not d.unpriced else None)
-            if mask.any():
+            if limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
+                lims = [_limit_reason(bit, grid, j, req) for bit, j in limits]
+                reason = lims[0] if len(lims) == 1 else Message("why.all", parts=lims)
+                tier, far = 1, max(_limit_miss(bit, grid, j, req) for bit, j in limits)
+            elif mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
+                tier, far = 2, float(grid["mem"][j] / max(grid["usable"][j], 1.0))
                 if req.gpus is not None and not gap:  # the card count is pinned (--gpus)
                     reason = Message("why.does_not_fit_gpus", framework=d.framework.name if d.framework else "?",
                                      gpus=req.gpus, need_gib=grid["mem"][j] / GiB,
@@ -1145,38 +1243,70 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                                      max_gpus=req.max_gpus, need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
             elif req.gpus is not None:
-                reason = Message("why.no_layout_gpus", gpus=req.gpus, cards=d.acc.max_cards_per_node)
+                reason, tier = Message("why.no_layout_gpus", gpus=req.gpus, cards=d.acc.max_cards_per_node), 2
             else:
-                reason = Message("why.no_layout")
+                reason, tier = Message("why.no_layout"), 2
         else:
             mine = grid["dev"][sel] == i
             if not (mine & keep).any():
                 c = cost[mine]
                 h = calendar_h[mine]
                 parts: list[Message] = []
+                ratios: list[float] = []  # needed / allowed per limit missed
+                tier = 1
                 if not np.isfinite(c).any():
                     parts.append(Message("why.no_usable_offer"))
+                    tier = 2
                 if req.budget_cny is not None and np.isfinite(c).any():
                     parts.append(Message("why.over_budget", cost=float(np.nanmin(c)), budget=req.budget_cny))
+                    ratios.append(float(np.nanmin(c)) / req.budget_cny)
                 if req.deadline_hours is not None and req.task != "inference":
-                    parts.append(Message("why.over_deadline_setup", hours=duration(float(h.min())),
-                                         deadline=duration(req.deadline_hours)))
+                    j = int(np.argmin(h))
+                    hours_j = float(grid["hours"][sel[mine]][j])
+                    mig_h = float(h[j]) - hours_j
+                    if mig_h > 0:  # the migration weeks, apart from set-up and compute: a team on the stack skips them
+                        parts.append(Message("why.over_deadline_migration", hours=duration(float(h[j])),
+                                             compute=duration(hours_j), migration=duration(mig_h),
+                                             stack=_stack_name(d.stack), stack_id=d.stack.id,
+                                             deadline=duration(req.deadline_hours), field="already_on"))
+                    else:
+                        parts.append(Message("why.over_deadline_setup", hours=duration(float(h.min())),
+                                             deadline=duration(req.deadline_hours)))
+                    ratios.append(float(h.min()) / req.deadline_hours)
+                far = max(ratios, default=math.inf)
                 reason = (parts[0] if len(parts) == 1 else Message("why.all", parts=parts)) if parts \
                     else Message("why.no_priced")
             else:
-                reason = Message("why.ranked_below")
+                reason, tier = Message("why.ranked_below"), 0
+        if reason.id in _ASKED:
+            tier = 4
+        miss[d.acc.id] = (tier, far)
         out.append((d.acc.id, reason))
-    # ranked-below first; then one device per software stack before its siblings, and exclusions the request
-    # asked for (not domestic, vendor …) last, so a short table (the CLI shows 8) names every stack's reason
+    # ranked-below first; priced devices by how near they came; then what the catalog lacks, one device per
+    # software stack before its siblings (priced ones first), and exclusions the request asked for (not domestic,
+    # vendor …) last, so a short table (the CLI shows 8, then says how many more) names the nearest misses first
     stack_of = {d.acc.id: d.stack.id for d in devs}
+    priced = {d.acc.id: bool(d.offers) for d in devs}
     seen: set[tuple[str, str]] = set()
-    key: dict[str, tuple[int, int, int]] = {}
+    key: dict[str, tuple[int, float, int, int]] = {}
     for dev_id, r in out:
         first = (stack_of[dev_id], r.id) not in seen
         seen.add((stack_of[dev_id], r.id))
-        key[dev_id] = (0 if r.id == "why.ranked_below" else 1, 1 if r.id in _ASKED else 0, 0 if first else 1)
+        tier, far = miss[dev_id]
+        key[dev_id] = (tier, far if tier in (1, 2) else 0.0, 0 if priced[dev_id] else 1, 0 if first else 1)
     out.sort(key=lambda r: key[r[0]])
     return out
+
+
+def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> float:
+    """How far configuration `i` is from request limit `b` (reached / allowed, ≥ 1): orders the why-not table."""
+    if b == F_TPOT:
+        return float(grid["tpot"][i]) / (req.tpot_s or 1.0)
+    if b == F_TTFT:
+        return float(grid["ttft"][i]) / (req.ttft_s or 1.0)
+    if b == F_CARDS:
+        return float(grid["gpus"][i]) / max(req.card_limit, 1)
+    return (req.requests_per_s or 0.0) * req.output / max(float(grid["tok_s"][i]), 1e-9)
 
 
 # exclusions the request asked for; any other reason (no price, no spec, no framework) is the catalog's
@@ -1222,6 +1352,13 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         tips.append(Message(which, price_kind=kinds, price_region=req.region, field="offer_kinds",
                             region_field="region", wider=wider))
         return tips
+    if sel.size == 0 and grid["dev"].size:
+        limits, alone = _binding(grid, np.arange(grid["dev"].shape[0]))
+        if limits:  # configurations fit in memory: name the request limit that removed them, and by how much
+            if not alone:
+                tips.append(Message("relax.together"))
+            tips += [_limit_tip(bit, grid, j, req, devs) for bit, j in limits]
+            return tips
     if sel.size == 0 or not finite.any():
         lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
         if req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
@@ -1243,10 +1380,26 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     if not deadline_ok:
         ok_cost = finite & ((cost <= req.budget_cny) if req.budget_cny else True)
         if np.any(ok_cost):
-            need_h = float(calendar_h[ok_cost].min())
+            j = int(np.argmin(np.where(ok_cost, calendar_h, np.inf)))
+            need_h = float(calendar_h[j])
             if need_h > (req.deadline_hours or 0):
-                tips.append(Message("relax.deadline_setup", hours=duration(need_h), field="deadline_hours",
-                                    by=need_h - (req.deadline_hours or 0)))
+                job_h = grid["hours"][sel]  # set-up and compute; calendar_h adds the migration weeks
+                mig_h = need_h - float(job_h[j])
+                if mig_h > 0:
+                    tips.append(Message("relax.deadline_split", hours=duration(need_h), compute=duration(float(job_h[j])),
+                                        migration=duration(mig_h), field="deadline_hours",
+                                        by=need_h - (req.deadline_hours or 0)))
+                else:
+                    tips.append(Message("relax.deadline_setup", hours=duration(need_h), field="deadline_hours",
+                                        by=need_h - (req.deadline_hours or 0)))
+                # migration is what breaks it: a team already on the stack skips the weeks (--already-on)
+                fast = ok_cost & (job_h <= (req.deadline_hours or 0)) & (calendar_h > job_h)
+                if np.any(fast):
+                    f = int(np.argmin(np.where(fast, job_h, np.inf)))
+                    d = devs[int(grid["dev"][sel][f])]
+                    tips.append(Message("relax.already_on", device=_device_name(d.acc), compute=duration(float(job_h[f])),
+                                        migration=duration(float(calendar_h[f] - job_h[f])), stack=_stack_name(d.stack),
+                                        stack_id=d.stack.id, field="already_on"))
     if not tips:
         # neither constraint alone can be relaxed into a plan: name what each needs on its own
         if req.budget_cny is not None:

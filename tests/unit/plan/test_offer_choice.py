@@ -175,14 +175,18 @@ def test_first_serve_leaves_the_no_horizon_ranking_alone(cat) -> None:  # type: 
 
 
 def test_a_serving_horizon_bills_the_set_up(cat) -> None:  # type: ignore[no-untyped-def]
+    """A stated serving period is the rental: set-up takes its start (buyer's review 2026-12-01), so both offers
+    bill the 6 h; the slow line serves ~4 h less of it, and fastest (first serve) picks the fast one."""
     base = _hourly_4090(cat)
     c = _with_offers(cat, "rtx-4090", _twin(base, "cheap-slow", 1.8, 10), _twin(base, "dear-fast", 2.0, 10_000))
     p = _serve(c, devices=("rtx-4090",), hours=6).plans[0]
-    assert p.setup_hours == pytest.approx(p.first_serve_hours) and p.hours == pytest.approx(6 + p.setup_hours)
+    assert p.setup_hours == pytest.approx(p.first_serve_hours) and p.hours == 6
+    assert p.compute_hours == pytest.approx(6 - p.setup_hours)
     offer = next(o for o in c.offers if o.id == p.offer)
     assert job_cost(offer, p.gpus, p.hours).cost_cny == pytest.approx(p.cost_cny, rel=1e-12)
-    # 6 h of serving plus ~4 h of download on the slow line costs more than on the fast one
-    assert p.offer == "dear-fast"
+    assert p.offer == "cheap-slow" and p.setup_hours > 3  # the same 6 h, cheaper; its download eats the period
+    f = _serve(c, devices=("rtx-4090",), hours=6, objective="fastest").plans[0]
+    assert f.offer == "dear-fast" and f.compute_hours > p.compute_hours + 3
 
 
 # ------------------------------------------------------------------------------------- 4. import: inter-node network

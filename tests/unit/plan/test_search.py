@@ -95,9 +95,10 @@ def test_serving_period_and_latency(cat) -> None:
                                   days=7, deadline_hours=24, **ALL_PRICES))
     assert r.plans  # a deadline does not apply to serving
     for p in r.plans:
-        # a serving period (horizon) bills the time to first serve on top (issue 11)
+        # a serving period is the rental: the time to first serve takes its start (buyer's review 2026-12-01)
         assert p.first_serve_hours and p.setup_hours == p.first_serve_hours
-        assert p.hours == pytest.approx(7 * 24 + p.setup_hours) and p.replicas and p.replicas >= 1
+        assert p.hours == 7 * 24 and p.compute_hours == pytest.approx(7 * 24 - p.setup_hours)
+        assert p.replicas and p.replicas >= 1
         assert p.tpot_s is not None and p.tpot_s <= 0.05 and p.ttft_s is not None and p.engine
 
 
