@@ -189,9 +189,9 @@ def load_files(paths: Iterable[Path]) -> Catalog:
             raise DataFileError(origin[("frameworks", fw.id)], fw.id, "engine", f"unknown engine {fw.engine!r}")
     fw_ids = {f.id for f in merged["frameworks"]}
     for ef in merged["efficiency"]:
-        if ef.framework is not None and ef.framework not in fw_ids:
-            raise DataFileError(origin[("efficiency", ef.id)], ef.id, "framework",
-                                f"unknown framework {ef.framework!r}")
+        for ef_fw in ef.framework_ids:
+            if ef_fw not in fw_ids:
+                raise DataFileError(origin[("efficiency", ef.id)], ef.id, "framework", f"unknown framework {ef_fw!r}")
 
     acc_ids = {a.id for a in merged["accelerators"]}
     stack_ids = {s.id for s in merged["stacks"]}

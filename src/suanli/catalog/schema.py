@@ -590,6 +590,11 @@ class Framework(_Strict):
         "(None: all of zero_stages); DeepSpeed's PipelineEngine asserts stage < 2, torchtitan shards with FSDP2 only"
     )
     pp_zero_source: str | None = None
+    tp_zero_stages: tuple[int, ...] | None = Field(
+        None, description="the ZeRO stages it runs together with tensor parallelism over data-parallel replicas "
+        "(None: all of zero_stages); torchtitan's DDP (ZeRO 0 over replicas) runs only as 1-D parallelism"
+    )
+    tp_zero_source: str | None = None
     recompute: tuple[str, ...] = ("none", "full")
     fp8: bool = False
     vpp: bool = Field(False, description="runs the interleaved pipeline schedule (virtual pipeline stages per device)")
@@ -640,8 +645,9 @@ class EfficiencyFactor(_Strict):
     (forward + backward) beyond the expert GEMMs' FLOPs: router, permute/unpermute, dispatch/combine and grouped-GEMM
     scheduling scale with tokens x top_k x hidden, not with the expert width (issue 12; not a ratio).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
-    `framework` (optional, training): a frameworks.yaml id; the row applies only to workloads run under that framework
-    and is then more specific than a row without one (below a precision match, above an engine match).
+    `framework` (optional, training): a frameworks.yaml id, or a list of ids where one measured stack runs under two
+    rows (Megatron-Core under Megatron-LM and NeMo); the row applies only to workloads run under one of them and is
+    then more specific than a row without one (below a precision match, above an engine match).
     """
 
     id: str
@@ -654,10 +660,17 @@ class EfficiencyFactor(_Strict):
     device: str | None = None
     precision: str = "*"
     engine: str = "*"
-    framework: str | None = None
+    framework: str | tuple[str, ...] | None = None
     value: float = Field(ge=0, le=1)
     source: str
     note: str | None = None
+
+    @property
+    def framework_ids(self) -> tuple[str, ...]:
+        """The frameworks.yaml ids the row applies to (empty: any workload)."""
+        if self.framework is None:
+            return ()
+        return (self.framework,) if isinstance(self.framework, str) else tuple(self.framework)
 
     @model_validator(mode="after")
     def _ratio_positive(self) -> EfficiencyFactor:

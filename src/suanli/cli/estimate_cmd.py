@@ -103,8 +103,12 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
     if sc and w.gpus > 1:
         emit_rows([{"metric": _label("est.metric", k), "value": v} for k, v in sc.items()], ["metric", "value"],
                   title=tr("cli.est.scaling_title"), headers=headers)
-    if c["time"]:
+    if c["time"].get("hours") is not None:
         console.print(tr("cli.est.time", tokens=w.tokens, hours=c["time"]["hours"]), highlight=False)
+    if c["time"].get("first_serve_hours") is not None:
+        fs = c["time"]["first_serve_breakdown_hours"]
+        console.print(tr("cli.est.first_serve", hours=c["time"]["first_serve_hours"], env=fs["environment_h"] * 60,
+                         download=fs["download_h"] * 60, load=fs["load_h"] * 60), highlight=False)
     for g, b in c["error_band"].items():
         if b["median_abs_pct"] is not None:
             console.print(

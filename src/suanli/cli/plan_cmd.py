@@ -21,6 +21,20 @@ __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 WHY_NOT_ROWS = 8  # rows of the why-not table; the rest are in --json
 
 
+def _framework_help() -> str:
+    """--framework's help: the framework ids frameworks.yaml lists (training, then serving), read from the data file
+    so a new framework row is listed without a code change."""
+    import yaml
+
+    from suanli.catalog.load import DATA_DIR
+
+    rows = yaml.load((DATA_DIR / "frameworks.yaml").read_text(encoding="utf-8"),
+                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)).get("frameworks") or []
+    train = [f["id"] for f in rows if f.get("engine") is None]
+    serve = [f["id"] for f in rows if f.get("engine") is not None]
+    return f"training: {', '.join(train)}; serving: {', '.join(serve)} (frameworks.yaml)"
+
+
 def _kinds(kinds: str | None) -> tuple[str, ...] | None:
     if kinds is None:
         return None
@@ -202,7 +216,7 @@ def register(app: typer.Typer) -> None:
         region: Annotated[str | None, typer.Option(help="cn (Chinese platforms, default), any, international")] = None,
         offer_kinds: Annotated[str | None, typer.Option(help="listing (default), index, reference or all; comma-separated")] = None,
         stale_months: Annotated[float | None, typer.Option(help="a price older than this is used only where no fresher offer of the device can rent the configuration (default 12)")] = None,
-        framework: Annotated[str | None, typer.Option(help="llama-factory, peft, deepspeed, megatron, mindspeed, vllm, sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers")] = None,
+        framework: Annotated[str | None, typer.Option(help=_framework_help())] = None,
         tp: Annotated[int | None, typer.Option(help="pin tensor parallel size")] = None,
         pp: Annotated[int | None, typer.Option(help="pin pipeline parallel size")] = None,
         vpp: Annotated[int | None, typer.Option(help="pin virtual pipeline stages per device (interleaved schedule: megatron, mindspeed; 1, 2 or 4)")] = None,

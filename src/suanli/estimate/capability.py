@@ -28,6 +28,10 @@ __all__ = [
     "runs_pp",
     "supports_fp8",
     "supports_fp8_training",
+    "tp_zero_runs",
+    "tp_zero_stages",
+    "zero_framework",
+    "zero_runs",
 ]
 
 # The KV cache in the model's own 16-bit (or fp32) dtype needs no engine support.
@@ -89,25 +93,63 @@ def pp_zero_runs(fw: Framework, pp: Any, dp: Any, zero: Any) -> Any:
     return (np.asarray(pp) == 1) | ((np.asarray(dp) == 1) & (np.asarray(zero) == 0)) | np.isin(zero, pp_zero_stages(fw))
 
 
-def pp_zero_framework(frameworks: Sequence[Framework], task: str, stack: str, pp: int, dp: int, zero: int,
-                      framework: str | None = None) -> tuple[Framework | None, str | None]:
-    """(the framework that runs ZeRO `zero` with `pp` pipeline stages for `task` on `stack`, error). `framework`
-    pins one; otherwise any framework running the task's pipeline parallelism there will do. The error is one
-    line naming each framework and the ZeRO stages it runs beside pipeline parallelism, with its source."""
-    if pp <= 1:
+def tp_zero_stages(fw: Framework) -> tuple[int, ...]:
+    """The ZeRO stages `fw` runs beside tensor parallelism (frameworks.yaml tp_zero_stages, cited; else all of
+    its zero_stages)."""
+    return fw.tp_zero_stages if fw.tp_zero_stages is not None else fw.zero_stages
+
+
+def tp_zero_runs(fw: Framework, tp: Any, dp: Any, zero: Any) -> Any:
+    """Whether `fw` runs ZeRO stage `zero` with `tp`-way tensor parallelism over `dp` replicas, as pp_zero_runs does
+    for pipeline stages: torchtitan replicates (DDP, ZeRO 0) only as 1-D parallelism and shards with FSDP2 beside
+    tensor parallelism (torchtitan-apply-fsdp)."""
+    return (np.asarray(tp) == 1) | ((np.asarray(dp) == 1) & (np.asarray(zero) == 0)) | np.isin(zero, tp_zero_stages(fw))
+
+
+def zero_runs(fw: Framework, tp: Any, pp: Any, dp: Any, zero: Any) -> Any:
+    """Whether `fw` runs ZeRO `zero` over `dp` replicas beside `tp`-way tensor and `pp`-stage pipeline parallelism
+    (floats or numpy arrays alike): the one rule the planner's grid and `estimate` apply."""
+    return pp_zero_runs(fw, pp, dp, zero) & tp_zero_runs(fw, tp, dp, zero)
+
+
+def zero_framework(frameworks: Sequence[Framework], task: str, stack: str, tp: int, pp: int, dp: int, zero: int,
+                   framework: str | None = None) -> tuple[Framework | None, str | None]:
+    """(the framework that runs ZeRO `zero` over `dp` replicas beside `tp`-way tensor and `pp`-stage pipeline
+    parallelism for `task` on `stack`, error). `framework` pins one; otherwise any framework running that
+    parallelism for the task there will do. The error is one line naming each framework and the ZeRO stages it
+    runs with this layout, with its source."""
+    if pp <= 1 and tp <= 1:
         return None, None
     if framework is not None:
         cands = [f for f in frameworks if f.id == framework]
     else:
-        cands = [f for f in frameworks if task in f.tasks and stack in f.stacks and runs_pp(f, task)]
+        cands = [f for f in frameworks if task in f.tasks and stack in f.stacks
+                 and (pp <= 1 or runs_pp(f, task)) and (tp <= 1 or f.tp)]
     for f in cands:
-        if bool(pp_zero_runs(f, pp, dp, zero)):
+        if bool(zero_runs(f, tp, pp, dp, zero)):
             return f, None
     if not cands:
         return None, None
-    allowed = "; ".join(f"{f.name} runs it with ZeRO {', '.join(map(str, pp_zero_stages(f)))}"
-                        + (f" (source {f.pp_zero_source})" if f.pp_zero_source else "") for f in cands)
-    return None, f"--zero {zero} does not run with pipeline parallelism (--pp {pp}): {allowed}"
+    failing = [f for f in cands if not bool(zero_runs(f, tp, pp, dp, zero))]
+    pp_fails = pp > 1 and any(not bool(pp_zero_runs(f, pp, dp, zero)) for f in failing)
+    tp_fails = tp > 1 and any(not bool(tp_zero_runs(f, tp, dp, zero)) for f in failing)
+    beside = " and ".join(x for x, on in ((f"pipeline parallelism (--pp {pp})", pp_fails),
+                                          (f"tensor parallelism (--tp {tp})", tp_fails)) if on)
+
+    def runs(f: Framework) -> str:
+        stages = [s for s in f.zero_stages if bool(zero_runs(f, tp, pp, dp, s))]
+        srcs = [s for s, on in ((f.pp_zero_source, pp_fails), (f.tp_zero_source, tp_fails)) if on and s]
+        return (f"{f.name} runs it with ZeRO {', '.join(map(str, stages)) or 'none'}"
+                + (f" (source {', '.join(dict.fromkeys(srcs))})" if srcs else ""))
+
+    replicas = f" over {dp} data-parallel replicas" if tp_fails else ""
+    return None, f"--zero {zero} does not run with {beside}{replicas}: {'; '.join(runs(f) for f in cands)}"
+
+
+def pp_zero_framework(frameworks: Sequence[Framework], task: str, stack: str, pp: int, dp: int, zero: int,
+                      framework: str | None = None) -> tuple[Framework | None, str | None]:
+    """zero_framework without tensor parallelism: the ZeRO stages beside pipeline parallelism only."""
+    return zero_framework(frameworks, task, stack, 1, pp, dp, zero, framework)
 
 
 def kv_dtype_problem(engine: str, kv_dtype: str, engines: Sequence[InferenceEngine]) -> tuple[str | None, str | None]:

@@ -33,7 +33,7 @@ def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str, f
         return None
     if f.engine not in ("*", engine):
         return None
-    if f.framework is not None and f.framework != framework:
+    if f.framework is not None and framework not in f.framework_ids:
         return None
     return (
         (16 if f.device is not None else 0)

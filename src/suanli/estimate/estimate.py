@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.capability import check_capability, pp_zero_framework
+from suanli.estimate.capability import check_capability, zero_framework
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
@@ -20,10 +20,11 @@ from suanli.estimate.memory import (
     max_batch_that_fits,
     max_context_that_fits,
     nominal_params,
+    weights_bytes,
 )
 from suanli.estimate.params import param_count
 from suanli.estimate.speed import InferenceSpeed, TrainingSpeed, inference_speed, training_speed
-from suanli.estimate.setup import setup_hours, setup_terms
+from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, setup_terms
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, render
 
@@ -56,6 +57,9 @@ class Estimate(BaseModel):
     diffusion: DiffusionSpeed | None = None
     hours: float | None = None
     setup_hours: dict[str, float] | None = None
+    # inference: hours from renting to the first request served (environment, download, weight load), the figure
+    # serving plans show (suanli.estimate.setup.serve_setup_hours)
+    first_serve_hours: dict[str, float] | None = None
     error_band: dict[str, ErrorBand] = {}
     notes: list[str] = []  # English (the JSON contract)
     # the same notes as messages (`Message.to_json`; a plain string where the note has no message yet)
@@ -166,6 +170,14 @@ class Estimate(BaseModel):
                     "expected_interruptions": self.setup_hours["interruptions"],
                     "total_hours": self.hours + self.setup_hours["total_h"],
                 })
+        if self.first_serve_hours is not None:
+            fs = self.first_serve_hours
+            out["time"].update({
+                "first_serve_hours": fs["total_h"],
+                "first_serve_breakdown_hours": {k: fs[k] for k in ("environment_h", "download_h", "load_h")},
+            })
+            if self.hours is not None:  # tokens to generate: billed on top, as a serving plan with a horizon
+                out["time"].update({"compute_hours": self.hours, "total_hours": self.hours + fs["total_h"]})
         return out
 
 
@@ -190,13 +202,15 @@ def estimate(
     if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
         raise InputError("framework", f"{w.framework!r} is not one of {', '.join(f.id for f in cat.frameworks)}")
     notes: list[Message | str] = []
-    if w.training and w.pp > 1:
-        # which ZeRO stages run beside pipeline parallelism is framework data (frameworks.yaml pp_zero_stages, the
-        # planner applies the same rule): DeepSpeed and Megatron shard optimizer states only, torchtitan runs FSDP2
-        fw, problem = pp_zero_framework(cat.frameworks, w.task, device.stack, w.pp, w.dp * w.cp, w.zero, w.framework)
+    if w.training and (w.pp > 1 or w.tp > 1):
+        # which ZeRO stages run beside pipeline / tensor parallelism is framework data (frameworks.yaml pp_zero_stages,
+        # tp_zero_stages; the planner applies the same rule): DeepSpeed and Megatron shard optimizer states only beside
+        # PP, torchtitan runs FSDP2 beside PP and TP (its DDP runs only as 1-D parallelism)
+        fw, problem = zero_framework(cat.frameworks, w.task, device.stack, w.tp, w.pp, w.dp * w.cp, w.zero,
+                                     w.framework)
         if problem is not None:
             raise InputError("zero", problem)
-        if fw is not None and w.zero >= 3 and w.dp * w.cp > 1:
+        if fw is not None and w.pp > 1 and w.zero >= 3 and w.dp * w.cp > 1:
             notes.append(Message("est.note.zero_pp", zero=w.zero, framework=fw.name, source=fw.pp_zero_source))
     stack = next((s for s in cat.stacks if s.id == device.stack), None)
     if stack is not None and w.method == "default":
@@ -216,6 +230,7 @@ def estimate(
     dif = None
     hours = None
     setup: dict[str, float] | None = None
+    first_serve: dict[str, float] | None = None
     max_b = None
     max_ctx = None
     if w.method == "default" and model.kind == "llm":
@@ -231,6 +246,9 @@ def estimate(
                     su = setup_hours(terms, hours, nodes, w.gpus, w.download_gbit_per_s)
                     setup = {k: float(v) for k, v in su.items()}
             else:
+                # time to first serve as serving plans count it (one function: setup.serve_setup_hours)
+                first = serve_setup_hours(job_setup(cat), weights_bytes(model, w.precision), w.download_gbit_per_s)
+                first_serve = {k: float(v) for k, v in first.items()}
                 inf = inference_speed(cat, model, device, w, overrides)
                 if w.tokens:
                     hours = w.tokens / inf.output_tokens_per_s / 3600
@@ -270,6 +288,7 @@ def estimate(
         diffusion=dif,
         hours=hours,
         setup_hours=setup,
+        first_serve_hours=first_serve,
         error_band=sel,
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() if isinstance(n, Message) else n for n in notes],

@@ -36,7 +36,7 @@ from suanli.catalog.schema import Accelerator, Catalog, Framework, ModelArch, Of
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
-from suanli.estimate.capability import nf4_speed_warning, pp_zero_runs, pp_zero_stages, runs_pp
+from suanli.estimate.capability import nf4_speed_warning, pp_zero_runs, runs_pp, tp_zero_runs, zero_runs
 from suanli.estimate.memory import (
     inference_memory,
     inference_memory_terms,
@@ -244,9 +244,14 @@ def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
         out.append(f"--tp {req.tp}")
     if (req.pp or 1) > 1 and not runs_pp(fw, req.task):
         out.append(f"--pp {req.pp}")
-    elif ((req.pp or 1) > 1 and req.zero is not None and req.zero in fw.zero_stages
-          and not pp_zero_runs(fw, req.pp, 2, req.zero)):  # with data parallelism beside the pipeline
-        out.append(f"--zero {req.zero} (with --pp: ZeRO {', '.join(map(str, pp_zero_stages(fw)))} only)")
+    # with data parallelism beside the pipeline / tensor parallelism (pinned cards: the replicas they leave)
+    tp, pp = req.tp or 1, req.pp or 1
+    dp = max(req.gpus // (tp * pp), 1) if req.gpus is not None else 2
+    if req.zero is not None and req.zero in fw.zero_stages and not zero_runs(fw, tp, pp, dp, req.zero):
+        ok = [z for z in fw.zero_stages if zero_runs(fw, tp, pp, dp, z)]
+        with_ = "/".join(f for f, bad in (("--pp", not pp_zero_runs(fw, pp, dp, req.zero)),
+                                          ("--tp", not tp_zero_runs(fw, tp, dp, req.zero))) if bad)
+        out.append(f"--zero {req.zero} (with {with_}: ZeRO {', '.join(map(str, ok))} only)")
     if (req.vpp or 1) > 1 and not fw.vpp:
         out.append(f"--vpp {req.vpp}")
     if (req.ep or 1) > 1 and not fw.ep:
@@ -428,7 +433,7 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
         valid &= ~((vpp == 2) & (np.mod(max(layers, 1), pp * 4) == 0))
     valid &= (zero == 0) | (dp > 1)
     valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
-    valid &= pp_zero_runs(fw, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline parallelism
+    valid &= zero_runs(fw, tp, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline / tensor parallelism
     keep = np.nonzero(valid)[0]
     return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "vpp": vpp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
             "rec": rec[keep].astype(int), "b": b[keep]}
@@ -976,7 +981,8 @@ def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     """The `suanli estimate` workload that reproduces plan `p` (tests re-estimate every plan with it)."""
     if req.task == "inference":
         return make_workload(task="inference", precision=p.precision, batch=p.micro_batch, input=req.input,
-                             output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine, flash_attention=p.flash_attention)
+                             output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine, flash_attention=p.flash_attention,
+                             download_gbit_per_s=p.download_gbit_per_s if isinstance(p, Plan) else None)
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, vpp=p.vpp, ep=p.ep,
                            tp_comm_overlap=p.tp_comm_overlap,
                            zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,

@@ -119,8 +119,15 @@ class SetupHoursJson(Shape):
     lost_h: float = Field(description="expected work lost to interruptions: half a checkpoint interval and a restart each")
 
 
+class FirstServeHoursJson(Shape):
+    environment_h: float
+    download_h: float = Field(description="the served checkpoint at the workload's download rate (else the catalog's)")
+    load_h: float = Field(description="weights read into the cards at the catalog's weight_load_gb_per_s")
+
+
 class EstimateTime(Shape):
-    """Empty without `tokens`; the set-up fields only for training."""
+    """Training: empty without `tokens`, set-up fields with them. LLM inference: the time to first serve always (as
+    serving plans show it), hours and total_hours with `tokens`."""
 
     hours: float | None = None
     tokens: float | None = None
@@ -130,6 +137,9 @@ class EstimateTime(Shape):
     checkpoints: float | None = None
     checkpoint_interval_hours: float | None = Field(None, description="Young's interval: sqrt(2 x write time x MTBF)")
     expected_interruptions: float | None = None
+    first_serve_hours: float | None = Field(None, description="inference: hours from renting to the first request "
+                                            "served (environment, download, weight load), as serving plans count it")
+    first_serve_breakdown_hours: FirstServeHoursJson | None = None
     total_hours: float | None = None
 
 

@@ -101,8 +101,13 @@ def test_no_megatron_lora_and_no_deepspeed_pipeline_lora(cat) -> None:  # type: 
     m = lookup.model(cat, "qwen2.5-72b")
     r = plan(cat, m, make_request(model="qwen2.5-72b", task="lora", tokens=1e9, pp=2, top=20))
     assert all(p.framework != "deepspeed" for p in r.plans) and all(p.pp == 2 for p in r.plans)
-    with pytest.raises(InputError, match="no framework in the catalog runs lora with --precision fp8"):
-        plan(cat, m, make_request(model="qwen2.5-72b", task="lora", tokens=1e9, precision="fp8"))
+    # LoRA in FP8 runs under NeMo (PEFT on Megatron-Core with Transformer Engine FP8: megatron-bridge-peft,
+    # megatron-bridge-mixed-precision), on devices with FP8 tensor cores only
+    fp8 = plan(cat, m, make_request(model="qwen2.5-72b", task="lora", tokens=1e9, precision="fp8"))
+    assert {p.framework for p in fp8.plans} <= {"nemo"}
+    assert all(lookup.accelerator(cat, p.device).specs.fp8_dense_tflops is not None for p in fp8.plans)
+    with pytest.raises(InputError, match="no framework in the catalog runs qlora with --precision fp8"):
+        plan(cat, m, make_request(model="qwen2.5-72b", task="qlora", tokens=1e9, precision="fp8"))
     r = plan(cat, m, make_request(model="qwen2.5-72b", task="lora", tokens=1e9, framework="megatron", tp=4, pp=2, vpp=2))
     assert not r.plans
 

@@ -51,7 +51,7 @@ def test_lora_plans_use_no_pipeline_parallelism_unless_pinned(cat) -> None:
         assert all(p.framework in ("llama-factory", "peft") for p in r.plans)
     pinned = plan(cat, m, _req(model="qwen2.5-14b", pp=2, top=20))
     assert pinned.plans and all(p.pp == 2 for p in pinned.plans)
-    assert all(p.framework in ("deepspeed", "megatron", "mindspeed") for p in pinned.plans)
+    assert all(p.framework in ("deepspeed", "megatron", "mindspeed", "nemo") for p in pinned.plans)
 
 
 def test_no_fp8_where_the_device_or_stack_lacks_it(cat) -> None:
