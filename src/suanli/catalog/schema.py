@@ -607,6 +607,17 @@ class Framework(_Strict):
         "parallel, chunked collectives: Megatron-Core tp_comm_overlap, MindSpeed CoC / MC2)"
     )
     engine: str | None = Field(None, description="serving frameworks: the engine they are")
+    # memory-saving optimizer options the planner tries when nothing plainer fits (issue: 70B full on 8x 80 GB)
+    offload_zero_stages: tuple[int, ...] = Field(
+        (), description="ZeRO stages with which it offloads the optimizer states and step to the host CPU (DeepSpeed "
+        "ZeRO-Offload offload_optimizer: stages 1-3); empty: no optimizer offload")
+    offload_source: str | None = None
+    cpu_adam_s_per_param: float | None = Field(
+        None, gt=0, description="host seconds per parameter of its CPU Adam step on one node (ZeRO-Offload CPU-Adam)")
+    cpu_adam_source: str | None = None
+    adamw8bit_stacks: tuple[str, ...] = Field(
+        (), description="stacks on which it runs an 8-bit AdamW (bitsandbytes: CUDA), with ZeRO 0 (unsharded)")
+    adamw8bit_source: str | None = None
     default_for: tuple[str, ...] = Field((), description="tasks for which this is the framework most teams use")
     source: str
     note: str | None = None

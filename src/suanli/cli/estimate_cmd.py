@@ -104,7 +104,9 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
         emit_rows([{"metric": _label("est.metric", k), "value": v} for k, v in sc.items()], ["metric", "value"],
                   title=tr("cli.est.scaling_title"), headers=headers)
     if c["time"].get("hours") is not None:
-        console.print(tr("cli.est.time", tokens=w.tokens, hours=c["time"]["hours"]), highlight=False)
+        # a configuration that does not fit never runs: its time is no answer, so it is marked as such
+        console.print(tr("cli.est.time" if m["fits"] is not False else "cli.est.time_no_fit", tokens=w.tokens,
+                         hours=c["time"]["hours"]), highlight=False)
     if c["time"].get("first_serve_hours") is not None:
         fs = c["time"]["first_serve_breakdown_hours"]
         console.print(tr("cli.est.first_serve", hours=c["time"]["first_serve_hours"], env=fs["environment_h"] * 60,

@@ -137,6 +137,9 @@ class InferenceSpeedTerms:
 # eager_attention_forward: softmax(dtype=float32); llama.cpp's graph: F32 KQ, soft_max_ext, F32 KQV input), so 16
 # bytes per element; flash attention keeps them on chip (Dao et al. 2022, FlashAttention §3.1: HBM accesses)
 SCORE_BYTES_PER_ELEMENT = 16.0
+# PCIe x16 bytes per second per direction by generation (PCI-SIG base specifications: 8/16/32/64 GT/s per lane,
+# 128b/130b encoding up to 5.0, 6.0 FLIT mode 242/256 payload; frameworks.yaml pci-sig-x16)
+PCIE_X16_BYTES_PER_S = {3: 15.75 * GB, 4: 31.5 * GB, 5: 63.0 * GB, 6: 121.0 * GB}
 
 
 def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
@@ -428,6 +431,9 @@ class TrainingSpeedTerms:
     kv_bytes_per_token_layer: float = 0.0
     # per token and MoE layer, the routed copies' hidden elements (top_k x hidden) that the dispatcher moves
     routed_hidden_per_token: float = 0.0
+    # optimizer offload (ZeRO-Offload): trainable parameters the host CPU steps, and the 16-bit weights copied back
+    trainable_params: float = 0.0
+    offload_h2d_bytes: float = 0.0
 
 
 def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
@@ -459,6 +465,8 @@ def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
         attn_flops_per_token=3 * attn,
         kv_bytes_per_token_layer=_kv_bytes_per_token_layer(m, act_b),
         routed_hidden_per_token=float((m.moe.top_k if m.moe else 0) * (m.hidden_size or 0)),
+        trainable_params=float(trainable),
+        offload_h2d_bytes=trainable * (4.0 if lora else weight_bytes_per_param(storage_precision(w.precision))),
     )
 
 
@@ -475,7 +483,7 @@ def _kv_bytes_per_token_layer(m: ModelArch, act_b: float) -> float:
 
 def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zero: Any, recompute: Any,
                   batch: Any, grad_accum: Any, r: Any, vpp: Any = 1.0, cp: Any = 1.0,
-                  tp_overlap: Any = False) -> dict[str, Any]:
+                  tp_overlap: Any = False, offload: Any = False) -> dict[str, Any]:
     """Step time = compute + exposed communication + pipeline bubble, per global step, over arrays of layouts.
     `r` holds the device rates: peak, eff (train MFU of the compute), intra_bw, intra_lat, inter_bw, inter_lat,
     cards_per_node. `dp` counts model replicas; `cp` context-parallel ranks split each sequence (dp × cp ranks
@@ -550,11 +558,18 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B); the interleaved schedule with
     # v model chunks per device shrinks it to (p − 1)/(m·v) (ibid. §2.2.2)
     bubble_s = np.where(pp > 1, compute_s * (pp - 1) / (grad_accum * vpp), 0.0)
-    step_s = compute_s + moe_s + dp_exposed + tp_s + ep_s + cp_s + p2p_s + bubble_s
+    # optimizer offload (ZeRO-Offload, Ren et al. 2021 §4.1): the gradients go to the host during backward (pinned DMA
+    # overlapping it: DeepSpeed config-json offload_optimizer.pin_memory), then the host CPU runs Adam on every rank's
+    # shard of the node, r["cpu_adam_s"] per parameter (ibid. Table 2: CPU-Adam 2.57 s for 10B), and the updated
+    # 16-bit weights cross PCIe back to each device (r["h2d_bw"], x16 per direction) before the next forward: both wait
+    shard = np.where(zero >= 1, 1.0 / dp_ranks, 1.0) / (tp * pp)  # each rank steps its ZeRO shard of the states
+    offload_s = np.where(offload, t.trainable_params * shard * np.minimum(gpus, r["cards_per_node"])
+                         * r.get("cpu_adam_s", np.nan) + t.offload_h2d_bytes * shard / r.get("h2d_bw", np.nan), 0.0)
+    step_s = compute_s + moe_s + dp_exposed + tp_s + ep_s + cp_s + p2p_s + bubble_s + offload_s
     tok_s = micro_tokens * grad_accum * dp / step_s
     return {
         "compute_s": compute_s, "moe_s": moe_s, "dp_s": dp_s, "dp_exposed_s": dp_exposed, "tp_s": tp_s, "ep_s": ep_s,
-        "cp_s": cp_s, "pp_p2p_s": p2p_s,
+        "cp_s": cp_s, "pp_p2p_s": p2p_s, "offload_s": offload_s,
         "pp_bubble_s": bubble_s, "step_s": step_s, "tokens_per_s": tok_s,
         # MFU over the FLOPs the task needs (6N full, 4N LoRA), whatever recomputation adds
         "mfu": tok_s * t.task_flops_per_token / (gpus * r["peak"]),
@@ -569,7 +584,13 @@ def training_rates(
     e_tr = efficiency(cat, acc, "train_mfu", w.precision, w.engine, overrides, framework=w.framework)
     e_moe = efficiency(cat, acc, "moe_routed_overhead_s", w.precision, w.engine, overrides)
     links = link_rates(cat, acc)
+    # optimizer offload: the framework's CPU Adam rate (the pinned one, else any that offloads: DeepSpeed's kernel)
+    # and the device's PCIe x16 rate per direction (NaN where unknown: offload is then not estimated)
+    cpu = [f.cpu_adam_s_per_param for f in cat.frameworks if f.cpu_adam_s_per_param is not None
+           and (w.framework is None or f.id == w.framework)]
+    gen = acc.specs.pcie_gen.value if acc.specs.pcie_gen is not None else None
     return {
+        "cpu_adam_s": cpu[0] if cpu else float("nan"), "h2d_bw": PCIE_X16_BYTES_PER_S.get(gen or 0, float("nan")),
         "peak": peak, "eff": e_tr.value, "moe_routed_s": e_moe.value,
         "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
         "inter_bw": float(rented_inter_node_bytes_per_s(links.inter_bytes_per_s, w.inter_node_gbit_per_s)),
@@ -588,7 +609,7 @@ def training_speed(
     f = np.float64
     k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), np.int64(w.zero), RECOMPUTE.index(w.recompute),
                       f(w.batch), f(w.grad_accum), rates, vpp=f(w.vpp), cp=f(w.cp),
-                      tp_overlap=np.bool_(w.tp_comm_overlap))
+                      tp_overlap=np.bool_(w.tp_comm_overlap), offload=np.bool_(w.offload_optimizer))
     intra, inter = links_for(cat, acc, w.gpus) if w.gpus > 1 else (None, None)
     comm = CommTimes(
         dp_s=float(k["dp_s"]),

@@ -110,6 +110,10 @@ class Plan(BaseModel):
     precision: str
     micro_batch: int
     grad_accum: int | None
+    optimizer: str | None = Field(None, description="training: adamw, or adamw8bit (bitsandbytes) where plain "
+                                  "AdamW does not fit these cards")
+    offload_optimizer: bool = Field(False, description="training: optimizer states and step on the host CPU "
+                                    "(DeepSpeed ZeRO-Offload), where plain AdamW does not fit these cards")
     replicas: int | None = None
     ttft_s: float | None = None
     tpot_s: float | None = None
@@ -439,28 +443,57 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
             "rec": rec[keep].astype(int), "b": b[keep]}
 
 
+# optimizer options searched per layout (grid["opt"]): the plain AdamW, then the memory-saving measures teams use when it
+# does not fit: DeepSpeed ZeRO-Offload (states and step on the host CPU; frameworks.yaml offload_zero_stages) and
+# bitsandbytes' 8-bit AdamW (CUDA, ZeRO 0; adamw8bit_stacks). A measure is kept only on a device and card count where
+# no plain layout fits, so it never displaces a plainer plan on the same cards (it may still beat more cards of it)
+OPT_PLAIN, OPT_OFFLOAD, OPT_8BIT = 0, 1, 2
+_OPT_WORKLOAD: dict[int, dict[str, Any]] = {OPT_PLAIN: {}, OPT_OFFLOAD: {"offload_optimizer": True},
+                                            OPT_8BIT: {"optimizer": "adamw8bit"}}
+
+
+def _optimizer_options(fw: Framework, stack: SoftwareStack, req: PlanRequest) -> list[int]:
+    if req.task not in ("full", "pretrain"):  # LoRA's adapter states are small: nothing to save there
+        return [OPT_PLAIN]
+    return ([OPT_PLAIN] + ([OPT_OFFLOAD] if fw.offload_zero_stages else [])
+            + ([OPT_8BIT] if stack.id in fw.adamw8bit_stacks else []))
+
+
+def _keep_fallbacks(grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Drop the memory-saving rows (offload, 8-bit) of a device and card count on which a plain layout fits."""
+    key = grid["dev"] * 1_000_000 + grid["gpus"]
+    plain_fits = np.unique(key[(grid["opt"] == OPT_PLAIN) & grid["fits"]])
+    keep = (grid["opt"] == OPT_PLAIN) | ~np.isin(key, plain_fits)
+    return {k: v[keep] for k, v in grid.items()}
+
+
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     keys = parts[0].keys() if parts else []
     return {k: np.concatenate([p[k] for p in parts]) for k in keys}
 
 
 def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
-    groups: dict[tuple[str, str, bool], list[int]] = {}
+    groups: dict[tuple[str, str, bool, int], list[int]] = {}
     for i, d in enumerate(devs):
         if d.excluded is None and d.framework is not None:
             for p in d.precisions:
-                groups.setdefault((d.framework.id, p, _flash(d.stack)), []).append(i)
+                for opt in _optimizer_options(d.framework, d.stack, req):
+                    groups.setdefault((d.framework.id, p, _flash(d.stack), opt), []).append(i)
     parts: list[dict[str, np.ndarray]] = []
     n_grid = 0
     fws = {f.id: f for f in cat.frameworks}
-    for (fw_id, precision, flash), idx in groups.items():
+    for (fw_id, precision, flash, opt), idx in groups.items():
         fw = fws[fw_id]
         lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0)
+        if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
+            z_ok = np.isin(lay["zero"], fw.offload_zero_stages if opt == OPT_OFFLOAD else (0,))
+            lay = {k: v[z_ok] for k, v in lay.items()}
         n_lay = lay["gpus"].shape[0]
         n_grid += n_lay * len(idx)
         if n_lay == 0:
             continue
-        w = _train_workload(req, precision, flash_attention=flash, framework=fw_id)  # framework: its train_mfu row
+        w = _train_workload(req, precision, flash_attention=flash, framework=fw_id,  # framework: its train_mfu row
+                            **_OPT_WORKLOAD[opt])
         mt, st = training_memory_terms(m, w), training_speed_terms(m, w)
         di = np.repeat(np.array(idx), n_lay)
         L = {k: np.tile(v, len(idx)) for k, v in lay.items()}
@@ -497,7 +530,8 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
                               for i, d in enumerate(devs)], di)
         rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
         # the framework's tensor-parallel communication overlap, where it has one, is assumed switched on
-        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=fw.tp_comm_overlap)
+        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=fw.tp_comm_overlap,
+                          offload=opt == OPT_OFFLOAD)
         compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
         nodes = np.ceil(L["gpus"] / per_node[sel])
         terms = setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w))
@@ -511,8 +545,9 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "replicas": np.zeros(di.shape), "ttft": np.full(di.shape, np.nan), "tpot": np.full(di.shape, np.nan),
             "net": net, "dl_bytes": np.full(di.shape, terms.download_bytes), "dl_h": su["download_h"],
             "dl_gbit": np.full(di.shape, np.nan), "billed": np.ones(di.shape), "first_h": np.full(di.shape, np.nan),
+            "opt": np.full(di.shape, opt),
         })
-    return _concat(parts) if parts else _empty(), n_grid
+    return _keep_fallbacks(_concat(parts)) if parts else _empty(), n_grid
 
 
 def _networks(d: _Device) -> list[float]:
@@ -533,7 +568,7 @@ def _offer_network(o: Offer) -> float:
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "fail", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
-            "dl_gbit", "billed", "first_h")
+            "dl_gbit", "billed", "first_h", "opt")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -556,7 +591,8 @@ def _try(f: Any) -> Any:
 
 
 _RATE_KEYS = ("peak", "eff", "bw", "e_mm", "e_bw", "e_stream", "overhead", "sm_count", "intra_bw", "intra_lat",
-              "inter_bw", "inter_lat", "cards_per_node", "linear_call_s", "intra_half", "inter_half", "moe_routed_s")
+              "inter_bw", "inter_lat", "cards_per_node", "linear_call_s", "intra_half", "inter_half", "moe_routed_s",
+              "cpu_adam_s", "h2d_bw")
 
 
 def _stack_rates(rows: list[dict[str, float] | None], di: np.ndarray) -> dict[str, np.ndarray]:
@@ -924,6 +960,8 @@ class Layout(BaseModel):
     grad_accum: int | None
     tp_comm_overlap: bool = False
     flash_attention: bool = True
+    optimizer: str | None = None
+    offload_optimizer: bool = False
     inter_node_gbit_per_s: float | None = None
     tokens_per_s: float
     memory_needed_bytes: float
@@ -956,7 +994,8 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     if d.excluded is not None:
         return None, render(d.excluded)
     grid, _ = _train_grid(cat, m, r, devs)
-    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
+    # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving fallback
+    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]) & (grid["opt"] == OPT_PLAIN))[0]
     if sel.size == 0:
         why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set())
         return None, render(why[0][1])
@@ -970,7 +1009,8 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
         vpp=int(grid["vpp"][i]), dp=int(grid["dp"][i]), ep=int(grid["ep"][i]), zero=int(grid["zero"][i]),
         recompute=RECOMPUTE[int(grid["rec"][i])], precision=_precision_of(grid, i, r), micro_batch=int(grid["b"][i]),
         grad_accum=int(grid["ga"][i]), tp_comm_overlap=bool(fw is not None and fw.tp_comm_overlap and tp > 1),
-        flash_attention=_flash(d.stack),
+        flash_attention=_flash(d.stack), optimizer=_optimizer_of(grid, i),
+        offload_optimizer=int(grid["opt"][i]) == OPT_OFFLOAD,
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
         tokens_per_s=float(grid["tok_s"][i]), memory_needed_bytes=float(grid["mem"][i]),
         memory_usable_bytes=float(grid["usable"][i]),
@@ -986,7 +1026,8 @@ def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, vpp=p.vpp, ep=p.ep,
                            tp_comm_overlap=p.tp_comm_overlap,
                            zero=p.zero or 0, recompute=p.recompute or "none", grad_accum=p.grad_accum or 1,
-                           framework=p.framework or None,
+                           framework=p.framework or None, optimizer=p.optimizer or "adamw",
+                           offload_optimizer=p.offload_optimizer,
                            inter_node_gbit_per_s=p.inter_node_gbit_per_s, flash_attention=p.flash_attention,
                            download_gbit_per_s=p.download_gbit_per_s if isinstance(p, Plan) else None)
 
@@ -1072,6 +1113,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
             which, hours=duration(first_h), env=duration(env_h), download=duration(dl_h),
             load=duration(first_h - env_h - dl_h), period=duration(float(grid["hours"][i])),
             serving=duration(float(grid["compute_h"][i]))))
+    opt = int(grid["opt"][i]) if training and "opt" in grid else OPT_PLAIN
+    if opt != OPT_PLAIN:  # the memory-saving measure this plan needs, and why (no plain layout fits these cards)
+        full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
+            "plan.reason.offload" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit", gpus=gpus,
+            device=_device_name(d.acc)))
     if mig > 0:
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message("plan.reason.migration_share", cost=mig))
     if export_note:
@@ -1095,6 +1141,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         precision=prec,
         micro_batch=int(grid["b"][i]),
         grad_accum=int(grid["ga"][i]) if training else None,
+        optimizer=_optimizer_of(grid, i) if training else None,
+        offload_optimizer=opt == OPT_OFFLOAD,
         replicas=None if training else int(grid["replicas"][i]),
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
         download_gbit_per_s=None if math.isnan(dl_gbit) else dl_gbit,
@@ -1125,6 +1173,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         reason_i18n=full_reason.to_json(),
         warnings_i18n=[w.to_json() for w in warnings],
     )
+
+
+def _optimizer_of(grid: dict[str, np.ndarray], i: int) -> str:
+    return "adamw8bit" if "opt" in grid and int(grid["opt"][i]) == OPT_8BIT else "adamw"
 
 
 def _precision_of(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> str:
