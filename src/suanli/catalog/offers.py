@@ -49,6 +49,8 @@ __all__ = [
     "stale_warning",
     "unpriced_reason",
     "usable_offers",
+    "variants_of",
+    "assumed_variant",
 ]
 
 REGIONS = ("cn", "any", "international")
@@ -288,3 +290,25 @@ def plausibility_band(offers: Iterable[Offer], device: str, billing_unit: str | 
             med = statistics.median(card_hour_price(o) for o in rows)
             return Band(device, unit, med, med / factor, med * factor, len(rows), basis)
     return None
+
+
+def variants_of(cat: Catalog, device: str) -> list[Accelerator]:
+    """The catalog's variants of a generic device (`variant_of: <device>`: ascend-910b1 … 910b4 of ascend-910b).
+    An offer on the generic device is one whose page names no variant (offers-*.yaml put an offer on a variant id
+    only where the quote names it, e.g. smm-910b2-8card-month-2026-09), so a plan on it does not know which it
+    rents."""
+    return [a for a in cat.accelerators if a.variant_of == device]
+
+
+def _figures(a: Accelerator) -> tuple[float | None, ...]:
+    s = a.specs
+    return tuple(None if f is None else f.value for f in (s.memory_gib, s.memory_bandwidth_gb_per_s,
+                                                          s.bf16_dense_tflops, s.fp16_dense_tflops))
+
+
+def assumed_variant(cat: Catalog, device: Accelerator) -> Accelerator | None:
+    """The variant whose figures a generic device's default specs are: the one with the same memory size, memory
+    bandwidth and 16-bit dense peaks (ascend-910b: the 910B2's, as its china_market note says); None when no variant
+    matches or the device has none."""
+    mine = _figures(device)
+    return next((v for v in variants_of(cat, device.id) if _figures(v) == mine), None)

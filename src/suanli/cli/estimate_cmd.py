@@ -119,6 +119,22 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
                                         if b.get("sample") else ""),
                 highlight=False,
             )
+        ev = _evidence(e, g)  # the out-of-sample cases of this group on the device's own stack
+        if ev is not None:
+            console.print(tr("cli.est.evidence", evidence=ev), highlight=False)
+
+
+def _evidence(e: Estimate, group: str) -> str | None:
+    """The evidence for `group` on the device's stack (estimate.evidence_message) in this run's language, or None."""
+    from suanli.cli.output import say
+    from suanli.estimate.estimate import evidence_message
+
+    band = e.error_band.get(group)
+    st = next((x for x in packaged_catalog().stacks if x.id == e.device.stack), None)
+    if band is None or st is None:
+        return None
+    msg = evidence_message(band.on_stack, group, {"en": st.name, "zh": st.name_zh} if st.name_zh else st.name)
+    return None if msg is None else say(msg)
 
 
 def register(app: typer.Typer) -> None:

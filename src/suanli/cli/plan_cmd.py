@@ -270,7 +270,9 @@ def register(app: typer.Typer) -> None:
             raise _as_flag(e) from None
         cat = planning_catalog()
         m = load_model_arg(cat, req.model)
-        result = plan(cat, m, req, as_of())
+        from suanli.validate.bands import packaged_error_bands
+
+        result = plan(cat, m, req, as_of(), error_bands=packaged_error_bands())  # each plan's speed evidence
         if skypilot:
             from suanli.plan.export import skypilot_yaml
 

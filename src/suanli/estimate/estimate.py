@@ -28,7 +28,7 @@ from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, set
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, render
 
-__all__ = ["ErrorBand", "Estimate", "estimate"]
+__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "estimate", "evidence_message", "stack_band"]
 
 
 class ErrorBand(BaseModel):
@@ -41,6 +41,14 @@ class ErrorBand(BaseModel):
     p90_abs_pct: float | None
     cases: int
     sample: Literal["out-of-sample", "in-sample only"] | None = None  # suanli.validate.report.quoted_bands
+    # per-stack evidence (`stack:<stack>:<group>` bands, suanli.validate.report.stack_bands): the stack, and the
+    # median signed error of the estimate's speed (+: the estimate is faster than measured; memory: larger)
+    stack: str | None = None
+    median_signed_pct: float | None = None
+    # the band an estimate quotes for its group carries the out-of-sample evidence on the device's own stack
+    # (cases 0: none on that stack; None: the stored bands predate per-stack entries)
+    on_stack: ErrorBand | None = None
+
 
 
 class Estimate(BaseModel):
@@ -274,6 +282,8 @@ def estimate(
         else ["inference-memory", "decode-speed", "prefill-speed"]
     )
     sel = {g: bands[g] for g in wanted if g in bands}
+    if w.method == "default":  # the evidence for this device's own stack beside the group's band
+        sel = {g: b.model_copy(update={"on_stack": stack_band(bands, device.stack, g)}) for g, b in sel.items()}
     if w.method == "seed":
         sel = {g: b for g, b in ((g, bands.get(f"seed:{g}")) for g in wanted) if b is not None}
     return Estimate(
@@ -293,6 +303,36 @@ def estimate(
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() if isinstance(n, Message) else n for n in notes],
     )
+
+
+def stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand | None:
+    """The out-of-sample band of `group` on `stack` (`stack:<stack>:<group>`, written by `suanli validate --write`);
+    a band of 0 cases when the stored bands have per-stack entries but none for this stack; None when they have none."""
+    band = bands.get(f"stack:{stack}:{group}")
+    if band is not None:
+        return band
+    if any(k.startswith("stack:") for k in bands):
+        return ErrorBand(group=f"stack:{stack}:{group}", median_abs_pct=None, p90_abs_pct=None, cases=0, stack=stack)
+    return None
+
+
+# below this many out-of-sample cases the evidence for a stack is "little" (= suanli.validate.report.MIN_OUT_OF_SAMPLE,
+# below which a group's band is quoted "in-sample only")
+LITTLE_EVIDENCE_CASES = 5
+
+
+def evidence_message(band: ErrorBand | None, group: str, stack_name: str | dict[str, str]) -> Message | None:
+    """What the out-of-sample cases of `group` on the device's stack say (`stack_band`): their number and median
+    signed error, "little evidence" below LITTLE_EVIDENCE_CASES, "none" at 0; None without per-stack bands."""
+    if band is None:
+        return None
+    g = Message(f"band.{group}")
+    if band.cases == 0 or band.median_abs_pct is None:
+        return Message("evidence.none", group=g, stack=stack_name)
+    sign = Message("evidence.sign.memory" if group.endswith("memory") else "evidence.sign.speed")
+    return Message("evidence.little" if band.cases < LITTLE_EVIDENCE_CASES else "evidence.cases", group=g,
+                   stack=stack_name, cases=band.cases, median=band.median_abs_pct,
+                   signed=band.median_signed_pct or 0.0, sign=sign)
 
 
 def resolve(cat: Catalog, model: str, gpu: str) -> tuple[ModelArch, Accelerator]:

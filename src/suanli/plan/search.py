@@ -36,6 +36,8 @@ from suanli.catalog.schema import Accelerator, Catalog, Framework, ModelArch, Of
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
+from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, stack_band
+from suanli.catalog.offers import assumed_variant, variants_of
 from suanli.estimate.capability import nf4_speed_warning, pp_zero_runs, runs_pp, tp_zero_runs, zero_runs
 from suanli.estimate.memory import (
     inference_memory,
@@ -782,10 +784,12 @@ def _lex_less(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------------- plan
 
 
-def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = None) -> PlanResult:
+def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = None,
+         error_bands: dict[str, ErrorBand] | None = None) -> PlanResult:
     """Ranked plans for `req` on model `m`, best first, with a Pareto front of cost against time. `today`
     (default: the clock) dates the prices: one older than `req.stale_months` prices a configuration only where no
-    fresh offer can rent it, and warns with its date."""
+    fresh offer can rent it, and warns with its date. `error_bands` (`suanli validate --write`'s, as estimates quote
+    them): each plan says the evidence for its stack and warns where its latency margin is within that error."""
     today = today or dt.date.today()
     t0 = time.perf_counter()
     training = req.task != "inference"
@@ -879,6 +883,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
                                 req, training, cat, today))
         if len(plans) >= req.top:
             break
+    plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans})
     relax = [] if plans else _relax(grid, sel, total, calendar_h, req, devs)
@@ -1470,3 +1475,121 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     if not tips:
         raise PlanError("no plan satisfies the constraints")
     return tips
+
+
+# the evidence behind a plan's speed (buyer review 2026-12-01): the out-of-sample cases of its stack, the latency
+# margin against that error, and the 910B variant an offer does not name
+_SPEED_GROUPS = {"inference": ("decode-speed", "prefill-speed"), "training": ("training-throughput",)}
+
+
+def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, metric: str, estimate_: Any,
+                 target: Any, margin_pct: float) -> Message | None:
+    """A warning when the margin a target leaves (`margin_pct`: how much slower the real speed may be) is smaller
+    than the known error of the group on the stack (its out-of-sample median |error|), or of all stacks where the
+    stack has no out-of-sample case; None otherwise or when no band is stored."""
+    sb = stack_band(bands, stack.id, group)
+    kw = dict(metric=metric, estimate=estimate_, target=target, group=Message(f"band.{group}"),
+              stack=_stack_name(stack), margin=margin_pct)
+    if sb is not None and sb.cases and sb.median_abs_pct is not None:
+        if margin_pct >= sb.median_abs_pct:
+            return None
+        return Message("plan.warn.within_error", kw, cases=sb.cases, signed=sb.median_signed_pct or 0.0,
+                       median=sb.median_abs_pct)
+    overall = bands.get(group)
+    if overall is None or overall.median_abs_pct is None or margin_pct >= overall.median_abs_pct:
+        return None
+    # none on the stack (sb.cases 0), or bands stored before per-stack entries (sb None: not known)
+    return Message("plan.warn.within_error_all", kw, cases=overall.cases, median=overall.median_abs_pct,
+                   none=Message("plan.warn.none_on_stack", stack=_stack_name(stack)) if sb is not None else "")
+
+
+def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device) -> list[tuple[str, Message]]:
+    """(group, warning) for each target (TPOT, TTFT, deadline) the plan meets by less than its stack's known error."""
+    out: list[tuple[str, Message]] = []
+    for metric, est_s, target_s, group in (("TPOT", p.tpot_s, req.tpot_s, "decode-speed"),
+                                           ("TTFT", p.ttft_s, req.ttft_s, "prefill-speed")):
+        if est_s and target_s:
+            w = _known_error(bands, d.stack, group, metric, Message("unit.ms", ms=est_s * 1000),
+                             Message("unit.ms", ms=target_s * 1000), 100 * (target_s / est_s - 1))
+            out += [(group, w)] if w is not None else []
+    if req.deadline_hours is not None and req.task != "inference" and p.compute_hours > 0:
+        # the compute hours carry the throughput error; set-up and the migration weeks do not
+        calendar_h = p.hours + (p.migration_weeks[0] + p.migration_weeks[1]) / 2 * HOURS_PER_WEEK
+        slack_h = req.deadline_hours - calendar_h
+        w = _known_error(bands, d.stack, "training-throughput", "deadline", duration(calendar_h),
+                         duration(req.deadline_hours), 100 * slack_h / p.compute_hours)
+        out += [("training-throughput", w)] if w is not None else []
+    return out
+
+
+def _variant_outcome(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, v: Accelerator) -> Message:
+    """The plan's layout (cards, tp, precision, batch) re-estimated on variant `v`: fits or not, and its speed."""
+    name = _device_name(v)
+    mem, bw = v.specs.memory_gib, v.specs.memory_bandwidth_gb_per_s
+    if mem is None or bw is None:
+        missing = [Message(k) for k, f in (("why.no_memory_size", mem), ("why.no_bandwidth", bw)) if f is None]
+        return Message("plan.variant.unknown", variant=name, why=missing)
+    figures = dict(variant=name, mem=mem.value, tbs=(bw.value or 0.0) / 1000)
+    try:
+        e = estimate(cat, m, v, plan_workload(p, req), strict_context=False)
+    except (EstimateError, InputError) as ex:
+        return Message("plan.variant.unknown", variant=name, why=str(ex))
+    if not e.memory.fits:
+        return Message("plan.variant.no_fit", figures, need=(e.memory.needed_bytes or 0.0) / GiB,
+                       usable=(e.memory.usable_bytes or 0.0) / GiB)
+    if e.inference is not None:
+        s = e.inference
+        misses = [x for x, est, target in (("TPOT", s.tpot_s, req.tpot_s), ("TTFT", s.ttft_joining_s, req.ttft_s))
+                  if target is not None and est > target]
+        return Message("plan.variant.serve", figures, ttft_ms=s.ttft_joining_s * 1000, tpot_ms=s.tpot_s * 1000,
+                       misses=[Message("plan.variant.misses", metric=x) for x in misses])
+    if e.training is not None:
+        return Message("plan.variant.train", figures, tok_s=e.training.train_tokens_per_s,
+                       ratio=e.training.train_tokens_per_s / p.tokens_per_s if p.tokens_per_s else 1.0)
+    return Message("plan.variant.unknown", variant=name, why=[Message("why.no_peak", precision="16-bit")])
+
+
+def _variant_warning(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device) -> Message | None:
+    """An offer on a generic device (one with variants: '910B' without B1…B4) is planned on the generic device's
+    specs, which are one variant's (catalog.offers.assumed_variant): say which, and what the same layout gives on
+    each other variant — whether it fits and its speed."""
+    variants = variants_of(cat, d.acc.id)
+    if not variants:
+        return None
+    assumed = assumed_variant(cat, d.acc)
+    base = assumed or d.acc
+    mem, bw = base.specs.memory_gib, base.specs.memory_bandwidth_gb_per_s
+    outcomes = [_variant_outcome(cat, m, req, p, v) for v in variants if v is not assumed]
+    return Message("plan.warn.variant_unstated", offer=p.offer, family=_device_name(d.acc), assumed=_device_name(base),
+                   mem=mem.value if mem else 0.0, tbs=((bw.value if bw else 0.0) or 0.0) / 1000, outcomes=outcomes)
+
+
+def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device, bands: dict[str, ErrorBand]) -> Plan:
+    """The plan with the evidence for its speed: a warning per speed group with fewer than 5 out-of-sample cases on
+    its stack ("little evidence" / none), one per target met by less than the stack's known error (and a word in
+    the ranking explanation), and the variant an offer does not name."""
+    warnings: list[Message] = []
+    extras: list[Message] = []
+    if m.kind == "llm":
+        for g in _SPEED_GROUPS["inference" if req.task == "inference" else "training"]:
+            sb = stack_band(bands, d.stack.id, g)
+            msg = evidence_message(sb, g, _stack_name(d.stack))
+            if sb is not None and sb.cases < LITTLE_EVIDENCE_CASES and msg is not None:
+                warnings.append(msg)
+        for group, w in _margins(bands, req, p, d):
+            warnings.append(w)
+            extras.append(Message("plan.reason.within_error", metric=w.params["metric"], group=Message(f"band.{group}")))
+    variant = _variant_warning(cat, m, req, p, d)
+    if variant is not None:
+        warnings.append(variant)
+        extras.append(Message("plan.reason.variant_unstated", assumed=variant.params["assumed"]))
+    if not warnings:
+        return p
+    reason = Message.from_json(p.reason_i18n) if p.reason_i18n else p.reason
+    for x in extras:
+        reason = Message("plan.reason.with", reason=reason, extra=x)
+    return p.model_copy(update={
+        "warnings": [*p.warnings, *(render(w) for w in warnings)],
+        "warnings_i18n": [*p.warnings_i18n, *(w.to_json() for w in warnings)],
+        "reason": render(reason), "reason_i18n": reason.to_json() if isinstance(reason, Message) else p.reason_i18n,
+    })

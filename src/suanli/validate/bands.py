@@ -24,7 +24,10 @@ def packaged_error_bands(path: Path = BANDS_PATH) -> dict[str, ErrorBand]:
 def write_error_bands(bands: dict[str, ErrorBand], command: str, path: Path = BANDS_PATH) -> None:
     doc = {
         "generated_by": command,
-        "groups": {g: b.model_dump(exclude={"group"}) for g, b in sorted(bands.items())},
+        # per-stack fields only where set: the group bands keep their four keys
+        "groups": {g: b.model_dump(exclude={"group", "on_stack", *(k for k in ("stack", "median_signed_pct")
+                                                                     if getattr(b, k) is None)})
+                   for g, b in sorted(bands.items())},
     }
     import yaml
 

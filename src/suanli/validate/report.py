@@ -40,7 +40,7 @@ from suanli.plan.search import Layout, fastest_layout, plan_workload
 __all__ = [
     "CaseResult", "ClaimCheck", "DEVELOPMENT_SET", "FIT_SET", "MIN_OUT_OF_SAMPLE", "P90_TARGET_PCT", "TARGETS_PCT",
     "LAYOUT_VALUES", "VALIDATION_DIR", "GroupSummary", "layout_label", "planner_layout", "group_summaries", "load_cases", "quoted_bands", "run_validation",
-    "seed_scaling_claims", "summarize",
+    "seed_scaling_claims", "speed_error", "stack_bands", "summarize",
 ]
 
 VALIDATION_DIR = Path(__file__).resolve().parent.parent / "data" / "validation"
@@ -102,6 +102,7 @@ class CaseResult(BaseModel):
     engine_as: str | None = Field(None, description="the estimator's engine used in its place (not yet modelled)")
     layout: str | None = Field(None, description="layout not stated by the source: the one scored, the planner's fastest")
     note: str | None = None
+    stack: str | None = Field(None, description="the software stack of the case's device (catalog), None on a CPU")
 
     @property
     def sample_label(self) -> str:
@@ -294,9 +295,46 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
                 engine_as=_engine_used(case) if _engine_used(case) != case.get("engine") else None,
                 layout=label,
                 note=case.get("note"),
+                stack=_case_stack(cat, case),
             )
         )
     return results, skipped
+
+
+def _case_stack(cat: Catalog, case: dict[str, Any]) -> str | None:
+    device = case.get("device", "cpu")
+    return None if device == "cpu" else lookup.accelerator(cat, device).stack
+
+
+# metrics that are times (or hours): an estimate that is too fast gives them too small, so the speed error of such
+# a case is measured / estimate - 1, the same case read as a rate
+TIME_METRICS = frozenset({"tpot_s", "ttft_s", "gpu_hours", "seconds_per_image", "step_time_s"})
+
+
+def speed_error(r: CaseResult) -> float | None:
+    """The case's signed error read as a speed (memory: as a size): + the estimate is faster (larger) than measured."""
+    if r.default_error is None or r.default is None:
+        return None
+    if r.metric in TIME_METRICS:
+        return r.measured / r.default - 1 if r.default > 0 else None
+    return r.default_error
+
+
+def stack_bands(results: list[CaseResult]) -> dict[str, ErrorBand]:
+    """`stack:<stack>:<group>`: the out-of-sample cases of each group on each stack (n, median and p90 |error|, median
+    signed speed error), for every stack with at least one such case. An estimate or plan quotes the one of its
+    device's stack beside the group's band, and says "little evidence" below MIN_OUT_OF_SAMPLE cases."""
+    by: dict[tuple[str, str], list[CaseResult]] = {}
+    for r in results:
+        if r.sample == "out" and r.stack is not None and r.default_error is not None:
+            by.setdefault((r.stack, r.group), []).append(r)
+    out: dict[str, ErrorBand] = {}
+    for (stack, g), rs in sorted(by.items()):
+        key = f"stack:{stack}:{g}"
+        signed = [e for e in (speed_error(r) for r in rs) if e is not None]
+        out[key] = _band(key, [r.default_error for r in rs if r.default_error is not None]).model_copy(update={
+            "stack": stack, "median_signed_pct": 100 * statistics.median(signed) if signed else None})
+    return out
 
 
 def _band(group: str, errors: list[float]) -> ErrorBand:
@@ -310,7 +348,8 @@ def _band(group: str, errors: list[float]) -> ErrorBand:
 def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
     """Error bands per group for the default method: `all:<group>` over every case, `in-sample:<group>`,
     `holdout:<group>` over the cases no efficiency factor was fitted to (out of sample), `seed:<group>` for
-    the seed method; and `<group>` itself, the band estimates quote (see `quoted_bands`)."""
+    the seed method; `<group>` itself, the band estimates quote (see `quoted_bands`); and `stack:<stack>:<group>`,
+    the out-of-sample evidence per stack (see `stack_bands`)."""
     bands: dict[str, ErrorBand] = {}
     for g in GROUPS:
         rs = [r for r in results if r.group == g]
@@ -322,6 +361,7 @@ def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
         if held:
             bands[f"holdout:{g}"] = _band(f"holdout:{g}", held)
     bands.update(quoted_bands(bands))
+    bands.update(stack_bands(results))
     return bands
 
 

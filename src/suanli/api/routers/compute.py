@@ -54,7 +54,9 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
     if out is None:
         c = planning_catalog(request)
         m = lookup.model(c, req.model)
-        out = plan_json(plan(c, m, req))
+        from suanli.validate.bands import packaged_error_bands
+
+        out = plan_json(plan(c, m, req, error_bands=packaged_error_bands()))  # each plan's speed evidence
         if body.breakdown:
             _breakdowns(c, m, body, out["plans"])
         out = finite(out)
