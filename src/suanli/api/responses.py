@@ -147,6 +147,8 @@ class DerivedPrice(Shape):
     tokens_per_s_8_cards: float
     cny_per_card_hour: float
     offer: str
+    workload: dict[str, Any] | None = Field(None, description="the workload the tokens/s is at: task, gpus, tp, "
+                                                               "batch (serving: replicas and the largest batch that fits)")
 
 
 class OfferUsed(OfferFacts):
@@ -165,6 +167,9 @@ class MigrateAnswer(MigrationTCO):
     stack: str
     weeks_reason: str
     weeks_reason_i18n: MessageJson | None = Field(None, description="weeks_reason as a message (id, params)")
+    task: str = Field(description="the workload kind the saving is derived from")
+    workload_note: str | None = Field(None, description="the workload behind the saving in words; null when given")
+    workload_note_i18n: MessageJson | None = Field(None, description="workload_note as a message (id, params)")
     derived: dict[str, DerivedPrice | float] = Field(
         description="per device: tokens/s on 8 cards and the card-hour price behind the saving, and "
         "cost_ratio_same_work; empty when the saving was given")

@@ -9,7 +9,7 @@ import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import read_yaml
-from suanli.cli.context import planning_catalog
+from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, say_json, tr
 from suanli.errors import InputError
@@ -17,7 +17,8 @@ from suanli.plan.cost import (
     rent_vs_buy,
 )
 from suanli.catalog import offers as offer_q
-from suanli.plan.compare import compare_devices, migration_cost, no_price_message, offer_facts, rent_for, tco_rows
+from suanli.plan.compare import (compare_devices, migration_cost, no_price_message, offer_facts, rent_for, rent_options,
+                                 tco_rows)
 from suanli.units import HOURS_PER_YEAR
 from suanli.plan.scenarios import Scenario, run_scenario
 
@@ -71,6 +72,44 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
         if f.get("stale"):
             console.print(f"[yellow]{tr('cli.label.warning')}[/] {say_json(f.get('stale_i18n'), f['stale'])}",
                           highlight=False, soft_wrap=True)
+
+
+RVB_CLOSE_MARGIN = 0.10  # assumed: a verdict whose rent and own costs at full use are within 10 % shows the price range
+
+
+def _break_even_text(be: float | None) -> str:
+    return tr("cli.rvb.be_share", share=be) if be is not None else tr("cli.rvb.be_never")
+
+
+def _fresh_range(cat: Any, device: str, reg: str, kinds: tuple[str, ...], today: Any, r: Any, rent: float,
+                 card: float, srv: float, tdp: float, pue: float, electricity: float, ops: float, years: float,
+                 utilization: float) -> dict[str, Any] | None:
+    """When renting and owning at full use are within `RVB_CLOSE_MARGIN`, break-even at the cheapest and dearest
+    fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict."""
+    margin = abs(r.rent_cny_per_year_full_use - r.buy_cny_per_year) / max(r.buy_cny_per_year, 1e-9)
+    if margin >= RVB_CLOSE_MARGIN:
+        return None
+    opts = [t for t in rent_options(cat, device, HOURS_PER_YEAR, reg, kinds) if not offer_q.is_stale(t[1], today)]
+    lo, hi = (opts[0], opts[-1]) if opts else (None, None)
+    be = [rent_vs_buy(t[0], card, srv, tdp, pue, electricity, ops, years, utilization).break_even_utilization
+          if t is not None else None for t in (lo, hi)]
+    return {"margin": margin, "offers": [{"offer": t[1].id, "provider": t[1].provider, "date": str(t[1].date),
+                                          "rent_cny_per_card_hour": t[0]} for t in opts],
+            "break_even_at_lowest": be[0], "break_even_at_highest": be[1]}
+
+
+def _say_fresh_range(fresh: dict[str, Any]) -> None:
+    offers = fresh["offers"]
+    if not offers:
+        line = tr("cli.rvb.fresh_none", margin=fresh["margin"])
+    elif len(offers) == 1:
+        line = tr("cli.rvb.fresh_one", margin=fresh["margin"], offer=offers[0]["offer"], date=offers[0]["date"],
+                  price=offers[0]["rent_cny_per_card_hour"], be=_break_even_text(fresh["break_even_at_lowest"]))
+    else:
+        line = tr("cli.rvb.fresh_range", margin=fresh["margin"], n=len(offers), lo=offers[0]["rent_cny_per_card_hour"],
+                  hi=offers[-1]["rent_cny_per_card_hour"], be_lo=_break_even_text(fresh["break_even_at_lowest"]),
+                  be_hi=_break_even_text(fresh["break_even_at_highest"]))
+    console.print(f"[yellow]{line}[/]", highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -168,6 +207,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
         rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: the cheapest way to rent a card for a year, any billing unit)")] = None,
         tdp_w: Annotated[float | None, typer.Option("--tdp-w", help="card power in W (default: the catalog's TDP)")] = None,
+        n_cards: Annotated[int | None, typer.Option("--cards", "--gpus", help="cards per server you buy: the server's non-card hardware is shared by them (default: the catalog server's cards)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -175,9 +215,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use.
 
         Renting is priced at the cheapest usable offer for holding a card 8,760 h (any billing unit: a monthly
-        price beats an hourly one over a year), rented for the share of the year in use at that rate."""
+        price beats an hourly one over a year), rented for the share of the year in use at that rate; a fresh price
+        before a stale one, as the planner chooses. Buying shares one server's non-card hardware among --cards."""
         cat = planning_catalog()
         acc = lookup.accelerator(cat, gpu)
+        if n_cards is not None and not 1 <= n_cards <= acc.max_cards_per_node:
+            raise InputError("cards", f"must be 1 to {acc.max_cards_per_node} ({acc.id} cards per server; got {n_cards})")
         cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
         servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
         def mid(p: Any) -> float:
@@ -196,22 +239,29 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
         if card is None:
             raise InputError("card-price", f"no purchase price for {acc.id} in the catalog; pass --card-price")
-        if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest per card
-            srv = max(mid(servers[0]) / max(servers[0].cards, 1) - card, 0.0)
-            srv_msg = Message("rvb.server.share_zero" if srv == 0 else "rvb.server.share", id=servers[0].id,
-                              cards=servers[0].cards)
+        share_cards = None
+        if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
+            # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
+            sv = servers[0]
+            share_cards = n_cards or sv.cards
+            chassis = max(mid(sv) - card * sv.cards, 0.0)
+            srv = chassis / share_cards
+            srv_msg = Message("rvb.server.shared", id=sv.id, server=mid(sv), server_cards=sv.cards, chassis=chassis,
+                              cards=share_cards, assumed=Message("rvb.server.assumed_chassis", server_cards=sv.cards,
+                                                                 cards=share_cards) if share_cards > sv.cards else "")
         priced_server = srv is not None
         if srv is None:
             srv_msg = Message("rvb.server.not_priced")
         srv_note = render(srv_msg, "en") if srv_msg is not None else None  # the JSON contract stays English
         reg, kinds = _basis(region, offer_kinds)
+        today = as_of()
         rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
         rent_o: Any = None
         rent_bill: Any = None
         if rent_price is not None:
             rent = rent_price
         else:
-            found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds)
+            found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today)
             if found is None:
                 raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price")
             rent, o, bill = found
@@ -220,7 +270,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 "rent_from": (f"{o.id} ({o.provider}, {o.kind}, billed per {o.billing_unit}): {bill.cards_rented} "
                               f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
                               + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")),
-                "rent_offer": offer_facts(o), "rent_billing_unit": o.billing_unit,
+                "rent_offer": offer_facts(o, today), "rent_billing_unit": o.billing_unit,
                 "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
             }
         if tdp_w is not None:
@@ -230,8 +280,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
             raise InputError("tdp-w", f"no power figure (TDP) for {acc.id} in the catalog; pass --tdp-w")
         r = rent_vs_buy(rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization)
+        fresh = _fresh_range(cat, acc.id, reg, kinds, today, r, rent, card, srv or 0.0, tdp, pue, electricity, ops,
+                             years, utilization) if rent_price is None else None
         extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
-                 "server_share_cny": srv if priced_server else None, "server_share_note": srv_note}
+                 "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
+                 "server_cards": share_cards, "fresh_rent_range": fresh}
         if json_:
             emit_json({**r.model_dump(mode="json"), "region": reg, "offer_kinds": list(kinds), **extra})
             return
@@ -242,10 +295,16 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
                 + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "") + "[/dim]",
                 highlight=False, soft_wrap=True)
+            facts = rent_info["rent_offer"]
+            if facts.get("stale"):
+                console.print(f"[yellow]{tr('cli.label.warning')}[/] {say_json(facts.get('stale_i18n'), facts['stale'])}",
+                              highlight=False, soft_wrap=True)
         share = (tr("cli.rvb.server_share", cny=srv) if priced_server and srv
                  else tr("cli.rvb.server", note=say(srv_msg) if srv_msg is not None else ""))
         console.print(tr("cli.rvb.header", device=f"[bold]{display_name(acc)}[/bold]", rent=rent, card=card, share=share),
                       highlight=False, soft_wrap=True)
+        if priced_server and srv and srv_msg is not None:  # the server the share comes from, and how it is split
+            console.print("[dim]" + tr("cli.rvb.server", note=say(srv_msg)) + "[/dim]", highlight=False, soft_wrap=True)
         items: list[dict[str, Any]] = []
         for k, v in r.model_dump().items():
             if k == "break_even_note":
@@ -258,6 +317,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 v = tr(f"rvb.cheaper.{v}")
             items.append({"item": tr(f"rvb.item.{k}") if f"rvb.item.{k}" in messages(lang()) else k, "value": v})
         emit_rows(items, ["item", "value"], title=tr("cli.rvb.title"), headers=col_headers(["item", "value"]))
+        if fresh is not None:
+            _say_fresh_range(fresh)
 
     @app.command("scenarios")
     def scenarios_cmd(
@@ -327,11 +388,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         console.print(tr("cli.mig.header", model=f"[bold]{m.id}[/bold]", src=_device(cat, out["from"]),
                          dst=_device(cat, out["to"]), stack=_stack(cat, out["stack"]),
                          reason=say_json(out.get("weeks_reason_i18n"), out["weeks_reason"])), highlight=False)
-        lo, hi = out["engineer_weeks"]
+        lo, hi = out["calendar_weeks"]
         c_lo, c_hi = out["one_off_cost_cny"]
         pb = out.get("payback_months")
         rows = [
-            {"item": tr("mig.item.migration"), "value": tr("mig.value.weeks", lo=lo, hi=hi, n=out["engineers"])},
+            {"item": tr("mig.item.task"), "value": say_json(out.get("workload_note_i18n"), out.get("workload_note") or "")
+             if out.get("workload_note") else tr("mig.value.task_given", task=out["task"])},
+            {"item": tr("mig.item.migration"), "value": tr("mig.value.effort", lo=lo, hi=hi, n=out["engineers"],
+                                                           plo=out["person_weeks"][0], phi=out["person_weeks"][1])},
             {"item": tr("mig.item.one_off"), "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
             {"item": tr("mig.item.monthly_saving"), "value": f"¥{out['monthly_saving_cny']:,.0f}"},
             {"item": tr("mig.item.payback"),
@@ -339,12 +403,16 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         ]
         for dev, d in out.get("derived", {}).items():
             if isinstance(d, dict):
-                rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)),
-                             "value": tr("mig.value.device_8", tps=d["tokens_per_s_8_cards"], cny=d["cny_per_card_hour"],
-                                         offer=d["offer"])})
+                lay = d.get("workload") or {}
+                value = tr("mig.value.device_8", tps=d["tokens_per_s_8_cards"], cny=d["cny_per_card_hour"],
+                           offer=d["offer"])
+                if lay.get("replicas"):  # serving: the layout and batch the throughput is at
+                    value += tr("mig.value.serving_layout", tp=lay["tp"], replicas=lay["replicas"], batch=lay["batch"])
+                rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)), "value": value})
             else:
                 rows.append({"item": tr("mig.item.ratio"), "value": f"{d:.2f}"})
         rows.append({"item": tr("mig.item.verdict"), "value": say_json(out.get("verdict_i18n"), out["verdict"])})
         emit_rows(rows, ["item", "value"], title=tr("cli.mig.title"), headers=col_headers(["item", "value"]))
         _say_basis(reg, kinds, list(out["offers_used"]))
+        console.print("[dim]" + tr("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
 

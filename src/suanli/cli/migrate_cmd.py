@@ -174,7 +174,13 @@ def _render(report: CoverageReport, wall_s: float) -> None:
                       highlight=False)
     if report.migration_weeks:
         lo, hi = report.migration_weeks
-        console.print(f"migration effort: {lo:g}–{hi:g} engineer-weeks — {report.migration_basis}", highlight=False)
+        from suanli.cli.output import tr as say_id
+        from suanli.plan.cost import MIGRATION_ENGINEERS
+
+        n = MIGRATION_ENGINEERS  # one unit with migrate cost / plan: calendar weeks × engineers
+        console.print(say_id("mig.effort.check", lo=lo, hi=hi, n=n, plo=lo * n, phi=hi * n, basis=report.migration_basis),
+                      highlight=False)
+        console.print("[dim]" + say_id("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
     else:
         console.print(f"migration effort: {report.migration_basis}", highlight=False)
     for w in report.warnings:

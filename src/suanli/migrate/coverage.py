@@ -24,6 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.errors import DataFileError, InputError
+from suanli.plan.cost import MIGRATION_ENGINEERS
 
 __all__ = [
     "DATA_DIR",
@@ -339,7 +340,7 @@ def _torch_major_minor(text: str | None) -> tuple[int, int] | None:
 def _effort(
     stack: Any, *, adapted: bool | None, moe_or_multimodal: bool, has_fallback: bool
 ) -> tuple[tuple[float, float] | None, str]:
-    """Engineer-weeks from the catalog's `cann` stack (seed-000: 1–2 weeks on the adapted list, 2–4 when
+    """Calendar weeks of migration (for `plan.cost.MIGRATION_ENGINEERS` engineers) from the catalog's `cann` stack (seed-000: 1–2 weeks on the adapted list, 2–4 when
     operators must be adapted, 1–2 months for MoE/multimodal)."""
     if stack is None:
         return None, "no 'cann' stack in the catalog: migration effort unknown"
@@ -525,4 +526,8 @@ def summarize(report: CoverageReport) -> Mapping[str, Any]:
     """The stable `--json` dict of `suanli migrate check`."""
     d = report.model_dump(mode="json")
     d["migration_weeks"] = list(report.migration_weeks) if report.migration_weeks else None
+    # one effort unit everywhere (plan.cost.MIGRATION_ENGINEERS): calendar weeks × engineers
+    d["migration_engineers"] = MIGRATION_ENGINEERS
+    d["migration_person_weeks"] = ([w * MIGRATION_ENGINEERS for w in report.migration_weeks]
+                                   if report.migration_weeks else None)
     return d

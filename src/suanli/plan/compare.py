@@ -27,7 +27,7 @@ from suanli.plan.search import TP_SIZES, fastest_layout, migration_weeks, plan_w
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
-           "pricing_basis", "rent_for", "tco_rows", "value_table"]
+           "pricing_basis", "rent_for", "rent_options", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
 
@@ -99,21 +99,30 @@ def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_
     return offer_q.card_hour_price(best), best
 
 
-def rent_for(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
-             kinds: Kinds = offer_q.DEFAULT_KINDS) -> tuple[float, Offer, JobCost] | None:
-    """CNY per card-hour of renting a card for `hours` (rent-vs-buy: a year, 8,760 h) at the cheapest usable offer,
-    any billing unit: one instance of the offer's cards held for the hours and billed as `job_cost` bills it
-    (units rounded up, minimum term), ÷ its cards ÷ hours; with the offer and the bill. None when unpriced.
+def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
+                 kinds: Kinds = offer_q.DEFAULT_KINDS) -> list[tuple[float, Offer, JobCost]]:
+    """Every usable offer's CNY per card-hour of renting a card for `hours` (rent-vs-buy: a year, 8,760 h), any
+    billing unit: one instance of the offer's cards held for the hours and billed as `job_cost` bills it (units
+    rounded up, minimum term), ÷ its cards ÷ hours; with the offer and the bill, cheapest first.
     Monthly billing counts calendar months: the catalog's month is 30 days (720 h), so a year, 8,760 h, is 12 bills
     (8,640 billed hours), not 13."""
-    best: tuple[float, Offer, JobCost] | None = None
+    out = []
     for o in offer_q.usable_offers(cat, region, kinds, device=device_id):
         held_h = hours * 12 * HOURS_PER_MONTH / HOURS_PER_YEAR if o.billing_unit == "month" else hours
         c = job_cost(o, o.cards, held_h)
-        per = c.cost_cny / (o.cards * hours)
-        if best is None or per < best[0]:
-            best = (per, o, c)
-    return best
+        out.append((c.cost_cny / (o.cards * hours), o, c))
+    return sorted(out, key=lambda t: t[0])
+
+
+def rent_for(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
+             kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
+             stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> tuple[float, Offer, JobCost] | None:
+    """The cheapest of `rent_options` by the planner's rule (`plan.search._price`): a fresh price before a stale
+    one (`offers.is_stale` on `today` at `stale_months`: a stale offer rents the card only when no fresh one can),
+    then the lowest CNY per card-hour. None when unpriced."""
+    day = today or dt.date.today()
+    opts = rent_options(cat, device_id, hours, region, kinds)
+    return min(opts, key=lambda t: (offer_q.is_stale(t[1], day, stale_months), t[0]), default=None)
 
 
 def hourly_card_price(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
@@ -337,6 +346,23 @@ def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float
     return out
 
 
+_SERVING_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+
+
+def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[Workload, dict[str, Any]]:
+    """Serving on `gpus` cards at the largest batch per replica (powers of two up to 512) that fits, laid out as
+    `compare` lays it (`_inference_layout`: replicas × tp = gpus, the tp with the most output tokens/s); batch 1
+    when none larger fits. The migration saving compares devices at this serving batch, not at batch-1 decode."""
+    best = _inference_layout(cat, m, acc, gpus, "bf16", 1, None, None)[0]
+    for b in _SERVING_BATCHES[1:]:
+        w, why = _inference_layout(cat, m, acc, gpus, "bf16", b, None, None)
+        if why is not None:
+            break
+        best = w
+    return best, {"task": "inference", "gpus": gpus, "tp": best.tp, "replicas": gpus // best.tp, "batch": best.batch,
+                  "engine": best.engine, "batch_rule": "largest that fits"}
+
+
 def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from_gpu: str = "h100-sxm",
                    monthly_spend: float = 100_000.0, saving: float | None = None, task: str = "full",
                    engineers: int = 2, engineer_week: float = 10_000.0, subsidy: float = 0.0,
@@ -362,11 +388,17 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     why = render(why_msg)
     derived: dict[str, Any] = {}
     used: list[dict[str, Any]] = []
+    workload_msg: Message | None = None
     if saving is None:
         w = make_workload(task=task, gpus=8, zero=3 if task in ("full", "pretrain") else 0, batch=1)
+        workload_msg = (Message("mig.workload.serving", gpus=8) if task == "inference"
+                        else Message("mig.workload.training", task=task, gpus=8, zero=w.zero, batch=w.batch))
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         for acc in (src, dst):
+            layout: dict[str, Any] = {"task": task, "gpus": 8, "tp": w.tp, "zero": w.zero, "batch": w.batch}
+            if task == "inference":  # serving at batch 1 is decode-latency bound: compare at a serving batch
+                w, layout = _serving_workload(cat, m, acc, 8)
             rent_h = horizon_months * HOURS_PER_MONTH
             month = cheapest_job_cost(priced, acc.id, 8, rent_h)
             if month is None:
@@ -380,12 +412,15 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             sub = subsidy if acc.domestic else 0.0
             per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
             offer = next(o for o in priced.offers if o.id == month.offer_id)
-            derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id}
+            derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
+                               "workload": layout}
             used.append({"device": acc.id, **offer_facts(offer, today), "cny_per_card_hour": price})
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
         saving = max(0.0, monthly_spend * (1 - ratio))
         derived["cost_ratio_same_work"] = ratio
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
-            "weeks_reason_i18n": why_msg.to_json(),
+            "weeks_reason_i18n": why_msg.to_json(), "task": task,
+            "workload_note": render(workload_msg) if workload_msg else None,
+            "workload_note_i18n": workload_msg.to_json() if workload_msg else None,
             "derived": derived, **t.model_dump(mode="json"), **pricing_basis(region, kinds), "offers_used": used}

@@ -38,12 +38,15 @@ def test_check_json_from_a_config_file(tmp_path: Path) -> None:
     assert {"op", "calls", "status", "fused"} <= set(d["ops"][0])
     assert isinstance(d["adapted_lists"], list) and isinstance(d["warnings"], list)
     assert d["migration_weeks"] is None or len(d["migration_weeks"]) == 2
+    if d["migration_weeks"]:  # one unit with migrate cost: calendar weeks × engineers
+        assert d["migration_person_weeks"] == [w * d["migration_engineers"] for w in d["migration_weeks"]]
 
 
 def test_check_table_training(tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", "--model", str(_config(tmp_path, TINY)), "--task", "training"])
     assert res.exit_code == 0, res.output
     assert "verdict: npu-native" in res.stdout and "silu_backward" in res.stdout
+    assert "engineer-weeks" not in res.stdout or "weeks × 2 engineers" in res.stdout
 
 
 def test_errors_are_suanli_errors(tmp_path: Path) -> None:
