@@ -27,7 +27,8 @@ _NAMES = {"suanli", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA", "QLoRA", "GiB", 
           "SQLite", "PostgreSQL", "Hugging", "Face", "cuda", "Llama", "Young",  # names: a model family, an author
           "tokens", "FLOPs", "vLLM",  # terms Chinese ML teams write in English (tokens/s), an engine's name
           "cache", "ZeRO", "Offload", "rank", "RoPE", "scaling", "adafactor",  # KV cache, ZeRO-Offload, RoPE scaling
-          "TensorRT", "transformers"}  # library names
+          "TensorRT", "transformers", "AdamW", "Adam", "bitsandbytes", "DeepSpeed",  # library / optimizer names
+          "loss"}  # the training loss, written in English by Chinese ML teams
 
 
 def _fields(template: str) -> set[str]:
