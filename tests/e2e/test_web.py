@@ -123,6 +123,59 @@ def test_inference_and_error(page: Page, base_url: str, shots: Path) -> None:
     page.screenshot(path=str(shots / "inference-error.png"), full_page=True)
 
 
+def test_buyer_fields_and_concurrent_users(page: Page, base_url: str, shots: Path) -> None:
+    """A buyer's serving questions (review 2026-12-01): TTFT/TPOT targets, serving period, framework, precision,
+    stacks already run, and concurrent users instead of a request rate: the form sends them to POST /api/plan and
+    the answer says the rate it derived (Little's law)."""
+    page.goto(base_url + "/?fresh=2#lang=en&task=inference")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#users").is_visible() and page.locator("#tpot").is_visible()
+    serving = page.locator("#framework option").all_inner_texts()
+    assert any("vLLM" in x for x in serving) and not any("LLaMA-Factory" in x for x in serving)  # engines only
+    page.fill("#users", "50")
+    page.fill("#ttft", "0.5")
+    page.fill("#tpot", "0.0333")
+    page.fill("#period", "7")
+    page.select_option("#period-unit", "days")
+    page.select_option("#framework", "vllm")
+    page.select_option("#precision", "bf16")
+    page.check("#already-on input[value='cann']")
+    with page.expect_request(lambda r: "/api/plan" in r.url and r.method == "POST") as rq:
+        page.click("#plan-btn")
+    body = rq.value.post_data_json
+    assert body["concurrent_users"] == 50 and "requests_per_s" not in body, body
+    assert (body["ttft_s"], body["tpot_s"], body["days"]) == (0.5, 0.0333, 7) and "hours" not in body, body
+    assert (body["framework"], body["precision"], body["already_on"]) == ("vllm", "bf16", ["cann"]), body
+    page.wait_for_selector("#plans-table tbody tr")
+    rate = page.locator("#plan-rate").inner_text()
+    rps = 50 / (0.5 + 256 * 0.0333)  # Little's law: users / (TTFT + output x TPOT)
+    assert "50 concurrent users" in rate and f"{rps:.2f}" in rate, rate  # 5.54
+    assert "Little" in (page.locator("#plan-assumptions li").first.text_content() or "")  # folded: the text
+    assert "vllm" in page.locator("#plans-table").inner_text()
+    for part in ("users=50", "tpot=0.0333", "period=7", "period-unit=days", "framework=vllm", "already-on=cann"):
+        assert part in page.url, (part, page.url)
+    page.screenshot(path=str(shots / "plan-users-en.png"), full_page=True)
+
+    page.click("#lang-toggle")
+    page.wait_for_selector("html[lang='zh-CN']")
+    assert "并发用户" in page.locator("#plan-rate").inner_text()
+    assert page.locator("label:has(#tpot) span").inner_text() == "TPOT 目标（秒）"
+    assert page.locator("#framework option").first.inner_text() == "自动"
+    page.click("#lang-toggle")
+    page.wait_for_selector("html[lang='en']")
+
+    page.fill("#tpot", "")  # concurrent users without a TPOT target: the API's one error shape, shown on the page
+    page.click("#plan-btn")
+    page.wait_for_selector("#plan-error:not([hidden])")
+    assert "tpot_s" in page.locator("#plan-error").inner_text()
+    assert page.locator("#plan-results").is_hidden()
+
+    page.select_option("#task", "lora")  # training: the training frameworks, no serving fields
+    assert page.locator("#users").is_hidden() and page.locator("#period").is_hidden()
+    training = page.locator("#framework option").all_inner_texts()
+    assert any("LLaMA-Factory" in x for x in training) and not any("vLLM" in x for x in training)
+
+
 def test_budget_and_deadline_refusal_names_form_fields(page: Page, base_url: str) -> None:
     page.goto(base_url + "/?fresh=1#lang=zh&task=lora&tokens=100000000")  # a query: a full load, not a hash change
     page.wait_for_selector("body[data-ready='1']")

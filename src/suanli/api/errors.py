@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -25,6 +26,7 @@ from suanli.views.shape import MessageJson
 __all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "error_json", "finite", "install_handlers"]
 
 log = logging.getLogger("suanli.api")
+_NAMED = re.compile(r"^([a-z][a-z0-9_]*): ")
 
 
 class ErrorItem(BaseModel):
@@ -145,9 +147,12 @@ def install_handlers(app: FastAPI) -> None:
             if x.get("type") == "json_invalid":
                 status = 400
             loc = [str(p) for p in x.get("loc", ()) if not str(p).startswith("function-")]
-            errs.append({"field": ".".join(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc) or None,
-                         "in": loc[0] if loc else None,
-                         "message": str(x.get("msg", "")).removeprefix("Value error, ")})
+            field = ".".join(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc) or None
+            message = str(x.get("msg", "")).removeprefix("Value error, ")
+            named = _NAMED.match(message) if field is None else None
+            if named:  # a whole-body check that names its field ("concurrent_users: needs tpot_s"): that field
+                field, message = named.group(1), message[named.end():]
+            errs.append({"field": field, "in": loc[0] if loc else None, "message": message})
         first = errs[0] if errs else {"field": None, "message": "invalid request"}
         if status == 400:
             return error_json(400, "body: not valid JSON (" + str(first["message"]) + ")", "body", errs)

@@ -125,6 +125,16 @@ class TcoRow(OfferFacts):
     cny_per_million_tokens: float | None = Field(None, description="only with tokens_per_s")
 
 
+class FrameworkRow(Shape):
+    """A training framework or serving engine the planner knows (frameworks.yaml): POST /api/plan's `framework`."""
+
+    id: str
+    name: str
+    tasks: list[str] = Field(description="the tasks it runs (inference: a serving engine)")
+    stacks: list[str] = Field(description="the software stacks it runs on (cuda, cann, …)")
+    engine: str | None = Field(description="serving frameworks: the engine they are, else null")
+
+
 class ValueRow(Shape):
     """GET /api/value: dense TFLOPS per CNY-per-card-hour (每元有效TFLOPS), best first."""
 

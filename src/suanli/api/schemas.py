@@ -45,6 +45,11 @@ class PlanBody(PlanRequest):
     vendors: _Names = Field((), max_length=MAX_LIST_ITEMS)
     stacks: _Names = Field((), max_length=MAX_LIST_ITEMS)
     devices: _Names = Field((), max_length=MAX_LIST_ITEMS)
+    already_on: _Names = Field((), max_length=16, description="stacks the team already runs (cuda, cann, …): no "
+                               "migration cost")
+    framework: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS, description="a frameworks.yaml id "
+                                  "(GET /api/frameworks); default: the usual one for the task and stack")
+    engine: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)
     breakdown: bool = Field(True, description="add each plan's memory breakdown per device (bytes)")
 
     @model_validator(mode="before")

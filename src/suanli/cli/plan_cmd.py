@@ -11,7 +11,7 @@ from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import console, emit_json, emit_rows, err_console, lang, say
 from suanli.errors import InputError
-from suanli.plan.request import PlanRequest, make_request
+from suanli.plan.request import PlanRequest, make_request, with_rate_note
 from suanli.plan.search import PlanResult, plan
 from suanli.views.bounds import check_plan
 from suanli.views.plans import plan_json
@@ -109,6 +109,8 @@ def render_plan(r: PlanResult) -> None:
     lg = lang()
     q = r.request
     what = (Message("plan.what.tokens", tokens=q.tokens) if q.tokens and q.task != "inference"
+            else Message("plan.what.users", users=q.concurrent_users, rps=q.requests_per_s)
+            if q.concurrent_users and q.requests_per_s
             else Message("plan.what.rps", rps=q.requests_per_s) if q.requests_per_s
             else Message("plan.what.tokens", tokens=q.tokens))
     console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
@@ -198,6 +200,7 @@ def register(app: typer.Typer) -> None:
         seq: Annotated[int | None, typer.Option(help="training sequence length")] = None,
         global_batch: Annotated[int | None, typer.Option(help="sequences per optimizer step")] = None,
         requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second")] = None,
+        concurrent_users: Annotated[int | None, typer.Option(help="serving: users streaming at once, instead of --requests-per-s (needs --tpot): requests/s = users ÷ (--ttft + --output × --tpot), Little's law")] = None,
         input: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens")] = None,
         output: Annotated[int | None, typer.Option("--output", help="serving: generated tokens")] = None,
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
@@ -243,7 +246,7 @@ def register(app: typer.Typer) -> None:
         fields: dict[str, Any] = read_workload_file(file) if file else {}
         flags = {
             "model": model, "task": task, "tokens": tokens, "seq": seq, "global_batch": global_batch,
-            "requests_per_s": requests_per_s, "input": input, "output": output, "ttft_s": ttft, "tpot_s": tpot,
+            "requests_per_s": requests_per_s, "concurrent_users": concurrent_users, "input": input, "output": output, "ttft_s": ttft, "tpot_s": tpot,
             "hours": hours, "days": days, "budget_cny": budget, "deadline_hours": deadline_hours,
             "domestic_only": domestic_only or None, "vendors": tuple(vendor) if vendor else None,
             "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
@@ -273,6 +276,7 @@ def register(app: typer.Typer) -> None:
         from suanli.validate.bands import packaged_error_bands
 
         result = plan(cat, m, req, as_of(), error_bands=packaged_error_bands())  # each plan's speed evidence
+        result = with_rate_note(result)  # a rate derived from --concurrent-users is said first among the assumptions
         if skypilot:
             from suanli.plan.export import skypilot_yaml
 

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from suanli.catalog.offers import DEFAULT_STALE_MONTHS
 from suanli.errors import InputError
+from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_MONTH
 
-__all__ = ["OBJECTIVES", "PlanRequest", "make_request"]
+if TYPE_CHECKING:
+    from suanli.plan.search import PlanResult
+
+__all__ = ["MAX_CONCURRENT_USERS", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
+MAX_CONCURRENT_USERS = 10_000_000
+_MAX_REQUESTS_PER_S = 1e6  # requests_per_s's own bound below
+
+
+def rate_from_users(users: float, output_tokens: int, tpot_s: float, ttft_s: float = 0.0) -> float:
+    """Requests per second that `users` concurrent users send when each sends its next request as soon as the last
+    answer has streamed: each request spends W = TTFT + output × TPOT in the system and L = users are in it.
+    Little's law, L = λW (J. D. C. Little 1961, Operations Research 9(3):383-387, doi:10.1287/opre.9.3.383)."""
+    return users / (ttft_s + output_tokens * tpot_s)
 
 
 class PlanRequest(BaseModel):
@@ -25,7 +38,10 @@ class PlanRequest(BaseModel):
     seq: int = Field(2048, ge=16, le=1_048_576)
     global_batch: int = Field(64, ge=1, le=1_000_000, description="sequences per optimizer step")
     # serving
-    requests_per_s: float | None = Field(None, gt=0, le=1e6)
+    requests_per_s: float | None = Field(None, gt=0, le=_MAX_REQUESTS_PER_S)
+    concurrent_users: int | None = Field(
+        None, ge=1, le=MAX_CONCURRENT_USERS, description="serving: users streaming at once, instead of requests_per_s "
+        "(needs tpot_s; requests_per_s = users ÷ (ttft_s + output × tpot_s), Little's law; ttft_s not given: 0)")
     input: int = Field(512, ge=1, le=1_048_576)
     output: int = Field(256, ge=1, le=1_048_576)
     ttft_s: float | None = Field(None, gt=0, description="time-to-first-token target")
@@ -75,9 +91,11 @@ class PlanRequest(BaseModel):
 
     @model_validator(mode="after")
     def _needs(self) -> PlanRequest:
+        if self.concurrent_users is not None:
+            self._derive_rate()
         if self.task == "inference":
             if self.requests_per_s is None and self.tokens is None:
-                raise ValueError("inference planning needs requests_per_s (or tokens to generate)")
+                raise ValueError("inference planning needs requests_per_s or concurrent_users (or tokens to generate)")
         elif self.tokens is None:
             raise ValueError("training planning needs tokens (how many tokens to train on)")
         if self.objective == "fastest-within-budget" and self.budget_cny is None:
@@ -85,6 +103,33 @@ class PlanRequest(BaseModel):
         if self.hours is not None and self.days is not None:
             raise ValueError("give the serving period as hours or days, not both")
         return self
+
+    def _derive_rate(self) -> None:
+        """requests_per_s from concurrent_users (Little's law, `rate_from_users`); a rate given beside it must be
+        that rate (a request read back from its own JSON carries both)."""
+        if self.task != "inference":
+            raise ValueError("concurrent_users: applies to serving only (task inference)")
+        if self.tpot_s is None:
+            raise ValueError("concurrent_users: needs tpot_s (--tpot), the time per output token in seconds (30 "
+                             "tokens/s per user is 1/30 s)")
+        users = self.concurrent_users or 0
+        rate = rate_from_users(users, self.output, self.tpot_s, self.ttft_s or 0.0)
+        if self.requests_per_s is not None and abs(self.requests_per_s - rate) > 1e-9 * rate:
+            raise ValueError("concurrent_users: give it or requests_per_s (--requests-per-s), not both")
+        if rate > _MAX_REQUESTS_PER_S:
+            raise ValueError(f"concurrent_users: {users:,} users at these targets send {rate:.4g} requests/s, "
+                             f"over the bound of {_MAX_REQUESTS_PER_S:g}")
+        object.__setattr__(self, "requests_per_s", rate)  # frozen model: set once, while validating
+
+    def rate_note(self) -> Message | None:
+        """The derived request rate as a sentence (None when the rate was given)."""
+        if self.concurrent_users is None or self.tpot_s is None or self.requests_per_s is None:
+            return None
+        if self.ttft_s is None:
+            return Message("plan.assume.users_rate_no_ttft", users=self.concurrent_users, output=self.output,
+                           tpot_ms=self.tpot_s * 1000, rps=self.requests_per_s, field="ttft_s")
+        return Message("plan.assume.users_rate", users=self.concurrent_users, output=self.output,
+                       tpot_ms=self.tpot_s * 1000, ttft_ms=self.ttft_s * 1000, rps=self.requests_per_s)
 
     @property
     def card_limit(self) -> int:
@@ -99,6 +144,16 @@ class PlanRequest(BaseModel):
         return self.days * 24 if self.days is not None else HOURS_PER_MONTH
 
 
+def with_rate_note(result: PlanResult) -> PlanResult:
+    """The plan result with the derived request rate first among its assumptions (when it was derived from
+    concurrent users), so the CLI, its JSON and the API say it."""
+    note = result.request.rate_note()
+    if note is None:
+        return result
+    return result.model_copy(update={"assumptions": [render(note), *result.assumptions],
+                                     "assumptions_i18n": [note.to_json(), *result.assumptions_i18n]})
+
+
 def make_request(**kwargs: object) -> PlanRequest:
     clean = {k: v for k, v in kwargs.items() if v is not None}
     if "objective" in clean and clean["objective"] not in OBJECTIVES:
@@ -109,4 +164,7 @@ def make_request(**kwargs: object) -> PlanRequest:
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "plan"
         msg = err["msg"].removeprefix("Value error, ")
+        named, sep, rest = msg.partition(": ")
+        if field == "plan" and sep and named in PlanRequest.model_fields:  # a whole-request check naming its field
+            field, msg = named, rest
         raise InputError(field.replace("_", "-"), msg) from None

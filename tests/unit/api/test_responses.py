@@ -139,6 +139,7 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]]) 
     for m in cat.models:
         get("/api/models/{name}", f"/api/models/{m.id}")
     get("/api/sources", "/api/sources")
+    get("/api/frameworks", "/api/frameworks")
     for precision in ("bf16", "fp8", "int4"):
         get("/api/value", "/api/value", params={"precision": precision, "region": "any",
                                                 "offer_kinds": ["listing", "index", "reference"]})
@@ -162,6 +163,8 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]]) 
         post("/api/estimate", "/api/estimate", body)
     for body in ({"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8},
                  {"model": "qwen2.5-7b", "task": "inference", "requests_per_s": 5, "ttft_s": 1, "tpot_s": 0.05},
+                 {"model": "qwen2.5-7b", "task": "inference", "concurrent_users": 50, "tpot_s": 0.0333, "days": 7,
+                  "framework": "vllm", "precision": "bf16", "already_on": ["cann"]},
                  {"model": "qwen2.5-72b", "task": "full", "tokens": 1e9, "budget_cny": 1000},
                  {"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8, "region": "any",
                   "offer_kinds": ["listing", "index", "reference"], "breakdown": False}):

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 
 from suanli.api.deps import catalog
-from suanli.api.responses import ScenarioAnswer, ValueRow
+from suanli.api.responses import FrameworkRow, ScenarioAnswer, ValueRow
 from suanli.catalog import lookup
 from suanli.catalog.schema import Source
 from suanli.plan.scenarios import Scenario
@@ -44,6 +44,14 @@ def models(request: Request) -> list[dict[str, Any]]:
 @router.get("/models/{name:path}", response_model=views.ModelDetail, response_model_exclude_unset=True)
 def model(request: Request, name: str) -> dict[str, Any]:
     return views.model_detail(lookup.model(catalog(request), name))
+
+
+@router.get("/frameworks", response_model=list[FrameworkRow], response_model_exclude_unset=True)
+def frameworks(request: Request) -> list[dict[str, Any]]:
+    """The frameworks and serving engines POST /api/plan's `framework` takes (frameworks.yaml), with their tasks and
+    stacks: the page's framework choice."""
+    return [{"id": f.id, "name": f.name, "tasks": list(f.tasks), "stacks": list(f.stacks), "engine": f.engine}
+            for f in catalog(request).frameworks]
 
 
 @router.get("/sources", response_model=list[Source], response_model_exclude_unset=True)

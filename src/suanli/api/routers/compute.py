@@ -41,7 +41,7 @@ def _breakdowns(cat: Catalog, m: Any, req: Any, plans: list[dict[str, Any]]) -> 
 def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> dict[str, Any]:
     """The plan for a body, from the cache when the same body met the same catalog revision (and, with `lang`,
     its sentences already rendered in that language: `views.plans.localized`)."""
-    from suanli.plan.request import PlanRequest
+    from suanli.plan.request import PlanRequest, with_rate_note
     from suanli.plan.search import plan
     from suanli.views.bounds import check_plan
     from suanli.views.plans import plan_json
@@ -56,7 +56,8 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
         m = lookup.model(c, req.model)
         from suanli.validate.bands import packaged_error_bands
 
-        out = plan_json(plan(c, m, req, error_bands=packaged_error_bands()))  # each plan's speed evidence
+        # each plan's speed evidence; a rate derived from concurrent_users said first among the assumptions
+        out = plan_json(with_rate_note(plan(c, m, req, error_bands=packaged_error_bands())))
         if body.breakdown:
             _breakdowns(c, m, body, out["plans"])
         out = finite(out)

@@ -61,7 +61,8 @@ const basis = (region, kinds) => t("basis", {region: t("region_" + region), kind
 const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` class="${cls}"` : ""}>${html}</td>`;
 
 // ---- state in the URL (#tab=plan&model=…&task=…) -----------------------------------------------------
-const FORM = ["model", "task", "tokens", "rps", "input", "output", "budget", "deadline", "max-gpus", "gpus", "objective", "region", "kinds",
+const FORM = ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline",
+  "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision",
   "cmp-region", "cmp-kinds", "val-region", "val-kinds", "tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"];
 const DEFAULTS = {};  // filled at start: a field at its default stays out of the URL
 function saveUrl() {
@@ -70,11 +71,24 @@ function saveUrl() {
   p.set("lang", lang);
   FORM.forEach(id => { const v = $("#" + id).value; if (v !== "" && v !== DEFAULTS[id]) p.set(id, v); });
   ["domestic", "no-migration"].forEach(id => { if ($("#" + id).checked) p.set(id, "1"); });
+  const on = alreadyOn(); if (on.length) p.set("already-on", on.join(","));
   history.replaceState(null, "", "#" + p.toString());
 }
 function restoreForm() {
   FORM.forEach(id => { if (params.has(id)) $("#" + id).value = params.get(id); });
   ["domestic", "no-migration"].forEach(id => { if (params.has(id)) $("#" + id).checked = true; });
+  const on = (params.get("already-on") || "").split(",");
+  document.querySelectorAll("#already-on input").forEach(x => { x.checked = on.includes(x.value); });
+}
+// the stacks a team already runs (no migration cost): checkboxes, one per stack of the catalog's devices
+const alreadyOn = () => [...document.querySelectorAll("#already-on input:checked")].map(x => x.value);
+// the framework choice: the task's frameworks (training) or serving engines (inference), from GET /api/frameworks
+function fillFrameworks(keep) {
+  const task = $("#task").value, fws = state.frameworks || [];
+  const fit = fws.filter(f => task === "inference" ? f.engine != null : f.engine == null && f.tasks.includes(task));
+  $("#framework").innerHTML = `<option value="" data-i18n="auto">${esc(t("auto"))}</option>` +
+    fit.map(f => `<option value="${esc(f.id)}">${esc(f.name)}</option>`).join("");
+  $("#framework").value = fit.some(f => f.id === keep) ? keep : "";
 }
 
 // ---- tabs (WAI-ARIA tabs: arrows, Home/End move between tabs) ---------------------------------------
@@ -107,6 +121,7 @@ function syncTask() {
   const serve = $("#task").value === "inference";
   document.querySelectorAll(".serve").forEach(e => { e.hidden = !serve; });
   document.querySelectorAll(".train").forEach(e => { e.hidden = serve; });
+  fillFrameworks($("#framework").value);
 }
 $("#task").addEventListener("change", () => { syncTask(); saveUrl(); });
 ["#plan-form", "#compare-form", "#value-form", "#tco-form"].forEach(f => $(f).addEventListener("change", saveUrl));
@@ -128,8 +143,17 @@ $("#plan-form").addEventListener("submit", async ev => {
     budget_cny: num("#budget"), deadline_hours: num("#deadline"), domestic_only: $("#domestic").checked,
     region: $("#region").value, offer_kinds: kindsOf("#kinds")};
   if ($("#no-migration").checked) body.allow_migration = false;
-  if (task === "inference") Object.assign(body, {requests_per_s: num("#rps"), input: num("#input"), output: num("#output")});
-  else body.tokens = num("#tokens");
+  if (task === "inference") {
+    // concurrent users instead of a request rate: the API derives the rate (Little's law) and says so
+    const users = num("#users");
+    Object.assign(body, {input: num("#input"), output: num("#output"), ttft_s: num("#ttft"), tpot_s: num("#tpot")},
+      users === undefined ? {requests_per_s: num("#rps")} : {concurrent_users: users});
+    const period = num("#period");
+    if (period !== undefined) body[$("#period-unit").value === "days" ? "days" : "hours"] = period;
+  } else body.tokens = num("#tokens");
+  if ($("#framework").value) body.framework = $("#framework").value;
+  if ($("#precision").value) body.precision = $("#precision").value;
+  if (alreadyOn().length) body.already_on = alreadyOn();
   Object.keys(body).forEach(k => body[k] === undefined && delete body[k]);
   saveUrl();
   const btn = $("#plan-btn"), prog = $("#progress"), t0 = performance.now();
@@ -160,6 +184,8 @@ function renderPlan(r) {
   $("#plan-results").hidden = false;
   const req = r.request || {}, serving = req.task === "inference";
   $("#plan-meta").textContent = `${r.model} · ${basis(req.region || "cn", req.offer_kinds)} · ${r.configurations_evaluated.toLocaleString()} ${t("configs")} ${(r.search_seconds * 1000).toFixed(0)} ms`;
+  $("#plan-rate").hidden = !(serving && req.concurrent_users);
+  $("#plan-rate").textContent = serving && req.concurrent_users ? t("derived_rate", {users: fmt(req.concurrent_users, 0), rps: fmt(req.requests_per_s, 3)}) : "";
   $("#plan-assumptions ul").innerHTML = (r.assumptions || []).map(a => `<li>${esc(a)}</li>`).join("");
   $("#plan-assumptions").hidden = !(r.assumptions || []).length;
   const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
@@ -406,7 +432,10 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
 (async function init() {
   await Promise.all([loadMessages(lang), loadMessages("en")]);
   applyLang();
-  const [models, accs, offers] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers")]);
+  const [models, accs, offers, frameworks] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers"), api("/api/frameworks")]);
+  state.frameworks = frameworks; fillFrameworks("");
+  $("#already-on").insertAdjacentHTML("beforeend", [...new Set(accs.map(a => a.stack))].sort()
+    .map(s => `<label class="check"><input type="checkbox" value="${esc(s)}"><span>${esc(s)}</span></label>`).join(""));
   state.offers = Object.fromEntries(offers.map(o => [o.id, o])); knowNames(accs);
   const llm = models.filter(m => m.kind === "llm");
   const opts = llm.map(m => `<option value="${esc(m.id)}">${esc(m.id)} (${(m.params / 1e9).toFixed(1)} B)</option>`).join("");
@@ -416,7 +445,7 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   const priced = new Set(offers.map(o => o.device));
   $("#tco-gpu").innerHTML = accs.filter(a => priced.has(a.id)).map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
   FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
-  restoreForm(); syncTask();
+  restoreForm(); syncTask(); fillFrameworks(params.get("framework") || "");
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();
   document.body.dataset.ready = "1";
 })().catch(showInit);
