@@ -220,6 +220,9 @@ class TrainingMemoryTerms:
     offload_optimizer: bool
     # the trainable parameters' gradients accumulated unsharded in fp32 (FSDP2's reduce dtype under pipelining)
     unsharded_grads_bytes: float = 0.0
+    # FSDP1 units that mix frozen and LoRA weights: the gradient of every wrapped unit's whole parameters (workload
+    # fsdp_mixed_units; 0 when not set)
+    mixed_unit_grads_bytes: float = 0.0
 
 
 def storage_precision(precision: str) -> str:
@@ -262,6 +265,24 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
     per_tok = tuple(
         arch.activation_bytes_per_token_per_layer(m, act_b, r, w.flash_attention, w.seq) for r in RECOMPUTE
     )
+    if w.task == "qlora" and w.bnb_saves_inputs:
+        # bitsandbytes MatMul4Bit.forward keeps the 4-bit linear's input for backward whenever input or weight needs a
+        # gradient (bitsandbytes autograd/_functions.py: `if any(ctx.needs_input_grad[:2]): ctx.tensors = (A, B)`),
+        # where a frozen 16-bit nn.Linear keeps none of its input (its weight needs no gradient): beyond the same
+        # LoRA in bf16, each layer holds the inputs of its quantized linears, QKV and gate/up sharing theirs: h, a·d,
+        # h and the down projection's f (lm_head stays 16-bit, weights_bytes); inside a layer, so full recomputation
+        # holds them only for the layer it recomputes
+        qin = ((m.hidden_size or 0) * 2 + (m.num_attention_heads or 0) * arch.head_dim(m)
+               + arch.ffn_width_active(m)) * act_b
+        per_tok = tuple(x + qin for x in per_tok[:2]) + per_tok[2:]
+    mixed = 0.0
+    if w.task in ("lora", "qlora") and w.fsdp_mixed_units:
+        # FSDP1 with use_orig_params mixes frozen and LoRA weights in one FlatParameter: its gradient has the unit's
+        # whole numel (PyTorch fsdp/_wrap_utils.py warning, quoted in Lightning-AI/litgpt#1538: '1451376640 numel
+        # instead of 106496 numel before sharding via reduce-scatter'; FSDP docs: 'equivalent to not freezing those
+        # parameters'), in the weights' dtype; every decoder layer is such a unit, the root (embedding, final norm,
+        # lm_head) is all frozen and gets none
+        mixed = (p.total - p.embedding - p.lm_head) * weight_bytes_per_param(prec) + trainable * 4.0
     return TrainingMemoryTerms(
         seq=w.seq,
         weights_bytes=weights,
@@ -283,6 +304,7 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
         # not in the framework's device peak, like offloaded ones
         offload_optimizer=w.offload_optimizer or w.paged_optimizer,
         unsharded_grads_bytes=trainable * 4.0,
+        mixed_unit_grads_bytes=mixed,
     )
 
 
@@ -307,6 +329,12 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     weights = t.weights_bytes / shard * np.where((zero >= 3) & ~fsdp_pp, 1 / dp, share)
     grads = np.where(fsdp_pp, t.unsharded_grads_bytes / shard * share,
                      t.grads_bytes / shard * np.where(zero >= 2, 1 / dp, share))
+    if t.mixed_unit_grads_bytes:
+        # FSDP1 (zero 2/3) units mixing frozen and LoRA weights: their whole-numel gradient is reduce-scattered to 1/dp
+        # per unit, but under no_sync, the gradient accumulation of every micro-batch but the last (Lightning Fabric
+        # no_backward_sync -> FullyShardedDataParallel.no_sync), FSDP 'will accumulate the full model gradients
+        # (instead of gradient shards) until the eventual sync' (torch FullyShardedDataParallel.no_sync docstring)
+        grads = np.where(zero >= 2, t.mixed_unit_grads_bytes / shard * np.where(grad_accum > 1, 1.0, 1 / dp), grads)
     optimizer = t.optimizer_bytes / shard * np.where(zero >= 1, 1 / dp, share)
     if t.offload_optimizer:
         optimizer = optimizer * 0.0

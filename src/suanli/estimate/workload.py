@@ -97,6 +97,11 @@ class Workload(BaseModel):
                                  "torchtune single-device recipes)")
     loss_chunks: int = Field(1, ge=1, le=1024, description="cross-entropy over this many chunks of tokens (torchtune "
                              "CEWithChunkedOutputLoss: 8): the fp32 upcast lives one chunk at a time")
+    bnb_saves_inputs: bool = Field(False, description="qlora: the 4-bit linears are bitsandbytes MatMul4Bit, which keeps "
+                                   "each one's input for backward (ctx.tensors = (A, B))")
+    fsdp_mixed_units: bool = Field(False, description="lora/qlora under FSDP1 (zero 2/3) with each decoder layer one unit "
+                                   "mixing frozen and LoRA weights (use_orig_params): the gradient is the units' whole "
+                                   "numel, kept unsharded under no_sync gradient accumulation")
     legacy_kv_cache: bool = Field(False, description="hf: the model's remote code returns a new tuple of torch.cat-grown "
                                   "caches each step while generate() still holds the previous one (Qwen 1 modeling_qwen.py)")
     identical_tokens: bool = Field(False, description="inference: every prompt position holds the same token id and the "

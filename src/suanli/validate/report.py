@@ -79,7 +79,8 @@ _WORKLOAD_KEYS = (
     "task", "gpus", "precision", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute",
     "optimizer", "lora_rank", "engine", "kv_dtype", "flash_attention", "grad_accum", "lora_targets",
     "offload_optimizer", "resolution", "steps", "cfg", "paged_optimizer", "optimizer_in_backward", "master_weights",
-    "loss_chunks", "legacy_kv_cache", "tp_comm_overlap", "ep", "identical_tokens",
+    "loss_chunks", "legacy_kv_cache", "tp_comm_overlap", "ep", "identical_tokens", "bnb_saves_inputs",
+    "fsdp_mixed_units",
 )
 
 
