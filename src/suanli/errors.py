@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from suanli.i18n import Message
 
 __all__ = [
     "CatalogError",
@@ -19,18 +23,25 @@ __all__ = [
     "PlanError",
     "SuanliError",
     "did_you_mean",
+    "error_text",
 ]
 
 
 class SuanliError(Exception):
-    """Base of every error suanli raises on purpose."""
+    """Base of every error suanli raises on purpose.
+
+    `i18n`: the same sentence as a catalog `Message` where the raise site gives one (the English text, `str(e)`,
+    is unchanged); interfaces show it in their language with `error_text`."""
+
+    i18n: Message | None = None
 
 
 class InputError(SuanliError, ValueError):
     """A value given by the user is not allowed. The message names the field and the allowed values."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, i18n: Message | None = None) -> None:
         self.field = field
+        self.i18n = i18n
         super().__init__(f"{field}: {message}")
 
 
@@ -41,7 +52,11 @@ class NotFoundError(InputError, LookupError):
         self.name = name
         self.suggestions = did_you_mean(name, candidates)
         hint = f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
-        super().__init__(field, f"unknown {field} {name!r}.{hint}")
+        from suanli.i18n import Message
+
+        i18n = (Message("error.unknown_hint", kind=field, name=repr(name), names=", ".join(self.suggestions))
+                if self.suggestions else Message("error.unknown", kind=field, name=repr(name)))
+        super().__init__(field, f"unknown {field} {name!r}.{hint}", i18n)
 
 
 class CatalogError(SuanliError):
@@ -63,6 +78,23 @@ class EstimateError(SuanliError):
 
 class PlanError(SuanliError):
     """No plan satisfies the constraints; the message says which constraint to relax and by how much."""
+
+    def __init__(self, message: str, i18n: Message | None = None) -> None:
+        self.i18n = i18n
+        super().__init__(message)
+
+
+def error_text(e: BaseException, lang: str, surface: str = "cli") -> str:
+    """The error's one line in `lang`: `field: ` and its message rendered where the raise site gave one (the
+    field keeps its name, as the flag or JSON field it is), else the English text."""
+    msg = getattr(e, "i18n", None)
+    if msg is None:
+        return str(e)
+    from suanli.i18n import render
+
+    text = render(msg, lang, surface)  # type: ignore[arg-type]
+    field = getattr(e, "field", None)
+    return f"{field}: {text}" if isinstance(e, InputError) and field else text
 
 
 def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:

@@ -48,6 +48,9 @@ class ErrorBody(BaseModel):
     relax: list[str] | None = Field(None, description="POST /api/plan's 422 when neither the budget nor the "
                                     "deadline can be met: what each needs alone, in the request's language")
     relax_i18n: list[MessageJson] | None = Field(None, description="the same hints as messages")
+    error_i18n: MessageJson | None = Field(None, description="422/404 from suanli's checks: `error` as a message (id, "
+                                           "params); `error` itself is in the request's language (`?lang=` or "
+                                           "Accept-Language, English by default)")
 
 
 _DESCRIPTIONS = {
@@ -85,9 +88,25 @@ class SafeJSONResponse(JSONResponse):
 
 
 def error_json(status: int, message: str, field: str | None = None, errors: list[Any] | None = None,
-               headers: dict[str, str] | None = None) -> SafeJSONResponse:
-    return SafeJSONResponse({"error": message, "field": field, "errors": errors or []}, status_code=status,
-                            headers=headers)
+               headers: dict[str, str] | None = None, i18n: dict[str, Any] | None = None) -> SafeJSONResponse:
+    body: dict[str, Any] = {"error": message, "field": field, "errors": errors or []}
+    if i18n is not None:
+        body["error_i18n"] = i18n
+    return SafeJSONResponse(body, status_code=status, headers=headers)
+
+
+def request_lang_of(request: Request) -> str:
+    """The request's language as the routers take it (`web.messages.request_lang`): `?lang=`, else Accept-Language."""
+    from suanli.web.messages import request_lang
+
+    return request_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def _said(request: Request, e: SuanliError) -> tuple[str, dict[str, Any] | None]:
+    """An error's line in the request's language (`errors.error_text`) and its message, where the raise site gave one."""
+    from suanli.errors import error_text
+
+    return error_text(e, request_lang_of(request), "api"), (e.i18n.to_json() if e.i18n is not None else None)
 
 
 class PlanRefused(Exception):
@@ -115,20 +134,24 @@ def install_handlers(app: FastAPI) -> None:
         return error_json(422, str(e), e.field, [x.as_dict() for x in e.errors])
 
     @app.exception_handler(NotFoundError)
-    async def _not_found(_: Request, e: NotFoundError) -> Response:
-        return error_json(404, str(e), e.field, [{"field": e.field, "message": str(e), "suggestions": e.suggestions}])
+    async def _not_found(request: Request, e: NotFoundError) -> Response:
+        text, i18n = _said(request, e)
+        return error_json(404, text, e.field, [{"field": e.field, "message": text, "suggestions": e.suggestions}],
+                          i18n=i18n)
 
     @app.exception_handler(InputError)
-    async def _input(_: Request, e: InputError) -> Response:
-        return error_json(422, str(e), e.field)
+    async def _input(request: Request, e: InputError) -> Response:
+        text, i18n = _said(request, e)
+        return error_json(422, text, e.field, i18n=i18n)
 
     @app.exception_handler(DataFileError)
     async def _data(_: Request, e: DataFileError) -> Response:
         return error_json(422, str(e), e.field)
 
     @app.exception_handler(SuanliError)
-    async def _suanli(_: Request, e: SuanliError) -> Response:
-        return error_json(422, str(e))
+    async def _suanli(request: Request, e: SuanliError) -> Response:
+        text, i18n = _said(request, e)
+        return error_json(422, text, i18n=i18n)
 
     @app.exception_handler(PlanRefused)
     async def _plan_refused(_: Request, e: PlanRefused) -> Response:

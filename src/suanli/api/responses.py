@@ -203,6 +203,7 @@ class ScenarioAnswer(Shape):
     seed_best_plan: Plan | None
     agrees: bool
     explanation: str
+    explanation_i18n: MessageJson | None = Field(None, description="explanation as a message (id, params)")
     region: str
     offer_kinds: list[str]
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.output import console, emit_json, emit_rows
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, tr
 from suanli.units import GB, GiB
 
 __all__ = ["app", "register"]
@@ -267,7 +267,7 @@ def list_cmd(
     for line in getattr(st, "unreadable", []):
         from rich.markup import escape
 
-        console.print(f"[yellow]skipped unreadable result:[/yellow] {escape(line)}", highlight=False)
+        console.print(f"[yellow]{tr('cli.bench.skipped')}[/yellow] {escape(line)}", highlight=False)
     if device:
         key = device.lower()
         results = [
@@ -281,9 +281,10 @@ def list_cmd(
         emit_json(results)
         return
     if not results:
-        console.print(f"no stored results in {_store(store).root}", highlight=False)
+        console.print(tr("cli.bench.none", root=str(_store(store).root)), highlight=False)
         return
-    emit_rows([_row(r) for r in results], _RUN_COLUMNS, title=f"Benchmark results ({_store(store).root})")
+    emit_rows([_row(r) for r in results], _RUN_COLUMNS, title=tr("cli.bench.title", root=str(_store(store).root)),
+              headers=col_headers(_RUN_COLUMNS, "bench.col"))
 
 
 @app.command("suite")

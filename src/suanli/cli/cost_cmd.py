@@ -13,11 +13,12 @@ from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, say_json, tr
 from suanli.errors import InputError
+from suanli.i18n import Message
 from suanli.plan.cost import (
     rent_vs_buy,
 )
 from suanli.catalog import offers as offer_q
-from suanli.plan.compare import (compare_devices, migration_cost, no_price_message, offer_facts, rent_for, rent_options,
+from suanli.plan.compare import (compare_devices, migration_cost, no_price, no_price_message, offer_facts, rent_for, rent_options,
                                  tco_rows)
 from suanli.units import HOURS_PER_YEAR
 from suanli.plan.scenarios import Scenario, run_scenario
@@ -263,7 +264,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         else:
             found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today)
             if found is None:
-                raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price")
+                raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price",
+                                 Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds)))
             rent, o, bill = found
             rent_o, rent_bill = o, bill
             rent_info = {

@@ -7,8 +7,9 @@ from typing import Annotated
 import typer
 
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import console, emit_json, emit_rows, err_console
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, tr
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["register"]
 
@@ -27,7 +28,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         st = ResultStore(store)
         results = st.results()
         if not results:
-            raise InputError("result", f"no stored results in {st.root}; run `suanli bench run` first")
+            raise InputError("result", f"no stored results in {st.root}; run `suanli bench run` first",
+                             Message("error.no_results", root=str(st.root)))
         r = st.get(result) if result else max(results, key=lambda x: x.created_at)
         cat = packaged_catalog()
         e, rows = compare_result(cat, r, load_calibration())
@@ -35,12 +37,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             emit_json({"result": r.id, "device": e.device.id, "rows": rows,
                        "efficiency": [x.model_dump() for x in (e.inference.efficiencies if e.inference else [])]})
             return
-        console.print(f"result {r.id}: {r.model.name} on {r.backend.device_name} ({e.device.id}), "
-                      f"{r.config.precision}, batch {r.config.batch}, {r.config.input_tokens}+{r.config.output_tokens} tokens")
-        emit_rows([x.model_dump() for x in rows], ["metric", "measured", "estimated", "error_pct"],
-                  title="Measured against estimated")
+        console.print(tr("cli.fb.result", id=r.id, model=r.model.name, device_name=r.backend.device_name,
+                         device=e.device.id, precision=r.config.precision, batch=r.config.batch,
+                         input=r.config.input_tokens, output=r.config.output_tokens))
+        cols = ["metric", "measured", "estimated", "error_pct"]
+        emit_rows([x.model_dump() for x in rows], cols, title=tr("cli.fb.title"), headers=col_headers(cols, "fb.col"))
         for x in e.inference.efficiencies if e.inference else []:
-            console.print(f"efficiency {x.metric} = {x.value:.3f} ({x.source})", highlight=False)
+            console.print(tr("cli.fb.efficiency", metric=x.metric, value=x.value, source=x.source), highlight=False)
 
     @app.command("calibrate")
     def calibrate_cmd(
@@ -56,15 +59,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         cat = packaged_catalog()
         results = [r for r in st.results() if r.accuracy is None or r.accuracy.passed]
         if not results:
-            raise InputError("store", f"no usable results in {st.root}; run `suanli bench run` first")
+            raise InputError("store", f"no usable results in {st.root}; run `suanli bench run` first",
+                             Message("error.no_usable_results", root=str(st.root)))
         rejected: list[str] = []
         factors = calibrate_results(cat, results, rejected)
         for line in rejected:  # on stderr, so that --json stays one JSON document on stdout
-            err_console.print(f"[yellow]not used:[/yellow] {line}", highlight=False)
+            err_console.print(f"[yellow]{tr('cli.fb.not_used')}[/yellow] {line}", highlight=False)
         if device:
             factors = [f for f in factors if f.device == device]
             if not factors:
-                raise InputError("device", f"no results for {device!r}")
+                raise InputError("device", f"no results for {device!r}", Message("error.no_device_results", device=repr(device)))
         # the newest result that has a throughput to compare (created_at is to the second: a suite imports
         # several results at once, and microbenchmark-only ones have nothing to show before/after)
         timed = [r for r in results if r.throughput is not None] or results

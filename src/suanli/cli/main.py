@@ -246,7 +246,9 @@ def _run() -> None:
         if isinstance(rc, int) and rc:
             sys.exit(rc)
     except SuanliError as e:
-        _fail(str(e))
+        from suanli.errors import error_text
+
+        _fail(error_text(e, lang()))
     except _pydantic_validation_error() as e:  # a model built straight from user input (bench spec, API-shaped options)
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or e.title

@@ -16,7 +16,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from suanli.cli.output import console, emit_json
+from suanli.cli.output import col_headers, console, emit_json, lang, say, tr
 from suanli.errors import InputError, SuanliError
 from suanli.migrate.coverage import (
     CoverageReport,
@@ -150,31 +150,35 @@ def run_check(
 
 
 def _render(report: CoverageReport, wall_s: float) -> None:
-    tr = report.trace
-    title = (f"{report.model} · {report.task} · torch_npu {report.torch_npu_version} · traced on {tr['device']}"
-             f"{' (shrunk)' if tr.get('shrunk') else ''}")
+    trace = report.trace
+    say_id = tr
+    title = say_id("cli.mig.title", model=report.model, task=report.task, version=report.torch_npu_version,
+                   device=trace["device"], shrunk=say_id("cli.mig.shrunk") if trace.get("shrunk") else "")
     table = Table(title=title, header_style="bold")
-    for col in ("op", "calls", "status", "NPU kernels", "fused replacement", "note"):
-        table.add_column(col, overflow="fold", justify="right" if col == "calls" else "left")
+    cols = ("op", "calls", "status", "NPU kernels", "fused replacement", "note")
+    heads = col_headers(cols, "mig.col")
+    for col in cols:
+        table.add_column(heads.get(col, col), overflow="fold", justify="right" if col == "calls" else "left")
     for r in report.ops:
         style = _STATUS_STYLE.get(r.status, "")
         table.add_row(r.op, f"{r.calls:,}", f"[{style}]{r.status}[/]", r.impl_ns or "", r.fused or "", r.note or "")
     console.print(table)
     colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red"}[report.verdict]
-    console.print(f"[bold {colour}]verdict: {report.verdict}[/] — {report.verdict_text}", highlight=False)
+    verdict = say_id("cli.mig.verdict", verdict=say_id(f"verdict.{report.verdict}"))
+    console.print(f"[bold {colour}]{verdict}[/] — {_verdict_text(report)}", highlight=False)
     if report.fallback_ops:
-        console.print("CPU fallback: " + ", ".join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
+        console.print(say_id("cli.mig.fallback") + ", ".join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
                       highlight=False)
     for f in report.fused:
-        state = "available" if f.available else f"not in torch_npu {report.torch_npu_version}"
-        console.print(f"fused: {f.api} ({state}) — {f.replaces} [dim]({f.source})[/]", highlight=False)
+        state = say_id("cli.mig.available") if f.available else say_id("cli.mig.not_in", version=report.torch_npu_version)
+        console.print(say_id("cli.mig.fused", api=f.api, state=state, replaces=f.replaces) + f" [dim]({f.source})[/]",
+                      highlight=False)
     for a in report.adapted_lists:
-        state = {True: "listed", False: "not listed", None: "unknown (no list in the catalog)"}[a.listed]
-        console.print(f"adapted list {a.name}: {state}" + (f" [dim]({a.source})[/]" if a.source else ""),
+        state = say_id({True: "cli.mig.listed", False: "cli.mig.not_listed", None: "cli.mig.list_unknown"}[a.listed])
+        console.print(say_id("cli.mig.adapted", name=a.name, state=state) + (f" [dim]({a.source})[/]" if a.source else ""),
                       highlight=False)
     if report.migration_weeks:
         lo, hi = report.migration_weeks
-        from suanli.cli.output import tr as say_id
         from suanli.plan.cost import MIGRATION_ENGINEERS
 
         n = MIGRATION_ENGINEERS  # one unit with migrate cost / plan: calendar weeks × engineers
@@ -182,11 +186,26 @@ def _render(report: CoverageReport, wall_s: float) -> None:
                       highlight=False)
         console.print("[dim]" + say_id("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
     else:
-        console.print(f"migration effort: {report.migration_basis}", highlight=False)
+        console.print(say_id("cli.mig.effort", basis=report.migration_basis), highlight=False)
     for w in report.warnings:
-        console.print(f"[yellow]warning:[/] {w}", highlight=False, soft_wrap=True)
-    console.print(f"[dim]{tr['distinct_ops']} distinct ops, {tr['op_calls']:,} calls; build {tr['build_s']} s, "
-                  f"trace {tr['trace_s']} s, total {wall_s:.1f} s[/]", highlight=False)
+        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {w}", highlight=False, soft_wrap=True)
+    console.print("[dim]" + say_id("cli.mig.stats", ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
+                                   trace=trace["trace_s"], total=wall_s) + "[/]", highlight=False)
+
+
+def _verdict_text(report: CoverageReport) -> str:
+    """`report.verdict_text` in this run's language, from the report's own counts (coverage.classify's wording)."""
+    from suanli.i18n import Message
+
+    if lang() != "zh":
+        return report.verdict_text
+    if report.verdict == "needs-port":
+        more = Message("mig.vt.needs_port_more", n=len(report.fallback_ops)) if report.fallback_ops else ""
+        return say(Message("mig.vt.needs_port", n=len(report.non_aten_ops))) + say(more)
+    if report.verdict == "cpu-fallback":
+        return say(Message("mig.vt.cpu_fallback", version=report.torch_npu_version, n=len(report.fallback_ops),
+                           calls=sum(report.fallback_ops.values())))
+    return say(Message("mig.vt.npu_native", version=report.torch_npu_version))
 
 
 @app.callback()

@@ -9,7 +9,7 @@ import typer
 
 from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.output import console, emit_json, emit_rows, err_console, lang, say
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, lang, say, tr
 from suanli.errors import InputError
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
 from suanli.plan.search import PlanResult, plan
@@ -59,7 +59,7 @@ def _as_flag(e: InputError) -> InputError:
     key = e.field.replace("-", "_")
     if key not in _FIELD_FLAGS:
         return e
-    return InputError(_FIELD_FLAGS[key], str(e).removeprefix(f"{e.field}: "))
+    return InputError(_FIELD_FLAGS[key], str(e).removeprefix(f"{e.field}: "), e.i18n)
 
 
 def read_workload_file(path: str) -> dict[str, Any]:
@@ -184,13 +184,15 @@ def register(app: typer.Typer) -> None:
             best = (store.plan(r["id"]).get("result", {}).get("plans") or [{}])[0]
             req = r.get("request") or {}
             table.append({
-                "id": r["id"], "name": r.get("name"), "model": r["model"], "task": req.get("task"),
-                "best": f"{best.get('gpus')}× {best.get('device')}" if best else "none",
+                "id": r["id"], "name": r.get("name"), "model": r["model"],
+                "task": tr(f"task.{req['task']}") if req.get("task") and lang() == "zh" else req.get("task"),
+                "best": f"{best.get('gpus')}× {best.get('device')}" if best else tr("cli.plans.none"),
                 "hours": best.get("hours"), "¥ total": best.get("total_cost_cny"),
                 "saved": str(r["created_at"])[:16],
             })
-        emit_rows(table, ["id", "name", "model", "task", "best", "hours", "¥ total", "saved"],
-                  title=f"Saved plans in {store.url.split('@')[-1]}")
+        cols = ["id", "name", "model", "task", "best", "hours", "¥ total", "saved"]
+        emit_rows(table, cols, title=tr("cli.plans.title", url=store.url.split('@')[-1]),
+                  headers=col_headers(cols, "plans.col"))
 
     @app.command("plan")
     def plan_cmd(

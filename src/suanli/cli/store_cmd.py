@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.output import console, emit_json, emit_rows
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, tr
 
 __all__ = ["db_app", "import_offers_cmd", "register", "show_saved_plan"]
 
@@ -47,7 +47,8 @@ def db_upgrade(json_: Annotated[bool, typer.Option("--json", help="print JSON")]
     if json_:
         emit_json({"revision": info["revision"], "catalog_version_id": st.catalog_version_id, "url": info["url"]})
     else:
-        console.print(f"{info['url']}: schema at {info['revision']}, catalog version {st.catalog_version_id}", highlight=False)
+        console.print(tr("cli.db.upgraded", url=info["url"], revision=info["revision"], version=st.catalog_version_id),
+                      highlight=False)
 
 
 @db_app.command("info")
@@ -59,11 +60,13 @@ def db_info(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = 
     if json_:
         emit_json(info)
         return
-    console.print(f"database: {info['url']} ({info['dialect']}), schema {info['revision']} (newest {info['head']})", highlight=False)
+    console.print(tr("cli.db.info", url=info["url"], dialect=info["dialect"], revision=info["revision"], head=info["head"]),
+                  highlight=False)
     cur = info["catalog_versions"][-1] if info["catalog_versions"] else None
     if cur:
-        console.print(f"catalog version {cur['id']}: {cur['data_sha256'][:12]}… seeded {cur['seeded_at']}", highlight=False)
-    emit_rows([{"table": k, "rows": v} for k, v in info["counts"].items()], ["table", "rows"], title="Rows")
+        console.print(tr("cli.db.catalog", id=cur["id"], sha=cur["data_sha256"][:12], at=cur["seeded_at"]), highlight=False)
+    emit_rows([{"table": k, "rows": v} for k, v in info["counts"].items()], ["table", "rows"], title=tr("cli.db.rows"),
+              headers=col_headers(["table", "rows"], "db.col"))
 
 
 def show_saved_plan(rec: dict[str, Any]) -> None:
@@ -76,8 +79,9 @@ def show_saved_plan(rec: dict[str, Any]) -> None:
     from suanli.plan.search import Plan, PlanResult
 
     res = rec.get("result") or {}
-    console.print(f"[dim]#{rec.get('id')} {rec.get('name') or ''} · {str(rec.get('created_at', ''))[:16]} · "
-                  f"catalog version {rec.get('catalog_version_id')}[/dim]", highlight=False)
+    console.print("[dim]" + tr("cli.plans.show_head", id=rec.get("id"), name=rec.get("name") or "",
+                               at=str(rec.get("created_at", ""))[:16], version=rec.get("catalog_version_id")) + "[/dim]",
+                  highlight=False)
     try:
         known = set(Plan.model_fields)
         r = PlanResult(
@@ -88,7 +92,7 @@ def show_saved_plan(rec: dict[str, Any]) -> None:
                                    "relax_i18n", "assumptions", "assumptions_i18n") if k in res},
         )
     except (ValidationError, TypeError):
-        console.print("[yellow]saved by an older suanli: shown as JSON[/yellow]")
+        console.print(f"[yellow]{tr('cli.plans.old')}[/yellow]")
         emit_json(rec)
         return
     from suanli.cli.plan_cmd import render_plan

@@ -34,6 +34,7 @@ __all__ = [
     "duration",
     "lang_from_accept_language",
     "lang_from_env",
+    "localize",
     "messages",
     "normalize_lang",
     "render",
@@ -56,6 +57,7 @@ ENUM_PARAMS: dict[str, str] = {
     "spec": "spec",
     "price_region": "price_region",
     "price_kind": "price_kind",
+    "kind": "kind",  # what an unknown name names (gpu, model, plan …): NotFoundError
 }
 _FIELD_PARAMS = ("field", "task_field", "region_field")
 
@@ -182,6 +184,37 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
         return template.format(**params)
     except (KeyError, IndexError, ValueError, TypeError):
         return template
+
+
+def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:
+    """A JSON answer in `lang`: every text field `x` beside a message field `x_i18n` (one `{"id", "params"}`, or a
+    list of them as long as the list `x`) shows that message rendered, at any depth; the `*_i18n` fields and
+    everything else are unchanged. In English the answer is returned as it is (its text already is the English
+    rendering), so the English JSON contract never changes. One rule for every API answer (compare, tco,
+    migrate, scenarios, value …)."""
+    if normalize_lang(lang) == DEFAULT_LANG:
+        return obj
+
+    def msg(m: Any) -> bool:
+        return isinstance(m, Mapping) and isinstance(m.get("id"), str) and "params" in m
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if not isinstance(v, Mapping):
+            return v
+        out = {k: walk(x) for k, x in v.items()}
+        for k, m in v.items():
+            base = k.removesuffix("_i18n")
+            if base == k or base not in v:
+                continue
+            if msg(m):
+                out[base] = render(Message.from_json(m), lang, surface)
+            elif isinstance(m, list) and isinstance(v[base], list) and len(m) == len(v[base]) and all(map(msg, m)):
+                out[base] = [render(Message.from_json(x), lang, surface) for x in m]
+        return out
+
+    return walk(obj)
 
 
 def t(msg_id: str, lang: str = DEFAULT_LANG, surface: Surface = "cli", /, **params: Any) -> str:

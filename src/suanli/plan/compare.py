@@ -403,12 +403,13 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             month = cheapest_job_cost(priced, acc.id, 8, rent_h)
             if month is None:
                 raise InputError("saving", f"cannot derive it: {no_price_message(cat, acc.id, region, kinds)}; "
-                                 "or pass --saving")
+                                 "or pass --saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds)))
             price = month.cost_cny / (8 * rent_h)
             e = estimate(cat, m, acc, w).contract()
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
             if not tps:
-                raise InputError("saving", f"cannot derive it for {acc.id} (no speed estimate); pass --saving")
+                raise InputError("saving", f"cannot derive it for {acc.id} (no speed estimate); pass --saving",
+                                 Message("error.saving_no_speed", device=acc.id))
             sub = subsidy if acc.domestic else 0.0
             per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
             offer = next(o for o in priced.offers if o.id == month.offer_id)

@@ -22,7 +22,7 @@ from suanli.i18n import (
 
 _LATIN_WORD = re.compile(r"[A-Za-z]{4,}")
 # words that stay in Latin letters in Chinese text: names, units, technical terms
-_NAMES = {"suanli", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA", "QLoRA", "GiB", "token", "logits",
+_NAMES = {"suanli", "torch", "aten", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA", "QLoRA", "GiB", "token", "logits",
           "bench", "pip", "install", "plans", "TDP", "MoE", "None",
           "SQLite", "PostgreSQL", "Hugging", "Face", "cuda", "Llama", "Young",  # names: a model family, an author
           "tokens", "FLOPs", "vLLM",  # terms Chinese ML teams write in English (tokens/s), an engine's name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 
 from suanli.api.deps import catalog
 from suanli.api.responses import FrameworkRow, ScenarioAnswer, ValueRow
@@ -13,7 +13,9 @@ from suanli.catalog import lookup
 from suanli.catalog.schema import Source
 from suanli.plan.scenarios import Scenario
 from suanli.errors import InputError, NotFoundError
+from suanli.i18n import Lang, localize
 from suanli.views import catalog as views
+from suanli.web.messages import request_lang
 
 router = APIRouter(prefix="/api", tags=["catalog"])
 SCENARIOS_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "scenarios.yaml"
@@ -89,17 +91,20 @@ def scenarios() -> list[dict[str, Any]]:
 def scenario(request: Request, scenario_id: str, region: Literal["any", "cn", "international"] = "cn",
              offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
                                     Query(min_length=1, max_length=3)] = ["listing"],  # noqa: B006
-             ) -> dict[str, Any]:
+             lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
+    """The seeds' answer beside the planner's; the explanation and the plans' sentences in the request's language
+    (`?lang=` or Accept-Language, `i18n.localize`), the messages in `explanation_i18n` and the plans' `*_i18n`."""
     from suanli.plan.scenarios import run_scenario
 
     items = {s.id: s for s in _scenarios()}
     if scenario_id not in items:
         raise NotFoundError("scenario", scenario_id, list(items))
     r = run_scenario(catalog(request), items[scenario_id], region=region, kinds=tuple(offer_kinds))
-    return {"id": r.scenario.id, "title": r.scenario.title, "source": r.scenario.source,
+    return localize({"id": r.scenario.id, "title": r.scenario.title, "source": r.scenario.source,
             "seed_answer": list(r.scenario.seed_answer), "seed_reason": r.scenario.seed_reason,
             "plan_input": r.scenario.plan, "assumption": r.scenario.assumption,
             "planner_answer": r.planner_device,
             "planner_plan": r.planner.model_dump(mode="json") if r.planner else None,
             "seed_best_plan": r.seed_best.model_dump(mode="json") if r.seed_best else None,
-            "agrees": r.agrees, "explanation": r.explanation, "region": region, "offer_kinds": list(offer_kinds)}
+            "agrees": r.agrees, "explanation": r.explanation, "explanation_i18n": r.explanation_i18n or None,
+            "region": region, "offer_kinds": list(offer_kinds)}, lang)

@@ -15,7 +15,7 @@ from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import SuanliError
 from suanli.estimate.workload import Workload
-from suanli.i18n import Lang
+from suanli.i18n import Lang, localize
 from suanli.views.estimates import EstimateJson
 from suanli.views.plans import PlanJson
 from suanli.web.messages import request_lang
@@ -104,7 +104,10 @@ async def plan_ep(request: Request, body: PlanBody,
 
 
 @router.post("/compare", response_model=list[CompareRow], response_model_exclude_unset=True)
-async def compare_ep(request: Request, body: CompareBody) -> list[dict[str, Any]]:
+async def compare_ep(request: Request, body: CompareBody,
+                     lang: Annotated[Lang, Depends(request_lang)] = "en") -> list[dict[str, Any]]:
+    """Devices side by side; sentences (layout notes, unpriced, stale, estimate notes) in the request's language
+    (`?lang=` or Accept-Language, `i18n.localize`), their messages in the `*_i18n` fields."""
     from suanli.plan.compare import compare_devices
 
     def run() -> list[dict[str, Any]]:
@@ -113,20 +116,24 @@ async def compare_ep(request: Request, body: CompareBody) -> list[dict[str, Any]
                                body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds,
                                tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch)
 
-    return await run_bounded(request, run, "compare")
+    return localize(await run_bounded(request, run, "compare"), lang)
 
 
 @router.post("/tco", response_model=list[TcoRow], response_model_exclude_unset=True)
-async def tco_ep(request: Request, body: TcoBody) -> list[dict[str, Any]]:
+async def tco_ep(request: Request, body: TcoBody,
+                 lang: Annotated[Lang, Depends(request_lang)] = "en") -> list[dict[str, Any]]:
+    """Every offer's bill for the job; billing notes and stale warnings in the request's language (`i18n.localize`)."""
     from suanli.plan.compare import tco_rows
 
-    return await run_bounded(request, lambda: tco_rows(catalog(request), body.gpu, body.hours, body.gpus, body.subsidy,
+    return localize(await run_bounded(request, lambda: tco_rows(catalog(request), body.gpu, body.hours, body.gpus, body.subsidy,
                                                        body.tokens_per_s, body.utilization, region=body.region,
-                                                       kinds=body.offer_kinds), "tco")
+                                                       kinds=body.offer_kinds), "tco"), lang)
 
 
 @router.post("/migrate", response_model=MigrateAnswer, response_model_exclude_unset=True)
-async def migrate_ep(request: Request, body: MigrateBody) -> dict[str, Any]:
+async def migrate_ep(request: Request, body: MigrateBody,
+                     lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
+    """Migration cost and pay-back; the weeks' reason, workload note and verdict in the request's language."""
     from suanli.plan.compare import migration_cost
 
     def run() -> dict[str, Any]:
@@ -135,4 +142,4 @@ async def migrate_ep(request: Request, body: MigrateBody) -> dict[str, Any]:
                               body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
                               body.horizon_months, region=body.region, kinds=body.offer_kinds)
 
-    return await run_bounded(request, run, "migrate")
+    return localize(await run_bounded(request, run, "migrate"), lang)

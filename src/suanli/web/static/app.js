@@ -291,7 +291,7 @@ function paretoChart(el, r) {
   let g = axes(x, y, W, H, L, B, T, R, t("hours_axis"), t("cost_axis"));
   const front = [...r.pareto].filter(p => p.hours > 0 && p.cost_cny > 0).sort((a, b) => a.hours - b.hours);
   if (front.length) g += `<polyline fill="none" stroke="${COLORS[1]}" stroke-width="2" points="${front.map(p => `${x(p.hours)},${y(p.cost_cny)}`).join(" ")}"/>`;
-  front.forEach(p => { g += `<circle cx="${x(p.hours)}" cy="${y(p.cost_cny)}" r="3.5" fill="${COLORS[1]}"><title>${esc(p.gpus + "× " + p.device)}: ${fmt(p.hours)} h, ¥${fmt(p.cost_cny, 0)}</title></circle>`; });
+  front.forEach(p => { g += `<circle cx="${x(p.hours)}" cy="${y(p.cost_cny)}" r="3.5" fill="${COLORS[1]}"><title>${esc(p.gpus + "× " + p.device)}: ${esc(t("hours_n", {n: fmt(p.hours)}))}, ¥${fmt(p.cost_cny, 0)}</title></circle>`; });
   r.plans.filter(p => p.hours > 0 && p.cost_cny > 0).forEach(p => { g += `<rect x="${x(p.hours) - 4}" y="${y(p.cost_cny) - 4}" width="8" height="8" fill="${COLORS[0]}"><title>${esc(p.rank + ". " + p.gpus + "× " + p.device)}</title></rect><text x="${x(p.hours) + 6}" y="${y(p.cost_cny) - 5}">${p.rank}</text>`; });
   el.innerHTML = svg(W, H, g, "chart_pareto_label") + `<div class="legend"><span><i style="background:${COLORS[1]}"></i>${t("pareto")}</span><span><i style="background:${COLORS[0]}"></i>${t("plans")}</span></div>`;
 }
