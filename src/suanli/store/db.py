@@ -1,5 +1,6 @@
-"""The store: one class over SQLAlchemy 2 that migrates (Alembic), seeds the packaged catalog, imports
-offers without ever rewriting price history, and keeps saved plans and benchmark results.
+"""The store: one class over SQLAlchemy 2 that migrates (Alembic), keeps the packaged catalog's offers in step
+with the packaged files (`Store.seed`: a sync only when the files changed), imports offers without ever
+rewriting price history, and keeps saved plans and benchmark results.
 
 SQLite (the default, a file in the data directory) and PostgreSQL (`postgresql+psycopg://…`) run the
 same code. Writers are serialized: SQLite write transactions start with `BEGIN IMMEDIATE`, PostgreSQL
@@ -30,6 +31,7 @@ from suanli.store.importer import OfferImportError, ParsedImport, RowError, offe
 from suanli.store.models import (
     BenchResultRow,
     CatalogEntryRow,
+    CatalogSyncRow,
     CatalogVersionRow,
     ImportRow,
     OfferRow,
@@ -189,33 +191,114 @@ class Store:
             yield s
 
     def seed(self) -> int:
-        """Seed the packaged catalog once per version (hash of its data files); returns the version row id."""
+        """Follow the packaged catalog: when its data files (their SHA-256) differ from the version the last sync
+        brought the store to — or the store never synced — `sync_packaged`. Otherwise one read, nothing written.
+        Returns the current catalog version's row id."""
         sha = catalog_data_sha256()
         with self.read() as s:
-            vid = s.scalar(select(CatalogVersionRow.id).where(CatalogVersionRow.data_sha256 == sha))
-        if vid is not None:
-            self.catalog_version_id = vid
-            return vid
-        cat = packaged_catalog()
+            cur = self._synced_version(s)
+        if cur is not None and cur[1] == sha:
+            self.catalog_version_id = cur[0]
+            return cur[0]
+        return self.sync_packaged(packaged_catalog(), sha)
+
+    @staticmethod
+    def _synced_version(s: Session) -> tuple[int, str] | None:
+        """(version id, data SHA-256) of the newest packaged-catalog sync, or None."""
+        row = s.execute(
+            select(CatalogVersionRow.id, CatalogVersionRow.data_sha256)
+            .join(CatalogSyncRow, CatalogSyncRow.version_id == CatalogVersionRow.id)
+            .order_by(CatalogSyncRow.id.desc()).limit(1)
+        ).first()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def sync_packaged(self, cat: Catalog, sha: str) -> int:
+        """Make the packaged rows of the price history follow `cat` (the packaged catalog, its files hashing to
+        `sha`) exactly, in one write transaction, and record the sync in `catalog_syncs`:
+
+        - a packaged offer new to the store, or whose row changed, gets a price row (origin packaged, `sync_id`);
+        - a counted packaged row that is not the files' row for its offer id (the offer was removed, or changed)
+          is retired: kept in the history, marked rolled back, `retired_by` this sync;
+        - rows from imports (`suanli offers import`, price updates) are never touched, so a user's own price for
+          an offer id the release dropped still counts.
+
+        Returns the catalog version's row id (created with its entries the first time this SHA is seen)."""
         with self.write() as s:
-            vid = s.scalar(select(CatalogVersionRow.id).where(CatalogVersionRow.data_sha256 == sha))
-            if vid is None:
-                counts = {sec: len(getattr(cat, sec)) for sec in _SECTIONS} | {"sources": len(cat.sources)}
-                row = CatalogVersionRow(data_sha256=sha, suanli_version=__version__, counts=counts)
-                s.add(row)
-                s.flush()
-                vid = row.id
-                entries = [
-                    {"version_id": vid, "section": sec, "entry_id": getattr(x, "id", str(i)),
-                     "data": x.model_dump(mode="json")}
-                    for sec in _SECTIONS for i, x in enumerate(getattr(cat, sec))
-                ] + [{"version_id": vid, "section": "sources", "entry_id": k, "data": v.model_dump(mode="json")}
-                     for k, v in cat.sources.items()]
-                s.execute(insert(CatalogEntryRow), entries)
-                self._upsert_sources(s, list(cat.sources.values()), origin="packaged", update=True)
-                self._add_prices(s, list(cat.offers), origin="packaged", import_id=None)
+            cur = self._synced_version(s)
+            if cur is not None and cur[1] == sha:  # another process synced first
+                vid = cur[0]
+            else:
+                vid = self._sync(s, cat, sha)
         self.catalog_version_id = vid
         return vid
+
+    def _sync(self, s: Session, cat: Catalog, sha: str) -> int:
+        vid = s.scalar(select(CatalogVersionRow.id).where(CatalogVersionRow.data_sha256 == sha))
+        if vid is None:
+            counts = {sec: len(getattr(cat, sec)) for sec in _SECTIONS} | {"sources": len(cat.sources)}
+            row = CatalogVersionRow(data_sha256=sha, suanli_version=__version__, counts=counts)
+            s.add(row)
+            s.flush()
+            vid = row.id
+            entries = [
+                {"version_id": vid, "section": sec, "entry_id": getattr(x, "id", str(i)),
+                 "data": x.model_dump(mode="json")}
+                for sec in _SECTIONS for i, x in enumerate(getattr(cat, sec))
+            ] + [{"version_id": vid, "section": "sources", "entry_id": k, "data": v.model_dump(mode="json")}
+                 for k, v in cat.sources.items()]
+            s.execute(insert(CatalogEntryRow), entries)
+        self._upsert_sources(s, list(cat.sources.values()), origin="packaged", update=True)
+        want = {o.id: (o, offer_fingerprint(o)) for o in cat.offers}
+        live = s.execute(select(PriceRow.id, PriceRow.offer_id, PriceRow.fingerprint)
+                         .where(PriceRow.origin == "packaged", PriceRow.rolled_back == false())).all()
+        had = {oid for _, oid, _ in live}
+        kept: set[str] = set()
+        retire: list[int] = []
+        touched: set[str] = set()
+        for pid, oid, fp in live:
+            w = want.get(oid)
+            if w is not None and w[1] == fp:
+                kept.add(oid)
+            else:
+                retire.append(pid)
+                touched.add(oid)
+        add = [o for oid, (o, _) in want.items() if oid not in kept]
+        touched |= {o.id for o in add}
+        added = sorted(oid for oid in want if oid not in had)
+        removed = sorted(had - set(want))
+        changed = sorted(oid for oid in touched if oid in want and oid in had)
+        sync = CatalogSyncRow(version_id=vid, suanli_version=__version__, offers=len(want), added=len(added),
+                              changed=len(changed), removed=len(removed),
+                              unchanged=len(want) - len(added) - len(changed),
+                              changes={"added": added, "changed": changed, "removed": removed})
+        s.add(sync)
+        s.flush()
+        for i in range(0, len(retire), 500):
+            s.execute(update(PriceRow).where(PriceRow.id.in_(retire[i:i + 500]))
+                      .values(rolled_back=True, retired_by=sync.id,
+                              fingerprint=literal("retired:") + cast(PriceRow.id, String)))
+        self._add_prices(s, add, origin="packaged", import_id=None, sync_id=sync.id)
+        return vid
+
+    def catalog_syncs(self) -> list[dict[str, Any]]:
+        """Every sync of the packaged catalog, oldest first: the version (id, data SHA-256) it brought the store to,
+        when, by which suanli version, and the packaged offers it added, changed and removed."""
+        with self.read() as s:
+            q = (select(CatalogSyncRow, CatalogVersionRow.data_sha256)
+                 .join(CatalogVersionRow, CatalogVersionRow.id == CatalogSyncRow.version_id).order_by(CatalogSyncRow.id))
+            return [{"id": r.id, "version_id": r.version_id, "data_sha256": sha, "suanli_version": r.suanli_version,
+                     "synced_at": r.synced_at.isoformat(), "offers": r.offers, "added": r.added, "changed": r.changed,
+                     "removed": r.removed, "unchanged": r.unchanged, "changes": r.changes}
+                    for r, sha in s.execute(q)]
+
+    def retired_prices(self, offer_id: str | None = None) -> list[dict[str, Any]]:
+        """Packaged price rows a sync retired (kept in the price history, no longer counted), and which sync."""
+        q = select(PriceRow.id, PriceRow.offer_id, PriceRow.retired_by).where(PriceRow.retired_by.is_not(None))
+        if offer_id is not None:
+            q = q.where(PriceRow.offer_id == offer_id)
+        with self.read() as s:
+            return [{"price_id": pid, "offer_id": oid, "retired_by_sync": by}
+                    for pid, oid, by in s.execute(q.order_by(PriceRow.id))]
 
     # -- offers and prices ---------------------------------------------------------------------------
     @staticmethod
@@ -236,7 +319,8 @@ class Store:
         return n
 
     @staticmethod
-    def _add_prices(s: Session, offers: list[Offer], origin: str, import_id: int | None) -> tuple[int, int]:
+    def _add_prices(s: Session, offers: list[Offer], origin: str, import_id: int | None,
+                    sync_id: int | None = None) -> tuple[int, int]:
         """Add a price row per offer unless the identical row is already there. Returns (new prices, new offers)."""
         fps = [offer_fingerprint(o) for o in offers]
         have: set[str] = set()
@@ -258,7 +342,7 @@ class Store:
             rows.append({
                 "offer_id": o.id, "device": o.device, "cards": o.cards, "billing_unit": o.billing_unit,
                 "price_cny": o.price_cny.value, "price_cny_max": o.price_cny_max.value if o.price_cny_max else None,
-                "date": o.date, "source": o.source, "origin": origin, "import_id": import_id,
+                "date": o.date, "source": o.source, "origin": origin, "import_id": import_id, "sync_id": sync_id,
                 "offer": o.model_dump(mode="json"), "fingerprint": fp, "recorded_at": dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0),
             })
         if rows:
@@ -511,7 +595,10 @@ class Store:
         SQLite file's directory."""
         revision, head = self.current_revision(), self.head_revision()
         with self.read() as s:
-            versions = list(s.scalars(select(CatalogVersionRow).order_by(CatalogVersionRow.id)))
+            # ordered by each version's newest sync (then id): the last one is the version the store follows now
+            last_sync = {vid: n for vid, n in s.execute(select(CatalogSyncRow.version_id, func.max(CatalogSyncRow.id))
+                                                         .group_by(CatalogSyncRow.version_id))}
+            versions = sorted(s.scalars(select(CatalogVersionRow)), key=lambda v: (last_sync.get(v.id, 0), v.id))
 
             def count(model: Any) -> int:
                 return int(s.scalar(select(func.count()).select_from(model)) or 0)

@@ -92,8 +92,12 @@ class ParsedImport:
 
 
 def offer_fingerprint(o: Offer) -> str:
-    """SHA-256 of the offer's canonical JSON: the same row imported twice has the same fingerprint."""
-    blob = json.dumps(o.model_dump(mode="json"), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """SHA-256 of the offer's canonical JSON without the values left at their defaults (nested ones too): the same
+    row imported twice has the same fingerprint, and so does a file written before an optional field with a
+    default was added to the offer schema (migration 0003 re-keyed the rows stored with the old, full-JSON
+    fingerprint)."""
+    blob = json.dumps(o.model_dump(mode="json", exclude_defaults=True), sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 

@@ -13,6 +13,7 @@ __all__ = [
     "Base",
     "BenchResultRow",
     "CatalogEntryRow",
+    "CatalogSyncRow",
     "CatalogVersionRow",
     "ImportRow",
     "OfferRow",
@@ -52,6 +53,26 @@ class CatalogEntryRow(Base):
     section: Mapped[str] = mapped_column(String(32))
     entry_id: Mapped[str] = mapped_column(String(300))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class CatalogSyncRow(Base):
+    """One sync of the packaged catalog's offers into the store (migration 0003): at start, when the packaged data
+    files differ from the version the last sync brought the store to. The packaged price rows then follow the
+    files exactly; `changes` names the offer ids added, changed and removed. The newest sync's version is the
+    store's current catalog version."""
+
+    __tablename__ = "catalog_syncs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("catalog_versions.id", name="fk_catalog_syncs_version_id"),
+                                            index=True)
+    suanli_version: Mapped[str] = mapped_column(String(32))
+    synced_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    offers: Mapped[int] = mapped_column(Integer)  # packaged offers in the files
+    added: Mapped[int] = mapped_column(Integer)
+    changed: Mapped[int] = mapped_column(Integer)
+    removed: Mapped[int] = mapped_column(Integer)
+    unchanged: Mapped[int] = mapped_column(Integer)
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"added": [ids], "changed": [ids], "removed": [ids]}
 
 
 class SourceRow(Base):
@@ -98,8 +119,11 @@ class OfferRow(Base):
 
 
 class PriceRow(Base):
-    """One price of one offer at one date from one source. Never updated or deleted: history only grows.
-    `fingerprint` (SHA-256 of the offer's canonical JSON) makes re-importing the same row a no-op."""
+    """One price of one offer at one date from one source. Never deleted: history only grows. A row stops counting
+    when its import is rolled back, or (packaged rows) when a catalog sync finds it no longer in the packaged
+    files (`retired_by`); both keep it, with `rolled_back` set.
+    `fingerprint` (SHA-256 of the offer's canonical JSON without default values, `importer.offer_fingerprint`)
+    makes re-importing the same row a no-op; a row that no longer counts has `rolled-back:ID` or `retired:ID`."""
 
     __tablename__ = "price_history"
     __table_args__ = (UniqueConstraint("fingerprint", name="uq_price_history_fingerprint"),)
@@ -115,6 +139,11 @@ class PriceRow(Base):
     origin: Mapped[str] = mapped_column(String(16))  # packaged | import
     import_id: Mapped[int | None] = mapped_column(ForeignKey("imports.id"), nullable=True, index=True)
     rolled_back: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # kept, not counted
+    # migration 0003: the packaged-catalog sync that added the row, and the one that retired it
+    sync_id: Mapped[int | None] = mapped_column(ForeignKey("catalog_syncs.id", name="fk_price_history_sync_id"),
+                                                nullable=True, index=True)
+    retired_by: Mapped[int | None] = mapped_column(
+        ForeignKey("catalog_syncs.id", name="fk_price_history_retired_by"), nullable=True)
     offer: Mapped[dict[str, Any]] = mapped_column(JSON)
     fingerprint: Mapped[str] = mapped_column(String(64))
     recorded_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)

@@ -1,9 +1,9 @@
 """A snapshot of the store's effective catalog for commands that only read it (`suanli plan`, `compare`, …).
 
 Opening the store imports SQLAlchemy and Alembic and checks the schema (≈0.5 s on 2 cores). For a SQLite store a
-command can instead read four numbers with the standard library — the schema revision, the catalog version and
-the price/source revision that `Store.revision()` also uses — and load the catalog a previous full open wrote
-as JSON under `$SUANLI_HOME/cache/`. Any change (an import, a rollback, a migration, new packaged data, new
+command can instead read a few numbers with the standard library — the schema revision, the catalog versions and
+the newest packaged-catalog sync, the price/source revision that `Store.revision()` also uses — and load the
+catalog a previous full open wrote as JSON under `$SUANLI_HOME/cache/`. Any change (an import, a rollback, a migration, new packaged data, new
 code) changes the key, and the next command takes the full path and writes a new snapshot. PostgreSQL always
 takes the full path."""
 
@@ -42,6 +42,7 @@ def snapshot_key(url: str) -> str | None:
         try:
             version = con.execute("SELECT version_num FROM alembic_version").fetchall()
             catalogs = con.execute("SELECT data_sha256 FROM catalog_versions ORDER BY id").fetchall()
+            catalogs += con.execute("SELECT max(id) FROM catalog_syncs").fetchall()  # which version is current
             revision = con.execute(
                 "SELECT (SELECT max(id) FROM price_history), (SELECT count(id) FROM sources), "
                 "(SELECT count(id) FROM price_history WHERE rolled_back)").fetchall()
