@@ -376,6 +376,8 @@ class Store:
                 raise NotFoundError("import", str(import_id), [str(i) for i in s.scalars(select(ImportRow.id))])
             if imp.rolled_back_at is not None:
                 raise InputError("import-id", f"import {import_id} was already rolled back at {imp.rolled_back_at.isoformat()}")
+            fps = set(s.scalars(select(PriceRow.fingerprint)
+                                .where(PriceRow.import_id == import_id, PriceRow.rolled_back == false())))
             res = s.execute(
                 update(PriceRow).where(PriceRow.import_id == import_id, PriceRow.rolled_back == false())
                 .values(rolled_back=True, fingerprint=literal("rolled-back:") + cast(PriceRow.id, String))
@@ -383,6 +385,12 @@ class Store:
             imp.rolled_back_at = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
             imp.rolled_back_via = via
             n = int(getattr(res, "rowcount", 0) or 0)
+            # a packaged row identical to one of these was not stored by its sync (the fingerprint was taken):
+            # it counts again as the packaged row, so the packaged offers still follow the packaged files
+            packaged = [o for o in packaged_catalog().offers if offer_fingerprint(o) in fps]
+            if packaged:
+                sync_id = s.scalar(select(func.max(CatalogSyncRow.id)))
+                self._add_prices(s, packaged, origin="packaged", import_id=None, sync_id=sync_id)
             return {"import_id": import_id, "filename": imp.filename, "prices_rolled_back": n,
                     "rolled_back_at": imp.rolled_back_at.isoformat(), "via": via}
 

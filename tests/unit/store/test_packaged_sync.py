@@ -265,3 +265,22 @@ def test_upgrade_from_0002_retires_stale_rows_and_rekeys_fingerprints(store_url:
     f = tmp_path / "again.yaml"
     f.write_text(json.dumps({"offers": [mine.model_dump(mode="json", exclude_defaults=True)]}), encoding="utf-8")
     assert st2.import_offers(f, force=True)["new_prices"] == 0
+
+
+def test_packaged_row_identical_to_an_import_survives_its_rollback(store_url: str, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user imported a row that a later release ships as it is: the sync stores no second copy (the fingerprint
+    is taken); rolling the user's import back leaves the release's row counting."""
+    st = open_store(store_url)
+    f = tmp_path / "mine.csv"
+    f.write_text(HEADER + "acme-4090,Acme,rtx-4090,1,hour,1.99,2026-05-01,acme-2026\n", encoding="utf-8")
+    r = st.import_offers(f)
+    mine = _current(st)["acme-4090"]
+    _release(monkeypatch, _with_offers([*packaged_catalog().offers, mine]), "f" * 64)
+    st2 = open_store(store_url)
+    assert st2.catalog_syncs()[-1]["changes"]["added"] == ["acme-4090"]
+    assert [h["origin"] for h in st2.price_history(offer_id="acme-4090")] == ["import"]
+    st2.rollback_import(r["import_id"])
+    assert _current(st2)["acme-4090"] == mine
+    assert [(h["origin"], h["rolled_back"]) for h in st2.price_history(offer_id="acme-4090")] == [
+        ("import", True), ("packaged", False)]

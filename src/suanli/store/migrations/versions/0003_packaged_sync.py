@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
-from alembic import op
+from alembic import context, op
 
 revision = "0003"
 down_revision = "0002"
@@ -87,7 +87,8 @@ def upgrade() -> None:
         b.create_foreign_key("fk_price_history_sync_id", "catalog_syncs", ["sync_id"], ["id"])
         b.create_foreign_key("fk_price_history_retired_by", "catalog_syncs", ["retired_by"], ["id"])
     op.create_index("ix_price_history_sync_id", "price_history", ["sync_id"])
-    _rekey(op.get_bind())
+    if not context.is_offline_mode():  # `--sql` output has no rows to re-key
+        _rekey(op.get_bind())
 
 
 def downgrade() -> None:
