@@ -121,7 +121,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         task: Annotated[str, typer.Option(help="inference, lora, qlora, full, pretrain")] = "inference",
         gpus: Annotated[int, typer.Option(help="cards per device")] = 1,
         precision: Annotated[str, typer.Option(help="precision")] = "bf16",
-        batch: Annotated[int | None, typer.Option(help="serving: concurrent sequences per replica (default 1)")] = None,
+        batch: Annotated[int | None, typer.Option(help="serving: concurrent sequences per replica (default: the planner's serving search picks it, within --tpot/--requests-per-s/--ttft or a 200 ms TPOT)")] = None,
+        requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second the --gpus cards must serve (the planner's serving search)")] = None,
+        tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s (default when no --requests-per-s: 0.2, MLPerf Inference's Server bound)")] = None,
+        ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
         global_batch: Annotated[int, typer.Option(help="training: sequences per optimizer step (as plan)")] = 64,
         tp: Annotated[int | None, typer.Option(help="pin tensor parallelism (default: the fastest layout per device)")] = None,
@@ -139,7 +142,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
         rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero,
-                               region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch)
+                               region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
+                               requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft)
         if json_:
             emit_json(rows)
             return
@@ -153,6 +157,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cols = list(table[0])
         emit_rows(table, cols, title=tr("cli.compare.title", model=model, task=task, gpus=gpus),
                   headers=col_headers(cols, "compare.col"))
+        if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
+            console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
+                          soft_wrap=True)
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         for r in rows:
             if r["layout_note"]:

@@ -167,6 +167,7 @@ def register(app: typer.Typer) -> None:
         grad_accum: Annotated[int, typer.Option(help="gradient-accumulation micro-batches per step")] = 1,
         no_flash_attention: Annotated[bool, typer.Option("--no-flash-attention", help="count the attention scores (no fused attention kernel)")] = False,
         legacy_kv_cache: Annotated[bool, typer.Option("--legacy-kv-cache", help="remote-code models that grow the KV cache with torch.cat (Qwen 1): the previous step's cache is alive too")] = False,
+        offload_optimizer: Annotated[bool, typer.Option("--offload-optimizer", help="training: optimizer states and step on the host CPU (DeepSpeed ZeRO-Offload; the CPU Adam step and the PCIe copy back are in the time; ZeRO 1-3 under DeepSpeed, 2-3 under LLaMA-Factory)")] = False,
         paged_optimizer: Annotated[bool, typer.Option("--paged-optimizer", help="optimizer states paged to host memory (bitsandbytes paged AdamW)")] = False,
         optimizer_in_backward: Annotated[bool, typer.Option("--optimizer-in-backward", help="step each parameter in its gradient hook (torchtune)")] = False,
         no_master_weights: Annotated[bool, typer.Option("--no-master-weights", help="pure bf16 training: no fp32 master copy")] = False,
@@ -200,6 +201,7 @@ def register(app: typer.Typer) -> None:
             tokens=tokens, engine=engine, kv_dtype=kv_dtype, grad_accum=grad_accum, inter_node_gbit_per_s=inter_node_gbit,
             download_gbit_per_s=download_gbit,
             flash_attention=not no_flash_attention, legacy_kv_cache=legacy_kv_cache, paged_optimizer=paged_optimizer, optimizer_in_backward=optimizer_in_backward,
+            offload_optimizer=offload_optimizer,
             master_weights=not no_master_weights, loss_chunks=loss_chunks, method=method,
             resolution=resolution, steps=steps, cfg=cfg,
         ))

@@ -98,7 +98,10 @@ def _layout(p: Any) -> str:
     return (f"tp{p.tp}·pp{p.pp}" + (f"·vpp{p.vpp}" if getattr(p, "vpp", 1) > 1 else "") + f"·dp{p.dp}"
             + (f"·ep{p.ep}" if p.ep > 1 else "") + (f"·z{p.zero}" if p.zero else "")
             + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else "")
-            + (f" {p.precision}" if p.precision != "bf16" else ""))
+            + (f" {p.precision}" if p.precision != "bf16" else "")
+            # the memory-saving optimizer the plan needs (the reason says why): ZeRO-Offload, 8-bit AdamW
+            + (" +offload" if getattr(p, "offload_optimizer", False) else "")
+            + (" adamw8bit" if getattr(p, "optimizer", None) == "adamw8bit" else ""))
 
 
 def render_plan(r: PlanResult) -> None:

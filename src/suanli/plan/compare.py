@@ -23,7 +23,8 @@ from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, messages, render
 from suanli.plan.cost import JobCost, cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
 from suanli.plan.request import make_request
-from suanli.plan.search import TP_SIZES, fastest_layout, migration_weeks, plan_workload
+from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, migration_weeks,
+                                plan_workload, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
@@ -185,6 +186,38 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
     return w, Message("cmp.no_tp_fits", gpus=gpus, tp=tps[-1])
 
 
+def serving_target(requests_per_s: float | None = None, tpot_s: float | None = None,
+                   ttft_s: float | None = None) -> tuple[float | None, Message]:
+    """The TPOT a compare serves within and the sentence that says how each row's batch was chosen: the request's
+    targets when it states a rate or a TPOT (the planner's serving search, `plan.search.serving_layout`), else
+    `DEFAULT_SERVING_TPOT_S` (the planner has no default TPOT; MLPerf Inference's Server bound)."""
+    if requests_per_s is None and tpot_s is None:
+        return DEFAULT_SERVING_TPOT_S, Message("cmp.serving.default_tpot", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000,
+                                               field="tpot_s", other=Message("input.name", field="requests_per_s"))
+    parts = ([Message("cmp.serving.rate", rps=requests_per_s)] if requests_per_s is not None else []) + \
+        ([Message("cmp.serving.tpot", tpot_ms=tpot_s * 1000)] if tpot_s is not None else []) + \
+        ([Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else [])
+    return tpot_s, Message("cmp.serving.targets", targets=Message("list.items", items=parts))
+
+
+def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
+                   tp: int | None, requests_per_s: float | None, tpot_s: float | None,
+                   ttft_s: float | None) -> tuple[Workload, Message | None]:
+    """Serving on exactly `gpus` cards as the planner searches it (`plan.search.serving_layout`: replicas × tp =
+    gpus, the batch per replica, the planner's engine for the device's stack), within the targets (`tpot_s` already
+    the default one when the request states no rate and no TPOT): the configuration with the most output tokens/s
+    that meets them. When none does, the batch-1 layout (`_inference_layout`) and why."""
+    req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, requests_per_s=requests_per_s,
+                       tpot_s=tpot_s, ttft_s=ttft_s, tokens=None if requests_per_s else (tokens or _SEARCH_TOKENS),
+                       precision=precision if precision in SERVE_PRECISIONS else "bf16")
+    lay, why = serving_layout(cat, m, req, acc.id)
+    if lay is None:
+        w, _ = _inference_layout(cat, m, acc, gpus, precision, 1, tokens, tp)
+        return w, why
+    # the planner serves the precisions it plans; another (fp16, fp32) is laid out as bf16 and estimated at its own
+    return plan_workload(lay, req).model_copy(update={"tokens": tokens, "precision": precision}), None
+
+
 def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int, precision: str, tokens: float | None,
                      global_batch: int, pins: dict[str, Any]) -> tuple[Workload, str | None, Message | str | None]:
     """The planner's fastest training layout on exactly `gpus` cards (`plan.search.fastest_layout`, prices aside;
@@ -192,7 +225,7 @@ def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int,
     node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why."""
     req = make_request(model=m.id, task=task, tokens=_SEARCH_TOKENS, gpus=gpus, global_batch=global_batch,
                        precision=precision if precision in _TRAIN_PRECISIONS else None, **pins)
-    lay, why = fastest_layout(cat, m, req, acc.id)
+    lay, why = fastest_layout_why(cat, m, req, acc.id)
     if lay is not None:
         w = plan_workload(lay, req)
         upd: dict[str, Any] = {"tokens": tokens}
@@ -213,14 +246,18 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     precision: str = "bf16", batch: int | None = None, tokens: float | None = None,
                     zero: int | None = None, region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
                     today: dt.date | None = None, tp: int | None = None, pp: int | None = None,
-                    recompute: str | None = None, global_batch: int = 64) -> list[dict[str, Any]]:
+                    recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
+                    tpot_s: float | None = None, ttft_s: float | None = None) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
     Each device runs the layout the planner finds fastest on exactly `gpus` of its cards (training:
     `plan.search.fastest_layout` with `global_batch` sequences per step; serving: replicas × tp = gpus at `batch`
-    concurrent sequences per replica), `tp`/`pp`/`zero`/`recompute` pinning dimensions of it; the row names the
-    layout, and its numbers are `suanli estimate`'s for that layout."""
+    concurrent sequences per replica when given, else the planner's serving search `plan.search.serving_layout`
+    within `requests_per_s`/`tpot_s`/`ttft_s`, or within `DEFAULT_SERVING_TPOT_S` when neither a rate nor a TPOT is
+    stated: the most output tokens/s, which names the batch), `tp`/`pp`/`zero`/`recompute` pinning dimensions of it;
+    the row names the layout (its batch included) and how the batch was chosen (`serving_rule`), and its numbers are
+    `suanli estimate`'s for that layout."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -237,16 +274,32 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                 raise InputError(name, "a training layout dimension; serving takes --tp (replicas fill the other cards)")
         if tp is not None and gpus % tp:
             raise InputError("tp", f"must divide the cards ({gpus})")
+        if batch is not None and (requests_per_s or tpot_s or ttft_s):
+            raise InputError("batch", "give --batch or serving targets (--requests-per-s, --tpot, --ttft), not both: "
+                                      "the targets choose the batch")
+    elif requests_per_s is not None or tpot_s is not None or ttft_s is not None:
+        raise InputError("requests-per-s" if requests_per_s is not None else "tpot" if tpot_s is not None else "ttft",
+                         "a serving target; training compares take --global-batch")
     elif batch is not None:
         raise InputError("batch", "training: the planner picks the micro-batch and gradient accumulation for "
                                   "--global-batch sequences per step; --batch is concurrent sequences when serving")
     make_workload(task=task, precision=precision, recompute=recompute)  # a bad task/precision/recompute named once
+    rule: Message | None = None
+    target_tpot = tpot_s
+    if task == "inference":
+        rule = (Message("cmp.serving.batch_given", batch=batch) if batch is not None
+                else serving_target(requests_per_s, tpot_s, ttft_s)[1])
+        if batch is None:
+            target_tpot = serving_target(requests_per_s, tpot_s, ttft_s)[0]
     rows = []
     for g in devices:
         acc = lookup.accelerator(cat, g)
         why: Message | str | None
         if task == "inference":
-            w, why = _inference_layout(cat, m, acc, gpus, precision, batch or 1, tokens, tp)
+            if batch is not None:
+                w, why = _inference_layout(cat, m, acc, gpus, precision, batch, tokens, tp)
+            else:
+                w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, target_tpot, ttft_s)
             framework = None
         else:
             w, framework, why = _training_layout(cat, m, acc, task, gpus, precision, tokens, global_batch,
@@ -266,6 +319,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "layout": _layout_facts(w, framework, w.engine, pins),
             "layout_note": render(why) if why is not None else None,
             "layout_note_i18n": why.to_json() if isinstance(why, Message) else None,
+            "serving_rule": render(rule) if rule is not None else None,
+            "serving_rule_i18n": rule.to_json() if rule is not None else None,
+            "tpot_s": c["speed"].get("tpot_s") if task == "inference" else None,
             "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             "breakdown_bytes": c["memory"]["breakdown_bytes"],

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -75,7 +75,9 @@ from suanli.plan.cost import UNIT_HOURS, billed_cost, billed_units
 from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
 
-__all__ = ["Layout", "Plan", "PlanResult", "fastest_layout", "is_international", "migration_weeks", "plan", "plan_workload"]
+__all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
+           "is_international", "migration_weeks",
+           "plan", "plan_workload", "serving_layout"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
@@ -885,8 +887,11 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
             break
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
     pareto = _pareto(devs, grid, k, total_k, hours_k)
-    why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans})
-    relax = [] if plans else _relax(grid, sel, total, calendar_h, req, devs)
+    elsewhere = _measures_elsewhere(cat, m, req, devs, grid, sel) if training else {}
+    why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
+    # nothing planned: a framework whose optimizer offload / 8-bit AdamW fits comes first among the hints
+    relax = [] if plans else [*(Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]),
+                              *_relax(grid, sel, total, calendar_h, req, devs)]
     assumptions = _assumptions(cat, req, devs, training)
     return PlanResult(
         request=req,
@@ -971,6 +976,8 @@ class Layout(BaseModel):
     tokens_per_s: float
     memory_needed_bytes: float
     memory_usable_bytes: float
+    tpot_s: float | None = None  # serving (`serving_layout`): the decode step and a joining request's TTFT
+    ttft_s: float | None = None
 
     @property
     def label(self) -> str:
@@ -986,6 +993,13 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     aside: the same device rules, framework layouts and kernels (`_devices`, `_train_grid`), every offer filter
     ignored (nodes assumed joinable, the inter-node network not published: the link data's figure). Returns
     (layout, "") or (None, why nothing fits) in English. Training tasks only; `req.framework`/pins apply."""
+    lay, why = fastest_layout_why(cat, m, req, device)
+    return lay, render(why) if why is not None else ""
+
+
+def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, Message | None]:
+    """`fastest_layout` with its why as a `Message` (any language): when no plain AdamW layout fits but optimizer
+    offload or 8-bit AdamW would (the planner plans those), the why says so."""
     if req.gpus is None:
         raise InputError("gpus", "fastest_layout needs the card count (gpus)")
     arch.require_llm(m, f"task {req.task}")
@@ -997,13 +1011,23 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     devs = _devices(cat, m, r, (), priced=False)
     d = devs[0]
     if d.excluded is not None:
-        return None, render(d.excluded)
+        return None, d.excluded
     grid, _ = _train_grid(cat, m, r, devs)
     # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving fallback
-    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]) & (grid["opt"] == OPT_PLAIN))[0]
+    plain = grid["opt"] == OPT_PLAIN
+    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]) & plain)[0]
     if sel.size == 0:
-        why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set())
-        return None, render(why[0][1])
+        measure = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]) & ~plain)[0]
+        if measure.size and plain.any() and d.framework is not None:  # plain AdamW does not fit, a measure would
+            j = int(np.argmin(np.where(plain, grid["mem"] - grid["usable"], np.inf)))
+            k = int(measure[np.argsort(-grid["tok_s"][measure], kind="stable")[0]])
+            return None, Message("why.plain_not_measure", gpus=int(r.gpus or 0), framework=d.framework.name,
+                                 need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB,
+                                 measure=_measure_msg(int(grid["opt"][k]), d.framework),
+                                 measure_gib=grid["mem"][k] / GiB)
+        why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set(),
+                       _measures_elsewhere(cat, m, r, devs, grid, sel))
+        return None, why[0][1]
     # plan's objective fastest ranks by hours (set-up the same on a fixed device and card count): the most tokens/s,
     # equal speeds in plan's order (stable sort over the grid)
     i = int(sel[np.argsort(-grid["tok_s"][sel], kind="stable")[0]])
@@ -1019,7 +1043,46 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
         tokens_per_s=float(grid["tok_s"][i]), memory_needed_bytes=float(grid["mem"][i]),
         memory_usable_bytes=float(grid["usable"][i]),
-    ), ""
+    ), None
+
+
+# compare's serving target when the request states neither a request rate nor a TPOT (the planner has no default
+# TPOT): 200 ms per output token, the MLPerf Inference Server scenario's p99 bound for Llama-2-70B and Mixtral-8x7B
+# (mlcommons/inference loadgen/mlperf.conf: llama2-70b.Server.tpot_latency = 200, ttft_latency = 2000; read 2026-12-01)
+DEFAULT_SERVING_TPOT_S = 0.2
+
+
+def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, Message | None]:
+    """The serving configuration `plan` searches (`_serve_grid`) on exactly `req.gpus` cards of `device`, prices
+    aside: replicas × tp = gpus, a batch per replica from SERVE_BATCHES, the request's precision (else every one the
+    planner serves at) and engine, and its targets applied (TPOT, TTFT, and the request rate the replicas must
+    serve); of the configurations that meet them, the most output tokens/s (equal speeds in plan's order). Returns
+    (layout, None) or (None, why: the why-not line `plan` would give the device)."""
+    if req.gpus is None:
+        raise InputError("gpus", "serving_layout needs the card count (gpus)")
+    if req.task != "inference":
+        raise InputError("task", "serving_layout lays out serving; fastest_layout lays out training")
+    acc = lookup.accelerator(cat, device)
+    r = req.model_copy(update={"devices": (acc.id,), "domestic_only": False, "vendors": (), "stacks": (),
+                               "allow_migration": True})
+    devs = _devices(cat, m, r, (), priced=False)
+    d = devs[0]
+    if d.excluded is not None:
+        return None, d.excluded
+    grid, _ = _serve_grid(cat, m, r, devs)
+    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
+    if sel.size == 0:
+        why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set())
+        return None, why[0][1]
+    i = int(sel[np.argsort(-grid["tok_s"][sel], kind="stable")[0]])
+    return Layout(
+        device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
+        tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
+        precision=_precision_of(grid, i, r), micro_batch=int(grid["b"][i]), grad_accum=None,
+        flash_attention=_flash(d.stack), tokens_per_s=float(grid["tok_s"][i]),
+        memory_needed_bytes=float(grid["mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
+        tpot_s=float(grid["tpot"][i]), ttft_s=float(grid["ttft"][i]),
+    ), None
 
 
 def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
@@ -1266,11 +1329,47 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
                    field="requests_per_s", other=Message("input.name", field="gpus"))
 
 
+def _measure_msg(opt: int, fw: Framework) -> Message:
+    return Message("measure.offload" if opt == OPT_OFFLOAD else "measure.adamw8bit", framework=fw.name)
+
+
+def _measures_elsewhere(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
+                        sel: np.ndarray) -> dict[str, Message]:
+    """Devices on which no configuration of the framework planned for them fits in memory, and whose framework has
+    neither optimizer offload nor 8-bit AdamW (a pinned --framework, or the stack's default, e.g. MindSpeed-LLM on
+    CANN), where another framework's measure fits (`why.measure_fits`, naming --framework): the same training grid
+    (`_train_grid`) under each other framework that runs the task, the pins and a measure on the stack."""
+    out: dict[str, Message] = {}
+    if req.task not in ("full", "pretrain"):
+        return out
+    fitting = set(grid["dev"][sel].tolist())
+    todo = [i for i, d in enumerate(devs) if d.excluded is None and d.framework is not None and i not in fitting
+            and (grid["dev"] == i).any() and _optimizer_options(d.framework, d.stack, req) == [OPT_PLAIN]]
+    for f in sorted(cat.frameworks, key=lambda f: req.task not in f.default_for):  # the task's usual one first
+        cands = [devs[i] for i in todo if devs[i].acc.id not in out and devs[i].framework is not f
+                 and req.task in f.tasks and devs[i].stack.id in f.stacks and _runs_pins(f, req)
+                 and _optimizer_options(f, devs[i].stack, req) != [OPT_PLAIN]]
+        if not cands:
+            continue
+        g, _ = _train_grid(cat, m, req, [replace(d, framework=f) for d in cands])
+        for k, d in enumerate(cands):
+            ok = np.nonzero((g["dev"] == k) & g["fits"] & (g["opt"] != OPT_PLAIN))[0]
+            if ok.size:  # the fewest cards, then the most headroom
+                j = int(ok[np.lexsort((g["mem"][ok] / g["usable"][ok], g["gpus"][ok]))[0]])
+                out[d.acc.id] = Message("why.measure_fits", measure=_measure_msg(int(g["opt"][j]), f),
+                                        gpus=int(g["gpus"][j]), device=_device_name(d.acc), need_gib=g["mem"][j] / GiB,
+                                        usable_gib=g["usable"][j] / GiB, framework_id=f.id)
+    return out
+
+
 def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, keep: np.ndarray,
-             cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest, chosen: set[str]) -> list[tuple[str, Message]]:
+             cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest, chosen: set[str],
+             elsewhere: dict[str, Message] | None = None) -> list[tuple[str, Message]]:
     """Each device not among the plans, with the constraint that removed it, most relevant first: devices ranked
     below the plans shown, then priced devices by how near they came (a request limit missed by the least, then
-    memory), then what the catalog lacks (priced devices first), then what the request excluded."""
+    memory), then what the catalog lacks (priced devices first), then what the request excluded. A device that
+    does not fit says when its leanest configuration already offloads the optimizer or keeps 8-bit states, and
+    when another framework's measure fits it (`elsewhere`, `_measures_elsewhere`)."""
     out: list[tuple[str, Message]] = []
     miss: dict[str, tuple[int, float]] = {}  # device -> (tier, how far off: needed / allowed)
     fits_dev = set(grid["dev"][sel].tolist())
@@ -1305,6 +1404,12 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                     reason = Message("why.does_not_fit_fw", framework=d.framework.name if d.framework else "?",
                                      max_gpus=req.max_gpus, need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
+                if "opt" in grid and int(grid["opt"][j]) != OPT_PLAIN and d.framework is not None:
+                    # the leanest configuration already offloads or keeps 8-bit states: say it was tried
+                    reason = Message("why.even_with", reason=reason,
+                                     measure=_measure_msg(int(grid["opt"][j]), d.framework))
+                if d.acc.id in (elsewhere or {}):  # another framework's offload / 8-bit AdamW fits: name the flag
+                    reason = Message("why.with_fix", reason=reason, fix=(elsewhere or {})[d.acc.id])
             elif req.gpus is not None:
                 reason, tier = Message("why.no_layout_gpus", gpus=req.gpus, cards=d.acc.max_cards_per_node), 2
             else:

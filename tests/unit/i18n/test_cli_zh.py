@@ -106,13 +106,13 @@ def test_estimate_notes_zh_json_stays_english() -> None:
 
 def test_compare_layouts_unpriced_and_stale_zh() -> None:
     out = _zh("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpus", "8")
-    assert "个副本 · 批大小 1" in out and "h20 没有国内平台的挂牌报价" in out
+    assert "个副本 · 批大小 " in out and "h20 没有国内平台的挂牌报价" in out and "推理批大小" in out
     for english in ("replicas", "no cn listing offer", "widen"):
         assert english not in out
     out = _zh("compare", "--model", "qwen2.5-14b", "--task", "lora", "--gpu", "rtx-4090", "--gpu", "910b", "--gpus", "8",
               "--tokens", "1e8")
     assert "重计算" in out and "recompute" not in out
-    assert "tp2 × 4 replicas · batch 1" in _en("compare", "--model", "qwen2.5-72b", "--gpu", "h200", "--gpu", "910b",
+    assert "tp2 × 4 replicas · batch 256" in _en("compare", "--model", "qwen2.5-72b", "--gpu", "h200", "--gpu", "910b",
                                                  "--gpus", "8")
 
 

@@ -1,0 +1,77 @@
+"""`suanli compare` serves at the planner's serving search, not batch 1 (a buyer's review: "h100-sxm … batch 1 … 107
+tokens/s" made throughput and value per yuan meaningless): the request's rate/TPOT/TTFT targets when stated, else
+the largest-throughput batch within a default TPOT (200 ms, MLPerf Inference's Server bound); the batch is in the row."""
+
+from __future__ import annotations
+
+import pytest
+
+from suanli.catalog import lookup
+from suanli.errors import InputError
+from suanli.estimate.estimate import estimate
+from suanli.plan.compare import compare_devices
+from suanli.plan.request import make_request
+from suanli.plan.search import DEFAULT_SERVING_TPOT_S, plan_workload, serving_layout
+
+DEVICES = ["h100", "910b", "a100-80g"]
+
+
+def test_default_serves_at_a_real_batch_within_the_default_tpot(cat) -> None:  # type: ignore[no-untyped-def]
+    m = lookup.model(cat, "qwen2.5-72b")
+    rows = compare_devices(cat, m, DEVICES, "inference", 8, kinds=("listing", "index"))
+    for r in rows:
+        assert r["fits"] is True and r["layout"]["batch"] > 1, r["device"]
+        assert f"batch {r['layout']['batch']}" in r["layout"]["label"]
+        assert r["tpot_s"] <= DEFAULT_SERVING_TPOT_S
+        assert r["serving_rule_i18n"]["id"] == "cmp.serving.default_tpot" and "200 ms" in r["serving_rule"]
+    h100 = rows[0]
+    assert h100["tokens_per_s"] > 20 * 107  # batch 1 gave 107 tokens/s
+
+
+def test_rows_are_the_planner_serving_layout(cat) -> None:  # type: ignore[no-untyped-def]
+    """One serving model: each row is `serving_layout`'s configuration, re-estimated by `suanli estimate`."""
+    m = lookup.model(cat, "qwen2.5-72b")
+    rows = compare_devices(cat, m, DEVICES, "inference", 8, tpot_s=0.05)
+    for r in rows:
+        req = make_request(model=m.id, task="inference", gpus=8, tpot_s=0.05, tokens=1e9, precision="bf16")
+        lay, why = serving_layout(cat, m, req, r["device"])
+        assert lay is not None and why is None
+        assert (r["layout"]["tp"], r["layout"]["dp"], r["layout"]["batch"], r["layout"]["engine"]) == (
+            lay.tp, lay.dp, lay.micro_batch, lay.engine)
+        assert r["tokens_per_s"] == pytest.approx(lay.tokens_per_s, rel=1e-9)
+        assert lay.tpot_s is not None and lay.tpot_s <= 0.05
+        e = estimate(cat, m, lookup.accelerator(cat, r["device"]), plan_workload(lay, req)).contract()
+        assert e["speed"]["output_tokens_per_s"] == pytest.approx(lay.tokens_per_s, rel=1e-9)
+        assert r["serving_rule_i18n"]["id"] == "cmp.serving.targets"
+
+
+def test_a_tighter_tpot_never_raises_the_batch(cat) -> None:  # type: ignore[no-untyped-def]
+    m = lookup.model(cat, "qwen2.5-72b")
+    loose = compare_devices(cat, m, DEVICES, "inference", 8)
+    tight = compare_devices(cat, m, DEVICES, "inference", 8, tpot_s=0.03)
+    for a, b in zip(loose, tight):
+        assert b["tpot_s"] <= 0.03 or b["layout_note"]
+        assert b["tokens_per_s"] <= a["tokens_per_s"] * (1 + 1e-9)
+
+
+def test_a_rate_the_cards_cannot_serve_is_named(cat) -> None:  # type: ignore[no-untyped-def]
+    m = lookup.model(cat, "qwen2.5-72b")
+    rows = compare_devices(cat, m, ["h100", "910b"], "inference", 8, requests_per_s=1000.0)
+    for r in rows:
+        assert r["layout_note_i18n"] is not None, r["device"]
+    ok = compare_devices(cat, m, ["h100", "910b"], "inference", 8, requests_per_s=1.0)
+    for r in ok:
+        assert r["layout_note"] is None and r["tokens_per_s"] >= 256 * 1.0
+
+
+def test_batch_given_is_kept_and_targets_are_serving_only(cat) -> None:  # type: ignore[no-untyped-def]
+    m = lookup.model(cat, "qwen2.5-7b")
+    rows = compare_devices(cat, m, ["h100", "a100-80g"], "inference", 1, batch=1)
+    assert {r["layout"]["batch"] for r in rows} == {1}
+    assert rows[0]["serving_rule_i18n"]["id"] == "cmp.serving.batch_given"
+    with pytest.raises(InputError) as e:
+        compare_devices(cat, m, ["h100", "a100-80g"], "inference", 1, batch=4, tpot_s=0.05)
+    assert e.value.field == "batch"
+    with pytest.raises(InputError) as e:
+        compare_devices(cat, m, ["h100", "a100-80g"], "lora", 1, tpot_s=0.05)
+    assert e.value.field == "tpot"
