@@ -390,7 +390,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         m = load_model_arg(cat, model)
         out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
-                             subsidy, horizon_months, region=reg, kinds=kinds)
+                             subsidy, horizon_months, region=reg, kinds=kinds, today=as_of())
         if json_:
             emit_json(out)
             return

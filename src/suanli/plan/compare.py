@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
@@ -27,7 +27,7 @@ from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZ
                                 plan_workload, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
-__all__ = ["card_hour_offer", "compare_devices", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
+__all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
            "pricing_basis", "rent_for", "rent_options", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
@@ -121,9 +121,20 @@ def rent_for(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region
     """The cheapest of `rent_options` by the planner's rule (`plan.search._price`): a fresh price before a stale
     one (`offers.is_stale` on `today` at `stale_months`: a stale offer rents the card only when no fresh one can),
     then the lowest CNY per card-hour. None when unpriced."""
+    return fresh_first(rent_options(cat, device_id, hours, region, kinds), today, stale_months)
+
+
+_Bill = TypeVar("_Bill")
+
+
+def fresh_first(options: Iterable[tuple[float, Offer, _Bill]], today: dt.date | None = None,
+                stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> tuple[float, Offer, _Bill] | None:
+    """The one offer choice of the cost answers, the planner's rule (`plan.search._price`): among (price, offer,
+    bill) options, a fresh price before a stale one (`offers.is_stale` on `today` at `stale_months`: a stale offer
+    is used only when no fresh one can), then the lowest price (ties: the first). None when there is none.
+    rent-vs-buy (`rent_for`) and migrate cost choose through it."""
     day = today or dt.date.today()
-    opts = rent_options(cat, device_id, hours, region, kinds)
-    return min(opts, key=lambda t: (offer_q.is_stale(t[1], day, stale_months), t[0]), default=None)
+    return min(options, key=lambda t: (offer_q.is_stale(t[1], day, stale_months), t[0]), default=None)
 
 
 def hourly_card_price(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
@@ -423,11 +434,13 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    monthly_spend: float = 100_000.0, saving: float | None = None, task: str = "full",
                    engineers: int = 2, engineer_week: float = 10_000.0, subsidy: float = 0.0,
                    horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
-                   kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None) -> dict[str, Any]:
+                   kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
+                   stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
     is derived from tokens per yuan on 8 cards of each device, each rented for the whole horizon (the spend goes
-    on month after month, so an offer's minimum term counts only beyond it) from the cheapest usable offer
-    (`region`, `kinds`, any billing unit); the answer names those offers."""
+    on month after month, so an offer's minimum term counts only beyond it) from the usable offer (`region`,
+    `kinds`, any billing unit) the planner would take (`fresh_first`: the cheapest fresh price, a stale one only
+    when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`)."""
     for name, v, lo, hi in (("monthly-spend", monthly_spend, 1e-9, 1e12), ("engineer-week", engineer_week, 0.0, 1e9),
                             ("horizon-months", horizon_months, 1e-9, 1200.0), ("subsidy", subsidy, 0.0, 0.999)):
         if not (math.isfinite(v) and lo <= v <= hi):
@@ -456,10 +469,12 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             if task == "inference":  # serving at batch 1 is decode-latency bound: compare at a serving batch
                 w, layout = _serving_workload(cat, m, acc, 8)
             rent_h = horizon_months * HOURS_PER_MONTH
-            month = cheapest_job_cost(priced, acc.id, 8, rent_h)
-            if month is None:
+            found = fresh_first(((c.cost_cny, o, c) for o in priced.offers if o.device == acc.id
+                                 for c in (job_cost(o, 8, rent_h),)), today, stale_months)
+            if found is None:
                 raise InputError("saving", f"cannot derive it: {no_price_message(cat, acc.id, region, kinds)}; "
                                  "or pass --saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds)))
+            _, offer, month = found
             price = month.cost_cny / (8 * rent_h)
             e = estimate(cat, m, acc, w).contract()
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
@@ -468,10 +483,9 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                                  Message("error.saving_no_speed", device=acc.id))
             sub = subsidy if acc.domestic else 0.0
             per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
-            offer = next(o for o in priced.offers if o.id == month.offer_id)
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
                                "workload": layout}
-            used.append({"device": acc.id, **offer_facts(offer, today), "cny_per_card_hour": price})
+            used.append({"device": acc.id, **offer_facts(offer, today, stale_months), "cny_per_card_hour": price})
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
         saving = max(0.0, monthly_spend * (1 - ratio))
         derived["cost_ratio_same_work"] = ratio

@@ -1,0 +1,59 @@
+"""Small things a buyer trips on (colleagues' notes 2026-12-01): migrate cost chooses its offers by the planner's
+freshness rule (`compare.fresh_first`, the one rent-vs-buy uses) and warns about a stale price; a refused SkyPilot
+export still prints the plan with one warning line; serving why-not lines name the replica's tensor-parallel limit;
+estimate takes the two framework memory flags (bnb_saves_inputs, fsdp_mixed_units)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from suanli.catalog.schema import Catalog
+from suanli.plan.compare import fresh_first, migration_cost, rent_for, rent_options
+
+
+def _run(*args: str, today: str = "2026-12-01") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SUANLI_TODAY": today, "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "suanli.cli.main", *args], capture_output=True, text=True, env=env)
+
+
+def _mig(cat: Catalog, today: dt.date) -> dict[str, Any]:
+    from suanli.catalog.lookup import model
+
+    return migration_cost(cat, model(cat, "qwen2.5-7b"), "ascend-910b", "rtx-4090", task="lora", today=today)
+
+
+# 1. migrate cost: the planner's offer choice, one function
+
+
+def test_fresh_first_is_the_rule_rent_for_uses(cat: Catalog) -> None:
+    today = dt.date(2026, 12, 1)
+    opts = rent_options(cat, "rtx-4090")
+    assert fresh_first(opts, today) == rent_for(cat, "rtx-4090", today=today)
+    assert fresh_first([], today) is None
+
+
+def test_migrate_cost_takes_a_fresh_price_before_a_cheaper_stale_one(cat: Catalog) -> None:
+    out = _mig(cat, dt.date(2026, 12, 1))  # listing offers: 星海 ¥1.78 (2024-09-29, stale) vs AutoDL ¥1.88 (2026-08-13)
+    assert out["derived"]["rtx-4090"]["offer"] == "autodl-rtx4090-hour-2026-08"
+    used = {u["device"]: u for u in out["offers_used"]}
+    assert used["rtx-4090"]["stale"] is None
+    later = _mig(cat, dt.date(2028, 1, 1))  # every price stale: the cheapest again, and warned
+    assert later["derived"]["rtx-4090"]["offer"] == "xinghai-rtx4090-hour"
+    assert "months old" in {u["device"]: u for u in later["offers_used"]}["rtx-4090"]["stale"]
+
+
+def test_migrate_cost_prints_the_stale_warning() -> None:
+    args = ("migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "rtx-4090", "--to-gpu", "910b", "--task", "lora")
+    fresh = _run(*args)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "autodl-rtx4090-hour-2026-08" in fresh.stdout and "months old" not in fresh.stdout
+    stale = _run(*args, today="2028-01-01")
+    assert "xinghai-rtx4090-hour" in stale.stdout and "months old" in stale.stdout
+    zh = _run("--lang", "zh", *args, today="2028-01-01")
+    assert "xinghai-rtx4090-hour" in zh.stdout and "months old" not in zh.stdout
