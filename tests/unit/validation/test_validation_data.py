@@ -17,6 +17,7 @@ import yaml
 from suanli.catalog.load import packaged_catalog
 from suanli.catalog.lookup import accelerator, model
 from suanli.catalog.schema import Source
+from suanli.validate.report import _WORKLOAD_KEYS
 
 ROOT = Path(__file__).resolve().parents[3]
 VAL_DIR = ROOT / "src" / "suanli" / "data" / "validation"
@@ -35,11 +36,8 @@ PRECISIONS = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"}
 ENGINES = {"hf", "vllm", "trt-llm", "llama.cpp"}
 REQUIRED = {"id", "group", "source", "where", "device", "gpus", "task", "precision", "measured", "note"}
 INT_FLAGS = {"batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "lora_rank", "gpus", "ep"}
-OPTIONAL = {
-    "model", "config", "batch", "seq", "input", "output", "tp", "pp", "vpp", "cp", "zero", "recompute", "optimizer",
-    "lora_rank", "lora_targets", "engine", "kv_dtype", "flash_attention", "tokens", "measured_breakdown",
-    "reported", "grad_accum", "fitted", "paged_optimizer", "optimizer_in_backward", "master_weights", "loss_chunks",
-    "legacy_kv_cache", "tp_comm_overlap", "ep", "identical_tokens",
+OPTIONAL = set(_WORKLOAD_KEYS) | {
+    "model", "config", "tokens", "measured_breakdown", "reported", "fitted",
     # the source states no parallel layout: scored on the planner's fastest (suanli.validate.report.planner_layout);
     # framework: the one the source states (selects its efficiency rows; with layout unstated, the one searched)
     "layout", "framework", "global_batch",
