@@ -11,6 +11,7 @@ from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, lang, say, tr
 from suanli.errors import InputError
+from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
 from suanli.plan.search import PlanResult, plan
 from suanli.views.bounds import check_plan
@@ -197,6 +198,22 @@ def register(app: typer.Typer) -> None:
         emit_rows(table, cols, title=tr("cli.plans.title", url=store.url.split('@')[-1]),
                   headers=col_headers(cols, "plans.col"))
 
+    def _export_skypilot(path: str, result: PlanResult, cat: Any) -> Message | str | None:
+        """Write the best plan as a SkyPilot task YAML to `path`; None when written, else why not (a device SkyPilot
+        has no accelerator name for, no plan, a path that cannot be written): the caller prints the plan first and
+        then that one warning line, and the exit code stays the plan's."""
+        from suanli.plan.export import skypilot_yaml
+
+        if not result.plans:
+            return Message("plan.skypilot.no_plan")
+        try:
+            Path(path).write_text(skypilot_yaml(result.plans[0], result, cat), encoding="utf-8")
+        except InputError as e:
+            return e.i18n or str(e)
+        except OSError as e:
+            return Message("plan.skypilot.cannot_write", why=str(e.strerror or e))
+        return None
+
     @app.command("plan")
     def plan_cmd(
         model: Annotated[str | None, typer.Option(help="preset (HF id or alias) or path to a config.json")] = None,
@@ -282,15 +299,7 @@ def register(app: typer.Typer) -> None:
 
         result = plan(cat, m, req, as_of(), error_bands=packaged_error_bands())  # each plan's speed evidence
         result = with_rate_note(result)  # a rate derived from --concurrent-users is said first among the assumptions
-        if skypilot:
-            from suanli.plan.export import skypilot_yaml
-
-            if not result.plans:
-                raise InputError("skypilot", "no plan to export")
-            try:
-                Path(skypilot).write_text(skypilot_yaml(result.plans[0], result, cat), encoding="utf-8")
-            except OSError as e:
-                raise InputError("skypilot", f"cannot write {skypilot!r}: {e.strerror or e}") from None
+        not_written = _export_skypilot(skypilot, result, cat) if skypilot else None
         saved = None
         if save:
             from suanli.store.db import open_store
@@ -307,6 +316,10 @@ def register(app: typer.Typer) -> None:
                 from suanli.i18n import t
 
                 console.print(t("plan.saved", lang(), id=saved, where=where), highlight=False)
+        if not_written is not None:  # the plan stands (exit 0 when there is one); one line says why no YAML
+            (err_console if json_ else console).print(
+                f"[yellow]{tr('cli.label.warning')}[/] {say(Message('plan.skypilot.not_written', path=skypilot, why=not_written))}",
+                highlight=False, soft_wrap=True)
         if not result.plans:  # issue 10: nothing qualifies is a failure (stderr says what to relax); --json still printed
             from suanli.i18n import t
 

@@ -10,6 +10,7 @@ import yaml
 
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError
+from suanli.i18n import Message
 from suanli.plan.search import Plan, PlanResult
 
 __all__ = ["SERVE_PORT", "SKYPILOT_NAMES", "skypilot_accelerator", "skypilot_yaml"]
@@ -37,7 +38,8 @@ def skypilot_accelerator(cat: Catalog, device: str) -> str:
         return device
     raise InputError("skypilot", f"{acc.name} ({device}) has no SkyPilot accelerator name: SkyPilot schedules NVIDIA "
                                  "GPUs (and AMD/TPU), not this vendor's cards, so no task YAML is written; launch it "
-                                 "with the platform's own tools, or plan with --gpu on a device SkyPilot lists")
+                                 "with the platform's own tools, or plan with --gpu on a device SkyPilot lists",
+                     Message("export.skypilot.no_name", name=acc.name, device=device))
 
 
 def _envs(p: Plan, result: PlanResult) -> dict[str, Any]:

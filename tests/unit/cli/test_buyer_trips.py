@@ -57,3 +57,29 @@ def test_migrate_cost_prints_the_stale_warning() -> None:
     assert "xinghai-rtx4090-hour" in stale.stdout and "months old" in stale.stdout
     zh = _run("--lang", "zh", *args, today="2028-01-01")
     assert "xinghai-rtx4090-hour" in zh.stdout and "months old" not in zh.stdout
+
+
+# 2. a refused SkyPilot export: the plan, then one warning line, exit 0
+
+
+def test_refused_skypilot_export_prints_the_plan_and_one_warning(tmp_path: Path) -> None:
+    out = tmp_path / "t.yaml"
+    args = ("plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--gpu", "910b", "--skypilot", str(out))
+    r = _run(*args)
+    assert r.returncode == 0, r.stderr
+    assert not out.exists()
+    lines = r.stdout.splitlines()
+    warn = [i for i, line in enumerate(lines) if "SkyPilot YAML not written" in line]
+    assert len(warn) == 1 and "ascend-910b" in lines[warn[0]] and "no SkyPilot accelerator name" in lines[warn[0]]
+    assert any("910" in line for line in lines[:warn[0]])  # the plan came first
+    j = _run(*args, "--json")  # JSON on stdout stays parseable; the warning goes to stderr
+    assert j.returncode == 0 and json.loads(j.stdout)["plans"] and "SkyPilot YAML not written" in j.stderr
+    zh = _run("--lang", "zh", *args)
+    assert zh.returncode == 0 and "未写出 SkyPilot YAML" in zh.stdout and "not written" not in zh.stdout
+
+
+def test_unwritable_skypilot_path_is_a_warning_too(tmp_path: Path) -> None:
+    bad = tmp_path / "missing-dir" / "t.yaml"
+    r = _run("plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--gpu", "rtx-4090",
+             "--skypilot", str(bad))
+    assert r.returncode == 0 and "SkyPilot YAML not written" in r.stdout and "cannot be written" in r.stdout
