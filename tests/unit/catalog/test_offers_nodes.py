@@ -91,22 +91,27 @@ def test_single_card_listings_never_make_a_multi_node_plan(cat) -> None:  # type
 
 
 def test_in_cn_the_why_not_says_no_offer_spans_nodes_and_that_none_is_public(cat) -> None:  # type: ignore[no-untyped-def]
-    req = make_request(model="llama-3.1-70b", task="full", tokens=1e9, offer_kinds=("listing", "index", "reference"))
+    kinds = ("listing", "index", "reference")
+    req = make_request(model="llama-3.1-70b", task="full", tokens=1e9, offer_kinds=kinds)
     r = plan(cat, lookup.model(cat, "llama-3.1-70b"), req)
     why = {w["device"]: w["reason"] for w in r.why_not}
+    # Megatron (no optimizer offload, unlike DeepSpeed): 8 H100s cannot hold a 70B full fine-tune, a second node is needed
+    meg = plan(cat, lookup.model(cat, "llama-3.1-70b"),
+               make_request(model="llama-3.1-70b", task="full", tokens=1e9, offer_kinds=kinds, framework="megatron"))
+    why["h100-sxm"] = {w["device"]: w["reason"] for w in meg.why_not}["h100-sxm"]
     for dev in ("h100-sxm", "ascend-910b"):
         assert "no offer used can span nodes" in why[dev] and "no public" in why[dev], why[dev]
     assert "AWS p5.48xlarge" in why["h100-sxm"]  # where to go instead (--region any)
     # the only Chinese fabrics with a price are SMM index quotes (offers-3.yaml): A100 80GB on InfiniBand, H200 on
     # IB/RoCE; every multi-node plan uses one of them, never a listing
     offers = {o.id: o for o in cat.offers}
-    multi = [p for p in r.plans if p.gpus > 8]
+    multi = [p for p in meg.plans if p.gpus > 8]
     assert multi and all(can_span_nodes(offers[p.offer]) and offers[p.offer].kind == "index" for p in multi)
     assert {offers[p.offer].device for p in multi} <= {"a100-80g", "h200"}
 
 
 def test_with_listings_only_no_chinese_offer_spans_nodes(cat) -> None:  # type: ignore[no-untyped-def]
-    req = make_request(model="llama-3.1-70b", task="full", tokens=1e9)
+    req = make_request(model="llama-3.1-70b", task="full", tokens=1e9, framework="megatron")
     r = plan(cat, lookup.model(cat, "llama-3.1-70b"), req)
     assert all(p.gpus <= lookup.accelerator(cat, p.device).max_cards_per_node for p in r.plans)
     why = {w["device"]: w["reason"] for w in r.why_not}
