@@ -97,8 +97,9 @@ class Workload(BaseModel):
                                  "torchtune single-device recipes)")
     loss_chunks: int = Field(1, ge=1, le=1024, description="cross-entropy over this many chunks of tokens (torchtune "
                              "CEWithChunkedOutputLoss: 8): the fp32 upcast lives one chunk at a time")
-    bnb_saves_inputs: bool = Field(False, description="qlora: the 4-bit linears are bitsandbytes MatMul4Bit, which keeps "
-                                   "each one's input for backward (ctx.tensors = (A, B))")
+    bnb_saves_inputs: bool = Field(False, description="qlora: the 4-bit linears are bitsandbytes MatMul4Bit before 0.43.2, "
+                                   "which keeps each one's input for backward (ctx.tensors = (A, B)); 0.43.2 keeps none "
+                                   "(bitsandbytes#1270), so no framework turns it on")
     fsdp_mixed_units: bool = Field(False, description="lora/qlora under FSDP1 (zero 2/3) with each decoder layer one unit "
                                    "mixing frozen and LoRA weights (use_orig_params): the gradient is the units' whole "
                                    "numel, kept unsharded under no_sync gradient accumulation")

@@ -83,3 +83,30 @@ def test_unwritable_skypilot_path_is_a_warning_too(tmp_path: Path) -> None:
     r = _run("plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--gpu", "rtx-4090",
              "--skypilot", str(bad))
     assert r.returncode == 0 and "SkyPilot YAML not written" in r.stdout and "cannot be written" in r.stdout
+
+
+# 4. the two framework memory flags as estimate options; off by default (bitsandbytes 0.43.2 keeps no input)
+
+
+def _gib(*args: str) -> float:
+    r = _run("estimate", "--model", "llama-2-7b", "--gpu", "a100-80g", "--seq", "1304", "--json", *args)
+    assert r.returncode == 0, r.stderr
+    return float(json.loads(r.stdout)["memory"]["per_gpu_gib"])
+
+
+def test_estimate_takes_bnb_saves_inputs() -> None:
+    base, kept = _gib("--task", "qlora"), _gib("--task", "qlora", "--bnb-saves-inputs")
+    assert 1.7 < kept - base < 1.9  # 1.94 GB (1.81 GiB) for Llama 2 7B at 1304 tokens, commit e834c4e
+
+
+def test_estimate_takes_fsdp_mixed_units() -> None:
+    lora = ("--task", "lora", "--gpus", "2", "--zero", "3", "--recompute", "full", "--grad-accum", "128")
+    assert _gib(*lora, "--fsdp-mixed-units") > _gib(*lora) + 10  # the unsharded whole-unit gradient, 8.0 -> 20.2 GiB
+
+
+def test_no_framework_keeps_bnb_inputs_by_default(cat: Catalog) -> None:
+    from suanli.estimate.workload import Workload
+
+    assert Workload.model_fields["bnb_saves_inputs"].default is False
+    assert "0.43.2" in (Workload.model_fields["bnb_saves_inputs"].description or "")
+    assert all("bnb_saves_inputs" not in fw.model_dump() for fw in cat.frameworks)
