@@ -211,7 +211,8 @@ def stale_message(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MO
     """The staleness warning as a message (`offer.stale`: id, provider, date, age, threshold); None when fresh."""
     if not is_stale(offer, today, months):
         return None
-    return Message("offer.stale", offer=offer.id, provider=offer.provider, date=str(offer.date),
+    provider: str | dict[str, str] = {"en": offer.provider, "zh": offer.provider_zh} if offer.provider_zh else offer.provider
+    return Message("offer.stale", offer=offer.id, provider=provider, date=str(offer.date),
                    age=offer_age_months(offer, today), months=months)
 
 

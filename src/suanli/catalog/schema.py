@@ -106,6 +106,7 @@ class Sourced(_Strict, Generic[T]):
     source: str
     date: str | None = None
     note: str | None = None
+    note_zh: str | None = Field(None, description="the note in Chinese (shown by zh output; JSON keeps `note`)")
     default: bool = False
 
     _v_date = field_validator("date", mode="before")(_check_date)
@@ -225,11 +226,20 @@ class Accelerator(_Strict):
     memory_type: str | None = None
     interconnect: Interconnect
     interconnect_name: str | None = None
+    interconnect_name_zh: str | None = Field(None, description="interconnect_name in Chinese (zh output)")
     max_cards_per_node: int = 8
     variant_of: str | None = None
     china_market: StrField | None = None
+    china_market_zh: str | None = Field(None, description="the china_market text in Chinese (zh output)")
     notes: tuple[str, ...] = ()
+    notes_zh: tuple[str, ...] = Field((), description="the notes in Chinese, one per note in the same order")
     specs: AcceleratorSpecs
+
+    @model_validator(mode="after")
+    def _notes_zh_match(self) -> Accelerator:
+        if self.notes_zh and len(self.notes_zh) != len(self.notes):
+            raise ValueError(f"notes_zh has {len(self.notes_zh)} entries for {len(self.notes)} notes")
+        return self
 
     @field_validator("id")
     @classmethod
@@ -292,6 +302,8 @@ class Offer(_Strict):
     date: str
     source: str
     note: str | None = None
+    provider_zh: str | None = Field(None, description="the provider's name in Chinese (zh output)")
+    note_zh: str | None = Field(None, description="the note in Chinese (zh output)")
 
     _v_date = field_validator("date", mode="before")(_check_date)
 
@@ -707,6 +719,7 @@ class Link(_Strict):
     latency_us: FloatField
     busbw_half_size_mb: FloatField | None = None
     note: str | None = None
+    note_zh: str | None = Field(None, description="the note in Chinese (zh output)")
 
 
 class Catalog(_Strict):

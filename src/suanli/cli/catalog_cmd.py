@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
         if json_:
             emit_json(d)
             return
-        from suanli.cli.output import display_name, lang
+        from suanli.cli.output import display_name, display_note, lang
         from suanli.i18n import t
 
         lg = lang()
@@ -76,15 +76,17 @@ def register(app: typer.Typer) -> None:
                         form_factor=t(f"form_factor.{a.form_factor}", lg)), highlight=False)
         stack = next((s for s in cat.stacks if s.id == a.stack), None)
         console.print(t("cli.gpu.facts", lg, stack=display_name(stack) if stack else a.stack, memory=a.memory_type,
-                        interconnect=a.interconnect_name or a.interconnect), highlight=False)
+                        interconnect=display_note(a, "interconnect_name") or a.interconnect), highlight=False)
         if a.china_market is not None:
-            console.print(t("cli.gpu.market", lg, value=a.china_market.value)
+            market = a.china_market_zh if lg == "zh" and a.china_market_zh else a.china_market.value
+            console.print(t("cli.gpu.market", lg, value=market)
                           + f" [dim]({a.china_market.chosen.source})[/dim]", highlight=False)
         if d["variants"]:
             console.print(t("cli.gpu.variants", lg, names=", ".join(d["variants"])), highlight=False)
         rows = []
+        alts = {f: getattr(a.specs, f) for f in d["specs"]}
         for f, v in d["specs"].items():
-            for s in v["sources"]:
+            for s, src in zip(v["sources"], alts[f].values):
                 rows.append(
                     {
                         "field": t("spec." + f, lg) if s["default"] else "",  # 显存带宽（GB/s） in Chinese
@@ -93,7 +95,7 @@ def register(app: typer.Typer) -> None:
                         "default": "*" if s["default"] else ("≠" if v["conflict"] and s["value"] != v["value"] else ""),
                         "source": s["source"],
                         "date": s.get("date"),
-                        "note": s.get("note"),
+                        "note": display_note(src),  # note_zh in Chinese output
                     }
                 )
         cols = ["field", "value", "default", "source", "date", "note"]
@@ -102,7 +104,7 @@ def register(app: typer.Typer) -> None:
         if d["conflicts"]:
             console.print("[yellow]" + t("cli.gpu.disagree", lg, fields=", ".join(t("spec." + c, lg) for c in d["conflicts"]))
                           + "[/yellow]", highlight=False)
-        for n in a.notes:
+        for n in display_note(a, "notes"):
             console.print(t("cli.gpu.note", lg, note=n), highlight=False)
 
     @app.command()
@@ -224,16 +226,18 @@ def register(app: typer.Typer) -> None:
         from suanli.cli.output import col_headers, tr
 
         cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]
-        shown = [{**r, "billing_unit": tr(f"billing_unit.{r['billing_unit']}"), "kind": tr(f"price_kind.{r['kind']}")}
-                 for r in rows]
+        from suanli.cli.output import display_note, lang
+
+        shown = [{**r, "provider": display_note(o, "provider"), "billing_unit": tr(f"billing_unit.{r['billing_unit']}"),
+                  "kind": tr(f"price_kind.{r['kind']}")} for r, o in zip(rows, page)]
         emit_rows(shown, cols, Format.table, title=tr("cli.offers.title", first=offset + 1 if rows else 0,
                                                       last=offset + len(rows), total=total),
                   headers=col_headers(cols, "offers.col"))
         if dev:
-            note = offer_q.unpriced_reason(cat, dev)
+            note = offer_q.unpriced_reason(cat, dev, lang())
             if note:
                 console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {dev}: {note}", highlight=False, soft_wrap=True)
-            gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev))
+            gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev), lang())
             if gap:
                 console.print(f"[yellow]{tr('cli.label.multi_node')}[/] {dev}: {gap}", highlight=False, soft_wrap=True)
         if total > offset + len(rows):

@@ -58,6 +58,17 @@ def _stack(cat: Any, stack_id: str | None) -> str | None:
     return display_name(st) if st is not None else stack_id
 
 
+def _provider(offer_id: str | None, provider: Any) -> Any:
+    """An offer's provider as this run shows it: the catalog's `provider_zh` in Chinese output (display_note)."""
+    if lang() != "zh" or not offer_id:
+        return provider
+    from suanli.catalog.load import packaged_catalog
+    from suanli.cli.output import display_note
+
+    o = next((o for o in packaged_catalog().offers if o.id == offer_id), None)
+    return display_note(o, "provider") if o is not None and o.provider == provider else provider
+
+
 def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] | None]) -> None:
     """The line every cost answer prints: which offers it priced from, international ones marked, stale ones dated."""
     used = [f for f in facts if f]
@@ -66,7 +77,7 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
         seen: dict[str, dict[str, Any]] = {f["offer"]: f for f in used}
         line += tr("cli.prices.used", offers=tr("cli.prices.sep").join(
             tr("cli.prices.offer_intl" if f["international"] else "cli.prices.offer", offer=f["offer"],
-               provider=f["provider"], price_kind=f["kind"], date=f["date"])
+               provider=_provider(f["offer"], f["provider"]), price_kind=f["kind"], date=f["date"])
             for f in seen.values()))
     console.print(f"[dim]{line}[/dim]", highlight=False, soft_wrap=True)
     for f in {f["offer"]: f for f in used}.values():
@@ -194,7 +205,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             return
         cols = ["provider", "kind", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
                 "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
-        shown = [{**r, "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
+        shown = [{**r, "provider": _provider(r.get("offer"), r.get("provider")),
+                  "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
                   "notes": [say_json(m, n) for m, n in zip(r.get("notes_i18n") or [], r["notes"])]
                   if len(r.get("notes_i18n") or []) == len(r["notes"]) else r["notes"],
                   "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit")}

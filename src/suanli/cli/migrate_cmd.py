@@ -169,9 +169,13 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     if report.fallback_ops:
         console.print(say_id("cli.mig.fallback") + ", ".join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
                       highlight=False)
+    from suanli.cli.output import display_note
+
+    fused_data = {f.id: f for f in load_fused()}  # the data rows carry replaces_zh (the report's JSON stays English)
     for f in report.fused:
         state = say_id("cli.mig.available") if f.available else say_id("cli.mig.not_in", version=report.torch_npu_version)
-        console.print(say_id("cli.mig.fused", api=f.api, state=state, replaces=f.replaces) + f" [dim]({f.source})[/]",
+        replaces = display_note(fused_data[f.id], "replaces") if f.id in fused_data else f.replaces
+        console.print(say_id("cli.mig.fused", api=f.api, state=state, replaces=replaces) + f" [dim]({f.source})[/]",
                       highlight=False)
     for a in report.adapted_lists:
         state = say_id({True: "cli.mig.listed", False: "cli.mig.not_listed", None: "cli.mig.list_unknown"}[a.listed])
@@ -187,8 +191,10 @@ def _render(report: CoverageReport, wall_s: float) -> None:
         console.print("[dim]" + say_id("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
     else:
         console.print(say_id("cli.mig.effort", basis=report.migration_basis), highlight=False)
+    cav = load_caveats()
+    general_zh = dict(zip(cav.general, display_note(cav, "general")))  # general caveats in this run's language
     for w in report.warnings:
-        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {w}", highlight=False, soft_wrap=True)
+        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {general_zh.get(w, w)}", highlight=False, soft_wrap=True)
     console.print("[dim]" + say_id("cli.mig.stats", ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
                                    trace=trace["trace_s"], total=wall_s) + "[/]", highlight=False)
 

@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["Format", "col_headers", "console", "display_name", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "say_json", "set_lang",
+__all__ = ["Format", "col_headers", "console", "display_name", "display_note", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "say_json", "set_lang",
            "to_jsonable", "tr", "wrap_cell"]
 
 console = Console()
@@ -68,6 +68,24 @@ def display_name(obj: Any) -> str:
     Chinese output where the catalog has one, else its name."""
     zh = getattr(obj, "name_zh", None)
     return str(zh) if zh and lang() == "zh" else str(obj.name)
+
+
+def display_note(obj: Any, field: str = "note") -> Any:
+    """A catalog text field as this run shows it: its Chinese twin `<field>_zh` (note_zh, provider_zh,
+    china_market_zh …) in Chinese output where the catalog has one, else the field itself (English output and
+    JSON never change). Works on catalog rows and on mappings; `notes` (a list) returns its `notes_zh` list
+    joined with the English one item by item where the Chinese list is shorter."""
+    def get(name: str) -> Any:
+        return obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name, None)
+
+    value = get(field)
+    if lang() != "zh":
+        return value
+    zh = get(f"{field}_zh")
+    if isinstance(value, list | tuple):
+        zh = list(zh or ())
+        return [zh[i] if i < len(zh) and zh[i] else v for i, v in enumerate(value)]
+    return str(zh) if zh else value
 
 
 def col_headers(columns: Sequence[str], prefix: str = "col") -> dict[str, str]:

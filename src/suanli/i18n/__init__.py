@@ -191,7 +191,9 @@ def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:
     list of them as long as the list `x`) shows that message rendered, at any depth; the `*_i18n` fields and
     everything else are unchanged. In English the answer is returned as it is (its text already is the English
     rendering), so the English JSON contract never changes. One rule for every API answer (compare, tco,
-    migrate, scenarios, value …)."""
+    migrate, scenarios, value …). Catalog data text: a field `x` beside its Chinese twin `x_zh` (a string, or a list
+    as long as the list `x`; note_zh, notes_zh, provider_zh … from the catalog) shows the twin in Chinese and the twin
+    is dropped; `name_zh` stays (pages show both names)."""
     if normalize_lang(lang) == DEFAULT_LANG:
         return obj
 
@@ -212,6 +214,15 @@ def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:
                 out[base] = render(Message.from_json(m), lang, surface)
             elif isinstance(m, list) and isinstance(v[base], list) and len(m) == len(v[base]) and all(map(msg, m)):
                 out[base] = [render(Message.from_json(x), lang, surface) for x in m]
+        for k, z in v.items():
+            base = k.removesuffix("_zh")
+            if base == k or base not in v or k == "name_zh":
+                continue
+            if isinstance(z, str) and z:
+                out[base] = z
+            elif isinstance(z, list) and isinstance(v[base], list) and len(z) == len(v[base]):
+                out[base] = [x or y for x, y in zip(z, v[base])]
+            out.pop(k, None)
         return out
 
     return walk(obj)

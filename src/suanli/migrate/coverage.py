@@ -98,9 +98,11 @@ class FusedOp(_Frozen):
     id: str
     api: str
     replaces: str
+    replaces_zh: str | None = None  # Chinese twins, shown by zh output (cli.output.display_note)
     modules: tuple[str, ...]
     ops: tuple[str, ...]
     note: str | None = None
+    note_zh: str | None = None
     source: str
 
 
@@ -122,6 +124,7 @@ class Caveats(_Frozen):
     aliases: tuple[Alias, ...] = ()
     caveats: tuple[Caveat, ...] = ()
     general: tuple[str, ...] = ()
+    general_zh: tuple[str, ...] = ()  # the general caveats in Chinese, one per entry of `general`, same order
 
 
 class OpRow(_Frozen):

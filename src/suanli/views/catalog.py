@@ -170,6 +170,8 @@ class OfferJson(Offer):
 
     price_cny: float  # type: ignore[assignment]
     price_cny_max: float | None = None  # type: ignore[assignment]
+    provider_zh: str | None = Field(None, exclude=True)  # Chinese twins: zh output only, not the JSON
+    note_zh: str | None = Field(None, exclude=True)
 
     @model_validator(mode="after")
     def _prices_are_real(self) -> OfferJson:  # replaces Offer's check of the price alternatives: these are numbers
@@ -238,10 +240,12 @@ def accelerator_rows(cat: Catalog, accs: list[Accelerator]) -> list[dict[str, An
              "stack": a.stack} for a in accs]
 
 
-def _alt_json(cat: Catalog, alt: Alternatives[Any]) -> dict[str, Any]:
+def _alt_json(cat: Catalog, alt: Alternatives[Any], zh: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"value": alt.value, "source": alt.chosen.source}
     if alt.chosen.note:
         out["note"] = alt.chosen.note
+        if zh and alt.chosen.note_zh:
+            out["note_zh"] = alt.chosen.note_zh
     out["sources"] = [
         {
             "value": v.value,
@@ -249,6 +253,7 @@ def _alt_json(cat: Catalog, alt: Alternatives[Any]) -> dict[str, Any]:
             "source_title": cat.sources[v.source].title if v.source in cat.sources else "assumed",
             **({"date": v.date or cat.sources[v.source].date} if v.source in cat.sources else {}),
             **({"note": v.note} if v.note else {}),
+            **({"note_zh": v.note_zh} if zh and v.note and v.note_zh else {}),
             "default": v is alt.chosen,
         }
         for v in alt.values
@@ -257,17 +262,25 @@ def _alt_json(cat: Catalog, alt: Alternatives[Any]) -> dict[str, Any]:
     return out
 
 
-def accelerator_detail(cat: Catalog, a: Accelerator) -> dict[str, Any]:
-    """Every field of an accelerator with its sources, conflicts and variants (`suanli gpu NAME --json`)."""
+# Chinese twins of catalog text (shown by zh output through cli.output.display_note): not part of the JSON
+_ZH_ONLY = {"china_market_zh", "interconnect_name_zh", "notes_zh"}
+
+
+def accelerator_detail(cat: Catalog, a: Accelerator, zh: bool = False) -> dict[str, Any]:
+    """Every field of an accelerator with its sources, conflicts and variants (`suanli gpu NAME --json`). `zh`: the
+    catalog's Chinese twins (`x_zh` beside `x`) are included for `i18n.localize` (the API in Chinese); without it the
+    English JSON is unchanged."""
     d: dict[str, Any] = {
         k: v
-        for k, v in a.model_dump(mode="json", exclude={"specs", "china_market"}).items()
+        for k, v in a.model_dump(mode="json", exclude={"specs", "china_market", "china_market_zh", *(() if zh else _ZH_ONLY)}).items()
         if v not in (None, [], ())
     }
     if a.china_market is not None:
-        d["china_market"] = _alt_json(cat, a.china_market)
+        d["china_market"] = _alt_json(cat, a.china_market, zh)
+        if zh and a.china_market_zh:
+            d["china_market"]["value_zh"] = a.china_market_zh
     d["specs"] = {
-        f: _alt_json(cat, getattr(a.specs, f))
+        f: _alt_json(cat, getattr(a.specs, f), zh)
         for f in type(a.specs).model_fields
         if getattr(a.specs, f) is not None
     }
@@ -353,5 +366,5 @@ def offer_row(o: Offer, today: dt.date | None = None, stale_months: float = offe
 
 def offer_json(o: Offer) -> dict[str, Any]:
     """One offer as stored (every field), with `price_cny` and `price_cny_max` as numbers (GET /api/offers)."""
-    return {**o.model_dump(mode="json"), "price_cny": o.price_cny.value,
+    return {**o.model_dump(mode="json", exclude={"provider_zh", "note_zh"}), "price_cny": o.price_cny.value,
             "price_cny_max": o.price_cny_max.value if o.price_cny_max else None}

@@ -33,9 +33,12 @@ def accelerators(request: Request, vendor: _NAME = None, market: Literal["all", 
 
 
 @router.get("/accelerators/{name}", response_model=views.AcceleratorDetail, response_model_exclude_unset=True)
-def accelerator(request: Request, name: str) -> dict[str, Any]:
+def accelerator(request: Request, name: str, lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
+    """One accelerator; in Chinese (?lang=zh / Accept-Language) its notes, market line and link name are the
+    catalog's Chinese twins (note_zh …) where it has them."""
     c = catalog(request)
-    return views.accelerator_detail(c, lookup.accelerator(c, name))
+    zh = lang == "zh"
+    return localize(views.accelerator_detail(c, lookup.accelerator(c, name), zh), lang)  # type: ignore[no-any-return]
 
 
 @router.get("/models", response_model=list[views.ModelRow], response_model_exclude_unset=True)
