@@ -81,6 +81,8 @@ __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_la
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
+# tensor-parallel groups a serving why-not line may name as what one replica needs (beyond a node: never planned)
+NEED_TPS = (1, 2, 4, 8, 16, 32, 64)
 PP_SIZES = (1, 2, 4, 8)
 VPP_SIZES = (1, 2, 4)  # virtual stages per device searched (interleaved schedule); more is pinned with --vpp
 EP_SIZES = (1, 2, 4, 8)
@@ -641,6 +643,13 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         needed = sum(v for k, v in mem.items() if k != "kv_cache_pool_unused") + runtime
         usable = usable_memory_bytes(cap, np.array([d.fragmentation for d in devs])[di], prealloc)
         fits = needed <= usable
+        # the smallest tensor-parallel group one batch-1 replica fits in (NaN: none up to the last of NEED_TPS), by
+        # the same memory: why-not names it where the node is smaller, as a replica never spans nodes
+        need_tp = np.full(di.shape, np.nan)
+        for t in reversed(NEED_TPS):
+            m1 = inference_memory(mt, np.full(di.shape, float(t)), 1.0, 1.0, np.ones(di.shape), pool)
+            fit1 = sum(v for k1, v in m1.items() if k1 != "kv_cache_pool_unused") + runtime <= usable
+            need_tp = np.where(fit1, float(t), need_tp)
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         k = inference_step(st, tp, 1.0, b, rates)
@@ -688,7 +697,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
             "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan), "dl_bytes": ckpt,
             "dl_h": first["download_h"], "dl_gbit": np.full(di.shape, np.nan), "billed": billed,
-            "first_h": first["total_h"],
+            "first_h": first["total_h"], "need_tp": need_tp,
         })
     return (_concat(parts) if parts else _empty()), n
 
@@ -1392,7 +1401,19 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
             elif mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
                 tier, far = 2, float(grid["mem"][j] / max(grid["usable"][j], 1.0))
-                if req.gpus is not None and not gap:  # the card count is pinned (--gpus)
+                largest = min(d.acc.max_cards_per_node,
+                              max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers),
+                                  default=d.acc.max_cards_per_node))
+                if "need_tp" in grid and grid["replicas"][j] > 0 and int(grid["tp"][j]) >= largest:
+                    # serving: a replica's tensor-parallel group lives in one instance (replicas never span nodes)
+                    at = {"tp": int(grid["tp"][j]), "need_gib": grid["mem"][j] / GiB,
+                          "usable_gib": grid["usable"][j] / GiB, "cap_gib": d.capacity / GiB}
+                    need = grid["need_tp"][j]
+                    reason = Message("why.serve_replica", framework=d.framework.name if d.framework else "?",
+                                     largest=largest,
+                                     need=Message("why.serve_need_tp", need_tp=int(need), **at) if np.isfinite(need)
+                                     else Message("why.serve_need_none", max_tp=NEED_TPS[-1], **at))
+                elif req.gpus is not None and not gap:  # the card count is pinned (--gpus)
                     reason = Message("why.does_not_fit_gpus", framework=d.framework.name if d.framework else "?",
                                      gpus=req.gpus, need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
@@ -1423,7 +1444,13 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 ratios: list[float] = []  # needed / allowed per limit missed
                 tier = 1
                 if not np.isfinite(c).any():
-                    parts.append(Message("why.no_usable_offer"))
+                    rows = sel[mine]
+                    tp_min = int(grid["tp"][rows].min()) if rows.size else 0
+                    largest = max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
+                    serve = "need_tp" in grid and rows.size and bool(grid["replicas"][rows].max() > 0)
+                    # serving: replicas never span nodes; the smallest tensor-parallel group that fits needs an instance
+                    parts.append(Message("why.serve_no_instance", tp=tp_min, largest=largest)
+                                 if serve and 0 < largest < tp_min else Message("why.no_usable_offer"))
                     tier = 2
                 if req.budget_cny is not None and np.isfinite(c).any():
                     parts.append(Message("why.over_budget", cost=float(np.nanmin(c)), budget=req.budget_cny))

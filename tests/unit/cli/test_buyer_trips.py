@@ -110,3 +110,35 @@ def test_no_framework_keeps_bnb_inputs_by_default(cat: Catalog) -> None:
     assert Workload.model_fields["bnb_saves_inputs"].default is False
     assert "0.43.2" in (Workload.model_fields["bnb_saves_inputs"].description or "")
     assert all("bnb_saves_inputs" not in fw.model_dump() for fw in cat.frameworks)
+
+
+# 3. serving why-not: what limits a replica (its tensor-parallel group in one instance), never "span nodes"
+
+
+def _serving_why(cat: Catalog, model: str) -> dict[str, Any]:
+    from suanli.catalog import lookup
+    from suanli.plan.request import make_request
+    from suanli.plan.search import plan
+
+    r = plan(cat, lookup.model(cat, model), make_request(model=model, task="inference", requests_per_s=1.0),
+             dt.date(2026, 12, 1))
+    return {w["device"]: w for w in r.why_not}
+
+
+def test_serving_why_not_names_the_replica_tp_not_spanning_nodes(cat: Catalog) -> None:
+    from suanli.i18n import Message, render
+
+    why = _serving_why(cat, "deepseek-v3")
+    w = why["rtx-4090"]
+    assert w["reason_i18n"]["id"] == "why.serve_replica", w["reason"]
+    assert "a replica needs 16 cards at tp 16" in w["reason"] and "largest instance here has 8" in w["reason"]
+    assert "span nodes:" not in w["reason"] and "no offer used" not in w["reason"]
+    zh = render(Message.from_json(w["reason_i18n"]), "zh")
+    assert "16 张卡" in zh and "推理副本从不跨节点" in zh
+    assert all(x["reason_i18n"]["id"] != "why.does_not_fit_node" for x in why.values())
+
+
+def test_serving_why_not_when_only_single_card_instances_rent_the_device(cat: Catalog) -> None:
+    w = _serving_why(cat, "qwen2.5-72b")["mtt-s4000"]
+    assert w["reason_i18n"]["id"] == "why.serve_no_instance", w["reason"]
+    assert "largest instance here has 1 card" in w["reason"] and "multi-node" not in w["reason"]
