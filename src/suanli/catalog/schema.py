@@ -582,6 +582,13 @@ class InferenceEngine(_Strict):
         "(): no source, a quantized KV cache is then a warning"
     )
     kv_dtypes_source: str | None = None
+    gqa_decode_kernel_from: str | None = Field(
+        None, pattern=r"^\d+(\.\d+){0,2}", description="first release whose generation (decode) attention reads each "
+        "KV head's cache once for its group of query heads (TensorRT-LLM: XQA); earlier releases run one thread block "
+        "per query head, each reading its KV head's cache, so GQA's KV reads are heads / kv_heads times the cache. "
+        "None: no such split (every release reads the cache once); see gqa_decode_kernel_source"
+    )
+    gqa_decode_kernel_source: str | None = None
     source: str
     note: str | None = None
 

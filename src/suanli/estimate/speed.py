@@ -3,6 +3,7 @@ step time from FLOPs per token, compute efficiency and derived communication."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,7 +143,7 @@ SCORE_BYTES_PER_ELEMENT = 16.0
 PCIE_X16_BYTES_PER_S = {3: 15.75 * GB, 4: 31.5 * GB, 5: 63.0 * GB, 6: 121.0 * GB}
 
 
-def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
+def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = False) -> InferenceSpeedTerms:
     arch.require_llm(m, "token speed")
     p = param_count(m)
     act_b = activation_bytes(w.precision)
@@ -166,7 +167,7 @@ def inference_speed_terms(m: ModelArch, w: Workload) -> InferenceSpeedTerms:
         top_k=m.moe.top_k if m.moe else 0,
         kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
         kv_read_factor=kv_read_factor(m, w.engine),
-        attention_kv_reads=attention_kv_reads(m, w.engine),
+        attention_kv_reads=attention_kv_reads(m, w.engine, kv_per_query_head),
         # the attention kernel's thread blocks per sequence at one query: one per head it sees (FlashAttention-2's
         # forward grid is query blocks x batch x heads, Dao 2023 §3.2; transformers hands it the heads after repeat_kv)
         attention_blocks_per_sequence=float(m.num_attention_heads or 0),
@@ -215,11 +216,39 @@ def kv_read_factor(m: ModelArch, engine: str) -> float:
     return 1.0 if g <= 1 else 1.0 + 2.0 * g
 
 
-def attention_kv_reads(m: ModelArch, engine: str) -> float:
+def attention_kv_reads(m: ModelArch, engine: str, per_query_head: bool = False) -> float:
     """Of `kv_read_factor`, the reads the attention kernel itself makes: the g expanded copies after `repeat_kv`
-    (the copy kernel reads the cache once and writes g copies at full bandwidth), else the cache once."""
+    (the copy kernel reads the cache once and writes g copies at full bandwidth), else the cache once.
+    `per_query_head`: a decode kernel with one thread block per (sequence, query head), each loading its KV head's
+    cache (TensorRT-LLM's masked MHA before XQA: `hi_kv = hi / qhead_per_kv`, decoderMaskedMultiheadAttentionTemplate.h),
+    reads it g = heads / kv_heads times and copies nothing; L2 reuse between those blocks is not counted."""
     f = kv_read_factor(m, engine)
+    if per_query_head and m.mla is None and f <= 1:
+        kv = arch._kv_heads(m)
+        return max(1.0, (m.num_attention_heads or 0) / kv) if kv else 1.0
     return 1.0 if f <= 1 else (f - 1.0) / 2.0
+
+
+def engine_release(version: str) -> tuple[int, ...]:
+    """A release string's leading numbers ('0.5.0' -> (0, 5, 0); '0.7a' -> (0, 7))."""
+    out: list[int] = []
+    for part in version.split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, part))
+        if not digits:
+            break
+        out.append(int(digits))
+        if len(digits) < len(part):
+            break
+    return tuple(out)
+
+
+def reads_kv_per_query_head(cat: Catalog, w: Workload) -> bool:
+    """The run's engine release predates its GQA decode kernel (InferenceEngine.gqa_decode_kernel_from); a workload
+    without a release (the planner's, or a case that states none) runs the current one."""
+    engine = next((x for x in cat.engines if x.id == w.engine), None)
+    if engine is None or engine.gqa_decode_kernel_from is None or w.engine_version is None:
+        return False
+    return engine_release(w.engine_version) < engine_release(engine.gqa_decode_kernel_from)
 
 
 def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
@@ -277,7 +306,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    dc_bytes = weight_bytes_read(t, b) + dc_kv * (t.kv_read_factor - t.attention_kv_reads)
+    dc_bytes = weight_bytes_read(t, b) + dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0)
     # the attention kernel's own KV reads run at the share of SMs it occupies (1 with split-KV; r["sm_count"] is 0
     # for those engines and for devices without a published SM count)
     sm_share = attention_sm_share(b * t.attention_blocks_per_sequence / tp, r["sm_count"])
@@ -311,7 +340,8 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any) 
     mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
                       weight_bytes_read(t, b) / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    kv_bytes = dc_kv * (t.kv_read_factor - t.attention_kv_reads) + dc_kv * t.attention_kv_reads / sm_share
+    # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g); none where the kernel itself reads g times
+    kv_bytes = dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0) + dc_kv * t.attention_kv_reads / sm_share
     attn_s = np.maximum(b * t.decode_attention_flops_per_token / (r["peak"] * r["e_mm"]),
                         kv_bytes / (r["bw"] * r["e_bw"]))
     return mm_s + attn_s
@@ -390,7 +420,7 @@ def inference_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> InferenceSpeed:
     """One workload through `inference_step` (size-1 arrays: the very kernel the planner searches with)."""
-    t = inference_speed_terms(m, w)
+    t = inference_speed_terms(m, w, reads_kv_per_query_head(cat, w))
     rates, effs = inference_rates(cat, acc, w, overrides)
     k = inference_step(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates)
     prefill_s, step_s, total_s = float(k["prefill_s"]), float(k["step_s"]), float(k["total_s"])
