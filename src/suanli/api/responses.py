@@ -162,7 +162,10 @@ class DerivedPrice(Shape):
     cny_per_card_hour: float
     offer: str
     workload: dict[str, Any] | None = Field(None, description="the workload the tokens/s is at: task, gpus, tp, "
-                                                               "batch (serving: replicas and the largest batch that fits)")
+                                                               "batch (serving: replicas and the batch per replica "
+                                                               "of compare's serving rule, tpot_target_s, batch_rule)")
+    layout_note: str | None = Field(None, description="serving: why no layout met the TPOT target (batch 1 then)")
+    layout_note_i18n: MessageJson | None = Field(None, description="layout_note as a message (id, params)")
 
 
 class OfferUsed(OfferFacts):

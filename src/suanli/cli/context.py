@@ -3,27 +3,13 @@ exists or `SUANLI_DATABASE_URL` is set, else the packaged catalog."""
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 
 from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Catalog
+from suanli.views.dates import as_of  # one date source with the API (SUANLI_TODAY)
 
 __all__ = ["as_of", "planning_catalog"]
-
-
-def as_of() -> dt.date:
-    """The date prices are judged against for freshness: today, or `SUANLI_TODAY` (YYYY-MM-DD) for outputs that
-    must reproduce (golden files, a report dated in the past)."""
-    v = os.environ.get("SUANLI_TODAY")
-    if not v:
-        return dt.date.today()
-    try:
-        return dt.date.fromisoformat(v)
-    except ValueError:
-        from suanli.errors import InputError
-
-        raise InputError("SUANLI_TODAY", f"{v!r} is not a date YYYY-MM-DD") from None
 
 
 def planning_catalog() -> Catalog:

@@ -357,7 +357,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if not items:
                 raise InputError("id", f"unknown scenario {only!r}; allowed: {', '.join(ids)}")
         reg, kinds = _basis(region, offer_kinds)
-        results = [run_scenario(cat, s, region=reg, kinds=kinds) for s in items]
+        from suanli.validate.bands import packaged_error_bands
+
+        # each plan's speed evidence and price freshness as `suanli plan` gives them
+        results = [run_scenario(cat, s, region=reg, kinds=kinds, today=as_of(), error_bands=packaged_error_bands())
+                   for s in items]
         if json_:
             emit_json([
                 {
@@ -429,6 +433,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                            offer=d["offer"])
                 if lay.get("replicas"):  # serving: the layout and batch the throughput is at
                     value += tr("mig.value.serving_layout", tp=lay["tp"], replicas=lay["replicas"], batch=lay["batch"])
+                if d.get("layout_note"):  # serving: no layout met the TPOT target, and why
+                    value += " — " + say_json(d.get("layout_note_i18n"), d["layout_note"])
                 rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)), "value": value})
             else:
                 rows.append({"item": tr("mig.item.ratio"), "value": f"{d:.2f}"})

@@ -16,7 +16,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from suanli.cli.output import col_headers, console, emit_json, lang, say, tr
+from suanli.cli.output import col_headers, console, emit_json, lang, say, say_json, tr
 from suanli.errors import InputError, SuanliError
 from suanli.migrate.coverage import (
     CoverageReport,
@@ -141,11 +141,11 @@ def run_check(
         stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=moe or multimodal,
     )
     if trace.shrunk:
-        report = report.model_copy(update={"warnings": [
-            f"call counts are for the shrunk copy ({trace.shrunk.get('num_hidden_layers', ['?', '?'])[1]} layers), "
-            "not the full model; the operator set is the same",
-            *report.warnings,
-        ]})
+        from suanli.i18n import Message, render
+
+        shrunk = Message("mig.warn.shrunk", layers=trace.shrunk.get("num_hidden_layers", ["?", "?"])[1])
+        report = report.model_copy(update={"warnings": [render(shrunk), *report.warnings],
+                                           "warnings_i18n": [shrunk.to_json(), *report.warnings_i18n]})
     return report, time.perf_counter() - t0
 
 
@@ -161,7 +161,8 @@ def _render(report: CoverageReport, wall_s: float) -> None:
         table.add_column(heads.get(col, col), overflow="fold", justify="right" if col == "calls" else "left")
     for r in report.ops:
         style = _STATUS_STYLE.get(r.status, "")
-        table.add_row(r.op, f"{r.calls:,}", f"[{style}]{r.status}[/]", r.impl_ns or "", r.fused or "", r.note or "")
+        table.add_row(r.op, f"{r.calls:,}", f"[{style}]{r.status}[/]", r.impl_ns or "", r.fused or "",
+                      say_json(r.note_i18n, r.note) if r.note else "")
     console.print(table)
     colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red"}[report.verdict]
     verdict = say_id("cli.mig.verdict", verdict=say_id(f"verdict.{report.verdict}"))
@@ -181,20 +182,21 @@ def _render(report: CoverageReport, wall_s: float) -> None:
         state = say_id({True: "cli.mig.listed", False: "cli.mig.not_listed", None: "cli.mig.list_unknown"}[a.listed])
         console.print(say_id("cli.mig.adapted", name=a.name, state=state) + (f" [dim]({a.source})[/]" if a.source else ""),
                       highlight=False)
+    basis = say_json(report.migration_basis_i18n, report.migration_basis)
     if report.migration_weeks:
         lo, hi = report.migration_weeks
         from suanli.plan.cost import MIGRATION_ENGINEERS
 
         n = MIGRATION_ENGINEERS  # one unit with migrate cost / plan: calendar weeks × engineers
-        console.print(say_id("mig.effort.check", lo=lo, hi=hi, n=n, plo=lo * n, phi=hi * n, basis=report.migration_basis),
+        console.print(say_id("mig.effort.check", lo=lo, hi=hi, n=n, plo=lo * n, phi=hi * n, basis=basis),
                       highlight=False)
         console.print("[dim]" + say_id("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
     else:
-        console.print(say_id("cli.mig.effort", basis=report.migration_basis), highlight=False)
-    cav = load_caveats()
-    general_zh = dict(zip(cav.general, display_note(cav, "general")))  # general caveats in this run's language
-    for w in report.warnings:
-        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {general_zh.get(w, w)}", highlight=False, soft_wrap=True)
+        console.print(say_id("cli.mig.effort", basis=basis), highlight=False)
+    # the report's sentences in this run's language, from its messages (their English text where it has none)
+    i18n = report.warnings_i18n if len(report.warnings_i18n) == len(report.warnings) else [None] * len(report.warnings)
+    for w, m in zip(report.warnings, i18n):
+        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {say_json(m, w)}", highlight=False, soft_wrap=True)
     console.print("[dim]" + say_id("cli.mig.stats", ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
                                    trace=trace["trace_s"], total=wall_s) + "[/]", highlight=False)
 

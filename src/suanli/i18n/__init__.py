@@ -190,11 +190,14 @@ def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:
     """A JSON answer in `lang`: every text field `x` beside a message field `x_i18n` (one `{"id", "params"}`, or a
     list of them as long as the list `x`) shows that message rendered, at any depth; the `*_i18n` fields and
     everything else are unchanged. In English the answer is returned as it is (its text already is the English
-    rendering), so the English JSON contract never changes. One rule for every API answer (compare, tco,
-    migrate, scenarios, value …). Catalog data text: a field `x` beside its Chinese twin `x_zh` (a string, or a list
-    as long as the list `x`; note_zh, notes_zh, provider_zh … from the catalog) shows the twin in Chinese and the twin
-    is dropped; `name_zh` stays (pages show both names)."""
-    if normalize_lang(lang) == DEFAULT_LANG:
+    rendering, inputs named as the CLI names them), so the English JSON contract never changes — except for the
+    page's surface (`surface="web"`: POST /api/plan, whose relax hints name the page's form fields, “Budget (¥)”),
+    rendered in English too. One rule for every API answer (plan, compare, tco, migrate, scenarios, value …).
+    Catalog data text: a field `x` beside its Chinese twin `x_zh` (a string, or a list as long as the list `x`;
+    note_zh, notes_zh, provider_zh … from the catalog) shows the twin in Chinese and the twin is dropped; `name_zh`
+    stays (pages show both names)."""
+    zh = normalize_lang(lang) != DEFAULT_LANG
+    if not zh and surface != "web":
         return obj
 
     def msg(m: Any) -> bool:
@@ -216,7 +219,7 @@ def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:
                 out[base] = [render(Message.from_json(x), lang, surface) for x in m]
         for k, z in v.items():
             base = k.removesuffix("_zh")
-            if base == k or base not in v or k == "name_zh":
+            if not zh or base == k or base not in v or k == "name_zh":
                 continue
             if isinstance(z, str) and z:
                 out[base] = z

@@ -24,6 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.errors import DataFileError, InputError
+from suanli.i18n import Message, render
 from suanli.plan.cost import MIGRATION_ENGINEERS
 
 __all__ = [
@@ -78,6 +79,9 @@ class OpTrace(_Frozen):
     build_s: float | None = None
     trace_s: float | None = None
     warnings: list[str] = Field(default_factory=list)
+    warnings_i18n: list[dict[str, Any]] = Field(
+        default_factory=list, exclude=True,
+        description="the warnings as messages (`Message.to_json`), one per warning when the tracer recorded them")
 
 
 class NpuOpList(_Frozen):
@@ -137,6 +141,7 @@ class OpRow(_Frozen):
         default_factory=dict, description="for composites: leaf ops that fall back, with calls"
     )
     note: str | None = None
+    note_i18n: dict[str, Any] | None = Field(None, exclude=True, description="the note as a message")
 
 
 class FusedHint(_Frozen):
@@ -169,8 +174,12 @@ class CoverageReport(_Frozen):
     fused: list[FusedHint]
     adapted_lists: list[AdaptedList]
     warnings: list[str]
+    # the sentences as messages (`Message.to_json`), rendered by the CLI in its language; not in the --json
+    # dict (`summarize`), whose English text is the contract
+    warnings_i18n: list[dict[str, Any]] = Field(default_factory=list, exclude=True)
     migration_weeks: tuple[float, float] | None
     migration_basis: str
+    migration_basis_i18n: dict[str, Any] | None = Field(None, exclude=True)
     trace: dict[str, Any]
 
 
@@ -342,25 +351,25 @@ def _torch_major_minor(text: str | None) -> tuple[int, int] | None:
 
 def _effort(
     stack: Any, *, adapted: bool | None, moe_or_multimodal: bool, has_fallback: bool
-) -> tuple[tuple[float, float] | None, str]:
+) -> tuple[tuple[float, float] | None, Message]:
     """Calendar weeks of migration (for `plan.cost.MIGRATION_ENGINEERS` engineers) from the catalog's `cann` stack (seed-000: 1–2 weeks on the adapted list, 2–4 when
     operators must be adapted, 1–2 months for MoE/multimodal)."""
     if stack is None:
-        return None, "no 'cann' stack in the catalog: migration effort unknown"
+        return None, Message("mig.basis.no_stack")
     if adapted and not has_fallback:
-        field, why = "migration_weeks_adapted", "on an adapted-model list"
+        field, why = "migration_weeks_adapted", "mig.basis.adapted"
     elif moe_or_multimodal:
-        field, why = "migration_weeks_moe_multimodal", "MoE or multimodal model not on an adapted list"
+        field, why = "migration_weeks_moe_multimodal", "mig.basis.moe_multimodal"
     else:
         field, why = "migration_weeks_unadapted", (
-            "not on an adapted list" if not adapted else "adapted, but the trace found CPU-fallback operators"
+            "mig.basis.not_adapted" if not adapted else "mig.basis.adapted_fallback"
         )
     value = getattr(stack, field, None)
     if value is None:
-        return None, f"the catalog's cann stack has no {field}: migration effort unknown"
+        return None, Message("mig.basis.no_field", field=field)
     chosen = value.chosen
     low, high = (float(x) for x in chosen.value)
-    return (low, high), f"{why}: cann.{field} (source {chosen.source})"
+    return (low, high), Message("mig.basis.chosen", why=Message(why), field=field, source=chosen.source)
 
 
 def classify(
@@ -388,27 +397,31 @@ def classify(
     rows: list[OpRow] = []
     fallback: Counter[str] = Counter()
     non_aten: Counter[str] = Counter()
-    warnings: list[str] = list(trace.warnings)
+    # the tracer's warnings as its messages where it recorded them (else their English text, shown as it is)
+    warnings: list[Message] = (
+        [Message.from_json(m) for m in trace.warnings_i18n] if len(trace.warnings_i18n) == len(trace.warnings)
+        else [Message("mig.text", text=w) for w in trace.warnings])
     for name, calls in trace.ops.items():
         st = cls.status(name)
         leaves: dict[str, int] = {}
-        note = None
+        note: Message | None = None
         if name in cls.alias:
             a = cls.alias[name]
-            note = f"tracing-device op; NPU runs {a.npu}"
+            note = Message("mig.note.alias", npu=a.npu)
         if st == "cpu-fallback":
             fallback[name] += calls
         elif st == "composite-fallback":
             leaves = {leaf: k * calls for leaf, k in cls.fallback_leaves(name).items()}
             fallback.update(leaves)
-            note = "decomposes into CPU-fallback ops: " + ", ".join(sorted(leaves))
+            note = Message("mig.note.composite_fallback", ops=", ".join(sorted(leaves)))
         elif st == "non-aten":
             non_aten[name] += calls
-            note = "not an aten op: needs an NPU kernel or replacement"
+            note = Message("mig.note.non_aten")
         elif st == "composite" and trace.decompositions.get(name) is None:
-            note = "composite; its decomposition was not recorded"
+            note = Message("mig.note.no_decomposition")
         rows.append(OpRow(op=name, calls=calls, status=st, impl_ns=ops.impl_ns.get(name),
-                          fused=fused_by_op.get(name), falls_back=leaves, note=note))
+                          fused=fused_by_op.get(name), falls_back=leaves,
+                          note=render(note) if note else None, note_i18n=note.to_json() if note else None))
 
     # caveats for every op that runs, including children of composites
     reached = set(trace.ops)
@@ -417,16 +430,16 @@ def classify(
     for op in sorted(reached):
         for c in caveat_by_op.get(op, []):
             if op in ops.aten:
-                warnings.append(f"{op}: {c.message} [{c.kind}; {c.source}]")
+                warnings.append(Message("mig.warn.caveat", op=op, message=c.message, caveat_kind=c.kind,
+                                        source=c.source))
 
     trace_tv, npu_tv = _torch_major_minor(trace.torch_version), _torch_major_minor(ops.torch_requirement)
     if trace_tv and npu_tv and trace_tv != npu_tv:
-        warnings.append(
-            f"traced with torch {trace.torch_version} but torch_npu {ops.version} targets torch "
-            f"{npu_tv[0]}.{npu_tv[1]}: operator names that changed between those torch versions can show as "
-            "false fallbacks or false passes"
-        )
-    warnings.extend(caveats.general)
+        warnings.append(Message("mig.warn.torch_mismatch", torch=trace.torch_version, version=ops.version,
+                                target=f"{npu_tv[0]}.{npu_tv[1]}"))
+    # the general caveats in both languages (caveats.yaml general_zh, one per entry, same order)
+    warnings.extend(Message("mig.text", text={"en": g, "zh": z} if z else g)
+                    for g, z in zip(caveats.general, [*caveats.general_zh, *[""] * len(caveats.general)]))
 
     order = {"cpu-fallback": 0, "composite-fallback": 1, "non-aten": 2, "composite": 3, "npu": 4}
     rows.sort(key=lambda r: (order[r.status], -r.calls, r.op))
@@ -435,7 +448,7 @@ def classify(
     relevant = [a for a in adapted if a.use in (trace.task, "both")] or adapted
     listed = [a for a in relevant if a.listed]
     is_adapted: bool | None = True if listed else (None if all(a.listed is None for a in relevant) else False)
-    weeks, basis = _effort(
+    weeks, basis_msg = _effort(
         stack, adapted=is_adapted, moe_or_multimodal=moe_or_multimodal, has_fallback=bool(fallback)
     )
 
@@ -463,9 +476,11 @@ def classify(
         verdict_text=text,
         fused=hints,
         adapted_lists=adapted,
-        warnings=warnings,
+        warnings=[render(w) for w in warnings],
+        warnings_i18n=[w.to_json() for w in warnings],
         migration_weeks=weeks,
-        migration_basis=basis,
+        migration_basis=render(basis_msg),
+        migration_basis_i18n=basis_msg.to_json(),
         trace={
             "device": trace.device,
             "seq_len": trace.seq_len,

@@ -413,21 +413,17 @@ def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float
     return out
 
 
-_SERVING_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
-
-
-def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[Workload, dict[str, Any]]:
-    """Serving on `gpus` cards at the largest batch per replica (powers of two up to 512) that fits, laid out as
-    `compare` lays it (`_inference_layout`: replicas × tp = gpus, the tp with the most output tokens/s); batch 1
-    when none larger fits. The migration saving compares devices at this serving batch, not at batch-1 decode."""
-    best = _inference_layout(cat, m, acc, gpus, "bf16", 1, None, None)[0]
-    for b in _SERVING_BATCHES[1:]:
-        w, why = _inference_layout(cat, m, acc, gpus, "bf16", b, None, None)
-        if why is not None:
-            break
-        best = w
-    return best, {"task": "inference", "gpus": gpus, "tp": best.tp, "replicas": gpus // best.tp, "batch": best.batch,
-                  "engine": best.engine, "batch_rule": "largest that fits"}
+def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[Workload, dict[str, Any], Message | None]:
+    """Serving on `gpus` cards by compare's rule (one serving rule): the planner's serving search
+    (`plan.search.serving_layout` through `_served_layout`: replicas × tp = gpus, the batch per replica with the most
+    output tokens/s) within `DEFAULT_SERVING_TPOT_S` (MLPerf Inference's Server bound, as `compare` without targets);
+    when no configuration meets it, the batch-1 layout and why. The migration saving compares devices at this
+    serving layout, not at batch-1 decode."""
+    w, why = _served_layout(cat, m, acc, gpus, "bf16", None, None, None, DEFAULT_SERVING_TPOT_S, None)
+    return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "replicas": gpus // w.tp, "batch": w.batch,
+               "engine": w.engine, "tpot_target_s": DEFAULT_SERVING_TPOT_S,
+               "batch_rule": "most output tokens/s within the TPOT target (planner's serving search)"
+               if why is None else "batch 1: no configuration meets the TPOT target"}, why
 
 
 def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from_gpu: str = "h100-sxm",
@@ -460,14 +456,16 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     workload_msg: Message | None = None
     if saving is None:
         w = make_workload(task=task, gpus=8, zero=3 if task in ("full", "pretrain") else 0, batch=1)
-        workload_msg = (Message("mig.workload.serving", gpus=8) if task == "inference"
+        workload_msg = (Message("mig.workload.serving", gpus=8, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
+                        if task == "inference"
                         else Message("mig.workload.training", task=task, gpus=8, zero=w.zero, batch=w.batch))
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         for acc in (src, dst):
             layout: dict[str, Any] = {"task": task, "gpus": 8, "tp": w.tp, "zero": w.zero, "batch": w.batch}
+            layout_why: Message | None = None
             if task == "inference":  # serving at batch 1 is decode-latency bound: compare at a serving batch
-                w, layout = _serving_workload(cat, m, acc, 8)
+                w, layout, layout_why = _serving_workload(cat, m, acc, 8)
             rent_h = horizon_months * HOURS_PER_MONTH
             found = fresh_first(((c.cost_cny, o, c) for o in priced.offers if o.device == acc.id
                                  for c in (job_cost(o, 8, rent_h),)), today, stale_months)
@@ -485,6 +483,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
                                "workload": layout}
+            if layout_why is not None:  # no serving layout meets the TPOT: batch 1, and why (compare's layout_note)
+                derived[acc.id].update(layout_note=render(layout_why), layout_note_i18n=layout_why.to_json())
             used.append({"device": acc.id, **offer_facts(offer, today, stale_months), "cny_per_card_hour": price})
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
         saving = max(0.0, monthly_spend * (1 - ratio))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -10,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import SuanliError
+from suanli.estimate.estimate import ErrorBand
 from suanli.i18n import Message, render
 from suanli.plan.request import make_request
 from suanli.plan.search import Plan, plan
@@ -61,8 +63,11 @@ def _fields(s: Scenario) -> dict[str, Any]:
     return f
 
 
-def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[str] = ("listing",)) -> ScenarioResult:
-    """The planner's answer to one scenario, priced only from the usable offers (`region`, `kinds`)."""
+def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[str] = ("listing",),
+                 today: dt.date | None = None, error_bands: Mapping[str, ErrorBand] | None = None) -> ScenarioResult:
+    """The planner's answer to one scenario, priced only from the usable offers (`region`, `kinds`), on the date
+    `today` (price freshness) and with the validated `error_bands` (`suanli validate --write`'s, as `plan` takes
+    them: each plan's speed-evidence warnings), as `suanli plan` and POST /api/plan pass them."""
     from suanli.catalog.offers import filter_catalog
 
     cat = filter_catalog(cat, region, kinds)
@@ -71,10 +76,11 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
     m = lookup.model(cat, req.model)
     if m.kind == "diffusion":
         return _diffusion(cat, s)
-    mine = plan(cat, m, req)
+    bands = dict(error_bands or {})
+    mine = plan(cat, m, req, today, error_bands=bands)
     best = mine.plans[0] if mine.plans else None
     seed_ids = tuple(lookup.accelerator(cat, d).id for d in s.seed_answer)
-    theirs = plan(cat, m, make_request(**{**fields, "devices": seed_ids}))
+    theirs = plan(cat, m, make_request(**{**fields, "devices": seed_ids}), today, error_bands=bands)
     seed_best = theirs.plans[0] if theirs.plans else None
     agrees = best is not None and best.device in seed_ids
     why: Message

@@ -26,6 +26,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_map
 
 from suanli.errors import EstimateError, InputError
+from suanli.i18n import Message, render
 from suanli.migrate.coverage import OpTrace
 
 __all__ = ["op_name", "record_ops", "shrink_config", "trace_model", "trace_module"]
@@ -71,7 +72,7 @@ def _copy_arg(x: Any) -> Any:
 class _State:
     def __init__(self) -> None:
         self.decompositions: dict[str, dict[str, int] | None] = {}
-        self.warnings: list[str] = []
+        self.warnings: list[Message] = []
 
 
 class _Recorder(TorchDispatchMode):
@@ -101,10 +102,7 @@ class _Recorder(TorchDispatchMode):
             with child:
                 func._op_dk(getattr(torch._C.DispatchKey, key), *c_args, **c_kwargs)
         except Exception as e:  # a decomposition that cannot run on copies: keep the op, say so
-            self.state.warnings.append(
-                f"could not record the decomposition of {name} ({type(e).__name__}); "
-                "it is classified without its children"
-            )
+            self.state.warnings.append(Message("mig.warn.no_decomposition", op=name, error=type(e).__name__))
             return None
         return dict(child.counts)
 
@@ -156,8 +154,8 @@ def record_ops(
     *,
     keep_whole: Iterable[str] = (),
     device_type: str = "meta",
-) -> tuple[dict[str, int], dict[str, dict[str, int] | None], list[str], list[str]]:
-    """Run `fn()` under the recorder: (op counts, decompositions, kept-whole ops, warnings)."""
+) -> tuple[dict[str, int], dict[str, dict[str, int] | None], list[str], list[Message]]:
+    """Run `fn()` under the recorder: (op counts, decompositions, kept-whole ops, warnings as messages)."""
     state = _State()
     rec = _Recorder(state)
     with _keep_whole(keep_whole, device_type) as kept, rec:
@@ -190,7 +188,8 @@ def trace_module(
         module_classes=sorted({type(m).__name__ for m in module.modules()}),
         torch_version=torch.__version__,
         trace_s=round(time.perf_counter() - t0, 3),
-        warnings=warnings,
+        warnings=[render(w) for w in warnings],
+        warnings_i18n=[w.to_json() for w in warnings],
     )
 
 
@@ -371,10 +370,10 @@ def trace_model(
     if task not in ("inference", "training"):
         raise InputError("task", f"must be inference or training, not {task!r}")
     dtype = _dtype(hf_config)
-    warnings: list[str] = []
+    warnings: list[Message] = []
     use = device if device != "auto" else ("cpu" if is_moe(hf_config) else "meta")
     if use == "cpu" and device == "auto":
-        warnings.append("MoE routing is data-dependent: traced a shrunk copy (same operator set) on the CPU")
+        warnings.append(Message("mig.warn.moe_shrunk"))
     for attempt in ("first", "retry"):
         cfg, changed = (shrink_config(hf_config) if use == "cpu" else (dict(hf_config), {}))
         t0 = time.perf_counter()
@@ -395,9 +394,7 @@ def trace_model(
             )
         except (RuntimeError, NotImplementedError) as e:
             if use == "meta" and attempt == "first" and device == "auto":
-                warnings.append(
-                    f"the meta-device trace failed ({str(e).splitlines()[0][:80]}); traced a shrunk copy on the CPU"
-                )
+                warnings.append(Message("mig.warn.meta_failed", error=str(e).splitlines()[0][:80] if str(e) else ""))
                 use = "cpu"
                 continue
             raise EstimateError(
@@ -407,7 +404,8 @@ def trace_model(
             update={
                 "shrunk": changed,
                 "build_s": round(build_s, 3),
-                "warnings": [*warnings, *result.warnings],
+                "warnings": [*(render(w) for w in warnings), *result.warnings],
+                "warnings_i18n": [*(w.to_json() for w in warnings), *result.warnings_i18n],
                 "seq_len": tokens,
             }
         )

@@ -11,7 +11,7 @@ from suanli.plan.request import PlanRequest
 from suanli.plan.search import Plan, PlanResult
 from suanli.views.shape import MessageJson, Shape
 
-__all__ = ["ParetoPoint", "PlanJson", "PlanRow", "SavedPlanJson", "WhyNot", "localized", "plan_json"]
+__all__ = ["ParetoPoint", "PlanJson", "PlanRow", "SavedPlanJson", "WhyNot", "plan_json"]
 
 
 class PlanRow(Plan):
@@ -43,7 +43,7 @@ class WhyNot(Shape):
 
 class PlanJson(Shape):
     """What `plan_json` returns and POST /api/plan answers (sentences rendered in the request's language by
-    `localized`; the messages themselves in the `*_i18n` fields)."""
+    `i18n.localize`; the messages themselves in the `*_i18n` fields)."""
 
     model: str = Field(description="the model's catalog id")
     request: PlanRequest
@@ -80,22 +80,3 @@ def plan_json(r: PlanResult) -> dict[str, Any]:
         "search_seconds": r.search_seconds,
     }
 
-
-def localized(out: dict[str, Any], lang: str, surface: str = "web") -> dict[str, Any]:
-    """A plan JSON with its sentences (reasons, warnings, why-not, relax, assumptions) rendered in `lang` from the
-    planner's messages (`*_i18n`); the English text stays where no message was recorded."""
-    from suanli.i18n import Message, render
-
-    def r(msg: Any, text: Any) -> Any:
-        return render(Message.from_json(msg), lang, surface) if isinstance(msg, dict) and msg else text  # type: ignore[arg-type]
-
-    def many(msgs: Any, texts: list[Any]) -> list[Any]:
-        return [r(m, x) for m, x in zip(msgs, texts)] if msgs and len(msgs) == len(texts) else texts
-
-    o = dict(out)
-    o["plans"] = [{**p, "reason": r(p.get("reason_i18n"), p.get("reason")),
-                   "warnings": many(p.get("warnings_i18n"), p.get("warnings") or [])} for p in out.get("plans", [])]
-    o["why_not"] = [{**w, "reason": r(w.get("reason_i18n"), w.get("reason"))} for w in out.get("why_not", [])]
-    o["relax"] = many(out.get("relax_i18n"), out.get("relax") or [])
-    o["assumptions"] = many(out.get("assumptions_i18n"), out.get("assumptions") or [])
-    return o

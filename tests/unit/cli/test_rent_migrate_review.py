@@ -11,6 +11,8 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from suanli.catalog.schema import Catalog
 from suanli.plan.compare import rent_for, rent_options
 
@@ -82,7 +84,15 @@ def test_migrate_cost_names_task_workload_and_serves_at_a_batch() -> None:
         assert lay["batch"] > 1 and lay["tp"] * lay["replicas"] == 8  # a serving batch, not batch-1 decode
     text = _run("migrate", "cost", "--model", "qwen2.5-72b", "--from-gpu", "h100", "--to-gpu", "910b",
                 "--offer-kinds", "listing,index", "--task", "inference").stdout
-    assert "largest batch per replica that fits" in text and "replica(s), batch" in text
+    # one serving rule with compare: the planner's serving search within the default TPOT (200 ms, MLPerf Server)
+    assert "TPOT 200 ms" in text and "MLPerf" in text and "replica(s), batch" in text
+    assert inf["workload_note_i18n"]["params"]["tpot_ms"] == 200
+    cmp = {r["device"]: r for r in _json("compare", "--model", "qwen2.5-72b", "--gpu", "h100", "--gpu", "910b",
+                                         "--gpus", "8")}
+    for dev in ("h100-sxm", "ascend-910b"):
+        lay, row = inf["derived"][dev]["workload"], cmp[dev]
+        assert (lay["tp"], lay["batch"]) == (row["layout"]["tp"], row["layout"]["batch"])
+        assert inf["derived"][dev]["tokens_per_s_8_cards"] == pytest.approx(row["tokens_per_s"])
 
 
 def test_migration_effort_is_one_unit() -> None:

@@ -102,7 +102,12 @@ def scenario(request: Request, scenario_id: str, region: Literal["any", "cn", "i
     items = {s.id: s for s in _scenarios()}
     if scenario_id not in items:
         raise NotFoundError("scenario", scenario_id, list(items))
-    r = run_scenario(catalog(request), items[scenario_id], region=region, kinds=tuple(offer_kinds))
+    from suanli.validate.bands import packaged_error_bands
+    from suanli.views.dates import as_of
+
+    # each plan's speed evidence (the planner's evidence warnings) and price freshness as POST /api/plan / the CLI
+    r = run_scenario(catalog(request), items[scenario_id], region=region, kinds=tuple(offer_kinds), today=as_of(),
+                     error_bands=packaged_error_bands())
     return localize({"id": r.scenario.id, "title": r.scenario.title, "source": r.scenario.source,
             "seed_answer": list(r.scenario.seed_answer), "seed_reason": r.scenario.seed_reason,
             "plan_input": r.scenario.plan, "assumption": r.scenario.assumption,

@@ -40,7 +40,8 @@ def _breakdowns(cat: Catalog, m: Any, req: Any, plans: list[dict[str, Any]]) -> 
 
 def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> dict[str, Any]:
     """The plan for a body, from the cache when the same body met the same catalog revision (and, with `lang`,
-    its sentences already rendered in that language: `views.plans.localized`)."""
+    its sentences already rendered in that language by `i18n.localize`, on the page's surface: relax hints name the
+    page's form fields)."""
     from suanli.plan.request import PlanRequest, with_rate_note
     from suanli.plan.search import plan
     from suanli.views.bounds import check_plan
@@ -62,9 +63,7 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
             _breakdowns(c, m, body, out["plans"])
         out = finite(out)
         if lang is not None:
-            from suanli.views.plans import localized
-
-            out = localized(out, lang)
+            out = localize(out, lang, "web")
         cache.put(key, out)
     return out
 
@@ -133,13 +132,15 @@ async def tco_ep(request: Request, body: TcoBody,
 @router.post("/migrate", response_model=MigrateAnswer, response_model_exclude_unset=True)
 async def migrate_ep(request: Request, body: MigrateBody,
                      lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
-    """Migration cost and pay-back; the weeks' reason, workload note and verdict in the request's language."""
+    """Migration cost and pay-back; the weeks' reason, workload note and verdict in the request's language. Prices
+    are judged fresh or stale on `suanli migrate cost`'s date (`views.dates.as_of`: SUANLI_TODAY, else today)."""
     from suanli.plan.compare import migration_cost
+    from suanli.views.dates import as_of
 
     def run() -> dict[str, Any]:
         c = catalog(request)
         return migration_cost(c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend,
                               body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
-                              body.horizon_months, region=body.region, kinds=body.offer_kinds)
+                              body.horizon_months, region=body.region, kinds=body.offer_kinds, today=as_of())
 
     return localize(await run_bounded(request, run, "migrate"), lang)
