@@ -52,15 +52,15 @@ Token = Depends(require_token)
 
 
 class PlanCache:
-    """Identical plan requests against the same catalog revision return the stored answer (LRU)."""
+    """Identical plan requests against the same catalog revision on the same date return the stored answer (LRU)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._d: collections.OrderedDict[tuple[Any, str], dict[str, Any]] = collections.OrderedDict()
+        self._d: collections.OrderedDict[tuple[Any, ...], dict[str, Any]] = collections.OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def get(self, key: tuple[Any, str]) -> dict[str, Any] | None:
+    def get(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
         with self._lock:
             v = self._d.get(key)
             if v is not None:
@@ -70,7 +70,7 @@ class PlanCache:
                 self.misses += 1
             return v
 
-    def put(self, key: tuple[Any, str], value: dict[str, Any]) -> None:
+    def put(self, key: tuple[Any, ...], value: dict[str, Any]) -> None:
         if self.size <= 0:
             return
         with self._lock:

@@ -39,18 +39,22 @@ def _breakdowns(cat: Catalog, m: Any, req: Any, plans: list[dict[str, Any]]) -> 
 
 
 def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> dict[str, Any]:
-    """The plan for a body, from the cache when the same body met the same catalog revision (and, with `lang`,
-    its sentences already rendered in that language by `i18n.localize`, on the page's surface: relax hints name the
-    page's form fields)."""
+    """The plan for a body, from the cache when the same body met the same catalog revision on the same date (and,
+    with `lang`, its sentences already rendered in that language by `i18n.localize`, on the page's surface: relax
+    hints name the page's form fields). Prices are judged fresh or stale on `suanli plan`'s date
+    (`views.dates.as_of`: SUANLI_TODAY, else today), and that date is part of the cache key, so an answer cached
+    yesterday is not served once a price has gone stale."""
     from suanli.plan.request import PlanRequest, with_rate_note
     from suanli.plan.search import plan
     from suanli.views.bounds import check_plan
+    from suanli.views.dates import as_of
     from suanli.views.plans import plan_json
 
     req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"}))
     check_plan(req)
+    today = as_of()
     store, cache = store_of(request), request.app.state.plan_cache
-    key = (store.revision(), body.model_dump_json(exclude={"name"}), lang)
+    key = (store.revision(), today.isoformat(), body.model_dump_json(exclude={"name"}), lang)
     out = cache.get(key)
     if out is None:
         c = planning_catalog(request)
@@ -58,7 +62,7 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
         from suanli.validate.bands import packaged_error_bands
 
         # each plan's speed evidence; a rate derived from concurrent_users said first among the assumptions
-        out = plan_json(with_rate_note(plan(c, m, req, error_bands=packaged_error_bands())))
+        out = plan_json(with_rate_note(plan(c, m, req, today, error_bands=packaged_error_bands())))
         if body.breakdown:
             _breakdowns(c, m, body, out["plans"])
         out = finite(out)
