@@ -121,6 +121,7 @@ class Caveat(_Frozen):
     op: str
     kind: Literal["cpu-inside", "cann-version", "fallback-reported", "dtype"]
     message: str
+    message_zh: str | None = None  # the message in Chinese (zh output), as the general caveats' general_zh
     source: str
 
 
@@ -430,7 +431,9 @@ def classify(
     for op in sorted(reached):
         for c in caveat_by_op.get(op, []):
             if op in ops.aten:
-                warnings.append(Message("mig.warn.caveat", op=op, message=c.message, caveat_kind=c.kind,
+                # the message in both languages where caveats.yaml has its message_zh (as the general caveats)
+                text = {"en": c.message, "zh": c.message_zh} if c.message_zh else c.message
+                warnings.append(Message("mig.warn.caveat", op=op, message=text, caveat_kind=c.kind,
                                         source=c.source))
 
     trace_tv, npu_tv = _torch_major_minor(trace.torch_version), _torch_major_minor(ops.torch_requirement)
