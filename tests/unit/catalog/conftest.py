@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from suanli.catalog.load import packaged_catalog
-from suanli.catalog.schema import Catalog
+from suanli.catalog.schema import Catalog, Offer
 
 
 @pytest.fixture(scope="module")
@@ -22,3 +22,12 @@ def raw(request: pytest.FixtureRequest) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def cat() -> Catalog:
     return packaged_catalog()
+
+
+@pytest.fixture(scope="module")
+def mine(raw: dict[str, Any], cat: Catalog) -> list[Offer]:
+    """The module file's offers as the merged catalog holds them (every one must be there)."""
+    ids = [r["id"] for r in raw["offers"]]
+    by_id = {o.id: o for o in cat.offers}
+    assert set(ids) <= set(by_id), set(ids) - set(by_id)
+    return [by_id[i] for i in ids]

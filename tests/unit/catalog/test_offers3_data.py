@@ -7,21 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 
 from suanli.catalog.load import DATA_DIR
 from suanli.catalog.offers import can_span_nodes
-from suanli.catalog.schema import Catalog, Offer
+from suanli.catalog.schema import Offer
 
 FILE = DATA_DIR / "offers-3.yaml"
-
-
-@pytest.fixture(scope="module")
-def mine(raw: dict[str, Any], cat: Catalog) -> list[Offer]:
-    ids = [r["id"] for r in raw["offers"]]
-    by_id = {o.id: o for o in cat.offers}
-    assert set(ids) <= set(by_id), set(ids) - set(by_id)
-    return [by_id[i] for i in ids]
 
 
 def test_only_offers_and_own_sources(raw: dict[str, Any]) -> None:

@@ -8,25 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-import yaml
 
-from suanli.catalog.load import DATA_DIR, packaged_catalog
+from suanli.catalog.load import DATA_DIR
 from suanli.catalog.schema import Catalog
 
 FILE = DATA_DIR / "offers-4.yaml"
-
-
-@pytest.fixture(scope="module")
-def raw() -> dict[str, Any]:
-    data = yaml.safe_load(FILE.read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
-
-
-@pytest.fixture(scope="module")
-def cat() -> Catalog:
-    return packaged_catalog()
 
 
 def test_no_offer_without_a_listing_and_only_own_sources(raw: dict[str, Any]) -> None:

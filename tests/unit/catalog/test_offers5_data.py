@@ -28,14 +28,6 @@ PINNED: dict[str, tuple[str, int, str, float, str, str]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def mine(raw: dict[str, Any], cat: Catalog) -> list[Offer]:
-    ids = [r["id"] for r in raw["offers"]]
-    by_id = {o.id: o for o in cat.offers}
-    assert set(ids) <= set(by_id), set(ids) - set(by_id)
-    return [by_id[i] for i in ids]
-
-
 def test_only_offers_and_own_sources(raw: dict[str, Any]) -> None:
     # no purchases: rent-vs-buy takes the first purchase per device, which stays where it is
     assert set(raw) == {"sources", "offers"}
