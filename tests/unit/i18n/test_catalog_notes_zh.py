@@ -10,13 +10,12 @@ import re
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.main import app
 from suanli.i18n import localize
 from suanli.migrate.coverage import load_caveats, load_fused
 
+from .test_cli_zh import _en, _zh
 from .test_messages import _LATIN_WORD, _NAMES
 
 # three or more English words in a row (the measure of /tmp/zh3/readme_zh.py)
@@ -28,18 +27,6 @@ _DATA_NAMES = {"davinci", "hopper", "HAMi", "AutoDL", "jishuzhan", "boardor", "o
                "matmul", "Cube", "HBM2e", "HBM3", "NVSwitch", "CUDA", "NVIDIA", "CANN", "HCCS", "ascend", "perf",
                "model", "seed", "nvidia", "datasheet", "hopper", "depth", "acc", "derived", "gitee", "clusters",
                "intra_node_bandwidth", "Ascend", "Core"}  # AI Core: Huawei's name for its compute unit
-
-
-def _zh(*args: str) -> str:
-    r = CliRunner().invoke(app, ["--lang", "zh", *args], env={"COLUMNS": "200"})
-    assert r.exit_code == 0, r.output
-    return r.stdout
-
-
-def _en(*args: str) -> str:
-    r = CliRunner().invoke(app, ["--lang", "en", *args], env={"COLUMNS": "200"})
-    assert r.exit_code == 0, r.output
-    return r.stdout
 
 
 def _latin_words(text: str) -> list[str]:
