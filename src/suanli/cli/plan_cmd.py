@@ -22,18 +22,14 @@ __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 WHY_NOT_ROWS = 8  # rows of the why-not table; the rest are in --json
 
 
+# --framework's help. A literal, because typer evaluates it on every `plan` run and reading frameworks.yaml there
+# cost PyYAML's import (~30 ms); tests/unit/estimate/test_capability_gaps.py checks it lists every frameworks.yaml row
+FRAMEWORK_HELP = ("training: llama-factory, peft, deepspeed, megatron, nemo, mindspeed, torchtitan; serving: vllm, "
+                  "sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers (frameworks.yaml)")
+
+
 def _framework_help() -> str:
-    """--framework's help: the framework ids frameworks.yaml lists (training, then serving), read from the data file
-    so a new framework row is listed without a code change."""
-    import yaml
-
-    from suanli.catalog.load import DATA_DIR
-
-    rows = yaml.load((DATA_DIR / "frameworks.yaml").read_text(encoding="utf-8"),
-                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)).get("frameworks") or []
-    train = [f["id"] for f in rows if f.get("engine") is None]
-    serve = [f["id"] for f in rows if f.get("engine") is not None]
-    return f"training: {', '.join(train)}; serving: {', '.join(serve)} (frameworks.yaml)"
+    return FRAMEWORK_HELP
 
 
 def _kinds(kinds: str | None) -> tuple[str, ...] | None:
@@ -316,6 +312,11 @@ def register(app: typer.Typer) -> None:
                 from suanli.i18n import t
 
                 console.print(t("plan.saved", lang(), id=saved, where=where), highlight=False)
+        if skypilot and not_written is None and result.plans:  # written: what SkyPilot will not rent as priced
+            from suanli.plan.export import skypilot_notes
+
+            for note in skypilot_notes(result.plans[0], cat):
+                err_console.print(f"[yellow]{tr('cli.label.warning')}[/] {say(note)}", highlight=False, soft_wrap=True)
         if not_written is not None:  # the plan stands (exit 0 when there is one); one line says why no YAML
             (err_console if json_ else console).print(
                 f"[yellow]{tr('cli.label.warning')}[/] {say(Message('plan.skypilot.not_written', path=skypilot, why=not_written))}",

@@ -13,7 +13,8 @@ from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.search import Plan, PlanResult
 
-__all__ = ["SERVE_PORT", "SKYPILOT_NAMES", "skypilot_accelerator", "skypilot_yaml"]
+__all__ = ["SERVE_PORT", "SKYPILOT_CLOUDS", "SKYPILOT_NAMES", "skypilot_accelerator", "skypilot_cloud",
+           "skypilot_notes", "skypilot_yaml"]
 
 # SkyPilot accelerator names (sky/catalog: 'H100', 'A100-80GB', 'L40S', …). An NVIDIA device SkyPilot's clouds do
 # not list (A800, H800, RTX 4090D) is exported under its catalog id, which the user maps to a Kubernetes GPU label;
@@ -25,8 +26,24 @@ SKYPILOT_NAMES = {
     "rtx-3090": "RTX3090", "h20": "H20", "l20": "L20", "rtx-5090": "RTX5090",
 }
 # SkyServe needs a port on each replica and a readiness probe (docs.skypilot.co/en/v0.7.0/serving/service-yaml-spec.html,
-# read 2026-12-01): vLLM's OpenAI-compatible server listens on 8000 and answers /v1/models once the model is loaded
+# read 2026-12-01: 'readiness_probe (required)', path /v1/models): every engine below is started on this port with its
+# OpenAI-compatible server, which answers /v1/models once the model is loaded
 SERVE_PORT = 8000
+# The catalog providers that are SkyPilot clouds, by the name before any ' (…)' (SkyPilot installation page,
+# docs.skypilot.co/en/stable/getting-started/installation.html, read 2026-12-01: skypilot[aws], [runpod], [paperspace]);
+# any other provider (AutoDL, 云擎天下, …) is not one: SkyPilot rents from its own clouds, at their prices
+SKYPILOT_CLOUDS = {"aws": "aws", "runpod": "runpod", "paperspace": "paperspace"}
+# Weight-only formats served from a pre-quantized checkpoint (AWQ/GPTQ), never quantized on load: the bf16 preset's
+# id cannot be served at these precisions. vLLM and SGLang quantize a bf16 checkpoint to fp8 on load
+# (docs.sglang.io/advanced_features/server_arguments.html, read 2026-12-01: '--quantization fp8 on a fp16 checkpoint');
+# LMDeploy's api_server takes --model-format awq/gptq/fp8 checkpoints only
+_PREQUANTIZED = ("int4", "int8", "nf4")
+# multi-node launchers take the head node from SkyPilot's env (docs.skypilot.co/en/stable/running-jobs/
+# distributed-jobs.html, read 2026-12-01: SKYPILOT_NODE_IPS, SKYPILOT_NUM_NODES, SKYPILOT_NUM_GPUS_PER_NODE,
+# SKYPILOT_NODE_RANK)
+_HEAD = 'MASTER_ADDR=$(echo "$SKYPILOT_NODE_IPS" | head -n1)\n'
+_TORCHRUN = ("torchrun --nnodes=$SKYPILOT_NUM_NODES --nproc_per_node=$SKYPILOT_NUM_GPUS_PER_NODE "
+             "--node_rank=$SKYPILOT_NODE_RANK --master_addr=$MASTER_ADDR --master_port=29500")
 
 
 def skypilot_accelerator(cat: Catalog, device: str) -> str:
@@ -57,35 +74,159 @@ def _envs(p: Plan, result: PlanResult) -> dict[str, Any]:
     }
 
 
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings (the run: and setup: scripts) as YAML block literals (`run: |`), as SkyPilot's docs write them."""
+
+
+def _str(dumper: yaml.SafeDumper, s: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def _dump(task: dict[str, Any]) -> str:
+    return yaml.dump(task, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+
+
+def skypilot_cloud(provider: str) -> str | None:
+    """The SkyPilot cloud a catalog provider is ('AWS' → 'aws', 'RunPod (Community Cloud)' → 'runpod'); None for a
+    provider SkyPilot cannot rent from (AutoDL, 云擎天下, …)."""
+    return SKYPILOT_CLOUDS.get(provider.split(" (")[0].strip().lower())
+
+
+def _provider(p: Plan, cat: Catalog) -> str:
+    return next((o.provider for o in cat.offers if o.id == p.offer), p.offer)
+
+
+def skypilot_notes(p: Plan, cat: Catalog) -> list[Message]:
+    """What the export cannot carry over, one line each for stderr: a plan priced on a provider that is not a
+    SkyPilot cloud is launched on SkyPilot's own clouds, at their prices, not the plan's."""
+    provider = _provider(p, cat)
+    if skypilot_cloud(provider) is None:
+        return [Message("export.skypilot.other_cloud", provider=provider)]
+    return []
+
+
+def _quant_flag(precision: str) -> str | None:
+    """The --quantization value for vLLM/SGLang: awq for a 4-bit checkpoint (GPTQ checkpoints: gptq), gptq for
+    8-bit (Qwen's GPTQ-Int8 releases), fp8 quantized on load; None for bf16/fp16."""
+    return {"int4": "awq", "nf4": "awq", "int8": "gptq", "fp8": "fp8"}.get(precision)
+
+
+def _serve_run(p: Plan) -> tuple[str, str, bool]:
+    """(setup, run, is_template) starting the plan's engine on SERVE_PORT with the replica's tp × pp cards.
+    vLLM: `vllm serve MODEL --tensor-parallel-size --pipeline-parallel-size --port --quantization`
+    (docs.vllm.ai/en/stable/configuration/engine_args.html, read 2026-12-01); SGLang: `python -m
+    sglang.launch_server --model-path --tp-size --host --port --quantization` (docs.sglang.io/advanced_features/
+    server_arguments.html, read 2026-12-01); LMDeploy: `lmdeploy serve api_server MODEL --tp --server-name
+    --server-port --model-format awq` (lmdeploy.readthedocs.io, w4a16 guide, read 2026-12-01)."""
+    engine = p.engine or "vllm"
+    q = _quant_flag(p.precision)
+    if engine == "vllm":
+        run = (f"vllm serve $MODEL --tensor-parallel-size $TP --pipeline-parallel-size $PP --port {SERVE_PORT}"
+               + (f" --quantization {q}" if q else ""))
+        return "pip install vllm", run, False
+    if engine == "sglang":
+        run = (f"python -m sglang.launch_server --model-path $MODEL --tp-size $TP"
+               + (" --pp-size $PP" if p.pp > 1 else "") + f" --host 0.0.0.0 --port {SERVE_PORT}"
+               + (f" --quantization {q}" if q else ""))
+        return 'pip install "sglang[all]"', run, False
+    if engine == "lmdeploy" and p.pp == 1:
+        fmt = {"int4": "awq", "nf4": "awq", "int8": "gptq", "fp8": "fp8"}.get(p.precision)
+        run = (f"lmdeploy serve api_server $MODEL --tp $TP --server-name 0.0.0.0 --server-port {SERVE_PORT}"
+               + (f" --model-format {fmt}" if fmt else ""))
+        return "pip install lmdeploy", run, False
+    return ("", f"# TEMPLATE: start {engine} here with $MODEL on $TP × $PP cards, OpenAI-compatible on port "
+            f"{SERVE_PORT}; suanli writes no launch command for this engine\nexit 1", True)
+
+
+def _train_run(p: Plan, task: str) -> tuple[str, bool]:
+    """(run, is_template) launching the plan's framework on every node. LLaMA-Factory: `FORCE_TORCHRUN=1 NNODES
+    NODE_RANK MASTER_ADDR MASTER_PORT llamafactory-cli train CONFIG.yaml` (hiyouga/LLaMA-Factory examples/README.md,
+    read 2026-12-01); DeepSpeed: the `deepspeed` launcher with --num_nodes --num_gpus --node_rank --master_addr
+    --no_ssh (deepspeed.ai/getting-started, 'Launching DeepSpeed Training', read 2026-12-01); torchtitan: `torchrun …
+    -m torchtitan.train --job.config_file` (pytorch/torchtitan run_train.sh, read 2026-12-01); Megatron: `torchrun …
+    pretrain_gpt.py --tensor-model-parallel-size --pipeline-model-parallel-size` (NVIDIA/Megatron-LM examples/
+    pretrain_gpt_distributed_with_mp.sh, read 2026-12-01). The config, script and data are the user's: each command
+    reads them from $CONFIG / $TRAIN_SCRIPT, which the YAML leaves empty (sky launch --env CONFIG=…)."""
+    fw = p.framework
+    if fw == "llama-factory":
+        return (_HEAD + "FORCE_TORCHRUN=1 NNODES=$SKYPILOT_NUM_NODES NODE_RANK=$SKYPILOT_NODE_RANK "
+                "MASTER_ADDR=$MASTER_ADDR MASTER_PORT=29500 llamafactory-cli train $CONFIG"), False
+    if fw == "deepspeed":
+        return (_HEAD + "deepspeed --num_nodes $SKYPILOT_NUM_NODES --num_gpus $SKYPILOT_NUM_GPUS_PER_NODE "
+                "--node_rank $SKYPILOT_NODE_RANK --master_addr $MASTER_ADDR --master_port 29500 --no_ssh "
+                "$TRAIN_SCRIPT --deepspeed $CONFIG"), False
+    if fw == "torchtitan":
+        return (_HEAD + _TORCHRUN + " -m torchtitan.train --job.config_file $CONFIG "
+                "--parallelism.tensor_parallel_degree $TP --parallelism.pipeline_parallel_degree $PP"), False
+    if fw == "megatron":
+        vpp = (" --num-layers-per-virtual-pipeline-stage $((NUM_LAYERS / PP / VPP))" if p.vpp > 1 else "")
+        rec = {"selective": " --recompute-activations", "full": " --recompute-granularity full "
+               "--recompute-method uniform --recompute-num-layers 1"}.get(p.recompute or "none", "")
+        return (_HEAD + _TORCHRUN + " pretrain_gpt.py --tensor-model-parallel-size $TP "
+                "--pipeline-model-parallel-size $PP" + (" --expert-model-parallel-size $EP" if p.ep > 1 else "")
+                + vpp + rec + " --micro-batch-size $MICRO_BATCH --global-batch-size $GLOBAL_BATCH --seq-length $SEQ"
+                " --bf16 $CONFIG  # CONFIG: the model's --num-layers/--hidden-size/… and --data-path/--tokenizer-*"
+                " arguments"), False
+    return (f"# TEMPLATE: launch {fw} here ({task}) with the layout in envs (TP, PP, DP, ZERO_STAGE, …) on every node;"
+            f" suanli writes no launch command for this framework\nexit 1"), True
+
+
 def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog) -> str:
     """The plan as SkyPilot YAML. Training: one task of `num_nodes` nodes of `per_node` cards, nodes rounded up
-    (20 cards at 8 per node: 3 nodes, the last partly idle, never 2 nodes = 16 cards). Serving: a SkyServe service
-    of `replicas` replicas (docs.skypilot.co/en/stable/serving/autoscaling.html: 'service: replicas: 2'), each one
-    instance with the replica's tp × pp cards."""
+    (20 cards at 8 per node: 3 nodes, the last partly idle, never 2 nodes = 16 cards), run by the plan's framework's
+    launcher. Serving: a SkyServe service of `replicas` replicas (docs.skypilot.co/en/stable/serving/autoscaling.html:
+    'service: replicas: 2'), each one instance with the replica's tp × pp cards, running the plan's engine on
+    SERVE_PORT. `resources: cloud:` only where the plan's provider is a SkyPilot cloud (see `skypilot_notes`)."""
     name = skypilot_accelerator(cat, p.device)  # refuses a device SkyPilot cannot schedule
     per_node = next(a.max_cards_per_node for a in cat.accelerators if a.id == p.device)
     head = f"suanli-{result.model_id.split('/')[-1].lower()}-{result.request.task}"
+    cloud = skypilot_cloud(_provider(p, cat))
+    envs = _envs(p, result)
     if result.request.task == "inference" and p.replicas:
         replica_cards = p.gpus // p.replicas
+        setup, run, template = _serve_run(p)
+        unknown_ckpt = p.precision in _PREQUANTIZED or (p.precision == "fp8" and p.engine == "lmdeploy")
+        if unknown_ckpt:  # the catalog names no quantized checkpoint: the user fills one in (sky serve up --env)
+            envs = {"MODEL": None, "BASE_MODEL": result.model_id, **{k: v for k, v in envs.items() if k != "MODEL"}}
         task: dict[str, Any] = {
             "name": head,
             "service": {"readiness_probe": "/v1/models", "replicas": p.replicas},
-            "resources": {"accelerators": f"{name}:{replica_cards}", "ports": SERVE_PORT},
-            "envs": _envs(p, result),
-            "run": f"echo 'suanli plan: {p.reason}'",
+            "resources": {**({"cloud": cloud} if cloud else {}), "accelerators": f"{name}:{replica_cards}",
+                          "ports": SERVE_PORT},
+            "envs": envs,
+            **({"setup": setup} if setup else {}),
+            "run": run + "\n",
         }
-        return ("# written by suanli plan --skypilot: a SkyServe service (sky serve up), "
-                f"{p.replicas} replica(s) × {replica_cards} card(s) = {p.gpus} cards\n"
-                + yaml.safe_dump(task, sort_keys=False, allow_unicode=True))
+        text = _dump(task)
+        notes = [f"# written by suanli plan --skypilot: a SkyServe service (sky serve up), "
+                 f"{p.replicas} replica(s) × {replica_cards} card(s) = {p.gpus} cards; {p.reason}"]
+        if unknown_ckpt or template:
+            why = (f"MODEL must be filled in with an AWQ/GPTQ {p.precision} checkpoint id of {result.model_id} "
+                   f"(sky serve up --env MODEL=…): suanli's catalog knows none, and the bf16 checkpoint cannot be "
+                   f"served at {p.precision}" if unknown_ckpt else f"run: is a template for {p.engine}")
+            notes.append(f"# {why}; the readiness probe stays commented out until then (SkyServe requires one)")
+            text = text.replace("  readiness_probe: /v1/models\n", "  # readiness_probe: /v1/models\n")
+        return "\n".join(notes) + "\n" + text
     nodes = max(1, math.ceil(p.gpus / per_node))
     per_node_gpus = min(p.gpus, per_node)
+    run, template = _train_run(p, result.request.task)
+    needs = [k for k in ("CONFIG", "TRAIN_SCRIPT") if f"${k}" in run]
     task = {
         "name": head,
-        "resources": {"accelerators": f"{name}:{per_node_gpus}"},
+        "resources": {**({"cloud": cloud} if cloud else {}), "accelerators": f"{name}:{per_node_gpus}"},
         "num_nodes": nodes,
-        "envs": _envs(p, result),
-        "run": f"echo 'suanli plan: {p.reason}'",
+        "envs": {**envs, **{k: None for k in needs}},
+        "run": run + "\n",
     }
     note = (f"; {nodes} node(s) × {per_node_gpus} = {nodes * per_node_gpus} cards for a {p.gpus}-card plan"
             if nodes * per_node_gpus != p.gpus else "")
-    return f"# written by suanli plan --skypilot{note}\n" + yaml.safe_dump(task, sort_keys=False, allow_unicode=True)
+    lines = [f"# written by suanli plan --skypilot{note}; {p.reason}"]
+    if needs:
+        lines.append(f"# {', '.join(needs)} must be filled in (sky launch --env {needs[0]}=…): the {p.framework} "
+                     "config/script with the model, data and the layout in envs")
+    if template:
+        lines.append(f"# run: is a TEMPLATE: suanli writes no launch command for {p.framework}")
+    return "\n".join(lines) + "\n" + _dump(task)

@@ -29,7 +29,9 @@ def test_serving_plan_exports_replicas_of_tp_cards(cat: Catalog, serving) -> Non
     p = serving.plans[0]
     assert p.replicas and p.replicas > 1 and p.gpus == p.replicas * p.tp * p.pp  # the buyer's 20 cards: 5 × tp4
     task = yaml.safe_load(skypilot_yaml(p, serving, cat))
-    assert task["service"]["replicas"] == p.replicas and task["service"]["readiness_probe"]
+    assert task["service"]["replicas"] == p.replicas
+    # the probe is live unless MODEL waits for an AWQ/GPTQ checkpoint id (test_int4_without_a_known_checkpoint_…)
+    assert ("readiness_probe" in task["service"]) == (task["envs"]["MODEL"] is not None)
     assert task["resources"]["accelerators"] == f"RTX4090:{p.tp * p.pp}"
     assert "num_nodes" not in task  # each replica is its own instance, not a node of one job
 
@@ -55,3 +57,80 @@ def test_device_without_skypilot_name_is_refused(cat: Catalog, device: str) -> N
 def test_nvidia_names(cat: Catalog) -> None:
     assert skypilot_accelerator(cat, "h100-sxm") == "H100"
     assert skypilot_accelerator(cat, "a800") == "a800"  # not in SkyPilot's clouds: the id, mapped to a k8s label
+
+
+# --- buyer review 2026-12-01 (afternoon): the serving export must come up; training runs the framework's launcher
+
+
+def test_serving_run_starts_vllm_on_the_probed_port(cat: Catalog, serving) -> None:  # type: ignore[no-untyped-def]
+    p = serving.plans[0].model_copy(update={"engine": "vllm", "precision": "bf16"})
+    text = skypilot_yaml(p, serving, cat)
+    task = yaml.safe_load(text)
+    assert task["run"].startswith("vllm serve $MODEL --tensor-parallel-size $TP")
+    assert "--port 8000" in task["run"] and task["resources"]["ports"] == 8000
+    assert "echo" not in task["run"] and "--quantization" not in task["run"]
+    assert task["service"]["readiness_probe"] == "/v1/models" and task["envs"]["MODEL"] == serving.model_id
+    fp8 = yaml.safe_load(skypilot_yaml(p.model_copy(update={"precision": "fp8"}), serving, cat))
+    assert "--quantization fp8" in fp8["run"] and fp8["service"]["readiness_probe"]  # fp8 quantized on load
+
+
+def test_int4_without_a_known_checkpoint_leaves_model_empty_and_probe_commented(  # type: ignore[no-untyped-def]
+        cat: Catalog, serving) -> None:
+    """The bf16 preset is never served as int4: MODEL is left for an AWQ/GPTQ id, and without a probe SkyServe
+    refuses the YAML rather than bringing up replicas that never answer."""
+    p = serving.plans[0].model_copy(update={"engine": "vllm", "precision": "int4"})
+    text = skypilot_yaml(p, serving, cat)
+    task = yaml.safe_load(text)
+    assert task["envs"]["MODEL"] is None and task["envs"]["BASE_MODEL"] == serving.model_id
+    assert "readiness_probe" not in task["service"] and "# readiness_probe: /v1/models" in text
+    assert "AWQ/GPTQ int4 checkpoint id" in text and "--quantization awq" in task["run"]
+
+
+@pytest.mark.parametrize(("engine", "start"), [
+    ("sglang", "python -m sglang.launch_server --model-path $MODEL --tp-size $TP"),
+    ("lmdeploy", "lmdeploy serve api_server $MODEL --tp $TP"),
+])
+def test_other_engines_start_their_server(cat: Catalog, serving, engine: str, start: str) -> None:  # type: ignore[no-untyped-def]
+    p = serving.plans[0].model_copy(update={"engine": engine, "precision": "bf16", "pp": 1})
+    task = yaml.safe_load(skypilot_yaml(p, serving, cat))
+    assert task["run"].startswith(start) and "8000" in task["run"] and task["service"]["readiness_probe"]
+
+
+def test_unknown_engine_is_a_marked_template(cat: Catalog, serving) -> None:  # type: ignore[no-untyped-def]
+    p = serving.plans[0].model_copy(update={"engine": "trt-llm", "precision": "bf16"})
+    text = skypilot_yaml(p, serving, cat)
+    assert "TEMPLATE" in yaml.safe_load(text)["run"] and "# readiness_probe" in text
+
+
+@pytest.mark.parametrize(("framework", "start"), [
+    ("llama-factory", "llamafactory-cli train $CONFIG"),
+    ("deepspeed", "deepspeed --num_nodes $SKYPILOT_NUM_NODES"),
+    ("torchtitan", "-m torchtitan.train --job.config_file $CONFIG"),
+    ("megatron", "pretrain_gpt.py --tensor-model-parallel-size $TP --pipeline-model-parallel-size $PP"),
+])
+def test_training_runs_the_framework_launcher(cat: Catalog, serving, framework: str, start: str) -> None:  # type: ignore[no-untyped-def]
+    p = serving.plans[0].model_copy(update={"replicas": None, "gpus": 16, "framework": framework})
+    res = serving.model_copy(update={"request": serving.request.model_copy(update={"task": "full"})})
+    text = skypilot_yaml(p, res, cat)
+    task = yaml.safe_load(text)
+    assert start in task["run"] and "SKYPILOT_NODE_IPS" in task["run"] and task["envs"]["CONFIG"] is None
+    assert "must be filled in (sky launch --env" in text and "TEMPLATE" not in text
+    other = skypilot_yaml(p.model_copy(update={"framework": "nemo"}), res, cat)
+    assert "TEMPLATE" in other and "exit 1" in yaml.safe_load(other)["run"]
+
+
+def test_cloud_only_for_a_skypilot_provider(cat: Catalog, serving) -> None:  # type: ignore[no-untyped-def]
+    from suanli.plan.export import skypilot_cloud, skypilot_notes
+
+    assert skypilot_cloud("AWS") == "aws" and skypilot_cloud("RunPod (Community Cloud)") == "runpod"
+    assert skypilot_cloud("AutoDL") is None and skypilot_cloud("云擎天下 (omniyq.com)") is None
+    p = serving.plans[0]
+    provider = next(o.provider for o in cat.offers if o.id == p.offer)
+    task = yaml.safe_load(skypilot_yaml(p, serving, cat))
+    notes = skypilot_notes(p, cat)
+    if skypilot_cloud(provider):
+        assert task["resources"]["cloud"] == skypilot_cloud(provider) and notes == []
+    else:
+        assert "cloud" not in task["resources"] and notes and notes[0].params["provider"] == provider
+    aws = next(o for o in cat.offers if o.provider == "AWS")
+    assert skypilot_notes(p.model_copy(update={"offer": aws.id}), cat) == []
