@@ -23,7 +23,13 @@ from suanli.estimate.memory import (
     weights_bytes,
 )
 from suanli.estimate.params import param_count
-from suanli.estimate.speed import InferenceSpeed, TrainingSpeed, inference_speed, training_speed
+from suanli.estimate.speed import (
+    InferenceSpeed,
+    TrainingSpeed,
+    inference_speed,
+    offload_not_estimated,
+    training_speed,
+)
 from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, setup_terms
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, render
@@ -103,6 +109,8 @@ class Estimate(BaseModel):
             "error_band": {k: v.model_dump() for k, v in self.error_band.items()},
             "notes": self.notes,
         }
+        if self.memory.host_offload_bytes_per_node is not None:  # optimizer offloaded: host RAM per node it needs
+            out["memory"]["host_offload_bytes_per_node"] = self.memory.host_offload_bytes_per_node
         if w.method == "seed":
             out["model"]["nominal_params"] = nominal_params(self.model)
         if self.inference is not None:
@@ -247,7 +255,10 @@ def estimate(
         try:
             if w.training:
                 tr = training_speed(cat, model, device, w, overrides)
-                if w.tokens:
+                why = offload_not_estimated(cat, device, w)
+                if why is not None:  # the offload term has no rate: no speed, said in one line
+                    notes.append(why)
+                if w.tokens and math.isfinite(tr.train_tokens_per_s):
                     hours = w.tokens / tr.train_tokens_per_s / 3600
                     terms = setup_terms(cat, model, w.task, mem.trainable_params, optimizer_bytes_per_param(w))
                     nodes = math.ceil(w.gpus / device.max_cards_per_node)

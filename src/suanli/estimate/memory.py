@@ -56,6 +56,8 @@ class MemoryEstimate(BaseModel):
     fits: bool | None
     headroom_bytes: float | None
     trainable_params: int
+    # training with the optimizer offloaded to the host CPU: host RAM per node it needs (offload_host_bytes_per_node)
+    host_offload_bytes_per_node: float | None = None
     notes: list[str] = []  # English (the JSON contract)
     notes_i18n: list[dict[str, Any]] = []  # the same notes as messages (`Message.to_json`), for other languages
 
@@ -308,6 +310,26 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
     )
 
 
+# Host memory an offloaded optimizer needs per node: DeepSpeed's own estimator (deepspeedai/DeepSpeed
+# deepspeed/runtime/zero/stage3.py estimate_zero3_model_states_mem_needs, offload_optimizer cpu, offload_param none,
+# zero_init: cpu_mem = P × 16 × (1 / nodes) × additional_buffer_factor; stage_1_and_2.py
+# estimate_zero2_model_states_mem_needs, cpu_offload: cpu_mem = P × max(4 × total_gpus, 16) × additional_buffer_factor;
+# the DeepSpeed docs "Memory Requirements" page, read 2026-12-01): 16 bytes per parameter are the fp32 master weights,
+# momentum, variance and gradients held in host memory, and 1.5 DeepSpeed's default additional_buffer_factor
+OFFLOAD_HOST_BYTES_PER_PARAM = 16.0
+OFFLOAD_HOST_BUFFER_FACTOR = 1.5
+
+
+def offload_host_bytes_per_node(params: Any, gpus: Any, cards_per_node: Any, zero: Any) -> Any:
+    """Host RAM per node for the optimizer offloaded to the CPU (DeepSpeed ZeRO-Offload) of `params` trainable
+    parameters on `gpus` cards, `cards_per_node` a node (floats or numpy arrays alike): ZeRO-3 spreads the states
+    over the nodes; DeepSpeed's ZeRO-1/2 estimator does not, and counts each rank's fp32 copy while loading."""
+    nodes = np.ceil(np.asarray(gpus, dtype=float) / np.maximum(cards_per_node, 1))
+    per_param = np.where(np.asarray(zero) >= 3, OFFLOAD_HOST_BYTES_PER_PARAM / np.maximum(nodes, 1),
+                         np.maximum(4.0 * np.asarray(gpus, dtype=float), OFFLOAD_HOST_BYTES_PER_PARAM))
+    return params * per_param * OFFLOAD_HOST_BUFFER_FACTOR
+
+
 def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, zero: Any, recompute: Any,
                     batch: Any, grad_accum: Any, vpp: Any = 1, cp: Any = 1) -> dict[str, Any]:
     """Per-device training memory over arrays of layouts (floats work too); `recompute` indexes RECOMPUTE. `dp`
@@ -449,6 +471,11 @@ def estimate_memory(
         parts, notes, trainable = _training(m, w)
     else:
         parts, notes = _inference(m, w, acc, prealloc)
+    host = None
+    if w.training and w.offload_optimizer and w.method == "default":
+        # no offer states its host memory: the figure is said, never checked (plan warns the same)
+        host = float(offload_host_bytes_per_node(trainable, w.gpus, acc.max_cards_per_node if acc else w.gpus, w.zero))
+        notes.append(Message("est.note.offload_host", gib=host / GiB))
     if w.method == "default":
         parts["runtime_overhead"] = _runtime_overhead_bytes(stack)
     total = sum(parts.values())
@@ -469,6 +496,7 @@ def estimate_memory(
         fits=fits,
         headroom_bytes=None if usable is None else usable - float(needed_bytes(parts)),
         trainable_params=trainable,
+        host_offload_bytes_per_node=host,
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() for n in notes],
     )

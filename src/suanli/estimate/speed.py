@@ -4,6 +4,7 @@ step time from FLOPs per token, compute efficiency and derived communication."""
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ from suanli.estimate.scaling import (
 )
 from suanli.estimate.workload import RECOMPUTE, Workload
 from suanli.errors import EstimateError
+from suanli.i18n import Message
 from suanli.units import GB, TFLOPS
 
 __all__ = [
@@ -607,6 +609,28 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     }
 
 
+def offload_rates(cat: Catalog, acc: Accelerator, w: Workload) -> tuple[float, float]:
+    """Optimizer offload's rates: the framework's CPU Adam seconds per parameter (the pinned one, else any that
+    offloads: DeepSpeed's kernel) and the device's PCIe x16 bytes/s per direction; NaN where unknown (offload is then
+    not estimated: `offload_not_estimated` says why)."""
+    cpu = [f.cpu_adam_s_per_param for f in cat.frameworks if f.cpu_adam_s_per_param is not None
+           and (w.framework is None or f.id == w.framework)]
+    gen = acc.specs.pcie_gen.value if acc.specs.pcie_gen is not None else None
+    return cpu[0] if cpu else float("nan"), PCIE_X16_BYTES_PER_S.get(gen or 0, float("nan"))
+
+
+def offload_not_estimated(cat: Catalog, acc: Accelerator, w: Workload) -> Message | None:
+    """Why an optimizer-offload step time cannot be estimated (a rate `offload_rates` lacks), else None."""
+    if not (w.training and w.offload_optimizer):
+        return None
+    cpu_adam_s, h2d_bw = offload_rates(cat, acc, w)
+    if not math.isfinite(h2d_bw):
+        return Message("est.note.offload_no_pcie", device=acc.name)
+    if not math.isfinite(cpu_adam_s):
+        return Message("est.note.offload_no_cpu_adam", framework=w.framework or "?")
+    return None
+
+
 def training_rates(
     cat: Catalog, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> tuple[dict[str, float], Efficiency]:
@@ -614,13 +638,9 @@ def training_rates(
     e_tr = efficiency(cat, acc, "train_mfu", w.precision, w.engine, overrides, framework=w.framework)
     e_moe = efficiency(cat, acc, "moe_routed_overhead_s", w.precision, w.engine, overrides)
     links = link_rates(cat, acc)
-    # optimizer offload: the framework's CPU Adam rate (the pinned one, else any that offloads: DeepSpeed's kernel)
-    # and the device's PCIe x16 rate per direction (NaN where unknown: offload is then not estimated)
-    cpu = [f.cpu_adam_s_per_param for f in cat.frameworks if f.cpu_adam_s_per_param is not None
-           and (w.framework is None or f.id == w.framework)]
-    gen = acc.specs.pcie_gen.value if acc.specs.pcie_gen is not None else None
+    cpu_adam_s, h2d_bw = offload_rates(cat, acc, w)
     return {
-        "cpu_adam_s": cpu[0] if cpu else float("nan"), "h2d_bw": PCIE_X16_BYTES_PER_S.get(gen or 0, float("nan")),
+        "cpu_adam_s": cpu_adam_s, "h2d_bw": h2d_bw,
         "peak": peak, "eff": e_tr.value, "moe_routed_s": e_moe.value,
         "intra_bw": links.intra_bytes_per_s, "intra_lat": links.intra_latency_s,
         "inter_bw": float(rented_inter_node_bytes_per_s(links.inter_bytes_per_s, w.inter_node_gbit_per_s)),

@@ -42,6 +42,7 @@ from suanli.estimate.capability import nf4_speed_warning, pp_zero_runs, runs_pp,
 from suanli.estimate.memory import (
     inference_memory,
     inference_memory_terms,
+    offload_host_bytes_per_node,
     preallocate_fraction,
     stack_fragmentation,
     training_memory,
@@ -120,6 +121,8 @@ class Plan(BaseModel):
                                   "AdamW does not fit these cards")
     offload_optimizer: bool = Field(False, description="training: optimizer states and step on the host CPU "
                                     "(DeepSpeed ZeRO-Offload), where plain AdamW does not fit these cards")
+    offload_host_bytes_per_node: float | None = Field(None, description="training with offload_optimizer: host RAM "
+                                                      "per node it needs (DeepSpeed's estimator); no offer states it")
     replicas: int | None = None
     ttft_s: float | None = None
     tpot_s: float | None = None
@@ -552,6 +555,9 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "net": net, "dl_bytes": np.full(di.shape, terms.download_bytes), "dl_h": su["download_h"],
             "dl_gbit": np.full(di.shape, np.nan), "billed": np.ones(di.shape), "first_h": np.full(di.shape, np.nan),
             "opt": np.full(di.shape, opt),
+            # host RAM per node the offloaded optimizer needs (the estimate's kernel); no offer states its host memory
+            "host_b": (offload_host_bytes_per_node(mt.trainable, L["gpus"], per_node[sel], zero)
+                       if opt == OPT_OFFLOAD else np.zeros(di.shape)),
         })
     return _keep_fallbacks(_concat(parts)) if parts else _empty(), n_grid
 
@@ -574,7 +580,7 @@ def _offer_network(o: Offer) -> float:
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "fail", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
-            "dl_gbit", "billed", "first_h", "opt")
+            "dl_gbit", "billed", "first_h", "opt", "host_b")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -838,7 +844,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     offers = usable_offers(cat, req.region, req.offer_kinds, None if req.billing == "any" else req.billing)
     devs = _devices(cat, m, req, offers)
     grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs)
-    sel = np.nonzero(grid["fits"])[0]
+    # a configuration whose speed cannot be estimated (an offload without the device's PCIe rate) is no plan: the
+    # why-not says so (`why.measure_no_speed`)
+    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     dev = grid["dev"][sel]
     weeks = np.array([(d.weeks[0] + d.weeks[1]) / 2 for d in devs])[dev] if devs else np.zeros(0)
     one_off = weeks * ENGINEERS_FOR_MIGRATION * req.engineer_cny_per_week
@@ -1191,6 +1199,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
             load=duration(first_h - env_h - dl_h), period=duration(float(grid["hours"][i])),
             serving=duration(float(grid["compute_h"][i]))))
     opt = int(grid["opt"][i]) if training and "opt" in grid else OPT_PLAIN
+    if opt == OPT_OFFLOAD and "host_b" in grid:  # no offer states its host memory: said, not checked
+        warnings.append(Message("plan.warn.offload_host_ram", gib=float(grid["host_b"][i]) / GiB))
     if opt != OPT_PLAIN:  # the memory-saving measure this plan needs, and why (no plain layout fits these cards)
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             "plan.reason.offload" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit", gpus=gpus,
@@ -1220,6 +1230,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         grad_accum=int(grid["ga"][i]) if training else None,
         optimizer=_optimizer_of(grid, i) if training else None,
         offload_optimizer=opt == OPT_OFFLOAD,
+        offload_host_bytes_per_node=float(grid["host_b"][i]) if opt == OPT_OFFLOAD and "host_b" in grid else None,
         replicas=None if training else int(grid["replicas"][i]),
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
         download_gbit_per_s=None if math.isnan(dl_gbit) else dl_gbit,
@@ -1362,7 +1373,7 @@ def _measures_elsewhere(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list
             continue
         g, _ = _train_grid(cat, m, req, [replace(d, framework=f) for d in cands])
         for k, d in enumerate(cands):
-            ok = np.nonzero((g["dev"] == k) & g["fits"] & (g["opt"] != OPT_PLAIN))[0]
+            ok = np.nonzero((g["dev"] == k) & g["fits"] & np.isfinite(g["tok_s"]) & (g["opt"] != OPT_PLAIN))[0]
             if ok.size:  # the fewest cards, then the most headroom
                 j = int(ok[np.lexsort((g["mem"][ok] / g["usable"][ok], g["gpus"][ok]))[0]])
                 out[d.acc.id] = Message("why.measure_fits", measure=_measure_msg(int(g["opt"][j]), f),
@@ -1392,9 +1403,16 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
         elif i not in fits_dev:
             mask = grid["dev"] == i
             limits, _ = _binding(grid, np.nonzero(mask)[0]) if mask.any() else ([], False)
+            no_speed = np.nonzero(mask & grid["fits"] & ~np.isfinite(grid["tok_s"]))[0]
             gap = (_both(lambda lg: multi_node_gap(cat, d.acc.id, d.offers, lg))
                    if req.card_limit > d.acc.max_cards_per_node and not d.unpriced else None)
-            if limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
+            if no_speed.size and "opt" in grid and d.framework is not None:
+                # it fits only with a measure whose time the kernel cannot estimate (offload: no PCIe rate)
+                j = int(no_speed[np.lexsort((grid["mem"][no_speed] / grid["usable"][no_speed], grid["gpus"][no_speed]))[0]])
+                reason, tier = Message("why.measure_no_speed", measure=_measure_msg(int(grid["opt"][j]), d.framework),
+                                       gpus=int(grid["gpus"][j]), device=_device_name(d.acc),
+                                       need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB), 2
+            elif limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
                 lims = [_limit_reason(bit, grid, j, req) for bit, j in limits]
                 reason = lims[0] if len(lims) == 1 else Message("why.all", parts=lims)
                 tier, far = 1, max(_limit_miss(bit, grid, j, req) for bit, j in limits)

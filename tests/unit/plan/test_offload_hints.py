@@ -41,13 +41,16 @@ def test_pinned_framework_without_offload_names_the_one_that_fits(cat) -> None: 
 
 
 def test_stack_default_without_offload_names_deepspeed_on_cann(cat) -> None:  # type: ignore[no-untyped-def]
-    """MindSpeed-LLM (CANN's full-training default) has no offload; DeepSpeed's CPU Adam builds for Ascend."""
+    """MindSpeed-LLM (CANN's full-training default) has no offload; DeepSpeed's CPU Adam builds for Ascend, but the
+    catalog has no PCIe rate for the 910B, so the offload's time cannot be estimated: no hint names it (buyer review
+    2026-12-01: following it gave 'fastest fit takes nan s'); tests/unit/plan/test_offload_host_ram.py."""
     m = lookup.model(cat, "llama-3.1-70b")
     r = plan(cat, m, make_request(model=m.id, task="full", tokens=1e9, gpus=8, devices=("ascend-910b",), **ANY))
     w = _why(r).get("ascend-910b")
     if r.plans:  # priced and planned: nothing to hint
         pytest.skip("910B planned")
-    assert w is not None and "--framework deepspeed" in w["reason"] and "ZeRO-Offload" in w["reason"]
+    assert lookup.accelerator(cat, "ascend-910b").specs.pcie_gen is None
+    assert w is not None and "--framework deepspeed" not in w["reason"]
 
 
 def test_leanest_configuration_already_offloading_says_so(cat) -> None:  # type: ignore[no-untyped-def]
