@@ -193,10 +193,8 @@ def register(app: typer.Typer) -> None:
         `--stale` lists prices older than 12 months; `suanli offers import FILE` adds your own."""
         if ctx.invoked_subcommand is not None:
             return
-        import datetime as dt
-
         from suanli.catalog import offers as offer_q
-        from suanli.cli.context import planning_catalog
+        from suanli.cli.context import as_of, planning_catalog
 
         if limit < 0 or offset < 0:
             raise InputError("limit" if limit < 0 else "offset", "must be 0 or more")
@@ -206,7 +204,7 @@ def register(app: typer.Typer) -> None:
         units = ("second", "minute", "hour", "day", "week", "month", "year")
         if billing_unit is not None and billing_unit not in units:
             raise InputError("billing-unit", f"{billing_unit!r} is not one of {', '.join(units)}")
-        today = dt.date.today()
+        today = as_of()  # SUANLI_TODAY too: the date every cost answer judges freshness on
         sel: list[Offer] = [
             o
             for o in offer_q.usable_offers(cat, reg, kinds, billing_unit, dev)

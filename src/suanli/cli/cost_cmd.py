@@ -154,7 +154,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero,
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
-                               requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft)
+                               requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of())
         if json_:
             emit_json(rows)
             return
@@ -199,7 +199,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         from suanli.views.bounds import check_tco  # the API's bounds
 
         check_tco(tokens_per_s, utilization, flags=True)
-        rows = tco_rows(cat, gpu, hours, gpus, subsidy, tokens_per_s, utilization, region=reg, kinds=kinds)
+        rows = tco_rows(cat, gpu, hours, gpus, subsidy, tokens_per_s, utilization, region=reg, kinds=kinds,
+                        today=as_of())
         if json_:
             emit_json(rows)
             return

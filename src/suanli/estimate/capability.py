@@ -20,6 +20,9 @@ __all__ = [
     "capability_problems",
     "check_capability",
     "default_engine",
+    "framework_refusal",
+    "framework_refusals",
+    "optimizer_zero_stages",
     "kv_dtype_problem",
     "nf4_speed_warning",
     "pp_zero_framework",
@@ -150,6 +153,58 @@ def pp_zero_framework(frameworks: Sequence[Framework], task: str, stack: str, pp
                       framework: str | None = None) -> tuple[Framework | None, str | None]:
     """zero_framework without tensor parallelism: the ZeRO stages beside pipeline parallelism only."""
     return zero_framework(frameworks, task, stack, 1, pp, dp, zero, framework)
+
+
+def optimizer_zero_stages(fw: Framework, stack: str, offload: bool, optimizer: str = "adamw") -> tuple[int, ...]:
+    """The ZeRO stages with which `fw` runs this optimizer set-up on `stack` (empty: it does not run it): its
+    zero_stages; with --offload-optimizer only those in offload_zero_stages (DeepSpeed ZeRO-Offload: 1-3,
+    LLaMA-Factory's configs: 2-3); 8-bit AdamW only on its adamw8bit_stacks (bitsandbytes: CUDA). The one rule
+    `estimate` and the planner's optimizer options apply (frameworks.yaml, cited)."""
+    if optimizer == "adamw8bit" and stack not in fw.adamw8bit_stacks:
+        return ()
+    return tuple(z for z in fw.zero_stages if not offload or z in fw.offload_zero_stages)
+
+
+def framework_refusal(fw: Framework, task: str, stack: str, zero: int | None = None, offload: bool = False,
+                      optimizer: str = "adamw") -> Message | None:
+    """Why `fw` cannot run `task` with ZeRO `zero` (None: any), the optimizer offloaded or 8-bit AdamW on `stack`:
+    one sentence naming the framework and what it allows, else None (frameworks.yaml tasks, zero_stages,
+    offload_zero_stages, adamw8bit_stacks)."""
+    if task not in fw.tasks:
+        return Message("cap.fw.task", framework=fw.name, task=task, tasks=", ".join(fw.tasks))
+    if zero is not None and zero not in fw.zero_stages:
+        return Message("cap.fw.zero", framework=fw.name, zero=zero, stages=", ".join(map(str, fw.zero_stages)))
+    if offload and task != "inference":
+        if not fw.offload_zero_stages:
+            return Message("cap.fw.no_offload", framework=fw.name)
+        if zero is not None and zero not in fw.offload_zero_stages:
+            return Message("cap.fw.offload_zero", framework=fw.name, zero=zero,
+                           stages=", ".join(map(str, fw.offload_zero_stages)), source=fw.offload_source or "")
+    if optimizer == "adamw8bit" and task != "inference" and stack not in fw.adamw8bit_stacks:
+        if not fw.adamw8bit_stacks:
+            return Message("cap.fw.no_adamw8bit", framework=fw.name)
+        return Message("cap.fw.adamw8bit", framework=fw.name, stack=stack, stacks=", ".join(fw.adamw8bit_stacks),
+                       source=fw.adamw8bit_source or "")
+    return None
+
+
+def framework_refusals(frameworks: Sequence[Framework], task: str, stack: str, zero: int | None = None,
+                       offload: bool = False, optimizer: str = "adamw",
+                       framework: str | None = None) -> Message | None:
+    """framework_refusal for the pinned `framework`, else for the frameworks that run `task` on `stack`: None when
+    one of them runs it (or none runs the task there: nothing to check against), else one line naming each
+    framework and what it allows."""
+    if framework is not None:
+        fw = next((f for f in frameworks if f.id == framework), None)
+        return None if fw is None else framework_refusal(fw, task, stack, zero, offload, optimizer)
+    cands = [f for f in frameworks if task in f.tasks and stack in f.stacks]
+    why = [framework_refusal(f, task, stack, zero, offload, optimizer) for f in cands]
+    if not cands or any(w is None for w in why):
+        return None
+    refused = [w for w in why if w is not None]
+    # the frameworks that allow something (other ZeRO stages, other stacks) say more than those that offer nothing
+    allow = [w for w in refused if w.id in ("cap.fw.zero", "cap.fw.offload_zero", "cap.fw.adamw8bit")]
+    return Message("cap.fw.none", stack=stack, reasons=allow or refused)
 
 
 def kv_dtype_problem(engine: str, kv_dtype: str, engines: Sequence[InferenceEngine]) -> tuple[str | None, str | None]:

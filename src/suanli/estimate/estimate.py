@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.capability import check_capability, zero_framework
+from suanli.estimate.capability import check_capability, framework_refusals, zero_framework
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
@@ -218,6 +218,14 @@ def estimate(
     if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
         raise InputError("framework", f"{w.framework!r} is not one of {', '.join(f.id for f in cat.frameworks)}")
     notes: list[Message | str] = []
+    if w.training and w.method == "default":
+        # the task, ZeRO stage, optimizer offload and 8-bit AdamW a framework runs: the one check the planner applies
+        # too (capability.framework_refusals; frameworks.yaml tasks, zero_stages, offload_zero_stages, adamw8bit_stacks)
+        refused = framework_refusals(cat.frameworks, w.task, device.stack, w.zero, w.offload_optimizer, w.optimizer,
+                                     w.framework)
+        if refused is not None:
+            raise InputError("framework" if w.framework is not None else "zero" if w.offload_optimizer else
+                             "optimizer" if w.optimizer == "adamw8bit" else "task", render(refused), refused)
     if w.training and (w.pp > 1 or w.tp > 1):
         # which ZeRO stages run beside pipeline / tensor parallelism is framework data (frameworks.yaml pp_zero_stages,
         # tp_zero_stages; the planner applies the same rule): DeepSpeed and Megatron shard optimizer states only beside
@@ -327,8 +335,8 @@ def stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand
     return None
 
 
-# below this many out-of-sample cases the evidence for a stack is "little" (= suanli.validate.report.MIN_OUT_OF_SAMPLE,
-# below which a group's band is quoted "in-sample only")
+# below this many out-of-sample cases the evidence for a stack is "little"; the one constant (validate.report imports it
+# as MIN_OUT_OF_SAMPLE, below which a group's band is quoted "in-sample only")
 LITTLE_EVIDENCE_CASES = 5
 
 

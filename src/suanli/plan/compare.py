@@ -21,7 +21,7 @@ from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, messages, render
-from suanli.plan.cost import JobCost, cheapest_job_cost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
+from suanli.plan.cost import JobCost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, migration_weeks,
                                 plan_workload, serving_layout)
@@ -85,19 +85,19 @@ def no_price_message(cat: Catalog, device: str, region: str, kinds: Kinds) -> st
 
 
 def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
-                    kinds: Kinds = offer_q.DEFAULT_KINDS) -> tuple[float, Offer] | None:
+                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
+                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> tuple[float, Offer] | None:
     """The price of one card-hour and the offer that sets it: one card for one hour under hourly billing when an
-    hourly offer exists, else the cheapest offer's price per card-hour at full use of its billing unit (an 8-card
-    machine rented by the month: price ÷ 8 ÷ 720 h). None when the device has no usable offer."""
-    priced = offer_q.filter_catalog(cat, region, kinds)
-    c = cheapest_job_cost(priced, device_id, 1, 1.0, billing="hour")
-    if c is not None:
-        return c.cost_cny, next(o for o in priced.offers if o.id == c.offer_id)
-    offers = [o for o in priced.offers if o.device == device_id]
-    if not offers:
-        return None
-    best = min(offers, key=offer_q.card_hour_price)
-    return offer_q.card_hour_price(best), best
+    hourly offer exists, else the offer's price per card-hour at full use of its billing unit (an 8-card machine
+    rented by the month: price ÷ 8 ÷ 720 h), chosen by `fresh_first` (a fresh price before a stale one on `today`,
+    then the lowest). None when the device has no usable offer."""
+    offers = [o for o in offer_q.filter_catalog(cat, region, kinds).offers if o.device == device_id]
+    hourly = fresh_first(((c.cost_cny, o, c) for o in offers if o.billing_unit == "hour"
+                          for c in (job_cost(o, 1, 1.0),)), today, stale_months)
+    if hourly is not None:
+        return hourly[0], hourly[1]
+    best = fresh_first(((offer_q.card_hour_price(o), o, o) for o in offers), today, stale_months)
+    return None if best is None else (best[0], best[1])
 
 
 def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
@@ -138,9 +138,9 @@ def fresh_first(options: Iterable[tuple[float, Offer, _Bill]], today: dt.date | 
 
 
 def hourly_card_price(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_REGION,
-                      kinds: Kinds = offer_q.DEFAULT_KINDS) -> float | None:
+                      kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None) -> float | None:
     """CNY per card-hour by `card_hour_offer` (hourly billing first, else full use of a longer unit)."""
-    c = card_hour_offer(cat, device_id, region, kinds)
+    c = card_hour_offer(cat, device_id, region, kinds, today)
     return None if c is None else c[0]
 
 
@@ -318,8 +318,11 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         c = estimate(cat, m, acc, w).contract()
         fits = c["memory"]["fits"]
         hours = c["time"].get("hours") if fits is not False else None  # a job that does not fit has no time
-        cost = cheapest_job_cost(priced, acc.id, gpus, hours) if hours else None
-        basis = card_hour_offer(priced, acc.id, "any", kinds)
+        # the offer by the planner's rule (`fresh_first`: a fresh price before a stale one, then the cheapest)
+        found = fresh_first(((c.cost_cny, o, c) for o in priced.offers if o.device == acc.id
+                             for c in (job_cost(o, gpus, hours),)), today) if hours else None
+        cost = found[2] if found else None
+        basis = card_hour_offer(priced, acc.id, "any", kinds, today)
         price = basis[0] if basis else None
         used = next((o for o in priced.offers if cost is not None and o.id == cost.offer_id), None)
         peak = _peak_tflops(acc, precision)
@@ -387,19 +390,21 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
         rows.append(row)
     if not rows:
         raise InputError("gpu", no_price_message(cat, acc.id, region, kinds))
-    rows.sort(key=lambda r: r["cost_cny"])
+    # the order the planner chooses in (`fresh_first`): fresh prices first, then the cheapest
+    rows.sort(key=lambda r: (r["stale"] is not None, r["cost_cny"]))  # offer_facts' stale: offers.is_stale on today
     return rows
 
 
 def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float = 1.0,
-                region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS) -> list[dict[str, Any]]:
+                region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
+                today: dt.date | None = None) -> list[dict[str, Any]]:
     """Per device with a usable offer and a dense peak: the seeds' 每元有效TFLOPS (dense TFLOPS × efficiency ÷ CNY per
     card-hour by `card_hour_offer`), best first; each row names the offer that set the price, its billing unit and
     whether it is international."""
     out: list[dict[str, Any]] = []
     priced = offer_q.filter_catalog(cat, region, kinds)
     for acc in cat.accelerators:
-        c = card_hour_offer(priced, acc.id, "any", kinds)
+        c = card_hour_offer(priced, acc.id, "any", kinds, today)
         peak = _peak_tflops(acc, precision)
         if c is None or peak is None or c[0] <= 0:
             continue

@@ -137,6 +137,20 @@ class PlanRequest(BaseModel):
         return self.gpus if self.gpus is not None else self.max_gpus
 
     @property
+    def setup_billed(self) -> bool:
+        """Serving: whether the set-up (time to first serve) is billed, i.e. the request sets a horizon: tokens to
+        generate (no request rate) or a stated serving period (--hours/--days). The assumed month bills none."""
+        return not self.requests_per_s or self.hours is not None or self.days is not None
+
+    @property
+    def setup_in_period(self) -> bool:
+        """A serving period the request states (--hours/--days with a request rate) is the rental: the set-up (first
+        serve) takes its start, so the billed hours are the period and the serving hours the period less the set-up.
+        Tokens to generate, and every training job, add the set-up to the hours instead."""
+        return self.task == "inference" and bool(self.requests_per_s) and (self.hours is not None
+                                                                          or self.days is not None)
+
+    @property
     def serving_hours(self) -> float:
         """The serving period: --hours, --days × 24, or one 30-day month."""
         if self.hours is not None:

@@ -38,7 +38,15 @@ from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, stack_band
 from suanli.catalog.offers import assumed_variant, variants_of
-from suanli.estimate.capability import nf4_speed_warning, pp_zero_runs, runs_pp, tp_zero_runs, zero_runs
+from suanli.estimate.capability import (
+    framework_refusal,
+    nf4_speed_warning,
+    optimizer_zero_stages,
+    pp_zero_runs,
+    runs_pp,
+    tp_zero_runs,
+    zero_runs,
+)
 from suanli.estimate.memory import (
     inference_memory,
     inference_memory_terms,
@@ -72,7 +80,7 @@ from suanli.estimate.speed import (
 )
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, duration, render
-from suanli.plan.cost import UNIT_HOURS, billed_cost, billed_units
+from suanli.plan.cost import MIGRATION_ENGINEERS, UNIT_HOURS, billed_cost, billed_units
 from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
 
@@ -91,7 +99,6 @@ ZERO_STAGES = (0, 1, 2, 3)
 MICRO_BATCHES = (1, 2, 4, 8, 16, 32)
 SERVE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 SERVE_PRECISIONS = ("bf16", "fp8", "int8", "int4")
-ENGINEERS_FOR_MIGRATION = 2  # seed-000 §4's example: "2人周×2人"
 # the filters a configuration can fail before pricing (grid["fail"], a bit each): memory, then the request's limits
 F_MEMORY, F_TPOT, F_TTFT, F_CARDS, F_RATE = 1, 2, 4, 8, 16
 _LIMIT_BITS = (F_TPOT, F_TTFT, F_CARDS, F_RATE)
@@ -222,7 +229,7 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
     if req.framework is not None:
         fw = next((f for f in cat.frameworks if f.id == req.framework), None)
         assert fw is not None  # checked in plan()
-        if task not in fw.tasks:
+        if framework_refusal(fw, task, stack.id) is not None:  # the rule estimate applies (capability)
             return None, Message("why.fw_task", framework=fw.name, task=task, tasks=", ".join(fw.tasks))
         if stack.id not in fw.stacks:
             return None, Message("why.fw_stack", framework=fw.name, stack=_stack_name(stack))
@@ -269,7 +276,7 @@ def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
         out.append(f"--vpp {req.vpp}")
     if (req.ep or 1) > 1 and not fw.ep:
         out.append(f"--ep {req.ep}")
-    if req.zero is not None and req.zero not in fw.zero_stages:
+    if req.zero is not None and (r := framework_refusal(fw, req.task, "", req.zero)) is not None and r.id == "cap.fw.zero":
         out.append(f"--zero {req.zero}")
     if req.recompute is not None and req.recompute not in fw.recompute:
         out.append(f"--recompute {req.recompute}")
@@ -464,8 +471,10 @@ _OPT_WORKLOAD: dict[int, dict[str, Any]] = {OPT_PLAIN: {}, OPT_OFFLOAD: {"offloa
 def _optimizer_options(fw: Framework, stack: SoftwareStack, req: PlanRequest) -> list[int]:
     if req.task not in ("full", "pretrain"):  # LoRA's adapter states are small: nothing to save there
         return [OPT_PLAIN]
-    return ([OPT_PLAIN] + ([OPT_OFFLOAD] if fw.offload_zero_stages else [])
-            + ([OPT_8BIT] if stack.id in fw.adamw8bit_stacks else []))
+    # the rule estimate applies (capability.optimizer_zero_stages): offload where the framework offloads, 8-bit
+    # AdamW on its adamw8bit_stacks
+    return ([OPT_PLAIN] + ([OPT_OFFLOAD] if optimizer_zero_stages(fw, stack.id, offload=True) else [])
+            + ([OPT_8BIT] if optimizer_zero_stages(fw, stack.id, False, "adamw8bit") else []))
 
 
 def _keep_fallbacks(grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -495,7 +504,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         fw = fws[fw_id]
         lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0)
         if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
-            z_ok = np.isin(lay["zero"], fw.offload_zero_stages if opt == OPT_OFFLOAD else (0,))
+            z_ok = np.isin(lay["zero"], optimizer_zero_stages(fw, "", offload=True) if opt == OPT_OFFLOAD else (0,))
             lay = {k: v[z_ok] for k, v in lay.items()}
         n_lay = lay["gpus"].shape[0]
         n_grid += n_lay * len(idx)
@@ -588,13 +597,6 @@ def _empty() -> dict[str, np.ndarray]:
     return out
 
 
-def _setup_in_period(req: PlanRequest) -> bool:
-    """A serving period the request states (--hours/--days with a request rate) is the rental: the set-up (first
-    serve) takes its start, so the billed hours are the period and the serving hours the period less the set-up.
-    Tokens to generate, and every training job, add the set-up to the hours instead."""
-    return req.task == "inference" and bool(req.requests_per_s) and (req.hours is not None or req.days is not None)
-
-
 def _try(f: Any) -> Any:
     try:
         return f()
@@ -626,7 +628,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             for p in d.precisions:
                 groups.setdefault((p, d.engine, _flash(d.stack)), []).append(i)
     need_tok_s = (req.requests_per_s or 0) * req.output
-    horizon = need_tok_s == 0 or req.hours is not None or req.days is not None
+    horizon = req.setup_billed
     tps = [t for t in TP_SIZES if (req.tp is None or t == req.tp) and (req.gpus is None or req.gpus % t == 0)]
     parts: list[dict[str, np.ndarray]] = []
     n = 0
@@ -689,7 +691,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         first = serve_setup_hours(job_setup(cat), ckpt)
         billed = np.full(di.shape, 1.0 if horizon else 0.0)
         setup_h = first["total_h"] * billed
-        if _setup_in_period(req):
+        if req.setup_in_period:
             total_h = np.maximum(hours, setup_h)  # the period, or the set-up where it is longer
             hours = total_h - setup_h  # the serving hours
         else:
@@ -725,7 +727,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     gpus, tp = grid["gpus"][sel], grid["tp"][sel]
     base_h, dl_bytes, dl_h = grid["hours"][sel], grid["dl_bytes"][sel], grid["dl_h"][sel]
     billed, first_h = grid["billed"][sel], grid["first_h"][sel]
-    in_period = _setup_in_period(req)
+    in_period = req.setup_in_period
     n = sel.shape[0]
     fastest = req.objective in ("fastest", "fastest-within-budget")
     best_keys = [np.full(n, 2.0), np.full(n, np.inf), np.full(n, np.inf), np.full(n, np.inf)]
@@ -849,7 +851,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     dev = grid["dev"][sel]
     weeks = np.array([(d.weeks[0] + d.weeks[1]) / 2 for d in devs])[dev] if devs else np.zeros(0)
-    one_off = weeks * ENGINEERS_FOR_MIGRATION * req.engineer_cny_per_week
+    one_off = weeks * MIGRATION_ENGINEERS * req.engineer_cny_per_week
     priced = _price(devs, grid, sel, req, today, one_off)
     cost, cost_max, oi = priced["cost"], priced["cost_max"], priced["offer"]
     # hours and set-up are those of each configuration's chosen offer from here on (its download rate); a
@@ -857,7 +859,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     grid = dict(grid)
     d_h = priced["dl_delta_h"]
     billed = grid["billed"][sel]
-    in_period = _setup_in_period(req)
+    in_period = req.setup_in_period
     for key, add in (("hours", d_h * billed * (not in_period)), ("setup_h", d_h * billed), ("dl_h", d_h),
                      ("first_h", d_h)):
         grid[key] = grid[key].copy()
@@ -944,9 +946,8 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         out.append(Message("plan.assume.period", hours=duration(req.serving_hours), field="hours"))
         js = job_setup(cat)
         if js.weight_load_gb_per_s is not None:
-            horizon = req.requests_per_s is None or req.hours is not None or req.days is not None
-            out.append(Message("plan.assume.first_serve_in_period" if _setup_in_period(req)
-                               else "plan.assume.first_serve_billed" if horizon else "plan.assume.first_serve",
+            out.append(Message("plan.assume.first_serve_in_period" if req.setup_in_period
+                               else "plan.assume.first_serve_billed" if req.setup_billed else "plan.assume.first_serve",
                                env=js.environment_minutes.value, gbit=js.download_gbit_per_s.value,
                                load=js.weight_load_gb_per_s.value, field="hours"))
     else:
@@ -1127,7 +1128,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.no_nvlink", interconnect=d.acc.interconnect, efficiency=scaling))
     if d.weeks[1] > 0:
         warnings.append(Message("plan.warn.migration_share", weeks_min=d.weeks[0], weeks_max=d.weeks[1],
-                                engineers=ENGINEERS_FOR_MIGRATION, why=d.weeks[2], one_off=one_off, share=mig,
+                                engineers=MIGRATION_ENGINEERS, why=d.weeks[2], one_off=one_off, share=mig,
                                 months=req.migration_months))
     block = offer.min_cards_per_order or 0
     if block > gpus:
@@ -1192,7 +1193,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if first_h is not None:
         env_h = job_setup(cat).environment_minutes.value / 60
         dl_h = float(grid["dl_h"][i])
-        which = ("plan.reason.first_serve_in_period" if _setup_in_period(req) and grid["billed"][i] > 0
+        which = ("plan.reason.first_serve_in_period" if req.setup_in_period and grid["billed"][i] > 0
                  else "plan.reason.first_serve_billed" if grid["billed"][i] > 0 else "plan.reason.first_serve")
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             which, hours=duration(first_h), env=duration(env_h), download=duration(dl_h),

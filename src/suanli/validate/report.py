@@ -31,7 +31,7 @@ from suanli.catalog.hf_config import from_hf_config
 from suanli.catalog.schema import Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import InputError, SuanliError
 from suanli.estimate.efficiency import efficiency
-from suanli.estimate.estimate import ErrorBand, estimate
+from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate
 from suanli.estimate.memory import estimate_memory
 from suanli.estimate.workload import Engine, Workload, make_workload
 from suanli.plan.request import PlanRequest, make_request
@@ -66,7 +66,9 @@ TARGETS_PCT: dict[str, float] = {
     "diffusion-speed": 20.0,
 }
 P90_TARGET_PCT = 40.0
-MIN_OUT_OF_SAMPLE = 5  # fewer out-of-sample cases than this: the group is reported "in-sample only"
+# fewer out-of-sample cases than this: the group is reported "in-sample only" (the core's one constant: an estimate
+# calls the evidence for a stack "little" below it)
+MIN_OUT_OF_SAMPLE = LITTLE_EVIDENCE_CASES
 DEVELOPMENT_SET = "development-set"  # in-sample: seen while the estimators were built, no factor named
 FIT_SET = "fit-set"  # in-sample: reserved for fitting engine / device factors (issue 12 items 1-3)
 _ESTIMATOR_ENGINES: frozenset[str] = frozenset(get_args(Engine))

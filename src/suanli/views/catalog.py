@@ -15,6 +15,7 @@ from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
 from suanli.errors import InputError
 from suanli.estimate.params import ParamBreakdown
+from suanli.views.dates import as_of
 from suanli.views.shape import Shape
 
 __all__ = [
@@ -338,7 +339,7 @@ def offer_row(o: Offer, today: dt.date | None = None, stale_months: float = offe
               ) -> dict[str, Any]:
     """One offer, flat (`suanli offers`, GET /api/offers?flat): price as a number (CNY per instance per billing
     unit), per card-hour, what is rented, where, and how old the price is."""
-    today = today or dt.date.today()
+    today = today or as_of()
     age = offer_q.offer_age_months(o, today)
     return {
         "id": o.id,
@@ -359,7 +360,7 @@ def offer_row(o: Offer, today: dt.date | None = None, stale_months: float = offe
         "url": o.url,
         "date": o.date,
         "age_months": round(age, 1),
-        "stale": age > stale_months,
+        "stale": offer_q.is_stale(o, today, stale_months),  # the one freshness rule
         "source": o.source,
     }
 
