@@ -77,7 +77,9 @@ def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "i
 
     if precision not in PRECISIONS:
         raise InputError("precision", f"{precision!r} is not one of {', '.join(PRECISIONS)}")
-    return value_table(catalog(request), precision, region=region, kinds=tuple(offer_kinds))
+    from suanli.views.dates import as_of
+
+    return value_table(catalog(request), precision, region=region, kinds=tuple(offer_kinds), today=as_of())
 
 
 def _scenarios() -> list[Any]:

@@ -112,12 +112,14 @@ async def compare_ep(request: Request, body: CompareBody,
     """Devices side by side; sentences (layout notes, unpriced, stale, estimate notes) in the request's language
     (`?lang=` or Accept-Language, `i18n.localize`), their messages in the `*_i18n` fields."""
     from suanli.plan.compare import compare_devices
+    from suanli.views.dates import as_of
 
     def run() -> list[dict[str, Any]]:
         c = catalog(request)
         return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
                                body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds,
-                               tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch)
+                               tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch,
+                               today=as_of())
 
     return localize(await run_bounded(request, run, "compare"), lang)
 
@@ -127,10 +129,11 @@ async def tco_ep(request: Request, body: TcoBody,
                  lang: Annotated[Lang, Depends(request_lang)] = "en") -> list[dict[str, Any]]:
     """Every offer's bill for the job; billing notes and stale warnings in the request's language (`i18n.localize`)."""
     from suanli.plan.compare import tco_rows
+    from suanli.views.dates import as_of
 
     return localize(await run_bounded(request, lambda: tco_rows(catalog(request), body.gpu, body.hours, body.gpus, body.subsidy,
                                                        body.tokens_per_s, body.utilization, region=body.region,
-                                                       kinds=body.offer_kinds), "tco"), lang)
+                                                       kinds=body.offer_kinds, today=as_of()), "tco"), lang)
 
 
 @router.post("/migrate", response_model=MigrateAnswer, response_model_exclude_unset=True)
