@@ -23,6 +23,7 @@ __all__ = [
     "PlanError",
     "SuanliError",
     "did_you_mean",
+    "error_label",
     "error_text",
 ]
 
@@ -34,6 +35,7 @@ class SuanliError(Exception):
     is unchanged); interfaces show it in their language with `error_text`."""
 
     i18n: Message | None = None
+    detail: Message | str | None = None  # more than the one line: the CLI prints it dim on a second line
 
 
 class InputError(SuanliError, ValueError):
@@ -95,6 +97,13 @@ def error_text(e: BaseException, lang: str, surface: str = "cli") -> str:
     text = render(msg, lang, surface)  # type: ignore[arg-type]
     field = getattr(e, "field", None)
     return f"{field}: {text}" if isinstance(e, InputError) and field else text
+
+
+def error_label(lang: str) -> str:
+    """The one label every command's error line starts with ("error", "错误"); the CLI colours it."""
+    from suanli.i18n import t
+
+    return t("error.prefix", lang)
 
 
 def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:

@@ -163,7 +163,7 @@ def install_handlers(app: FastAPI) -> None:
         return error_json(e.status, e.message, e.field)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_: Request, e: RequestValidationError) -> Response:
+    async def _validation(request: Request, e: RequestValidationError) -> Response:
         errs = []
         status = 422
         for x in e.errors():
@@ -175,6 +175,12 @@ def install_handlers(app: FastAPI) -> None:
             named = _NAMED.match(message) if field is None else None
             if named:  # a whole-body check that names its field ("concurrent_users: needs tpot_s"): that field
                 field, message = named.group(1), message[named.end():]
+            said = getattr((x.get("ctx") or {}).get("error"), "i18n", None)
+            if named and said is not None:  # its catalog message (plan.request's refusals), in the request's language
+                from suanli.i18n import Message, render
+
+                if isinstance(said, Message):
+                    message = render(said, request_lang_of(request), "api")
             errs.append({"field": field, "in": loc[0] if loc else None, "message": message})
         first = errs[0] if errs else {"field": None, "message": "invalid request"}
         if status == 400:

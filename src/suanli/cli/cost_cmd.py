@@ -13,7 +13,7 @@ from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, say_json, tr
 from suanli.errors import InputError
-from suanli.i18n import Message
+from suanli.i18n import Message, render
 from suanli.plan.cost import (
     rent_vs_buy,
 )
@@ -122,6 +122,29 @@ def _say_fresh_range(fresh: dict[str, Any]) -> None:
                   hi=offers[-1]["rent_cny_per_card_hour"], be_lo=_break_even_text(fresh["break_even_at_lowest"]),
                   be_hi=_break_even_text(fresh["break_even_at_highest"]))
     console.print(f"[yellow]{line}[/]", highlight=False, soft_wrap=True)
+
+
+def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) -> InputError:
+    """`migrate cost` without a price for a device to derive the saving from: a one-line refusal naming the missing
+    figure and the flag that widens the prices (or --saving); the catalog's full account is its `detail`, which the
+    CLI prints dim on a second line (and --json's caller gets the full error)."""
+    why = e.i18n.params.get("why") if e.i18n is not None else None
+    device = str(why.params.get("device")) if isinstance(why, Message) else "?"
+    others = [o for o in cat.offers if o.device == device and o.kind not in kinds]
+    domestic = {o.kind for o in others if not offer_q.is_international(o.region)}
+    if reg == "cn" and domestic:  # a Chinese figure of another kind exists: the narrowest widening
+        wider = next(k for k in ("listing", "index", "reference") if k in domestic)
+        flag = "--offer-kinds " + ",".join((*kinds, wider))
+    else:
+        flag = "--region any" if reg != "any" else "--offer-kinds all"
+    from suanli.i18n import messages
+
+    zh = messages("zh")  # the kinds in both languages: the English line (str(e)) keeps the codes
+    both = {"en": "/".join(kinds), "zh": "、".join(zh.get(f"price_kind.{k}", k) for k in kinds)}
+    short = Message("error.saving_short", price_region=reg, kinds=both, device=device, flag=flag)
+    out = InputError("saving", render(short, "en").removeprefix("saving: "), short)
+    out.detail = e.i18n or str(e)
+    return out
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -244,13 +267,23 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             raise InputError("cards", f"must be 1 to {acc.max_cards_per_node} ({acc.id} cards per server; got {n_cards})")
         cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
         servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
+        if n_cards is not None and servers and server_share is None:
+            # only a server row for --cards prices that server's non-card hardware: one for 1 card spread over 8 is
+            # no figure (and flips verdicts), so the buyer gives the share
+            same = [p for p in servers if p.cards == n_cards]
+            if not same:
+                have = "/".join(str(c) for c in sorted({p.cards for p in servers}))
+                raise InputError("cards", f"no server price for {n_cards} {acc.id} cards in the catalog (its server "
+                                 f"holds {have}); pass --server-share (CNY of non-card hardware per card)",
+                                 Message("error.rvb_no_server", cards=n_cards, device=acc.id, have=have))
+            servers = same
         def mid(p: Any) -> float:
             return (p.price_cny.value + (p.price_cny_max.value if p.price_cny_max else p.price_cny.value)) / 2
 
         card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
         card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
         srv = server_share
-        from suanli.i18n import Message, messages, render
+        from suanli.i18n import messages
 
         srv_msg: Message | None = Message("rvb.server.flag") if server_share is not None else None
         if card is None and servers:  # only a server price: its cards included, so the whole capex per card
@@ -321,6 +354,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if facts.get("stale"):
                 console.print(f"[yellow]{tr('cli.label.warning')}[/] {say_json(facts.get('stale_i18n'), facts['stale'])}",
                               highlight=False, soft_wrap=True)
+        from suanli.catalog.offers import china_export_controlled
+
+        if china_export_controlled(acc):  # as plan warns: a Chinese listing of such a card is no licence
+            console.print(f"[yellow]{tr('cli.label.warning')}[/] "
+                          + tr("plan.warn.china_export", device=display_name(acc), device_id=acc.id),
+                          highlight=False, soft_wrap=True)
         share = (tr("cli.rvb.server_share", cny=srv) if priced_server and srv
                  else tr("cli.rvb.server", note=say(srv_msg) if srv_msg is not None else ""))
         console.print(tr("cli.rvb.header", device=f"[bold]{display_name(acc)}[/bold]", rent=rent, card=card, share=share),
@@ -406,8 +445,13 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
         m = load_model_arg(cat, model)
-        out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
-                             subsidy, horizon_months, region=reg, kinds=kinds, today=as_of())
+        try:
+            out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
+                                 subsidy, horizon_months, region=reg, kinds=kinds, today=as_of())
+        except InputError as e:
+            if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
+                raise
+            raise _saving_unpriced(cat, e, reg, kinds) from None
         if json_:
             emit_json(out)
             return

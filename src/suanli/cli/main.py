@@ -248,7 +248,7 @@ def _run() -> None:
     except SuanliError as e:
         from suanli.errors import error_text
 
-        _fail(error_text(e, lang()))
+        _fail(error_text(e, lang()), e.detail)
     except _pydantic_validation_error() as e:  # a model built straight from user input (bench spec, API-shaped options)
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or e.title
@@ -269,6 +269,13 @@ def _run() -> None:
             # a value that does not parse (--tokens abc): one line naming the flag, like every other bad value
             _fail(f"{opts[0]}: {e.message}")
         if hasattr(e, "show") and hasattr(e, "exit_code"):
+            ctx = getattr(e, "ctx", None)
+            if ctx is not None and hasattr(e, "format_message"):  # a usage error: click's usage and help hint, then
+                # the one line with the label every suanli error has (`errors.error_label`), not click's "Error:"
+                hint = f"Try '{ctx.command_path} {ctx.help_option_names[0]}' for help." if ctx.help_option_names else ""
+                err_console.print(ctx.get_usage() + ("\n" + hint if hint else "") + "\n", highlight=False,
+                                  markup=False, soft_wrap=True)
+                _fail(e.format_message())
             e.show()
             sys.exit(e.exit_code or 2)
         if type(e).__name__ in ("Exit", "Abort"):
@@ -289,12 +296,16 @@ _EXTRAS = {
 }
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, detail: Any = None) -> None:
     from rich.markup import escape
 
-    from suanli.i18n import t
+    from suanli.errors import error_label
 
-    err_console.print(f"[red]{t('error.prefix', lang())}:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    err_console.print(f"[red]{error_label(lang())}:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    if detail is not None:  # the rest of a long refusal (SuanliError.detail), dim, below the one line
+        from suanli.i18n import render
+
+        err_console.print(f"[dim]{escape(render(detail, lang()))}[/dim]", highlight=False, soft_wrap=True)
     sys.exit(2)
 
 

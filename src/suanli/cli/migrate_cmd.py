@@ -152,7 +152,8 @@ def run_check(
 def _render(report: CoverageReport, wall_s: float) -> None:
     trace = report.trace
     say_id = tr
-    title = say_id("cli.mig.title", model=report.model, task=report.task, version=report.torch_npu_version,
+    title = say_id("cli.mig.check_title", model=report.model, task=say_id(f"cli.mig.task.{report.task}"),
+                   version=report.torch_npu_version,
                    device=trace["device"], shrunk=say_id("cli.mig.shrunk") if trace.get("shrunk") else "")
     table = Table(title=title, header_style="bold")
     cols = ("op", "calls", "status", "NPU kernels", "fused replacement", "note")

@@ -121,7 +121,7 @@ def render_plan(r: PlanResult) -> None:
     if not r.plans:
         console.print(f"[red]{t('plan.none', lg)}[/red]")
         for tip in _i18n(r.relax_i18n, r.relax):
-            console.print(f"  {t('plan.relax_prefix', lg)}: {say(tip)}", highlight=False)
+            console.print(f"  {t('plan.relax_prefix', lg)}{say(tip)}", highlight=False)
     serving = q.task == "inference"
     cols = {"#": "col.rank", "device": "col.device", "gpus": "col.gpus", "fw": "col.framework",
             "layout": "col.layout", "GiB": "col.gib_per_card", "TPOT ms": "col.tpot_ms", "TTFT ms": "col.ttft_ms",
@@ -223,6 +223,7 @@ def register(app: typer.Typer) -> None:
         output: Annotated[int | None, typer.Option("--output", help="serving: generated tokens")] = None,
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s")] = None,
+        tokens_per_s_per_user: Annotated[float | None, typer.Option(help="serving: streaming speed each user sees, tokens/s (instead of --tpot: TPOT = 1 / this)")] = None,
         hours: Annotated[float | None, typer.Option(help="serving period in hours (default 720)")] = None,
         days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
         budget: Annotated[float | None, typer.Option(help="budget in CNY")] = None,
@@ -265,6 +266,7 @@ def register(app: typer.Typer) -> None:
         flags = {
             "model": model, "task": task, "tokens": tokens, "seq": seq, "global_batch": global_batch,
             "requests_per_s": requests_per_s, "concurrent_users": concurrent_users, "input": input, "output": output, "ttft_s": ttft, "tpot_s": tpot,
+            "tokens_per_s_per_user": tokens_per_s_per_user,
             "hours": hours, "days": days, "budget_cny": budget, "deadline_hours": deadline_hours,
             "domestic_only": domestic_only or None, "vendors": tuple(vendor) if vendor else None,
             "stacks": tuple(stack) if stack else None, "devices": tuple(gpu) if gpu else None,
@@ -289,6 +291,9 @@ def register(app: typer.Typer) -> None:
             check_plan(req, flags=True)  # the API's bounds (suanli.views.bounds)
         except InputError as e:
             raise _as_flag(e) from None
+        slow = req.tpot_note()  # --tpot 30 meaning 30 tokens/s: said first, on stderr (the JSON stays parseable)
+        if slow is not None:
+            err_console.print(f"[yellow]{tr('cli.label.warning')}[/] {say(slow)}", highlight=False, soft_wrap=True)
         cat = planning_catalog()
         m = load_model_arg(cat, req.model)
         from suanli.validate.bands import packaged_error_bands
@@ -321,10 +326,11 @@ def register(app: typer.Typer) -> None:
             (err_console if json_ else console).print(
                 f"[yellow]{tr('cli.label.warning')}[/] {say(Message('plan.skypilot.not_written', path=skypilot, why=not_written))}",
                 highlight=False, soft_wrap=True)
-        if not result.plans:  # issue 10: nothing qualifies is a failure (stderr says what to relax); --json still printed
-            from suanli.i18n import t
+        if not result.plans:  # issue 10: nothing qualifies is a failure; one line on stderr, the relax hints are
+            # printed above (or in the JSON's `relax`), with the label every error has
+            from suanli.errors import error_label
 
-            tips = [say(x) for x in _i18n(result.relax_i18n, result.relax)]
-            err_console.print("error: plan: " + t("plan.none", lang()) + ("; " + "; ".join(tips) if tips else ""),
-                              highlight=False)
+            err_console.print(f"[red]{error_label(lang())}:[/red] "
+                              + tr("error.plan_none_json" if json_ else "error.plan_none_short"),
+                              highlight=False, soft_wrap=True)
             raise typer.Exit(1)

@@ -14,11 +14,20 @@ from suanli.units import HOURS_PER_MONTH
 if TYPE_CHECKING:
     from suanli.plan.search import PlanResult
 
-__all__ = ["MAX_CONCURRENT_USERS", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
+__all__ = ["MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
 _MAX_REQUESTS_PER_S = 1e6  # requests_per_s's own bound below
+SLOW_TPOT_S = 1.0  # assumed: a TPOT target over 1 s per token is most likely tokens/s typed as seconds (30 → 1/30 s)
+
+
+class _Refused(ValueError):
+    """A whole-request check's refusal with its catalog message (`make_request` and the API render it)."""
+
+    def __init__(self, text: str, i18n: Message) -> None:
+        self.i18n = i18n
+        super().__init__(text)
 
 
 def rate_from_users(users: float, output_tokens: int, tpot_s: float, ttft_s: float = 0.0) -> float:
@@ -46,6 +55,9 @@ class PlanRequest(BaseModel):
     output: int = Field(256, ge=1, le=1_048_576)
     ttft_s: float | None = Field(None, gt=0, description="time-to-first-token target")
     tpot_s: float | None = Field(None, gt=0, description="time-per-output-token target")
+    tokens_per_s_per_user: float | None = Field(
+        None, gt=0, le=1e6, description="serving: streaming speed each user sees, tokens/s, instead of tpot_s "
+        "(tpot_s = 1 / this)")
     hours: float | None = Field(None, gt=0, le=1e6, description="serving period in hours (default one 30-day month)")
     days: float | None = Field(None, gt=0, le=1e5, description="serving period in days (instead of hours)")
     # constraints
@@ -91,6 +103,12 @@ class PlanRequest(BaseModel):
 
     @model_validator(mode="after")
     def _needs(self) -> PlanRequest:
+        if self.tokens_per_s_per_user is not None:
+            tpot = 1.0 / self.tokens_per_s_per_user
+            if self.tpot_s is not None and abs(self.tpot_s - tpot) > 1e-9 * tpot:
+                raise _Refused("tokens_per_s_per_user: give it or tpot_s (--tpot), not both (TPOT = 1 / tokens per "
+                               "second per user)", Message("error.tps_user_not_both"))
+            object.__setattr__(self, "tpot_s", tpot)  # frozen model: set once, while validating
         if self.concurrent_users is not None:
             self._derive_rate()
         if self.task == "inference":
@@ -108,18 +126,27 @@ class PlanRequest(BaseModel):
         """requests_per_s from concurrent_users (Little's law, `rate_from_users`); a rate given beside it must be
         that rate (a request read back from its own JSON carries both)."""
         if self.task != "inference":
-            raise ValueError("concurrent_users: applies to serving only (task inference)")
+            raise _Refused("concurrent_users: applies to serving only (task inference)",
+                           Message("error.users_serving_only"))
         if self.tpot_s is None:
-            raise ValueError("concurrent_users: needs tpot_s (--tpot), the time per output token in seconds (30 "
-                             "tokens/s per user is 1/30 s)")
+            raise _Refused("concurrent_users: needs tpot_s (--tpot), the time per output token in seconds (30 "
+                           "tokens/s per user is 1/30 s)", Message("error.users_needs_tpot"))
         users = self.concurrent_users or 0
         rate = rate_from_users(users, self.output, self.tpot_s, self.ttft_s or 0.0)
         if self.requests_per_s is not None and abs(self.requests_per_s - rate) > 1e-9 * rate:
-            raise ValueError("concurrent_users: give it or requests_per_s (--requests-per-s), not both")
+            raise _Refused("concurrent_users: give it or requests_per_s (--requests-per-s), not both",
+                           Message("error.users_not_both"))
         if rate > _MAX_REQUESTS_PER_S:
-            raise ValueError(f"concurrent_users: {users:,} users at these targets send {rate:.4g} requests/s, "
-                             f"over the bound of {_MAX_REQUESTS_PER_S:g}")
+            raise _Refused(f"concurrent_users: {users:,} users at these targets send {rate:.4g} requests/s, "
+                           f"over the bound of {_MAX_REQUESTS_PER_S:g}",
+                           Message("error.users_over", users=users, rate=rate, bound=_MAX_REQUESTS_PER_S))
         object.__setattr__(self, "requests_per_s", rate)  # frozen model: set once, while validating
+
+    def tpot_note(self) -> Message | None:
+        """A warning when the TPOT target is over `SLOW_TPOT_S`: likely tokens per second typed as seconds."""
+        if self.tpot_s is None or self.tpot_s <= SLOW_TPOT_S or self.tokens_per_s_per_user is not None:
+            return None
+        return Message("plan.warn.tpot_slow", tpot=self.tpot_s, inv=1.0 / self.tpot_s, field="tokens_per_s_per_user")
 
     def rate_note(self) -> Message | None:
         """The derived request rate as a sentence (None when the rate was given)."""
@@ -160,12 +187,13 @@ class PlanRequest(BaseModel):
 
 def with_rate_note(result: PlanResult) -> PlanResult:
     """The plan result with the derived request rate first among its assumptions (when it was derived from
-    concurrent users), so the CLI, its JSON and the API say it."""
-    note = result.request.rate_note()
-    if note is None:
+    concurrent users), so the CLI, its JSON and the API say it; a TPOT target over `SLOW_TPOT_S` (`tpot_note`) is
+    said before it."""
+    notes = [n for n in (result.request.tpot_note(), result.request.rate_note()) if n is not None]
+    if not notes:
         return result
-    return result.model_copy(update={"assumptions": [render(note), *result.assumptions],
-                                     "assumptions_i18n": [note.to_json(), *result.assumptions_i18n]})
+    return result.model_copy(update={"assumptions": [*(render(n) for n in notes), *result.assumptions],
+                                     "assumptions_i18n": [*(n.to_json() for n in notes), *result.assumptions_i18n]})
 
 
 def make_request(**kwargs: object) -> PlanRequest:
@@ -181,4 +209,5 @@ def make_request(**kwargs: object) -> PlanRequest:
         named, sep, rest = msg.partition(": ")
         if field == "plan" and sep and named in PlanRequest.model_fields:  # a whole-request check naming its field
             field, msg = named, rest
-        raise InputError(field.replace("_", "-"), msg) from None
+        cause = (err.get("ctx") or {}).get("error")
+        raise InputError(field.replace("_", "-"), msg, cause.i18n if isinstance(cause, _Refused) else None) from None

@@ -380,8 +380,16 @@ def _no_offer_reason(cat: Catalog, device: str, req: PlanRequest) -> Message:
         return Message("why.no_price")
     kinds = sorted({o.kind for o in anywhere})
     regions = sorted({"international" if is_international(o.region) else "cn" for o in anywhere})
-    return Message("why.no_offer_region", kinds="/".join(req.offer_kinds), region=req.region,
-                   have_kinds="/".join(kinds), have_regions="/".join(regions))
+
+    def both(prefix: str, *values: str) -> dict[str, str]:  # region and kind codes in words in Chinese
+        from suanli.i18n import messages
+
+        zh = messages("zh")
+        return {"en": "/".join(values), "zh": "/".join(zh.get(f"{prefix}.{v}", v) for v in values)}
+
+    return Message("why.no_offer_region", kinds=both("price_kind", *req.offer_kinds),
+                   region=both("price_region", req.region), have_kinds=both("price_kind", *kinds),
+                   have_regions=both("price_region", *regions))
 
 
 def _precisions(cat: Catalog, req: PlanRequest, acc: Accelerator, stack: SoftwareStack,

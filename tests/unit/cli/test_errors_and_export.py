@@ -55,6 +55,7 @@ def test_plan_exits_1_when_nothing_qualifies() -> None:
     """Issue 10 item 7: no qualifying plan is exit 1 with what to relax on stderr; --json still prints the object."""
     args = [sys.executable, "-m", "suanli.cli.main", "plan", "--model", "qwen2.5-7b", "--tokens", "1e8", "--budget", "1"]
     r = subprocess.run(args, capture_output=True, text=True)
-    assert r.returncode == 1 and "raise --budget" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 1 and "raise --budget" in r.stdout and "Traceback" not in r.stderr
+    assert r.stderr == "error: no plan satisfies the constraints; see what to relax above\n"  # one line (review 2)
     j = subprocess.run([*args, "--json"], capture_output=True, text=True)
     assert j.returncode == 1 and json.loads(j.stdout)["plans"] == [] and json.loads(j.stdout)["relax"]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from suanli.cli.main import app
 from suanli.errors import InputError, NotFoundError, error_text
-from suanli.i18n import Message, localize, messages
+from suanli.i18n import Message, localize, messages, render
 
 WEB = Path(__file__).resolve().parents[3] / "src" / "suanli" / "web" / "static"
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -55,9 +55,10 @@ def test_cli_errors_in_zh(tmp_path: Path) -> None:
     args = ("migrate", "cost", "--model", "qwen2.5-14b", "--from-gpu", "h100", "--to-gpu", "910b", "--monthly-spend",
             "100000")
     e = _cli("zh", *args, home=tmp_path).exception
-    assert isinstance(e, InputError) and str(e).startswith("saving: cannot derive it: no cn listing offer for h100-sxm")
-    zh = error_text(e, "zh")
-    assert zh.startswith("saving: 无法推算") and "cannot derive" not in zh and "or pass" not in zh
+    assert isinstance(e, InputError) and str(e).startswith("saving: no cn (Chinese platforms) listing price for h100-sxm")
+    zh = error_text(e, "zh")  # the one short line; the catalog's account is its detail (a second, dim line)
+    assert zh.startswith("saving: h100-sxm 没有国内平台的挂牌价格") and "derive" not in zh and "--offer-kinds" in zh
+    assert e.detail is not None and "无法推算" in render(e.detail, "zh")
 
 
 def test_cli_plans_bench_db_zh(tmp_path: Path) -> None:
