@@ -181,6 +181,21 @@ def card_hour_price(offer: Offer) -> float:
     return offer.price_cny.value / offer.cards / _UNIT_HOURS[offer.billing_unit]
 
 
+def is_second_hand(offer: Offer) -> bool:
+    """The offer's note says its price is quoted second-hand (a user's notes quoting the platform, not its page)."""
+    return "second-hand" in (offer.note or "").lower()
+
+
+def rent_message(offer: Offer) -> Message:
+    """Where a price rents from, the one formatter plans and `rent-vs-buy` share (buyer review 2026-12-01):
+    'AutoDL, ¥8.88 per card-hour (listing, 2026-08-13, second-hand)': provider, price per card per billing
+    unit, kind, date, and 'second-hand' where the offer's note says so."""
+    provider: str | dict[str, str] = {"en": offer.provider, "zh": offer.provider_zh} if offer.provider_zh else offer.provider
+    return Message("offer.rent", provider=provider, price=offer.price_cny.value / offer.cards,
+                   unit=Message(f"billing_unit.{offer.billing_unit}"), kind=Message(f"price_kind.{offer.kind}"),
+                   date=str(offer.date), second_hand=Message("offer.second_hand") if is_second_hand(offer) else "")
+
+
 def offer_date(offer: Offer) -> dt.date:
     """The first day of the offer's date (2026 → 2026-01-01, 2026-07 → 2026-07-01): a year-only date is read at
     its oldest, so a freshness check never calls an old price new."""

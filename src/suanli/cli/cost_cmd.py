@@ -9,6 +9,7 @@ import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import read_yaml
+from suanli.catalog.offers import rent_message
 from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, say_json, tr
@@ -322,7 +323,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             rent, o, bill = found
             rent_o, rent_bill = o, bill
             rent_info = {
-                "rent_from": (f"{o.id} ({o.provider}, {o.kind}, billed per {o.billing_unit}): {bill.cards_rented} "
+                # the offer as plans cite it too (catalog.offers.rent_message: one formatter)
+                "rent_from": (f"{o.id}, {render(rent_message(o), 'en')}, billed per {o.billing_unit}: {bill.cards_rented} "
                               f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
                               + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")),
                 "rent_offer": offer_facts(o, today), "rent_billing_unit": o.billing_unit,
@@ -346,7 +348,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if rent_o is not None:
             o, bill = rent_o, rent_bill
             console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(
-                "cli.rvb.rent_from", offer=o.id, provider=o.provider, price_kind=o.kind, billing_unit=o.billing_unit,
+                "cli.rvb.rent_from", offer=o.id, rent=rent_message(o), billing_unit=o.billing_unit,
                 cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
                 + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "") + "[/dim]",
                 highlight=False, soft_wrap=True)

@@ -37,7 +37,7 @@ from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, stack_band
-from suanli.catalog.offers import assumed_variant, variants_of
+from suanli.catalog.offers import assumed_variant, rent_message, variants_of
 from suanli.estimate.capability import (
     framework_refusal,
     nf4_speed_warning,
@@ -913,6 +913,10 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         if len(plans) >= req.top:
             break
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
+    # a plan whose stack's known bias (5+ cases) exceeds its headroom ranks after the plans that pass
+    late = [any(w.get("id") == "plan.reason.rank_demoted" for w in _extras(p.reason_i18n)) for p in plans]
+    plans = [p.model_copy(update={"rank": r}) for r, p in
+             enumerate([p for p, x in zip(plans, late) if not x] + [p for p, x in zip(plans, late) if x], start=1)]
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     elsewhere = _measures_elsewhere(cat, m, req, devs, grid, sel) if training else {}
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
@@ -933,6 +937,21 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         assumptions=[render(x) for x in assumptions],
         assumptions_i18n=[x.to_json() for x in assumptions],
     )
+
+
+def _extras(reason_i18n: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every message nested in a plan's reason (its 'with' extras and their parameters), as JSON."""
+    out: list[dict[str, Any]] = []
+    stack: list[Any] = [reason_i18n]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if "id" in v and "params" in v:
+                out.append(v)
+            stack += list(v.values())
+        elif isinstance(v, list):
+            stack += v
+    return out
 
 
 def migration_share(one_off_cny: Any, hours: Any, months: float) -> Any:
@@ -1196,7 +1215,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          ttft_ms=float(grid["ttft"][i]) * 1000, tpot_ms=float(grid["tpot"][i]) * 1000,
                          mem_gib=mem_gib, usable_gib=usable_gib)
-    full_reason: Message = reason
+    # where to rent it: provider, price per card-unit, kind, date (the offer formatter rent-vs-buy uses too)
+    full_reason: Message = Message("plan.reason.with", reason=reason,
+                                   extra=Message("plan.reason.rent", rent=rent_message(offer)))
     first_h = None if training else float(grid["first_h"][i])
     if first_h is not None:
         env_h = job_setup(cat).environment_minutes.value / 60
@@ -1723,6 +1744,30 @@ def _variant_warning(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _
                    mem=mem.value if mem else 0.0, tbs=((bw.value if bw else 0.0) or 0.0) / 1000, outcomes=outcomes)
 
 
+def _likely_missed(w: Message) -> bool:
+    """The stack's median signed speed error (+: the estimate faster than measured) exceeds the plan's headroom."""
+    return w.id == "plan.warn.within_error" and float(w.params.get("signed") or 0.0) > float(w.params["margin"])
+
+
+def demoted(w: Message) -> bool:
+    """A plan with this warning ranks after the plans that pass: its stack's bias beyond the headroom rests on
+    enough cases (LITTLE_EVIDENCE_CASES or more); with fewer it keeps its rank (README, "How sure a plan's speed is")."""
+    return _likely_missed(w) and int(w.params["cases"]) >= LITTLE_EVIDENCE_CASES
+
+
+def _margin_reason(w: Message, group: str) -> Message:
+    """The ranking explanation's word on a target met by less than the stack's known error: 'may be missed', or
+    'likely missed if the stack's known error holds (n cases)' where the stack's bias alone exceeds the headroom,
+    with whether the plan kept its rank."""
+    if not _likely_missed(w):
+        return Message("plan.reason.within_error", metric=w.params["metric"], group=Message(f"band.{group}"))
+    cases = int(w.params["cases"])
+    rank = (Message("plan.reason.rank_demoted") if demoted(w)
+            else Message("plan.reason.rank_kept", cases=cases, need=LITTLE_EVIDENCE_CASES))
+    return Message("plan.reason.likely_missed", metric=w.params["metric"], group=Message(f"band.{group}"),
+                   cases=cases, signed=w.params["signed"], margin=w.params["margin"], rank=rank)
+
+
 def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device, bands: dict[str, ErrorBand]) -> Plan:
     """The plan with the evidence for its speed: a warning per speed group with fewer than 5 out-of-sample cases on
     its stack ("little evidence" / none), one per target met by less than the stack's known error (and a word in
@@ -1737,7 +1782,7 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
                 warnings.append(msg)
         for group, w in _margins(bands, req, p, d):
             warnings.append(w)
-            extras.append(Message("plan.reason.within_error", metric=w.params["metric"], group=Message(f"band.{group}")))
+            extras.append(_margin_reason(w, group))
     variant = _variant_warning(cat, m, req, p, d)
     if variant is not None:
         warnings.append(variant)
