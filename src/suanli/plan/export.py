@@ -68,7 +68,9 @@ def _envs(p: Plan, result: PlanResult) -> dict[str, Any]:
         "TP": p.tp, "PP": p.pp, "VPP": p.vpp, "EP": p.ep, "DP": p.dp,
         "ZERO_STAGE": p.zero if p.zero is not None else 0, "RECOMPUTE": p.recompute or "none",
         "MICRO_BATCH": p.micro_batch, "GRAD_ACCUM": p.grad_accum or 1,
-        **({"SEQ": result.request.seq, "GLOBAL_BATCH": result.request.global_batch}
+        **({"SEQ": result.request.seq, "GLOBAL_BATCH": result.request.global_batch,
+            # the memory measure the plan chose (ZeRO-Offload / 8-bit AdamW): without it the job may not fit
+            "OPTIMIZER": p.optimizer, "OFFLOAD_OPTIMIZER": p.offload_optimizer}
            if result.request.task != "inference" else {}),
         **({"LORA_RANK": result.request.lora_rank} if result.request.task in ("lora", "qlora") else {}),
     }

@@ -134,3 +134,13 @@ def test_cloud_only_for_a_skypilot_provider(cat: Catalog, serving) -> None:  # t
         assert "cloud" not in task["resources"] and notes and notes[0].params["provider"] == provider
     aws = next(o for o in cat.offers if o.provider == "AWS")
     assert skypilot_notes(p.model_copy(update={"offer": aws.id}), cat) == []
+
+
+def test_training_export_carries_the_optimizer_measure(cat: Catalog) -> None:
+    """A plan that fits only with ZeRO-Offload exports it: a launcher without it would run out of memory."""
+    req = make_request(model="llama-3.1-70b", task="full", tokens=1e9, devices=("h800",))
+    res = plan(cat, lookup.model(cat, "llama-3.1-70b"), req, TODAY)
+    p = res.plans[0]
+    assert p.offload_optimizer
+    envs = yaml.safe_load(skypilot_yaml(p, res, cat))["envs"]
+    assert envs["OFFLOAD_OPTIMIZER"] is True and envs["OPTIMIZER"] == p.optimizer
