@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import pytest
 from hypothesis import settings
@@ -30,3 +31,19 @@ def _english_output(monkeypatch: pytest.MonkeyPatch) -> None:
     from suanli.cli import output
 
     monkeypatch.setattr(output, "_lang", None)
+
+
+@pytest.fixture(scope="session")
+def reset_postgres() -> Callable[[str], str]:
+    """A function that empties the test PostgreSQL database (drops and recreates schema public) and returns its URL."""
+    def reset(url: str) -> str:
+        from sqlalchemy import create_engine, text
+
+        eng = create_engine(url)
+        with eng.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        eng.dispose()
+        return url
+
+    return reset

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,15 +31,9 @@ for _name in dir(_cases):
 
 
 @pytest.fixture
-def store_url() -> str:
-    from sqlalchemy import create_engine, text
-
-    eng = create_engine(URL)
-    with eng.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    eng.dispose()
-    return URL
+def store_url(reset_postgres: Callable[[str], str]) -> str:
+    assert URL
+    return reset_postgres(URL)
 
 
 def test_dialect_is_postgresql(store_url: str) -> None:

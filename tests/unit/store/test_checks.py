@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,19 +27,13 @@ HEADER = "id,provider,device,cards,billing_unit,price_cny,date,source\n"
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+          reset_postgres: Callable[[str], str]) -> Iterator[Store]:
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('checks') / 'suanli.db'}"
     else:
-        from sqlalchemy import create_engine, text
-
         assert PG
-        eng = create_engine(PG)
-        with eng.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-        eng.dispose()
-        url = PG
+        url = reset_postgres(PG)
     s = open_store(url)
     yield s
     s.dispose()

@@ -8,7 +8,7 @@ Runs on SQLite, and on PostgreSQL too when `SUANLI_TEST_POSTGRES_URL` is set (`s
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,20 +30,14 @@ HEADER = "id,provider,device,cards,billing_unit,price_cny,date,source\n"
 
 
 @pytest.fixture(params=BACKENDS)
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def store_url(request: pytest.FixtureRequest, tmp_path: Path,
+              reset_postgres: Callable[[str], str]) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'suanli.db'}"
         return
     pytest.importorskip("psycopg")
-    from sqlalchemy import create_engine, text
-
     assert PG
-    eng = create_engine(PG)
-    with eng.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    eng.dispose()
-    yield PG
+    yield reset_postgres(PG)
 
 
 def _release(monkeypatch: pytest.MonkeyPatch, cat: Catalog, sha: str) -> None:
