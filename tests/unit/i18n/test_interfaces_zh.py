@@ -74,7 +74,7 @@ def test_cli_plans_bench_db_zh(tmp_path: Path) -> None:
 
 # ---- the API -----------------------------------------------------------------------------------------------------
 
-fastapi = pytest.importorskip("fastapi")
+fastapi = pytest.importorskip("fastapi", reason="the API is the optional `service` extra; `make test` installs it, so CI runs this")
 
 
 @pytest.fixture(scope="module")

@@ -53,8 +53,8 @@ def test_json_dict_has_no_message_fields() -> None:
 
 
 def test_moe_check_in_chinese_has_no_english_trace_warnings() -> None:
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
+    pytest.importorskip("torch", reason="tracing needs the optional `torch` extra; `make test` installs it, so CI runs this")
+    pytest.importorskip("transformers", reason="tracing needs the optional `torch` extra (transformers); `make test` installs it")
     env = {**os.environ, "COLUMNS": "250"}
     r = subprocess.run([sys.executable, "-m", "suanli.cli.main", "--lang", "zh", "migrate", "check", "--model",
                         "deepseek-v3", "--torch-npu", "2.1"], capture_output=True, text=True, env=env)

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("sqlalchemy")
-pytest.importorskip("alembic")
+pytest.importorskip("sqlalchemy", reason="storage is the optional `service` extra; `make test` installs it, so CI runs this")
+pytest.importorskip("alembic", reason="storage is the optional `service` extra; `make test` installs it, so CI runs this")
 
 from suanli.catalog.load import packaged_catalog  # noqa: E402
 from suanli.catalog.schema import Catalog, Offer  # noqa: E402
@@ -35,7 +35,7 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path,
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'suanli.db'}"
         return
-    pytest.importorskip("psycopg")
+    pytest.importorskip("psycopg", reason="PostgreSQL driver of the `service` extra; CI installs it and starts a server")
     assert PG
     yield reset_postgres(PG)
 
