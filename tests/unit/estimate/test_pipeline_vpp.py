@@ -13,7 +13,7 @@ from suanli.estimate.memory import training_memory, training_memory_terms
 from suanli.estimate.scaling import bus, ring_allgather_s
 from suanli.estimate.speed import training_rates, training_speed, training_speed_terms, training_step
 from suanli.estimate.workload import make_workload
-from suanli.plan.request import make_request
+from suanli.plan.request import PlanRequest, make_request
 from suanli.plan.search import plan, plan_workload
 
 F = np.float64
@@ -127,11 +127,17 @@ def test_estimate_reports_the_new_terms(cat) -> None:
     assert s.comm.exposed_s == pytest.approx(s.step_time_s - s.compute_s)
 
 
+def pretrain_70b_request(**kw: object) -> PlanRequest:
+    """Llama-2-70B pre-training, 1e9 tokens at 4K, global batch 256, up to 64 cards, every region and price kind:
+    the request the Megatron layout tests plan (`kw` pins a framework or layout, or sets `top`)."""
+    base: dict[str, object] = dict(model="llama-2-70b", task="pretrain", tokens=1e9, seq=4096, global_batch=256,
+                                   max_gpus=64, region="any", offer_kinds=("listing", "index", "reference"), top=10)
+    return make_request(**{**base, **kw})
+
+
 def test_planner_searches_virtual_stages_for_megatron_and_re_estimates_them(cat) -> None:
     m = lookup.model(cat, "llama-2-70b")
-    req = make_request(model="llama-2-70b", task="pretrain", tokens=1e9, seq=4096, global_batch=256,
-                       framework="megatron", pp=4, vpp=5, max_gpus=64, region="any",
-                       offer_kinds=("listing", "index", "reference"), top=3)
+    req = pretrain_70b_request(framework="megatron", pp=4, vpp=5, top=3)
     r = plan(cat, m, req)
     assert r.plans and all(p.vpp == 5 and p.pp == 4 for p in r.plans)
     for p in r.plans[:2]:
@@ -140,8 +146,7 @@ def test_planner_searches_virtual_stages_for_megatron_and_re_estimates_them(cat)
         assert e.training.train_tokens_per_s == pytest.approx(p.tokens_per_s, rel=1e-9)
         assert e.memory.needed_bytes == pytest.approx(p.memory_needed_bytes, rel=1e-9, abs=1.0)
     # unpinned, Megatron may choose 1, 2 or 4 virtual stages; frameworks without the schedule never do
-    free = plan(cat, m, make_request(model="llama-2-70b", task="pretrain", tokens=1e9, seq=4096, global_batch=256,
-                                     max_gpus=64, region="any", offer_kinds=("listing", "index", "reference"), top=10))
+    free = plan(cat, m, pretrain_70b_request())
     assert all(p.vpp in (1, 2, 4) for p in free.plans)
     assert all(p.vpp == 1 for p in free.plans if p.framework not in ("megatron", "mindspeed"))
     with pytest.raises(InputError, match="vpp"):

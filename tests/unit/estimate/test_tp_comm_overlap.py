@@ -13,8 +13,9 @@ from suanli.estimate.estimate import estimate
 from suanli.estimate.scaling import ring_allreduce_s
 from suanli.estimate.speed import training_rates, training_speed, training_speed_terms, training_step
 from suanli.estimate.workload import make_workload
-from suanli.plan.request import make_request
 from suanli.plan.search import plan, plan_workload
+
+from .test_pipeline_vpp import pretrain_70b_request
 
 F = np.float64
 
@@ -88,9 +89,7 @@ def test_frameworks_that_overlap_are_the_tensor_parallel_ones_with_a_source(cat)
 
 def test_megatron_plans_assume_overlap_and_re_estimate_with_it(cat) -> None:
     m = lookup.model(cat, "llama-2-70b")
-    req = make_request(model="llama-2-70b", task="pretrain", tokens=1e9, seq=4096, global_batch=256,
-                       framework="megatron", tp=4, pp=4, max_gpus=64, region="any",
-                       offer_kinds=("listing", "index", "reference"), top=3)
+    req = pretrain_70b_request(framework="megatron", tp=4, pp=4, top=3)
     r = plan(cat, m, req)
     assert r.plans and all(p.tp == 4 and p.tp_comm_overlap for p in r.plans)
     for p in r.plans[:2]:
@@ -100,6 +99,5 @@ def test_megatron_plans_assume_overlap_and_re_estimate_with_it(cat) -> None:
         assert e.training is not None
         assert e.training.train_tokens_per_s == pytest.approx(p.tokens_per_s, rel=1e-9)
     # frameworks without it (DeepSpeed: no tensor parallelism here) never claim it
-    free = plan(cat, m, make_request(model="llama-2-70b", task="pretrain", tokens=1e9, seq=4096, global_batch=256,
-                                     max_gpus=64, region="any", offer_kinds=("listing", "index", "reference"), top=10))
+    free = plan(cat, m, pretrain_70b_request())
     assert all(not p.tp_comm_overlap for p in free.plans if p.framework not in ("megatron", "mindspeed") or p.tp == 1)
