@@ -105,6 +105,9 @@ class CompareRow(Shape):
     dense_tflops: float | None
     effective_tflops_per_cny_hour: float | None
     stack: str
+    evidence: str | None = Field(None, description="what the out-of-sample validation cases say about tokens_per_s "
+                                 "on this device's stack (their number and median signed error), else null")
+    evidence_i18n: MessageJson | None = Field(None, description="evidence as a message, else null")
     domestic: bool
     region: str = Field(description="the offers' region the prices came from: cn, any or international")
     offer_kinds: list[str]
@@ -166,6 +169,9 @@ class DerivedPrice(Shape):
                                                                "of compare's serving rule, tpot_target_s, batch_rule)")
     layout_note: str | None = Field(None, description="serving: why no layout met the TPOT target (batch 1 then)")
     layout_note_i18n: MessageJson | None = Field(None, description="layout_note as a message (id, params)")
+    evidence: str | None = Field(None, description="what the out-of-sample validation cases say about this speed on "
+                                 "the device's stack (their number and median signed error), else null")
+    evidence_i18n: MessageJson | None = Field(None, description="evidence as a message, else null")
 
 
 class OfferUsed(OfferFacts):

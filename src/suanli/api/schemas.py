@@ -74,8 +74,13 @@ class CompareBody(BaseModel):
     task: str = "inference"
     gpus: int = Field(1, ge=1, le=4096)
     precision: str = "bf16"
-    batch: int | None = Field(None, ge=1, le=65536, description="serving: concurrent sequences per replica (default 1)")
+    batch: int | None = Field(None, ge=1, le=65536, description="serving: concurrent sequences per replica (default: "
+                              "the planner's serving search within the targets below, else within a 200 ms TPOT)")
     tokens: float | None = Field(None, gt=0, le=1e18)
+    requests_per_s: float | None = Field(None, gt=0, le=LIMITS["requests_per_s"], description="serving target: "
+                                         "requests per second the cards must sustain")
+    ttft_s: float | None = Field(None, gt=0, le=LIMITS["ttft_s"], description="serving target: time to first token")
+    tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="serving target: time per output token")
     global_batch: int = Field(64, ge=1, le=1_000_000, description="training: sequences per optimizer step")
     tp: int | None = Field(None, ge=1, le=64, description="pin tensor parallelism (default: each device's fastest layout)")
     pp: int | None = Field(None, ge=1, le=64, description="pin pipeline parallelism (training)")

@@ -176,9 +176,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         pin it; the row names the layout (`suanli estimate` with it gives the same numbers)."""
         reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
+        from suanli.validate.bands import packaged_error_bands
+
         rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero,
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
-                               requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of())
+                               requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
+                               error_bands=packaged_error_bands())  # each row's speed evidence on its stack
         if json_:
             emit_json(rows)
             return
@@ -196,6 +199,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
                           soft_wrap=True)
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
+        said: set[str] = set()
+        for r in rows:  # the out-of-sample evidence for the speed column, once per stack
+            ev = say_json(r.get("evidence_i18n"), r["evidence"]) if r.get("evidence") else None
+            if ev and ev not in said:
+                said.add(ev)
+                console.print(f"[yellow]{tr('cli.label.evidence')}[/] {ev}", highlight=False, soft_wrap=True)
         for r in rows:
             if r["layout_note"]:
                 console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('layout_note_i18n'), r['layout_note'])}",
@@ -448,8 +457,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         m = load_model_arg(cat, model)
         try:
+            from suanli.validate.bands import packaged_error_bands
+
             out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
-                                 subsidy, horizon_months, region=reg, kinds=kinds, today=as_of())
+                                 subsidy, horizon_months, region=reg, kinds=kinds, today=as_of(),
+                                 error_bands=packaged_error_bands())  # each device's speed evidence on its stack
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
@@ -488,5 +500,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         rows.append({"item": tr("mig.item.verdict"), "value": say_json(out.get("verdict_i18n"), out["verdict"])})
         emit_rows(rows, ["item", "value"], title=tr("cli.mig.title"), headers=col_headers(["item", "value"]))
         _say_basis(reg, kinds, list(out["offers_used"]))
+        said: set[str] = set()
+        for d in out.get("derived", {}).values():  # the out-of-sample evidence behind each tokens/s, once per stack
+            ev = say_json(d.get("evidence_i18n"), d["evidence"]) if isinstance(d, dict) and d.get("evidence") else None
+            if ev and ev not in said:
+                said.add(ev)
+                console.print(f"[yellow]{tr('cli.label.evidence')}[/] {ev}", highlight=False, soft_wrap=True)
         console.print("[dim]" + tr("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
 

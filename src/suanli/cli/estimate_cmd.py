@@ -128,12 +128,13 @@ def _evidence(e: Estimate, group: str) -> str | None:
     """The evidence for `group` on the device's stack (estimate.evidence_message) in this run's language, or None."""
     from suanli.cli.output import say
     from suanli.estimate.estimate import evidence_message
+    from suanli.i18n import both
 
     band = e.error_band.get(group)
     st = next((x for x in packaged_catalog().stacks if x.id == e.device.stack), None)
     if band is None or st is None:
         return None
-    msg = evidence_message(band.on_stack, group, {"en": st.name, "zh": st.name_zh} if st.name_zh else st.name)
+    msg = evidence_message(band.on_stack, group, both(st.name, st.name_zh))
     return None if msg is None else say(msg)
 
 

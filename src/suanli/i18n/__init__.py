@@ -16,6 +16,8 @@ Pure Python, stdlib only: the core may import it.
 
 from __future__ import annotations
 
+import math
+
 import json
 import os
 from collections.abc import Mapping
@@ -31,6 +33,7 @@ __all__ = [
     "Lang",
     "Message",
     "Surface",
+    "both",
     "duration",
     "lang_from_accept_language",
     "lang_from_env",
@@ -236,8 +239,17 @@ def t(msg_id: str, lang: str = DEFAULT_LANG, surface: Surface = "cli", /, **para
     return render(Message(msg_id, params), lang, surface)
 
 
+def both(name: str, name_zh: str | None) -> str | dict[str, str]:
+    """A catalog name as a message parameter: the English and the Chinese name where the data has both (rendered
+    in each output's language), else the one name."""
+    return {"en": name, "zh": name_zh} if name_zh else name
+
+
 def duration(hours: float) -> Message:
-    """'2.5 h', '12 min' or '45 s' (as a message: '2.5 小时' in Chinese) — readable at any scale."""
+    """'2.5 h', '12 min' or '45 s' (as a message: '2.5 小时' in Chinese) — readable at any scale; 'not estimated'
+    for NaN or infinity (a step time some rate is missing for), never 'nan s'."""
+    if not math.isfinite(hours):
+        return Message("duration.unknown")
     if hours >= 1:
         return Message("duration.h", n=hours)
     if hours * 60 >= 1:

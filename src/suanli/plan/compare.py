@@ -16,11 +16,11 @@ from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.estimate import estimate
+from suanli.estimate.estimate import ErrorBand, estimate, evidence_message
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
-from suanli.i18n import Message, messages, render
+from suanli.i18n import Message, both, messages, render
 from suanli.plan.cost import JobCost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, migration_weeks,
@@ -258,7 +258,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     zero: int | None = None, region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
                     today: dt.date | None = None, tp: int | None = None, pp: int | None = None,
                     recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
-                    tpot_s: float | None = None, ttft_s: float | None = None) -> list[dict[str, Any]]:
+                    tpot_s: float | None = None, ttft_s: float | None = None,
+                    error_bands: dict[str, ErrorBand] | None = None) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
@@ -268,7 +269,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     within `requests_per_s`/`tpot_s`/`ttft_s`, or within `DEFAULT_SERVING_TPOT_S` when neither a rate nor a TPOT is
     stated: the most output tokens/s, which names the batch), `tp`/`pp`/`zero`/`recompute` pinning dimensions of it;
     the row names the layout (its batch included) and how the batch was chosen (`serving_rule`), and its numbers are
-    `suanli estimate`'s for that layout."""
+    `suanli estimate`'s for that layout. With the validated `error_bands` each row says the out-of-sample evidence
+    for its speed column on the device's stack (`evidence`, as a plan does)."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -315,7 +317,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         else:
             w, framework, why = _training_layout(cat, m, acc, task, gpus, precision, tokens, global_batch,
                                                  {k: v for k, v in pins.items() if v is not None})
-        c = estimate(cat, m, acc, w).contract()
+        e = estimate(cat, m, acc, w, dict(error_bands or {}))
+        c = e.contract()
+        evidence = _speed_evidence(cat, e)
         fits = c["memory"]["fits"]
         hours = c["time"].get("hours") if fits is not False else None  # a job that does not fit has no time
         # the offer by the planner's rule (`fresh_first`: a fresh price before a stale one, then the cheapest)
@@ -350,6 +354,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "dense_tflops": peak,
             "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, eff) if price and peak else None,
             "stack": acc.stack,
+            "evidence": render(evidence) if evidence is not None else None,
+            "evidence_i18n": evidence.to_json() if evidence is not None else None,
             "domestic": acc.domestic,
             **pricing_basis(region, kinds),
             "offer_facts": offer_facts(used, today) if used else None,
@@ -359,6 +365,16 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             else no_price(full, acc.id, region, kinds).to_json(),
         })
     return rows
+
+
+def _speed_evidence(cat: Catalog, e: Any) -> Message | None:
+    """What the out-of-sample cases say about the speed column of a compare row on its device's stack (the
+    estimate's band for its speed group, `estimate.evidence_message`); None without validated bands."""
+    group = next((g for g in ("decode-speed", "training-throughput", "diffusion-speed") if g in e.error_band), None)
+    if group is None:
+        return None
+    stack = lookup.stack(cat, e.device.stack)
+    return evidence_message(e.error_band[group].on_stack, group, both(stack.name, stack.name_zh))
 
 
 def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: float = 0.0,
@@ -436,12 +452,14 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    engineers: int = 2, engineer_week: float = 10_000.0, subsidy: float = 0.0,
                    horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
-                   stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> dict[str, Any]:
+                   stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
+                   error_bands: dict[str, ErrorBand] | None = None) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
     is derived from tokens per yuan on 8 cards of each device, each rented for the whole horizon (the spend goes
     on month after month, so an offer's minimum term counts only beyond it) from the usable offer (`region`,
     `kinds`, any billing unit) the planner would take (`fresh_first`: the cheapest fresh price, a stale one only
-    when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`)."""
+    when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`). With the
+    validated `error_bands` each device's derived speed carries its stack's out-of-sample evidence (`evidence`)."""
     for name, v, lo, hi in (("monthly-spend", monthly_spend, 1e-9, 1e12), ("engineer-week", engineer_week, 0.0, 1e9),
                             ("horizon-months", horizon_months, 1e-9, 1200.0), ("subsidy", subsidy, 0.0, 0.999)):
         if not (math.isfinite(v) and lo <= v <= hi):
@@ -479,7 +497,9 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                                  "or pass --saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds)))
             _, offer, month = found
             price = month.cost_cny / (8 * rent_h)
-            e = estimate(cat, m, acc, w).contract()
+            est = estimate(cat, m, acc, w, dict(error_bands or {}))
+            evidence = _speed_evidence(cat, est)
+            e = est.contract()
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
             if not tps:
                 raise InputError("saving", f"cannot derive it for {acc.id} (no speed estimate); pass --saving",
@@ -487,7 +507,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             sub = subsidy if acc.domestic else 0.0
             per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
-                               "workload": layout}
+                               "workload": layout, "evidence": render(evidence) if evidence is not None else None,
+                               "evidence_i18n": evidence.to_json() if evidence is not None else None}
             if layout_why is not None:  # no serving layout meets the TPOT: batch 1, and why (compare's layout_note)
                 derived[acc.id].update(layout_note=render(layout_why), layout_note_i18n=layout_why.to_json())
             used.append({"device": acc.id, **offer_facts(offer, today, stale_months), "cny_per_card_hour": price})

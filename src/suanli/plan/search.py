@@ -79,7 +79,7 @@ from suanli.estimate.speed import (
     training_step,
 )
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
-from suanli.i18n import Message, duration, render
+from suanli.i18n import Message, both, duration, render
 from suanli.plan.cost import MIGRATION_ENGINEERS, UNIT_HOURS, billed_cost, billed_units
 from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
@@ -360,12 +360,12 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
 
 def _stack_name(stack: SoftwareStack) -> str | dict[str, str]:
     """The stack's name in a message, in Chinese output as its vendor writes it where the catalog has that."""
-    return {"en": stack.name, "zh": stack.name_zh} if stack.name_zh else stack.name
+    return both(stack.name, stack.name_zh)
 
 
 def _device_name(acc: Accelerator) -> str | dict[str, str]:
     """The device's name in a message: the vendor's Chinese name in Chinese output where the catalog has one."""
-    return {"en": acc.name, "zh": acc.name_zh} if acc.name_zh else acc.name
+    return both(acc.name, acc.name_zh)
 
 
 def _both(note: Any) -> dict[str, str] | None:

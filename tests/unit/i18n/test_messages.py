@@ -77,6 +77,9 @@ def test_t_and_duration() -> None:
     assert t("plan.searched", "zh", n=249984, ms=67.2) == "评估了 249,984 种配置，用时 67 毫秒"
     assert render(duration(0.2), "en") == "12 min"
     assert render(duration(0.0001), "zh") == "0 秒"
+    # a step time a missing rate left NaN (or an infinite one) reads as such, never 'nan s'
+    assert render(duration(float("nan")), "en") == "not estimated"
+    assert render(duration(float("inf")), "zh") == "未估算"
     assert t("vendor.huawei", "zh") == "华为"
 
 

@@ -115,11 +115,14 @@ async def compare_ep(request: Request, body: CompareBody,
     from suanli.views.dates import as_of
 
     def run() -> list[dict[str, Any]]:
+        from suanli.validate.bands import packaged_error_bands
+
         c = catalog(request)
         return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
                                body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds,
                                tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch,
-                               today=as_of())
+                               requests_per_s=body.requests_per_s, tpot_s=body.tpot_s, ttft_s=body.ttft_s,
+                               today=as_of(), error_bands=packaged_error_bands())
 
     return localize(await run_bounded(request, run, "compare"), lang)
 
@@ -145,9 +148,12 @@ async def migrate_ep(request: Request, body: MigrateBody,
     from suanli.views.dates import as_of
 
     def run() -> dict[str, Any]:
+        from suanli.validate.bands import packaged_error_bands
+
         c = catalog(request)
         return migration_cost(c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend,
                               body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
-                              body.horizon_months, region=body.region, kinds=body.offer_kinds, today=as_of())
+                              body.horizon_months, region=body.region, kinds=body.offer_kinds, today=as_of(),
+                              error_bands=packaged_error_bands())
 
     return localize(await run_bounded(request, run, "migrate"), lang)
