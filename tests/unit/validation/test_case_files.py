@@ -1,5 +1,6 @@
 """Schema checks of the held-out case files taken as whole published tables (issue 12 item 4):
-published_cases_2026_11.yaml (TensorRT-LLM, NeMo, Qwen3 on the H20), published_cases_domestic.yaml (MindSpeed-LLM and
+published_cases_2026_11.yaml (TensorRT-LLM, NeMo, Qwen3 on the H20), published_cases_2026_12.yaml (vLLM, Qwen2 on the A100),
+published_cases_domestic.yaml (MindSpeed-LLM and
 FlagPerf on the 910B and the C500) and published_cases_ascend_infer.yaml (vLLM-Ascend on the 910B). Every case is
 `holdout: true`, names a source of its file, a catalog model and a canonical device, the flags `suanli estimate` takes
 and the measured key its group calls for; no source is reused from another case file; `suanli validate` runs them all.
@@ -65,6 +66,13 @@ def _cover_moe(cases: list[dict[str, Any]]) -> None:
     assert all(model(cat, c["model"]).moe is not None for c in cases)
 
 
+def _cover_2026_12(cases: list[dict[str, Any]]) -> None:
+    """Decode/prefill rows of the engines teams in China serve with (issue 12 item 4), each naming its engine."""
+    assert len(cases) >= 30
+    assert all(c["group"] in {"decode-speed", "prefill-speed"} for c in cases)
+    assert all(c.get("engine") in ENGINES - {"hf"} for c in cases)
+
+
 # file -> (id prefix, a task its cases never have, coverage check)
 FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_2026_11.yaml": ("c2611-", "full", _cover_2026_11),
@@ -72,6 +80,7 @@ FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_ascend_infer.yaml": ("cai-", "full", _cover_ascend_infer),
     "published_cases_fp8_train.yaml": ("fp8t-", "inference", _cover_fp8_train),
     "published_cases_moe.yaml": ("moe-", "inference", _cover_moe),
+    "published_cases_2026_12.yaml": ("c2612-", "full", _cover_2026_12),
 }
 # files whose cases are in-sample (`fitted:` names the factors or development-set; never `holdout: true`)
 IN_SAMPLE = {"published_cases_fp8_train.yaml", "published_cases_moe.yaml"}
