@@ -354,7 +354,8 @@ def _effort(
     stack: Any, *, adapted: bool | None, moe_or_multimodal: bool, has_fallback: bool
 ) -> tuple[tuple[float, float] | None, Message]:
     """Calendar weeks of migration (for `plan.cost.MIGRATION_ENGINEERS` engineers) from the catalog's `cann` stack (seed-000: 1–2 weeks on the adapted list, 2–4 when
-    operators must be adapted, 1–2 months for MoE/multimodal)."""
+    operators must be adapted; seed-003: 1–2 months for MoE/multimodal, so an MoE/multimodal model on the list spans
+    1 week to 2 months)."""
     if stack is None:
         return None, Message("mig.basis.no_stack")
     if adapted and not has_fallback:
@@ -370,6 +371,14 @@ def _effort(
         return None, Message("mig.basis.no_field", field=field)
     chosen = value.chosen
     low, high = (float(x) for x in chosen.value)
+    moe = getattr(stack, "migration_weeks_moe_multimodal", None)
+    if field == "migration_weeks_adapted" and moe_or_multimodal and moe is not None:
+        # on the list, but MoE/multimodal: both sources' span, as plan.search.migration_weeks gives it (seed-000
+        # prices it by the adapted list, seed-003's community figure by the architecture; neither says which wins)
+        high = max(high, float(moe.chosen.value[1]))
+        return (low, high), Message("mig.basis.chosen", why=Message("mig.basis.adapted_moe"),
+                                    field=f"{field} … migration_weeks_moe_multimodal",
+                                    source=f"{chosen.source}, {moe.chosen.source}")
     return (low, high), Message("mig.basis.chosen", why=Message(why), field=field, source=chosen.source)
 
 

@@ -184,16 +184,23 @@ class PlanResult(BaseModel):
 def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[float, float, Message]:
     """Engineer-weeks to move model `m` onto `stack`, with the reason (a message). CUDA costs nothing; a model on
     the stack's adapted list takes the adapted range (seed-000 §4: 1–2 weeks), others the unadapted range
-    (2–4 weeks), MoE and multimodal the longer range (seed-003 §2: 1–2 months)."""
+    (2–4 weeks), MoE and multimodal the longer range (seed-003 §2: 1–2 months). An MoE or multimodal model on the
+    adapted list gets both sources' span (the adapted low to the MoE/multimodal high): seed-000 prices it by the
+    list, seed-003's community figure by the architecture, and neither says which wins."""
     if stack.id == "cuda":
         return 0.0, 0.0, Message("migration.cuda")
     ids = {a.lower() for a in stack.adapted_models}
     names = {m.id.lower(), *(a.lower() for a in m.aliases)}
     on_list = bool(ids & names) or any(i.split("/")[-1] in {n.split("/")[-1] for n in names} for i in ids)
+    complex_arch = m.moe is not None or m.kind == "diffusion"
     if on_list and stack.migration_weeks_adapted is not None:
         lo, hi = stack.migration_weeks_adapted.value
+        if complex_arch and stack.migration_weeks_moe_multimodal is not None:
+            return lo, max(hi, stack.migration_weeks_moe_multimodal.value[1]), Message(
+                "migration.adapted_moe", stack=_stack_name(stack), adapted_hi=hi,
+                moe_lo=stack.migration_weeks_moe_multimodal.value[0], moe_hi=stack.migration_weeks_moe_multimodal.value[1])
         return lo, hi, Message("migration.adapted", stack=_stack_name(stack))
-    if (m.moe is not None or m.kind == "diffusion") and stack.migration_weeks_moe_multimodal is not None:
+    if complex_arch and stack.migration_weeks_moe_multimodal is not None:
         lo, hi = stack.migration_weeks_moe_multimodal.value
         return lo, hi, Message("migration.moe_not_adapted", stack=_stack_name(stack))
     if stack.migration_weeks_unadapted is not None:
