@@ -486,7 +486,9 @@ def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
         seq=w.seq,
         hw_flops_per_token=hw,
         task_flops_per_token=task_fpt,
-        model_flops_per_token=model_fpt,
+        # the model FLOPs of the task, the ones MFU counts (training_step's "mfu"): 6N full, 4N LoRA — not 6N for LoRA,
+        # which printed model FLOPs above the hardware FLOPs (buyer review 2026-12-01; active parameters for MoE in both)
+        model_flops_per_token=task_fpt,
         # data parallel: all-reduce of the 16-bit gradients of trainable parameters (fp32 for LoRA adapters)
         grad_comm_bytes=trainable * (4.0 if lora else act_b),
         weight_comm_bytes=weights_bytes(m, "nf4" if w.task == "qlora" else storage_precision(w.precision)),

@@ -73,6 +73,14 @@ def _cover_2026_12(cases: list[dict[str, Any]]) -> None:
     assert all(c.get("engine") in ENGINES - {"hf"} for c in cases)
 
 
+def _cover_moe_decode(cases: list[dict[str, Any]]) -> None:
+    """Decode of MoE models at small batch on one node (buyer review 2026-12-01): the set had none."""
+    assert len(cases) >= 5 and any(c["batch"] == 1 for c in cases)
+    assert all(c["group"] == "decode-speed" and c.get("engine") in ENGINES for c in cases)
+    cat = packaged_catalog()
+    assert all(model(cat, c["model"]).moe is not None for c in cases)
+
+
 # file -> (id prefix, a task its cases never have, coverage check)
 FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_2026_11.yaml": ("c2611-", "full", _cover_2026_11),
@@ -81,6 +89,7 @@ FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_fp8_train.yaml": ("fp8t-", "inference", _cover_fp8_train),
     "published_cases_moe.yaml": ("moe-", "inference", _cover_moe),
     "published_cases_2026_12.yaml": ("c2612-", "full", _cover_2026_12),
+    "published_cases_moe_decode.yaml": ("cmd-", "full", _cover_moe_decode),
 }
 # files whose cases are in-sample (`fitted:` names the factors or development-set; never `holdout: true`)
 IN_SAMPLE = {"published_cases_fp8_train.yaml", "published_cases_moe.yaml"}
