@@ -23,7 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError
 from suanli.views.shape import MessageJson
 
-__all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "error_json", "finite", "install_handlers"]
+__all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allowed_methods", "error_json", "finite",
+           "install_handlers", "route_methods"]
 
 log = logging.getLogger("suanli.api")
 _NAMED = re.compile(r"^([a-z][a-z0-9_]*): ")
@@ -44,7 +45,8 @@ class ErrorBody(BaseModel):
 
     error: str = Field(description="one line naming the field and what is allowed")
     field: str | None = Field(None, description="the field at fault, or null")
-    errors: list[ErrorItem] = Field(default_factory=list, description="every problem found (or suggestions)")
+    errors: list[ErrorItem] = Field(default_factory=list, description="every problem found, at least one "
+                                    "{field, message} (404: with suggestions)")
     relax: list[str] | None = Field(None, description="POST /api/plan's 422 when neither the budget nor the "
                                     "deadline can be met: what each needs alone, in the request's language")
     relax_i18n: list[MessageJson] | None = Field(None, description="the same hints as messages")
@@ -89,7 +91,10 @@ class SafeJSONResponse(JSONResponse):
 
 def error_json(status: int, message: str, field: str | None = None, errors: list[Any] | None = None,
                headers: dict[str, str] | None = None, i18n: dict[str, Any] | None = None) -> SafeJSONResponse:
-    body: dict[str, Any] = {"error": message, "field": field, "errors": errors or []}
+    """The one error shape: `errors` always holds at least one {field, message} (the error itself when no list
+    was given), so a client reads every answer the same way (review 2026-12-01)."""
+    body: dict[str, Any] = {"error": message, "field": field,
+                            "errors": errors or [{"field": field, "message": message}]}
     if i18n is not None:
         body["error_i18n"] = i18n
     return SafeJSONResponse(body, status_code=status, headers=headers)
@@ -107,6 +112,38 @@ def _said(request: Request, e: SuanliError) -> tuple[str, dict[str, Any] | None]
     from suanli.errors import error_text
 
     return error_text(e, request_lang_of(request), "api"), (e.i18n.to_json() if e.i18n is not None else None)
+
+
+def route_methods(app: Any) -> list[tuple[str, set[str], Any]]:
+    """(path template, methods, route) of every route, included routers flattened: FastAPI 0.165's
+    `include_router` keeps `_IncludedRouter` entries (no `.path`/`.methods`) in `app.router.routes`;
+    `fastapi.routing.iter_route_contexts` walks them (older FastAPI: the routes themselves)."""
+    try:
+        from fastapi.routing import iter_route_contexts  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:  # FastAPI before the included-router contexts: the routes are flat already
+        views: list[Any] = list(app.router.routes)
+    else:
+        views = list(iter_route_contexts(app.router.routes))
+    out = []
+    for r in views:
+        path, methods = getattr(r, "path", None), getattr(r, "methods", None)
+        if isinstance(path, str) and methods:
+            out.append((path, {str(m) for m in methods}, getattr(r, "original_route", r)))
+    return out
+
+
+def allowed_methods(request: Request, starlette_allow: str | None) -> list[str]:
+    """Every method some route takes on this path: the Allow header Starlette put on the 405 (the first route
+    that matched the path) joined with the methods of every other route on it (GET and POST /api/plans are two
+    routes)."""
+    from starlette.routing import compile_path
+
+    allowed = {m.strip().upper() for m in (starlette_allow or "").split(",") if m.strip()}
+    path = request.scope.get("path", request.url.path)
+    for template, methods, _ in route_methods(request.app):
+        if compile_path(template)[0].match(path):
+            allowed |= methods
+    return sorted(allowed)
 
 
 class PlanRefused(Exception):
@@ -145,8 +182,12 @@ def install_handlers(app: FastAPI) -> None:
         return error_json(422, text, e.field, i18n=i18n)
 
     @app.exception_handler(DataFileError)
-    async def _data(_: Request, e: DataFileError) -> Response:
-        return error_json(422, str(e), e.field)
+    async def _data(request: Request, e: DataFileError) -> Response:
+        # a packaged data file does not load: a fault of suanli's data, not of the request (an offers upload's
+        # faults are OfferImportError, 422 above); the file and row go to the log, not to the client
+        log.error("data file error on %s %s: %s", request.method, request.url.path, e)
+        return error_json(500, "internal error: suanli's packaged data did not load; this is a bug in suanli, "
+                          "please report it")
 
     @app.exception_handler(SuanliError)
     async def _suanli(request: Request, e: SuanliError) -> Response:
@@ -155,8 +196,8 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(PlanRefused)
     async def _plan_refused(_: Request, e: PlanRefused) -> Response:
-        return SafeJSONResponse({"error": e.message, "field": None, "errors": [], "relax": e.relax,
-                                 "relax_i18n": e.relax_i18n}, status_code=422)
+        return SafeJSONResponse({"error": e.message, "field": None, "errors": [{"field": None, "message": e.message}],
+                                 "relax": e.relax, "relax_i18n": e.relax_i18n}, status_code=422)
 
     @app.exception_handler(Refused)
     async def _refused(_: Request, e: Refused) -> Response:
@@ -172,6 +213,9 @@ def install_handlers(app: FastAPI) -> None:
             loc = [str(p) for p in x.get("loc", ()) if not str(p).startswith("function-")]
             field = ".".join(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc) or None
             message = str(x.get("msg", "")).removeprefix("Value error, ")
+            if x.get("type") == "json_invalid":  # loc is ("body", character offset): the field is the body
+                at = loc[1] if len(loc) > 1 and loc[1].isdigit() else None
+                field, message = "body", message + (f" at character {at}" if at is not None else "")
             named = _NAMED.match(message) if field is None else None
             if named:  # a whole-body check that names its field ("concurrent_users: needs tpot_s"): that field
                 field, message = named.group(1), message[named.end():]
@@ -193,15 +237,9 @@ def install_handlers(app: FastAPI) -> None:
         if e.status_code == 404:
             msg = f"no route {request.url.path} (the API is under /api; OpenAPI at /openapi.json, docs at /docs)"
         elif e.status_code == 405:
-            msg = f"method {request.method} is not allowed on {request.url.path}"
-            from starlette.routing import Match
-
-            allowed: set[str] = set()
-            for route in request.app.router.routes:  # every route on this path, not only the first one matched
-                match, _ = route.matches(request.scope)
-                if match != Match.NONE:
-                    allowed |= set(getattr(route, "methods", None) or ())
-            return error_json(405, msg, None, headers={"Allow": ", ".join(sorted(allowed))})
+            allow = allowed_methods(request, (e.headers or {}).get("Allow"))
+            msg = f"method {request.method} is not allowed on {request.url.path} (allowed: {', '.join(allow)})"
+            return error_json(405, msg, "method", headers={"Allow": ", ".join(allow)})
         else:
             msg = str(e.detail)
         return error_json(e.status_code, msg, None, headers=getattr(e, "headers", None))

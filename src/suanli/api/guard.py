@@ -25,9 +25,11 @@ Send = Callable[[Message], Awaitable[None]]
 JSON_BODY_LIMIT = 64 * 2**10  # a plan request is ~300 bytes; 64 KiB leaves room for every bounded list
 BENCH_BODY_LIMIT = 2 * 2**20  # a benchmark result with its raw samples
 UPLOAD_LIMIT = 20 * 2**20  # an offers file (CSV/YAML), 100,000 rows at most
+# every route that depends on the token (tests/unit/api/test_review_api.py derives the list from the routes)
 WRITE_ROUTES = (
     ("POST", re.compile(r"^/api/offers/import/?$")),
     ("POST", re.compile(r"^/api/offers/[^/]+/prices/?$")),
+    ("POST", re.compile(r"^/api/imports/[^/]+/rollback/?$")),
     ("POST", re.compile(r"^/api/bench-results/?$")),
     ("POST", re.compile(r"^/api/plans/?$")),
 )
@@ -137,7 +139,8 @@ class Guard:
 
 
 async def _reply(send: Send, status: int, message: str, field: str | None) -> None:
-    body = json.dumps({"error": message, "field": field, "errors": []}, ensure_ascii=False).encode("utf-8")
+    body = json.dumps({"error": message, "field": field, "errors": [{"field": field, "message": message}]},
+                      ensure_ascii=False).encode("utf-8")
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close")]})

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from suanli.estimate.workload import Workload
+from suanli.estimate.workload import Precision, Task, Workload
 from suanli.plan.request import PlanRequest
 from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
 
@@ -70,10 +70,11 @@ class CompareBody(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     model: str = _NAME
-    devices: list[str] = Field(min_length=2, max_length=4, description="2–4 accelerator ids or aliases")
-    task: str = "inference"
+    devices: list[Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]] = Field(
+        min_length=2, max_length=4, description="2–4 accelerator ids or aliases")
+    task: Task = "inference"
     gpus: int = Field(1, ge=1, le=4096)
-    precision: str = "bf16"
+    precision: Precision = "bf16"
     batch: int | None = Field(None, ge=1, le=65536, description="serving: concurrent sequences per replica (default: "
                               "the planner's serving search within the targets below, else within a 200 ms TPOT)")
     tokens: float | None = Field(None, gt=0, le=1e18)
@@ -111,7 +112,7 @@ class MigrateBody(BaseModel):
     from_gpu: str = Field("h100-sxm", min_length=1, max_length=200)
     monthly_spend: float = Field(100_000.0, gt=0, le=1e12, description="CNY per month on compute today")
     saving: float | None = Field(None, ge=0, le=1e12, description="CNY saved per month (default: derived)")
-    task: str = "full"
+    task: str = Field("full", min_length=1, max_length=MAX_NAME_CHARS)
     engineers: int = Field(2, ge=1, le=10_000)
     engineer_week: float = Field(10_000.0, ge=0, le=1e9, description="CNY per engineer-week (assumed default)")
     subsidy: float = Field(0.0, ge=0, lt=1)

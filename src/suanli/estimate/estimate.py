@@ -27,6 +27,7 @@ from suanli.estimate.speed import (
     InferenceSpeed,
     TrainingSpeed,
     inference_speed,
+    offload_assumption,
     offload_not_estimated,
     training_speed,
 )
@@ -266,6 +267,8 @@ def estimate(
                 why = offload_not_estimated(cat, device, w)
                 if why is not None:  # the offload term has no rate: no speed, said in one line
                     notes.append(why)
+                elif (assumed := offload_assumption(cat, w)) is not None:  # timed with an assumed CPU-Adam rate
+                    notes.append(assumed)
                 if w.tokens and math.isfinite(tr.train_tokens_per_s):
                     hours = w.tokens / tr.train_tokens_per_s / 3600
                     terms = setup_terms(cat, model, w.task, mem.trainable_params, optimizer_bytes_per_param(w))

@@ -621,6 +621,23 @@ def offload_rates(cat: Catalog, acc: Accelerator, w: Workload) -> tuple[float, f
     return cpu[0] if cpu else float("nan"), PCIE_X16_BYTES_PER_S.get(gen or 0, float("nan"))
 
 
+def assumed_cpu_adam_s(cat: Catalog, framework: str | None = None) -> float | None:
+    """The CPU-Adam seconds per parameter `offload_rates` takes for `framework` (id or name; None: the first that
+    has one) when that figure is marked `assumed` in frameworks.yaml, else None (sourced, or no rate)."""
+    for f in cat.frameworks:
+        if f.cpu_adam_s_per_param is not None and framework in (None, f.id, f.name):
+            return f.cpu_adam_s_per_param if f.cpu_adam_source == "assumed" else None
+    return None
+
+
+def offload_assumption(cat: Catalog, w: Workload) -> Message | None:
+    """A training estimate with optimizer offload whose CPU-Adam rate is assumed: the note that says so."""
+    if not (w.training and w.offload_optimizer):
+        return None
+    s = assumed_cpu_adam_s(cat, w.framework)
+    return None if s is None else Message("est.note.offload_cpu_adam_assumed", s=s)
+
+
 def offload_not_estimated(cat: Catalog, acc: Accelerator, w: Workload) -> Message | None:
     """Why an optimizer-offload step time cannot be estimated (a rate `offload_rates` lacks), else None."""
     if not (w.training and w.offload_optimizer):

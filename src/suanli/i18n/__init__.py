@@ -179,7 +179,10 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
     if isinstance(msg, str):
         return msg
     code = normalize_lang(lang)
-    template = messages(code).get(msg.id) or messages("en").get(msg.id)
+    # an `<id>.api` entry words the sentence for the API (field and route names, not CLI flags and commands)
+    api = f"{msg.id}.api" if surface == "api" else None
+    template = ((api and (messages(code).get(api) or messages("en").get(api)))
+                or messages(code).get(msg.id) or messages("en").get(msg.id))
     if template is None:
         return msg.id
     params = {k: _param(k, v, code, surface) for k, v in msg.params.items()}

@@ -405,7 +405,7 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
             row["cny_per_million_tokens"] = cost_per_million_tokens(c.cost_cny / hours, tokens_per_s, utilization)
         rows.append(row)
     if not rows:
-        raise InputError("gpu", no_price_message(cat, acc.id, region, kinds))
+        raise InputError("gpu", no_price_message(cat, acc.id, region, kinds), no_price(cat, acc.id, region, kinds))
     # the order the planner chooses in (`fresh_first`): fresh prices first, then the cheapest
     rows.sort(key=lambda r: (r["stale"] is not None, r["cost_cny"]))  # offer_facts' stale: offers.is_stale on today
     return rows

@@ -231,8 +231,10 @@ MIGRATION_ENGINEERS = 2
 class MigrationTCO(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    engineer_weeks: tuple[float, float] = Field(description="calendar weeks of the migration (the name is kept for "
-                                                            "the API; the same as calendar_weeks)")
+    engineer_weeks: tuple[float, float] = Field(
+        json_schema_extra={"deprecated": True},  # OpenAPI marks it; no runtime warning on each read
+        description="deprecated: holds calendar weeks, not engineer-weeks (the name is kept for "
+        "existing API clients); read calendar_weeks (the same value) or person_weeks (calendar weeks × engineers)")
     calendar_weeks: tuple[float, float] = Field(description="calendar weeks the engineers work on the migration")
     person_weeks: tuple[float, float] = Field(description="calendar_weeks × engineers: what the one-off cost prices")
     engineers: int

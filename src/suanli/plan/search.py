@@ -74,6 +74,7 @@ from suanli.estimate.speed import (
     inference_speed_terms,
     inference_step,
     joining_ttft_s,
+    assumed_cpu_adam_s,
     training_rates,
     training_speed_terms,
     training_step,
@@ -182,7 +183,8 @@ class PlanResult(BaseModel):
 
 
 def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[float, float, Message]:
-    """Engineer-weeks to move model `m` onto `stack`, with the reason (a message). CUDA costs nothing; a model on
+    """Calendar weeks (low, high) the engineers take to move model `m` onto `stack`, with the reason (a message);
+    person-weeks are these × the engineers (`cost.migration_tco`'s person_weeks). CUDA costs nothing; a model on
     the stack's adapted list takes the adapted range (seed-000 §4: 1–2 weeks), others the unadapted range
     (2–4 weeks), MoE and multimodal the longer range (seed-003 §2: 1–2 months). An MoE or multimodal model on the
     adapted list gets both sources' span (the adapted low to the MoE/multimodal high): seed-000 prices it by the
@@ -930,7 +932,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     # nothing planned: a framework whose optimizer offload / 8-bit AdamW fits comes first among the hints
     relax = [] if plans else [*(Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]),
                               *_relax(grid, sel, total, calendar_h, req, devs)]
-    assumptions = _assumptions(cat, req, devs, training)
+    assumptions = _assumptions(cat, req, devs, training, plans)
     return PlanResult(
         request=req,
         model_id=m.id,
@@ -968,7 +970,8 @@ def migration_share(one_off_cny: Any, hours: Any, months: float) -> Any:
     return one_off_cny * np.minimum(months_used / months, 1.0)
 
 
-def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool) -> list[Message]:
+def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool,
+                 plans: tuple[Plan, ...] | list[Plan] = ()) -> list[Message]:
     stacks = {d.stack.id: d.stack for d in devs}  # stacks named as their vendors write them in Chinese (name_zh)
     fws = sorted({(d.stack.name, d.stack.id, d.framework.name) for d in devs
                   if d.framework is not None and d.excluded is None})
@@ -993,6 +996,10 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
     if no_fa:
         out.append(Message("plan.assume.no_flash", stacks={"en": ", ".join(en for en, _ in no_fa),
                                                            "zh": "、".join(zh for _, zh in no_fa)}))
+    offload = sorted({rate for p in plans
+                      if p.offload_optimizer and (rate := assumed_cpu_adam_s(cat, p.framework)) is not None})
+    if offload:  # a plan that offloads the optimizer is timed with the assumed CPU-Adam rate (frameworks.yaml)
+        out.append(Message("plan.assume.cpu_adam", s=offload[0]))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
     out.append(Message("plan.assume.fresh", months=req.stale_months, field="stale_months"))
     out.append(Message("plan.assume.prices", kinds=Message("list.items", items=[Message(f"price_kind.{k}")

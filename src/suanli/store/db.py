@@ -27,7 +27,14 @@ from suanli import __version__
 from suanli.catalog.load import DATA_DIR, packaged_catalog
 from suanli.catalog.schema import Catalog, Offer, Source
 from suanli.errors import InputError, NotFoundError, SuanliError
-from suanli.store.importer import OfferImportError, ParsedImport, RowError, offer_fingerprint, parse_offers
+from suanli.store.importer import (
+    OfferImportError,
+    ParsedImport,
+    RowError,
+    identity_change,
+    offer_fingerprint,
+    parse_offers,
+)
 from suanli.store.models import (
     BenchResultRow,
     CatalogEntryRow,
@@ -415,6 +422,32 @@ class Store:
         if errors:
             raise OfferImportError(parsed.filename, errors[:20])
 
+    @staticmethod
+    def _check_identity(s: Session, parsed: ParsedImport) -> None:
+        """Refuse (the whole import) a row whose offer id is stored with another device, provider, card count or
+        billing unit: the offers table keeps the first device and provider, so such a row would list the id under
+        the new device while planning and the table still say the old one (review 2026-12-01). The stored
+        identity is the offers row plus the newest price row of the id (rolled back or not)."""
+        ids = sorted({o.id for o in parsed.offers})
+        have: dict[str, dict[str, Any]] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            for oid, device, provider in s.execute(select(OfferRow.id, OfferRow.device, OfferRow.provider)
+                                                   .where(OfferRow.id.in_(chunk))):
+                have[oid] = {"device": device, "provider": provider}
+            newest = (select(PriceRow.offer_id, func.max(PriceRow.id).label("pid"))
+                      .where(PriceRow.offer_id.in_(chunk)).group_by(PriceRow.offer_id).subquery())
+            for oid, cards, unit in s.execute(select(PriceRow.offer_id, PriceRow.cards, PriceRow.billing_unit)
+                                              .join(newest, PriceRow.id == newest.c.pid)):
+                have.setdefault(oid, {}).update(cards=cards, billing_unit=unit)
+        errors: list[RowError] = []
+        for o, line in zip(parsed.offers, parsed.lines):
+            moved = identity_change(have[o.id], o) if o.id in have else None
+            if moved is not None:
+                errors.append(RowError(line, moved[0], moved[1]))
+        if errors:
+            raise OfferImportError(parsed.filename, errors[:20])
+
     def import_parsed(self, parsed: ParsedImport, via: str = "cli", forced: bool = False) -> ImportResult:
         self.check_parsed(parsed)
         check_row(ImportRow, {"filename": Path(parsed.filename).name, "format": parsed.format, "via": via,
@@ -422,6 +455,7 @@ class Store:
         with self.write() as s:
             imp = ImportRow(filename=Path(parsed.filename).name, file_sha256=parsed.file_sha256, format=parsed.format,
                             rows=len(parsed.offers), new_prices=0, via=via, forced=forced)
+            self._check_identity(s, parsed)
             s.add(imp)
             s.flush()
             n_src = self._upsert_sources(s, parsed.new_sources, origin="import")
@@ -538,14 +572,16 @@ class Store:
                 for r in s.scalars(q)
             ]
 
-    def imports(self) -> list[dict[str, Any]]:
+    def imports(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+        """Imports, oldest first; `limit`/`offset` page them (the API's lists are bounded)."""
+        q = select(ImportRow).order_by(ImportRow.id).offset(offset).limit(limit)
         with self.read() as s:
             return [{"id": r.id, "filename": r.filename, "file_sha256": r.file_sha256, "format": r.format,
                      "rows": r.rows, "new_prices": r.new_prices, "via": r.via, "imported_at": r.imported_at.isoformat(),
                      "forced": r.forced,
                      "rolled_back_at": r.rolled_back_at.isoformat() if r.rolled_back_at else None,
                      "rolled_back_via": r.rolled_back_via}
-                    for r in s.scalars(select(ImportRow).order_by(ImportRow.id))]
+                    for r in s.scalars(q)]
 
     # -- plans and benchmark results -----------------------------------------------------------------
     def save_plan(self, model: str, request: dict[str, Any], result: dict[str, Any], name: str | None = None) -> int:
@@ -557,11 +593,13 @@ class Store:
             s.flush()
             return row.id
 
-    def plans(self) -> list[dict[str, Any]]:
+    def plans(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+        """Saved plans (without their results), oldest first; `limit`/`offset` page them."""
+        q = select(SavedPlanRow).order_by(SavedPlanRow.id).offset(offset).limit(limit)
         with self.read() as s:
             return [{"id": r.id, "name": r.name, "model": r.model, "created_at": r.created_at.isoformat(),
                      "request": r.request}
-                    for r in s.scalars(select(SavedPlanRow).order_by(SavedPlanRow.id))]
+                    for r in s.scalars(q)]
 
     def plan(self, plan_id: int) -> dict[str, Any]:
         with self.read() as s:
@@ -590,8 +628,10 @@ class Store:
                 s.add(BenchResultRow(**values))
         return r.id
 
-    def bench_results(self, accelerator: str | None = None) -> list[dict[str, Any]]:
-        q = select(BenchResultRow).order_by(BenchResultRow.created_at, BenchResultRow.id)
+    def bench_results(self, accelerator: str | None = None, limit: int | None = None,
+                      offset: int = 0) -> list[dict[str, Any]]:
+        """Stored benchmark results as saved (the API drops each one's host name), oldest first."""
+        q = select(BenchResultRow).order_by(BenchResultRow.created_at, BenchResultRow.id).offset(offset).limit(limit)
         if accelerator:
             q = q.where(BenchResultRow.accelerator == accelerator)
         with self.read() as s:

@@ -36,7 +36,9 @@ __all__ = [
     "MAX_ROWS",
     "OfferImportError",
     "ParsedImport",
+    "IDENTITY_FIELDS",
     "RowError",
+    "identity_change",
     "offer_fingerprint",
     "parse_offers",
 ]
@@ -101,6 +103,13 @@ def offer_fingerprint(o: Offer) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def _format_error(path: str, message: Any) -> OfferImportError:
+    """An upload of an unknown file type: the import's own error (422 in the API), not a packaged-data fault
+    (a bare DataFileError, 500)."""
+    text = message.render() if hasattr(message, "render") else str(message)
+    return OfferImportError(path, [RowError(None, "format", text)])
+
+
 def _fmt(filename: str, fmt: str | None) -> str:
     if fmt:
         f = fmt.lower().lstrip(".")
@@ -110,7 +119,7 @@ def _fmt(filename: str, fmt: str | None) -> str:
         return "yaml"
     if f in ("csv", "tsv"):
         return f
-    raise DataFileError(filename, None, "format", f"unknown file type {f or '(none)'!r}: use .csv, .yaml or .yml")
+    raise _format_error(filename, f"unknown file type {f or '(none)'!r}: use .csv, .yaml or .yml")
 
 
 _TRUE = {"true", "yes", "1", "y", "t"}
@@ -240,6 +249,21 @@ def _source_numbers(raw: dict[str, Any]) -> None:
         _sourced_price(raw, key)
 
 
+IDENTITY_FIELDS = ("device", "provider", "cards", "billing_unit")
+
+
+def identity_change(have: Offer | dict[str, Any], new: Offer) -> tuple[str, str] | None:
+    """(field, message) when `new` carries an existing offer id with another device, provider, card count or
+    billing unit (what the id names: a later row may change the price, not the offer), else None."""
+    for f in IDENTITY_FIELDS:
+        old_v = have.get(f) if isinstance(have, dict) else getattr(have, f)
+        new_v = getattr(new, f)
+        if old_v is not None and str(old_v) != str(new_v):
+            return f, (f"offer {new.id!r} exists with {f} {str(old_v)!r}, this row says {str(new_v)!r}: an offer id "
+                       "cannot change its device, provider, card count or billing unit (use a new id)")
+    return None
+
+
 def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: set[str] = frozenset(),  # type: ignore[assignment]
                  fmt: str | None = None, reference_offers: Sequence[Offer] | None = None,
                  force: bool = False) -> ParsedImport:
@@ -252,6 +276,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
     from suanli.catalog.offers import card_hour_price, plausibility_band
 
     refs = list(cat.offers if reference_offers is None else reference_offers)
+    ref_by_id = {o.id: o for o in refs}
     bands: dict[tuple[str, str], Any] = {}
     raw_bytes = data.encode("utf-8") if isinstance(data, str) else data
     sha = hashlib.sha256(raw_bytes).hexdigest()
@@ -324,6 +349,11 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
                                    "file (import a later price in another file)"))
             continue
         seen_rows[o.id] = line
+        ref = ref_by_id.get(o.id)
+        moved = identity_change(ref, o) if ref is not None else None
+        if moved is not None:  # an id names one offer: a row may add a price, never move the offer (review 2026-12-01)
+            errors.append(RowError(line, moved[0], moved[1]))
+            continue
         if not force:
             key = (o.device, str(o.billing_unit))
             if key not in bands:

@@ -9,6 +9,7 @@ from fastapi import Path as PathParam
 
 from suanli.api.deps import Token, run_bounded, store_of
 from suanli.api.responses import SavedPlan, SavedPlanRow
+from suanli.api.routers.prices import LIST_PAGE, Limit, Offset
 from suanli.api.schemas import SavePlanBody
 from suanli.views.plans import SavedPlanJson
 
@@ -16,8 +17,9 @@ router = APIRouter(prefix="/api", tags=["plans"])
 
 
 @router.get("/plans", response_model=list[SavedPlanRow], response_model_exclude_unset=True)
-def saved_plans(request: Request) -> list[dict[str, Any]]:
-    return store_of(request).plans()  # type: ignore[no-any-return]
+def saved_plans(request: Request, limit: Limit = LIST_PAGE, offset: Offset = 0) -> list[dict[str, Any]]:
+    """Saved plans (their requests), oldest first, one page at a time."""
+    return store_of(request).plans(limit=limit, offset=offset)  # type: ignore[no-any-return]
 
 
 @router.get("/plans/{plan_id}", response_model=SavedPlan, response_model_exclude_unset=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Path, Query, Request, UploadFile
+from fastapi import APIRouter, File, Path, Query, Request, Response, UploadFile
 
 from suanli.api.deps import Token, catalog, store_of
 from suanli.api.guard import UPLOAD_LIMIT
@@ -16,12 +16,37 @@ from suanli.views import catalog as views
 
 router = APIRouter(prefix="/api", tags=["prices"])
 _NAME = Annotated[str | None, Query(max_length=200)]
+OFFERS_PAGE = 50  # `suanli offers --limit`'s default
+MAX_PAGE = 1000  # the most rows one GET of a list returns
+LIST_PAGE = 100  # imports, saved plans, benchmark results per page by default
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE, description=f"rows to return (default {LIST_PAGE})")]
+Offset = Annotated[int, Query(ge=0, le=2**31 - 1, description="rows to skip (paging)")]
 
 
 @router.get("/offers", response_model=list[views.OfferJson], response_model_exclude_unset=True)
-def offers(request: Request, device: _NAME = None, provider: _NAME = None,
-           billing_unit: Literal["second", "minute", "hour", "day", "week", "month", "year"] | None = None) -> list[dict[str, Any]]:
-    return [views.offer_json(o) for o in views.select_offers(catalog(request), device, provider, billing_unit)]
+def offers(request: Request, response: Response, device: _NAME = None, provider: _NAME = None,
+           billing_unit: Literal["second", "minute", "hour", "day", "week", "month", "year"] | None = None,
+           region: Annotated[Literal["any", "cn", "international"], Query(
+               description="cn: Chinese platforms, international: the others, any (default: everything)")] = "any",
+           offer_kinds: Annotated[str, Query(max_length=64, description="listing, index, reference "
+                                             "(comma-separated) or all (default)")] = "all",
+           limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="offers to return (the CLI's 50 by "
+                                       "default); X-Total-Count says how many match")] = OFFERS_PAGE,
+           offset: Annotated[int, Query(ge=0, le=2**31 - 1, description="offers to skip (paging)")] = 0,
+           ) -> list[dict[str, Any]]:
+    """Offers as `suanli offers` lists them: filtered by device, provider, billing unit, region and kind, one
+    page at a time (`limit`, `offset`; the X-Total-Count header holds the number that match)."""
+    from suanli.catalog import offers as offer_q
+
+    try:
+        kinds = offer_q.parse_kinds(offer_kinds)
+    except InputError as e:
+        raise InputError("offer_kinds", str(e).removeprefix(f"{e.field}: ")) from None
+    cat = catalog(request)
+    usable = {o.id for o in offer_q.usable_offers(cat, region, kinds, billing_unit, None)}
+    sel = [o for o in views.select_offers(cat, device, provider, billing_unit) if o.id in usable]
+    response.headers["X-Total-Count"] = str(len(sel))
+    return [views.offer_json(o) for o in sel[offset:offset + limit]]
 
 
 @router.get("/offers/{offer_id}/history", response_model=list[PriceRow], response_model_exclude_unset=True)
@@ -40,8 +65,9 @@ def prices(request: Request, device: _NAME = None, offer: _NAME = None,
 
 
 @router.get("/imports", response_model=list[ImportRow], response_model_exclude_unset=True)
-def imports(request: Request) -> list[dict[str, Any]]:
-    return store_of(request).imports()  # type: ignore[no-any-return]
+def imports(request: Request, limit: Limit = LIST_PAGE, offset: Offset = 0) -> list[dict[str, Any]]:
+    """Imports, oldest first, one page at a time."""
+    return store_of(request).imports(limit=limit, offset=offset)  # type: ignore[no-any-return]
 
 
 @router.post("/offers/import", dependencies=[Token], response_model=ImportResultJson, response_model_exclude_unset=True)

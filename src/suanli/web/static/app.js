@@ -406,7 +406,7 @@ function renderAccs(rows) {
 }
 $("#acc-search").addEventListener("input", () => { if (state.accs) renderAccs(state.accs); });
 async function openDevice(id) {
-  const [d, offers] = await Promise.all([api("/api/accelerators/" + encodeURIComponent(id)), api("/api/offers?device=" + encodeURIComponent(id))]);
+  const [d, offers] = await Promise.all([api("/api/accelerators/" + encodeURIComponent(id)), api("/api/offers?limit=1000&device=" + encodeURIComponent(id))]);
   state.detail = {d, offers}; renderDetail(state.detail); renderAccs(state.accs);
   const el = $("#acc-detail"); el.focus({preventScroll: true}); el.scrollIntoView({block: "start"});
 }
@@ -432,7 +432,7 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
 (async function init() {
   await Promise.all([loadMessages(lang), loadMessages("en")]);
   applyLang();
-  const [models, accs, offers, frameworks] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers"), api("/api/frameworks")]);
+  const [models, accs, offers, frameworks] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers?limit=1000"), api("/api/frameworks")]);
   state.frameworks = frameworks; fillFrameworks("");
   $("#already-on").insertAdjacentHTML("beforeend", [...new Set(accs.map(a => a.stack))].sort()
     .map(s => `<label class="check"><input type="checkbox" value="${esc(s)}"><span>${esc(s)}</span></label>`).join(""));
