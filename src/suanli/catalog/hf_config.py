@@ -27,7 +27,7 @@ from typing import Any
 from suanli.catalog.schema import MLAConfig, ModelArch, MoEConfig
 from suanli.errors import InputError
 
-__all__ = ["HF_ARCHITECTURES", "SUPPORTED_MODEL_TYPES", "from_hf_config", "to_hf_config"]
+__all__ = ["HF_ARCHITECTURES", "SUPPORTED_MODEL_TYPES", "config_model_name", "from_hf_config", "to_hf_config"]
 
 # transformers class -> model_type of the native implementation that builds it
 HF_ARCHITECTURES: dict[str, str] = {
@@ -107,6 +107,24 @@ def _check_heads(hidden: int, heads: int, kv: int, head_dim: int | None) -> None
         raise InputError("num_key_value_heads", f"{kv} does not divide num_attention_heads {heads}")
     if head_dim is None and hidden % heads:
         raise InputError("num_attention_heads", f"{heads} does not divide hidden_size {hidden}; give head_dim")
+
+
+def config_model_name(cfg: dict[str, Any], path: str) -> str:
+    """The name a config.json file's model goes by, in every command: the config's own `_name_or_path` (what
+    transformers' save_pretrained writes: the Hub id, or the last part of a local folder path) when present, else the
+    file's stem (`qwen3moe.json` -> qwen3moe); a file named config.json, the Hub's name for every model, takes its
+    folder's name (`Qwen3-30B-A3B/config.json` -> Qwen3-30B-A3B)."""
+    given = cfg.get("_name_or_path")
+    if isinstance(given, str) and given.strip().rstrip("/\\"):
+        given = given.strip().rstrip("/\\")
+        # a local folder (absolute, relative or home path) is named by its last part; a Hub id stays whole
+        local = given.startswith(("/", ".", "~")) or "\\" in given or given.count("/") > 1
+        return given.replace("\\", "/").rsplit("/", 1)[-1] if local else given
+    parts = path.replace("\\", "/").rstrip("/").split("/")
+    stem = parts[-1].rsplit(".", 1)[0] if parts else ""
+    if stem.lower() == "config" and len(parts) > 1 and parts[-2] not in ("", ".", ".."):
+        return parts[-2]
+    return stem or path
 
 
 def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:

@@ -168,6 +168,7 @@ def load_files(paths: Iterable[Path]) -> Catalog:
             need_source(section, row.id, "kv_dtypes_source", getattr(row, "kv_dtypes_source", None))
             need_source(section, row.id, "gqa_decode_kernel_source", getattr(row, "gqa_decode_kernel_source", None))
             need_source(section, row.id, "cpu_adam_source", getattr(row, "cpu_adam_source", None))
+            need_source(section, row.id, "tp_comm_overlap_source", getattr(row, "tp_comm_overlap_source", None))
 
     _check_unique("accelerators", ((a.id, a.aliases) for a in merged["accelerators"]))
     _check_unique("models", ((m.id, m.aliases) for m in merged["models"]))

@@ -589,6 +589,11 @@ class InferenceEngine(_Strict):
         "None: no such split (every release reads the cache once); see gqa_decode_kernel_source"
     )
     gqa_decode_kernel_source: str | None = None
+    prefill_chunk_tokens: IntField | None = Field(
+        None, description="tokens one prefill step processes at most (vLLM chunked prefill: max_num_batched_tokens): "
+        "an attention-score matrix without a fused kernel is then chunk x context, not context²; None: the whole "
+        "prompt at once (transformers generate)"
+    )
     source: str
     note: str | None = None
 
@@ -625,6 +630,11 @@ class Framework(_Strict):
         False, description="can pipeline its tensor-parallel all-gathers / reduce-scatters with the GEMMs (sequence "
         "parallel, chunked collectives: Megatron-Core tp_comm_overlap, MindSpeed CoC / MC2)"
     )
+    tp_comm_overlap_links: tuple[Interconnect, ...] | None = Field(
+        None, description="the intra-node links (Accelerator.interconnect) its tensor-parallel overlap runs on "
+        "(None: no source here restricts it); Transformer Engine's userbuffers need an NVLink domain"
+    )
+    tp_comm_overlap_source: str | None = None
     engine: str | None = Field(None, description="serving frameworks: the engine they are")
     # memory-saving optimizer options the planner tries when nothing plainer fits (issue: 70B full on 8x 80 GB)
     offload_zero_stages: tuple[int, ...] = Field(

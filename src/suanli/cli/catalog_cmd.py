@@ -232,7 +232,8 @@ def register(app: typer.Typer) -> None:
                                                       last=offset + len(rows), total=total),
                   headers=col_headers(cols, "offers.col"))
         if dev:
-            note = offer_q.unpriced_reason(cat, dev, lang())
+            # not when the device has a listing among the usable offers (an imported one too): the note explains none
+            note = offer_q.unpriced_reason(cat, dev, lang(), offer_q.usable_offers(cat, reg, ("listing",), None, dev))
             if note:
                 console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {dev}: {note}", highlight=False, soft_wrap=True)
             gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev), lang())

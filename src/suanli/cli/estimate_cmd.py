@@ -92,7 +92,9 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
         console.print(f"{note} {n}", highlight=False)
     s = c["speed"]
     headers = {"metric": tr("col.metric"), "value": tr("col.value")}
-    if s:
+    if s and m["fits"] is False:  # it never runs: no speed, as its time below (--json keeps them with runs false)
+        console.print(tr("cli.est.speed_no_fit"), highlight=False)
+    elif s:
         keys = [k for k in s if k != "efficiency"]
         emit_rows([{"metric": _label("est.metric", k), "value": _value(s[k])} for k in keys], ["metric", "value"],
                   title=tr("cli.est.speed_title"), headers=headers)
@@ -100,14 +102,14 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
             src = tr("est.assumed") if eff["source"] == "assumed" else eff["source"]
             console.print(tr("cli.est.efficiency", metric=eff["metric"], value=eff["value"], source=src), highlight=False)
     sc = c["scaling"]
-    if sc and w.gpus > 1:
+    if sc and w.gpus > 1 and m["fits"] is not False:
         emit_rows([{"metric": _label("est.metric", k), "value": v} for k, v in sc.items()], ["metric", "value"],
                   title=tr("cli.est.scaling_title"), headers=headers)
     if c["time"].get("hours") is not None:
         # a configuration that does not fit never runs: its time is no answer, so it is marked as such
         console.print(tr("cli.est.time" if m["fits"] is not False else "cli.est.time_no_fit", tokens=w.tokens,
                          hours=c["time"]["hours"]), highlight=False)
-    if c["time"].get("first_serve_hours") is not None:
+    if c["time"].get("first_serve_hours") is not None and m["fits"] is not False:
         fs = c["time"]["first_serve_breakdown_hours"]
         console.print(tr("cli.est.first_serve", hours=c["time"]["first_serve_hours"], env=fs["environment_h"] * 60,
                          download=fs["download_h"] * 60, load=fs["load_h"] * 60), highlight=False)
@@ -211,7 +213,7 @@ def register(app: typer.Typer) -> None:
         ))
         from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate
 
-        e = estimate_with_calibration(cat, m, acc, w)
+        e = _named_as_flags(lambda: estimate_with_calibration(cat, m, acc, w))
         if json_:
             if engine_note:
                 e = e.model_copy(update={"notes": [engine_note, *e.notes]})

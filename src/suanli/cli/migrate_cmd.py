@@ -91,8 +91,10 @@ def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             raise InputError("model", f"{model} is not a readable JSON config: {e}") from None
         if not isinstance(cfg, dict) or not cfg.get("model_type"):
-            raise InputError("model", f"{model} has no 'model_type'; pass a Hugging Face config.json")
-        name = str(cfg.get("_name_or_path") or path.parent.name or path.stem)
+            raise InputError("model", Message("err.has_no_model_type_pass_a", model=model))
+        from suanli.catalog.hf_config import config_model_name
+
+        name = config_model_name(cfg, str(path))
         arch = None
         try:
             from suanli.catalog.hf_config import from_hf_config

@@ -24,7 +24,7 @@ WHY_NOT_ROWS = 8  # rows of the why-not table; the rest are in --json
 
 # --framework's help. A literal, because typer evaluates it on every `plan` run and reading frameworks.yaml there
 # cost PyYAML's import (~30 ms); tests/unit/estimate/test_capability_gaps.py checks it lists every frameworks.yaml row
-FRAMEWORK_HELP = ("training: llama-factory, peft, deepspeed, megatron, nemo, mindspeed, torchtitan; serving: vllm, "
+FRAMEWORK_HELP = ("training: llama-factory, peft, deepspeed, torchtune, megatron, nemo, mindspeed, torchtitan; serving: vllm, "
                   "sglang, lmdeploy, vllm-ascend, mindie, trt-llm, transformers (frameworks.yaml)")
 
 
@@ -112,7 +112,7 @@ def render_plan(r: PlanResult) -> None:
             else Message("plan.what.users", users=q.concurrent_users, rps=q.requests_per_s)
             if q.concurrent_users and q.requests_per_s
             else Message("plan.what.rps", rps=q.requests_per_s) if q.requests_per_s
-            else Message("plan.what.tokens", tokens=q.tokens))
+            else Message("plan.what.generated", tokens=q.tokens))
     console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
                                          objective=q.objective)) + "[/bold] · "
                   + t("plan.scope", lg, region=t(f"price_region.{q.region}", lg),

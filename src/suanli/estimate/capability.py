@@ -31,6 +31,8 @@ __all__ = [
     "runs_pp",
     "supports_fp8",
     "supports_fp8_training",
+    "tp_overlap_refusal",
+    "tp_overlap_runs",
     "tp_zero_runs",
     "tp_zero_stages",
     "zero_framework",
@@ -107,6 +109,29 @@ def tp_zero_runs(fw: Framework, tp: Any, dp: Any, zero: Any) -> Any:
     for pipeline stages: torchtitan replicates (DDP, ZeRO 0) only as 1-D parallelism and shards with FSDP2 beside
     tensor parallelism (torchtitan-apply-fsdp)."""
     return (np.asarray(tp) == 1) | ((np.asarray(dp) == 1) & (np.asarray(zero) == 0)) | np.isin(zero, tp_zero_stages(fw))
+
+
+def tp_overlap_runs(fw: Framework, acc: Accelerator) -> bool:
+    """Whether `fw` pipelines its tensor-parallel collectives with the GEMMs on `acc`: it has the overlap
+    (frameworks.yaml tp_comm_overlap) and `acc`'s intra-node link is one it runs on (tp_comm_overlap_links, cited:
+    Transformer Engine's userbuffers need an NVLink domain). The one rule the planner's layouts and `estimate
+    --tp-comm-overlap` apply."""
+    return fw.tp_comm_overlap and (fw.tp_comm_overlap_links is None or acc.interconnect in fw.tp_comm_overlap_links)
+
+
+def tp_overlap_refusal(frameworks: Sequence[Framework], acc: Accelerator, framework: str | None = None) -> Message | None:
+    """Why tensor-parallel communication overlap cannot run on `acc` with the pinned `framework` (else with any
+    framework on its stack that has the overlap): one sentence naming the link and the source, else None."""
+    cands = [f for f in frameworks if (f.id == framework if framework is not None else acc.stack in f.stacks)
+             and f.tp_comm_overlap]
+    if framework is not None and not cands:
+        name = next((f.name for f in frameworks if f.id == framework), framework)
+        return Message("cap.fw.no_tp_overlap", framework=name)
+    if not cands or any(tp_overlap_runs(f, acc) for f in cands):
+        return None
+    f = cands[0]
+    return Message("cap.fw.tp_overlap_link", framework=f.name, device=acc.name, link=acc.interconnect,
+                   links=", ".join(f.tp_comm_overlap_links or ()), source=f.tp_comm_overlap_source or "")
 
 
 def zero_runs(fw: Framework, tp: Any, pp: Any, dp: Any, zero: Any) -> Any:

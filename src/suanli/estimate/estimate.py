@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.capability import check_capability, framework_refusals, zero_framework
+from suanli.estimate.capability import check_capability, framework_refusals, tp_overlap_refusal, zero_framework
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
@@ -109,6 +109,8 @@ class Estimate(BaseModel):
             "scaling": {},
             "error_band": {k: v.model_dump() for k, v in self.error_band.items()},
             "notes": self.notes,
+            # a configuration that does not fit in memory never runs: speed and time are what it would reach if it did
+            "runs": self.memory.fits is not False,
         }
         if self.memory.host_offload_bytes_per_node is not None:  # optimizer offloaded: host RAM per node it needs
             out["memory"]["host_offload_bytes_per_node"] = self.memory.host_offload_bytes_per_node
@@ -227,6 +229,9 @@ def estimate(
         if refused is not None:
             raise InputError("framework" if w.framework is not None else "zero" if w.offload_optimizer else
                              "optimizer" if w.optimizer == "adamw8bit" else "task", render(refused), refused)
+    if w.training and w.tp_comm_overlap and (overlap := tp_overlap_refusal(cat.frameworks, device, w.framework)):
+        # the link rule the planner's layouts apply (capability.tp_overlap_runs; frameworks.yaml tp_comm_overlap_links)
+        raise InputError("tp_comm_overlap", render(overlap), overlap)
     if w.training and (w.pp > 1 or w.tp > 1):
         # which ZeRO stages run beside pipeline / tensor parallelism is framework data (frameworks.yaml pp_zero_stages,
         # tp_zero_stages; the planner applies the same rule): DeepSpeed and Megatron shard optimizer states only beside

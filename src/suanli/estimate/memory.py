@@ -30,6 +30,7 @@ __all__ = [
     "max_context_that_fits",
     "nominal_params",
     "needed_bytes",
+    "prefill_chunk_tokens",
     "preallocate_fraction",
     "training_memory",
     "training_memory_terms",
@@ -122,7 +123,7 @@ class InferenceMemoryTerms:
     weights_bytes: float
     routed_fraction: float
     kv_bytes_per_token: float
-    kv_cache_heads: int  # heads tensor parallelism splits the cache by (arch.kv_cache_heads)
+    kv_shards_by_tp: bool
     context: float  # KV positions per layer (arch.cached_positions)
     input: int
     act_bytes_per_token: float
@@ -130,9 +131,11 @@ class InferenceMemoryTerms:
     logits_bytes_per_seq: float
     profile_tokens: float | None
     kv_previous_bytes_per_seq: float = 0.0
+    prefill_chunk_tokens: float | None = None  # an engine that prefills in chunks (engines.prefill_chunk_tokens)
 
 
-def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool) -> InferenceMemoryTerms:
+def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
+                           prefill_chunk: float | None = None) -> InferenceMemoryTerms:
     kv_b = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
     act_b = activation_bytes(w.precision)
     h = m.hidden_size or 0
@@ -140,9 +143,9 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool) -> Inf
         weights_bytes=weights_bytes(m, w.precision),
         routed_fraction=_routed_fraction(m),
         kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
-        # tp ranks split the cache by KV heads, at least one per rank (arch.kv_cache_share_per_rank); MLA's latent
-        # is one head, whole on every rank
-        kv_cache_heads=arch.kv_cache_heads(m, w.engine),
+        # MLA's latent cache is shared by all heads, so tensor parallelism replicates it on every rank (vLLM's
+        # MLA backends); GQA/MHA caches split by KV heads across tp ranks
+        kv_shards_by_tp=not (m.mla is not None and w.engine != "hf"),
         # sliding-window layers cache at most their window (arch.cached_positions: mean positions per layer)
         context=arch.cached_positions(m, w.context),
         input=w.input,
@@ -159,6 +162,7 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool) -> Inf
         # and frees the old tensor at once (cache_utils.py DynamicLayer.update)
         kv_previous_bytes_per_seq=arch.kv_cache_bytes_per_token(m, kv_b, w.engine) * (w.context - 1)
         if w.legacy_kv_cache and w.output > 1 else 0.0,
+        prefill_chunk_tokens=prefill_chunk,
     )
 
 
@@ -168,22 +172,27 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     pre-allocating engine reserves (fraction × capacity); its unused KV pool is reported as its own item."""
     shard = tp * pp
     weights = t.weights_bytes / shard * ep_share_of(t.routed_fraction, ep)
-    kv_share = arch.kv_cache_share_per_rank(t.kv_cache_heads, tp) / pp  # replicated past the KV heads
-    kv = t.kv_bytes_per_token * t.context * batch * kv_share
+    kv_shard = shard if t.kv_shards_by_tp else pp
+    kv = t.kv_bytes_per_token * t.context * batch / kv_shard
     tokens = batch * t.input if t.profile_tokens is None else np.minimum(batch * t.input, t.profile_tokens)
-    act = tokens * t.act_bytes_per_token / tp + batch * t.score_bytes_per_seq / tp
+    # unfused attention scores, heads x queries x keys: the whole prompt at once is context² per sequence; an engine
+    # that prefills in chunks (vLLM max_num_batched_tokens, vllm-chunked-prefill-default) holds one step's at most,
+    # chunk queries against the prompt's keys
+    scores = batch * t.score_bytes_per_seq if t.prefill_chunk_tokens is None else (
+        t.score_bytes_per_seq / max(t.input, 1) * np.minimum(t.prefill_chunk_tokens, batch * t.input))
+    act = tokens * t.act_bytes_per_token / tp + scores / tp
     logits = batch * t.logits_bytes_per_seq
     parts: dict[str, Any] = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
     if t.kv_previous_bytes_per_seq:
         # the previous step's cache is alive at the last decode step, when the prefill transients are gone
-        parts["kv_cache_previous_step"] = np.maximum(t.kv_previous_bytes_per_seq * batch * kv_share - act, 0.0)
+        parts["kv_cache_previous_step"] = np.maximum(t.kv_previous_bytes_per_seq * batch / kv_shard - act, 0.0)
     if pool_bytes is not None:
         parts["kv_cache_pool_unused"] = np.maximum(pool_bytes - weights - act - logits - kv, 0.0)
     return parts
 
 
 def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
-               prealloc: float | None) -> tuple[dict[str, float], list[Message]]:
+               prealloc: float | None, chunk: float | None = None) -> tuple[dict[str, float], list[Message]]:
     if m.kind == "diffusion":
         weights = weights_bytes(m, w.precision) / (w.tp * w.pp)
         return {"weights": weights}, [Message("est.note.diffusion_weights")]
@@ -191,7 +200,7 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
     pool = None
     if prealloc is not None and acc is not None and acc.specs.memory_gib is not None:
         pool = prealloc * acc.specs.memory_gib.value * GiB
-    t = inference_memory_terms(m, w, prealloc is not None)
+    t = inference_memory_terms(m, w, prealloc is not None, chunk)
     parts = {k: float(v) for k, v in inference_memory(t, w.tp, w.pp, w.ep, w.batch, pool).items()}
     n_sw = arch.sliding_layers(m)
     if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
@@ -435,6 +444,15 @@ def preallocate_fraction(cat: Catalog | None, engine: str) -> float | None:
     return e.preallocate_fraction.value if e is not None and e.preallocate_fraction is not None else None
 
 
+def prefill_chunk_tokens(cat: Catalog | None, engine: str) -> float | None:
+    """Tokens one prefill step of `engine` processes at most (catalog engines.prefill_chunk_tokens); None when it
+    prefills the whole prompt at once or no catalog is given."""
+    if cat is None:
+        return None
+    e = next((x for x in cat.engines if x.id == engine), None)
+    return float(e.prefill_chunk_tokens.value) if e is not None and e.prefill_chunk_tokens is not None else None
+
+
 def usable_memory_bytes(capacity_bytes: Any, fragmentation: float, prealloc: float | None) -> Any:
     """The one fits rule of estimate and plan. A pre-allocating engine may fill its reserved share of the card
     (vLLM gpu_memory_utilization); everything else the card less the caching allocator's fragmentation margin
@@ -470,7 +488,7 @@ def estimate_memory(
     elif w.training:
         parts, notes, trainable = _training(m, w)
     else:
-        parts, notes = _inference(m, w, acc, prealloc)
+        parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine))
     host = None
     if w.training and w.offload_optimizer and w.method == "default":
         # no offer states its host memory: the figure is said, never checked (plan warns the same)

@@ -32,7 +32,7 @@ from suanli.catalog.offers import (
     unpriced_reason,
     usable_offers,
 )
-from suanli.catalog.schema import Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
+from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
@@ -44,6 +44,7 @@ from suanli.estimate.capability import (
     optimizer_zero_stages,
     pp_zero_runs,
     runs_pp,
+    tp_overlap_runs,
     tp_zero_runs,
     zero_runs,
 )
@@ -51,6 +52,7 @@ from suanli.estimate.memory import (
     inference_memory,
     inference_memory_terms,
     offload_host_bytes_per_node,
+    prefill_chunk_tokens,
     preallocate_fraction,
     stack_fragmentation,
     training_memory,
@@ -80,7 +82,7 @@ from suanli.estimate.speed import (
     training_step,
 )
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
-from suanli.i18n import Message, both, duration, render
+from suanli.i18n import Message, both, duration, render, t
 from suanli.plan.cost import MIGRATION_ENGINEERS, UNIT_HOURS, billed_cost, billed_units
 from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
@@ -339,8 +341,6 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             reason = Message("why.migration_not_allowed", weeks_min=weeks[0], weeks_max=weeks[1], why=weeks[2])
         elif fw_reason is not None:
             reason = fw_reason
-        elif not inference and fw is not None and req.tp is not None and _tp_heads_refusal(m, fw, req.tp):
-            reason = _tp_heads_refusal(m, fw, req.tp)
         elif acc.specs.memory_gib is None or acc.specs.memory_bandwidth_gb_per_s is None:
             # name every missing figure: the specs not published, and the price when it is not public either
             missing = [Message(k) for k, v in (("why.no_memory_size", acc.specs.memory_gib),
@@ -443,22 +443,7 @@ def _flash(stack: SoftwareStack) -> bool:
     return bool(stack.flash_attention is not None and stack.flash_attention.value)
 
 
-# frameworks built on Megatron-Core (frameworks.yaml names and notes): its attention splits whole heads and query
-# groups over the tensor-parallel ranks and refuses any other tp (arch.tp_splits_heads)
-MEGATRON_CORE_FRAMEWORKS = ("megatron", "nemo", "mindspeed")
-
-
-def _tp_heads_refusal(m: ModelArch, fw: Framework, tp: int) -> Message | None:
-    """Why a pinned tensor-parallel size cannot train `m` on `fw`: Megatron-Core needs tp to divide the attention heads
-    and the KV heads (arch.tp_splits_heads); None where it does."""
-    if fw.id not in MEGATRON_CORE_FRAMEWORKS or bool(arch.tp_splits_heads(m, tp)):
-        return None
-    return Message("why.tp_heads", framework=fw.name, tp=tp, heads=m.num_attention_heads or 0,
-                   kv_heads=m.num_key_value_heads or m.num_attention_heads or 0)
-
-
-def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
-             m: ModelArch | None = None) -> dict[str, np.ndarray]:
+def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[str, np.ndarray]:
     """The framework's layouts (gpus × tp × pp × vpp × ep × zero × recompute × micro-batch), pins applied, generic
     validity pruned before any arithmetic (vidur's is_valid pruning). Virtual pipeline stages only where the
     framework runs the interleaved schedule, pp > 1 and the layers split into pp × vpp equal chunks."""
@@ -488,8 +473,6 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
     valid &= (zero == 0) | (dp > 1)
     valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
     valid &= zero_runs(fw, tp, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline / tensor parallelism
-    if m is not None and fw.id in MEGATRON_CORE_FRAMEWORKS:
-        valid &= arch.tp_splits_heads(m, tp)  # whole heads and KV heads per rank (no replication in training)
     keep = np.nonzero(valid)[0]
     return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "vpp": vpp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
             "rec": rec[keep].astype(int), "b": b[keep]}
@@ -538,7 +521,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     fws = {f.id: f for f in cat.frameworks}
     for (fw_id, precision, flash, opt), idx in groups.items():
         fw = fws[fw_id]
-        lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m)
+        lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0)
         if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
             z_ok = np.isin(lay["zero"], optimizer_zero_stages(fw, "", offload=True) if opt == OPT_OFFLOAD else (0,))
             lay = {k: v[z_ok] for k, v in lay.items()}
@@ -583,8 +566,10 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         rates = _stack_rates([_try(lambda: training_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
-        # the framework's tensor-parallel communication overlap, where it has one, is assumed switched on
-        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=fw.tp_comm_overlap,
+        # the framework's tensor-parallel communication overlap, where it has one and the device's link runs it
+        # (capability.tp_overlap_runs: Transformer Engine's userbuffers need an NVLink domain), is assumed switched on
+        overlap = np.array([tp_overlap_runs(fw, d.acc) for d in devs])[di]
+        k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=overlap,
                           offload=opt == OPT_OFFLOAD)
         compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
         nodes = np.ceil(L["gpus"] / per_node[sel])
@@ -672,7 +657,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         w = make_workload(task="inference", precision=precision, input=req.input, output=req.output, engine=engine,
                           flash_attention=flash)
         prealloc = preallocate_fraction(cat, engine)
-        mt = inference_memory_terms(m, w, prealloc is not None)
+        mt = inference_memory_terms(m, w, prealloc is not None, prefill_chunk_tokens(cat, engine))
         st = inference_speed_terms(m, w)
         lay = np.array(np.meshgrid(np.array(idx), tps, SERVE_BATCHES, indexing="ij")).reshape(3, -1)
         di, tp, b = lay[0].astype(int), lay[1].astype(float), lay[2].astype(float)
@@ -848,8 +833,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     today = today or dt.date.today()
     t0 = time.perf_counter()
     training = req.task != "inference"
-    if training:
-        arch.require_llm(m, f"task {req.task}")
+    if m.kind != "llm":  # diffusion: estimate gives seconds per image, scenarios prices image serving
+        refused = Message("err.plan_needs_llm", model=m.id, kind=m.kind)
+        raise InputError("model", render(refused), refused)
     fw_ids = [f.id for f in cat.frameworks]
     if req.framework is not None and req.framework not in fw_ids:
         raise InputError("framework", f"{req.framework!r} is not one of {', '.join(fw_ids)}")
@@ -950,7 +936,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
     # nothing planned: a framework whose optimizer offload / 8-bit AdamW fits comes first among the hints
     relax = [] if plans else [*(Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]),
-                              *_relax(grid, sel, total, calendar_h, req, devs)]
+                              *_relax(grid, sel, total, calendar_h, req, devs, cat)]
     assumptions = _assumptions(cat, req, devs, training, plans)
     return PlanResult(
         request=req,
@@ -999,10 +985,13 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
     if not training:
         engines = sorted({(d.stack.name, d.stack.id, d.engine) for d in devs if d.engine and d.excluded is None})
         out += [Message("plan.assume.engine", stack=_stack_name(stacks[i]), engine=e) for _, i, e in engines]
-        out.append(Message("plan.assume.period", hours=duration(req.serving_hours), field="hours"))
+        job = not req.requests_per_s  # tokens to generate: a job with its own hours, no serving period
+        if not job:
+            out.append(Message("plan.assume.period", hours=duration(req.serving_hours), field="hours"))
         js = job_setup(cat)
         if js.weight_load_gb_per_s is not None:
-            out.append(Message("plan.assume.first_serve_in_period" if req.setup_in_period
+            out.append(Message("plan.assume.first_serve_job" if job else "plan.assume.first_serve_in_period"
+                               if req.setup_in_period
                                else "plan.assume.first_serve_billed" if req.setup_billed else "plan.assume.first_serve",
                                env=js.environment_minutes.value, gbit=js.download_gbit_per_s.value,
                                load=js.weight_load_gb_per_s.value, field="hours"))
@@ -1115,7 +1104,7 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
         device=acc.id, framework=fw.id if fw else "", gpus=int(grid["gpus"][i]), tp=tp, pp=int(grid["pp"][i]),
         vpp=int(grid["vpp"][i]), dp=int(grid["dp"][i]), ep=int(grid["ep"][i]), zero=int(grid["zero"][i]),
         recompute=RECOMPUTE[int(grid["rec"][i])], precision=_precision_of(grid, i, r), micro_batch=int(grid["b"][i]),
-        grad_accum=int(grid["ga"][i]), tp_comm_overlap=bool(fw is not None and fw.tp_comm_overlap and tp > 1),
+        grad_accum=int(grid["ga"][i]), tp_comm_overlap=bool(fw is not None and tp_overlap_runs(fw, acc) and tp > 1),
         flash_attention=_flash(d.stack), optimizer=_optimizer_of(grid, i),
         offload_optimizer=int(grid["opt"][i]) == OPT_OFFLOAD,
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
@@ -1283,7 +1272,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         tp=int(grid["tp"][i]),
         pp=int(grid["pp"][i]),
         vpp=int(grid["vpp"][i]) if training else 1,
-        tp_comm_overlap=bool(training and d.framework is not None and d.framework.tp_comm_overlap and grid["tp"][i] > 1),
+        tp_comm_overlap=bool(training and d.framework is not None and tp_overlap_runs(d.framework, d.acc)
+                             and grid["tp"][i] > 1),
         dp=int(grid["dp"][i]),
         ep=int(grid["ep"][i]),
         zero=int(grid["zero"][i]) if training else None,
@@ -1589,7 +1579,7 @@ def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -
 _ASKED = frozenset({"why.not_domestic", "why.vendor_not_allowed", "why.stack_not_allowed", "why.migration_not_allowed"})
 # exclusions a pin of the request caused (framework, engine, layout, precision): dropping the pin lifts them
 _PINNED = frozenset({"why.fw_task", "why.fw_stack", "why.fw_pins", "why.engine_stack", "why.capability",
-                     "why.no_fp8_training", "why.tp_heads"})
+                     "why.no_fp8_training"})
 
 
 def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
@@ -1602,8 +1592,6 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
             out += ([f"--framework {req.framework}"] if req.framework else []) + str(r.params["pins"]).split(", ")
         elif r.id == "why.engine_stack" and req.engine:
             out.append(f"--engine {req.engine}")
-        elif r.id == "why.tp_heads" and req.tp:
-            out.append(f"--tp {req.tp}")
         elif r.id in ("why.capability", "why.no_fp8_training") and req.precision and req.task != "qlora":
             out.append(f"--precision {req.precision}")
         else:
@@ -1612,7 +1600,7 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
 
 
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
-           req: PlanRequest, devs: list[_Device]) -> list[Message]:
+           req: PlanRequest, devs: list[_Device], cat: Catalog | None = None) -> list[Message]:
     """When nothing qualifies: which constraint to relax and by how much."""
     tips: list[Message] = []
     finite = np.isfinite(cost)
@@ -1623,12 +1611,18 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             tips.append(Message("relax.drop_pin", pins=", ".join(pins)))
             return tips
     if allowed and not any(d.offers for d in allowed):
-        # the devices the request allows have no price under its filter: say that, not "nothing fits"
-        wider = "listing,reference" if "reference" not in req.offer_kinds else ""
+        # the devices the request allows have no price under its filter: say that, not "nothing fits"; the wider
+        # filter names the kinds those devices do have rows of in the region (an H20 has index rows, no reference)
+        ids = {d.acc.id for d in allowed}
+        there = {o.kind for o in usable_offers(cat, req.region, OFFER_KINDS) if o.device in ids} if cat else set()
+        extra = [k for k in OFFER_KINDS if k in there and k not in req.offer_kinds]
+        wider = ",".join([*req.offer_kinds, *extra]) if extra else ""
         kinds = req.offer_kinds[0] if len(req.offer_kinds) == 1 else "/".join(req.offer_kinds)
         which = "relax.no_price" if wider else "relax.no_price_region" if req.region != "any" else "relax.no_price_any"
         tips.append(Message(which, price_kind=kinds, price_region=req.region, field="offer_kinds",
-                            region_field="region", wider=wider))
+                            region_field="region", wider=wider,
+                            extra={lg: ("、" if lg == "zh" else " and ").join(t(f"price_kind.{k}", lg) for k in extra)
+                                   for lg in ("en", "zh")}))
         return tips
     if sel.size == 0 and grid["dev"].size:
         limits, alone = _binding(grid, np.arange(grid["dev"].shape[0]))

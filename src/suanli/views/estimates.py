@@ -157,6 +157,8 @@ class EstimateJson(Shape):
     scaling: InferenceScalingJson | TrainingScalingJson | EmptyJson = Field(union_mode="left_to_right")
     error_band: dict[str, ErrorBand] = Field(description="validated |relative error| by estimate group")
     notes: list[str]
+    runs: bool = Field(True, description="false when the configuration does not fit in memory: it never runs, and "
+                       "speed, scaling and time are then what it would reach if it did (the CLI prints none)")
 
 
 def calibration_for(device_id: str, path: Path | None = None) -> tuple[EfficiencyFactor, ...]:

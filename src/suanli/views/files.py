@@ -143,15 +143,14 @@ def _finite_or_raise(doc: Any, name: str, field: str) -> None:
 def load_model_arg(cat: Catalog, name: str, field: str = "model") -> ModelArch:
     """A preset name, or a path to a Hugging Face config.json (parsed locally, bounded; nothing is downloaded)."""
     if name.endswith(".json"):
-        from suanli.catalog.hf_config import from_hf_config
+        from suanli.catalog.hf_config import config_model_name, from_hf_config
 
-        path = Path(name)
         cfg = parse_json(read_file_bytes(name, field, max_bytes=4 * 2**20), name, field)
         _finite_or_raise(cfg, name, field)
         if not isinstance(cfg, dict):
             raise InputError(field, f"{name} must be a JSON object (a Hugging Face config.json)")
         try:
-            return from_hf_config(cfg, name=path.parent.name or path.stem)
+            return from_hf_config(cfg, name=config_model_name(cfg, str(Path(name).expanduser())))
         except (TypeError, ValueError, OverflowError, KeyError, AttributeError) as e:
             if isinstance(e, InputError):
                 raise

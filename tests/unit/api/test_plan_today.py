@@ -15,17 +15,20 @@ def test_api_plan_uses_suanli_today_and_keys_the_cache_on_it(client: TestClient,
         out: dict[str, int] = client.get("/api/info").json()["plan_cache"]
         return out
 
+    # on the RTX 4090 alone, whose cheapest offer changes when every price is stale (the 4090's torchtune-measured
+    # efficiency no longer applies to LLaMA-Factory, so it is not the cheapest device overall: review 3)
     monkeypatch.setenv("SUANLI_TODAY", "2026-12-01")
-    fresh = client.post("/api/plan", json=BODY).json()["plans"][0]
+    body = {**BODY, "devices": ["rtx-4090"]}
+    fresh = client.post("/api/plan", json=body).json()["plans"][0]
     assert fresh["offer"] == "autodl-rtx4090-hour-2026-08"
     assert not any("months old" in w for w in fresh["warnings"])
     again = info()
-    assert client.post("/api/plan", json=BODY).json()["plans"][0] == fresh  # same date: the cached answer
+    assert client.post("/api/plan", json=body).json()["plans"][0] == fresh  # same date: the cached answer
     assert info()["hits"] == again["hits"] + 1
 
     monkeypatch.setenv("SUANLI_TODAY", "2028-01-01")  # every price stale: the cheapest again, and warned (as the CLI)
     before = info()
-    later = client.post("/api/plan", json=BODY).json()["plans"][0]
+    later = client.post("/api/plan", json=body).json()["plans"][0]
     assert info()["misses"] == before["misses"] + 1  # another date: not yesterday's answer
     assert later["offer"] == "xinghai-rtx4090-hour"
     assert any("months old" in w for w in later["warnings"])
