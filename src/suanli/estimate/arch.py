@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from suanli.catalog.schema import ModelArch
 from suanli.errors import EstimateError
 
@@ -12,11 +16,14 @@ __all__ = [
     "ffn_width_active",
     "head_dim",
     "kv_cache_bytes_per_token",
+    "kv_cache_heads",
+    "kv_cache_share_per_rank",
     "lora_params",
     "prefill_keys_per_query",
     "require_llm",
     "routed_expert_params",
     "sliding_layers",
+    "tp_splits_heads",
 ]
 
 
@@ -49,6 +56,36 @@ def kv_cache_bytes_per_token(m: ModelArch, kv_bytes: float, engine: str = "vllm"
             return layers * (k + v) * kv_bytes
         return layers * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * kv_bytes
     return 2 * layers * _kv_heads(m) * head_dim(m) * kv_bytes
+
+
+def kv_cache_heads(m: ModelArch, engine: str = "vllm") -> int:
+    """Heads the KV cache is laid out in, the unit tensor parallelism splits it by: GQA/MQA/MHA's KV heads; MLA's
+    latent is one head shared by all query heads (vLLM ModelConfig.get_num_kv_heads: `if self.use_mla: return 1`,
+    vllm-project/vllm vllm/config/model.py), except where transformers caches it decompressed, per attention head."""
+    if m.mla is not None:
+        return (m.num_attention_heads or 1) if engine == "hf" else 1
+    return _kv_heads(m)
+
+
+def kv_cache_share_per_rank(kv_heads: int, tp: Any) -> Any:
+    """Share of the KV cache one tensor-parallel rank holds, over arrays of tp: max(1, kv_heads // tp) / kv_heads.
+    Ranks split the KV heads, and past kv_heads each keeps one, replicated, not split further (vLLM
+    ModelConfig.get_num_kv_heads: `max(1, total_num_kv_heads // parallel_config.tensor_parallel_size)`,
+    vllm/config/model.py, and its attention layers' `self.num_kv_heads = max(1, self.total_num_kv_heads // tp_size)`;
+    SGLang ModelConfig.get_num_kv_heads the same, python/sglang/srt/configs/model_config.py; TensorRT-LLM
+    KVCacheManager `(num_kv_heads + tp_size - 1) // tp_size`, tensorrt_llm/_torch/pyexecutor/resource_manager.py;
+    LMDeploy TurboMind: "TP > num_key_value_heads, the kv-heads should be duplicated", docs/en/advance/
+    context_parallel.md). MLA's single latent head is therefore whole on every rank."""
+    return np.maximum(1.0, np.floor_divide(kv_heads, tp)) / max(kv_heads, 1)
+
+
+def tp_splits_heads(m: ModelArch, tp: Any) -> Any:
+    """Whether tensor parallelism `tp` (arrays work) splits the attention heads and the KV heads (query groups) into
+    whole heads per rank, as Megatron-Core requires: Attention.__init__ `divide(self.config.num_attention_heads,
+    world_size)` and `divide(self.config.num_query_groups, world_size)`, whose ensure_divisibility asserts
+    (NVIDIA/Megatron-LM megatron/core/transformer/attention.py, megatron/core/utils.py) — it does not replicate KV
+    heads as the serving engines do."""
+    return (np.mod(m.num_attention_heads or 1, tp) == 0) & (np.mod(_kv_heads(m), tp) == 0)
 
 
 def sliding_layers(m: ModelArch) -> int:

@@ -123,7 +123,7 @@ class InferenceMemoryTerms:
     weights_bytes: float
     routed_fraction: float
     kv_bytes_per_token: float
-    kv_shards_by_tp: bool
+    kv_cache_heads: int  # heads tensor parallelism splits the cache by (arch.kv_cache_heads)
     context: float  # KV positions per layer (arch.cached_positions)
     input: int
     act_bytes_per_token: float
@@ -143,9 +143,9 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
         weights_bytes=weights_bytes(m, w.precision),
         routed_fraction=_routed_fraction(m),
         kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
-        # MLA's latent cache is shared by all heads, so tensor parallelism replicates it on every rank (vLLM's
-        # MLA backends); GQA/MHA caches split by KV heads across tp ranks
-        kv_shards_by_tp=not (m.mla is not None and w.engine != "hf"),
+        # tp ranks split the cache by KV heads, at least one per rank (arch.kv_cache_share_per_rank); MLA's latent
+        # is one head, whole on every rank
+        kv_cache_heads=arch.kv_cache_heads(m, w.engine),
         # sliding-window layers cache at most their window (arch.cached_positions: mean positions per layer)
         context=arch.cached_positions(m, w.context),
         input=w.input,
@@ -172,8 +172,8 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     pre-allocating engine reserves (fraction × capacity); its unused KV pool is reported as its own item."""
     shard = tp * pp
     weights = t.weights_bytes / shard * ep_share_of(t.routed_fraction, ep)
-    kv_shard = shard if t.kv_shards_by_tp else pp
-    kv = t.kv_bytes_per_token * t.context * batch / kv_shard
+    kv_share = arch.kv_cache_share_per_rank(t.kv_cache_heads, tp) / pp  # replicated past the KV heads
+    kv = t.kv_bytes_per_token * t.context * batch * kv_share
     tokens = batch * t.input if t.profile_tokens is None else np.minimum(batch * t.input, t.profile_tokens)
     # unfused attention scores, heads x queries x keys: the whole prompt at once is context² per sequence; an engine
     # that prefills in chunks (vLLM max_num_batched_tokens, vllm-chunked-prefill-default) holds one step's at most,
@@ -185,7 +185,7 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     parts: dict[str, Any] = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
     if t.kv_previous_bytes_per_seq:
         # the previous step's cache is alive at the last decode step, when the prefill transients are gone
-        parts["kv_cache_previous_step"] = np.maximum(t.kv_previous_bytes_per_seq * batch / kv_shard - act, 0.0)
+        parts["kv_cache_previous_step"] = np.maximum(t.kv_previous_bytes_per_seq * batch * kv_share - act, 0.0)
     if pool_bytes is not None:
         parts["kv_cache_pool_unused"] = np.maximum(pool_bytes - weights - act - logits - kv, 0.0)
     return parts

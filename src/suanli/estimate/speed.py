@@ -130,6 +130,12 @@ class InferenceSpeedTerms:
     prefill_score_bytes_per_token: float = 0.0
     decode_score_bytes_per_token: float = 0.0
     attention_kv_reads: float = 1.0
+    # the cache's heads tensor parallelism splits it by (arch.kv_cache_heads; 0: split by any tp), and of the KV passes
+    # outside / inside the attention kernel those over the cache itself, which a rank makes over the heads it holds
+    # (the rest, repeat_kv copies or per-query-head reads, follow the query heads and split by tp)
+    kv_cache_heads: int = 0
+    kv_cache_reads_outside: float = 0.0
+    kv_cache_reads_in_kernel: float = 1.0
     attention_blocks_per_sequence: float = 0.0
     linear_calls: float = 0.0
     identical_tokens: bool = False  # all tokens of a pass are the same (Workload.identical_tokens): one routing
@@ -170,6 +176,11 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         kv_bytes_per_token=arch.kv_cache_bytes_per_token(m, kv_b, w.engine),
         kv_read_factor=kv_read_factor(m, w.engine),
         attention_kv_reads=attention_kv_reads(m, w.engine, kv_per_query_head),
+        kv_cache_heads=arch.kv_cache_heads(m, w.engine),
+        # transformers' repeat_kv reads the cache once, then works on the per-query-head copies; a GQA-aware kernel
+        # reads the cache itself once; a per-query-head kernel (kv_per_query_head) reads it per query head
+        kv_cache_reads_outside=1.0 if kv_read_factor(m, w.engine) > 1 else 0.0,
+        kv_cache_reads_in_kernel=1.0 if attention_kv_reads(m, w.engine, kv_per_query_head) == 1.0 else 0.0,
         # the attention kernel's thread blocks per sequence at one query: one per head it sees (FlashAttention-2's
         # forward grid is query blocks x batch x heads, Dao 2023 §3.2; transformers hands it the heads after repeat_kv)
         attention_blocks_per_sequence=float(m.num_attention_heads or 0),
@@ -280,6 +291,15 @@ def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
     return (t.total_params - routed_total + touched * routed_total) * per - t.lookup_bytes
 
 
+def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:
+    """How many times 1/tp of the KV cache one tensor-parallel rank holds, writes and reads over arrays of tp: 1
+    while tp ≤ the cache's heads, tp / heads past them (a KV head per rank, replicated), tp for MLA's one latent
+    head (arch.kv_cache_share_per_rank, the rule inference memory uses)."""
+    if t.kv_cache_heads <= 0:
+        return 1.0 + 0.0 * tp
+    return arch.kv_cache_share_per_rank(t.kv_cache_heads, tp) * tp
+
+
 def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any) -> dict[str, Any]:
     """Roofline over arrays of layouts: time = max(FLOPs / (peak · matmul eff.), bytes / (bandwidth · decode
     eff.)) + elementwise traffic + tensor/expert-parallel collectives + the engine's per-forward overhead.
@@ -295,7 +315,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     overhead = r["overhead"] + t.linear_calls * r["linear_call_s"]
     # prefill: the whole batch of prompts in one pass
     pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
-    pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i * t.kv_read_factor
+    kv_rep = kv_replication(t, tp)  # each rank writes and reads the KV heads it holds: past the heads, replicas
+    pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i * (t.kv_read_factor + kv_rep - 1.0)
     pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
     pf_memory = pf_bytes / (r["bw"] * r["e_bw"]) / tp
     pf_elementwise = b * i * (t.layers * t.act_traffic_bytes_per_token_layer + t.prefill_score_bytes_per_token) / (
@@ -308,12 +329,14 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    dc_bytes = weight_bytes_read(t, b) + dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0)
+    dc_bytes = weight_bytes_read(t, b) + dc_kv * (max(t.kv_read_factor - t.attention_kv_reads, 0.0)
+                                                  + (kv_rep - 1.0) * t.kv_cache_reads_outside)
     # the attention kernel's own KV reads run at the share of SMs it occupies (1 with split-KV; r["sm_count"] is 0
     # for those engines and for devices without a published SM count)
     sm_share = attention_sm_share(b * t.attention_blocks_per_sequence / tp, r["sm_count"])
     dc_compute = dc_flops / (r["peak"] * r["e_mm"]) / tp
-    dc_memory = (dc_bytes + dc_kv * t.attention_kv_reads / sm_share) / (r["bw"] * r["e_bw"]) / tp
+    dc_memory = (dc_bytes + dc_kv * (t.attention_kv_reads + (kv_rep - 1.0) * t.kv_cache_reads_in_kernel) / sm_share
+                 ) / (r["bw"] * r["e_bw"]) / tp
     dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat, half)
     dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat, half)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
@@ -323,7 +346,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # Roofline Model Insights", arXiv 2402.16363; its README: each layer through the roofline, "the overall network
     # performance ... obtained by aggregating the results of all layers"):
     # at large batch the GEMMs turn compute-bound while attention still streams the KV cache
-    dc_step = decode_kernels_s(t, b, r, sm_share) / tp
+    dc_step = decode_kernels_s(t, b, r, sm_share, kv_rep) / tp
     step_s = dc_step + dc_elementwise + dc_tp + overhead
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
     return {
@@ -332,18 +355,20 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     }
 
 
-def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any) -> Any:
+def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, kv_rep: Any = 1.0) -> Any:
     """One decode step's GEMM and attention time on one card's worth of work (divide by tp): the linear layers'
     roofline, max(2·N·b FLOPs / (peak · matmul eff.), weight bytes / (bandwidth · decode eff.)), plus the
     attention's, max(attention FLOPs, KV bytes at its SM share / bandwidth) — separate kernels, so the two rooflines
     add (LLM-Viewer, Yuan et al. 2024, arXiv 2402.16363; hahnyuan/LLM-Viewer README.md: roofline per layer, summed).
-    The KV copies an engine without a GQA-aware kernel makes (`kv_read_factor`) stay with the attention."""
+    The KV copies an engine without a GQA-aware kernel makes (`kv_read_factor`) stay with the attention. `kv_rep`:
+    the rank's KV replication (`kv_replication`), which its reads of the cache itself carry."""
     b = batch
     mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
                       weight_bytes_read(t, b) / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
     # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g); none where the kernel itself reads g times
     kv_bytes = dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0) + dc_kv * t.attention_kv_reads / sm_share
+    kv_bytes = kv_bytes + dc_kv * (kv_rep - 1.0) * (t.kv_cache_reads_outside + t.kv_cache_reads_in_kernel / sm_share)
     attn_s = np.maximum(b * t.decode_attention_flops_per_token / (r["peak"] * r["e_mm"]),
                         kv_bytes / (r["bw"] * r["e_bw"]))
     return mm_s + attn_s

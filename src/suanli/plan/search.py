@@ -341,6 +341,8 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             reason = Message("why.migration_not_allowed", weeks_min=weeks[0], weeks_max=weeks[1], why=weeks[2])
         elif fw_reason is not None:
             reason = fw_reason
+        elif not inference and fw is not None and req.tp is not None and _tp_heads_refusal(m, fw, req.tp):
+            reason = _tp_heads_refusal(m, fw, req.tp)
         elif acc.specs.memory_gib is None or acc.specs.memory_bandwidth_gb_per_s is None:
             # name every missing figure: the specs not published, and the price when it is not public either
             missing = [Message(k) for k, v in (("why.no_memory_size", acc.specs.memory_gib),
@@ -443,7 +445,22 @@ def _flash(stack: SoftwareStack) -> bool:
     return bool(stack.flash_attention is not None and stack.flash_attention.value)
 
 
-def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[str, np.ndarray]:
+# frameworks built on Megatron-Core (frameworks.yaml names and notes): its attention splits whole heads and query
+# groups over the tensor-parallel ranks and refuses any other tp (arch.tp_splits_heads)
+MEGATRON_CORE_FRAMEWORKS = ("megatron", "nemo", "mindspeed")
+
+
+def _tp_heads_refusal(m: ModelArch, fw: Framework, tp: int) -> Message | None:
+    """Why a pinned tensor-parallel size cannot train `m` on `fw`: Megatron-Core needs tp to divide the attention heads
+    and the KV heads (arch.tp_splits_heads); None where it does."""
+    if fw.id not in MEGATRON_CORE_FRAMEWORKS or bool(arch.tp_splits_heads(m, tp)):
+        return None
+    return Message("why.tp_heads", framework=fw.name, tp=tp, heads=m.num_attention_heads or 0,
+                   kv_heads=m.num_key_value_heads or m.num_attention_heads or 0)
+
+
+def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
+             m: ModelArch | None = None) -> dict[str, np.ndarray]:
     """The framework's layouts (gpus × tp × pp × vpp × ep × zero × recompute × micro-batch), pins applied, generic
     validity pruned before any arithmetic (vidur's is_valid pruning). Virtual pipeline stages only where the
     framework runs the interleaved schedule, pp > 1 and the layers split into pp × vpp equal chunks."""
@@ -473,6 +490,8 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int) -> dict[st
     valid &= (zero == 0) | (dp > 1)
     valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
     valid &= zero_runs(fw, tp, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline / tensor parallelism
+    if m is not None and fw.id in MEGATRON_CORE_FRAMEWORKS:
+        valid &= arch.tp_splits_heads(m, tp)  # whole heads and KV heads per rank (no replication in training)
     keep = np.nonzero(valid)[0]
     return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "vpp": vpp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
             "rec": rec[keep].astype(int), "b": b[keep]}
@@ -521,7 +540,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     fws = {f.id: f for f in cat.frameworks}
     for (fw_id, precision, flash, opt), idx in groups.items():
         fw = fws[fw_id]
-        lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0)
+        lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m)
         if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
             z_ok = np.isin(lay["zero"], optimizer_zero_stages(fw, "", offload=True) if opt == OPT_OFFLOAD else (0,))
             lay = {k: v[z_ok] for k, v in lay.items()}
@@ -1579,7 +1598,7 @@ def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -
 _ASKED = frozenset({"why.not_domestic", "why.vendor_not_allowed", "why.stack_not_allowed", "why.migration_not_allowed"})
 # exclusions a pin of the request caused (framework, engine, layout, precision): dropping the pin lifts them
 _PINNED = frozenset({"why.fw_task", "why.fw_stack", "why.fw_pins", "why.engine_stack", "why.capability",
-                     "why.no_fp8_training"})
+                     "why.no_fp8_training", "why.tp_heads"})
 
 
 def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
@@ -1592,6 +1611,8 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
             out += ([f"--framework {req.framework}"] if req.framework else []) + str(r.params["pins"]).split(", ")
         elif r.id == "why.engine_stack" and req.engine:
             out.append(f"--engine {req.engine}")
+        elif r.id == "why.tp_heads" and req.tp:
+            out.append(f"--tp {req.tp}")
         elif r.id in ("why.capability", "why.no_fp8_training") and req.precision and req.task != "qlora":
             out.append(f"--precision {req.precision}")
         else:
