@@ -108,6 +108,9 @@ class CompareRow(Shape):
     evidence: str | None = Field(None, description="what the out-of-sample validation cases say about tokens_per_s "
                                  "on this device's stack (their number and median signed error), else null")
     evidence_i18n: MessageJson | None = Field(None, description="evidence as a message, else null")
+    precision_note: str | None = Field(None, description="an FP8 checkpoint run in 16-bit here (converted: 2x the "
+                                       "weights; training upcasts), else null; the row's precision is layout.precision")
+    precision_note_i18n: MessageJson | None = Field(None, description="precision_note as a message, else null")
     domestic: bool
     region: str = Field(description="the offers' region the prices came from: cn, any or international")
     offer_kinds: list[str]

@@ -74,7 +74,8 @@ class CompareBody(BaseModel):
         min_length=2, max_length=4, description="2–4 accelerator ids or aliases")
     task: Task = "inference"
     gpus: int = Field(1, ge=1, le=4096)
-    precision: Precision = "bf16"
+    precision: Precision | None = Field(None, description="default: bf16; serving an FP8 checkpoint (DeepSeek-V3/R1): fp8 "
+                                  "on each device that runs FP8 (estimate.precision.default_precision)")
     batch: int | None = Field(None, ge=1, le=65536, description="serving: concurrent sequences per replica (default: "
                               "the planner's serving search within the targets below, else within a 200 ms TPOT)")
     tokens: float | None = Field(None, gt=0, le=1e18)

@@ -135,8 +135,9 @@ def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
     if not isinstance(model_type, str):
         raise InputError("model_type", f"must be a string, got {model_type!r}")
     _refuse_non_decoder(cfg, model_type)
+    native = _native_dtype(cfg)
     if model_type not in _FAMILY:
-        return _build(_generic(cfg, model_type, name))
+        return _build({**_generic(cfg, model_type, name), **({"native_dtype": native} if native else {})})
     family, arch = _FAMILY[model_type]
     fields: dict[str, Any] = {
         "id": name,
@@ -166,7 +167,29 @@ def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
         fields["rope_scaling"] = _rope_scaling(cfg)
     if fields.get("max_context") is None:
         fields["note"] += _NO_CONTEXT_NOTE.format(mt=model_type)
+    if native:
+        fields["native_dtype"] = native
     return _build(fields)
+
+
+def _native_dtype(cfg: dict[str, Any]) -> str | None:
+    """The checkpoint's weight dtype where it is not 16-bit: `fp8` for quantization_config.quant_method fp8 (the
+    block-wise FP8 of DeepSeek-V3/R1 and the Qwen3 *-FP8 repos: fmt e4m3, weight_block_size [128, 128]; DeepSeek-V3
+    README_WEIGHTS.md) or an FP8 compressed-tensors scheme (llm-compressor FP8_DYNAMIC: weights of type float, 8
+    bits); None otherwise (16-bit, or a quantization the estimate's default does not follow)."""
+    q = cfg.get("quantization_config")
+    if not isinstance(q, dict):
+        return None
+    method = str(q.get("quant_method") or "").lower()
+    if method == "fp8":
+        return "fp8"
+    if method == "compressed-tensors":
+        groups = q.get("config_groups")
+        weights = [g.get("weights") for g in groups.values() if isinstance(g, dict)] if isinstance(groups, dict) else []
+        if weights and all(isinstance(w, dict) and w.get("type") == "float" and w.get("num_bits") == 8
+                           for w in weights):
+            return "fp8"
+    return None
 
 
 def _rope_scaling(cfg: dict[str, Any]) -> str | None:

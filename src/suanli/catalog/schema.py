@@ -494,6 +494,11 @@ class ModelArch(_Strict):
         0, description="DeepSeek multi-token-prediction modules in the checkpoint (num_nextn_predict_layers); "
         "not built by transformers and not in the parameter total"
     )
+    native_dtype: Literal["fp8"] | None = Field(
+        None, description="the dtype the published checkpoint stores its weights in where it is not 16-bit: fp8 where "
+        "config.json has quantization_config.quant_method fp8 (DeepSeek-V3/R1: e4m3, 128x128 weight blocks); None: "
+        "a 16-bit checkpoint. Inference defaults to it where the device runs it (estimate.precision.default_precision)"
+    )
     components: tuple[DiffusionComponent, ...] = ()
     pipeline: DiffusionPipelineDefaults | None = Field(None, description="diffusion models: pipeline defaults")
     published_params: FloatField | None = None

@@ -155,7 +155,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         gpu: Annotated[list[str], typer.Option(help="2–4 devices (repeat --gpu)")],
         task: Annotated[str, typer.Option(help="inference, lora, qlora, full, pretrain")] = "inference",
         gpus: Annotated[int, typer.Option(help="cards per device")] = 1,
-        precision: Annotated[str, typer.Option(help="precision")] = "bf16",
+        precision: Annotated[str | None, typer.Option(help="precision (default: bf16; serving an FP8 checkpoint: fp8 where the device runs FP8)")] = None,
         batch: Annotated[int | None, typer.Option(help="serving: concurrent sequences per replica (default: the planner's serving search picks it, within --tpot/--requests-per-s/--ttft or a 200 ms TPOT)")] = None,
         requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second the --gpus cards must serve (the planner's serving search)")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s (default when no --requests-per-s: 0.2, MLPerf Inference's Server bound)")] = None,
@@ -205,6 +205,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if ev and ev not in said:
                 said.add(ev)
                 console.print(f"[yellow]{tr('cli.label.evidence')}[/] {ev}", highlight=False, soft_wrap=True)
+        for r in rows:  # an FP8 checkpoint run in 16-bit on this device
+            if r.get("precision_note"):
+                console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('precision_note_i18n'), r['precision_note'])}",
+                              highlight=False, soft_wrap=True)
         for r in rows:
             if r["layout_note"]:
                 console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('layout_note_i18n'), r['layout_note'])}",

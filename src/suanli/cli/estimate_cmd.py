@@ -129,14 +129,14 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
 def _evidence(e: Estimate, group: str) -> str | None:
     """The evidence for `group` on the device's stack (estimate.evidence_message) in this run's language, or None."""
     from suanli.cli.output import say
-    from suanli.estimate.estimate import evidence_message
+    from suanli.estimate.estimate import band_evidence
     from suanli.i18n import both
 
     band = e.error_band.get(group)
     st = next((x for x in packaged_catalog().stacks if x.id == e.device.stack), None)
     if band is None or st is None:
         return None
-    msg = evidence_message(band.on_stack, group, both(st.name, st.name_zh))
+    msg = band_evidence(band, group, both(st.name, st.name_zh))  # an MoE model: the stack's MoE cases too
     return None if msg is None else say(msg)
 
 
@@ -147,7 +147,7 @@ def register(app: typer.Typer) -> None:
         gpu: Annotated[str, typer.Option(help="accelerator id or alias")],
         task: Annotated[str, typer.Option(help="inference, lora, qlora, full, pretrain")] = "inference",
         gpus: Annotated[int, typer.Option(help="number of cards")] = 1,
-        precision: Annotated[str, typer.Option(help="fp32, bf16, fp16, fp8, int8, int4, nf4")] = "bf16",
+        precision: Annotated[str | None, typer.Option(help="fp32, bf16, fp16, fp8, int8, int4, nf4 (default: bf16; serving an FP8 checkpoint such as DeepSeek-V3/R1: fp8 where the device runs FP8)")] = None,
         batch: Annotated[int, typer.Option(help="training: micro-batch per device; inference: concurrent sequences per replica (cards beyond tp × pp are replicas)")] = 1,
         seq: Annotated[int, typer.Option(help="training sequence length")] = 2048,
         input: Annotated[int, typer.Option("--input", help="inference prompt tokens per sequence")] = 512,
@@ -199,6 +199,10 @@ def register(app: typer.Typer) -> None:
                 engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"  # the JSON's note
                 stack = next((x for x in cat.stacks if x.id == acc.stack), None)
                 engine_default = (engine, display_name(stack) if stack is not None else acc.stack)
+        if precision is None:  # the one default rule (estimate.precision.default_precision)
+            from suanli.estimate.precision import default_precision
+
+            precision = default_precision(m, acc, next((x for x in cat.stacks if x.id == acc.stack), None), task)
         w = _named_as_flags(lambda: make_workload(
             task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, framework=framework, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,

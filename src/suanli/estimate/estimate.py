@@ -23,6 +23,7 @@ from suanli.estimate.memory import (
     weights_bytes,
 )
 from suanli.estimate.params import param_count
+from suanli.estimate.precision import native_precision_note
 from suanli.estimate.speed import (
     InferenceSpeed,
     TrainingSpeed,
@@ -35,7 +36,8 @@ from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, set
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, render
 
-__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "estimate", "evidence_message", "stack_band"]
+__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "band_evidence", "estimate", "evidence_message", "moe_evidence_message",
+           "moe_stack_band", "stack_band"]
 
 
 class ErrorBand(BaseModel):
@@ -55,6 +57,9 @@ class ErrorBand(BaseModel):
     # the band an estimate quotes for its group carries the out-of-sample evidence on the device's own stack
     # (cases 0: none on that stack; None: the stored bands predate per-stack entries)
     on_stack: ErrorBand | None = None
+    # an MoE model's estimate also carries the out-of-sample MoE cases of the group on that stack
+    # (`stack:<stack>:<group>:moe`; cases 0: none; None: a dense model, or bands stored before MoE entries)
+    on_stack_moe: ErrorBand | None = None
 
 
 
@@ -255,6 +260,11 @@ def estimate(
                          else Message("est.note.context_beyond", ctx))
         else:
             raise InputError("input" if not w.training else "seq", msg)
+    if model.kind == "llm" and w.method == "default":
+        # the FP8 checkpoint run converted to 16-bit, or upcast for training (precision.default_precision's rule)
+        native = native_precision_note(model, device, stack, w.task, w.precision)
+        if native is not None:
+            notes.append(native)
     mem = estimate_memory(model, w, device, stack, cat)
     inf = tr = None
     dif = None
@@ -310,7 +320,9 @@ def estimate(
     )
     sel = {g: bands[g] for g in wanted if g in bands}
     if w.method == "default":  # the evidence for this device's own stack beside the group's band
-        sel = {g: b.model_copy(update={"on_stack": stack_band(bands, device.stack, g)}) for g, b in sel.items()}
+        sel = {g: b.model_copy(update={"on_stack": stack_band(bands, device.stack, g),
+                                       "on_stack_moe": moe_stack_band(bands, device.stack, g) if model.moe else None})
+               for g, b in sel.items()}
     if w.method == "seed":
         sel = {g: b for g, b in ((g, bands.get(f"seed:{g}")) for g in wanted) if b is not None}
     return Estimate(
@@ -341,6 +353,41 @@ def stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand
     if any(k.startswith("stack:") for k in bands):
         return ErrorBand(group=f"stack:{stack}:{group}", median_abs_pct=None, p90_abs_pct=None, cases=0, stack=stack)
     return None
+
+
+def moe_stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand | None:
+    """The out-of-sample MoE cases of `group` on `stack` (`stack:<stack>:<group>:moe`, written by `suanli validate
+    --write` beside each per-stack band); a band of 0 cases when the stored bands have MoE entries but none for this
+    stack; None when they have none (bands stored before MoE entries: nothing is known)."""
+    band = bands.get(f"stack:{stack}:{group}:moe")
+    if band is not None:
+        return band
+    if any(k.startswith("stack:") and k.endswith(":moe") for k in bands):
+        return ErrorBand(group=f"stack:{stack}:{group}:moe", median_abs_pct=None, p90_abs_pct=None, cases=0,
+                         stack=stack)
+    return None
+
+
+def moe_evidence_message(band: ErrorBand | None, group: str, stack_name: str | dict[str, str]) -> Message | None:
+    """For an MoE model: how many of the stack's out-of-sample cases of `group` are MoE models and their median signed
+    error, or that none is (the stack's evidence is from dense models); None without MoE bands."""
+    if band is None:
+        return None
+    g = Message(f"band.{group}")
+    if band.cases == 0 or band.median_abs_pct is None:
+        return Message("evidence.moe.none", group=g, stack=stack_name)
+    return Message("evidence.moe.cases", group=g, stack=stack_name, cases=band.cases,
+                   signed=band.median_signed_pct or 0.0)
+
+
+def band_evidence(band: ErrorBand, group: str, stack_name: str | dict[str, str]) -> Message | None:
+    """The evidence line an estimate's band of `group` gives on the device's stack (`evidence_message`), with the MoE
+    cases beside it for an MoE model (`moe_evidence_message`); None without per-stack bands."""
+    on_stack = evidence_message(band.on_stack, group, stack_name)
+    moe = moe_evidence_message(band.on_stack_moe, group, stack_name)
+    if on_stack is None or moe is None:
+        return on_stack or moe
+    return Message("evidence.with_moe", evidence=on_stack, moe=moe)
 
 
 # below this many out-of-sample cases the evidence for a stack is "little"; the one constant (validate.report imports it

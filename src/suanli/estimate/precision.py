@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from suanli.catalog.schema import Accelerator
+from suanli.catalog.schema import Accelerator, ModelArch, SoftwareStack
 from suanli.errors import EstimateError
+from suanli.estimate.capability import supports_fp8
+from suanli.i18n import Message
 from suanli.units import TFLOPS
 
 __all__ = [
     "QUANTIZED",
     "activation_bytes",
     "compute_dtype",
+    "default_precision",
+    "native_precision_note",
     "peak_flops_per_s",
     "weight_bytes_per_param",
 ]
@@ -76,3 +80,36 @@ def peak_flops_per_s(acc: Accelerator, precision: str) -> tuple[float, str]:
     raise EstimateError(
         f"{acc.id} has no published dense peak for {precision}; the catalog leaves it empty rather than guess"
     )
+
+
+# ---------------------------------------------------------------------------------------------- the default precision
+# One rule for every caller (estimate, plan, compare, migrate cost, the API and the page): a checkpoint published in
+# FP8 (ModelArch.native_dtype, config.json quantization_config; DeepSeek-V3/R1 e4m3 with 128x128 blocks) is served in
+# FP8 where the device runs FP8 (FP8 tensor cores: a published dense FP8 peak, and a stack that runs them:
+# capability.supports_fp8), else converted to bf16 (DeepSeek-V3 inference/fp8_cast_bf16.py: 2x the weight bytes).
+# Training stays bf16: fine-tuning upcasts an FP8 checkpoint's weights (FP8 training is a choice the planner makes
+# where a measured FP8 training efficiency exists, not a property of the checkpoint).
+
+
+def default_precision(model: ModelArch, acc: Accelerator, stack: SoftwareStack | None, task: str) -> str:
+    """The precision a workload runs in when none is asked for: the checkpoint's own (fp8) for inference on a device
+    and stack that run FP8, else bf16."""
+    if task == "inference" and model.native_dtype == "fp8" and stack is not None and supports_fp8(acc, stack):
+        return "fp8"
+    return "bf16"
+
+
+def native_precision_note(model: ModelArch, acc: Accelerator, stack: SoftwareStack | None, task: str,
+                          precision: str) -> Message | None:
+    """A note where the precision differs from the FP8 checkpoint's own: converted to 16-bit for inference (the
+    device runs no FP8, or --precision asked for it: 2x the weight bytes of the download), or upcast for training."""
+    if model.native_dtype != "fp8" or precision == "fp8":
+        return None
+    if task != "inference":
+        return Message("precision.native_fp8.training", precision=precision) if precision in ("bf16", "fp16",
+                                                                                                "fp32") else None
+    if precision not in ("bf16", "fp16", "fp32"):
+        return None  # int8/int4: a requantized checkpoint, a choice of its own
+    runs_fp8 = stack is not None and supports_fp8(acc, stack)
+    return Message("precision.native_fp8.asked" if runs_fp8 else "precision.native_fp8.converted",
+                   precision=precision, ratio=weight_bytes_per_param(precision) / weight_bytes_per_param("fp8"))

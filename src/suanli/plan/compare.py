@@ -16,8 +16,8 @@ from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.estimate import ErrorBand, estimate, evidence_message
-from suanli.estimate.precision import peak_flops_per_s
+from suanli.estimate.estimate import ErrorBand, band_evidence, estimate
+from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, messages, render
@@ -160,11 +160,12 @@ def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned
     replicas = w.gpus // (w.tp * w.pp)
     if w.task == "inference":
         msg = Message("cmp.layout.serving" if replicas > 1 else "cmp.layout.serving_one", tp=w.tp, replicas=replicas,
-                      batch=w.batch, engine=w.engine)
+                      batch=w.batch, engine=w.engine if w.precision == "bf16" else f"{w.engine} · {w.precision}")
     else:
         msg = Message("cmp.layout.training", recompute=w.recompute, dims=(
             f"tp{w.tp}·pp{w.pp}" + (f"·vpp{w.vpp}" if w.vpp > 1 else "") + f"·dp{replicas}"
-            + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}·mb{w.batch}·ga{w.grad_accum}"))
+            + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}·mb{w.batch}·ga{w.grad_accum}"
+            + (f" · {w.precision}" if w.precision != "bf16" else "")))
     return {"label": render(msg), "label_i18n": msg.to_json(), "framework": framework, "engine": engine if w.task == "inference" else None,
             "gpus": w.gpus, "tp": w.tp, "pp": w.pp, "vpp": w.vpp, "dp": replicas, "ep": w.ep, "zero": w.zero,
             "recompute": w.recompute, "batch": w.batch, "grad_accum": w.grad_accum,
@@ -254,7 +255,7 @@ def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int,
 
 
 def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = "inference", gpus: int = 1,
-                    precision: str = "bf16", batch: int | None = None, tokens: float | None = None,
+                    precision: str | None = None, batch: int | None = None, tokens: float | None = None,
                     zero: int | None = None, region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
                     today: dt.date | None = None, tp: int | None = None, pp: int | None = None,
                     recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
@@ -270,7 +271,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     stated: the most output tokens/s, which names the batch), `tp`/`pp`/`zero`/`recompute` pinning dimensions of it;
     the row names the layout (its batch included) and how the batch was chosen (`serving_rule`), and its numbers are
     `suanli estimate`'s for that layout. With the validated `error_bands` each row says the out-of-sample evidence
-    for its speed column on the device's stack (`evidence`, as a plan does)."""
+    for its speed column on the device's stack (`evidence`, as a plan does). Without a `precision` each device runs
+    the default (`estimate.precision.default_precision`: an FP8 checkpoint in FP8 where the device runs it)."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -296,7 +298,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     elif batch is not None:
         raise InputError("batch", "training: the planner picks the micro-batch and gradient accumulation for "
                                   "--global-batch sequences per step; --batch is concurrent sequences when serving")
-    make_workload(task=task, precision=precision, recompute=recompute)  # a bad task/precision/recompute named once
+    make_workload(task=task, precision=precision or "bf16", recompute=recompute)  # a bad task/precision/recompute named once
     rule: Message | None = None
     target_tpot = tpot_s
     if task == "inference":
@@ -307,15 +309,16 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     rows = []
     for g in devices:
         acc = lookup.accelerator(cat, g)
+        prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), task)  # the one default rule
         why: Message | str | None
         if task == "inference":
             if batch is not None:
-                w, why = _inference_layout(cat, m, acc, gpus, precision, batch, tokens, tp)
+                w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp)
             else:
-                w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, target_tpot, ttft_s)
+                w, why = _served_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot, ttft_s)
             framework = None
         else:
-            w, framework, why = _training_layout(cat, m, acc, task, gpus, precision, tokens, global_batch,
+            w, framework, why = _training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,
                                                  {k: v for k, v in pins.items() if v is not None})
         e = estimate(cat, m, acc, w, dict(error_bands or {}))
         c = e.contract()
@@ -329,8 +332,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         basis = card_hour_offer(priced, acc.id, "any", kinds, today)
         price = basis[0] if basis else None
         used = next((o for o in priced.offers if cost is not None and o.id == cost.offer_id), None)
-        peak = _peak_tflops(acc, precision)
+        peak = _peak_tflops(acc, prec)
         eff = c["scaling"].get("efficiency") or 1.0
+        native = native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
         rows.append({
             "device": acc.id,
             "device_name": acc.name,
@@ -356,6 +360,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "stack": acc.stack,
             "evidence": render(evidence) if evidence is not None else None,
             "evidence_i18n": evidence.to_json() if evidence is not None else None,
+            "precision_note": render(native) if native is not None else None,
+            "precision_note_i18n": native.to_json() if native is not None else None,
             "domestic": acc.domestic,
             **pricing_basis(region, kinds),
             "offer_facts": offer_facts(used, today) if used else None,
@@ -374,7 +380,8 @@ def _speed_evidence(cat: Catalog, e: Any) -> Message | None:
     if group is None:
         return None
     stack = lookup.stack(cat, e.device.stack)
-    return evidence_message(e.error_band[group].on_stack, group, both(stack.name, stack.name_zh))
+    # an MoE model: the stack's MoE cases beside (estimate.band_evidence)
+    return band_evidence(e.error_band[group], group, both(stack.name, stack.name_zh))
 
 
 def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: float = 0.0,
@@ -440,9 +447,10 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[
     output tokens/s) within `DEFAULT_SERVING_TPOT_S` (MLPerf Inference's Server bound, as `compare` without targets);
     when no configuration meets it, the batch-1 layout and why. The migration saving compares devices at this
     serving layout, not at batch-1 decode."""
-    w, why = _served_layout(cat, m, acc, gpus, "bf16", None, None, None, DEFAULT_SERVING_TPOT_S, None)
+    prec = default_precision(m, acc, lookup.stack(cat, acc.stack), "inference")  # an FP8 checkpoint: FP8 where it runs
+    w, why = _served_layout(cat, m, acc, gpus, prec, None, None, None, DEFAULT_SERVING_TPOT_S, None)
     return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "replicas": gpus // w.tp, "batch": w.batch,
-               "engine": w.engine, "tpot_target_s": DEFAULT_SERVING_TPOT_S,
+               "engine": w.engine, "precision": w.precision, "tpot_target_s": DEFAULT_SERVING_TPOT_S,
                "batch_rule": "most output tokens/s within the TPOT target (planner's serving search)"
                if why is None else "batch 1: no configuration meets the TPOT target"}, why
 

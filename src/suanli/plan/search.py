@@ -36,7 +36,8 @@ from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, 
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
-from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, stack_band
+from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message,
+                                      moe_evidence_message, moe_stack_band, stack_band)
 from suanli.catalog.offers import assumed_variant, rent_message, variants_of
 from suanli.estimate.capability import (
     framework_refusal,
@@ -60,7 +61,7 @@ from suanli.estimate.memory import (
     usable_memory_bytes,
     weights_bytes,
 )
-from suanli.estimate.precision import peak_flops_per_s
+from suanli.estimate.precision import native_precision_note, peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
@@ -1820,7 +1821,8 @@ def _margin_reason(w: Message, group: str) -> Message:
 
 def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device, bands: dict[str, ErrorBand]) -> Plan:
     """The plan with the evidence for its speed: a warning per speed group with fewer than 5 out-of-sample cases on
-    its stack ("little evidence" / none), one per target met by less than the stack's known error (and a word in
+    its stack ("little evidence" / none), for an MoE model one per speed group with the stack's MoE cases (or none),
+    the FP8 checkpoint run converted to 16-bit, one per target met by less than the stack's known error (and a word in
     the ranking explanation), and the variant an offer does not name."""
     warnings: list[Message] = []
     extras: list[Message] = []
@@ -1830,6 +1832,14 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
             msg = evidence_message(sb, g, _stack_name(d.stack))
             if sb is not None and sb.cases < LITTLE_EVIDENCE_CASES and msg is not None:
                 warnings.append(msg)
+            # an MoE model: how many of the stack's out-of-sample cases are MoE, or that none is (the rank is kept)
+            moe = moe_evidence_message(moe_stack_band(bands, d.stack.id, g), g, _stack_name(d.stack)) if m.moe else None
+            if moe is not None:
+                warnings.append(moe)
+        # an FP8 checkpoint planned in 16-bit: converted (2x the weights) where the device runs no FP8, or pinned
+        native = native_precision_note(m, d.acc, d.stack, req.task, p.precision)
+        if native is not None:
+            warnings.append(native)
         for group, w in _margins(bands, req, p, d):
             warnings.append(w)
             extras.append(_margin_reason(w, group))
@@ -1837,13 +1847,18 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
     if variant is not None:
         warnings.append(variant)
         extras.append(Message("plan.reason.variant_unstated", assumed=variant.params["assumed"]))
-    if not warnings:
+    # the checkpoint's own precision (DeepSeek-V3/R1 in fp8) is no quantization to check against bf16
+    own = [m.native_dtype is not None and p.precision == m.native_dtype and isinstance(j, dict)
+           and j.get("id") == "plan.warn.quantization" and len(p.warnings) == len(p.warnings_i18n)
+           for j in p.warnings_i18n]
+    if not warnings and not any(own):
         return p
+    kept = [(w, j) for w, j, o in zip(p.warnings, p.warnings_i18n, own) if not o]
     reason = Message.from_json(p.reason_i18n) if p.reason_i18n else p.reason
     for x in extras:
         reason = Message("plan.reason.with", reason=reason, extra=x)
     return p.model_copy(update={
-        "warnings": [*p.warnings, *(render(w) for w in warnings)],
-        "warnings_i18n": [*p.warnings_i18n, *(w.to_json() for w in warnings)],
+        "warnings": [*(w for w, _ in kept), *(render(w) for w in warnings)],
+        "warnings_i18n": [*(j for _, j in kept), *(w.to_json() for w in warnings)],
         "reason": render(reason), "reason_i18n": reason.to_json() if isinstance(reason, Message) else p.reason_i18n,
     })

@@ -25,7 +25,7 @@ def write_error_bands(bands: dict[str, ErrorBand], command: str, path: Path = BA
     doc = {
         "generated_by": command,
         # per-stack fields only where set: the group bands keep their four keys
-        "groups": {g: b.model_dump(exclude={"group", "on_stack", *(k for k in ("stack", "median_signed_pct")
+        "groups": {g: b.model_dump(exclude={"group", "on_stack", "on_stack_moe", *(k for k in ("stack", "median_signed_pct")
                                                                      if getattr(b, k) is None)})
                    for g, b in sorted(bands.items())},
     }

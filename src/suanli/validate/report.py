@@ -40,7 +40,7 @@ from suanli.plan.search import Layout, fastest_layout, plan_workload
 __all__ = [
     "CaseResult", "ClaimCheck", "DEVELOPMENT_SET", "FIT_SET", "MIN_OUT_OF_SAMPLE", "P90_TARGET_PCT", "TARGETS_PCT",
     "LAYOUT_VALUES", "VALIDATION_DIR", "GroupSummary", "layout_label", "planner_layout", "group_summaries", "load_cases", "quoted_bands", "run_validation",
-    "seed_scaling_claims", "speed_error", "stack_bands", "summarize",
+    "moe_stack_bands", "seed_scaling_claims", "speed_error", "stack_bands", "summarize",
 ]
 
 VALIDATION_DIR = Path(__file__).resolve().parent.parent / "data" / "validation"
@@ -106,6 +106,7 @@ class CaseResult(BaseModel):
     layout: str | None = Field(None, description="layout not stated by the source: the one scored, the planner's fastest")
     note: str | None = None
     stack: str | None = Field(None, description="the software stack of the case's device (catalog), None on a CPU")
+    moe: bool = Field(False, description="the case's model is a mixture of experts (ModelArch.moe)")
 
     @property
     def sample_label(self) -> str:
@@ -299,9 +300,15 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
                 layout=label,
                 note=case.get("note"),
                 stack=_case_stack(cat, case),
+                moe=_case_moe(cat, case, directory),
             )
         )
     return results, skipped
+
+
+def _case_moe(cat: Catalog, case: dict[str, Any], directory: Path) -> bool:
+    model = _model_for(cat, case, directory)
+    return model.kind == "llm" and model.moe is not None
 
 
 def _case_stack(cat: Catalog, case: dict[str, Any]) -> str | None:
@@ -340,6 +347,23 @@ def stack_bands(results: list[CaseResult]) -> dict[str, ErrorBand]:
     return out
 
 
+def moe_stack_bands(results: list[CaseResult]) -> dict[str, ErrorBand]:
+    """`stack:<stack>:<group>:moe`: the out-of-sample cases of MoE models among each per-stack band's cases (see
+    `stack_bands`), written for every stack and group that has a per-stack band, with 0 cases where none is MoE: an
+    estimate or plan for an MoE model says how many of its stack's cases are MoE, or that none is."""
+    by: dict[tuple[str, str], list[CaseResult]] = {}
+    for r in results:
+        if r.sample == "out" and r.stack is not None and r.default_error is not None:
+            by.setdefault((r.stack, r.group), []).extend([r] if r.moe else [])
+    out: dict[str, ErrorBand] = {}
+    for (stack, g), rs in sorted(by.items()):
+        key = f"stack:{stack}:{g}:moe"
+        signed = [e for e in (speed_error(r) for r in rs) if e is not None]
+        out[key] = _band(key, [r.default_error for r in rs if r.default_error is not None]).model_copy(update={
+            "stack": stack, "median_signed_pct": 100 * statistics.median(signed) if signed else None})
+    return out
+
+
 def _band(group: str, errors: list[float]) -> ErrorBand:
     if not errors:
         return ErrorBand(group=group, median_abs_pct=None, p90_abs_pct=None, cases=0)
@@ -352,7 +376,8 @@ def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
     """Error bands per group for the default method: `all:<group>` over every case, `in-sample:<group>`,
     `holdout:<group>` over the cases no efficiency factor was fitted to (out of sample), `seed:<group>` for
     the seed method; `<group>` itself, the band estimates quote (see `quoted_bands`); and `stack:<stack>:<group>`,
-    the out-of-sample evidence per stack (see `stack_bands`)."""
+    the out-of-sample evidence per stack (see `stack_bands`), and `stack:<stack>:<group>:moe`, its MoE cases
+    (see `moe_stack_bands`)."""
     bands: dict[str, ErrorBand] = {}
     for g in GROUPS:
         rs = [r for r in results if r.group == g]
@@ -365,6 +390,7 @@ def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
             bands[f"holdout:{g}"] = _band(f"holdout:{g}", held)
     bands.update(quoted_bands(bands))
     bands.update(stack_bands(results))
+    bands.update(moe_stack_bands(results))
     return bands
 
 

@@ -84,6 +84,11 @@ async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
         fields = body.model_dump(exclude={"model", "gpu"})
         if "engine" not in body.model_fields_set:  # as `suanli estimate` without --engine
             fields["engine"] = default_engine(c, acc, body.task)
+        if "precision" not in body.model_fields_set:  # as `suanli estimate` without --precision (one default rule)
+            from suanli.estimate.precision import default_precision
+
+            fields["precision"] = default_precision(m, acc, next((s for s in c.stacks if s.id == acc.stack), None),
+                                                    body.task)
         w = Workload.model_validate(fields)
         return estimate_with_calibration(c, m, acc, w).contract()
 
