@@ -91,7 +91,7 @@ def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             raise InputError("model", f"{model} is not a readable JSON config: {e}") from None
         if not isinstance(cfg, dict) or not cfg.get("model_type"):
-            raise InputError("model", Message("err.has_no_model_type_pass_a", model=model))
+            raise InputError("model", f"{model} has no 'model_type'; pass a Hugging Face config.json")
         from suanli.catalog.hf_config import config_model_name
 
         name = config_model_name(cfg, str(path))
