@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from suanli.i18n import Message
@@ -25,6 +25,8 @@ __all__ = [
     "did_you_mean",
     "error_label",
     "error_text",
+    "Invalid",
+    "validation_message",
 ]
 
 
@@ -32,19 +34,29 @@ class SuanliError(Exception):
     """Base of every error suanli raises on purpose.
 
     `i18n`: the same sentence as a catalog `Message` where the raise site gives one (the English text, `str(e)`,
-    is unchanged); interfaces show it in their language with `error_text`."""
+    is unchanged); interfaces show it in their language with `error_text`. A raise site may give the `Message`
+    alone in place of the English text: `str(e)` is then its English rendering (`i18n/en.json`)."""
 
     i18n: Message | None = None
     detail: Message | str | None = None  # more than the one line: the CLI prints it dim on a second line
 
 
+def _english(message: Message | str, i18n: Message | None) -> tuple[str, Message | None]:
+    """(English text, message): a `Message` given as the text is rendered in English and kept as the message."""
+    if isinstance(message, str):
+        return message, i18n
+    from suanli.i18n import render
+
+    return render(message, "en"), i18n or message
+
+
 class InputError(SuanliError, ValueError):
     """A value given by the user is not allowed. The message names the field and the allowed values."""
 
-    def __init__(self, field: str, message: str, i18n: Message | None = None) -> None:
+    def __init__(self, field: str, message: Message | str, i18n: Message | None = None) -> None:
         self.field = field
-        self.i18n = i18n
-        super().__init__(f"{field}: {message}")
+        text, self.i18n = _english(message, i18n)
+        super().__init__(f"{field}: {text}")
 
 
 class NotFoundError(InputError, LookupError):
@@ -68,22 +80,77 @@ class CatalogError(SuanliError):
 class DataFileError(CatalogError):
     """A data file does not match its schema: names the file, the row and the field."""
 
-    def __init__(self, path: str, row: str | None, field: str | None, message: str) -> None:
+    def __init__(self, path: str, row: str | None, field: str | None, message: Message | str) -> None:
         self.path, self.row, self.field = path, row, field
         where = path + (f", row {row}" if row is not None else "") + (f", field {field}" if field else "")
-        super().__init__(f"{where}: {message}")
+        text, said = _english(message, None)
+        super().__init__(f"{where}: {text}")
+        if said is not None:  # the file, row and field as they are; the sentence in the reader's language
+            from suanli.i18n import Message as M
+
+            self.i18n = M("error.data_file", path=path, row=M("error.data_file.row", row=row) if row is not None else "",
+                          field_name=M("error.data_file.field", name=field) if field else "", message=said)
 
 
 class EstimateError(SuanliError):
     """An estimate cannot be made for this combination (e.g. a task the model kind does not support)."""
 
+    def __init__(self, message: Message | str, i18n: Message | None = None) -> None:
+        text, self.i18n = _english(message, i18n)
+        super().__init__(text)
+
 
 class PlanError(SuanliError):
     """No plan satisfies the constraints; the message says which constraint to relax and by how much."""
 
-    def __init__(self, message: str, i18n: Message | None = None) -> None:
-        self.i18n = i18n
-        super().__init__(message)
+    def __init__(self, message: Message | str, i18n: Message | None = None) -> None:
+        text, self.i18n = _english(message, i18n)
+        super().__init__(text)
+
+
+class Invalid(ValueError):
+    """A model validator's refusal (pydantic wraps it as a `value_error`), with its catalog message."""
+
+    def __init__(self, message: Message | str, i18n: Message | None = None) -> None:
+        text, self.i18n = _english(message, i18n)
+        super().__init__(text)
+
+
+# pydantic's error types in their generic shapes (pydantic_core ErrorType): what is wrong, naming the limit
+_PYDANTIC_SHAPES = {
+    "missing": "error.v.missing", "extra_forbidden": "error.v.extra",
+    "int_parsing": "error.v.int", "int_type": "error.v.int", "int_from_float": "error.v.int",
+    "float_parsing": "error.v.number", "float_type": "error.v.number", "finite_number": "error.v.finite",
+    "bool_parsing": "error.v.bool", "bool_type": "error.v.bool", "string_type": "error.v.string",
+    "list_type": "error.v.list", "dict_type": "error.v.object", "model_type": "error.v.object",
+    "model_attributes_type": "error.v.object", "json_invalid": "error.v.json", "json_type": "error.v.json",
+    "greater_than": "error.v.gt", "greater_than_equal": "error.v.ge", "less_than": "error.v.lt",
+    "less_than_equal": "error.v.le", "string_too_short": "error.v.too_short", "string_too_long": "error.v.too_long",
+    "too_short": "error.v.too_short_list", "too_long": "error.v.too_long_list", "date_from_datetime_parsing":
+    "error.v.date", "date_parsing": "error.v.date", "date_type": "error.v.date", "datetime_parsing": "error.v.datetime",
+    "datetime_type": "error.v.datetime", "url_parsing": "error.v.url", "multiple_of": "error.v.multiple_of",
+}
+
+
+def validation_message(err: Any) -> Message:
+    """One pydantic error (an item of `ValidationError.errors()`) as a catalog message: the refusal's own message
+    where a validator raised one with it (`Invalid`, or any error with an `i18n` message), else its generic shape —
+    missing field, not one of the allowed values (named), out of range (the limit named), wrong type — else
+    pydantic's English sentence as it is. The field is not part of it: callers name it."""
+    from suanli.i18n import Message as M
+
+    ctx = err.get("ctx") or {}
+    said = getattr(ctx.get("error"), "i18n", None)
+    if isinstance(said, M):
+        return said
+    kind = str(err.get("type") or "")
+    if kind in ("literal_error", "enum"):
+        return M("err.is_not_one_of", value=err.get("input"), allowed=str(ctx.get("expected", "")))
+    shape = _PYDANTIC_SHAPES.get(kind)
+    if shape is not None:
+        limits = {k: ctx[k] for k in ("gt", "ge", "lt", "le", "min_length", "max_length", "multiple_of") if k in ctx}
+        return M(shape, value=repr(err.get("input")), **limits)
+    return M("error.v.other", msg=str(err.get("msg", "")).removeprefix("Value error, "))
 
 
 def error_text(e: BaseException, lang: str, surface: str = "cli") -> str:

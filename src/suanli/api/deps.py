@@ -13,7 +13,7 @@ import anyio
 from fastapi import Depends, Header, Request
 
 from suanli.api.errors import Refused
-from suanli.api.guard import token_refusal
+from suanli.api.guard import TOKEN_MESSAGES, token_refusal
 from suanli.catalog.schema import Catalog
 
 __all__ = ["PlanCache", "Token", "catalog", "planning_catalog", "run_bounded", "settings_of", "store_of"]
@@ -45,7 +45,9 @@ def require_token(request: Request, authorization: Annotated[str | None, Header(
     """Checked again here (the guard middleware refuses first, before the body is read)."""
     refusal = token_refusal(settings_of(request).api_token, authorization, x_api_token)
     if refusal is not None:
-        raise Refused(refusal[0], refusal[1], "token")
+        from suanli.i18n import Message
+
+        raise Refused(refusal[0], refusal[1], "token", Message(TOKEN_MESSAGES[refusal[0]]))
 
 
 Token = Depends(require_token)

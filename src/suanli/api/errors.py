@@ -158,8 +158,8 @@ class PlanRefused(Exception):
 class Refused(Exception):
     """A refusal with its status (401/403 token, 503 busy)."""
 
-    def __init__(self, status: int, message: str, field: str | None = None) -> None:
-        self.status, self.message, self.field = status, message, field
+    def __init__(self, status: int, message: str, field: str | None = None, i18n: Any = None) -> None:
+        self.status, self.message, self.field, self.i18n = status, message, field, i18n
         super().__init__(message)
 
 
@@ -200,11 +200,20 @@ def install_handlers(app: FastAPI) -> None:
                                  "relax": e.relax, "relax_i18n": e.relax_i18n}, status_code=422)
 
     @app.exception_handler(Refused)
-    async def _refused(_: Request, e: Refused) -> Response:
-        return error_json(e.status, e.message, e.field)
+    async def _refused(request: Request, e: Refused) -> Response:
+        lang = request_lang_of(request)
+        if e.i18n is None or lang == "en":  # English: the refusal's line as it always was
+            return error_json(e.status, e.message, e.field)
+        from suanli.i18n import render
+
+        return error_json(e.status, render(e.i18n, lang, "api"), e.field, i18n=e.i18n.to_json())
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, e: RequestValidationError) -> Response:
+        from suanli.errors import validation_message
+        from suanli.i18n import render, t
+
+        lang = request_lang_of(request)
         errs = []
         status = 422
         for x in e.errors():
@@ -219,15 +228,15 @@ def install_handlers(app: FastAPI) -> None:
             named = _NAMED.match(message) if field is None else None
             if named:  # a whole-body check that names its field ("concurrent_users: needs tpot_s"): that field
                 field, message = named.group(1), message[named.end():]
-            said = getattr((x.get("ctx") or {}).get("error"), "i18n", None)
-            if named and said is not None:  # its catalog message (plan.request's refusals), in the request's language
-                from suanli.i18n import Message, render
-
-                if isinstance(said, Message):
-                    message = render(said, request_lang_of(request), "api")
+            own = getattr((x.get("ctx") or {}).get("error"), "i18n", None) is not None  # a validator's message
+            said = validation_message(x)  # else pydantic's generic shape (English keeps pydantic's own sentence)
+            if (named and own) or (lang != "en" and said.id != "error.v.other"):
+                message = render(said, lang, "api")
             errs.append({"field": field, "in": loc[0] if loc else None, "message": message})
         first = errs[0] if errs else {"field": None, "message": "invalid request"}
         if status == 400:
+            if lang != "en":
+                return error_json(400, "body: " + t("error.v.json", lang), "body", errs)
             return error_json(400, "body: not valid JSON (" + str(first["message"]) + ")", "body", errs)
         msg = (f"{first['field']}: " if first["field"] else "") + str(first["message"])
         return error_json(status, msg, first["field"], errs)

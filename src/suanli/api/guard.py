@@ -56,8 +56,11 @@ def body_limit(method: str, path: str) -> int:
     return JSON_BODY_LIMIT
 
 
+TOKEN_MESSAGES = {403: "error.api.writes_disabled", 401: "error.api.token"}  # the catalog's ids of the refusals
+
+
 def token_refusal(api_token: str | None, authorization: str | None, x_api_token: str | None) -> tuple[int, str] | None:
-    """None when the token is right; else (status, message)."""
+    """None when the token is right; else (status, message in English; `TOKEN_MESSAGES[status]` is its id)."""
     if not api_token:
         return 403, "writes are disabled: the server has no SUANLI_API_TOKEN configured"
     given = x_api_token or (authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None)
@@ -86,15 +89,17 @@ class Guard:
 
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         method, path = scope.get("method", "GET"), scope.get("path", "/")
+        lang = _lang(scope, headers)
         if self.allowed_hosts is not None:
             host = headers.get("host", "").rsplit(":", 1)[0].strip("[]").lower()
             if not any(host == h or (h.startswith("*.") and host.endswith(h[1:])) or h == "*" for h in self.allowed_hosts):
-                await _reply(send_secure, 400, f"host {host!r} is not allowed (--allowed-hosts)", "host")
+                await _reply(send_secure, 400, f"host {host!r} is not allowed (--allowed-hosts)", "host", lang,
+                             ("error.api.host", {"host": repr(host)}))
                 return
         if is_write(method, path):
             refusal = token_refusal(self.api_token, headers.get("authorization"), headers.get("x-api-token"))
             if refusal is not None:
-                await _reply(send_secure, refusal[0], refusal[1], "token")
+                await _reply(send_secure, refusal[0], refusal[1], "token", lang, (TOKEN_MESSAGES[refusal[0]], {}))
                 return
         limit = body_limit(method, path)
         declared = headers.get("content-length")
@@ -102,10 +107,12 @@ class Guard:
             try:
                 n = int(declared)
             except ValueError:
-                await _reply(send_secure, 400, "content-length is not a number", "content-length")
+                await _reply(send_secure, 400, "content-length is not a number", "content-length", lang,
+                             ("error.api.content_length", {}))
                 return
             if n > limit:
-                await _reply(send_secure, 413, f"body of {n:,} bytes is larger than {limit:,} bytes allowed on {path}", "body")
+                await _reply(send_secure, 413, f"body of {n:,} bytes is larger than {limit:,} bytes allowed on {path}", "body",
+                             lang, ("error.api.body_of", {"n": n, "limit": limit, "path": path}))
                 return
         if method in ("POST", "PUT", "PATCH"):
             # read the body (bounded) before the app sees it: a chunked body past the limit is refused too
@@ -119,7 +126,8 @@ class Guard:
                 chunk = msg.get("body", b"")
                 size += len(chunk)
                 if size > limit:
-                    await _reply(send_secure, 413, f"body larger than {limit:,} bytes allowed on {path}", "body")
+                    await _reply(send_secure, 413, f"body larger than {limit:,} bytes allowed on {path}", "body",
+                                 lang, ("error.api.body", {"limit": limit, "path": path}))
                     return
                 chunks.append(chunk)
                 more = bool(msg.get("more_body"))
@@ -138,8 +146,29 @@ class Guard:
         await self.app(scope, receive, send_secure)
 
 
-async def _reply(send: Send, status: int, message: str, field: str | None) -> None:
-    body = json.dumps({"error": message, "field": field, "errors": [{"field": field, "message": message}]},
+def _lang(scope: Scope, headers: dict[str, str]) -> str:
+    """The request's language as the routers take it (`?lang=`, else Accept-Language), read before routing."""
+    from urllib.parse import parse_qs
+
+    from suanli.i18n import lang_from_accept_language, normalize_lang
+
+    q = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
+    return normalize_lang(q[0]) if q and q[0] else lang_from_accept_language(headers.get("accept-language"))
+
+
+async def _reply(send: Send, status: int, message: str, field: str | None, lang: str = "en",
+                 said: tuple[str, dict[str, Any]] | None = None) -> None:
+    """The error shape of every answer (`api.errors.ErrorBody`); `said`: the message's id and parameters, which give
+    `error` in the request's language (English stays `message`) and `error_i18n`."""
+    out: dict[str, Any] = {}
+    if said is not None:
+        from suanli.i18n import Message as Said
+        from suanli.i18n import render
+
+        if lang != "en":  # English: the line and the keys as they always were
+            message = render(Said(said[0], said[1]), lang, "api")
+            out["error_i18n"] = {"id": said[0], "params": said[1]}
+    body = json.dumps({"error": message, "field": field, "errors": [], **out},
                       ensure_ascii=False).encode("utf-8")
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

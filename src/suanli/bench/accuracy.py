@@ -21,6 +21,7 @@ from suanli.bench.models import LoadedModel
 from suanli.bench.results import AccuracyResult, ReferenceRun
 from suanli.bench.testset import manifest, perplexity_ids
 from suanli.errors import InputError, SuanliError
+from suanli.i18n import Message
 
 __all__ = [
     "AccuracyMismatch",
@@ -87,18 +88,18 @@ def make_reference(lm: LoadedModel, window: int | None = None, command: str = ""
 def check_against(lm: LoadedModel, ref: ReferenceRun) -> AccuracyResult:
     """Compare this model (its device and precision) with `ref`; `passed` says whether it is the same function."""
     if ref.model_key != lm.info.key:
-        raise InputError("reference", f"reference is for model {ref.model_key!r}, not {lm.info.key!r}")
+        raise InputError("reference", Message("err.reference_is_for_model_not", ref_model_key=ref.model_key, key=lm.info.key))
     ids = perplexity_ids(lm.tokenizer, ref.n_tokens)
     if _sha(ids) != ref.token_ids_sha256:
-        raise InputError("reference", "the reference was made on other token ids (tokenizer or test text changed)")
+        raise InputError("reference", Message("err.the_reference_was_made_on_other"))
     ppl, logits = evaluate(lm, ids, ref.positions)
     ref_logits = ref.logits()
     if logits.shape != ref_logits.shape:
-        raise InputError("reference", f"logit shape {logits.shape} differs from the reference's {ref_logits.shape}")
+        raise InputError("reference", Message("err.logit_shape_differs_from_the_reference", logits_shape=logits.shape, ref_logits_shape=ref_logits.shape))
     tol_all = tolerances()
     tol = tol_all["tolerances"].get(lm.info.precision)
     if tol is None:
-        raise InputError("precision", f"no accuracy tolerance for {lm.info.precision!r}")
+        raise InputError("precision", Message("err.no_accuracy_tolerance_for", precision=lm.info.precision))
     max_abs = float(np.max(np.abs(logits - ref_logits)))
     scale = float(np.max(np.abs(ref_logits))) or 1.0
     logit_rel = max_abs / scale

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from suanli.bench import TORCH_HINT
 from suanli.errors import InputError, NotFoundError
+from suanli.i18n import Message
 
 __all__ = [
     "Backend",
@@ -187,7 +188,7 @@ class TorchAcceleratorBackend(Backend):
         self._runtime_version = runtime_version
         count = int(module.device_count())
         if index >= count:
-            raise InputError("device", f"{name}:{index} does not exist; {count} {name} device(s) visible")
+            raise InputError("device", Message("err.does_not_exist_device_s_visible", name=name, index=index, count=count))
 
     @property
     def device(self) -> str:
@@ -223,7 +224,7 @@ def _cuda(index: int) -> Backend:
     torch = require_torch()
     if not torch.cuda.is_available():
         raise InputError(
-            "device", "cuda: torch sees no CUDA device (torch.cuda.is_available() is False); use --device cpu"
+            "device", Message("err.cuda_torch_sees_no_cuda_device")
         )
     return TorchAcceleratorBackend("cuda", torch.cuda, index, runtime_version=f"cuda {torch.version.cuda}")
 
@@ -233,9 +234,9 @@ def _npu(index: int) -> Backend:
     try:
         import torch_npu  # noqa: F401  (registers torch.npu and the 'npu' device type)
     except ImportError as e:
-        raise InputError("device", "npu needs torch_npu matching your torch and CANN: pip install torch-npu") from e
+        raise InputError("device", Message("err.npu_needs_torch_npu_matching_your")) from e
     if not torch.npu.is_available():
-        raise InputError("device", "npu: torch_npu sees no Ascend NPU (torch.npu.is_available() is False)")
+        raise InputError("device", Message("err.npu_torch_npu_sees_no_ascend"))
     version = getattr(torch_npu, "__version__", None)
     return TorchAcceleratorBackend("npu", torch.npu, index, runtime_version=f"torch_npu {version}")
 
@@ -302,7 +303,7 @@ def parse_device(spec: str) -> tuple[str, int]:
     """'cuda' -> ('cuda', 0); 'npu:3' -> ('npu', 3)."""
     name, _, idx = spec.strip().lower().partition(":")
     if idx and not idx.isdigit():
-        raise InputError("device", f"{spec!r}: the index after ':' must be a number, e.g. cuda:1")
+        raise InputError("device", Message("err.the_index_after_must_be_a", spec_=spec))
     return name, int(idx or 0)
 
 

@@ -26,6 +26,7 @@ from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelA
 from suanli.errors import InputError, NotFoundError
 from suanli.estimate.estimate import Estimate, estimate
 from suanli.estimate.workload import make_workload
+from suanli.i18n import Message
 
 __all__ = [
     "ComparisonRow",
@@ -57,8 +58,7 @@ def load_calibration(path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
         return tuple(EfficiencyFactor.model_validate(f) for f in doc.get("factors", []))
     except (yaml.YAMLError, ValueError, TypeError) as e:  # pydantic's ValidationError is a ValueError
         first = str(e).strip().splitlines()[0]
-        raise InputError("calibration", f"{p} is not a valid calibration file ({first}); fix it, or delete it "
-                         "and rerun `suanli calibrate`") from None
+        raise InputError("calibration", Message("err.is_not_a_valid_calibration_file", p=p, first=first)) from None
 
 
 def save_calibration(factors: list[EfficiencyFactor], path: Path | None = None) -> Path:
@@ -83,7 +83,7 @@ def device_for_result(cat: Catalog, r: BenchResult) -> Accelerator:
     if r.accelerator:
         return lookup.accelerator(cat, r.accelerator)
     if r.micro is None or r.micro.bandwidth is None or not r.micro.matmul:
-        raise InputError("result", f"{r.id} has no --accelerator and no microbenchmarks to stand in for peaks")
+        raise InputError("result", Message("err.has_no_accelerator_and_no_microbenchmarks", r_id=r.id))
     src = f"bench:{r.id}"
     note = "the host's own microbenchmark, used as its peak"
     specs: dict[str, Any] = {
@@ -117,7 +117,7 @@ def model_for_result(cat: Catalog, r: BenchResult) -> ModelArch:
     try:
         return lookup.model(cat, r.model.name)
     except NotFoundError:
-        raise InputError("model", f"cannot rebuild {r.model.name!r}'s architecture to estimate it") from None
+        raise InputError("model", Message("err.cannot_rebuild_s_architecture_to_estimate", name=r.model.name)) from None
 
 
 def _workload_for(r: BenchResult) -> Any:
@@ -137,7 +137,7 @@ class ComparisonRow(BaseModel):
 
 def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFactor, ...] = ()) -> tuple[Estimate, list[ComparisonRow]]:
     if r.throughput is None:
-        raise InputError("result", f"{r.id} has no throughput measurement")
+        raise InputError("result", Message("err.has_no_throughput_measurement", r_id=r.id))
     acc = device_for_result(cat, r)
     e = estimate(cat, model_for_result(cat, r), acc, _workload_for(r), overrides=overrides)
     t = r.throughput

@@ -23,6 +23,7 @@ from suanli.bench.models import model_key
 from suanli.bench.results import BenchResult, ReferenceRun, ResultStore
 from suanli.bench.run import BenchSpec
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["FleetReport", "FleetTask", "plan_tasks", "require_ray", "run_fleet"]
 
@@ -109,7 +110,7 @@ def run_fleet(
         try:
             import grpc  # noqa: F401  (the Ray client speaks gRPC)
         except ImportError:
-            raise InputError("address", "ray:// needs the Ray client: pip install 'ray[client]'") from None
+            raise InputError("address", Message("err.ray_needs_the_ray_client_pip")) from None
     started = False
     if not ray.is_initialized():
         kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
@@ -122,7 +123,7 @@ def run_fleet(
         nodes = ray.nodes()
         tasks = plan_tasks(nodes, cpu_nodes)
         if not tasks:
-            raise InputError("address", f"the Ray cluster at {address or 'local'} has no alive node to run on")
+            raise InputError("address", Message("err.the_ray_cluster_at_has_no", v=address or 'local'))
         ref = store.reference(model_key(spec.model)) if (store is not None and spec.accuracy) else None
         ref_json = ref.model_dump_json() if isinstance(ref, ReferenceRun) else None
         spec_json = spec.model_dump_json()

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from suanli.bench.backends import require_torch
 from suanli.errors import InputError, NotFoundError
+from suanli.i18n import Message
 
 __all__ = [
     "PRECISIONS",
@@ -41,7 +42,7 @@ def dtype_for(precision: str) -> Any:
     torch = require_torch()
     table = {"fp32": torch.float32, "tf32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
     if precision not in table:
-        raise InputError("precision", f"{precision!r} is not one of {', '.join(PRECISIONS)}")
+        raise InputError("precision", Message("err.is_not_one_of", value=precision, allowed=', '.join(PRECISIONS)))
     return table[precision]
 
 
@@ -190,14 +191,14 @@ def _build_preset(name: str, precision: str, device: str) -> LoadedModel:
     model = model.to(device=device, dtype=dtype_for(precision)).eval()
     tok = ByteTokenizer()
     if config.vocab_size < tok.vocab_size:
-        raise InputError("model", f"preset {name}: vocab_size {config.vocab_size} < 256 byte tokens")
+        raise InputError("model", Message("err.preset_vocab_size_byte_tokens", name=name, config_vocab_size=config.vocab_size))
     return LoadedModel(model, tok, _info(model, name, "preset", name, precision, True), device)
 
 
 def _load_dir(path: Path, precision: str, device: str) -> LoadedModel:
     transformers = _require_transformers()
     if not (path / "config.json").is_file():
-        raise InputError("model", f"{path} has no config.json (need a Hugging Face model directory or a preset)")
+        raise InputError("model", Message("err.has_no_config_json_need_a", path=path))
     dtype = dtype_for(precision)
     major_minor = tuple(int(x) for x in re.findall(r"\d+", transformers.__version__)[:2])
     kw = {"dtype": dtype} if major_minor >= (4, 56) else {"torch_dtype": dtype}
@@ -206,7 +207,7 @@ def _load_dir(path: Path, precision: str, device: str) -> LoadedModel:
         tok: Any = _HfTokenizer(transformers.AutoTokenizer.from_pretrained(str(path)))
     except (OSError, ValueError):
         if model.config.vocab_size < 256:
-            raise InputError("model", f"{path} has no tokenizer files and fewer than 256 token ids") from None
+            raise InputError("model", Message("err.has_no_tokenizer_files_and_fewer", path=path)) from None
         tok = ByteTokenizer()
     key = model_key(str(path))
     return LoadedModel(model, tok, _info(model, path.name, "hf-dir", key, precision, False), device)

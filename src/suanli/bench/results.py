@@ -28,6 +28,7 @@ from suanli import __version__
 from suanli.bench.backends import BackendInfo
 from suanli.bench.models import ModelInfo
 from suanli.errors import DataFileError, InputError, NotFoundError
+from suanli.i18n import Message
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -232,7 +233,7 @@ class ResultStore:
         if len(matches) != 1:
             if not matches:
                 raise NotFoundError("result", id_prefix, [r.id for r in self.results()])
-            raise InputError("result", f"{id_prefix!r} matches {len(matches)} results; give more of the id")
+            raise InputError("result", Message("err.matches_results_give_more_of_the", id_prefix=id_prefix, n_matches=len(matches)))
         return matches[0]
 
     def save_reference(self, ref: ReferenceRun) -> Path:

@@ -36,6 +36,7 @@ from suanli.bench.results import (
 )
 from suanli.bench.testset import throughput_ids
 from suanli.errors import InputError
+from suanli.i18n import Message
 from suanli.units import MiB
 
 __all__ = [
@@ -99,7 +100,7 @@ def precision_mode(precision: str, backend: Backend) -> Iterator[None]:
     """tf32 turns on TensorFloat-32 matmuls (NVIDIA only); every other precision runs with them off."""
     torch = require_torch()
     if precision == "tf32" and backend.name not in ("cuda", "fake"):
-        raise InputError("precision", f"tf32 exists only on NVIDIA GPUs (--device cuda), not {backend.name}")
+        raise InputError("precision", Message("err.tf32_exists_only_on_nvidia_gpus", backend_name=backend.name))
     before = torch.get_float32_matmul_precision()
     # torch docs (torch.set_float32_matmul_precision): 'high' allows TF32, 'highest' keeps full fp32
     torch.set_float32_matmul_precision("high" if precision == "tf32" else "highest")
@@ -124,11 +125,11 @@ def measure_throughput(
 ) -> Throughput:
     torch = require_torch()
     if output_tokens < 2:
-        raise InputError("output", f"must be at least 2 tokens (one from prefill, one decoded); got {output_tokens}")
+        raise InputError("output", Message("err.must_be_at_least_tokens_one", output_tokens=output_tokens))
     limit = lm.info.max_positions
     if limit is not None and input_tokens + output_tokens > limit:
         raise InputError(
-            "input", f"input + output = {input_tokens + output_tokens} exceeds the model's {limit} positions"
+            "input", Message("err.input_output_exceeds_the_model_s", v=input_tokens + output_tokens, limit=limit)
         )
     ids = torch.tensor(throughput_ids(lm.tokenizer, batch, input_tokens), dtype=torch.long, device=lm.device)
     kw = _cache_kw(lm.model)
@@ -246,7 +247,7 @@ def run_benchmark(
     from suanli.bench import accuracy
 
     if spec.precision not in PRECISIONS:
-        raise InputError("precision", f"{spec.precision!r} is not one of {', '.join(PRECISIONS)}")
+        raise InputError("precision", Message("err.is_not_one_of", value=spec.precision, allowed=', '.join(PRECISIONS)))
     backend = backend or get_backend(spec.device)
     ref = reference
     if spec.accuracy and ref is None:

@@ -47,6 +47,7 @@ from pydantic import BaseModel, Field
 
 from suanli import __version__
 from suanli.bench.results import BenchResult, Microbench, new_id
+from suanli.i18n import Message
 
 __all__ = [
     "RUN_FORMAT",
@@ -493,7 +494,7 @@ def _train_model(case: SuiteCase, backend: Any) -> Any:
     except ImportError as e:
         from suanli.errors import InputError
 
-        raise InputError("peft", "LoRA cases need peft: pip install 'suanli[lora]'") from e
+        raise InputError("peft", Message("err.lora_cases_need_peft_pip_install")) from e
     lm = build_model(case.model, case.precision, backend)
     cfg = peft.LoraConfig(r=case.lora_rank or LORA_RANK, lora_alpha=case.lora_alpha or LORA_ALPHA,
                           target_modules="all-linear", lora_dropout=0.0, task_type="CAUSAL_LM")
@@ -658,20 +659,20 @@ def run_suite(
     if size == "auto":
         size = "full" if backend.is_accelerator and backend.name != "fake" else "tiny"
     if size not in _SIZES:
-        raise InputError("size", f"{size!r} is not one of auto, {', '.join(_SIZES)}")
+        raise InputError("size", Message("err.is_not_one_of_auto", size=size, names_sizes=', '.join(_SIZES)))
     if budget_s <= 0:
-        raise InputError("budget-s", f"must be > 0 seconds; got {budget_s}")
+        raise InputError("budget-s", Message("err.must_be_seconds_got", budget_s=budget_s))
     cases = plan_cases(size)  # type: ignore[arg-type]
     if only:
         cases = [c for c in cases if any(fnmatch.fnmatch(c.id, pat) for pat in only)]
         if not cases:
             ids = ", ".join(c.id for c in plan_cases(size)[:6])  # type: ignore[arg-type]
-            raise InputError("only", f"no case matches {', '.join(only)} (case ids look like {ids}, …)")
+            raise InputError("only", Message("err.no_case_matches_case_ids_look", names_only=', '.join(only), ids=ids))
     try:
         outdir.mkdir(parents=True, exist_ok=True)
         (outdir / "configs").mkdir(exist_ok=True)
     except OSError as e:
-        raise InputError("outdir", f"cannot write into {outdir}: {e.strerror or e}") from None
+        raise InputError("outdir", Message("err.cannot_write_into", outdir=outdir, v=e.strerror or e)) from None
     env = environment(backend)
     if accelerator is None and backend.name == "cuda":
         accelerator = guess_accelerator(env.device_name)

@@ -26,6 +26,7 @@ from suanli.bench.results import BenchResult, ResultStore
 from suanli.bench.suite import CaseRecord, read_records
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["ImportReport", "cases_for_run", "import_suite", "measured_label"]
 
@@ -58,8 +59,7 @@ def _device_for_run(cat: Catalog, recs: list[CaseRecord]) -> tuple[str, dict[str
 
     with_micro = [r.bench_result for r in recs if r.bench_result is not None and r.bench_result.micro is not None]
     if not with_micro:
-        raise InputError("results", f"run {recs[0].run_id} names no accelerator and has no microbenchmarks to stand "
-                         "in for its peaks; pass --accelerator with the catalog id of the device")
+        raise InputError("results", Message("err.run_names_no_accelerator_and_has", run_id=recs[0].run_id))
     stand_in = device_for_result(cat, with_micro[0])
     return stand_in.id, stand_in.model_dump(mode="json", exclude_none=True)
 
@@ -148,18 +148,18 @@ def import_suite(
     from suanli.catalog import lookup
 
     if not directory.is_dir():
-        raise InputError("dir", f"{directory} is not a folder of suite results (`suanli bench suite OUTDIR`)")
+        raise InputError("dir", Message("err.is_not_a_folder_of_suite", directory=directory))
     records, bad = read_records(directory)
     if bad:
         more = f" (+{len(bad) - 1} more)" if len(bad) > 1 else ""
-        raise InputError("dir", f"{directory}/{bad[0]}{more}; nothing was imported")
+        raise InputError("dir", Message("err.nothing_was_imported", directory=directory, bad=bad[0], more=more))
     if not records:
-        raise InputError("dir", f"{directory} holds no suite result files (format suanli.bench.suite/1)")
+        raise InputError("dir", Message("err.holds_no_suite_result_files_format", directory=directory))
     if accelerator is not None:
         accelerator = lookup.accelerator(cat, accelerator).id
         on_cpu = sorted({r.environment.backend for r in records if r.environment.backend == "cpu"})
         if on_cpu:
-            raise InputError("accelerator", f"a cpu run cannot stand for {accelerator}; leave --accelerator out")
+            raise InputError("accelerator", Message("err.a_cpu_run_cannot_stand_for", accelerator=accelerator))
         records = [r.model_copy(update={"accelerator": accelerator}) for r in records]
     for r in records:
         if r.accelerator is not None:
@@ -167,8 +167,7 @@ def import_suite(
     if cases_dir is not None and _is_packaged(cases_dir):
         hosts = sorted({r.environment.device_name for r in records if r.environment.backend in ("cpu", "fake")})
         if hosts:
-            raise InputError("cases-dir", f"{hosts[0]} is not an accelerator: the packaged measured/ folder holds "
-                             "real device measurements only; pass --cases-dir to write this run's cases elsewhere")
+            raise InputError("cases-dir", Message("err.is_not_an_accelerator_the_packaged", hosts=hosts[0]))
     runs: dict[str, list[CaseRecord]] = {}
     for r in records:
         runs.setdefault(r.run_id, []).append(r)
@@ -203,7 +202,7 @@ def import_suite(
         if cases_dir is not None:
             (cases_dir / "configs").mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise InputError("store", f"cannot create {e.filename}: {e.strerror or e}") from None
+        raise InputError("store", Message("err.cannot_create", e_filename=e.filename, v=e.strerror or e)) from None
     known = {p.stem for p in store.results_dir.glob("*.json")}
     new = [r for r in results if r.id not in known]
     report.already_stored = sorted(r.id for r in results if r.id in known)
@@ -222,5 +221,5 @@ def import_suite(
                 tmp.replace(path)
                 report.case_files.append(str(path))
         except OSError as e:
-            raise InputError("cases-dir", f"cannot write cases under {cases_dir}: {e.strerror or e}") from None
+            raise InputError("cases-dir", Message("err.cannot_write_cases_under", cases_dir=cases_dir, v=e.strerror or e)) from None
     return report, new

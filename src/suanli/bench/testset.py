@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["Tokenizer", "manifest", "perplexity_ids", "prompts", "throughput_ids"]
 
@@ -39,9 +40,9 @@ def perplexity_text() -> str:
 def throughput_ids(tok: Tokenizer, batch: int, input_tokens: int) -> list[list[int]]:
     """`batch` sequences of exactly `input_tokens` ids: the prompts concatenated, each row from another offset."""
     if batch < 1:
-        raise InputError("batch", f"must be at least 1 (got {batch})")
+        raise InputError("batch", Message("err.must_be_at_least_got", batch=batch))
     if input_tokens < 1:
-        raise InputError("input", f"must be at least 1 token (got {input_tokens})")
+        raise InputError("input", Message("err.must_be_at_least_token_got", input_tokens=input_tokens))
     stream: list[int] = []
     for p in prompts():
         stream.extend(tok.encode(p + "\n"))
@@ -59,5 +60,5 @@ def perplexity_ids(tok: Tokenizer, window: int | None = None) -> list[int]:
     n = int(window or manifest()["perplexity_window_tokens"])
     ids = tok.encode(perplexity_text())
     if len(ids) < n:
-        raise InputError("window", f"the perplexity text has only {len(ids)} tokens, fewer than {n}")
+        raise InputError("window", Message("err.the_perplexity_text_has_only_tokens", n_ids=len(ids), n=n))
     return ids[:n]

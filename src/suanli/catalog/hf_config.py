@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from suanli.catalog.schema import MLAConfig, ModelArch, MoEConfig
-from suanli.errors import InputError
+from suanli.errors import InputError, validation_message
+from suanli.i18n import Message
 
 __all__ = ["HF_ARCHITECTURES", "SUPPORTED_MODEL_TYPES", "config_model_name", "from_hf_config", "to_hf_config"]
 
@@ -70,7 +71,7 @@ def _get(cfg: dict[str, Any], key: str, default: Any = _MISSING) -> Any:
     if key in cfg and cfg[key] is not None:
         return cfg[key]
     if default is _MISSING:
-        raise InputError(key, "missing from the Hugging Face config")
+        raise InputError(key, Message("err.missing_from_the_hugging_face_config"))
     return default
 
 
@@ -79,19 +80,19 @@ def _int(cfg: dict[str, Any], key: str, default: Any = _MISSING, *, positive: bo
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int | float) or int(v) != v:
-        raise InputError(key, f"must be an integer, got {v!r}")
+        raise InputError(key, Message("err.must_be_an_integer_got", v=v))
     v = int(v)
     if positive and v <= 0:
-        raise InputError(key, f"must be a positive integer, got {v}")
+        raise InputError(key, Message("err.must_be_a_positive_integer_got", v=v))
     if not positive and v < 0:
-        raise InputError(key, f"must not be negative, got {v}")
+        raise InputError(key, Message("err.must_not_be_negative_got", v=v))
     return v
 
 
 def _bool(cfg: dict[str, Any], key: str, default: bool) -> bool:
     v = _get(cfg, key, default)
     if not isinstance(v, bool):
-        raise InputError(key, f"must be true or false, got {v!r}")
+        raise InputError(key, Message("err.must_be_true_or_false_got", v=v))
     return v
 
 
@@ -99,14 +100,14 @@ def _refuse(cfg: dict[str, Any], key: str, why: str, ok: tuple[Any, ...]) -> Non
     """Refuse a value of `key` outside `ok` (compared with its type: True is not 1 here)."""
     v = cfg.get(key)
     if v is not None and not any(type(v) is type(o) and v == o for o in ok):
-        raise InputError(key, f"{v!r} is not supported: {why}")
+        raise InputError(key, Message("err.is_not_supported", v=v, why=why))
 
 
 def _check_heads(hidden: int, heads: int, kv: int, head_dim: int | None) -> None:
     if heads % kv:
-        raise InputError("num_key_value_heads", f"{kv} does not divide num_attention_heads {heads}")
+        raise InputError("num_key_value_heads", Message("err.does_not_divide_num_attention_heads", kv=kv, heads=heads))
     if head_dim is None and hidden % heads:
-        raise InputError("num_attention_heads", f"{heads} does not divide hidden_size {hidden}; give head_dim")
+        raise InputError("num_attention_heads", Message("err.does_not_divide_hidden_size_give", heads=heads, hidden=hidden))
 
 
 def config_model_name(cfg: dict[str, Any], path: str) -> str:
@@ -130,10 +131,10 @@ def config_model_name(cfg: dict[str, Any], path: str) -> str:
 def from_hf_config(cfg: dict[str, Any], name: str) -> ModelArch:
     """A `ModelArch` from a Hugging Face `config.json` dict; `name` becomes the id (e.g. the file's name)."""
     if not isinstance(cfg, dict):
-        raise InputError("config", "a Hugging Face config must be a JSON object")
+        raise InputError("config", Message("err.a_hugging_face_config_must_be"))
     model_type = _get(cfg, "model_type")
     if not isinstance(model_type, str):
-        raise InputError("model_type", f"must be a string, got {model_type!r}")
+        raise InputError("model_type", Message("err.must_be_a_string_got", model_type=model_type))
     _refuse_non_decoder(cfg, model_type)
     native = _native_dtype(cfg)
     if model_type not in _FAMILY:
@@ -207,7 +208,7 @@ def _build(fields: dict[str, Any]) -> ModelArch:
     except ValueError as e:  # pydantic ValidationError: name the first bad field
         errs: list[Any] = getattr(e, "errors", lambda: [])()
         field = ".".join(str(p) for p in errs[0]["loc"]) if errs else "config"
-        raise InputError(field, errs[0]["msg"] if errs else str(e)) from None
+        raise InputError(field, errs[0]["msg"] if errs else str(e), validation_message(errs[0]) if errs else None) from None
 
 
 def _common(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
@@ -266,8 +267,7 @@ def _layer_types_field(cfg: dict[str, Any], layers: int) -> tuple[str, ...] | No
         return None
     if not isinstance(lt, list) or len(lt) != layers or any(
             t not in ("full_attention", "sliding_attention") for t in lt):
-        raise InputError("layer_types", f"must list full_attention or sliding_attention for each of the {layers} "
-                         "layers")
+        raise InputError("layer_types", Message("err.must_list_full_attention_or_sliding", layers=layers))
     return tuple(lt)
 
 
@@ -310,8 +310,7 @@ def _generic_windows(cfg: dict[str, Any], model_type: str, lay: _Layout,
     elif isinstance(pattern, int) and not isinstance(pattern, bool) and pattern > 0:
         kinds = tuple("sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(layers))
     else:
-        raise InputError("sliding_window_pattern", f"must be a positive integer or a string of L and G, got "
-                         f"{pattern!r}")
+        raise InputError("sliding_window_pattern", Message("err.must_be_a_positive_integer_or", pattern=pattern))
     return window, kinds
 
 
@@ -393,9 +392,9 @@ def _qwen1(cfg: dict[str, Any]) -> dict[str, Any]:
     _check_heads(hidden, heads, heads, head_dim)
     inter = _int(cfg, "intermediate_size")
     if inter % 2:
-        raise InputError("intermediate_size", f"Qwen-1 gives w1 + w2 together, so it must be even, got {inter}")
+        raise InputError("intermediate_size", Message("err.qwen_gives_w1_w2_together_so", inter=inter))
     if not _bool(cfg, "no_bias", True):
-        raise InputError("no_bias", "false is not supported: Qwen-1 checkpoints have biases on c_attn only")
+        raise InputError("no_bias", Message("err.false_is_not_supported_qwen_checkpoints"))
     return {
         "hidden_size": hidden,
         "num_layers": _int(cfg, "num_hidden_layers"),
@@ -463,7 +462,7 @@ def _refuse_non_decoder(cfg: dict[str, Any], model_type: str) -> None:
         ):
             why = f"built as {', '.join(archs)}, not a decoder-only causal LM (…ForCausalLM / …LMHeadModel)"
     if why:
-        raise InputError("model_type", f"{model_type!r} is {why}")
+        raise InputError("model_type", Message("err.is", model_type=model_type, why=why))
 
 
 @dataclass(frozen=True)
@@ -604,8 +603,8 @@ def _std(cfg: dict[str, Any], key: str, default: Any = _MISSING) -> Any:
             return _int(cfg, name)
     if default is _MISSING:
         names = _ALIASES[key]
-        raise InputError(key, "missing from the Hugging Face config" + (
-            f" (also looked for {', '.join(names[1:])})" if len(names) > 1 else ""))
+        raise InputError(key, Message("error.hf.missing_also", names=", ".join(names[1:])) if len(names) > 1
+                         else Message("err.missing_from_the_hugging_face_config"))
     return default
 
 
@@ -654,10 +653,9 @@ def _generic(cfg: dict[str, Any], model_type: str, name: str) -> dict[str, Any]:
         out_bias = mlp_bias = qkv_bias
     elif model_type == "opt":
         if _int(cfg, "word_embed_proj_dim", hidden) != hidden:
-            raise InputError("word_embed_proj_dim", "a projection between embedding and hidden size (OPT-350m) "
-                             "is not modelled")
+            raise InputError("word_embed_proj_dim", Message("err.a_projection_between_embedding_and_hidden"))
         if not _bool(cfg, "do_layer_norm_before", True):
-            raise InputError("do_layer_norm_before", "false (post-norm, no final norm: OPT-350m) is not modelled")
+            raise InputError("do_layer_norm_before", Message("err.false_post_norm_no_final_norm"))
         qkv_bias = out_bias = mlp_bias = _bool(cfg, "enable_bias", True)
         if not _bool(cfg, "layer_norm_elementwise_affine", True):
             norm = "nonparametric"
@@ -675,7 +673,7 @@ def _generic(cfg: dict[str, Any], model_type: str, name: str) -> dict[str, Any]:
     if position == "learned" and rows is None:
         rows = positions
     if kv not in (heads,) and model_type in ("gpt2", "gptj", "codegen", "bloom", "mpt", "opt", "gpt_neox"):
-        raise InputError("num_key_value_heads", f"{model_type} has as many K/V heads as heads ({heads}), got {kv}")
+        raise InputError("num_key_value_heads", Message("err.has_as_many_k_v_heads", model_type=model_type, heads=heads, kv=kv))
     _check_heads(hidden, heads, kv, head_dim)
     out: dict[str, Any] = {
         "id": name,
@@ -721,7 +719,7 @@ def _generic(cfg: dict[str, Any], model_type: str, name: str) -> dict[str, Any]:
     moe = _generic_moe(cfg)
     if moe is not None:
         if known:
-            raise InputError("num_experts", f"MoE layers of {model_type} are not modelled")
+            raise InputError("num_experts", Message("err.moe_layers_of_are_not_modelled", model_type=model_type))
         out["moe"] = moe
         out["hf_architecture"] = "MixtralForCausalLM"  # router Linear(h, E) + gated experts, as Mixtral
         out["note"] = note.replace("LlamaForCausalLM's (RMSNorm, SwiGLU, RoPE)", "MixtralForCausalLM's (RMSNorm, "
@@ -746,7 +744,7 @@ def _falcon(cfg: dict[str, Any], heads: int) -> tuple[int, int, str, bool]:
         n_ln = _int(cfg, "num_ln_in_parallel_attn", None)
         npl = n_ln if n_ln is not None else (2 if new else 1)  # ln_attn + ln_mlp, or input_layernorm
         if npl not in (1, 2):
-            raise InputError("num_ln_in_parallel_attn", f"must be 1 or 2, got {npl}")
+            raise InputError("num_ln_in_parallel_attn", Message("err.must_be_or_got", npl=npl))
     return kv, npl, "alibi" if _bool(cfg, "alibi", False) else "rope", _bool(cfg, "bias", False)
 
 
@@ -767,7 +765,7 @@ def _model_type(m: ModelArch) -> str:
         if m.hf_architecture not in HF_ARCHITECTURES:
             raise InputError(
                 "hf_architecture",
-                f"{m.hf_architecture!r} unknown; known: {', '.join(HF_ARCHITECTURES)}",
+                Message("err.unknown_known", m_hf_architecture=m.hf_architecture, names_hf_architectures=', '.join(HF_ARCHITECTURES)),
             )
         return HF_ARCHITECTURES[m.hf_architecture]
     if m.mla is not None:
@@ -786,21 +784,21 @@ def _model_type(m: ModelArch) -> str:
 def to_hf_config(m: ModelArch) -> dict[str, Any]:
     """A config dict (with `model_type`) from which transformers builds a model of the same shapes as `m`."""
     if m.kind != "llm":
-        raise InputError("kind", f"{m.id} is a {m.kind} model; only LLMs have a transformers config")
+        raise InputError("kind", Message("err.is_a_model_only_llms_have", m_id=m.id, m_kind=m.kind))
     mt = _model_type(m)
     if mt in _GENERIC:
         return _to_generic(m, mt)
     if not m.ffn_gated:
-        raise InputError("ffn_gated", f"{m.id}: the {mt} class has a gated FFN")
+        raise InputError("ffn_gated", Message("err.the_class_has_a_gated_ffn", m_id=m.id, mt=mt))
     if m.norm != "rmsnorm":
-        raise InputError("norm", f"{m.id}: the {mt} class uses RMSNorm")
+        raise InputError("norm", Message("err.the_class_uses_rmsnorm", m_id=m.id, mt=mt))
     for field, default in (("norms_per_layer", 2), ("embedding_norm", False), ("lm_head_bias", False),
                            ("position_embedding", "rope"), ("qk_norm_width", "head_dim")):
         value = getattr(m, field)
         if value is not None and value != default and not (field == "position_embedding" and value == "alibi"):
-            raise InputError(field, f"{m.id}: {value!r} cannot be expressed by transformers model_type {mt}")
+            raise InputError(field, Message("err.cannot_be_expressed_by_transformers_model", m_id=m.id, value=value, mt=mt))
     if m.mlp_bias and mt != "llama":
-        raise InputError("mlp_bias", f"{m.id}: FFN biases cannot be expressed by transformers model_type {mt}")
+        raise InputError("mlp_bias", Message("err.ffn_biases_cannot_be_expressed_by", m_id=m.id, mt=mt))
     heads = m.num_attention_heads or 0
     cfg: dict[str, Any] = {
         "model_type": mt,
@@ -823,7 +821,7 @@ def to_hf_config(m: ModelArch) -> dict[str, Any]:
 
     def need(cond: bool, field: str, why: str) -> None:
         if not cond:
-            raise InputError(field, f"{m.id}: {why} for transformers model_type {mt}")
+            raise InputError(field, Message("err.for_transformers_model_type", m_id=m.id, why=why, mt=mt))
 
     if m.moe is None:
         need(mt not in ("mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v3"), "moe", "an MoE config is required")
@@ -1013,6 +1011,5 @@ def _to_generic(m: ModelArch, mt: str) -> dict[str, Any]:
         if field == "head_dim":
             continue
         if want != got:
-            raise InputError(field, f"{m.id}: {want!r} cannot be expressed by transformers model_type {mt} "
-                             f"({lay.cls} gives {got!r})")
+            raise InputError(field, Message("err.cannot_be_expressed_by_transformers_model_2", m_id=m.id, want=want, mt=mt, lay_cls=lay.cls, got=got))
     return cfg

@@ -37,6 +37,7 @@ from suanli.catalog.schema import (
     Unpriced,
 )
 from suanli.errors import DataFileError
+from suanli.i18n import Message
 
 __all__ = ["DATA_DIR", "cached_yaml", "iter_sourced", "load_catalog", "load_files", "packaged_catalog", "read_yaml"]
 
@@ -80,17 +81,17 @@ def _parse_file(path: Path) -> dict[str, list[BaseModel]]:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f"line {mark.line + 1}" if mark else None
-        raise DataFileError(str(path), line, None, f"not valid YAML: {getattr(e, 'problem', e)}") from None
+        raise DataFileError(str(path), line, None, Message("err.not_valid_yaml", getattr=getattr(e, 'problem', e))) from None
     if not isinstance(doc, dict):
-        raise DataFileError(str(path), None, None, "top level must be a mapping of sections")
+        raise DataFileError(str(path), None, None, Message("err.top_level_must_be_a_mapping"))
     out: dict[str, list[BaseModel]] = {}
     for section, rows in doc.items():
         if section not in _SECTIONS:
             raise DataFileError(
-                str(path), None, section, f"unknown section; allowed: {', '.join(_SECTIONS)}"
+                str(path), None, section, Message("err.unknown_section_allowed", names_sections=', '.join(_SECTIONS))
             )
         if not isinstance(rows, list):
-            raise DataFileError(str(path), None, section, "must be a list of rows")
+            raise DataFileError(str(path), None, section, Message("err.must_be_a_list_of_rows"))
         parsed = []
         for i, raw in enumerate(rows):
             try:
@@ -128,9 +129,9 @@ def _check_unique(kind: str, rows: Iterable[tuple[str, Iterable[str]]]) -> None:
         for name in (ident, *aliases):
             key = name.lower()
             if key in seen and seen[key] != ident:
-                raise DataFileError(kind, ident, "aliases", f"name {name!r} is also used by {seen[key]!r}")
+                raise DataFileError(kind, ident, "aliases", Message("err.name_is_also_used_by", name=name, seen=seen[key]))
             if key in seen and name == ident:
-                raise DataFileError(kind, ident, "id", "duplicate id")
+                raise DataFileError(kind, ident, "id", Message("err.duplicate_id"))
             seen[key] = ident
 
 
@@ -147,14 +148,14 @@ def load_files(paths: Iterable[Path]) -> Catalog:
     sources: dict[str, Source] = {}
     for s in merged["sources"]:
         if s.id in sources:
-            raise DataFileError(origin[("sources", s.id)], s.id, "id", "duplicate source id")
+            raise DataFileError(origin[("sources", s.id)], s.id, "id", Message("err.duplicate_source_id"))
         sources[s.id] = s
 
     def need_source(section: str, ident: str, field: str, sid: str | None) -> None:
         if sid is not None and sid != ASSUMED and sid not in sources:
             raise DataFileError(
                 origin.get((section, ident), section), ident, field,
-                f"source {sid!r} is not defined in any 'sources' section",
+                Message("err.source_is_not_defined_in_any", sid=sid),
             )
 
     for section in ("accelerators", "offers", "purchases", "models", "stacks", "efficiency", "links", "engines",
@@ -183,45 +184,45 @@ def load_files(paths: Iterable[Path]) -> Catalog:
     for st in merged["stacks"]:
         for e in st.engines:
             if e not in engine_ids:
-                raise DataFileError(origin[("stacks", st.id)], st.id, "engines", f"unknown engine {e!r}")
+                raise DataFileError(origin[("stacks", st.id)], st.id, "engines", Message("err.unknown_engine", fw_engine=e))
     for fw in merged["frameworks"]:
         for st_id in fw.stacks:
             if st_id not in {s.id for s in merged["stacks"]}:
-                raise DataFileError(origin[("frameworks", fw.id)], fw.id, "stacks", f"unknown stack {st_id!r}")
+                raise DataFileError(origin[("frameworks", fw.id)], fw.id, "stacks", Message("err.unknown_stack", a_stack=st_id))
         if fw.engine is not None and fw.engine not in engine_ids:
-            raise DataFileError(origin[("frameworks", fw.id)], fw.id, "engine", f"unknown engine {fw.engine!r}")
+            raise DataFileError(origin[("frameworks", fw.id)], fw.id, "engine", Message("err.unknown_engine", fw_engine=fw.engine))
     fw_ids = {f.id for f in merged["frameworks"]}
     for ef in merged["efficiency"]:
         for ef_fw in ef.framework_ids:
             if ef_fw not in fw_ids:
-                raise DataFileError(origin[("efficiency", ef.id)], ef.id, "framework", f"unknown framework {ef_fw!r}")
+                raise DataFileError(origin[("efficiency", ef.id)], ef.id, "framework", Message("err.unknown_framework", ef_fw=ef_fw))
 
     acc_ids = {a.id for a in merged["accelerators"]}
     stack_ids = {s.id for s in merged["stacks"]}
     for a in merged["accelerators"]:
         a_: Accelerator = a
         if a_.stack not in stack_ids:
-            raise DataFileError(origin[("accelerators", a_.id)], a_.id, "stack", f"unknown stack {a_.stack!r}")
+            raise DataFileError(origin[("accelerators", a_.id)], a_.id, "stack", Message("err.unknown_stack", a_stack=a_.stack))
         if a_.variant_of and a_.variant_of not in acc_ids:
             raise DataFileError(
-                origin[("accelerators", a_.id)], a_.id, "variant_of", f"unknown accelerator {a_.variant_of!r}"
+                origin[("accelerators", a_.id)], a_.id, "variant_of", Message("err.unknown_accelerator", a_variant_of=a_.variant_of)
             )
     for o in merged["offers"]:
         o_: Offer = o
         if o_.device not in acc_ids:
-            raise DataFileError(origin[("offers", o_.id)], o_.id, "device", f"unknown accelerator {o_.device!r}")
+            raise DataFileError(origin[("offers", o_.id)], o_.id, "device", Message("err.unknown_accelerator", a_variant_of=o_.device))
         if o_.kind == "listing" and not (o_.url or getattr(sources.get(o_.source), "url", None)):
             raise DataFileError(origin[("offers", o_.id)], o_.id, "url",
-                                "a listing needs its page: set url (or a url on its source), else kind index/reference")
+                                Message("err.a_listing_needs_its_page_set"))
     for u in merged["unpriced"]:
         if u.device not in acc_ids:
-            raise DataFileError("unpriced", u.device, "device", f"unknown accelerator {u.device!r}")
+            raise DataFileError("unpriced", u.device, "device", Message("err.unknown_accelerator", a_variant_of=u.device))
         need_source("unpriced", u.device, "source", u.source)
     for p in merged["purchases"]:
         p_: Purchase = p
         if p_.device is not None and p_.device not in acc_ids:
             raise DataFileError(
-                origin[("purchases", p_.id)], p_.id, "device", f"unknown accelerator {p_.device!r}"
+                origin[("purchases", p_.id)], p_.id, "device", Message("err.unknown_accelerator", a_variant_of=p_.device)
             )
     for m in merged["models"]:
         m_: ModelArch = m
@@ -231,7 +232,7 @@ def load_files(paths: Iterable[Path]) -> Catalog:
                 if getattr(m_, f) is None
             ]
             if missing:
-                raise DataFileError(origin[("models", m_.id)], m_.id, missing[0], "required for an LLM")
+                raise DataFileError(origin[("models", m_.id)], m_.id, missing[0], Message("err.required_for_an_llm"))
     stacks: tuple[SoftwareStack, ...] = tuple(merged["stacks"])
 
     return Catalog(
@@ -270,7 +271,7 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
     for i, row in enumerate(doc.get("measurements", [])):
         acc = by_id.get(row.get("device"))
         if acc is None or row.get("dtype") not in _PEAK_FIELD:
-            raise DataFileError(str(path), str(i + 1), "device", f"unknown device or dtype in {row!r}")
+            raise DataFileError(str(path), str(i + 1), "device", Message("err.unknown_device_or_dtype_in", row=row))
         peak = getattr(acc.specs, _PEAK_FIELD[row["dtype"]])
         if peak is None:
             continue

@@ -72,7 +72,7 @@ def parse_region(region: str | None) -> str:
     """`cn` (default), `any` or `international`; anything else is one line naming the allowed values."""
     r = (region or DEFAULT_REGION).strip().lower()
     if r not in REGIONS:
-        raise InputError("region", f"{region!r} is not one of {', '.join(REGIONS)}")
+        raise InputError("region", Message("err.is_not_one_of", value=region, allowed=', '.join(REGIONS)))
     return r
 
 
@@ -88,11 +88,11 @@ def parse_kinds(kinds: str | Iterable[str] | None) -> tuple[str, ...]:
         if k == "all":
             return tuple(OFFER_KINDS)
         if k not in OFFER_KINDS:
-            raise InputError("offer-kinds", f"{k!r} is not one of {', '.join(OFFER_KINDS)} (or all)")
+            raise InputError("offer-kinds", Message("err.is_not_one_of_or_all", k=k, names_offer_kinds=', '.join(OFFER_KINDS)))
         if k not in out:
             out.append(k)
     if not out:
-        raise InputError("offer-kinds", f"give at least one of {', '.join(OFFER_KINDS)}")
+        raise InputError("offer-kinds", Message("err.give_at_least_one_of", names_offer_kinds=', '.join(OFFER_KINDS)))
     return tuple(out)
 
 
@@ -218,7 +218,7 @@ def is_stale(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS)
 def stale_offers(offers: Iterable[Offer], today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> list[Offer]:
     """Offers whose price is older than `months` (default 12) on `today`, oldest first."""
     if not (math.isfinite(months) and months > 0):
-        raise InputError("stale-months", f"must be a positive number of months (got {months})")
+        raise InputError("stale-months", Message("err.must_be_a_positive_number_of", months=months))
     return sorted((o for o in offers if is_stale(o, today, months)), key=offer_date)
 
 

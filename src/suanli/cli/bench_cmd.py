@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from suanli.cli.output import col_headers, console, emit_json, emit_rows, tr
+from suanli.i18n import Message
 from suanli.units import GB, GiB
 
 __all__ = ["app", "register"]
@@ -102,7 +103,7 @@ def _writable_store(path: Path | None) -> Any:
         probe.write_text("", encoding="utf-8")
         probe.unlink()
     except OSError as e:
-        raise InputError("store", f"cannot write results under {st.root}: {e.strerror or e}") from None
+        raise InputError("store", Message("err.cannot_write_results_under", st_root=st.root, v=e.strerror or e)) from None
     return st
 
 
@@ -124,9 +125,9 @@ def _check_accelerator(device: str, accelerator: str | None) -> str | None:
     acc = lookup.accelerator(packaged_catalog(), accelerator)
     kind = device.split(":", 1)[0]
     if kind == "cpu":
-        raise InputError("accelerator", f"a cpu run cannot stand for {acc.id}; leave --accelerator out on the CPU")
+        raise InputError("accelerator", Message("err.a_cpu_run_cannot_stand_for_2", acc_id=acc.id))
     if (kind == "npu") != (acc.stack == "cann"):
-        raise InputError("accelerator", f"{acc.id} ({acc.stack}) is not a {kind} device")
+        raise InputError("accelerator", Message("err.is_not_a_device", acc_id=acc.id, acc_stack=acc.stack, kind_=kind))
     return acc.id
 
 

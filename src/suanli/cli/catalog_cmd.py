@@ -11,6 +11,7 @@ from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Offer
 from suanli.cli.output import Format, console, emit_json, emit_rows
 from suanli.errors import InputError
+from suanli.i18n import Message
 from suanli.views.catalog import (
     GPU_COLUMNS,
     SPEC_COLUMNS,
@@ -197,13 +198,13 @@ def register(app: typer.Typer) -> None:
         from suanli.cli.context import as_of, planning_catalog
 
         if limit < 0 or offset < 0:
-            raise InputError("limit" if limit < 0 else "offset", "must be 0 or more")
+            raise InputError("limit" if limit < 0 else "offset", Message("err.must_be_or_more"))
         reg, kinds = offer_q.parse_region(region), offer_q.parse_kinds(offer_kinds)
         cat = planning_catalog()
         dev = lookup.accelerator(cat, device).id if device else None
         units = ("second", "minute", "hour", "day", "week", "month", "year")
         if billing_unit is not None and billing_unit not in units:
-            raise InputError("billing-unit", f"{billing_unit!r} is not one of {', '.join(units)}")
+            raise InputError("billing-unit", Message("err.is_not_one_of", value=billing_unit, allowed=', '.join(units)))
         today = as_of()  # SUANLI_TODAY too: the date every cost answer judges freshness on
         sel: list[Offer] = [
             o

@@ -278,7 +278,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         acc = lookup.accelerator(cat, gpu)
         if n_cards is not None and not 1 <= n_cards <= acc.max_cards_per_node:
-            raise InputError("cards", f"must be 1 to {acc.max_cards_per_node} ({acc.id} cards per server; got {n_cards})")
+            raise InputError("cards", Message("err.must_be_to_cards_per_server", acc_max_cards_per_node=acc.max_cards_per_node, acc_id=acc.id, n_cards=n_cards))
         cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
         servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
         if n_cards is not None and servers and server_share is None:
@@ -306,7 +306,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if srv is None:
                 srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
         if card is None:
-            raise InputError("card-price", f"no purchase price for {acc.id} in the catalog; pass --card-price")
+            raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id))
         share_cards = None
         if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
             # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
@@ -348,7 +348,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         elif acc.specs.tdp_w is not None:
             tdp = acc.specs.tdp_w.value
         else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
-            raise InputError("tdp-w", f"no power figure (TDP) for {acc.id} in the catalog; pass --tdp-w")
+            raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id))
         r = rent_vs_buy(rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization)
         fresh = _fresh_range(cat, acc.id, reg, kinds, today, r, rent, card, srv or 0.0, tdp, pue, electricity, ops,
                              years, utilization) if rent_price is None else None
@@ -410,7 +410,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             ids = [s.id for s in items]
             items = [s for s in items if s.id == only]
             if not items:
-                raise InputError("id", f"unknown scenario {only!r}; allowed: {', '.join(ids)}")
+                raise InputError("id", Message("err.unknown_scenario_allowed", only=only, names_ids=', '.join(ids)))
         reg, kinds = _basis(region, offer_kinds)
         from suanli.validate.bands import packaged_error_bands
 

@@ -32,7 +32,7 @@ def _named_as_flags(build: Callable[[], T]) -> T:
         key = e.field.replace("-", "_")
         if key not in _FIELD_FLAGS:
             raise
-        raise InputError(_FIELD_FLAGS[key], str(e).removeprefix(f"{e.field}: ")) from None
+        raise InputError(_FIELD_FLAGS[key], str(e).removeprefix(f"{e.field}: "), e.i18n) from None
 
 
 def _fmt_b(n: float) -> str:

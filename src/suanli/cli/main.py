@@ -16,6 +16,7 @@ from typer.core import TyperGroup
 
 from suanli.cli.output import err_console, lang, set_lang
 from suanli.errors import SuanliError
+from suanli.i18n import Message
 
 
 # Each command's module is imported only when that command runs (`suanli --help` imports none of them):
@@ -179,7 +180,7 @@ def _main(
         if lang_.lower() not in ("zh", "en"):
             from suanli.errors import InputError
 
-            raise InputError("lang", f"{lang_!r} is not one of zh, en")
+            raise InputError("lang", Message("err.is_not_one_of_zh_en", lang=lang_))
         set_lang(lang_.lower())
 
 

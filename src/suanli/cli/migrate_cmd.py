@@ -18,6 +18,7 @@ from rich.table import Table
 
 from suanli.cli.output import col_headers, console, emit_json, lang, say, say_json, tr
 from suanli.errors import InputError, SuanliError
+from suanli.i18n import Message
 from suanli.migrate.coverage import (
     CoverageReport,
     adapted_lists_for,
@@ -85,13 +86,13 @@ def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
     if model.lower().endswith(".json"):
         path = Path(model).expanduser()
         if not path.is_file():
-            raise InputError("model", f"config file {model} does not exist")
+            raise InputError("model", Message("err.config_file_does_not_exist", model=model))
         try:
             cfg = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise InputError("model", f"{model} is not a readable JSON config: {e}") from None
+            raise InputError("model", Message("err.is_not_a_readable_json_config", model=model, e=e)) from None
         if not isinstance(cfg, dict) or not cfg.get("model_type"):
-            raise InputError("model", f"{model} has no 'model_type'; pass a Hugging Face config.json")
+            raise InputError("model", Message("err.has_no_model_type_pass_a", model=model))
         from suanli.catalog.hf_config import config_model_name
 
         name = config_model_name(cfg, str(path))
@@ -104,17 +105,17 @@ def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
             arch = None  # the trace only needs the raw config; the arch is used for adapted-list look-up
         return cfg, name, arch, catalog
     if catalog is None:
-        raise InputError("model", "the packaged catalog could not be loaded; pass a config.json path")
+        raise InputError("model", Message("err.the_packaged_catalog_could_not_be"))
     from suanli.catalog.lookup import model as lookup_model
 
     arch = lookup_model(catalog, model)
     if arch.kind != "llm":
-        raise InputError("model", f"{arch.id} is a {arch.kind} model; migrate check traces transformers LLMs")
+        raise InputError("model", Message("err.is_a_model_migrate_check_traces", arch_id=arch.id, arch_kind=arch.kind))
     try:
         from suanli.catalog.hf_config import to_hf_config
     except ImportError:
         raise InputError(
-            "model", "presets need suanli.catalog.hf_config (not available); pass a config.json path instead"
+            "model", Message("err.presets_need_suanli_catalog_hf_config")
         ) from None
     return dict(to_hf_config(arch)), arch.id, arch, catalog
 
@@ -131,7 +132,7 @@ def run_check(
 
         trace = trace_model(cfg, name=name, task=task, keep_whole=keep_whole_candidates(ops))
     except ImportError as e:
-        raise InputError("model", f"tracing needs torch and transformers ({e}); pip install 'suanli[torch]'") from None
+        raise InputError("model", Message("err.tracing_needs_torch_and_transformers_pip", e=e)) from None
     moe = (arch is not None and getattr(arch, "moe", None) is not None) or any(
         isinstance(cfg.get(k), int) and cfg[k] > 1 for k in _EXPERT_KEYS
     )

@@ -64,7 +64,7 @@ def read_workload_file(path: str) -> dict[str, Any]:
 
     doc = parse_yaml(read_file_bytes(path, "file", max_bytes=2**20), path, "file") or {}  # bounded size and depth
     if not isinstance(doc, dict):
-        raise InputError("file", f"{path} must be a mapping of plan fields")
+        raise InputError("file", Message("err.must_be_a_mapping_of_plan", path=path))
     out: dict[str, Any] = {}
     for k, v in doc.items():
         key = str(k).replace("-", "_")
@@ -285,7 +285,7 @@ def register(app: typer.Typer) -> None:
 
             fields["vendors"] = tuple(vendor_id(packaged_catalog(), str(v)) for v in fields["vendors"])
         if "model" not in fields:
-            raise InputError("model", "required (a preset name or a config.json path)")
+            raise InputError("model", Message("err.required_a_preset_name_or_a"))
         try:
             req: PlanRequest = make_request(**fields)
             check_plan(req, flags=True)  # the API's bounds (suanli.views.bounds)

@@ -8,6 +8,7 @@ import typer
 
 from suanli.cli.output import console
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["register"]
 
@@ -26,13 +27,13 @@ def register(app: typer.Typer) -> None:
         """Serve the API and the web page. SUANLI_DATABASE_URL picks the database (default: SQLite in the data
         directory); SUANLI_API_TOKEN enables the import and update endpoints."""
         if not 0 < port < 65536:
-            raise InputError("port", f"{port} is not a TCP port (1–65535)")
+            raise InputError("port", Message("err.is_not_a_tcp_port", port=port))
         if workers < 1:
-            raise InputError("workers", "must be at least 1")
+            raise InputError("workers", Message("err.must_be_at_least"))
         try:
             import uvicorn
         except ImportError:
-            raise InputError("serve", "needs the service extra: pip install 'suanli[service]'") from None
+            raise InputError("serve", Message("err.needs_the_service_extra_pip_install")) from None
         from suanli.api import Settings, create_app
         from suanli.store.settings import database_url, redact_url
 
@@ -40,7 +41,7 @@ def register(app: typer.Typer) -> None:
         import os
 
         if not (math.isfinite(budget_s) and 0 < budget_s <= 3600):
-            raise InputError("budget-s", f"must be in (0, 3600] seconds (got {budget_s})")
+            raise InputError("budget-s", Message("err.must_be_in_seconds_got", budget_s=budget_s))
         hosts = tuple(h.strip() for h in allowed_hosts.split(",") if h.strip()) if allowed_hosts else None
         if hosts:
             os.environ["SUANLI_ALLOWED_HOSTS"] = ",".join(hosts)  # the workers build their app from the environment

@@ -8,6 +8,7 @@ import numpy as np
 
 from suanli.catalog.schema import ModelArch
 from suanli.errors import EstimateError
+from suanli.i18n import Message
 
 __all__ = [
     "activation_bytes_per_token_per_layer",
@@ -28,8 +29,17 @@ __all__ = [
 
 
 def require_llm(m: ModelArch, what: str) -> None:
+    """Refuse a diffusion model where an LLM is needed; `what` ('task lora', 'token speed', …) is named in both
+    languages (`est.needs.*`)."""
     if m.kind != "llm":
-        raise EstimateError(f"{m.id} is a {m.kind} model; {what} needs an LLM (diffusion: use --task inference)")
+        task = what.removeprefix("task ") if what.startswith("task ") else None
+        needs = (Message("est.needs.task", task=task) if task else
+                 Message(f"est.needs.{what.replace(' ', '_').lower()}") if what in _NEEDS else what)
+        raise EstimateError(Message("err.is_a_model_needs_an_llm", m_id=m.id, model_kind=Message(f"model.kind.{m.kind}"),
+                                    what=needs, task_field="task"))
+
+
+_NEEDS = ("LoRA", "token speed", "serving plans")
 
 
 def head_dim(m: ModelArch) -> int:
@@ -216,7 +226,7 @@ def lora_params(m: ModelArch, rank: int, targets: str = "all-linear") -> int:
             experts = moe.num_experts + moe.num_shared_experts
             per_layer += experts * n_proj * (h + moe.expert_intermediate_size)
     elif targets != "attention":
-        raise EstimateError(f"lora targets {targets!r} unknown; allowed: attention, all-linear, q,v")
+        raise EstimateError(Message("err.lora_targets_unknown_allowed_attention_all", targets=targets))
     return int(rank * per_layer * layers)
 
 

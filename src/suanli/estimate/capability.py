@@ -13,7 +13,7 @@ import numpy as np
 
 from suanli.catalog.schema import Accelerator, Catalog, Framework, InferenceEngine, SoftwareStack
 from suanli.errors import InputError
-from suanli.i18n import Message
+from suanli.i18n import Message, both
 
 __all__ = [
     "KV_NATIVE",
@@ -41,14 +41,6 @@ __all__ = [
 
 # The KV cache in the model's own 16-bit (or fp32) dtype needs no engine support.
 KV_NATIVE = ("bf16", "fp16", "fp32")
-
-
-def _why(stack: SoftwareStack, field: str) -> str:
-    v = getattr(stack, field)
-    if v is None:
-        return ""
-    c = v.chosen
-    return f" (source {c.source}" + (f": {c.note}" if c.note else "") + ")"
 
 
 def supports_fp8(acc: Accelerator, stack: SoftwareStack) -> bool:
@@ -232,7 +224,8 @@ def framework_refusals(frameworks: Sequence[Framework], task: str, stack: str, z
     return Message("cap.fw.none", stack=stack, reasons=allow or refused)
 
 
-def kv_dtype_problem(engine: str, kv_dtype: str, engines: Sequence[InferenceEngine]) -> tuple[str | None, str | None]:
+def kv_dtype_problem(engine: str, kv_dtype: str,
+                     engines: Sequence[InferenceEngine]) -> tuple[Message | None, Message | None]:
     """(error, warning) for storing the KV cache in `kv_dtype` with `engine`.
 
     A quantized KV cache is an engine capability (frameworks.yaml `kv_dtypes`, cited): it is stored in 8 or 4 bits
@@ -242,44 +235,61 @@ def kv_dtype_problem(engine: str, kv_dtype: str, engines: Sequence[InferenceEngi
         return None, None
     row = next((e for e in engines if e.id == engine), None)
     if row is None or not row.kv_dtypes:
-        return None, f"no source says engine {engine} stores the KV cache in {kv_dtype}"
+        return None, Message("cap.kv.unsourced", engine=engine, kv_dtype=kv_dtype)
     if kv_dtype not in row.kv_dtypes:
         allowed = ", ".join((*KV_NATIVE[:2], *row.kv_dtypes))
-        return (f"engine {engine} does not store the KV cache in {kv_dtype}; allowed: {allowed} "
-                f"(source {row.kv_dtypes_source})"), None
+        return Message("cap.kv.not_stored", engine=engine, kv_dtype=kv_dtype, allowed=allowed,
+                       source=row.kv_dtypes_source), None
     return None, None
+
+
+def _named(x: Accelerator | SoftwareStack) -> str | dict[str, str]:
+    return both(x.name, getattr(x, "name_zh", None))
+
+
+def _source(stack: SoftwareStack, field: str) -> Message | str:
+    """The source (and its note) behind a stack's capability value, as a message: '' when the catalog has none."""
+    v = getattr(stack, field)
+    if v is None:
+        return ""
+    c = v.chosen
+    if not c.note:
+        return Message("cap.source", source=c.source)
+    note_zh = getattr(c, "note_zh", None)  # a note the catalog has only in English is left out of Chinese output
+    return (Message("cap.source_note", source=c.source, note=both(c.note, note_zh)) if note_zh
+            else Message("cap.source_note_untranslated", source=c.source, note=c.note))
 
 
 def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, precision: str,
                         engine: str | None, kv_dtype: str | None = None,
                         flash_attention: bool | None = None,
-                        engines: Sequence[InferenceEngine] = ()) -> tuple[list[str], list[str]]:
+                        engines: Sequence[InferenceEngine] = ()) -> tuple[list[Message], list[Message]]:
     """(errors, warnings) for running `task` in `precision` with `engine` on `acc` (the KV dtype against the
-    engine rows `engines`, where given)."""
-    errors: list[str] = []
-    warnings: list[str] = []
+    engine rows `engines`, where given), as messages (`render(m)` is the English line)."""
+    errors: list[Message] = []
+    warnings: list[Message] = []
+    dev, st = _named(acc), _named(stack)
     if flash_attention and (stack.flash_attention is None or not stack.flash_attention.value):
-        warnings.append(f"no source says {stack.name} has a fused (flash) attention kernel; activations are counted "
-                        "as if it had one (pass --no-flash-attention to count the attention scores)")
+        warnings.append(Message("cap.flash_unsourced", stack=st))
     if precision == "fp8":
         if acc.specs.fp8_dense_tflops is None:
-            errors.append(f"{acc.name} has no FP8 tensor cores (no published dense FP8 peak){_why(stack, 'fp8')}")
+            errors.append(Message("cap.no_fp8_cores", device=dev, why=_source(stack, "fp8")))
         elif stack.fp8 is not None and not stack.fp8.value:
-            errors.append(f"{stack.name} does not run FP8{_why(stack, 'fp8')}")
+            errors.append(Message("cap.stack_no_fp8", stack=st, why=_source(stack, "fp8")))
         elif stack.fp8 is None:
-            warnings.append(f"no source says {stack.name} runs FP8 on {acc.name}")
+            warnings.append(Message("cap.fp8_unsourced", stack=st, device=dev))
     if task == "qlora":
         if stack.qlora_4bit is not None and not stack.qlora_4bit.value:
-            errors.append(f"{stack.name} has no 4-bit QLoRA (bitsandbytes NF4){_why(stack, 'qlora_4bit')}")
+            errors.append(Message("cap.no_qlora", stack=st, why=_source(stack, "qlora_4bit")))
         elif stack.qlora_4bit is None:
-            warnings.append(f"no source says 4-bit QLoRA (bitsandbytes NF4) runs on {stack.name}")
+            warnings.append(Message("cap.qlora_unsourced", stack=st))
         if (slow := nf4_speed_warning(stack)) is not None:
-            warnings.append(slow.render())
+            warnings.append(slow)
     if precision in ("int4", "int8") and stack.precisions and precision not in stack.precisions:
-        errors.append(f"{stack.name} lists no {precision} kernels (precisions: {', '.join(stack.precisions)})")
+        errors.append(Message("cap.no_kernels", stack=st, precision=precision, precisions=", ".join(stack.precisions)))
     if task == "inference" and engine is not None and stack.engines and engine not in stack.engines:
-        errors.append(f"engine {engine} does not run on {stack.name}; engines there: {', '.join(stack.engines)}"
-                      f" (source {stack.engines_source})")
+        errors.append(Message("cap.engine_stack", engine=engine, stack=st, engines=", ".join(stack.engines),
+                              source=stack.engines_source))
     if task == "inference" and engine is not None and kv_dtype is not None and engines:
         kv_error, kv_warning = kv_dtype_problem(engine, kv_dtype, engines)
         errors += [kv_error] if kv_error else []
@@ -287,14 +297,17 @@ def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, preci
     return errors, warnings
 
 
+# the input each refusal names (the CLI's flag, the API's field)
+_CAP_FIELD = {"cap.no_fp8_cores": "precision", "cap.stack_no_fp8": "precision", "cap.no_kernels": "precision",
+              "cap.kv.not_stored": "kv-dtype", "cap.engine_stack": "engine"}
+
+
 def check_capability(acc: Accelerator, stack: SoftwareStack, task: str, precision: str, engine: str | None,
                      kv_dtype: str | None = None, flash_attention: bool | None = None,
-                     engines: Sequence[InferenceEngine] = ()) -> list[str]:
+                     engines: Sequence[InferenceEngine] = ()) -> list[Message]:
     """Raise InputError naming the source when the device/stack cannot run this; return the warnings."""
     errors, warnings = capability_problems(acc, stack, task, precision, engine, kv_dtype, flash_attention, engines)
     if errors:
         e = errors[0]
-        raise InputError("precision" if "FP8" in e or "kernels" in e else
-                         "kv-dtype" if "KV cache" in e else
-                         "engine" if e.startswith("engine") else "task", e)
+        raise InputError(_CAP_FIELD.get(e.id, "task"), e)
     return warnings

@@ -16,6 +16,7 @@ from suanli.estimate.efficiency import Efficiency, efficiency
 from suanli.estimate.precision import weight_bytes_per_param
 from suanli.estimate.speed import device_rates
 from suanli.estimate.workload import Workload
+from suanli.i18n import Message
 
 __all__ = [
     "DiffusionSpeed",
@@ -52,7 +53,7 @@ def _solve3(a: list[list[float]], b: list[float]) -> list[float]:
         p = max(range(c, 3), key=lambda r: abs(m[r][c]))
         m[c], m[p] = m[p], m[c]
         if m[c][c] == 0:
-            raise EstimateError("flops_per_pass points are degenerate: need three distinct resolutions")
+            raise EstimateError(Message("err.flops_per_pass_points_are_degenerate"))
         for r in range(c + 1, 3):
             f = m[r][c] / m[c][c]
             for k in range(c, 4):
@@ -71,12 +72,12 @@ def component_flops(c: DiffusionComponent, resolution: int) -> float:
     least-squares fit through the measured points, which reproduces points left out of it within 1 %
     (tests/unit/estimate/test_diffusion.py). A single point at resolution 0 is a constant (text encoders)."""
     if c.flops_per_pass is None:
-        raise EstimateError(f"{c.name}: no flops_per_pass in the catalog; diffusion speed cannot be estimated")
+        raise EstimateError(Message("err.no_flops_per_pass_in_the", c_name=c.name))
     pts = c.flops_per_pass.value
     if len(pts) == 1:
         return pts[0].flops
     if len(pts) < 3:
-        raise EstimateError(f"{c.name}: flops_per_pass needs one point (text encoder) or at least three")
+        raise EstimateError(Message("err.flops_per_pass_needs_one_point", c_name=c.name))
     scale = 1024.0**2  # normalise pixel counts so that the normal equations stay well conditioned
     xs = [p.resolution**2 / scale for p in pts]
     ys = [p.flops for p in pts]
@@ -91,19 +92,19 @@ def denoiser(m: ModelArch) -> DiffusionComponent:
     for c in m.components:
         if c.role in ("unet", "transformer"):
             return c
-    raise EstimateError(f"{m.id}: a diffusion model needs a unet or transformer component")
+    raise EstimateError(Message("err.a_diffusion_model_needs_a_unet", m_id=m.id))
 
 
 def diffusion_settings(m: ModelArch, w: Workload) -> tuple[int, int, bool]:
     """(steps, resolution, cfg): the workload's values, else the pipeline's defaults."""
     if m.kind != "diffusion":
-        raise EstimateError(f"{m.id} is a {m.kind} model; diffusion speed needs a diffusion model")
+        raise EstimateError(Message("err.is_a_model_diffusion_speed_needs", m_id=m.id, m_kind=m.kind))
     p = m.pipeline
     steps = w.steps if w.steps is not None else (p.steps.value if p else None)
     res = w.resolution if w.resolution is not None else (p.resolution.value if p else None)
     cfg = w.cfg if w.cfg is not None else (p.cfg.value if p else None)
     if steps is None or res is None or cfg is None:
-        raise EstimateError(f"{m.id}: no pipeline defaults in the catalog; give --steps and --resolution")
+        raise EstimateError(Message("err.no_pipeline_defaults_in_the_catalog", m_id=m.id))
     return steps, res, cfg
 
 

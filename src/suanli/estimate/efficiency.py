@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor
 from suanli.errors import EstimateError
+from suanli.i18n import Message
 
 __all__ = ["Efficiency", "efficiency"]
 
@@ -66,6 +67,6 @@ def efficiency(
             if s is not None and (best is None or (s, rank) > best[:2]):
                 best = (s, rank, f)
     if best is None:
-        raise EstimateError(f"no {metric} efficiency factor applies to {acc.id}; add a row with family '*'")
+        raise EstimateError(Message("err.no_efficiency_factor_applies_to_add", metric=metric, acc_id=acc.id))
     f = best[2]
     return Efficiency(metric=metric, value=f.value, source=f.source, factor_id=f.id, note=f.note)

@@ -216,15 +216,15 @@ def estimate(
 ) -> Estimate:
     """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given."""
     if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
-        raise InputError("pp", f"{w.pp} pipeline stages for a {model.num_layers}-layer model; at most {model.num_layers}")
+        raise InputError("pp", Message("err.pipeline_stages_for_a_layer_model", w_pp=w.pp, model_num_layers=model.num_layers))
     if model.kind == "llm" and model.num_layers and w.vpp > 1 and model.num_layers % (w.pp * w.vpp) != 0:
         # the interleaved schedule gives every device vpp chunks of layers / (pp × vpp) layers (Megatron-LM requires
         # the division to be exact)
-        raise InputError("vpp", f"{model.num_layers} layers do not split into pp × vpp = {w.pp} × {w.vpp} equal chunks")
+        raise InputError("vpp", Message("err.layers_do_not_split_into_pp", model_num_layers=model.num_layers, w_pp=w.pp, w_vpp=w.vpp))
     if w.ep > 1 and model.kind == "llm" and model.moe is None:
-        raise InputError("ep", f"expert parallelism ({w.ep}) needs an MoE model; {model.id} is dense")
+        raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=w.ep, model_id=model.id))
     if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
-        raise InputError("framework", f"{w.framework!r} is not one of {', '.join(f.id for f in cat.frameworks)}")
+        raise InputError("framework", Message("err.is_not_one_of", value=w.framework, allowed=', '.join(f.id for f in cat.frameworks)))
     notes: list[Message | str] = []
     if w.training and w.method == "default":
         # the task, ZeRO stage, optimizer offload and 8-bit AdamW a framework runs: the one check the planner applies
@@ -254,12 +254,12 @@ def estimate(
     if model.kind == "llm" and model.max_context and w.context > model.max_context:
         what = "input + output" if not w.training else "seq"
         msg = f"{what} = {w.context:,} tokens exceeds {model.id}'s context of {model.max_context:,}"
+        ctx = dict(what=Message("est.ctx.training" if w.training else "est.ctx.inference"), tokens=w.context, model=model.id, max_context=model.max_context)
         if model.rope_scaling or not strict_context:
-            ctx = dict(what=Message("est.ctx.training" if w.training else "est.ctx.inference"), tokens=w.context, model=model.id, max_context=model.max_context)
             notes.append(Message("est.note.context_rope", ctx, rope=str(model.rope_scaling)) if model.rope_scaling
                          else Message("est.note.context_beyond", ctx))
         else:
-            raise InputError("input" if not w.training else "seq", msg)
+            raise InputError("input" if not w.training else "seq", msg, Message("error.context_exceeds", ctx))
     if model.kind == "llm" and w.method == "default":
         # the FP8 checkpoint run converted to 16-bit, or upcast for training (precision.default_precision's rule)
         native = native_precision_note(model, device, stack, w.task, w.precision)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import ModelArch
 from suanli.errors import EstimateError
+from suanli.i18n import Message
 
 __all__ = ["ParamBreakdown", "param_count"]
 
@@ -70,7 +71,7 @@ class ParamBreakdown(BaseModel):
 def _need(m: ModelArch, field: str) -> int:
     v = getattr(m, field)
     if v is None or v <= 0:
-        raise EstimateError(f"{m.id}: field {field} is required to count parameters of an LLM")
+        raise EstimateError(Message("err.field_is_required_to_count_parameters", m_id=m.id, field_=field))
     return int(v)
 
 
@@ -116,7 +117,7 @@ def _attention_per_layer(m: ModelArch, h: int, heads: int) -> int:
 
 def _diffusion(m: ModelArch) -> ParamBreakdown:
     if not m.components:
-        raise EstimateError(f"{m.id}: a diffusion model needs its components with params")
+        raise EstimateError(Message("err.a_diffusion_model_needs_its_components", m_id=m.id))
     comps = {c.name: int(round(c.params.value)) for c in m.components}
     total = sum(comps.values())  # a pipeline holds the sum of its networks (UNet/transformer, text encoders, VAE)
     return ParamBreakdown(
@@ -155,10 +156,10 @@ def param_count(m: ModelArch) -> ParamBreakdown:
         dense_layers = moe.first_dense_layers
         moe_layers = layers - dense_layers
         if moe_layers < 0:
-            raise EstimateError(f"{m.id}: moe.first_dense_layers {dense_layers} exceeds num_layers {layers}")
+            raise EstimateError(Message("err.moe_first_dense_layers_exceeds_num", m_id=m.id, dense_layers=dense_layers, layers=layers))
         f_dense = moe.dense_intermediate_size or m.intermediate_size or 0
         if dense_layers and not f_dense:
-            raise EstimateError(f"{m.id}: field moe.dense_intermediate_size is required for the dense layers")
+            raise EstimateError(Message("err.field_moe_dense_intermediate_size_is", m_id=m.id))
         dense_ffn = _mlp(h, f_dense, m.ffn_gated, bool(m.mlp_bias)) if dense_layers else 0
         expert = _mlp(h, moe.expert_intermediate_size, m.ffn_gated, bool(m.mlp_bias))  # one routed expert
         shared = moe.num_shared_experts * _mlp(

@@ -46,7 +46,7 @@ def weight_bytes_per_param(precision: str) -> float:
     try:
         return _BITS[precision] / 8
     except KeyError:
-        raise EstimateError(f"precision {precision!r} unknown; allowed: {', '.join(_BITS)}") from None
+        raise EstimateError(Message("err.precision_unknown_allowed", precision=precision, names_bits=', '.join(_BITS))) from None
 
 
 def compute_dtype(precision: str) -> str:
@@ -78,7 +78,7 @@ def peak_flops_per_s(acc: Accelerator, precision: str) -> tuple[float, str]:
         if alt is not None:
             return alt.value * TFLOPS, field
     raise EstimateError(
-        f"{acc.id} has no published dense peak for {precision}; the catalog leaves it empty rather than guess"
+        Message("err.has_no_published_dense_peak_for", acc_id=acc.id, precision=precision)
     )
 
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, Link
 from suanli.errors import EstimateError
+from suanli.i18n import Message
 from suanli.units import GB
 
 __all__ = [
@@ -87,7 +88,7 @@ def link_for(cat: Catalog, acc: Accelerator, scope: str) -> Link:
         if s is not None and (best is None or s > best[0]):
             best = (s, link)
     if best is None:
-        raise EstimateError(f"no {scope} link data applies to {acc.id} ({acc.interconnect})")
+        raise EstimateError(Message("err.no_link_data_applies_to", scope=scope, acc_id=acc.id, acc_interconnect=acc.interconnect))
     return best[1]
 
 

@@ -16,6 +16,7 @@ from suanli.catalog.schema import Catalog, JobSetup, ModelArch, Offer
 from suanli.errors import EstimateError
 from suanli.estimate.memory import weights_bytes
 from suanli.estimate.params import param_count
+from suanli.i18n import Message
 from suanli.units import GB
 
 __all__ = ["SLOW_DOWNLOAD_H", "SetupTerms", "download_hours", "job_setup", "offer_download_gbit_per_s",
@@ -39,7 +40,7 @@ class SetupTerms:
 def job_setup(cat: Catalog) -> JobSetup:
     s = next((x for x in cat.setup if x.id == "default"), None)
     if s is None:
-        raise EstimateError("the catalog has no 'default' job set-up row (frameworks.yaml setup)")
+        raise EstimateError(Message("err.the_catalog_has_no_default_job"))
     return s
 
 
@@ -97,7 +98,7 @@ def serve_setup_hours(setup: JobSetup, weight_bytes: Any, download_gbit_per_s: A
         np.isnan(download_gbit_per_s), setup.download_gbit_per_s.value, download_gbit_per_s)
     load = setup.weight_load_gb_per_s
     if load is None:
-        raise EstimateError("the catalog's job set-up row has no weight_load_gb_per_s (frameworks.yaml setup)")
+        raise EstimateError(Message("err.the_catalog_s_job_set_up"))
     env_h = setup.environment_minutes.value / 60
     download_h = download_hours(weight_bytes, rate)
     load_h = weight_bytes / (load.value * GB) / 3600

@@ -399,7 +399,7 @@ def device_rates(
     """The roofline's inputs: dense peak FLOP/s for the precision, peak memory bytes/s, and the matmul and
     memory-bandwidth efficiencies that apply."""
     if acc.specs.memory_bandwidth_gb_per_s is None:
-        raise EstimateError(f"{acc.id} has no published memory bandwidth; speed cannot be estimated")
+        raise EstimateError(Message("err.has_no_published_memory_bandwidth_speed", acc_id=acc.id))
     peak, _ = peak_flops_per_s(acc, w.precision)
     bw = acc.specs.memory_bandwidth_gb_per_s.value * GB
     eng = engine_for_efficiency(cat, w.engine)

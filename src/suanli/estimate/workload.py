@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from suanli.errors import InputError
+from suanli.errors import InputError, Invalid, validation_message
+from suanli.i18n import Message
 
 __all__ = [
     "ENGINES",
@@ -124,24 +125,18 @@ class Workload(BaseModel):
     @model_validator(mode="after")
     def _parallel_fits(self) -> Workload:
         if self.cp > 1 and self.gpus % (self.tp * self.pp * self.cp) != 0:
-            raise ValueError(
-                f"gpus ({self.gpus}) must be a multiple of tp × pp × cp ({self.tp} × {self.pp} × {self.cp} = "
-                f"{self.tp * self.pp * self.cp})"
-            )
+            raise Invalid(Message("error.wl.gpus_tp_pp_cp", gpus=self.gpus, tp=self.tp, pp=self.pp, cp=self.cp,
+                                  n=self.tp * self.pp * self.cp))
         if self.gpus % (self.tp * self.pp) != 0:
-            raise ValueError(
-                f"gpus ({self.gpus}) must be a multiple of tp × pp ({self.tp} × {self.pp} = {self.tp * self.pp})"
-            )
+            raise Invalid(Message("error.wl.gpus_tp_pp", gpus=self.gpus, tp=self.tp, pp=self.pp, n=self.tp * self.pp))
         if self.ep > 1 and self.dp % self.ep != 0:
-            raise ValueError(
-                f"ep ({self.ep}) must divide the data-parallel size gpus / (tp × pp × cp) = {self.dp}"
-            )
+            raise Invalid(Message("error.wl.ep_dp", ep=self.ep, dp=self.dp))
         if self.vpp > 1 and self.pp == 1:
-            raise ValueError("vpp (virtual pipeline stages) needs pipeline parallelism: pp > 1")
+            raise Invalid(Message("error.wl.vpp_pp"))
         if (self.vpp > 1 or self.cp > 1) and self.task == "inference":
-            raise ValueError("vpp and cp are training layouts; inference takes neither")
+            raise Invalid(Message("error.wl.vpp_cp_inference"))
         if self.task == "qlora" and self.precision not in ("nf4", "int4", "bf16", "fp16"):
-            raise ValueError("qlora quantizes the base model to nf4; precision must be nf4 (or the bf16/fp16 compute dtype)")
+            raise Invalid(Message("error.wl.qlora_precision"))
         return self
 
     @property
@@ -164,14 +159,14 @@ def make_workload(**kwargs: object) -> Workload:
     clean = {k: v for k, v in kwargs.items() if v is not None}
     for k, allowed in _ALLOWED.items():
         if k in clean and clean[k] not in allowed:
-            raise InputError(k.replace("_", "-"), f"{clean[k]!r} is not one of {', '.join(allowed)}")
+            raise InputError(k.replace("_", "-"), Message("err.is_not_one_of", value=clean[k], allowed=', '.join(allowed)))
     try:
         return Workload(**clean)  # type: ignore[arg-type]
     except ValidationError as e:
         err = e.errors()[0]
         msg = str(err["msg"]).removeprefix("Value error, ")
         field = ".".join(str(p) for p in err["loc"]) or msg.split(" ", 1)[0]  # model-level checks name it first
-        raise InputError(field.replace("_", "-"), msg) from None
+        raise InputError(field.replace("_", "-"), msg, validation_message(err)) from None
 
 
 def optimizer_bytes_per_param(w: Workload) -> float:

@@ -20,6 +20,7 @@ import math
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -187,9 +188,33 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
         return msg.id
     params = {k: _param(k, v, code, surface) for k, v in msg.params.items()}
     try:
-        return template.format(**params)
+        out = template.format(**params)
     except (KeyError, IndexError, ValueError, TypeError):
-        return template
+        out = template
+    return _web_fields(out, code) if surface == "web" else out
+
+
+_FLAG = re.compile(r"--[a-z][a-z0-9-]*")
+
+
+@cache
+def _flag_fields(lang: Lang) -> dict[str, str]:
+    """Each CLI flag (`flag.<name>`, "--offer-kinds") that the page has as a form field (`field.<name>`, “Prices”)."""
+    cat = messages(lang)
+    out: dict[str, str] = {}
+    for k, v in cat.items():
+        if k.startswith("flag.") and (label := cat.get("field." + k.removeprefix("flag."))):
+            for flag in v.split("/"):
+                if _FLAG.fullmatch(flag):
+                    out.setdefault(flag, label)
+    return out
+
+
+def _web_fields(text: str, lang: Lang) -> str:
+    """On the page a flag written into a sentence or a catalog note ("pass --offer-kinds listing,index") names the
+    form field instead; flags the page has no field for stay as they are."""
+    fields = _flag_fields(lang)
+    return _FLAG.sub(lambda m: fields.get(m.group(0), m.group(0)), text) if "--" in text else text
 
 
 def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:

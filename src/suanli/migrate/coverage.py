@@ -191,7 +191,7 @@ def _release(version: str) -> tuple[int, ...]:
     """'2.1.0.post17' -> (2, 1, 0, 17); a version without .post gets post 0."""
     m = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?(?:\.post(\d+))?$", version.strip())
     if not m:
-        raise InputError("torch_npu", f"version {version!r} is not like 2.13.0 or 2.1.0.post17")
+        raise InputError("torch_npu", Message("err.version_is_not_like_or_post17", version=version))
     return tuple(int(g) if g is not None else -1 for g in m.groups())
 
 
@@ -206,7 +206,7 @@ def resolve_version(requested: str | None, data_dir: Path = DATA_DIR) -> str:
     None -> the newest shipped version."""
     versions = available_versions(data_dir)
     if not versions:
-        raise DataFileError(str(data_dir), None, None, "no torch_npu-*.txt operator lists (run scripts/extract_npu_ops.py)")
+        raise DataFileError(str(data_dir), None, None, Message("err.no_torch_npu_txt_operator_lists"))
     if requested is None:
         return versions[-1]
     if requested in versions:
@@ -214,7 +214,7 @@ def resolve_version(requested: str | None, data_dir: Path = DATA_DIR) -> str:
     want = [x for x in _release(requested) if x >= 0]
     matches = [v for v in versions if [x for x in _release(v) if x >= 0][: len(want)] == want]
     if not matches:
-        raise InputError("torch-npu", f"no operator list for {requested!r}; shipped: {', '.join(versions)}")
+        raise InputError("torch-npu", Message("err.no_operator_list_for_shipped", requested=requested, names_versions=', '.join(versions)))
     return matches[-1]
 
 
@@ -237,18 +237,18 @@ def parse_op_list(text: str, source: str = "<text>") -> NpuOpList:
             continue
         parts = line.split()
         if len(parts) != 3:
-            raise DataFileError(source, str(n), None, "expected '<section> <name> <impl_ns>'")
+            raise DataFileError(source, str(n), None, Message("err.expected_section_name_impl_ns"))
         section, name, ns = parts
         if section == "custom":
             custom.add(name)
         elif section in ("supported", "symint", "quant", "autograd"):
             aten.add(name)
         else:
-            raise DataFileError(source, str(n), "section", f"unknown section {section!r}")
+            raise DataFileError(source, str(n), "section", Message("err.unknown_section", section=section))
         if ns != "-":
             impl[name] = ns
     if not version:
-        raise DataFileError(source, "1", None, "missing '# torch_npu <version>:' header")
+        raise DataFileError(source, "1", None, Message("err.missing_torch_npu_version_header"))
     return NpuOpList(version=version, header=header, aten=frozenset(aten), custom=frozenset(custom), impl_ns=impl)
 
 
@@ -263,7 +263,7 @@ def _read_yaml(path: Path) -> Any:
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as e:
-        raise DataFileError(str(path), None, None, f"cannot read: {e}") from None
+        raise DataFileError(str(path), None, None, Message("err.cannot_read", e=e)) from None
 
 
 @functools.cache

@@ -181,8 +181,7 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
     engine = default_engine(lookup.stack(cat, acc.stack))
     tps = [t for t in TP_SIZES if gpus % t == 0 and t <= acc.max_cards_per_node] if tp is None else [tp]
     if not tps:
-        raise InputError("gpus", f"{gpus} cards split into no tensor-parallel size in {TP_SIZES} within "
-                                 f"{acc.max_cards_per_node} cards per node; pass --tp")
+        raise InputError("gpus", Message("err.cards_split_into_no_tensor_parallel", gpus=gpus, tp_sizes=TP_SIZES, acc_max_cards_per_node=acc.max_cards_per_node))
     best: tuple[float, Workload] | None = None
     for t in tps:
         w = make_workload(task="inference", gpus=gpus, tp=t, precision=precision, batch=batch, tokens=tokens,
@@ -276,28 +275,26 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
-        raise InputError("gpu", f"give 2 to 4 devices (got {len(devices)})")
+        raise InputError("gpu", Message("err.give_to_devices_got", n_devices=len(devices)))
     ids = [lookup.accelerator(cat, g).id for g in devices]
     if len(set(ids)) != len(ids):
-        raise InputError("gpu", f"each device once: {', '.join(ids)}")
+        raise InputError("gpu", Message("err.each_device_once", names_ids=', '.join(ids)))
     if gpus < 1:
-        raise InputError("gpus", "must be at least 1")
+        raise InputError("gpus", Message("err.must_be_at_least"))
     pins = {"tp": tp, "pp": pp, "zero": zero, "recompute": recompute}
     if task == "inference":
         for name in ("pp", "zero", "recompute"):
             if pins[name] is not None:
-                raise InputError(name, "a training layout dimension; serving takes --tp (replicas fill the other cards)")
+                raise InputError(name, Message("err.a_training_layout_dimension_serving_takes"))
         if tp is not None and gpus % tp:
-            raise InputError("tp", f"must divide the cards ({gpus})")
+            raise InputError("tp", Message("err.must_divide_the_cards", gpus=gpus))
         if batch is not None and (requests_per_s or tpot_s or ttft_s):
-            raise InputError("batch", "give --batch or serving targets (--requests-per-s, --tpot, --ttft), not both: "
-                                      "the targets choose the batch")
+            raise InputError("batch", Message("err.give_batch_or_serving_targets_requests"))
     elif requests_per_s is not None or tpot_s is not None or ttft_s is not None:
         raise InputError("requests-per-s" if requests_per_s is not None else "tpot" if tpot_s is not None else "ttft",
-                         "a serving target; training compares take --global-batch")
+                         Message("err.a_serving_target_training_compares_take"))
     elif batch is not None:
-        raise InputError("batch", "training: the planner picks the micro-batch and gradient accumulation for "
-                                  "--global-batch sequences per step; --batch is concurrent sequences when serving")
+        raise InputError("batch", Message("err.training_the_planner_picks_the_micro"))
     make_workload(task=task, precision=precision or "bf16", recompute=recompute)  # a bad task/precision/recompute named once
     rule: Message | None = None
     target_tpot = tpot_s
@@ -391,13 +388,13 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
     cheapest first; each row names the offer's kind, region (international marked), scope and staleness."""
     acc = lookup.accelerator(cat, device)
     if not (math.isfinite(hours) and 0 < hours <= 1e6):
-        raise InputError("hours", f"must be a number in (0, 1e6] (got {hours})")
+        raise InputError("hours", Message("err.must_be_a_number_in_e6", hours=hours))
     if gpus < 1:
-        raise InputError("gpus", "must be at least 1")
+        raise InputError("gpus", Message("err.must_be_at_least"))
     if tokens_per_s is not None and not (math.isfinite(tokens_per_s) and 0 < tokens_per_s <= 1e12):
-        raise InputError("tokens-per-s", f"must be a positive finite number (got {tokens_per_s})")
+        raise InputError("tokens-per-s", Message("err.must_be_a_positive_finite_number", tokens_per_s=tokens_per_s))
     if subsidy and not acc.domestic:
-        raise InputError("subsidy", f"subsidies apply to domestic compute; {acc.id} is not domestic")
+        raise InputError("subsidy", Message("err.subsidies_apply_to_domestic_compute_is", acc_id=acc.id))
     rows = []
     for o in offer_q.usable_offers(cat, region, kinds, device=acc.id):
         c = job_cost(o, gpus, hours, subsidy)
@@ -471,14 +468,14 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     for name, v, lo, hi in (("monthly-spend", monthly_spend, 1e-9, 1e12), ("engineer-week", engineer_week, 0.0, 1e9),
                             ("horizon-months", horizon_months, 1e-9, 1200.0), ("subsidy", subsidy, 0.0, 0.999)):
         if not (math.isfinite(v) and lo <= v <= hi):
-            raise InputError(name, f"must be a number in [{lo:g}, {hi:g}] (got {v})")
+            raise InputError(name, Message("err.must_be_a_number_in_got", lo=lo, hi=hi, v=v))
     if saving is not None and not (math.isfinite(saving) and 0 <= saving <= monthly_spend):
-        raise InputError("saving", f"must be between 0 and the monthly spend {monthly_spend:g} (got {saving})")
+        raise InputError("saving", Message("err.must_be_between_and_the_monthly", monthly_spend=monthly_spend, saving=saving))
     if not 1 <= engineers <= 1000:
-        raise InputError("engineers", f"must be 1 to 1000 (got {engineers})")
+        raise InputError("engineers", Message("err.must_be_to_got", engineers=engineers))
     src, dst = lookup.accelerator(cat, from_gpu), lookup.accelerator(cat, to_gpu)
     if src.id == dst.id:
-        raise InputError("to-gpu", f"{dst.id} is the device used today; pick another to migrate to")
+        raise InputError("to-gpu", Message("err.is_the_device_used_today_pick", dst_id=dst.id))
     stack = lookup.stack(cat, dst.stack)
     lo, hi, why_msg = migration_weeks(cat, stack, m)
     why = render(why_msg)

@@ -66,11 +66,11 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
     Units billed per instance: ceil(hours / unit), at least `min_units` (a 40-hour job on monthly billing
     pays a month). `subsidy` (0–1) is the share a local compute subsidy refunds."""
     if gpus < 1:
-        raise InputError("gpus", "must be at least 1")
+        raise InputError("gpus", Message("err.must_be_at_least"))
     if not math.isfinite(hours) or hours < 0:
-        raise InputError("hours", f"must be a finite number ≥ 0 (got {hours})")
+        raise InputError("hours", Message("err.must_be_a_finite_number_got", hours=hours))
     if not 0 <= subsidy < 1:
-        raise InputError("subsidy", "must be in [0, 1)")
+        raise InputError("subsidy", Message("err.must_be_in"))
     min_cards = offer.min_cards_per_order or 0
     instances = math.ceil(max(gpus, min_cards) / offer.cards)
     unit_h = UNIT_HOURS[offer.billing_unit]
@@ -137,9 +137,9 @@ def cheapest_job_cost(
 def cost_per_million_tokens(cost_cny_per_hour: float, tokens_per_s: float, utilization: float = 1.0) -> float:
     """CNY per 1M tokens served: hourly cost / (tokens per hour at the utilization) × 1e6."""
     if not 0 < utilization <= 1:
-        raise InputError("utilization", "must be in (0, 1]")
+        raise InputError("utilization", Message("err.must_be_in_2"))
     if tokens_per_s <= 0:
-        raise InputError("tokens_per_s", "must be positive")
+        raise InputError("tokens_per_s", Message("err.must_be_positive"))
     return cost_cny_per_hour / (tokens_per_s * 3600 * utilization) * 1e6
 
 
@@ -184,15 +184,15 @@ def rent_vs_buy(
     for name, v, hi in (("rent-price", rent_cny_per_card_hour, 1e5), ("card-price", card_cny, 1e8),
                         ("years", amortization_years, 50.0)):
         if not (math.isfinite(v) and 0 < v <= hi):
-            raise InputError(name, f"must be a number in (0, {hi:g}] (got {v})")
+            raise InputError(name, Message("err.must_be_a_number_in_got_2", hi=hi, v=v))
     if not (math.isfinite(pue) and 1 <= pue <= 5):
-        raise InputError("pue", f"power usage effectiveness is between 1 and 5 (got {pue})")
+        raise InputError("pue", Message("err.power_usage_effectiveness_is_between_and", pue=pue))
     for name, v, hi in (("electricity", electricity_cny_per_kwh, 100.0), ("ops", ops_cny_per_year, 1e8),
                         ("server-share", server_share_cny, 1e8), ("tdp", tdp_w, 1e5)):
         if not (math.isfinite(v) and 0 <= v <= hi):
-            raise InputError(name, f"must be a number in [0, {hi:g}] (got {v})")
+            raise InputError(name, Message("err.must_be_a_number_in_got_3", hi=hi, v=v))
     if not 0 < utilization <= 1:
-        raise InputError("utilization", "must be in (0, 1]")
+        raise InputError("utilization", Message("err.must_be_in_2"))
     rent_full = rent_cny_per_card_hour * HOURS_PER_YEAR
     capex = card_cny + server_share_cny
     fixed = capex / amortization_years + ops_cny_per_year
@@ -258,9 +258,9 @@ def migration_tco(
     """One-off migration cost (engineers × weeks × weekly cost) against the monthly saving → payback months.
     seed-000 §4: ¥100k a month, ¥60k saved, 2 people × 2 weeks — 'worth it for most teams'."""
     if monthly_saving_cny < 0 or monthly_compute_cny < 0:
-        raise InputError("monthly", "spend and saving must not be negative")
+        raise InputError("monthly", Message("err.spend_and_saving_must_not_be"))
     if monthly_saving_cny > monthly_compute_cny:
-        raise InputError("saving", "cannot exceed the monthly compute spend")
+        raise InputError("saving", Message("err.cannot_exceed_the_monthly_compute_spend"))
     one_off = (weeks[0] * engineers * cost_per_engineer_week_cny, weeks[1] * engineers * cost_per_engineer_week_cny)
     payback = None if monthly_saving_cny == 0 else (one_off[0] / monthly_saving_cny, one_off[1] / monthly_saving_cny)
     if payback is None:

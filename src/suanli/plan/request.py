@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from suanli.catalog.offers import DEFAULT_STALE_MONTHS
-from suanli.errors import InputError
+from suanli.errors import InputError, Invalid, validation_message
 from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_MONTH
 
@@ -113,13 +113,13 @@ class PlanRequest(BaseModel):
             self._derive_rate()
         if self.task == "inference":
             if self.requests_per_s is None and self.tokens is None:
-                raise ValueError("inference planning needs requests_per_s or concurrent_users (or tokens to generate)")
+                raise Invalid(Message("error.req.inference_needs_rate"))
         elif self.tokens is None:
-            raise ValueError("training planning needs tokens (how many tokens to train on)")
+            raise Invalid(Message("error.req.training_needs_tokens"))
         if self.objective == "fastest-within-budget" and self.budget_cny is None:
-            raise ValueError("objective fastest-within-budget needs budget_cny")
+            raise Invalid(Message("error.req.fwb_needs_budget"))
         if self.hours is not None and self.days is not None:
-            raise ValueError("give the serving period as hours or days, not both")
+            raise Invalid(Message("error.req.hours_or_days"))
         return self
 
     def _derive_rate(self) -> None:
@@ -199,7 +199,7 @@ def with_rate_note(result: PlanResult) -> PlanResult:
 def make_request(**kwargs: object) -> PlanRequest:
     clean = {k: v for k, v in kwargs.items() if v is not None}
     if "objective" in clean and clean["objective"] not in OBJECTIVES:
-        raise InputError("objective", f"{clean['objective']!r} is not one of {', '.join(OBJECTIVES)}")
+        raise InputError("objective", Message("err.is_not_one_of", value=clean['objective'], allowed=', '.join(OBJECTIVES)))
     try:
         return PlanRequest(**clean)  # type: ignore[arg-type]
     except ValidationError as e:
@@ -210,4 +210,4 @@ def make_request(**kwargs: object) -> PlanRequest:
         if field == "plan" and sep and named in PlanRequest.model_fields:  # a whole-request check naming its field
             field, msg = named, rest
         cause = (err.get("ctx") or {}).get("error")
-        raise InputError(field.replace("_", "-"), msg, cause.i18n if isinstance(cause, _Refused) else None) from None
+        raise InputError(field.replace("_", "-"), msg, cause.i18n if isinstance(cause, _Refused) else validation_message(err)) from None

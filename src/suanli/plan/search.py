@@ -312,10 +312,10 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
     vendors = sorted({a.vendor for a in cat.accelerators})
     for v in req.vendors:
         if v not in vendors:
-            raise InputError("vendor", f"{v!r} is not one of {', '.join(vendors)}")
+            raise InputError("vendor", Message("err.is_not_one_of", value=v, allowed=', '.join(vendors)))
     for st in (*req.stacks, *req.already_on):
         if st not in stacks:
-            raise InputError("stack", f"{st!r} is not one of {', '.join(sorted(stacks))}")
+            raise InputError("stack", Message("err.is_not_one_of", value=st, allowed=', '.join(sorted(stacks))))
     by_device: dict[str, list[Offer]] = {}
     for o in offers:
         by_device.setdefault(o.device, []).append(o)
@@ -858,33 +858,31 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         raise InputError("model", render(refused), refused)
     fw_ids = [f.id for f in cat.frameworks]
     if req.framework is not None and req.framework not in fw_ids:
-        raise InputError("framework", f"{req.framework!r} is not one of {', '.join(fw_ids)}")
+        raise InputError("framework", Message("err.is_not_one_of", value=req.framework, allowed=', '.join(fw_ids)))
     engines = [e.id for e in cat.engines]
     if req.engine is not None and req.engine not in engines:
-        raise InputError("engine", f"{req.engine!r} is not one of {', '.join(engines)}")
+        raise InputError("engine", Message("err.is_not_one_of", value=req.engine, allowed=', '.join(engines)))
     if req.vpp is not None and req.vpp > 1 and training:
         if req.pp == 1:
-            raise InputError("vpp", "virtual pipeline stages need pipeline parallelism: pp 2 or more")
+            raise InputError("vpp", Message("err.virtual_pipeline_stages_need_pipeline_parallelism"))
         if req.pp and m.num_layers and m.num_layers % (req.pp * req.vpp) != 0:
-            raise InputError("vpp", f"{m.num_layers} layers do not split into pp × vpp = {req.pp} × {req.vpp} equal chunks")
+            raise InputError("vpp", Message("err.layers_do_not_split_into_pp", model_num_layers=m.num_layers, w_pp=req.pp, w_vpp=req.vpp))
     for name, pin, allowed in (("tp", req.tp, TP_SIZES), ("pp", req.pp, PP_SIZES), ("ep", req.ep, EP_SIZES)):
         if pin is not None and pin not in allowed:
-            raise InputError(name, f"{pin} is not one of {', '.join(map(str, allowed))}")
+            raise InputError(name, Message("err.is_not_one_of_2", pin=pin, names_list=', '.join(map(str, allowed))))
     if req.gpus is not None and req.gpus % ((req.tp or 1) * ((req.pp or 1) if training else 1)) != 0:
-        raise InputError("gpus", f"{req.gpus} cards do not split into the pinned tp × pp = {req.tp or 1} × "
-                                 f"{(req.pp or 1) if training else 1}")
+        raise InputError("gpus", Message("err.cards_do_not_split_into_the", req_gpus=req.gpus, v=req.tp or 1, v2=(req.pp or 1) if training else 1))
     if req.precision == "bf16" and req.task == "qlora":
-        raise InputError("precision", "qlora quantizes the base model to nf4; leave precision unset")
+        raise InputError("precision", Message("err.qlora_quantizes_the_base_model_to"))
     if m.max_context and not m.rope_scaling and (req.input + req.output if not training else req.seq) > m.max_context:
         what = "input + output" if not training else "seq"
         raise InputError("input" if not training else "seq",
-                         f"{what} exceeds {m.id}'s context of {m.max_context:,} tokens")
+                         Message("err.exceeds_s_context_of_tokens", what=what, m_id=m.id, m_max_context=m.max_context))
     if training and req.framework is None:
         runs = [f for f in cat.frameworks if req.task in f.tasks]
         if runs and not any(_runs_pins(f, req) for f in runs):
             least = min(runs, key=lambda f: len(_unrun_pins(f, req)))
-            raise InputError("framework", f"no framework in the catalog runs {req.task} with "
-                             f"{' and '.join(_unrun_pins(least, req))} (closest: {least.name}); drop the pin")
+            raise InputError("framework", Message("err.no_framework_in_the_catalog_runs", req_task=req.task, names_list=' and '.join(_unrun_pins(least, req)), least_name=least.name))
     offers = usable_offers(cat, req.region, req.offer_kinds, None if req.billing == "any" else req.billing)
     devs = _devices(cat, m, req, offers)
     grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs)
@@ -1088,10 +1086,10 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     """`fastest_layout` with its why as a `Message` (any language): when no plain AdamW layout fits but optimizer
     offload or 8-bit AdamW would (the planner plans those), the why says so."""
     if req.gpus is None:
-        raise InputError("gpus", "fastest_layout needs the card count (gpus)")
+        raise InputError("gpus", Message("err.fastest_layout_needs_the_card_count"))
     arch.require_llm(m, f"task {req.task}")
     if req.task == "inference":
-        raise InputError("task", "fastest_layout picks training layouts")
+        raise InputError("task", Message("err.fastest_layout_picks_training_layouts"))
     acc = lookup.accelerator(cat, device)
     r = req.model_copy(update={"devices": (acc.id,), "objective": "fastest", "domestic_only": False, "vendors": (),
                                "stacks": (), "allow_migration": True})
@@ -1146,9 +1144,9 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     serve); of the configurations that meet them, the most output tokens/s (equal speeds in plan's order). Returns
     (layout, None) or (None, why: the why-not line `plan` would give the device)."""
     if req.gpus is None:
-        raise InputError("gpus", "serving_layout needs the card count (gpus)")
+        raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
     if req.task != "inference":
-        raise InputError("task", "serving_layout lays out serving; fastest_layout lays out training")
+        raise InputError("task", Message("err.serving_layout_lays_out_serving_fastest"))
     acc = lookup.accelerator(cat, device)
     r = req.model_copy(update={"devices": (acc.id,), "domestic_only": False, "vendors": (), "stacks": (),
                                "allow_migration": True})
@@ -1704,7 +1702,7 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             tips.append(Message("relax.deadline_alone", hours=duration(need_h), field="deadline_hours",
                                 by=max(need_h - (req.deadline_hours or 0), 0.0)))
     if not tips:
-        raise PlanError("no plan satisfies the constraints")
+        raise PlanError(Message("err.no_plan_satisfies_the_constraints"))
     return tips
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, Float, Integer, String, Text
 
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["INT32_MAX", "check_date", "check_row", "check_text", "check_value"]
 
@@ -28,28 +29,28 @@ MAX_JSON_DEPTH = 64
 
 def check_text(field: str, v: str, max_chars: int | None = None) -> None:
     if "\x00" in v:
-        raise InputError(field, "contains a NUL character (\\u0000), which the database cannot store")
+        raise InputError(field, Message("err.contains_a_nul_character_u0000_which"))
     if max_chars is not None and len(v) > max_chars:
-        raise InputError(field, f"at most {max_chars} characters (got {len(v)})")
+        raise InputError(field, Message("err.at_most_characters_got", max_chars=max_chars, n_v=len(v)))
     try:
         v.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(field, "contains an unpaired surrogate (not valid Unicode text)") from None
+        raise InputError(field, Message("err.contains_an_unpaired_surrogate_not_valid")) from None
 
 
 def _check_json(field: str, v: Any, depth: int = 0) -> None:
     if depth > MAX_JSON_DEPTH:
-        raise InputError(field, f"nests deeper than {MAX_JSON_DEPTH} levels")
+        raise InputError(field, Message("err.nests_deeper_than_levels", max_json_depth=MAX_JSON_DEPTH))
     if isinstance(v, str):
         check_text(field, v)
     elif isinstance(v, bool) or v is None:
         return
     elif isinstance(v, int):
         if abs(v) > INT64_MAX:
-            raise InputError(field, f"{v} does not fit a 64-bit integer")
+            raise InputError(field, Message("err.does_not_fit_a_bit_integer", v=v))
     elif isinstance(v, float):
         if not math.isfinite(v):
-            raise InputError(field, f"{v} is not a finite number")
+            raise InputError(field, Message("err.is_not_a_finite_number", v=v))
     elif isinstance(v, dict):
         for k, x in v.items():
             check_text(f"{field}.{k}" if isinstance(k, str) and len(k) < 80 else field, str(k))
@@ -65,21 +66,21 @@ def check_value(field: str, column_type: Any, v: Any) -> None:
         return
     if isinstance(column_type, String | Text):  # String(n) is VARCHAR(n); Text is unbounded
         if not isinstance(v, str):
-            raise InputError(field, f"must be text (got {type(v).__name__})")
+            raise InputError(field, Message("err.must_be_text_got", name=type(v).__name__))
         check_text(field, v, getattr(column_type, "length", None))
     elif isinstance(column_type, Integer):
         if isinstance(v, bool) or not isinstance(v, int):
-            raise InputError(field, f"must be a whole number (got {v!r})")
+            raise InputError(field, Message("err.must_be_a_whole_number_got", v=v))
         if not -INT32_MAX - 1 <= v <= INT32_MAX:
-            raise InputError(field, f"{v} is outside the 32-bit range the database stores (at most {INT32_MAX:,})")
+            raise InputError(field, Message("err.is_outside_the_bit_range_the", v=v, int32_max=INT32_MAX))
     elif isinstance(column_type, Float):
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(float(v)):
-            raise InputError(field, f"must be a finite number (got {v!r})")
+            raise InputError(field, Message("err.must_be_a_finite_number_got_2", v=v))
     elif isinstance(column_type, DateTime):
         if not isinstance(v, dt.datetime):
-            raise InputError(field, f"must be a date and time (got {v!r})")
+            raise InputError(field, Message("err.must_be_a_date_and_time", v=v))
         if not MIN_YEAR <= v.year <= MAX_YEAR:
-            raise InputError(field, f"year {v.year} is outside {MIN_YEAR}–{MAX_YEAR}")
+            raise InputError(field, Message("err.year_is_outside", y=v.year, min_year=MIN_YEAR, max_year=MAX_YEAR))
     elif isinstance(column_type, JSON):
         _check_json(field, v)
 
@@ -103,8 +104,8 @@ def check_date(field: str, date: str, allow_future: bool = False) -> None:
         y, m, d = (nums + [1, 1])[:3]
         dt.date(y, m, d)
     except ValueError:
-        raise InputError(field, f"{date!r} is not a date (YYYY, YYYY-MM or YYYY-MM-DD)") from None
+        raise InputError(field, Message("err.is_not_a_date_yyyy_yyyy", date=date)) from None
     if not MIN_YEAR <= y <= MAX_YEAR:
-        raise InputError(field, f"year {y} is outside {MIN_YEAR}–{MAX_YEAR}")
+        raise InputError(field, Message("err.year_is_outside", y=y, min_year=MIN_YEAR, max_year=MAX_YEAR))
     if not allow_future and date > dt.date.today().isoformat()[: len(date)]:
-        raise InputError(field, f"{date} is in the future (prices are recorded as observed, not announced)")
+        raise InputError(field, Message("err.is_in_the_future_prices_are", date=date))

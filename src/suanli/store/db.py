@@ -27,6 +27,7 @@ from suanli import __version__
 from suanli.catalog.load import DATA_DIR, packaged_catalog
 from suanli.catalog.schema import Catalog, Offer, Source
 from suanli.errors import InputError, NotFoundError, SuanliError
+from suanli.i18n import Message
 from suanli.store.importer import (
     OfferImportError,
     ParsedImport,
@@ -371,7 +372,7 @@ class Store:
     def import_offers(self, path: str | Path, via: str = "cli", force: bool = False) -> ImportResult:
         p = Path(path)
         if not p.is_file():
-            raise InputError("file", f"{str(path)!r} does not exist")
+            raise InputError("file", Message("err.does_not_exist", str=str(path)))
         return self.import_offers_bytes(p.read_bytes(), str(path), via=via, force=force)
 
     def rollback_import(self, import_id: int, via: str = "cli") -> dict[str, Any]:
@@ -382,7 +383,7 @@ class Store:
             if imp is None:
                 raise NotFoundError("import", str(import_id), [str(i) for i in s.scalars(select(ImportRow.id))])
             if imp.rolled_back_at is not None:
-                raise InputError("import-id", f"import {import_id} was already rolled back at {imp.rolled_back_at.isoformat()}")
+                raise InputError("import-id", Message("err.import_was_already_rolled_back_at", import_id=import_id, v=imp.rolled_back_at.isoformat()))
             fps = set(s.scalars(select(PriceRow.fingerprint)
                                 .where(PriceRow.import_id == import_id, PriceRow.rolled_back == false())))
             res = s.execute(
@@ -615,11 +616,11 @@ class Store:
 
         r = result if isinstance(result, BenchResult) else BenchResult.model_validate(result)
         if not 1970 <= r.created_at.year <= 2200:
-            raise InputError("created_at", f"year {r.created_at.year} is outside 1970–2200")
+            raise InputError("created_at", Message("err.year_is_outside_2", year=r.created_at.year))
         try:
             created = r.created_at.astimezone(dt.UTC).replace(tzinfo=None) if r.created_at.tzinfo else r.created_at
         except (OverflowError, ValueError):
-            raise InputError("created_at", f"{r.created_at} cannot be converted to UTC") from None
+            raise InputError("created_at", Message("err.cannot_be_converted_to_utc", r_created_at=r.created_at)) from None
         values = {"id": r.id, "created_at": created, "accelerator": r.accelerator, "device": r.config.device,
                   "model": r.config.model, "precision": r.config.precision, "data": r.model_dump(mode="json")}
         check_row(BenchResultRow, values)

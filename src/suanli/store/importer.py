@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from suanli.catalog import lookup
 from suanli.catalog.schema import ASSUMED, Catalog, Offer, Source
 from suanli.errors import DataFileError, NotFoundError, SuanliError
+from suanli.i18n import Message
 
 __all__ = [
     "CSV_COLUMNS",
@@ -119,7 +120,7 @@ def _fmt(filename: str, fmt: str | None) -> str:
         return "yaml"
     if f in ("csv", "tsv"):
         return f
-    raise _format_error(filename, f"unknown file type {f or '(none)'!r}: use .csv, .yaml or .yml")
+    raise _format_error(filename, Message("err.unknown_file_type_use_csv_yaml", v=f or '(none)'))
 
 
 _TRUE = {"true", "yes", "1", "y", "t"}

@@ -297,26 +297,25 @@ def _build(cfg: dict[str, Any], device: str, dtype: torch.dtype) -> torch.nn.Mod
         import transformers
         from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
     except ImportError as e:  # pragma: no cover - the torch extra is installed in CI
-        raise InputError("model", f"tracing needs transformers ({e}); pip install 'suanli[torch]'") from None
+        raise InputError("model", Message("err.tracing_needs_transformers_pip_install_suanli", e=e)) from None
     raw = {k: v for k, v in cfg.items() if k not in ("architectures", "torch_dtype", "dtype", "auto_map")}
     model_type = raw.pop("model_type", None)
     if not model_type:
-        raise InputError("model", "the config has no 'model_type'; transformers cannot build it")
+        raise InputError("model", Message("err.the_config_has_no_model_type"))
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
 
     if model_type not in CONFIG_MAPPING:
         # transformers' own message lists every model type it knows (~900, 12 KB): one line instead
         remote = " (its auto_map names remote code, which is not traced)" if "auto_map" in cfg else ""
         raise InputError(
-            "model_type", f"{model_type!r} is not an architecture transformers {transformers.__version__} knows"
-            f"{remote}; set model_type to the one it follows (e.g. llama) to check that operator set"
+            "model_type", Message("err.is_not_an_architecture_transformers_knows", model_type=model_type, transformers_version=transformers.__version__, remote=remote)
         )
     try:
         config = AutoConfig.for_model(model_type, **raw)
     except (ValueError, KeyError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise InputError(
-            "model", f"transformers {transformers.__version__} cannot build model_type {model_type!r}: {first[:300]}"
+            "model", Message("err.transformers_cannot_build_model_type", transformers_version=transformers.__version__, model_type=model_type, first=first[:300])
         ) from None
     torch.manual_seed(0)
     with torch.device(device):
@@ -368,7 +367,7 @@ def trace_model(
     target backend implements whole (see `_keep_whole`); it applies to inference only.
     """
     if task not in ("inference", "training"):
-        raise InputError("task", f"must be inference or training, not {task!r}")
+        raise InputError("task", Message("err.must_be_inference_or_training_not", task_=task))
     dtype = _dtype(hf_config)
     warnings: list[Message] = []
     use = device if device != "auto" else ("cpu" if is_moe(hf_config) else "meta")
@@ -382,8 +381,7 @@ def trace_model(
         except InputError:
             raise
         except Exception as e:
-            raise InputError("model", f"could not build {cfg.get('model_type')!r} from its config: "
-                             f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+            raise InputError("model", Message("err.could_not_build_from_its_config", v=cfg.get('model_type'), name=type(e).__name__, v2=str(e).splitlines()[0] if str(e) else '')) from None
         build_s = time.perf_counter() - t0
         vocab = int(cfg.get("vocab_size") or 512)
         tokens = seq_len if use == "meta" else min(seq_len, 32)
@@ -398,7 +396,7 @@ def trace_model(
                 use = "cpu"
                 continue
             raise EstimateError(
-                f"model: tracing {name} on {use} failed: {type(e).__name__}: {str(e).splitlines()[0][:160]}"
+                Message("err.model_tracing_on_failed", name=name, use=use, name2=type(e).__name__, v=str(e).splitlines()[0][:160])
             ) from None
         return result.model_copy(
             update={
@@ -409,4 +407,4 @@ def trace_model(
                 "seq_len": tokens,
             }
         )
-    raise EstimateError(f"model: tracing {name} failed")  # pragma: no cover - loop always returns
+    raise EstimateError(Message("err.model_tracing_failed", name=name))  # pragma: no cover - loop always returns

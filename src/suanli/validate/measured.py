@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from suanli.catalog.schema import Accelerator, Catalog
 from suanli.errors import DataFileError
+from suanli.i18n import Message
 
 __all__ = [
     "MEASURED_DIR",
@@ -48,7 +49,7 @@ def _doc(path: Path) -> dict[str, Any]:
     except (OSError, yaml.YAMLError) as e:
         raise DataFileError(str(path), None, None, str(e).splitlines()[0]) from None
     if not isinstance(doc, dict):
-        raise DataFileError(str(path), None, None, "expected a mapping with 'sources' and 'cases'")
+        raise DataFileError(str(path), None, None, Message("err.expected_a_mapping_with_sources_and"))
     return doc
 
 
@@ -149,7 +150,7 @@ def measured_cases(cat: Catalog, extra: Path | None = None) -> tuple[tuple[list[
         if d is extra and not d.is_dir():
             from suanli.errors import InputError
 
-            raise InputError("measured-dir", f"{d} is not a folder (write one with `suanli bench import --cases-dir`)")
+            raise InputError("measured-dir", Message("err.is_not_a_folder_write_one", d=d))
         r, s = run_measured_validation(cat, d)
         results += r
         skipped += s

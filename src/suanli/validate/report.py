@@ -34,6 +34,7 @@ from suanli.estimate.efficiency import efficiency
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate
 from suanli.estimate.memory import estimate_memory
 from suanli.estimate.workload import Engine, Workload, make_workload
+from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request
 from suanli.plan.search import Layout, fastest_layout, plan_workload
 
@@ -146,9 +147,9 @@ def planner_layout(cat: Catalog, case: dict[str, Any], directory: Path = VALIDAT
                    ) -> tuple[Layout | None, PlanRequest, str]:
     """The layout a `layout: unstated` case is scored on (the planner's fastest), its request, and why none fits."""
     if case.get("layout") not in LAYOUT_VALUES:
-        raise InputError("layout", f"must be one of {', '.join(LAYOUT_VALUES)} (got {case.get('layout')!r})")
+        raise InputError("layout", Message("err.must_be_one_of_got", names_layout_values=', '.join(LAYOUT_VALUES), v=case.get('layout')))
     if case["group"] not in ("training-throughput", "training-memory"):
-        raise InputError("layout", "unstated applies to training cases only")
+        raise InputError("layout", Message("err.unstated_applies_to_training_cases_only"))
     m = _model_for(cat, case, directory)
     req = _layout_request(case, m)
     layout, why = fastest_layout(cat, m, req, case["device"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["LIMITS", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "MIN_TOKENS_PER_S", "MIN_UTILIZATION", "check_plan", "check_tco"]
 
@@ -35,14 +36,14 @@ def check_plan(fields: Any, flags: bool = False) -> None:
         if isinstance(items, str):
             items = (items,)
         if len(items) > MAX_LIST_ITEMS:
-            raise InputError(_flag(key, flags), f"at most {MAX_LIST_ITEMS} names (got {len(items)})")
+            raise InputError(_flag(key, flags), Message("err.at_most_names_got", max_list_items=MAX_LIST_ITEMS, n_items=len(items)))
         for x in items:
             if isinstance(x, str) and len(x) > MAX_NAME_CHARS:
-                raise InputError(_flag(key, flags), f"a name is at most {MAX_NAME_CHARS} characters")
+                raise InputError(_flag(key, flags), Message("err.a_name_is_at_most_characters", max_name_chars=MAX_NAME_CHARS))
     for key, hi in LIMITS.items():
         v = get(key)
         if isinstance(v, int | float) and not isinstance(v, bool) and v > hi:
-            raise InputError(_flag(key, flags), f"at most {hi:g} (got {v:g})")
+            raise InputError(_flag(key, flags), Message("err.at_most_got", hi=hi, v=v))
 
 
 #: lower bounds of the cost-per-token inputs: below them tokens × 3600 × utilization underflows to 0 (issue 14)
@@ -53,6 +54,6 @@ MIN_TOKENS_PER_S = 1e-3
 def check_tco(tokens_per_s: float | None, utilization: float, flags: bool = False) -> None:
     """`suanli tco` and POST /api/tco: utilization in [0.001, 1], tokens per second ≥ 0.001 when given."""
     if not (utilization == utilization and MIN_UTILIZATION <= utilization <= 1):
-        raise InputError("utilization", f"must be in [{MIN_UTILIZATION:g}, 1] (got {utilization:g})")
+        raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION, utilization=utilization))
     if tokens_per_s is not None and not (tokens_per_s == tokens_per_s and MIN_TOKENS_PER_S <= tokens_per_s <= 1e12):
-        raise InputError(_flag("tokens_per_s", flags), f"must be in [{MIN_TOKENS_PER_S:g}, 1e12] (got {tokens_per_s:g})")
+        raise InputError(_flag("tokens_per_s", flags), Message("err.must_be_in_e12_got", min_tokens_per_s=MIN_TOKENS_PER_S, tokens_per_s=tokens_per_s))

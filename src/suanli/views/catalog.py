@@ -15,6 +15,7 @@ from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
 from suanli.errors import InputError
 from suanli.estimate.params import ParamBreakdown
+from suanli.i18n import Message
 from suanli.views.dates import as_of
 from suanli.views.shape import Shape
 
@@ -204,13 +205,13 @@ def select_accelerators(cat: Catalog, vendor: str | None = None, market: str = "
     """Accelerators matching the filters, sorted (numbers descending). Unknown values raise InputError naming
     the field (`flag_names`: as the CLI spells it, `min-memory-gib`)."""
     if not math.isfinite(min_memory_gib) or min_memory_gib < 0:
-        raise InputError("min-memory-gib" if flag_names else "min_memory_gib", f"must be a finite number ≥ 0 (got {min_memory_gib})")
+        raise InputError("min-memory-gib" if flag_names else "min_memory_gib", Message("err.must_be_a_finite_number_got", hours=min_memory_gib))
     if market not in MARKETS:
-        raise InputError("market", f"{market!r} is not one of {', '.join(MARKETS)}")
+        raise InputError("market", Message("err.is_not_one_of", value=market, allowed=', '.join(MARKETS)))
     if vendor is not None:
         vendor = lookup.vendor(cat, vendor)  # '华为', 'NVIDIA', 'Moore Threads' → the catalog's vendor id
     if sort not in GPU_COLUMNS:
-        raise InputError("sort", f"{sort!r} is not a column; allowed: {', '.join(GPU_COLUMNS)}")
+        raise InputError("sort", Message("err.is_not_a_column_allowed", sort=sort, names_gpu_columns=', '.join(GPU_COLUMNS)))
     accs = [
         a
         for a in cat.accelerators
@@ -325,7 +326,7 @@ def select_offers(cat: Catalog, device: str | None = None, provider: str | None 
     """Offers for a device (id or alias), a provider (substring, any case) and a billing unit."""
     dev = lookup.accelerator(cat, device).id if device else None
     if billing_unit is not None and billing_unit not in BILLING_UNITS:
-        raise InputError(billing_field, f"{billing_unit!r} is not one of {', '.join(BILLING_UNITS)}")
+        raise InputError(billing_field, Message("err.is_not_one_of", value=billing_unit, allowed=', '.join(BILLING_UNITS)))
     return [
         o
         for o in cat.offers

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from suanli.i18n import Message
 
 __all__ = ["as_of"]
 
@@ -19,4 +20,4 @@ def as_of() -> dt.date:
     except ValueError:
         from suanli.errors import InputError
 
-        raise InputError("SUANLI_TODAY", f"{v!r} is not a date YYYY-MM-DD") from None
+        raise InputError("SUANLI_TODAY", Message("err.is_not_a_date_yyyy_mm", v=v)) from None

@@ -15,6 +15,7 @@ from typing import Any
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog, ModelArch
 from suanli.errors import InputError
+from suanli.i18n import Message
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "load_model_arg", "parse_json", "parse_yaml", "read_file_bytes", "yaml_shape_ok"]
 
@@ -26,25 +27,25 @@ MAX_ALIASES = 100  # YAML anchors expand to shared objects; a few are legitimate
 def read_file_bytes(path: str, field: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     p = Path(path)
     if not p.is_file():
-        raise InputError(field, f"{path!r} does not exist or is not a file")
+        raise InputError(field, Message("err.does_not_exist_or_is_not", path=path))
     try:
         size = p.stat().st_size
         if size > max_bytes:
-            raise InputError(field, f"{path} is {size:,} bytes; the limit is {max_bytes:,}")
+            raise InputError(field, Message("err.is_bytes_the_limit_is", path=path, size=size, max_bytes=max_bytes))
         return p.read_bytes()
     except OSError as e:
-        raise InputError(field, f"cannot read {path!r}: {e.strerror or e}") from None
+        raise InputError(field, Message("err.cannot_read_2", path=path, v=e.strerror or e)) from None
 
 
 def _text(data: bytes | str, name: str, field: str, max_bytes: int) -> str:
     if len(data) > max_bytes:
-        raise InputError(field, f"{name} is larger than {max_bytes:,} bytes")
+        raise InputError(field, Message("err.is_larger_than_bytes", name=name, max_bytes=max_bytes))
     if isinstance(data, str):
         return data
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise InputError(field, f"{name} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise InputError(field, Message("err.is_not_utf_text_at_byte", name=name, e_reason=e.reason, e_start=e.start)) from None
 
 
 def _json_depth_ok(text: str, max_depth: int) -> bool:
@@ -78,13 +79,13 @@ def parse_json(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FI
                max_depth: int = MAX_DEPTH) -> Any:
     text = _text(data, name, field, max_bytes)
     if not _json_depth_ok(text, max_depth):
-        raise InputError(field, f"{name} nests deeper than {max_depth} levels")
+        raise InputError(field, Message("err.nests_deeper_than_levels_2", name=name, max_depth=max_depth))
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
-        raise InputError(field, f"{name} is not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        raise InputError(field, Message("err.is_not_valid_json_at_line", name=name, e_lineno=e.lineno, e_colno=e.colno, e_msg=e.msg)) from None
     except (ValueError, RecursionError) as e:
-        raise InputError(field, f"{name} is not valid JSON: {e}") from None
+        raise InputError(field, Message("err.is_not_valid_json", name=name, e=e)) from None
 
 
 def yaml_shape_ok(text: str, name: str, field: str, max_depth: int = MAX_DEPTH) -> None:
@@ -97,17 +98,17 @@ def yaml_shape_ok(text: str, name: str, field: str, max_depth: int = MAX_DEPTH) 
             if isinstance(ev, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > max_depth:
-                    raise InputError(field, f"{name} nests deeper than {max_depth} levels")
+                    raise InputError(field, Message("err.nests_deeper_than_levels_2", name=name, max_depth=max_depth))
             elif isinstance(ev, yaml.CollectionEndEvent):
                 depth -= 1
             elif isinstance(ev, yaml.AliasEvent):
                 aliases += 1
                 if aliases > MAX_ALIASES:
-                    raise InputError(field, f"{name} uses more than {MAX_ALIASES} YAML aliases")
+                    raise InputError(field, Message("err.uses_more_than_yaml_aliases", name=name, max_aliases=MAX_ALIASES))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise InputError(field, f"{name} is not valid YAML{where}: {getattr(e, 'problem', None) or e}") from None
+        raise InputError(field, Message("err.is_not_valid_yaml", name=name, where=where, v=getattr(e, 'problem', None) or e)) from None
 
 
 def parse_yaml(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FILE_BYTES,
@@ -121,9 +122,9 @@ def parse_yaml(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FI
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise InputError(field, f"{name} is not valid YAML{where}: {getattr(e, 'problem', None) or e}") from None
+        raise InputError(field, Message("err.is_not_valid_yaml", name=name, where=where, v=getattr(e, 'problem', None) or e)) from None
     except (RecursionError, ValueError, OverflowError) as e:
-        raise InputError(field, f"{name} cannot be read as YAML: {type(e).__name__}") from None
+        raise InputError(field, Message("err.cannot_be_read_as_yaml", name=name, name2=type(e).__name__)) from None
     _finite_or_raise(doc, name, field)
     return doc
 
@@ -133,7 +134,7 @@ def _finite_or_raise(doc: Any, name: str, field: str) -> None:
     while stack:
         x = stack.pop()
         if isinstance(x, float) and not math.isfinite(x):
-            raise InputError(field, f"{name} contains {x!r}: numbers must be finite")
+            raise InputError(field, Message("err.contains_numbers_must_be_finite", name=name, x=x))
         if isinstance(x, dict):
             stack.extend(x.values())
         elif isinstance(x, list):
@@ -148,11 +149,11 @@ def load_model_arg(cat: Catalog, name: str, field: str = "model") -> ModelArch:
         cfg = parse_json(read_file_bytes(name, field, max_bytes=4 * 2**20), name, field)
         _finite_or_raise(cfg, name, field)
         if not isinstance(cfg, dict):
-            raise InputError(field, f"{name} must be a JSON object (a Hugging Face config.json)")
+            raise InputError(field, Message("err.must_be_a_json_object_a", name=name))
         try:
             return from_hf_config(cfg, name=config_model_name(cfg, str(Path(name).expanduser())))
         except (TypeError, ValueError, OverflowError, KeyError, AttributeError) as e:
             if isinstance(e, InputError):
                 raise
-            raise InputError(field, f"{name} is not a usable config.json ({type(e).__name__}: {e})") from None
+            raise InputError(field, Message("err.is_not_a_usable_config_json", name=name, name2=type(e).__name__, e=e)) from None
     return lookup.model(cat, name)

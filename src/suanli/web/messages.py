@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query, Response
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from suanli.i18n import Lang, lang_from_accept_language, messages, normalize_lang
 
-__all__ = ["request_lang", "router"]
+__all__ = ["request_lang", "router", "stack_names"]
 
 
 def request_lang(
@@ -30,8 +30,15 @@ router = APIRouter(tags=["meta"])
 
 
 @router.get("/api/messages")
-def get_messages(response: Response, lang: Annotated[Lang, Depends(request_lang)]) -> dict[str, str]:
-    """Every user-facing message in one language (`?lang=zh|en` or Accept-Language), by message id."""
+def get_messages(request: Request, response: Response, lang: Annotated[Lang, Depends(request_lang)]) -> dict[str, str]:
+    """Every user-facing message in one language (`?lang=zh|en` or Accept-Language), by message id; and the
+    catalog's software stacks by name (`web.stack.<id>`: 华为昇腾 CANN, its `name_zh`, on the Chinese page)."""
     response.headers["Content-Language"] = "zh-CN" if lang == "zh" else "en"
     response.headers["Vary"] = "Accept-Language"
-    return messages(lang)
+    return {**messages(lang), **stack_names(request, lang)}
+
+
+def stack_names(request: Request, lang: Lang) -> dict[str, str]:
+    from suanli.api.deps import catalog
+
+    return {f"web.stack.{s.id}": (s.name_zh if lang == "zh" and s.name_zh else s.name) for s in catalog(request).stacks}

@@ -13,7 +13,7 @@ from suanli.catalog import lookup
 from suanli.catalog.schema import Source
 from suanli.plan.scenarios import Scenario
 from suanli.errors import InputError, NotFoundError
-from suanli.i18n import Lang, localize
+from suanli.i18n import Lang, Message, localize
 from suanli.views import catalog as views
 from suanli.web.messages import request_lang
 
@@ -76,7 +76,7 @@ def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "i
     from suanli.plan.compare import value_table
 
     if precision not in PRECISIONS:
-        raise InputError("precision", f"{precision!r} is not one of {', '.join(PRECISIONS)}")
+        raise InputError("precision", Message("err.is_not_one_of", value=precision, allowed=', '.join(PRECISIONS)))
     from suanli.views.dates import as_of
 
     return value_table(catalog(request), precision, region=region, kinds=tuple(offer_kinds), today=as_of())

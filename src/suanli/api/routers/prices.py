@@ -12,6 +12,7 @@ from suanli.api.responses import ImportResultJson, ImportRow, PriceRow, Rollback
 from suanli.api.schemas import PriceBody
 from suanli.catalog import lookup
 from suanli.errors import InputError, NotFoundError
+from suanli.i18n import Message
 from suanli.views import catalog as views
 
 router = APIRouter(prefix="/api", tags=["prices"])
@@ -79,7 +80,7 @@ async def import_ep(request: Request, file: Annotated[UploadFile, File(descripti
     The answer's `import_id` is what `POST /api/imports/{import_id}/rollback` takes."""
     data = await file.read(UPLOAD_LIMIT + 1)
     if len(data) > UPLOAD_LIMIT:
-        raise InputError("file", f"larger than {UPLOAD_LIMIT // 2**20} MiB")
+        raise InputError("file", Message("err.larger_than_mib", v=UPLOAD_LIMIT // 2**20))
     import anyio
 
     store = store_of(request)

@@ -435,7 +435,7 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   const [models, accs, offers, frameworks] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers?limit=1000"), api("/api/frameworks")]);
   state.frameworks = frameworks; fillFrameworks("");
   $("#already-on").insertAdjacentHTML("beforeend", [...new Set(accs.map(a => a.stack))].sort()
-    .map(s => `<label class="check"><input type="checkbox" value="${esc(s)}"><span>${esc(s)}</span></label>`).join(""));
+    .map(s => `<label class="check"><input type="checkbox" value="${esc(s)}"><span data-i18n="stack.${esc(s)}">${esc(t("stack." + s))}</span></label>`).join(""));
   state.offers = Object.fromEntries(offers.map(o => [o.id, o])); knowNames(accs);
   const llm = models.filter(m => m.kind === "llm");
   const opts = llm.map(m => `<option value="${esc(m.id)}">${esc(m.id)} (${(m.params / 1e9).toFixed(1)} B)</option>`).join("");
