@@ -168,7 +168,7 @@ async def _reply(send: Send, status: int, message: str, field: str | None, lang:
         if lang != "en":  # English: the line and the keys as they always were
             message = render(Said(said[0], said[1]), lang, "api")
             out["error_i18n"] = {"id": said[0], "params": said[1]}
-    body = json.dumps({"error": message, "field": field, "errors": [], **out},
+    body = json.dumps({"error": message, "field": field, "errors": [{"field": field, "message": message}], **out},
                       ensure_ascii=False).encode("utf-8")
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
