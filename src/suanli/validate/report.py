@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -335,30 +336,26 @@ def stack_bands(results: list[CaseResult]) -> dict[str, ErrorBand]:
     """`stack:<stack>:<group>`: the out-of-sample cases of each group on each stack (n, median and p90 |error|, median
     signed speed error), for every stack with at least one such case. An estimate or plan quotes the one of its
     device's stack beside the group's band, and says "little evidence" below MIN_OUT_OF_SAMPLE cases."""
-    by: dict[tuple[str, str], list[CaseResult]] = {}
-    for r in results:
-        if r.sample == "out" and r.stack is not None and r.default_error is not None:
-            by.setdefault((r.stack, r.group), []).append(r)
-    out: dict[str, ErrorBand] = {}
-    for (stack, g), rs in sorted(by.items()):
-        key = f"stack:{stack}:{g}"
-        signed = [e for e in (speed_error(r) for r in rs) if e is not None]
-        out[key] = _band(key, [r.default_error for r in rs if r.default_error is not None]).model_copy(update={
-            "stack": stack, "median_signed_pct": 100 * statistics.median(signed) if signed else None})
-    return out
+    return _per_stack(results, "", lambda r: True)
 
 
 def moe_stack_bands(results: list[CaseResult]) -> dict[str, ErrorBand]:
     """`stack:<stack>:<group>:moe`: the out-of-sample cases of MoE models among each per-stack band's cases (see
     `stack_bands`), written for every stack and group that has a per-stack band, with 0 cases where none is MoE: an
     estimate or plan for an MoE model says how many of its stack's cases are MoE, or that none is."""
+    return _per_stack(results, ":moe", lambda r: bool(r.moe))
+
+
+def _per_stack(results: list[CaseResult], suffix: str, keep: Callable[[CaseResult], bool]) -> dict[str, ErrorBand]:
+    """One band per (stack, group) with out-of-sample cases, over the cases `keep` selects (0 cases where it selects
+    none), keyed `stack:<stack>:<group><suffix>`, with the median signed speed error."""
     by: dict[tuple[str, str], list[CaseResult]] = {}
     for r in results:
         if r.sample == "out" and r.stack is not None and r.default_error is not None:
-            by.setdefault((r.stack, r.group), []).extend([r] if r.moe else [])
+            by.setdefault((r.stack, r.group), []).extend([r] if keep(r) else [])
     out: dict[str, ErrorBand] = {}
     for (stack, g), rs in sorted(by.items()):
-        key = f"stack:{stack}:{g}:moe"
+        key = f"stack:{stack}:{g}{suffix}"
         signed = [e for e in (speed_error(r) for r in rs) if e is not None]
         out[key] = _band(key, [r.default_error for r in rs if r.default_error is not None]).model_copy(update={
             "stack": stack, "median_signed_pct": 100 * statistics.median(signed) if signed else None})

@@ -92,7 +92,8 @@ def _extras(value: Any, where: str = "") -> list[str]:
     return out
 
 
-def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]]) -> list[tuple[str, str, Any]]:
+def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]],
+              bench_result_json: Callable[..., dict[str, object]]) -> list[tuple[str, str, Any]]:
     """At least one request per route; answers for (method, route path, JSON)."""
     cat = packaged_catalog()
     out: list[tuple[str, str, Any]] = []
@@ -118,17 +119,7 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]]) 
     for body in ({"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8, "name": "typed"},
                  {"model": "qwen2.5-7b", "task": "inference", "requests_per_s": 2, "breakdown": False}):
         post("/api/plans", "/api/plans", body, headers=AUTH)
-    from suanli.bench.results import BenchResult
-
-    bench = {"backend": {"backend": "cpu", "device": "cpu", "device_name": "cpu", "memory_kind": "process-peak-rss"},
-             "model": {"name": "m", "kind": "preset", "key": "m", "architecture": "LlamaForCausalLM",
-                       "random_weights": True, "params": 10, "flop_params": 8, "weight_bytes": 40, "precision": "fp32",
-                       "num_layers": 1, "hidden_size": 4, "num_attention_heads": 1, "num_kv_heads": 1, "head_dim": 4,
-                       "vocab_size": 2, "kv_cache_bytes_per_token": 32},
-             "config": {"device": "cpu", "model": "m", "precision": "fp32", "batch": 1, "input_tokens": 4,
-                        "output_tokens": 3, "warmup": 0, "repeats": 1}}
-    post("/api/bench-results", "/api/bench-results", BenchResult.model_validate(bench).model_dump(mode="json"),
-         headers=AUTH)
+    post("/api/bench-results", "/api/bench-results", bench_result_json(), headers=AUTH)
 
     get("/api/health", "/api/health")
     get("/api/info", "/api/info")
@@ -199,11 +190,12 @@ def fresh(make_client: Callable[..., TestClient]) -> TestClient:
 
 
 def test_every_answer_validates_against_its_model_with_no_unnamed_key(
-        fresh: TestClient, csv_file: Callable[[str], tuple[str, bytes]]) -> None:
+        fresh: TestClient, csv_file: Callable[[str], tuple[str, bytes]],
+        bench_result_json: Callable[..., dict[str, object]]) -> None:
     routes = _api_routes()
     documented = {(m, p) for m, p, _ in _operations(fresh.get("/openapi.json").json())}
     assert set(routes) == documented, "a router is missing from _api_routes() (or from the app)"
-    answers = _requests(fresh, csv_file)
+    answers = _requests(fresh, csv_file, bench_result_json)
     missing = set(routes) - {(m, p) for m, p, _ in answers}
     assert not missing, f"routes without a request in this test: {sorted(missing)}"
     problems = []

@@ -3,6 +3,7 @@ names, paged lists, one error shape, no host name in answers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import platform
 import re
 from typing import Any
@@ -185,19 +186,9 @@ def test_price_hints_name_the_api_fields(client: TestClient) -> None:
     assert "widen offer_kinds/region" in api and "or give saving" in api and "--saving" not in api
 
 
-def test_bench_results_hide_the_host_name(client: TestClient) -> None:
-    from suanli.bench.results import BenchResult
-
-    bench = {"backend": {"backend": "cpu", "device": "cpu", "device_name": "cpu", "memory_kind": "process-peak-rss",
-                         "host": "build-box-7.corp.example"},
-             "model": {"name": "m", "kind": "preset", "key": "m", "architecture": "LlamaForCausalLM",
-                       "random_weights": True, "params": 10, "flop_params": 8, "weight_bytes": 40, "precision": "fp32",
-                       "num_layers": 1, "hidden_size": 4, "num_attention_heads": 1, "num_kv_heads": 1, "head_dim": 4,
-                       "vocab_size": 2, "kv_cache_bytes_per_token": 32},
-             "config": {"device": "cpu", "model": "m", "precision": "fp32", "batch": 1, "input_tokens": 4,
-                        "output_tokens": 3, "warmup": 0, "repeats": 1}}
-    saved = client.post("/api/bench-results", json=BenchResult.model_validate(bench).model_dump(mode="json"),
-                        headers=auth())
+def test_bench_results_hide_the_host_name(client: TestClient,
+                                         bench_result_json: Callable[..., dict[str, object]]) -> None:
+    saved = client.post("/api/bench-results", json=bench_result_json(host="build-box-7.corp.example"), headers=auth())
     assert saved.status_code == 200, saved.text
     r = client.get("/api/bench-results")
     assert r.status_code == 200 and r.json()
