@@ -3,9 +3,9 @@ names, paged lists, one error shape, no host name in answers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import platform
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
