@@ -144,7 +144,7 @@ def run_check(
         stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=moe or multimodal,
     )
     if trace.shrunk:
-        from suanli.i18n import Message, render
+        from suanli.i18n import render
 
         shrunk = Message("mig.warn.shrunk", layers=trace.shrunk.get("num_hidden_layers", ["?", "?"])[1])
         report = report.model_copy(update={"warnings": [render(shrunk), *report.warnings],

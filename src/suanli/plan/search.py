@@ -695,10 +695,10 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # the smallest tensor-parallel group one batch-1 replica fits in (NaN: none up to the last of NEED_TPS), by
         # the same memory: why-not names it where the node is smaller, as a replica never spans nodes
         need_tp = np.full(di.shape, np.nan)
-        for t in reversed(NEED_TPS):
-            m1 = inference_memory(mt, np.full(di.shape, float(t)), 1.0, 1.0, np.ones(di.shape), pool)
+        for tp_try in reversed(NEED_TPS):
+            m1 = inference_memory(mt, np.full(di.shape, float(tp_try)), 1.0, 1.0, np.ones(di.shape), pool)
             fit1 = sum(v for k1, v in m1.items() if k1 != "kv_cache_pool_unused") + runtime <= usable
-            need_tp = np.where(fit1, float(t), need_tp)
+            need_tp = np.where(fit1, float(tp_try), need_tp)
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         k = inference_step(st, tp, 1.0, b, rates)
