@@ -206,9 +206,9 @@ def import_suite(
     known = {p.stem for p in store.results_dir.glob("*.json")}
     new = [r for r in results if r.id not in known]
     report.already_stored = sorted(r.id for r in results if r.id in known)
-    for r in new:
-        store.save(r)
-    report.stored_results = [r.id for r in new]
+    for res in new:
+        store.save(res)
+    report.stored_results = [res.id for res in new]
     if cases_dir is not None:
         try:
             for name, cfg in sorted(configs.items()):

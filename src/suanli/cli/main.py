@@ -268,7 +268,7 @@ def _run() -> None:
         opts = getattr(getattr(e, "param", None), "opts", None)
         if type(e).__name__ == "BadParameter" and opts and getattr(e, "message", None):
             # a value that does not parse (--tokens abc): one line naming the flag, like every other bad value
-            _fail(f"{opts[0]}: {e.message}")
+            _fail(f"{opts[0]}: {getattr(e, 'message')}")
         if hasattr(e, "show") and hasattr(e, "exit_code"):
             ctx = getattr(e, "ctx", None)
             if ctx is not None and hasattr(e, "format_message"):  # a usage error: click's usage and help hint, then

@@ -81,7 +81,7 @@ def _make_engine(url: str) -> Engine:
     if u.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True, future=True)
     memory = u.database in (None, "", ":memory:")
-    if not memory:
+    if not memory and u.database:
         Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     eng = create_engine(
         url,
@@ -489,7 +489,7 @@ class Store:
             errs = getattr(e, "errors", None)
             err = errs()[0] if callable(errs) else {"loc": ("price",), "msg": str(e)}
             raise InputError(".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")) or "price",
-                             err["msg"]) from None
+                             str(err["msg"])) from None
         parsed = ParsedImport(filename=f"api:{offer_id}", format="api",
                               file_sha256=hashlib.sha256(offer_fingerprint(o).encode()).hexdigest(),
                               offers=[o], lines=[None])

@@ -214,9 +214,10 @@ def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, 
         return [], [], [RowError(mark.line + 1 if mark else None, None, f"not valid YAML: {getattr(e, 'problem', None) or e}")]
     if doc is None:
         return [], [], [RowError(None, None, "empty file")]
+    sources: list[Any] = []
     if isinstance(doc, list):
-        offers_node, offers, sources = node, doc, []
-    elif isinstance(doc, dict):
+        offers_node, offers = node, doc
+    elif isinstance(doc, dict) and node is not None:
         extra = [k for k in doc if k not in ("offers", "sources")]
         if extra:
             line = next((k.start_mark.line + 1 for k, _ in node.value if k.value == str(extra[0])), None)
@@ -292,12 +293,12 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
     titles: dict[str, tuple[str | None, str | None]] = {}
     if f in ("csv", "tsv"):
         csv_rows, errors = _csv_rows(text, filename, "," if f == "csv" else "\t")
-        for line, raw in csv_rows:
-            conv, errs = _csv_to_offer(raw, line)
+        for csv_line, raw in csv_rows:
+            conv, errs = _csv_to_offer(raw, csv_line)
             errors.extend(errs)
             if not errs:
                 _source_numbers(conv)
-                rows.append((line, conv))
+                rows.append((csv_line, conv))
                 if conv.get("source"):
                     titles.setdefault(conv["source"], (raw.get("source_title"), raw.get("source_url")))
     else:

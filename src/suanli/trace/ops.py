@@ -117,6 +117,7 @@ def _keep_whole(names: Iterable[str], device_type: str) -> Iterator[list[str]]:
     """
     backend = {"meta": "Meta", "cpu": "CPU"}[device_type]
     lib = torch.library.Library("aten", "IMPL")  # noqa: TOR901 - scoped, destroyed below
+    assert lib.m is not None  # the C++ handle a live Library holds (typed Optional)
     kept: list[str] = []
     try:
         for n in sorted(set(names)):
