@@ -179,12 +179,12 @@ def _predict(
     device = case.get("device", "cpu")
     if group.endswith("memory"):
         if device == "cpu":
-            est = estimate_memory(m, w)  # tensor memory only: no device runtime
+            est = estimate_memory(m, w, cat=cat)  # tensor memory only: no device runtime
             return metric, est.per_gpu_bytes
         acc = lookup.accelerator(cat, device)
         stack = next((s for s in cat.stacks if s.id == acc.stack), None)
         with_runtime = case.get("includes_runtime", False)
-        est = estimate_memory(m, w, acc, stack if with_runtime else None)
+        est = estimate_memory(m, w, acc, stack if with_runtime else None, cat)  # as `suanli estimate` counts it
         return metric, est.per_gpu_bytes
     acc = lookup.accelerator(cat, device)
     overrides: tuple[EfficiencyFactor, ...] = ()
