@@ -377,7 +377,7 @@ def moe_evidence_message(band: ErrorBand | None, group: str, stack_name: str | d
     if band.cases == 0 or band.median_abs_pct is None:
         return Message("evidence.moe.none", group=g, stack=stack_name)
     return Message("evidence.moe.cases", group=g, stack=stack_name, cases=band.cases,
-                   signed=band.median_signed_pct or 0.0)
+                   signed=band.median_signed_pct or 0.0, p90=band.p90_abs_pct or 0.0)  # the p90: a median hides misses
 
 
 def band_evidence(band: ErrorBand, group: str, stack_name: str | dict[str, str]) -> Message | None:
