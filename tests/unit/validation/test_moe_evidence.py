@@ -71,7 +71,7 @@ def test_moe_band_lookup_none_zero_or_cases() -> None:
 def test_moe_messages_in_both_languages() -> None:
     bands = summarize(_results())
     m = moe_evidence_message(moe_stack_band(bands, "cuda", "decode-speed"), "decode-speed", "NVIDIA CUDA")
-    assert m is not None and render(m) == "MoE: 2 out-of-sample decode-speed case(s) on NVIDIA CUDA (median signed +20 %)"
+    assert m is not None and render(m) == "MoE: 2 out-of-sample decode-speed case(s) on NVIDIA CUDA (median signed +20 %, p90 |error| 30 %)"
     none = moe_evidence_message(moe_stack_band(bands, "cann", "decode-speed"), "decode-speed", "Huawei Ascend CANN")
     assert none is not None and render(none).startswith("MoE: no MoE case on this stack (Huawei Ascend CANN)")
     assert "没有 MoE 案例" in render(none, "zh")
