@@ -854,7 +854,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     t0 = time.perf_counter()
     training = req.task != "inference"
     if m.kind != "llm":  # diffusion: estimate gives seconds per image, scenarios prices image serving
-        refused = Message("err.plan_needs_llm", model=m.id, kind=m.kind)
+        refused = Message("err.plan_needs_llm", model=m.id, kind=Message(f"model.kind.{m.kind}"))
         raise InputError("model", render(refused), refused)
     fw_ids = [f.id for f in cat.frameworks]
     if req.framework is not None and req.framework not in fw_ids:
