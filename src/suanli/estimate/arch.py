@@ -19,6 +19,7 @@ __all__ = [
     "kv_cache_bytes_per_token",
     "kv_cache_heads",
     "kv_cache_share_per_rank",
+    "kv_proj_params",
     "lora_params",
     "prefill_keys_per_query",
     "require_llm",
@@ -87,6 +88,19 @@ def kv_cache_share_per_rank(kv_heads: int, tp: Any) -> Any:
     LMDeploy TurboMind: "TP > num_key_value_heads, the kv-heads should be duplicated", docs/en/advance/
     context_parallel.md). MLA's single latent head is therefore whole on every rank."""
     return np.maximum(1.0, np.floor_divide(kv_heads, tp)) / max(kv_heads, 1)
+
+
+def kv_proj_params(m: ModelArch) -> float:
+    """Parameters of the K and V projections over all layers (weights, and biases where the model has them): what a
+    tensor-parallel rank holds a whole KV head's share of, replicated past the KV heads as the cache is
+    (kv_cache_share_per_rank): vLLM/SGLang QKVParallelLinear sizes each rank's K and V outputs by `num_kv_heads = 1`
+    once tp ≥ the KV heads and loads the shard `tp_rank // num_kv_head_replicas` (vllm/model_executor/layers/
+    linear.py, python/sglang/srt/layers/linear.py). MLA: 0 here (its compressed KV projection is not split by heads;
+    not counted)."""
+    if m.mla is not None:
+        return 0.0
+    kvd = _kv_heads(m) * head_dim(m)
+    return float((m.num_layers or 0) * 2 * kvd * ((m.hidden_size or 0) + (1 if m.qkv_bias else 0)))
 
 
 def tp_splits_heads(m: ModelArch, tp: Any) -> Any:

@@ -33,6 +33,7 @@ from suanli.estimate.speed import (
     training_speed,
 )
 from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, setup_terms
+from suanli.estimate.tp_heads import tp_heads_refusal
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, render
 
@@ -225,6 +226,10 @@ def estimate(
         raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=w.ep, model_id=model.id))
     if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
         raise InputError("framework", Message("err.is_not_one_of", value=w.framework, allowed=', '.join(f.id for f in cat.frameworks)))
+    if model.kind == "llm" and w.tp > 1 and (refused_tp := _tp_heads(cat, model, device, w)) is not None:
+        # the head rule the planner's layouts apply (tp_heads: Megatron-Core/torchtitan split whole heads and KV heads;
+        # vLLM, SGLang, TensorRT-LLM, LMDeploy refuse tp not dividing the attention heads)
+        raise InputError("tp", refused_tp)
     notes: list[Message | str] = []
     if w.training and w.method == "default":
         # the task, ZeRO stage, optimizer offload and 8-bit AdamW a framework runs: the one check the planner applies
@@ -342,6 +347,18 @@ def estimate(
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() if isinstance(n, Message) else n for n in notes],
     )
+
+
+def _tp_heads(cat: Catalog, model: ModelArch, device: Accelerator, w: Workload) -> Message | None:
+    """Why `w.tp` cannot run `model` (tp_heads.tp_heads_refusal): training under `w.framework`, or, not pinned, under
+    every framework that runs tensor parallelism for the task on the device's stack; serving on `w.engine`."""
+    if not w.training:
+        name = next((e.name for e in cat.engines if e.id == w.engine), w.engine)
+        return tp_heads_refusal(model, w.tp, engine=w.engine, runner=name)
+    fws = [f for f in cat.frameworks if (f.id == w.framework if w.framework is not None else
+                                         w.task in f.tasks and device.stack in f.stacks and f.tp)]
+    why = [tp_heads_refusal(model, w.tp, framework=f.id, runner=f.name) for f in fws]
+    return why[0] if why and all(r is not None for r in why) else None
 
 
 def stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand | None:

@@ -132,6 +132,7 @@ class InferenceMemoryTerms:
     profile_tokens: float | None
     kv_previous_bytes_per_seq: float = 0.0
     prefill_chunk_tokens: float | None = None  # an engine that prefills in chunks (engines.prefill_chunk_tokens)
+    kv_proj_bytes: float = 0.0  # K and V projection weights, replicated past the KV heads as the cache (arch.kv_proj_params)
 
 
 def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
@@ -163,6 +164,7 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
         kv_previous_bytes_per_seq=arch.kv_cache_bytes_per_token(m, kv_b, w.engine) * (w.context - 1)
         if w.legacy_kv_cache and w.output > 1 else 0.0,
         prefill_chunk_tokens=prefill_chunk,
+        kv_proj_bytes=arch.kv_proj_params(m) * weight_bytes_per_param(w.precision),
     )
 
 
@@ -171,8 +173,9 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     """Per-device inference memory over arrays of layouts (floats work too). `pool_bytes`: memory a
     pre-allocating engine reserves (fraction × capacity); its unused KV pool is reported as its own item."""
     shard = tp * pp
-    weights = t.weights_bytes / shard * ep_share_of(t.routed_fraction, ep)
     kv_share = arch.kv_cache_share_per_rank(t.kv_cache_heads, tp) / pp  # replicated past the KV heads
+    # a rank holds its KV heads' K/V projections whole, replicated past the KV heads as the cache (arch.kv_proj_params)
+    weights = t.weights_bytes / shard * ep_share_of(t.routed_fraction, ep) + t.kv_proj_bytes * (kv_share - 1 / shard)
     kv = t.kv_bytes_per_token * t.context * batch * kv_share
     tokens = batch * t.input if t.profile_tokens is None else np.minimum(batch * t.input, t.profile_tokens)
     # unfused attention scores, heads x queries x keys: the whole prompt at once is context² per sequence; an engine

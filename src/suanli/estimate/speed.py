@@ -139,6 +139,7 @@ class InferenceSpeedTerms:
     attention_blocks_per_sequence: float = 0.0
     linear_calls: float = 0.0
     identical_tokens: bool = False  # all tokens of a pass are the same (Workload.identical_tokens): one routing
+    kv_proj_bytes: float = 0.0  # K and V projection weights, read whole per KV head a rank holds (arch.kv_proj_params)
 
 
 # attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
@@ -165,6 +166,7 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         output=o,
         matmul_params=matmul_params(m),
         weights_bytes=weights_bytes(m, w.precision),
+        kv_proj_bytes=arch.kv_proj_params(m) * weight_bytes_per_param(w.precision),
         # an untied input embedding is a look-up: a forward pass reads one row per token, not the table
         # (Kaplan et al. 2020 §2.1); a tied one is read whole as the lm_head
         lookup_bytes=0.0 if p.lm_head == 0 else p.embedding * (
@@ -291,6 +293,13 @@ def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
     return (t.total_params - routed_total + touched * routed_total) * per - t.lookup_bytes
 
 
+def replicated_weight_bytes(t: InferenceSpeedTerms, kv_rep: Any) -> Any:
+    """Weight bytes a rank reads beyond its 1/tp share, times tp (as the kernels divide by tp): the K/V projections of
+    the KV heads it holds replicated, (kv_rep − 1) × their bytes (arch.kv_proj_params; the rule inference memory
+    uses)."""
+    return t.kv_proj_bytes * (kv_rep - 1.0)
+
+
 def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:
     """How many times 1/tp of the KV cache one tensor-parallel rank holds, writes and reads over arrays of tp: 1
     while tp ≤ the cache's heads, tp / heads past them (a KV head per rank, replicated), tp for MLA's one latent
@@ -316,7 +325,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # prefill: the whole batch of prompts in one pass
     pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
     kv_rep = kv_replication(t, tp)  # each rank writes and reads the KV heads it holds: past the heads, replicas
-    pf_bytes = weight_bytes_read(t, b * i) + t.kv_bytes_per_token * b * i * (t.kv_read_factor + kv_rep - 1.0)
+    pf_bytes = (weight_bytes_read(t, b * i) + replicated_weight_bytes(t, kv_rep)
+                + t.kv_bytes_per_token * b * i * (t.kv_read_factor + kv_rep - 1.0))
     pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
     pf_memory = pf_bytes / (r["bw"] * r["e_bw"]) / tp
     pf_elementwise = b * i * (t.layers * t.act_traffic_bytes_per_token_layer + t.prefill_score_bytes_per_token) / (
@@ -329,8 +339,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    dc_bytes = weight_bytes_read(t, b) + dc_kv * (max(t.kv_read_factor - t.attention_kv_reads, 0.0)
-                                                  + (kv_rep - 1.0) * t.kv_cache_reads_outside)
+    dc_bytes = weight_bytes_read(t, b) + replicated_weight_bytes(t, kv_rep) + dc_kv * (
+        max(t.kv_read_factor - t.attention_kv_reads, 0.0) + (kv_rep - 1.0) * t.kv_cache_reads_outside)
     # the attention kernel's own KV reads run at the share of SMs it occupies (1 with split-KV; r["sm_count"] is 0
     # for those engines and for devices without a published SM count)
     sm_share = attention_sm_share(b * t.attention_blocks_per_sequence / tp, r["sm_count"])
@@ -364,7 +374,7 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, 
     the rank's KV replication (`kv_replication`), which its reads of the cache itself carry."""
     b = batch
     mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
-                      weight_bytes_read(t, b) / (r["bw"] * r["e_bw"]))
+                      (weight_bytes_read(t, b) + replicated_weight_bytes(t, kv_rep)) / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
     # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g); none where the kernel itself reads g times
     kv_bytes = dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0) + dc_kv * t.attention_kv_reads / sm_share

@@ -82,6 +82,7 @@ from suanli.estimate.speed import (
     training_speed_terms,
     training_step,
 )
+from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, duration, render, t
 from suanli.plan.cost import MIGRATION_ENGINEERS, UNIT_HOURS, billed_cost, billed_units
@@ -342,8 +343,8 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             reason = Message("why.migration_not_allowed", weeks_min=weeks[0], weeks_max=weeks[1], why=weeks[2])
         elif fw_reason is not None:
             reason = fw_reason
-        elif not inference and fw is not None and req.tp is not None and _tp_heads_refusal(m, fw, req.tp):
-            reason = _tp_heads_refusal(m, fw, req.tp)
+        elif fw is not None and req.tp is not None and _tp_heads_refusal(m, fw, req.tp, engine, cat):
+            reason = _tp_heads_refusal(m, fw, req.tp, engine, cat)
         elif acc.specs.memory_gib is None or acc.specs.memory_bandwidth_gb_per_s is None:
             # name every missing figure: the specs not published, and the price when it is not public either
             missing = [Message(k) for k, v in (("why.no_memory_size", acc.specs.memory_gib),
@@ -446,18 +447,14 @@ def _flash(stack: SoftwareStack) -> bool:
     return bool(stack.flash_attention is not None and stack.flash_attention.value)
 
 
-# frameworks built on Megatron-Core (frameworks.yaml names and notes): its attention splits whole heads and query
-# groups over the tensor-parallel ranks and refuses any other tp (arch.tp_splits_heads)
-MEGATRON_CORE_FRAMEWORKS = ("megatron", "nemo", "mindspeed")
-
-
-def _tp_heads_refusal(m: ModelArch, fw: Framework, tp: int) -> Message | None:
-    """Why a pinned tensor-parallel size cannot train `m` on `fw`: Megatron-Core needs tp to divide the attention heads
-    and the KV heads (arch.tp_splits_heads); None where it does."""
-    if fw.id not in MEGATRON_CORE_FRAMEWORKS or bool(arch.tp_splits_heads(m, tp)):
-        return None
-    return Message("why.tp_heads", framework=fw.name, tp=tp, heads=m.num_attention_heads or 0,
-                   kv_heads=m.num_key_value_heads or m.num_attention_heads or 0)
+def _tp_heads_refusal(m: ModelArch, fw: Framework, tp: int, engine: str | None = None,
+                      cat: Catalog | None = None) -> Message | None:
+    """Why a pinned tensor-parallel size cannot run `m` on `fw` (training) or `engine` (serving): the head rule
+    `suanli estimate` applies too (tp_heads.tp_heads_refusal); None where it runs."""
+    if engine is None:
+        return tp_heads_refusal(m, tp, framework=fw.id, runner=fw.name, candidates=TP_SIZES)
+    name = next((e.name for e in cat.engines if e.id == engine), engine) if cat is not None else engine
+    return tp_heads_refusal(m, tp, engine=engine, runner=name, candidates=TP_SIZES)
 
 
 def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
@@ -491,8 +488,8 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
     valid &= (zero == 0) | (dp > 1)
     valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
     valid &= zero_runs(fw, tp, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline / tensor parallelism
-    if m is not None and fw.id in MEGATRON_CORE_FRAMEWORKS:
-        valid &= arch.tp_splits_heads(m, tp)  # whole heads and KV heads per rank (no replication in training)
+    if m is not None:
+        valid &= tp_heads_runs(m, tp, framework=fw.id)  # whole heads and KV heads per rank (tp_heads)
     keep = np.nonzero(valid)[0]
     return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "vpp": vpp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
             "rec": rec[keep].astype(int), "b": b[keep]}
@@ -683,7 +680,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         di, tp, b = lay[0].astype(int), lay[1].astype(float), lay[2].astype(float)
         n += di.shape[0]
         per_node = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[di]
-        keep = np.nonzero((tp <= per_node) & (tp <= req.card_limit))[0]
+        # a tp the engine refuses (attention heads not divisible, tp_heads) is no configuration
+        keep = np.nonzero((tp <= per_node) & (tp <= req.card_limit) & tp_heads_runs(m, tp, engine=engine))[0]
         di, tp, b = di[keep], tp[keep], b[keep]
         cap = np.array([d.capacity for d in devs])[di]
         pool = cap * prealloc if prealloc is not None else None
@@ -1597,7 +1595,7 @@ def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -
 _ASKED = frozenset({"why.not_domestic", "why.vendor_not_allowed", "why.stack_not_allowed", "why.migration_not_allowed"})
 # exclusions a pin of the request caused (framework, engine, layout, precision): dropping the pin lifts them
 _PINNED = frozenset({"why.fw_task", "why.fw_stack", "why.fw_pins", "why.engine_stack", "why.capability",
-                     "why.no_fp8_training", "why.tp_heads"})
+                     "why.no_fp8_training", "why.tp_heads", "why.tp_heads_serving"})
 
 
 def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
@@ -1610,7 +1608,7 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
             out += ([f"--framework {req.framework}"] if req.framework else []) + str(r.params["pins"]).split(", ")
         elif r.id == "why.engine_stack" and req.engine:
             out.append(f"--engine {req.engine}")
-        elif r.id == "why.tp_heads" and req.tp:
+        elif r.id in ("why.tp_heads", "why.tp_heads_serving") and req.tp:
             out.append(f"--tp {req.tp}")
         elif r.id in ("why.capability", "why.no_fp8_training") and req.precision and req.task != "qlora":
             out.append(f"--precision {req.precision}")
