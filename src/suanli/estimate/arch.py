@@ -79,7 +79,9 @@ def kv_cache_heads(m: ModelArch, engine: str = "vllm") -> int:
 
 
 def kv_cache_share_per_rank(kv_heads: int, tp: Any) -> Any:
-    """Share of the KV cache one tensor-parallel rank holds, over arrays of tp: max(1, kv_heads // tp) / kv_heads.
+    """Share of the KV cache one tensor-parallel rank holds, over arrays of tp: ceil(kv_heads / tp) / kv_heads (at
+    least one head; the same as the floor wherever tp divides kv_heads or is a multiple of it, the layouts vLLM and
+    SGLang accept, `tp_heads`; TensorRT-LLM rounds up for the others, so the ranks never hold less than the cache).
     Ranks split the KV heads, and past kv_heads each keeps one, replicated, not split further (vLLM
     ModelConfig.get_num_kv_heads: `max(1, total_num_kv_heads // parallel_config.tensor_parallel_size)`,
     vllm/config/model.py, and its attention layers' `self.num_kv_heads = max(1, self.total_num_kv_heads // tp_size)`;
@@ -87,7 +89,7 @@ def kv_cache_share_per_rank(kv_heads: int, tp: Any) -> Any:
     KVCacheManager `(num_kv_heads + tp_size - 1) // tp_size`, tensorrt_llm/_torch/pyexecutor/resource_manager.py;
     LMDeploy TurboMind: "TP > num_key_value_heads, the kv-heads should be duplicated", docs/en/advance/
     context_parallel.md). MLA's single latent head is therefore whole on every rank."""
-    return np.maximum(1.0, np.floor_divide(kv_heads, tp)) / max(kv_heads, 1)
+    return np.maximum(1.0, np.ceil(kv_heads / np.asarray(tp, dtype=float))) / max(kv_heads, 1)
 
 
 def kv_proj_params(m: ModelArch) -> float:

@@ -145,3 +145,13 @@ def test_pinned_tp_that_splits_a_head_is_refused_with_why_not(cat) -> None:  # t
     ok = plan(cat, m, make_request(model="qwen2.5-7b", task="pretrain", tokens=1e9, tp=4, framework="megatron",
                                    region="any", offer_kinds=("listing", "index", "reference")))
     assert ok.plans and all(p.tp in (1, 2, 4) for p in ok.plans) and any(p.tp == 4 for p in ok.plans)
+
+
+def test_a_tp_that_neither_divides_nor_is_a_multiple_of_the_kv_heads_rounds_up() -> None:
+    """8 KV heads over 3 ranks: TensorRT-LLM gives each rank ceil(8/3) = 3 heads, so together they hold more than
+    the cache, never less (the floor gave 2 each: 6 of 8 heads held)."""
+    from suanli.estimate.arch import kv_cache_share_per_rank
+
+    assert kv_cache_share_per_rank(8, 3) == 3 / 8
+    assert kv_cache_share_per_rank(8, 4) == 2 / 8 and kv_cache_share_per_rank(8, 16) == 1 / 8
+    assert list(kv_cache_share_per_rank(4, np.array([1.0, 2.0, 8.0]))) == [1.0, 0.5, 0.25]
