@@ -25,6 +25,7 @@ __all__ = [
     "did_you_mean",
     "error_label",
     "error_text",
+    "or_list",
     "Invalid",
     "validation_message",
 ]
@@ -145,12 +146,19 @@ def validation_message(err: Any) -> Message:
         return said
     kind = str(err.get("type") or "")
     if kind in ("literal_error", "enum"):
-        return M("err.is_not_one_of", value=err.get("input"), allowed=str(ctx.get("expected", "")))
+        return M("err.is_not_one_of", value=err.get("input"), allowed=or_list(str(ctx.get("expected", ""))))
     shape = _PYDANTIC_SHAPES.get(kind)
     if shape is not None:
         limits = {k: ctx[k] for k in ("gt", "ge", "lt", "le", "min_length", "max_length", "multiple_of") if k in ctx}
         return M(shape, value=repr(err.get("input")), **limits)
     return M("error.v.other", msg=str(err.get("msg", "")).removeprefix("Value error, "))
+
+
+def or_list(expected: str) -> str | dict[str, str]:
+    """pydantic's list of allowed values ("'any', 'cn' or 'international'") in each language, as a `Message`
+    parameter takes data text: the last two joined with 或 in Chinese."""
+    head, sep, last = expected.rpartition(" or ")
+    return {"en": expected, "zh": f"{head} 或 {last}"} if sep else expected
 
 
 def error_text(e: BaseException, lang: str, surface: str = "cli") -> str:

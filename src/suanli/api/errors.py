@@ -23,8 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError
 from suanli.views.shape import MessageJson
 
-__all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allowed_methods", "error_json", "finite",
-           "install_handlers", "route_methods"]
+__all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allowed_methods", "as_field", "error_json",
+           "finite", "install_handlers", "route_methods"]
 
 log = logging.getLogger("suanli.api")
 _NAMED = re.compile(r"^([a-z][a-z0-9_]*): ")
@@ -114,6 +114,24 @@ def _said(request: Request, e: SuanliError) -> tuple[str, dict[str, Any] | None]
     return error_text(e, request_lang_of(request), "api"), (e.i18n.to_json() if e.i18n is not None else None)
 
 
+def _bare(request: Request, e: InputError) -> str:
+    """The error's message without its "field: " prefix, for `errors[].message` (which names the field apart, as
+    request validation's items do)."""
+    if e.i18n is not None:
+        from suanli.i18n import render
+
+        return render(e.i18n, request_lang_of(request), "api")
+    return str(e).removeprefix(f"{e.field}: ")
+
+
+def as_field(e: InputError, field: str) -> InputError:
+    """The same error naming the request's own field (`to_gpu`, `device`) where the core named its own (`gpu`)."""
+    e.field = field
+    text = str(e)
+    e.args = (f"{field}: {text.split(': ', 1)[1]}" if ": " in text else text,)
+    return e
+
+
 def route_methods(app: Any) -> list[tuple[str, set[str], Any]]:
     """(path template, methods, route) of every route, included routers flattened: FastAPI 0.165's
     `include_router` keeps `_IncludedRouter` entries (no `.path`/`.methods`) in `app.router.routes`;
@@ -173,13 +191,13 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(NotFoundError)
     async def _not_found(request: Request, e: NotFoundError) -> Response:
         text, i18n = _said(request, e)
-        return error_json(404, text, e.field, [{"field": e.field, "message": text, "suggestions": e.suggestions}],
-                          i18n=i18n)
+        return error_json(404, text, e.field, [{"field": e.field, "message": _bare(request, e),
+                                                "suggestions": e.suggestions}], i18n=i18n)
 
     @app.exception_handler(InputError)
     async def _input(request: Request, e: InputError) -> Response:
         text, i18n = _said(request, e)
-        return error_json(422, text, e.field, i18n=i18n)
+        return error_json(422, text, e.field, [{"field": e.field, "message": _bare(request, e)}], i18n=i18n)
 
     @app.exception_handler(DataFileError)
     async def _data(request: Request, e: DataFileError) -> Response:
@@ -243,12 +261,17 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, e: StarletteHTTPException) -> Response:
+        from suanli.i18n import Message, render
+
+        lang = request_lang_of(request)
         if e.status_code == 404:
-            msg = f"no route {request.url.path} (the API is under /api; OpenAPI at /openapi.json, docs at /docs)"
+            said = Message("error.http.no_route", path=request.url.path, openapi="/openapi.json", docs="/docs")
+            return error_json(404, render(said, lang, "api"), None, i18n=said.to_json())
         elif e.status_code == 405:
             allow = allowed_methods(request, (e.headers or {}).get("Allow"))
-            msg = f"method {request.method} is not allowed on {request.url.path} (allowed: {', '.join(allow)})"
-            return error_json(405, msg, "method", headers={"Allow": ", ".join(allow)})
+            said = Message("error.http.method", method=request.method, path=request.url.path, allowed=", ".join(allow))
+            return error_json(405, render(said, lang, "api"), "method", headers={"Allow": ", ".join(allow)},
+                              i18n=said.to_json())
         else:
             msg = str(e.detail)
         return error_json(e.status_code, msg, None, headers=getattr(e, "headers", None))

@@ -6,6 +6,7 @@ import contextlib
 import functools
 import gc
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
@@ -109,6 +110,17 @@ def _numpy_blas_one_thread() -> Iterator[None]:
         os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
+def _lang_from_argv() -> None:
+    """`--lang` as typed, for what runs before the group's callback has parsed it: eager `--help`, and usage
+    errors click raises while it parses (an unknown command, an option without its value)."""
+    argv = sys.argv[1:]
+    for i, a in enumerate(argv):
+        if a == "--lang" and i + 1 < len(argv) and argv[i + 1].lower() in ("zh", "en"):
+            set_lang(argv[i + 1].lower())
+        elif a.startswith("--lang=") and a[7:].lower() in ("zh", "en"):
+            set_lang(a[7:].lower())
+
+
 class LazyGroup(TyperGroup):
     """A typer group whose commands are imported on first use; help lists them from the message catalog."""
 
@@ -132,12 +144,7 @@ class LazyGroup(TyperGroup):
     def format_help(self, ctx: Any, formatter: Any) -> None:
         from suanli.i18n import t
 
-        argv = sys.argv[1:]  # `--help` is eager: `--lang` has not been parsed yet when help prints
-        for i, a in enumerate(argv):
-            if a == "--lang" and i + 1 < len(argv) and argv[i + 1].lower() in ("zh", "en"):
-                set_lang(argv[i + 1].lower())
-            elif a.startswith("--lang=") and a[7:].lower() in ("zh", "en"):
-                set_lang(a[7:].lower())
+        _lang_from_argv()  # `--help` is eager: `--lang` has not been parsed yet when help prints
         LazyGroup._listing = True
         help_text, self.help = self.help, t("app.help", lang())
         try:
@@ -265,23 +272,77 @@ def _run() -> None:
         sys.exit(130)
     except Exception as e:
         # typer vendors its own click: match click's exceptions by what they do, not by their class
-        opts = getattr(getattr(e, "param", None), "opts", None)
-        if type(e).__name__ == "BadParameter" and opts and getattr(e, "message", None):
-            # a value that does not parse (--tokens abc): one line naming the flag, like every other bad value
-            _fail(f"{opts[0]}: {getattr(e, 'message')}")
         if hasattr(e, "show") and hasattr(e, "exit_code"):
+            if type(e).__name__ == "NoArgsIsHelpError":  # `suanli gpus` alone … help, as click prints it
+                e.show()
+                sys.exit(e.exit_code or 2)
+            _lang_from_argv()  # raised maybe before the group's callback read `--lang`
             ctx = getattr(e, "ctx", None)
-            if ctx is not None and hasattr(e, "format_message"):  # a usage error: click's usage and help hint, then
+            if ctx is not None and type(e).__name__ != "BadParameter":  # click's usage line and help hint, then
                 # the one line with the label every suanli error has (`errors.error_label`), not click's "Error:"
-                hint = f"Try '{ctx.command_path} {ctx.help_option_names[0]}' for help." if ctx.help_option_names else ""
-                err_console.print(ctx.get_usage() + ("\n" + hint if hint else "") + "\n", highlight=False,
+                from suanli.i18n import t
+
+                hint = t("error.cli.help_hint", lang(), command=f"{ctx.command_path} {ctx.help_option_names[0]}") \
+                    if ctx.help_option_names else ""
+                usage = ctx.get_usage()
+                if usage.startswith("Usage:"):
+                    usage = t("error.cli.usage", lang()) + usage.removeprefix("Usage:")
+                err_console.print(usage + ("\n" + hint if hint else "") + "\n", highlight=False,
                                   markup=False, soft_wrap=True)
-                _fail(e.format_message())
-            e.show()
-            sys.exit(e.exit_code or 2)
+            _fail(_usage_line(e))
         if type(e).__name__ in ("Exit", "Abort"):
             sys.exit(getattr(e, "exit_code", 1))
         raise
+
+
+_MISSING_VALUE = re.compile(r"Option '(.+)' requires (?:an argument|\d+ arguments)\.$")
+_NO_VALUE = re.compile(r"Option '(.+)' does not take a value\.$")
+_NO_COMMAND = re.compile(r"No such command '(.+)'\.")
+_EXTRA_ARGS = re.compile(r"Got unexpected extra argument(?:\(s\)|s)? \((.*)\)$")
+
+
+def _usage_line(e: Any) -> str:
+    """A click usage error (typer's vendored click: matched by class name) as one line in this run's language:
+    UsageError, NoSuchOption, BadOptionUsage, BadParameter (the number parser's pydantic error as
+    `errors.validation_message` words it, naming the flag), MissingParameter and an unknown command (with the
+    closest commands). Anything else keeps click's English text."""
+    from suanli.errors import did_you_mean, validation_message
+    from suanli.i18n import render
+
+    kind, text = type(e).__name__, str(getattr(e, "message", "") or "")
+    param = getattr(e, "param", None)
+    msg: Message | None = None
+    if kind == "NoSuchOption":
+        opts = sorted(getattr(e, "possibilities", None) or ())
+        msg = (Message("error.cli.no_such_option_hint", option=e.option_name, names=", ".join(opts)) if opts
+               else Message("error.cli.no_such_option", option=e.option_name))
+    elif kind == "MissingParameter":
+        hint = getattr(e, "param_hint", None) or (param.get_error_hint() if param is not None else "")
+        hint = hint if isinstance(hint, str) else " / ".join(repr(x) for x in hint)
+        msg = Message("error.cli.missing_argument" if getattr(param, "param_type_name", "") == "argument"
+                      else "error.cli.missing_option", name=hint)
+    elif kind == "BadParameter":
+        cause = e.__cause__
+        said = (validation_message(cause.errors()[0]) if cause is not None and hasattr(cause, "errors")
+                and cause.errors() else Message("error.v.other", msg=text))
+        flag = (getattr(param, "opts", None) or [getattr(param, "name", None) or ""])[0]
+        return f"{flag}: {render(said, lang())}" if flag else render(said, lang())
+    elif (m := _MISSING_VALUE.match(text)) is not None:
+        msg = Message("error.cli.needs_value", option=m.group(1))
+    elif (m := _NO_VALUE.match(text)) is not None:
+        msg = Message("error.cli.takes_no_value", option=m.group(1))
+    elif (m := _NO_COMMAND.match(text)) is not None:
+        ctx = getattr(e, "ctx", None)
+        group = getattr(ctx, "command", None)
+        names = group.list_commands(ctx) if group is not None and hasattr(group, "list_commands") else list(COMMANDS)
+        close = did_you_mean(m.group(1), names)
+        msg = (Message("error.cli.no_such_command_hint", name=repr(m.group(1)), names=", ".join(map(repr, close)))
+               if close else Message("error.cli.no_such_command", name=repr(m.group(1))))
+    elif (m := _EXTRA_ARGS.match(text)) is not None:
+        msg = Message("error.cli.extra_args", args=m.group(1))
+    if msg is None:
+        return e.format_message() if hasattr(e, "format_message") else text
+    return render(msg, lang())
 
 
 def _pydantic_validation_error() -> Any:

@@ -66,6 +66,22 @@ def test_gpu_zh_has_no_english_sentence(device: str) -> None:
     assert "HCCS（8 卡全互联）" in _zh("gpu", "910b")
 
 
+# the devices Chinese buyers look at most (buyer review 4): `suanli --lang zh gpu <id>` prints no English sentence
+BUYER_GPUS = ("h20", "h20-141g", "h200", "h100-sxm", "h800", "a800", "a100-80g", "rtx-4090", "rtx-4090d", "rtx-3090",
+              "l20", "l40s", "ascend-910b", "ascend-910b1", "ascend-910b2", "ascend-910b3", "ascend-910b4")
+# names in those notes: sites, engines, libraries, product lines, and the `assumed` source id
+_BUYER_NAMES = {"DeepEP", "Hopper", "SGLang", "willitrunai", "glennklockwood", "ampere", "Ampere", "GeForce", "PyTorch",
+                "Gbps", "evertiq", "hardwaretimes", "Hardware", "assumed"}
+
+
+@pytest.mark.parametrize("device", BUYER_GPUS)
+def test_buyer_gpus_zh_have_no_english_sentence(device: str) -> None:
+    test_shown_accelerators_have_chinese_twins(device)
+    out = _zh("gpu", device)
+    assert _SENTENCE.findall(out) == []
+    assert [w for w in _latin_words(out) if w not in _BUYER_NAMES] == []
+
+
 def test_offers_and_costs_zh_show_chinese_providers() -> None:
     out = _zh("offers", "--stale")
     assert "市场行情（业内消息，cnBeta）" in out and "market (industry" not in out

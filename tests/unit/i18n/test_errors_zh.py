@@ -87,6 +87,62 @@ def test_cli_process_prints_the_chinese_line(tmp_path: Path) -> None:
     assert english_words(r.stderr) == [], r.stderr
 
 
+# click's usage errors: the run() the console script calls, one "错误" line, the closest names kept
+CLI_USAGE = [
+    (("plan", "--modle", "qwen"), "错误: 没有这个选项：--modle（您是不是要找：--file, --model, --name）"),
+    (("plan", "--model", "qwen", "--tokens", "abc"), "错误: --tokens: 必须是数字（实际为 'abc'）"),
+    (("plna",), "错误: 没有这个命令：'plna'。您是不是要找：'plan', 'plans'？"),
+    (("plan", "--model"), "错误: 选项 '--model' 后面需要一个值。"),
+    (("gpu",), "错误: 缺少参数 'name'。"),
+    (("gpu", "h20", "h200"), "错误: 多余的参数：h200"),
+    (("gpus", "--json=3"), "错误: 选项 '--json' 不接受值。"),
+    (("estimate", "--model", "qwen2.5-7b", "--gpu", "rtx-4090", "--gpus", "x"), "错误: --gpus: 必须是整数（实际为 'x'）"),
+    (("plan", "--model", "qwen2.5-7b", "--task", "dpo", "--tokens", "1e8"),
+     "错误: task: 'dpo' 不是可选值之一：'inference', 'lora', 'qlora', 'full' 或 'pretrain'"),
+    (("plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--region", "mars"),
+     "错误: region: 'mars' 不是可选值之一：'any', 'cn' 或 'international'"),
+]
+
+
+def _run_cli(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+             tmp_path: Path) -> str:
+    from suanli.cli.main import run
+    from suanli.cli.output import set_lang
+
+    monkeypatch.setattr("sys.argv", ["suanli", *args])
+    monkeypatch.setenv("SUANLI_HOME", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "300")
+    try:
+        with pytest.raises(SystemExit) as ex:
+            run()
+    finally:
+        set_lang(None)
+    assert ex.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "line"), CLI_USAGE, ids=lambda a: "-".join(a[:3]) if isinstance(a, tuple) else "")
+def test_cli_usage_errors_in_chinese(args: tuple[str, ...], line: str, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    err = _run_cli(("--lang", "zh", *args), monkeypatch, capsys, tmp_path)
+    assert err.rstrip().splitlines()[-1] == line, err
+    assert "Error" not in err and "error:" not in err and "Usage:" not in err and "Try '" not in err, err
+    assert err.startswith("用法: ") or err.startswith("错误: "), err
+    rest = [x for x in err.splitlines() if not x.startswith("用法: ")]  # the usage line: the program's name, [OPTIONS]
+    assert english_words("\n".join(rest)) == [], err
+
+
+def test_cli_usage_errors_in_english(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                     tmp_path: Path) -> None:
+    err = _run_cli(("--lang", "en", "plan", "--modle", "qwen"), monkeypatch, capsys, tmp_path)
+    assert err.startswith("Usage: ") and "suanli plan [OPTIONS]\nTry '" in err and "plan --help' for help." in err
+    assert err.rstrip().endswith("error: No such option: --modle (Possible options: --file, --model, --name)")
+    err = _run_cli(("--lang", "en", "plan", "--model", "q", "--tokens", "abc"), monkeypatch, capsys, tmp_path)
+    assert err.strip() == "error: --tokens: must be a number (got 'abc')"
+    err = _run_cli(("--lang", "en", "plna"), monkeypatch, capsys, tmp_path)
+    assert err.rstrip().endswith("error: No such command 'plna'. Did you mean: 'plan', 'plans'?")
+
+
 # ---- every raise site carries a message --------------------------------------------------------------------------
 
 _POS = {"InputError": 1, "EstimateError": 0, "PlanError": 0, "DataFileError": 3, "Invalid": 0}
@@ -122,7 +178,11 @@ def test_validation_shapes_name_the_limit() -> None:
 
     assert zh({"type": "missing", "msg": "Field required"}) == "缺少此字段"
     assert zh({"type": "literal_error", "input": "dpo", "ctx": {"expected": "'lora' or 'full'"}}) == (
-        "'dpo' 不是可选值之一：'lora' or 'full'")
+        "'dpo' 不是可选值之一：'lora' 或 'full'")  # pydantic's "or" joined with 或 in Chinese
+    assert zh({"type": "literal_error", "input": "x", "ctx": {"expected": "'any', 'cn' or 'international'"}}) == (
+        "'x' 不是可选值之一：'any', 'cn' 或 'international'")
+    assert render(validation_message({"type": "literal_error", "input": "x", "ctx": {"expected": "'a' or 'b'"}}),
+                  "en") == "'x' is not one of 'a' or 'b'"
     assert zh({"type": "greater_than_equal", "input": 0, "ctx": {"ge": 1}}) == "必须大于等于 1（实际为 0）"
     assert zh({"type": "less_than_equal", "input": 9e9, "ctx": {"le": 1e6}}) == "必须小于等于 1000000.0（实际为 9000000000.0）"
     assert render(validation_message({"type": "weird", "msg": "Value error, x"}), "zh") == "x"
@@ -166,6 +226,45 @@ def test_api_refusals_in_chinese(client: Any, method: str, path: str, body: Any)
     for line in [said["error"], *(e["message"] for e in said.get("errors") or [] if e.get("message"))]:
         assert re.search(r"[\u4e00-\u9fff]", line), line
         assert english_words(line) == [], line
+
+
+API_BAD_MORE = [  # buyer review 4: each in Chinese, naming the request's own field, errors[] without "field: "
+    ("GET", "/api/offers?offer_kinds=foo", None, 422, "offer_kinds"),
+    ("GET", "/api/offers?device=nonexist", None, 404, "device"),
+    ("GET", "/api/prices?device=nonexist", None, 404, "device"),
+    ("GET", "/api/offers?region=mars", None, 422, "region"),
+    ("POST", "/api/migrate", {"model": "qwen2.5-7b", "to_gpu": "foo"}, 404, "to_gpu"),
+    ("POST", "/api/migrate", {"model": "qwen2.5-7b", "to_gpu": "910b", "from_gpu": "bar"}, 404, "from_gpu"),
+    ("POST", "/api/estimate", {"model": "qwen2.5-7b", "gpu": "rtx-4090", "task": "dpo"}, 422, "task"),
+    ("GET", "/api/plan", None, 405, "method"),
+    ("GET", "/api/nope", None, 404, None),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status", "field"), API_BAD_MORE, ids=lambda x: str(x)[:40])
+def test_api_more_refusals_in_chinese(client: Any, method: str, path: str, body: Any, status: int,
+                                      field: str | None) -> None:
+    sep = "&" if "?" in path else "?"
+    r = client.request(method, path + sep + "lang=zh", json=body)
+    assert r.status_code == status, r.text
+    said = r.json()
+    assert said["field"] == field and said["errors"][0]["field"] == field
+    for line in [said["error"], *(e["message"] for e in said["errors"])]:
+        assert re.search(r"[\u4e00-\u9fff]", line), line
+        assert english_words(line) == [] and " or " not in line, line
+    msg = said["errors"][0]["message"]
+    assert not (field and msg.startswith(f"{field}: ")), msg  # one format: the field beside, not inside
+    assert said["error"] == (f"{field}: {msg}" if field and field != "method" else msg)
+
+
+def test_api_more_refusals_english(client: Any) -> None:
+    said = client.get("/api/offers?offer_kinds=foo").json()
+    assert said["error"] == "offer_kinds: 'foo' is not one of listing, index, reference (or all)"
+    assert said["errors"] == [{"field": "offer_kinds", "message": "'foo' is not one of listing, index, reference (or all)"}]
+    assert client.post("/api/migrate", json={"model": "qwen2.5-7b", "to_gpu": "foo"}).json()["error"] == (
+        "to_gpu: unknown gpu 'foo'.")
+    assert client.get("/api/plan").json()["error"] == "method GET is not allowed on /api/plan (allowed: POST)"
+    assert client.get("/api/nope").json()["error"].startswith("no route /api/nope (the API is under /api")
 
 
 def test_api_english_unchanged(client: Any) -> None:

@@ -8,12 +8,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from suanli.api.deps import catalog, planning_catalog, run_bounded, store_of
-from suanli.api.errors import PlanRefused, finite
+from suanli.api.errors import PlanRefused, as_field, finite
 from suanli.api.responses import CompareRow, MigrateAnswer, TcoRow
 from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, PlanBody, TcoBody
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
-from suanli.errors import SuanliError
+from suanli.errors import NotFoundError, SuanliError
 from suanli.estimate.workload import Workload
 from suanli.i18n import Lang, localize
 from suanli.views.estimates import EstimateJson
@@ -156,9 +156,14 @@ async def migrate_ep(request: Request, body: MigrateBody,
         from suanli.validate.bands import packaged_error_bands
 
         c = catalog(request)
-        return migration_cost(c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend,
-                              body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
-                              body.horizon_months, region=body.region, kinds=body.offer_kinds, today=as_of(),
-                              error_bands=packaged_error_bands())
+        try:
+            return migration_cost(c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend,
+                                  body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
+                                  body.horizon_months, region=body.region, kinds=body.offer_kinds, today=as_of(),
+                                  error_bands=packaged_error_bands())
+        except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
+            if e.field == "gpu":
+                raise as_field(e, "to_gpu" if e.name == body.to_gpu else "from_gpu") from None
+            raise
 
     return localize(await run_bounded(request, run, "migrate"), lang)

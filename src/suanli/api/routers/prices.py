@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, File, Path, Query, Request, Response, UploadFile
 
 from suanli.api.deps import Token, catalog, store_of
+from suanli.api.errors import as_field
 from suanli.api.guard import UPLOAD_LIMIT
 from suanli.api.responses import ImportResultJson, ImportRow, PriceRow, RollbackJson
 from suanli.api.schemas import PriceBody
@@ -42,10 +43,13 @@ def offers(request: Request, response: Response, device: _NAME = None, provider:
     try:
         kinds = offer_q.parse_kinds(offer_kinds)
     except InputError as e:
-        raise InputError("offer_kinds", str(e).removeprefix(f"{e.field}: ")) from None
+        raise as_field(e, "offer_kinds") from None  # the query's name, the message (and its Chinese) kept
     cat = catalog(request)
     usable = {o.id for o in offer_q.usable_offers(cat, region, kinds, billing_unit, None)}
-    sel = [o for o in views.select_offers(cat, device, provider, billing_unit) if o.id in usable]
+    try:
+        sel = [o for o in views.select_offers(cat, device, provider, billing_unit) if o.id in usable]
+    except NotFoundError as e:
+        raise as_field(e, "device") from None
     response.headers["X-Total-Count"] = str(len(sel))
     return [views.offer_json(o) for o in sel[offset:offset + limit]]
 
@@ -61,7 +65,10 @@ def offer_history(request: Request, offer_id: str) -> list[dict[str, Any]]:
 @router.get("/prices", response_model=list[PriceRow], response_model_exclude_unset=True)
 def prices(request: Request, device: _NAME = None, offer: _NAME = None,
            limit: Annotated[int, Query(ge=1, le=100_000)] = 10_000) -> list[dict[str, Any]]:
-    dev = lookup.accelerator(catalog(request), device).id if device else None
+    try:
+        dev = lookup.accelerator(catalog(request), device).id if device else None
+    except NotFoundError as e:
+        raise as_field(e, "device") from None
     return store_of(request).price_history(offer_id=offer, device=dev, limit=limit)  # type: ignore[no-any-return]
 
 
