@@ -94,6 +94,8 @@ class CompareRow(Shape):
     memory_capacity_bytes: float | None
     breakdown_bytes: dict[str, float]
     fits: bool | None
+    runs: bool = Field(True, description="false when the row does not fit in memory: it never runs, and its "
+                       "tokens_per_s is what it would reach if it did (as an estimate's `runs`)")
     tokens_per_s: float | None
     scaling_efficiency: float
     hours: float | None = Field(description="null without tokens, or when the job does not fit")

@@ -49,9 +49,11 @@ def _kinds(kinds: tuple[str, ...] | list[str]) -> str:
 
 
 def _device(cat: Any, device_id: str) -> str:
-    """A device as a cost table names it: the vendor's Chinese name in Chinese output (华为昇腾 910B), else its id."""
+    """A device as a cost table names it, one rule for every row: its catalog name as plans name it (`display_name`:
+    the vendor's Chinese name in Chinese output where the catalog has one, 华为昇腾 910B; else the name, NVIDIA H200
+    SXM 141GB); the id only for a device the catalog lacks."""
     acc = next((a for a in cat.accelerators if a.id == device_id), None)
-    return display_name(acc) if acc is not None and acc.name_zh and display_name(acc) != acc.name else device_id
+    return display_name(acc) if acc is not None else device_id
 
 
 def _stack(cat: Any, stack_id: str | None) -> str | None:
@@ -178,30 +180,36 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         from suanli.validate.bands import packaged_error_bands
 
-        rows = compare_devices(cat, load_model_arg(cat, model), list(gpu), task, gpus, precision, batch, tokens, zero,
+        arch = load_model_arg(cat, model)
+        rows = compare_devices(cat, arch, list(gpu), task, gpus, precision, batch, tokens, zero,
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
                                error_bands=packaged_error_bands())  # each row's speed evidence on its stack
         if json_:
             emit_json(rows)
             return
+        # a row that does not fit never runs (estimate's rule): no speed, scaling or TFLOPS per yuan; --json keeps
+        # the figures it would reach with runs: false
         table = [{
             "device": _device(cat, r["device"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
             "gib_per_card": r["memory_per_gpu_bytes"] / 2**30,
-            "fits": r["fits"], "tokens_per_s": r["tokens_per_s"], "scaling": r["scaling_efficiency"], "hours": r["hours"],
+            "fits": r["fits"], "tokens_per_s": r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit"),
+            "scaling": r["scaling_efficiency"] if r.get("runs", True) else None, "hours": r["hours"],
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
-            "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"], "stack": _stack(cat, r["stack"]),
+            "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"] if r.get("runs", True) else None,
+            "stack": _stack(cat, r["stack"]),
         } for r in rows]
         cols = list(table[0])
-        emit_rows(table, cols, title=tr("cli.compare.title", model=model, task=task, gpus=gpus),
+        # the title names the model as plan/estimate do: its id (a config.json: hf_config's config_model_name)
+        emit_rows(table, cols, title=tr("cli.compare.title", model=arch.id, task=task, gpus=gpus),
                   headers=col_headers(cols, "compare.col"))
         if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
             console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
                           soft_wrap=True)
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         said: set[str] = set()
-        for r in rows:  # the out-of-sample evidence for the speed column, once per stack
-            ev = say_json(r.get("evidence_i18n"), r["evidence"]) if r.get("evidence") else None
+        for r in rows:  # the out-of-sample evidence for the speed column, once per stack (a row that runs)
+            ev = say_json(r.get("evidence_i18n"), r["evidence"]) if r.get("evidence") and r.get("runs", True) else None
             if ev and ev not in said:
                 said.add(ev)
                 console.print(f"[yellow]{tr('cli.label.evidence')}[/] {ev}", highlight=False, soft_wrap=True)
@@ -496,6 +504,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                            offer=d["offer"])
                 if lay.get("replicas"):  # serving: the layout and batch the throughput is at
                     value += tr("mig.value.serving_layout", tp=lay["tp"], replicas=lay["replicas"], batch=lay["batch"])
+                if lay.get("layout_rule"):  # training: the default layout does not fit, the planner's one does
+                    value += tr("mig.value.training_layout", tp=lay["tp"], pp=lay["pp"], zero=lay["zero"],
+                                batch=lay["batch"], recompute=lay["recompute"])
                 if d.get("layout_note"):  # serving: no layout met the TPOT target, and why
                     value += " — " + say_json(d.get("layout_note_i18n"), d["layout_note"])
                 rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)), "value": value})

@@ -114,16 +114,38 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
         console.print(tr("cli.est.first_serve", hours=c["time"]["first_serve_hours"], env=fs["environment_h"] * 60,
                          download=fs["download_h"] * 60, load=fs["load_h"] * 60), highlight=False)
     for g, b in c["error_band"].items():
-        if b["median_abs_pct"] is not None:
-            console.print(
-                tr("cli.est.band", group=_label("band", g), median=b["median_abs_pct"], p90=b["p90_abs_pct"],
-                   cases=b["cases"]) + (tr("cli.est.band_sample", sample=_label("band.sample", b["sample"]))
-                                        if b.get("sample") else ""),
-                highlight=False,
-            )
+        if m["fits"] is False and not g.endswith("memory"):
+            continue  # a configuration that does not fit shows no speed, so no speed band either
+        for line in _band_lines(e, g, b):
+            console.print(line, highlight=False)
         ev = _evidence(e, g)  # the out-of-sample cases of this group on the device's own stack
         if ev is not None:
             console.print(tr("cli.est.evidence", evidence=ev), highlight=False)
+
+
+def _band_lines(e: Estimate, group: str, b: dict[str, Any]) -> list[str]:
+    """The headline error band of `group`: the device's stack's own out-of-sample band when it has at least
+    LITTLE_EVIDENCE_CASES cases (the all-stack band beside it as context); below that, that the group is not validated
+    on this stack, the all-stack band for context only; without per-stack bands (older stored bands) the all-stack
+    band as before."""
+    from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES
+
+    if b["median_abs_pct"] is None:
+        return []
+    sample = tr("cli.est.band_sample", sample=_label("band.sample", b["sample"])) if b.get("sample") else ""
+    everywhere = dict(median=b["median_abs_pct"], p90=b["p90_abs_pct"], cases=b["cases"], sample=sample)
+    on = e.error_band[group].on_stack if group in e.error_band else None
+    if on is None:
+        return [tr("cli.est.band", group=_label("band", group), median=b["median_abs_pct"], p90=b["p90_abs_pct"],
+                   cases=b["cases"]) + sample]
+    st = next((x for x in packaged_catalog().stacks if x.id == e.device.stack), None)
+    stack = display_name(st) if st is not None else e.device.stack
+    if on.cases >= LITTLE_EVIDENCE_CASES and on.median_abs_pct is not None:
+        return [tr("cli.est.band_stack", group=_label("band", group), stack=stack, median=on.median_abs_pct,
+                   p90=on.p90_abs_pct if on.p90_abs_pct is not None else on.median_abs_pct, cases=on.cases),
+                tr("cli.est.band_all", **everywhere)]
+    return [tr("cli.est.band_unvalidated", group=_label("band", group), stack=stack, min=LITTLE_EVIDENCE_CASES,
+               **everywhere)]
 
 
 def _evidence(e: Estimate, group: str) -> str | None:

@@ -345,6 +345,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             "breakdown_bytes": c["memory"]["breakdown_bytes"],
             "fits": c["memory"]["fits"],
+            # a row that does not fit never runs (estimate's rule): its speed is what it would reach if it did,
+            # kept for --json beside `runs: false`; the CLI shows no speed, hours or cost for it
+            "runs": fits is not False,
             "tokens_per_s": c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s"),
             "scaling_efficiency": eff,
             "hours": hours,
@@ -503,8 +506,26 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             _, offer, month = found
             price = month.cost_cny / (8 * rent_h)
             est = estimate(cat, m, acc, w, dict(error_bands or {}))
-            evidence = _speed_evidence(cat, est)
             e = est.contract()
+            if e["memory"]["fits"] is False and task != "inference":
+                # the default ZeRO/micro-batch-1 layout does not fit: the planner's fastest layout on the 8 cards
+                # (compare's training rule, `_training_layout`) when one fits
+                wt, fw, twhy = _training_layout(cat, m, acc, task, 8, w.precision, None, 64, {})
+                if twhy is None:
+                    est = estimate(cat, m, acc, wt, dict(error_bands or {}))
+                    e = est.contract()
+                    layout = {"task": task, "gpus": 8, "tp": wt.tp, "pp": wt.pp, "zero": wt.zero, "batch": wt.batch,
+                              "recompute": wt.recompute, "framework": fw,
+                              "layout_rule": "the planner's fastest layout on 8 cards (the default layout does not fit)"}
+            evidence = _speed_evidence(cat, est)
+            if e["memory"]["fits"] is False:  # a layout that does not fit never runs: no speed, ratio or verdict
+                raise InputError("saving", Message("error.saving_no_fit", model=m.id, gpus=8,
+                                                   device=both(acc.name, acc.name_zh or acc.name),
+                                                   precision=est.workload.precision,
+                                                   need_gib=e["memory"]["needed_bytes"] / 2**30
+                                                   if e["memory"]["needed_bytes"] is not None
+                                                   else e["memory"]["per_gpu_gib"],
+                                                   usable_gib=(e["memory"]["usable_bytes"] or 0) / 2**30))
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
             if not tps:
                 raise InputError("saving", f"cannot derive it for {acc.id} (no speed estimate); pass --saving",

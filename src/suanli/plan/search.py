@@ -1002,8 +1002,10 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         engines = sorted({(d.stack.name, d.stack.id, d.engine) for d in devs if d.engine and d.excluded is None})
         out += [Message("plan.assume.engine", stack=_stack_name(stacks[i]), engine=e) for _, i, e in engines]
         job = not req.requests_per_s  # tokens to generate: a job with its own hours, no serving period
-        if not job:
-            out.append(Message("plan.assume.period", hours=duration(req.serving_hours), field="hours"))
+        if not job:  # worded by whether the request gave the period or the default month stands
+            given = req.hours is not None or req.days is not None
+            out.append(Message("plan.assume.period_given" if given else "plan.assume.period",
+                               hours=duration(req.serving_hours), field="hours"))
         js = job_setup(cat)
         if js.weight_load_gb_per_s is not None:
             out.append(Message("plan.assume.first_serve_job" if job else "plan.assume.first_serve_in_period"
@@ -1191,6 +1193,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     scaling = float(grid["scaling"][i])
     if gpus > 1 and d.acc.interconnect in ("none", "pcie") and scaling < 0.95:
         warnings.append(Message("plan.warn.no_nvlink", interconnect=d.acc.interconnect, efficiency=scaling))
+    # an NVLink bridge joins 2 cards: a wider group (a serving replica's tp; in training every card, whose gradients
+    # are all-reduced) talks over PCIe as well
+    group = gpus if training else int(grid["tp"][i])
+    if group > 2 and d.acc.interconnect == "nvlink-bridge" and scaling < 0.95:
+        warnings.append(Message("plan.warn.nvlink_bridge", cards=group, efficiency=scaling))
     if d.weeks[1] > 0:
         warnings.append(Message("plan.warn.migration_share", weeks_min=d.weeks[0], weeks_max=d.weeks[1],
                                 engineers=MIGRATION_ENGINEERS, why=d.weeks[2], one_off=one_off, share=mig,
@@ -1247,6 +1254,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         reason = Message("plan.reason.train_fw", objective=req.objective, gpus=gpus, device=_device_name(d.acc), framework=fw,
                          hours=duration(float(grid["hours"][i])), setup=duration(float(grid["setup_h"][i])),
                          cost=cost, billing=offer.billing_unit, mem_gib=mem_gib, usable_gib=usable_gib)
+    elif not req.requests_per_s:  # a batch job (tokens to generate): what it processes and in how long, no latency
+        reason = Message("plan.reason.serve_tokens", objective=req.objective, replicas=int(grid["replicas"][i]),
+                         tp=int(grid["tp"][i]), engine=d.engine, device=_device_name(d.acc), tokens=req.tokens or 0.0,
+                         hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
+                         mem_gib=mem_gib, usable_gib=usable_gib)
     else:
         reason = Message("plan.reason.serve_replicas", objective=req.objective, replicas=int(grid["replicas"][i]),
                          tp=int(grid["tp"][i]), engine=d.engine, device=_device_name(d.acc),
@@ -1403,6 +1415,38 @@ def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest)
                    want=req.requests_per_s or 0.0)
 
 
+def _largest_instance(d: _Device) -> int:
+    """The most cards one instance of the device's usable offers holds (0: it has no usable offer)."""
+    return max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
+
+
+def _one_instance(grid: dict[str, np.ndarray], rows: np.ndarray, devs: list[_Device]) -> np.ndarray:
+    """Serving: the configurations among `rows` a plan could rent, whose replica (its tensor-parallel group) fits one
+    instance of a usable offer of its device (replicas never span nodes); training: `rows` as they are."""
+    if "need_tp" not in grid or rows.size == 0:
+        return rows
+    largest = np.array([_largest_instance(d) for d in devs], dtype=float)[grid["dev"][rows]]
+    return rows[(largest > 0) & (grid["tp"][rows] <= largest)]
+
+
+def _instance_limit_reason(b: int, grid: dict[str, np.ndarray], rows: np.ndarray, j: int, req: PlanRequest,
+                           d: _Device) -> Message:
+    """Why-not for a serving device whose configuration `j`, the nearest to limit `b` that one rentable instance
+    holds, misses it; for TPOT/TTFT, when a wider tensor-parallel group among `rows` (the device's) comes nearer
+    but needs a larger instance than any offer rents, that too (`why.tpot_instance`)."""
+    if b not in (F_TPOT, F_TTFT):
+        return _limit_reason(b, grid, j, req)
+    key = "tpot" if b == F_TPOT else "ttft"
+    fit = rows[(grid["fail"][rows] & F_MEMORY) == 0]
+    best = int(fit[int(np.argmin(grid[key][fit]))]) if fit.size else j
+    largest = _largest_instance(d)
+    if grid[key][best] >= grid[key][j] or grid["tp"][best] <= largest:
+        return _limit_reason(b, grid, j, req)
+    limit_s = (req.tpot_s if b == F_TPOT else req.ttft_s) or 0
+    return Message(f"why.{key}_instance", ms=float(grid[key][j]) * 1000, limit_ms=limit_s * 1000, largest=largest,
+                   tp=int(grid["tp"][best]), tp_ms=float(grid[key][best]) * 1000)
+
+
 def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, devs: list[_Device]) -> Message:
     """The relax hint for request limit `b`, from the configuration `i` nearest to it."""
     d = devs[int(grid["dev"][i])]
@@ -1482,7 +1526,12 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                                        gpus=int(grid["gpus"][j]), device=_device_name(d.acc),
                                        need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB), 2
             elif limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
-                lims = [_limit_reason(bit, grid, j, req) for bit, j in limits]
+                rows = np.nonzero(mask)[0]
+                rent = _one_instance(grid, rows, devs)  # serving: what one rentable instance reaches, not a wider tp
+                near, _ = _binding(grid, rent) if "need_tp" in grid and rent.size else ([], False)
+                lims = ([_instance_limit_reason(bit, grid, rows, j, req, d) for bit, j in near] if near
+                        else [_limit_reason(bit, grid, j, req) for bit, j in limits])
+                limits = near or limits
                 reason = lims[0] if len(lims) == 1 else Message("why.all", parts=lims)
                 tier, far = 1, max(_limit_miss(bit, grid, j, req) for bit, j in limits)
             elif mask.any():
@@ -1533,12 +1582,22 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 if not np.isfinite(c).any():
                     rows = sel[mine]
                     tp_min = int(grid["tp"][rows].min()) if rows.size else 0
-                    largest = max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
+                    largest = _largest_instance(d)
                     serve = "need_tp" in grid and rows.size and bool(grid["replicas"][rows].max() > 0)
-                    # serving: replicas never span nodes; the smallest tensor-parallel group that fits needs an instance
-                    parts.append(Message("why.serve_no_instance", tp=tp_min, largest=largest)
-                                 if serve and 0 < largest < tp_min else Message("why.no_usable_offer"))
-                    tier = 2
+                    # serving: replicas never span nodes; what one rentable instance holds misses a request limit
+                    # (the wider tp that meets it needs a larger instance): name the limit and what it reaches
+                    every = np.nonzero(grid["dev"] == i)[0]
+                    rent = _one_instance(grid, every, devs) if serve and 0 < largest < tp_min else every[:0]
+                    near, _ = _binding(grid, rent[grid["fail"][rent] != 0]) if rent.size else ([], False)
+                    if near:
+                        lims = [_instance_limit_reason(bit, grid, every, j, req, d) for bit, j in near]
+                        parts.append(lims[0] if len(lims) == 1 else Message("why.all", parts=lims))
+                        ratios.append(max(_limit_miss(bit, grid, j, req) for bit, j in near))
+                    else:
+                        # the smallest tensor-parallel group that meets the limits needs an instance
+                        parts.append(Message("why.serve_no_instance", tp=tp_min, largest=largest)
+                                     if serve and 0 < largest < tp_min else Message("why.no_usable_offer"))
+                        tier = 2
                 if req.budget_cny is not None and np.isfinite(c).any():
                     parts.append(Message("why.over_budget", cost=float(np.nanmin(c)), budget=req.budget_cny))
                     ratios.append(float(np.nanmin(c)) / req.budget_cny)
@@ -1617,6 +1676,20 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
     return list(dict.fromkeys(x for x in out if x))
 
 
+def _wider_offers(req: PlanRequest) -> Message | str:
+    """The offers a nothing-fits tip may suggest including: other regions (region not `any`) and the offer kinds the
+    request leaves out; "" when it already includes every region and kind."""
+    parts: list[Message] = []
+    if req.region != "any":
+        parts.append(Message("relax.wider.region", field="region"))
+    extra = [k for k in OFFER_KINDS if k not in req.offer_kinds]
+    if extra:
+        parts.append(Message("relax.wider.kinds", field="offer_kinds",
+                             kinds={lg: ("、" if lg == "zh" else " and ").join(t(f"price_kind.{k}", lg) for k in extra)
+                                    for lg in ("en", "zh")}))
+    return Message("relax.wider", what=Message("list.items", items=parts)) if parts else ""
+
+
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
            req: PlanRequest, devs: list[_Device], cat: Catalog | None = None) -> list[Message]:
     """When nothing qualifies: which constraint to relax and by how much."""
@@ -1642,8 +1715,14 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
                             extra={lg: ("、" if lg == "zh" else " and ").join(t(f"price_kind.{k}", lg) for k in extra)
                                    for lg in ("en", "zh")}))
         return tips
-    if sel.size == 0 and grid["dev"].size:
-        limits, alone = _binding(grid, np.arange(grid["dev"].shape[0]))
+    if (sel.size == 0 or not finite.any()) and grid["dev"].size:
+        rows = np.arange(grid["dev"].shape[0])
+        if "need_tp" in grid:  # serving: only what one rentable instance holds (replicas never span nodes)
+            rows = _one_instance(grid, rows, devs)
+            rows = rows[grid["fail"][rows] != 0]
+        elif sel.size:  # training: configurations qualify but none can be rented: the nothing-fits tip
+            rows = rows[:0]
+        limits, alone = _binding(grid, rows) if rows.size else ([], False)
         if limits:  # configurations fit in memory: name the request limit that removed them, and by how much
             if not alone:
                 tips.append(Message("relax.together"))
@@ -1651,14 +1730,15 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             return tips
     if sel.size == 0 or not finite.any():
         lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
+        more = _wider_offers(req)  # never the regions or kinds the request already includes
         if req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
             tips.append(Message("relax.nothing_fits_gpus_lighter" if lighter else "relax.nothing_fits_gpus",
-                                gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or ""))
+                                gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or "", wider=more))
         elif lighter:
             tips.append(Message("relax.nothing_fits_rent_lighter", max_gpus=req.max_gpus, field="max_gpus",
-                                task_field="task", lighter=lighter))
+                                task_field="task", lighter=lighter, wider=more))
         else:
-            tips.append(Message("relax.nothing_fits_rent", max_gpus=req.max_gpus, field="max_gpus"))
+            tips.append(Message("relax.nothing_fits_rent", max_gpus=req.max_gpus, field="max_gpus", wider=more))
         return tips
     deadline_ok = req.deadline_hours is None or req.task == "inference"
     if req.budget_cny is not None:

@@ -19,7 +19,8 @@ def test_compare_prints_the_layout_per_row() -> None:
     out = _run("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "h200", "--gpus", "8")
     assert out.returncode == 0, out.stderr
     assert "layout" in out.stdout
-    rows = [line for line in out.stdout.splitlines() if line.startswith(("h20 ", "h200 "))]
+    # one label rule: every row names its device as plans do (review 4)
+    rows = [line for line in out.stdout.splitlines() if line.startswith(("NVIDIA H20 96GB ", "NVIDIA H200 SXM 141GB "))]
     assert len(rows) == 2 and all("replicas" in r and " yes " in r for r in rows), out.stdout
 
 

@@ -70,7 +70,7 @@ def test_rent_vs_buy_cards_share_the_server() -> None:
 
 
 def _mig(*extra: str) -> Any:
-    return _json("migrate", "cost", "--model", "qwen2.5-72b", "--from-gpu", "h100", "--to-gpu", "910b",
+    return _json("migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h100", "--to-gpu", "910b",
                  "--monthly-spend", "100000", "--offer-kinds", "listing,index", *extra)
 
 
@@ -83,12 +83,12 @@ def test_migrate_cost_names_task_workload_and_serves_at_a_batch() -> None:
     for dev in ("h100-sxm", "ascend-910b"):
         lay = inf["derived"][dev]["workload"]
         assert lay["batch"] > 1 and lay["tp"] * lay["replicas"] == 8  # a serving batch, not batch-1 decode
-    text = _run("migrate", "cost", "--model", "qwen2.5-72b", "--from-gpu", "h100", "--to-gpu", "910b",
+    text = _run("migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h100", "--to-gpu", "910b",
                 "--offer-kinds", "listing,index", "--task", "inference").stdout
     # one serving rule with compare: the planner's serving search within the default TPOT (200 ms, MLPerf Server)
     assert "TPOT 200 ms" in text and "MLPerf" in text and "replica(s), batch" in text
     assert inf["workload_note_i18n"]["params"]["tpot_ms"] == 200
-    cmp = {r["device"]: r for r in _json("compare", "--model", "qwen2.5-72b", "--gpu", "h100", "--gpu", "910b",
+    cmp = {r["device"]: r for r in _json("compare", "--model", "qwen2.5-7b", "--gpu", "h100", "--gpu", "910b",
                                          "--gpus", "8")}
     for dev in ("h100-sxm", "ascend-910b"):
         lay, row = inf["derived"][dev]["workload"], cmp[dev]
@@ -101,6 +101,6 @@ def test_migration_effort_is_one_unit() -> None:
     out = _mig()
     assert out["calendar_weeks"] == out["engineer_weeks"] == [1.0, 2.0] and out["engineers"] == 2
     assert out["person_weeks"] == [2.0, 4.0] and out["one_off_cost_cny"] == [20_000.0, 40_000.0]
-    text = _run("migrate", "cost", "--model", "qwen2.5-72b", "--from-gpu", "h100", "--to-gpu", "910b",
+    text = _run("migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h100", "--to-gpu", "910b",
                 "--offer-kinds", "listing,index").stdout
     assert "1–2 weeks × 2 engineers = 2–4 engineer-weeks" in text and "2人周×2人" in text

@@ -48,7 +48,7 @@ def test_compare_zh_names_domestic_devices() -> None:
     for english in ("card(s) each", "prices: region", "unpriced:", "layout"):
         assert english not in out
     en = _en("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpus", "8")
-    assert "ascend-910b" in en and "华为昇腾 910B" not in en and "prices: region cn (Chinese platforms), offer kinds listing" in en
+    assert "Huawei Ascend 910B" in en and "华为昇腾 910B" not in en and "prices: region cn (Chinese platforms), offer kinds listing" in en
 
 
 def test_tco_and_rent_vs_buy_zh() -> None:
