@@ -1696,9 +1696,11 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     tips: list[Message] = []
     finite = np.isfinite(cost)
     allowed = [d for d in devs if d.excluded is None or d.excluded.id not in _ASKED]
-    if allowed and all(d.excluded is not None and d.excluded.id in _PINNED for d in allowed):
-        pins = _pins_to_drop(req, [d.excluded for d in allowed if d.excluded is not None])
-        if pins:  # every allowed device is ruled out by what the request pinned: say which pin, not "nothing fits"
+    if allowed and all(d.excluded is not None for d in allowed):
+        # every allowed device is ruled out, some by what the request pinned (others may lack a framework or engine
+        # whatever the pin): say which pin to drop, not "nothing fits"
+        pins = _pins_to_drop(req, [d.excluded for d in allowed if d.excluded is not None and d.excluded.id in _PINNED])
+        if pins:
             tips.append(Message("relax.drop_pin", pins=", ".join(pins)))
             return tips
     if allowed and not any(d.offers for d in allowed):

@@ -125,3 +125,12 @@ def test_replicated_kv_projections_are_counted_in_weights(cat) -> None:  # type:
     assert float(speed.replicated_weight_bytes(st, speed.kv_replication(st, 4.0))) == pytest.approx(kv_proj * 2.0)
     # MLA: not counted (its compressed KV projection is not split by heads)
     assert arch.kv_proj_params(lookup.model(cat, "deepseek-v3")) == 0.0
+
+
+def test_a_pinned_tp_no_engine_accepts_is_the_pin_to_drop(cat) -> None:  # type: ignore[no-untyped-def]
+    """Qwen2.5-7B at --tp 8: every device is ruled out, most by the pin (the others lack a serving engine whatever the
+    pin), so the relax line names the pin, not "nothing fits in memory"."""
+    m = lookup.model(cat, "qwen2.5-7b")
+    r = plan(cat, m, make_request(model=m.id, task="inference", requests_per_s=5, tp=8))
+    assert not r.plans
+    assert [x["id"] for x in r.relax_i18n] == ["relax.drop_pin"] and "--tp 8" in r.relax[0]
