@@ -15,3 +15,11 @@ def test_api_compare_takes_serving_targets(client: TestClient) -> None:
     assert all(r["evidence"] for r in loose)
     bad = client.post("/api/compare", json={**body, "tpot_s": -1})
     assert bad.status_code == 422
+
+
+def test_an_unknown_device_is_named_by_the_request_field(client: TestClient) -> None:
+    for url, body in (("/api/compare", {"model": "qwen2.5-7b", "devices": ["h100", "h1000"]}),
+                      ("/api/plan", {"model": "qwen2.5-7b", "task": "lora", "tokens": 1e8, "devices": ["h1000"]})):
+        r = client.post(url, json=body)
+        assert r.status_code == 404 and r.json()["field"] == "devices", r.text
+        assert r.json()["error"].startswith("devices: ") and "h100" in r.json()["error"]

@@ -13,7 +13,7 @@ from suanli.api.responses import CompareRow, MigrateAnswer, TcoRow
 from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, PlanBody, TcoBody
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
-from suanli.errors import NotFoundError, SuanliError
+from suanli.errors import InputError, NotFoundError, SuanliError
 from suanli.estimate.workload import Workload
 from suanli.i18n import Lang, localize
 from suanli.views.estimates import EstimateJson
@@ -61,8 +61,12 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
         m = lookup.model(c, req.model)
         from suanli.validate.bands import packaged_error_bands
 
-        # each plan's speed evidence; a rate derived from concurrent_users said first among the assumptions
-        out = plan_json(with_rate_note(plan(c, m, req, today, error_bands=packaged_error_bands())))
+        try:  # each plan's speed evidence; a rate derived from concurrent_users said first among the assumptions
+            out = plan_json(with_rate_note(plan(c, m, req, today, error_bands=packaged_error_bands())))
+        except InputError as e:  # the core says `gpu`; the request said devices
+            if e.field == "gpu":
+                raise as_field(e, "devices") from None
+            raise
         if body.breakdown:
             _breakdowns(c, m, body, out["plans"])
         out = finite(out)
@@ -123,11 +127,16 @@ async def compare_ep(request: Request, body: CompareBody,
         from suanli.validate.bands import packaged_error_bands
 
         c = catalog(request)
-        return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
-                               body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds,
-                               tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch,
-                               requests_per_s=body.requests_per_s, tpot_s=body.tpot_s, ttft_s=body.ttft_s,
-                               today=as_of(), error_bands=packaged_error_bands())
+        try:
+            return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
+                                   body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds,
+                                   tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch,
+                                   requests_per_s=body.requests_per_s, tpot_s=body.tpot_s, ttft_s=body.ttft_s,
+                                   today=as_of(), error_bands=packaged_error_bands())
+        except InputError as e:  # the core says `gpu`; the request said devices
+            if e.field == "gpu":
+                raise as_field(e, "devices") from None
+            raise
 
     return localize(await run_bounded(request, run, "compare"), lang)
 
