@@ -511,9 +511,10 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 # the default ZeRO/micro-batch-1 layout does not fit: the planner's fastest layout on the 8 cards
                 # (compare's training rule, `_training_layout`) when one fits
                 wt, fw, twhy = _training_layout(cat, m, acc, task, 8, w.precision, None, 64, {})
+                # the fastest layout that fits, else the leanest plain one: the need `compare` and `plan` quote
+                est = estimate(cat, m, acc, wt, dict(error_bands or {}))
+                e = est.contract()
                 if twhy is None:
-                    est = estimate(cat, m, acc, wt, dict(error_bands or {}))
-                    e = est.contract()
                     layout = {"task": task, "gpus": 8, "tp": wt.tp, "pp": wt.pp, "zero": wt.zero, "batch": wt.batch,
                               "recompute": wt.recompute, "framework": fw,
                               "layout_rule": "the planner's fastest layout on 8 cards (the default layout does not fit)"}

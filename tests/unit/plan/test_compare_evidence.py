@@ -57,3 +57,22 @@ def test_migrate_cost_names_the_evidence_behind_each_speed(cat) -> None:  # type
     assert out["derived"]["ascend-910b"]["evidence_i18n"]["id"] == "evidence.little"
     bare = migration_cost(cat, m, "910b", "h800", task="inference")
     assert bare["derived"]["h800"]["evidence"] is None
+
+
+def test_migrate_cost_refusal_quotes_the_leanest_layouts_need(cat) -> None:  # type: ignore[no-untyped-def]
+    """When no 8-card layout fits, the refusal names what the leanest layout needs — the figure `compare` prints —
+    not the default ZeRO-3 micro-batch-1 layout's (final buyer review: 95.4 vs 65.0 GiB for Qwen2.5-32B on 910B)."""
+    import pytest
+
+    from suanli.errors import InputError
+    from suanli.plan.compare import compare_devices, migration_cost
+
+    m = lookup.model(cat, "qwen2.5-32b")
+    kinds = ("listing", "index", "reference")
+    row = next(r for r in compare_devices(cat, m, ["a100-80g", "910b"], "full", 8, kinds=kinds)
+               if r["device"] == "ascend-910b")
+    assert row["fits"] is False
+    with pytest.raises(InputError) as e:
+        migration_cost(cat, m, "910b", "a100-80g", task="full", kinds=kinds)
+    need = e.value.i18n.params["need_gib"]
+    assert abs(need - row["memory_per_gpu_bytes"] / 2**30) < 0.05
