@@ -86,13 +86,14 @@ def allowed_tps(m: ModelArch, tps: Iterable[int], framework: str | None = None, 
 def tp_heads_refusal(m: ModelArch, tp: int, framework: str | None = None, engine: str | None = None,
                      runner: Any = None, candidates: Iterable[int] = (1, 2, 4, 8, 16, 32, 64)) -> Message | None:
     """Why `tp` cannot run `m` (one line naming the field, the heads and the tp values that do run), None where it
-    runs. `runner`: the framework's or engine's name to show (default its id)."""
+    runs. `runner`: the framework's or engine's name to show (default its id). The field is a parameter
+    (`field="tp"`): the CLI says --tp, the page and the API (the `.api` wording) the request's field, tp."""
     if tp <= 1 or tp_heads_runs(m, float(tp), framework, engine):
         return None
     heads, kv = m.num_attention_heads or 0, _kv_heads(m)
     allowed = ", ".join(str(t) for t in allowed_tps(m, candidates, framework, engine))
     if framework is not None and framework in SPLIT_HEADS_FRAMEWORKS and not bool(arch.tp_splits_heads(m, float(tp))):
-        return Message("why.tp_heads", framework=runner or framework, tp=tp, heads=heads, kv_heads=kv, allowed=allowed)
+        return Message("why.tp_heads", framework=runner or framework, field="tp", tp=tp, heads=heads, kv_heads=kv, allowed=allowed)
     replicate = engine in KV_REPLICATING_ENGINES and m.mla is None
-    return Message("why.tp_heads_serving", engine=runner or engine, tp=tp, heads=heads, allowed=allowed,
+    return Message("why.tp_heads_serving", engine=runner or engine, field="tp", tp=tp, heads=heads, allowed=allowed,
                    kv=Message("why.tp_heads_serving_kv", kv_heads=kv) if replicate else "")

@@ -1657,23 +1657,34 @@ _PINNED = frozenset({"why.fw_task", "why.fw_stack", "why.fw_pins", "why.engine_s
                      "why.no_fp8_training", "why.tp_heads", "why.tp_heads_serving"})
 
 
-def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> list[str]:
-    """The request's pins behind these exclusions, as flags (empty when one of them is not a pin's doing)."""
-    out: list[str] = []
+def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> Message | None:
+    """The request's pins behind these exclusions, each a field and its value (`relax.pin`: the CLI renders the
+    flag, --tp 8; the page and the API the request's field, tp 8), joined (`relax.pins`); None when one of the
+    exclusions is not a pin's doing."""
+    out: list[Message] = []
     for r in reasons:
         if r.id in ("why.fw_task", "why.fw_stack") and req.framework:
-            out.append(f"--framework {req.framework}")
+            out.append(Message("relax.pin", field="framework", value=req.framework))
         elif r.id == "why.fw_pins":
-            out += ([f"--framework {req.framework}"] if req.framework else []) + str(r.params["pins"]).split(", ")
+            # the pins a framework cannot run come as flags (_unrun_pins); the page turns a flag it has a field for
+            # into that field
+            out += ([Message("relax.pin", field="framework", value=req.framework)] if req.framework else []) + [
+                Message("relax.pin_text", text=x) for x in str(r.params["pins"]).split(", ") if x]
         elif r.id == "why.engine_stack" and req.engine:
-            out.append(f"--engine {req.engine}")
+            out.append(Message("relax.pin", field="engine", value=req.engine))
         elif r.id in ("why.tp_heads", "why.tp_heads_serving") and req.tp:
-            out.append(f"--tp {req.tp}")
+            out.append(Message("relax.pin", field="tp", value=req.tp))
         elif r.id in ("why.capability", "why.no_fp8_training") and req.precision and req.task != "qlora":
-            out.append(f"--precision {req.precision}")
+            out.append(Message("relax.pin", field="precision", value=req.precision))
         else:
-            return []
-    return list(dict.fromkeys(x for x in out if x))
+            return None
+    pins = list({(m.id, tuple(sorted(m.params.items()))): m for m in out}.values())
+    if not pins:
+        return None
+    joined = pins[-1]
+    for m in reversed(pins[:-1]):  # "a, b, c" in English, "a、b、c" in Chinese
+        joined = Message("relax.pins", first=m, rest=joined)
+    return joined
 
 
 def _wider_offers(req: PlanRequest) -> Message | str:
@@ -1690,6 +1701,18 @@ def _wider_offers(req: PlanRequest) -> Message | str:
     return Message("relax.wider", what=Message("list.items", items=parts)) if parts else ""
 
 
+def _no_span(grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest, devs: list[_Device]) -> bool:
+    """Training: whether every device the request allows failed as its why-not row `why.does_not_fit_node` says:
+    nothing fits on one node, and no offer used can span nodes (so a higher --max-gpus cannot help)."""
+    if "need_tp" in grid:  # serving: replicas never span nodes; its own tips
+        return False
+    fits = set(grid["dev"][sel].tolist()) if sel.size else set()
+    live = [(i, d) for i, d in enumerate(devs) if d.excluded is None]
+    return bool(live) and all(
+        i not in fits and bool(d.offers) and not d.unpriced and req.card_limit > d.acc.max_cards_per_node
+        and not any(can_span_nodes(o) for o in d.offers) for i, d in live)
+
+
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
            req: PlanRequest, devs: list[_Device], cat: Catalog | None = None) -> list[Message]:
     """When nothing qualifies: which constraint to relax and by how much."""
@@ -1700,8 +1723,8 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         # every allowed device is ruled out, some by what the request pinned (others may lack a framework or engine
         # whatever the pin): say which pin to drop, not "nothing fits"
         pins = _pins_to_drop(req, [d.excluded for d in allowed if d.excluded is not None and d.excluded.id in _PINNED])
-        if pins:
-            tips.append(Message("relax.drop_pin", pins=", ".join(pins)))
+        if pins is not None:
+            tips.append(Message("relax.drop_pin", pins=pins))
             return tips
     if allowed and not any(d.offers for d in allowed):
         # the devices the request allows have no price under its filter: say that, not "nothing fits"; the wider
@@ -1736,6 +1759,12 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         if req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
             tips.append(Message("relax.nothing_fits_gpus_lighter" if lighter else "relax.nothing_fits_gpus",
                                 gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or "", wider=more))
+        elif _no_span(grid, sel, req, devs):
+            # every device the request allows misses one node and none of its offers can span nodes (the why-not
+            # rows say so): more cards cannot help; a lighter task, other regions or offer kinds can
+            which = "relax.no_span_lighter" if lighter else "relax.no_span_wider" if more else "relax.no_span"
+            tips.append(Message(which, max_gpus=req.max_gpus, field="max_gpus", task_field="task",
+                                lighter=lighter or "", wider=more))
         elif lighter:
             tips.append(Message("relax.nothing_fits_rent_lighter", max_gpus=req.max_gpus, field="max_gpus",
                                 task_field="task", lighter=lighter, wider=more))
