@@ -76,7 +76,8 @@ def register(app: typer.Typer) -> None:
                         family=a.family, segment=t(f"segment.{a.segment}", lg),
                         form_factor=t(f"form_factor.{a.form_factor}", lg)), highlight=False)
         stack = next((s for s in cat.stacks if s.id == a.stack), None)
-        console.print(t("cli.gpu.facts", lg, stack=display_name(stack) if stack else a.stack, memory=a.memory_type,
+        console.print(t("cli.gpu.facts", lg, stack=display_name(stack) if stack else a.stack,
+                        memory=a.memory_type or t("cli.gpu.not_published", lg),
                         interconnect=display_note(a, "interconnect_name") or a.interconnect), highlight=False)
         if a.china_market is not None:
             market = a.china_market_zh if lg == "zh" and a.china_market_zh else a.china_market.value
@@ -222,7 +223,7 @@ def register(app: typer.Typer) -> None:
         if json_ or csv:
             emit_rows(rows, cols, Format.json if json_ else Format.csv)
             return
-        from suanli.cli.output import col_headers, tr
+        from suanli.cli.output import col_headers, label, tr
 
         cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]
         from suanli.cli.output import display_note, lang
@@ -236,10 +237,10 @@ def register(app: typer.Typer) -> None:
             # not when the device has a listing among the usable offers (an imported one too): the note explains none
             note = offer_q.unpriced_reason(cat, dev, lang(), offer_q.usable_offers(cat, reg, ("listing",), None, dev))
             if note:
-                console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {dev}: {note}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{label('cli.label.unpriced')}[/]{dev}: {note}", highlight=False, soft_wrap=True)
             gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev), lang())
             if gap:
-                console.print(f"[yellow]{tr('cli.label.multi_node')}[/] {dev}: {gap}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{label('cli.label.multi_node')}[/]{dev}: {gap}", highlight=False, soft_wrap=True)
         if total > offset + len(rows):
             console.print("[dim]" + tr("cli.offers.more", n=total - offset - len(rows), offset=offset + len(rows)) + "[/dim]",
                           highlight=False)

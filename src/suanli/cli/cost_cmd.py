@@ -8,21 +8,29 @@ from typing import Annotated, Any
 import typer
 
 from suanli.catalog import lookup
+from suanli.catalog import offers as offer_q
 from suanli.catalog.load import read_yaml
 from suanli.catalog.offers import rent_message
-from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, lang, say, say_json, tr
+from suanli.cli.context import as_of, planning_catalog
+from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, label, lang, say, say_json, tr
 from suanli.errors import InputError
 from suanli.i18n import Message, render
+from suanli.plan.compare import (
+    compare_devices,
+    migration_cost,
+    no_price,
+    no_price_message,
+    offer_facts,
+    rent_for,
+    rent_options,
+    tco_rows,
+)
 from suanli.plan.cost import (
     rent_vs_buy,
 )
-from suanli.catalog import offers as offer_q
-from suanli.plan.compare import (compare_devices, migration_cost, no_price, no_price_message, offer_facts, rent_for, rent_options,
-                                 tco_rows)
-from suanli.units import HOURS_PER_YEAR
 from suanli.plan.scenarios import Scenario, run_scenario
+from suanli.units import HOURS_PER_YEAR
 
 __all__ = ["SCENARIOS_PATH", "register"]
 
@@ -85,7 +93,7 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
     console.print(f"[dim]{line}[/dim]", highlight=False, soft_wrap=True)
     for f in {f["offer"]: f for f in used}.values():
         if f.get("stale"):
-            console.print(f"[yellow]{tr('cli.label.warning')}[/] {say_json(f.get('stale_i18n'), f['stale'])}",
+            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(f.get('stale_i18n'), f['stale'])}",
                           highlight=False, soft_wrap=True)
 
 
@@ -212,7 +220,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             ev = say_json(r.get("evidence_i18n"), r["evidence"]) if r.get("evidence") and r.get("runs", True) else None
             if ev and ev not in said:
                 said.add(ev)
-                console.print(f"[yellow]{tr('cli.label.evidence')}[/] {ev}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
         for r in rows:  # an FP8 checkpoint run in 16-bit on this device
             if r.get("precision_note"):
                 console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('precision_note_i18n'), r['precision_note'])}",
@@ -223,7 +231,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                               highlight=False, soft_wrap=True)
         for r in rows:
             if r["no_price"]:
-                console.print(f"[yellow]{tr('cli.label.unpriced')}[/] {say_json(r.get('no_price_i18n'), r['no_price'])}",
+                console.print(f"[yellow]{label('cli.label.unpriced')}[/]{say_json(r.get('no_price_i18n'), r['no_price'])}",
                               highlight=False, soft_wrap=True)
 
     @app.command("tco")
@@ -375,12 +383,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 highlight=False, soft_wrap=True)
             facts = rent_info["rent_offer"]
             if facts.get("stale"):
-                console.print(f"[yellow]{tr('cli.label.warning')}[/] {say_json(facts.get('stale_i18n'), facts['stale'])}",
+                console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(facts.get('stale_i18n'), facts['stale'])}",
                               highlight=False, soft_wrap=True)
         from suanli.catalog.offers import china_export_controlled
 
         if china_export_controlled(acc):  # as plan warns: a Chinese listing of such a card is no licence
-            console.print(f"[yellow]{tr('cli.label.warning')}[/] "
+            console.print(f"[yellow]{label('cli.label.warning')}[/]"
                           + tr("plan.warn.china_export", device=display_name(acc), device_id=acc.id),
                           highlight=False, soft_wrap=True)
         share = (tr("cli.rvb.server_share", cny=srv) if priced_server and srv
@@ -520,6 +528,6 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             ev = say_json(d.get("evidence_i18n"), d["evidence"]) if isinstance(d, dict) and d.get("evidence") else None
             if ev and ev not in said:
                 said.add(ev)
-                console.print(f"[yellow]{tr('cli.label.evidence')}[/] {ev}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
         console.print("[dim]" + tr("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
 

@@ -63,6 +63,12 @@ def tr(msg_id: str, /, **params: Any) -> str:
     return t(msg_id, lang(), "cli", **params)
 
 
+def label(msg_id: str) -> str:
+    """A line's label (`cli.label.*`) with the space that follows it: none after Chinese's full-width colon."""
+    text = tr(msg_id)
+    return text if text.endswith("：") else text + " "
+
+
 def display_name(obj: Any) -> str:
     """A device's or stack's name as this run shows it: the vendor's Chinese name (`name_zh`, 华为昇腾 910B) in
     Chinese output where the catalog has one, else its name."""

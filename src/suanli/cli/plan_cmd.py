@@ -7,9 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, lang, say, tr
+from suanli.cli.context import as_of, planning_catalog
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, label, lang, say, tr
 from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
@@ -293,7 +293,7 @@ def register(app: typer.Typer) -> None:
             raise _as_flag(e) from None
         slow = req.tpot_note()  # --tpot 30 meaning 30 tokens/s: said first, on stderr (the JSON stays parseable)
         if slow is not None:
-            err_console.print(f"[yellow]{tr('cli.label.warning')}[/] {say(slow)}", highlight=False, soft_wrap=True)
+            err_console.print(f"[yellow]{label('cli.label.warning')}[/]{say(slow)}", highlight=False, soft_wrap=True)
         cat = planning_catalog()
         m = load_model_arg(cat, req.model)
         from suanli.validate.bands import packaged_error_bands
@@ -321,10 +321,10 @@ def register(app: typer.Typer) -> None:
             from suanli.plan.export import skypilot_notes
 
             for note in skypilot_notes(result.plans[0], cat):
-                err_console.print(f"[yellow]{tr('cli.label.warning')}[/] {say(note)}", highlight=False, soft_wrap=True)
+                err_console.print(f"[yellow]{label('cli.label.warning')}[/]{say(note)}", highlight=False, soft_wrap=True)
         if not_written is not None:  # the plan stands (exit 0 when there is one); one line says why no YAML
             (err_console if json_ else console).print(
-                f"[yellow]{tr('cli.label.warning')}[/] {say(Message('plan.skypilot.not_written', path=skypilot, why=not_written))}",
+                f"[yellow]{label('cli.label.warning')}[/]{say(Message('plan.skypilot.not_written', path=skypilot, why=not_written))}",
                 highlight=False, soft_wrap=True)
         if not result.plans:  # issue 10: nothing qualifies is a failure; one line on stderr, the relax hints are
             # printed above (or in the JSON's `relax`), with the label every error has
