@@ -105,7 +105,7 @@ def test_one_naming_rule_for_config_files(tmp_path: Path) -> None:
 
 
 def test_h20_notes_follow_the_rows_that_exist(tmp_path: Path) -> None:
-    pytest.importorskip("sqlalchemy", reason="the store extra (CI installs it)")
+    pytest.importorskip("sqlalchemy", reason="the store needs the `service` extra (SQLAlchemy); `make test` installs it, so CI runs this")
     before = _run("offers", "--device", "h20", home=tmp_path)
     assert "no dated Chinese H20" in before.stdout
     # the relax hint names the kinds the H20 has rows of in the region (index), not the seeds' references

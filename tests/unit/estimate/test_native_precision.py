@@ -108,7 +108,7 @@ def test_migration_serving_saving_uses_the_default_too() -> None:
 
 
 def test_api_estimate_defaults_like_the_cli() -> None:
-    pytest.importorskip("fastapi", reason="the api extra (CI installs it)")
+    pytest.importorskip("fastapi", reason="the API is the `service` extra; `make test` installs it, so CI runs this")
     from fastapi.testclient import TestClient
 
     from suanli.api.app import create_app

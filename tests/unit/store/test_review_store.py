@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("sqlalchemy")
-pytest.importorskip("alembic")
+pytest.importorskip("sqlalchemy", reason="the store needs the `service` extra (SQLAlchemy); `make test` installs it, so CI runs this")
+pytest.importorskip("alembic", reason="the store's migrations need the `service` extra (Alembic); `make test` installs it, so CI runs this")
 
 from suanli.store import OfferImportError, Store, open_store  # noqa: E402
 
@@ -25,7 +25,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, reset_postgres: Callab
         return open_store(f"sqlite:///{tmp_path / 'suanli.db'}")
     if not PG_URL:
         pytest.skip("SUANLI_TEST_POSTGRES_URL is not set: start a server with `source .ci/postgres.sh`")
-    pytest.importorskip("psycopg")
+    pytest.importorskip("psycopg", reason="PostgreSQL runs need the `service` extra (psycopg); `make test` installs it")
     return open_store(reset_postgres(PG_URL))
 
 
