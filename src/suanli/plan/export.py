@@ -130,7 +130,7 @@ def _serve_run(p: Plan) -> tuple[str, str, bool]:
                + (f" --quantization {q}" if q else ""))
         return "pip install vllm", run, False
     if engine == "sglang":
-        run = (f"python -m sglang.launch_server --model-path $MODEL --tp-size $TP"
+        run = ("python -m sglang.launch_server --model-path $MODEL --tp-size $TP"
                + (" --pp-size $PP" if p.pp > 1 else "") + f" --host 0.0.0.0 --port {SERVE_PORT}"
                + (f" --quantization {q}" if q else ""))
         return 'pip install "sglang[all]"', run, False

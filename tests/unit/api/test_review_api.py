@@ -157,7 +157,7 @@ def test_data_file_error_is_500_without_internals(make_client: Any, monkeypatch:
     monkeypatch.setattr(prices, "catalog", broken)
     r = c.get("/api/offers")
     assert r.status_code == 500
-    body = _one_shape(r)
+    _one_shape(r)
     assert "secret" not in r.text and "accelerators.yaml" not in r.text and "tflops" not in r.text
 
 

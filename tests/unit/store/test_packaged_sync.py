@@ -95,7 +95,7 @@ def test_removed_packaged_row_is_gone_and_history_kept(store_url: str, monkeypat
 
 def test_changed_and_added_packaged_rows_follow_the_files(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     base = list(packaged_catalog().offers)
-    st = open_store(store_url)
+    open_store(store_url)  # the store at the current release
     changed = _repriced(base[1], base[1].price_cny.value * 0.9)
     older = _repriced(base[2], base[2].price_cny.value * 1.1, date="2020-01-01")  # a correction dated earlier
     new = base[3].model_copy(update={"id": "new-in-this-release"})

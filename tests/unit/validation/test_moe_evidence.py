@@ -9,7 +9,7 @@ from pathlib import Path
 
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
-from suanli.estimate.estimate import (ErrorBand, band_evidence, estimate, moe_evidence_message, moe_stack_band,
+from suanli.estimate.estimate import (band_evidence, estimate, moe_evidence_message, moe_stack_band,
                                       stack_band)
 from suanli.estimate.workload import make_workload
 from suanli.i18n import Message, render
