@@ -36,7 +36,37 @@ def test_which_releases_read_per_query_head(cat, version, expected) -> None:
 
 
 def test_other_engines_ignore_the_release(cat) -> None:
-    assert not speed.reads_kv_per_query_head(cat, _w("0.1.0", engine="vllm"))
+    assert not speed.reads_kv_per_query_head(cat, _w("0.1.0", engine="sglang"))
+
+
+@pytest.mark.parametrize("version,expected", [("0.4.2", True), ("0.4.0.post1", True), ("0.4.3", False),
+                                              ("0.5.0", False), ("0.6.3", False), (None, False)])
+def test_vllm_before_flash_attn_decode(cat, version, expected) -> None:
+    """vLLM decoded with its own PagedAttention kernel (grid num_heads x num_seqs x partitions, kv_head_idx =
+    head_idx / num_queries_per_kv) until flash_attn_with_kvcache took over decode (vllm#3648/#4907, v0.4.3)."""
+    row = next(e for e in cat.engines if e.id == "vllm")
+    assert row.gqa_decode_kernel_from == "0.4.3"
+    assert row.gqa_decode_kernel_source == "vllm-paged-attention-gqa-decode"
+    assert speed.reads_kv_per_query_head(cat, _w(version, engine="vllm")) is expected
+
+
+def test_vllm_borrowers_keep_the_current_kernel(cat) -> None:
+    """vllm-ascend and MindIE borrow vLLM's efficiency factors (efficiency_as), not its CUDA release history."""
+    for engine in ("vllm-ascend", "mindie"):
+        assert not speed.reads_kv_per_query_head(cat, _w("0.4.2", engine=engine))
+
+
+def test_vllm_042_long_context_slower_only_for_gqa(cat) -> None:
+    """Qwen2-7B (28 query heads over 4 KV heads) at a 30k prompt: v0.4.2 reads the cache 7 times per step, so its
+    decode is slower than the current release's; prefill and a batch-1 step without context barely move."""
+    acc = lookup.accelerator(cat, "a100-80g")
+    m = lookup.model(cat, "qwen2-7b")
+    w_old = make_workload(task="inference", precision="bf16", batch=1, input=30720, output=2048, engine="vllm",
+                          engine_version="0.4.2")
+    w_new = make_workload(task="inference", precision="bf16", batch=1, input=30720, output=2048, engine="vllm")
+    old, new = speed.inference_speed(cat, m, acc, w_old), speed.inference_speed(cat, m, acc, w_new)
+    assert old.tpot_s > 1.3 * new.tpot_s
+    assert old.prefill_tokens_per_s == pytest.approx(new.prefill_tokens_per_s)
 
 
 def test_kv_reads_by_hand(cat) -> None:
