@@ -1,6 +1,6 @@
 """Schema checks of the held-out case files taken as whole published tables (issue 12 item 4):
 published_cases_2026_11.yaml (TensorRT-LLM, NeMo, Qwen3 on the H20), published_cases_2026_12.yaml (vLLM, Qwen2 on the A100),
-published_cases_domestic.yaml (MindSpeed-LLM and
+published_cases_memory.yaml (ms-swift LoRA, transformers AWQ), published_cases_domestic.yaml (MindSpeed-LLM and
 FlagPerf on the 910B and the C500) and published_cases_ascend_infer.yaml (vLLM-Ascend on the 910B). Every case is
 `holdout: true`, names a source of its file, a catalog model and a canonical device, the flags `suanli estimate` takes
 and the measured key its group calls for; no source is reused from another case file; `suanli validate` runs them all.
@@ -81,6 +81,14 @@ def _cover_moe_decode(cases: list[dict[str, Any]]) -> None:
     assert all(model(cat, c["model"]).moe is not None for c in cases)
 
 
+def _cover_memory(cases: list[dict[str, Any]]) -> None:
+    """More held-out memory evidence (issue 12 item 4): inference and training memory, from at least two sources."""
+    groups = [c["group"] for c in cases]
+    assert groups.count("inference-memory") >= 5 and groups.count("training-memory") >= 5
+    assert set(groups) == {"inference-memory", "training-memory"}
+    assert len({c["source"] for c in cases}) >= 2
+
+
 # file -> (id prefix, a task its cases never have, coverage check)
 FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_2026_11.yaml": ("c2611-", "full", _cover_2026_11),
@@ -90,6 +98,7 @@ FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_moe.yaml": ("moe-", "inference", _cover_moe),
     "published_cases_2026_12.yaml": ("c2612-", "full", _cover_2026_12),
     "published_cases_moe_decode.yaml": ("cmd-", "full", _cover_moe_decode),
+    "published_cases_memory.yaml": ("cmem-", "inference", _cover_memory),
 }
 # files whose cases are in-sample (`fitted:` names the factors or development-set; never `holdout: true`)
 IN_SAMPLE = {"published_cases_fp8_train.yaml", "published_cases_moe.yaml"}
@@ -189,7 +198,8 @@ def test_checker_catches_bad_cases(file: str, doc: dict[str, Any]) -> None:
     good = dict(doc["cases"][0])
     ins = file in IN_SAMPLE
     assert case_problems(good, sids, prefix, ins) == []
-    for change in ({"holdout": ins}, {"fitted": [] if ins else ["x"]}, {"measured": {"memory_bytes": 1}}, {"source": "val-x"},
+    wrong_metric = {"decode_tokens_per_s": 1.0} if good["group"].endswith("memory") else {"memory_bytes": 1}
+    for change in ({"holdout": ins}, {"fitted": [] if ins else ["x"]}, {"measured": wrong_metric}, {"source": "val-x"},
                    {"gpus": 3, "tp": 2}, {"id": "no-prefix"}, {"task": wrong_task}, {"reported": ""}, {"engine": "x"}):
         assert case_problems({**good, **change}, sids, prefix, ins), change
 
