@@ -73,7 +73,9 @@ class SuiteCase(BaseModel):
     kind: Literal["matmul", "copy", "accuracy", "inference", "train"]
     phase: int = Field(description="priority group; lower runs first")
     shape: str | None = Field(default=None, description="'1b', '8b' or 'tiny' (the label in the id)")
-    model: str | None = Field(default=None, description="bench preset (suanli/data/bench/<name>.json)")
+    # a file name under the cases folder (`bench import` writes configs/<model>.json): no separators, no '..'
+    model: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9._-]*$",
+                              description="bench preset (suanli/data/bench/<name>.json)")
     precision: str = "bf16"
     measure: Literal["decode", "prefill"] | None = None
     mode: Literal["loop", "generate", "generate-static"] | None = Field(

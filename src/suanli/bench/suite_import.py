@@ -1,6 +1,9 @@
 """`suanli bench import DIR`: a suite run's result files into the result store and into validation cases.
 
-No torch here. All-or-nothing: every file is read and checked before anything is written. What it writes:
+No torch here. All-or-nothing: every file is read and checked before anything is written (a model name or run id
+that would put a file outside the cases folder included); the case and config files are written to temp files,
+then the results stored, then the temps renamed into place, and an error at any step removes the temps, the
+results stored and the files placed. What it writes:
 
 - the harness results (`bench_result` of the loop inference and accuracy cases, each carrying the run's matmul
   and copy microbenchmarks) into the result store, where `suanli bench compare` and `suanli calibrate` use
@@ -22,7 +25,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, Field
 
-from suanli.bench.results import BenchResult, ResultStore
+from suanli.bench.results import BenchResult, ResultStore, _safe
 from suanli.bench.suite import CaseRecord, read_records
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError
@@ -175,6 +178,7 @@ def import_suite(
     # everything is computed before anything is written
     files: dict[str, dict[str, Any]] = {}
     configs: dict[str, dict[str, Any]] = {}
+    stem_runs: dict[str, str] = {}  # case file name -> the run it holds
     for run_id, recs in sorted(runs.items()):
         first = recs[0]
         dev = first.accelerator or first.environment.device_name
@@ -185,6 +189,7 @@ def import_suite(
         for rec in recs:
             if rec.case.model and rec.hf_config:
                 configs[rec.case.model] = rec.hf_config
+        stem_runs[f"{stem}.yaml"] = run_id
         files[f"{stem}.yaml"] = {
             "sources": [{"id": source_id, "title": measured_label(first), "kind": "measurement",
                          "url": "scripts/device_proof.sh", "date": f"{first.environment.date:%Y-%m-%d}",
@@ -197,6 +202,26 @@ def import_suite(
         report.cases += len(cases)
     results = [r.bench_result.model_copy(update={"accelerator": r.accelerator or r.bench_result.accelerator})
                for r in records if r.status == "ok" and r.bench_result is not None]
+    # every case and config file goes to a temp file beside its target first, then the results are stored, then
+    # the temps are renamed into place: an error at any step deletes the temps and the results this import stored
+    writes: list[tuple[Path, str]] = []
+    if cases_dir is not None:
+        root = cases_dir.resolve()
+        head = "# Written by `suanli bench import`; the raw results are the suite's JSON files.\n"
+        planned = [(f"case.model {name!r}", cases_dir / "configs" / f"{name}.json", json.dumps(cfg, indent=2) + "\n")
+                   for name, cfg in sorted(configs.items())]
+        planned += [(f"run_id {stem_runs[fname]!r}", cases_dir / fname,
+                     head + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120))
+                    for fname, doc in files.items()]
+        for what, path, text in planned:
+            # SuiteCase.model's pattern keeps names plain; this holds for whatever a result file names
+            if not path.resolve().is_relative_to(root):
+                raise InputError("cases-dir", Message("err.cannot_write_cases_under", cases_dir=cases_dir,
+                                                      v=f"{what} names a path outside it; nothing was imported"))
+            if path.exists() and not path.is_file():
+                raise InputError("cases-dir", Message("err.cannot_write_cases_under", cases_dir=cases_dir,
+                                                      v=f"{path} is not a file"))
+            writes.append((path, text))
     try:  # both folders first, so a write error leaves nothing half-imported
         store.results_dir.mkdir(parents=True, exist_ok=True)
         if cases_dir is not None:
@@ -206,20 +231,33 @@ def import_suite(
     known = {p.stem for p in store.results_dir.glob("*.json")}
     new = [r for r in results if r.id not in known]
     report.already_stored = sorted(r.id for r in results if r.id in known)
-    for res in new:
-        store.save(res)
+    temps: list[Path] = []
+    saved: list[Path] = []
+    placed: list[Path] = []  # targets this import created (not those it replaced)
+    step = "cases-dir"
+    try:
+        for path, text in writes:
+            tmp = path.with_name(path.name + ".tmp")
+            temps.append(tmp)
+            tmp.write_text(text, "utf-8")
+        step = "store"
+        for res in new:
+            target = store.results_dir / f"{_safe(res.id)}.json"
+            saved += [target, target.with_suffix(".json.tmp")]
+            store.save(res)
+        step = "cases-dir"
+        for (path, _), tmp in zip(writes, temps, strict=True):
+            existed = path.exists()
+            tmp.replace(path)
+            if not existed:
+                placed.append(path)
+    except OSError as e:
+        for p in [*temps, *saved, *placed]:
+            p.unlink(missing_ok=True)
+        if step == "store":
+            raise InputError("store", Message("err.cannot_create", e_filename=e.filename, v=e.strerror or e)) from None
+        raise InputError("cases-dir", Message("err.cannot_write_cases_under", cases_dir=cases_dir,
+                                              v=e.strerror or e)) from None
     report.stored_results = [res.id for res in new]
-    if cases_dir is not None:
-        try:
-            for name, cfg in sorted(configs.items()):
-                (cases_dir / "configs" / f"{name}.json").write_text(json.dumps(cfg, indent=2) + "\n", "utf-8")
-            for name, doc in files.items():
-                path = cases_dir / name
-                tmp = path.with_suffix(".yaml.tmp")
-                tmp.write_text("# Written by `suanli bench import`; the raw results are the suite's JSON files.\n"
-                               + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), "utf-8")
-                tmp.replace(path)
-                report.case_files.append(str(path))
-        except OSError as e:
-            raise InputError("cases-dir", Message("err.cannot_write_cases_under", cases_dir=cases_dir, v=e.strerror or e)) from None
+    report.case_files = [str(cases_dir / name) for name in files] if cases_dir is not None else []
     return report, new

@@ -1,0 +1,115 @@
+"""`bench import` writes only under the cases folder, and all or nothing (no torch: hand-built suite records)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import synthetic
+
+from suanli.bench.results import ResultStore
+from suanli.bench.suite import SUITE_FORMAT, CaseRecord, Environment, SuiteCase
+from suanli.bench.suite_import import import_suite
+from suanli.catalog.load import packaged_catalog
+from suanli.errors import InputError
+
+RUN_ID = "20261201T000000Z-0a5f1b"
+HF_CONFIG = {"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+             "num_key_value_heads": 2, "intermediate_size": 512, "vocab_size": 1000}
+
+
+def _suite(tmp_path: Path, model: str = "tiny-llama") -> Path:
+    """A one-case suite result folder: decode of `model` on an H100 SXM, as `bench suite` writes it."""
+    out = tmp_path / "suite"
+    out.mkdir()
+    env = Environment(date=dt.datetime(2026, 12, 1, tzinfo=dt.UTC), host="h", python="3.12", platform="linux",
+                      suanli_version="0", torch="2.5", transformers="4.50", peft="0.14", backend="cuda",
+                      device="cuda:0", device_name="NVIDIA H100 80GB HBM3", memory_kind="device-max-allocated")
+    rec = CaseRecord(
+        run_id=RUN_ID, status="ok", command="suanli bench suite out", environment=env, accelerator="h100-sxm",
+        case=SuiteCase(id="decode-tiny-b1-loop", kind="inference", phase=2, shape="tiny", model="tiny-llama",
+                       measure="decode", mode="loop", input_tokens=64, output_tokens=16),
+        hf_config=HF_CONFIG, metrics={"decode_tokens_per_s": 100.0, "peak_memory_bytes": 1000,
+                                      "memory_kind": "device-max-allocated"},
+        bench_result=synthetic(0.5, 0.4, 0.8, 0.9, accelerator="h100-sxm"))
+    doc: dict[str, Any] = json.loads(rec.model_dump_json())
+    doc["case"]["model"] = model  # as a hand-edited (or hostile) result file would
+    assert doc["format"] == SUITE_FORMAT
+    (out / "decode-tiny-b1-loop.json").write_text(json.dumps(doc))
+    return out
+
+
+def _tree(p: Path) -> list[str]:
+    return sorted(str(x.relative_to(p)) for x in p.rglob("*")) if p.exists() else []
+
+
+def test_a_plain_import_writes_the_case_file_config_and_result(tmp_path: Path) -> None:
+    cases, store = tmp_path / "X" / "cases", ResultStore(tmp_path / "store")
+    report, new = import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
+    assert [r.id for r in new] == report.stored_results == ["r0"]
+    assert _tree(cases) == ["configs", "configs/tiny-llama.json", "h100-sxm-20261201-0a5f1b.yaml"]
+    assert report.case_files == [str(cases / "h100-sxm-20261201-0a5f1b.yaml")]
+
+
+@pytest.mark.parametrize("model", ["../../escaped-by-model-name", "ABSOLUTE", "a/b", ".hidden"])
+def test_a_model_name_that_is_a_path_imports_nothing(tmp_path: Path, model: str) -> None:
+    cases, store = tmp_path / "X" / "cases", ResultStore(tmp_path / "store")
+    model = str(tmp_path / "escaped-absolute") if model == "ABSOLUTE" else model
+    with pytest.raises(InputError) as e:
+        import_suite(packaged_catalog(), _suite(tmp_path, model), store, cases)
+    msg = str(e.value)
+    assert "case.model" in msg and "nothing was imported" in msg and "\n" not in msg
+    assert _tree(tmp_path / "X") == [] and not (tmp_path / "store").exists()
+    assert _tree(tmp_path) == ["suite", "suite/decode-tiny-b1-loop.json"]
+
+
+def test_the_write_step_refuses_a_path_outside_the_cases_folder(tmp_path: Path) -> None:
+    # past the model-name pattern (a record built in code skips validation): the resolve check still refuses
+    suite = _suite(tmp_path)
+    from suanli.bench import suite_import
+
+    real = suite_import.read_records
+
+    def hostile(d: Path) -> tuple[list[CaseRecord], list[str]]:
+        recs, bad = real(d)
+        return [r.model_copy(update={"case": r.case.model_copy(update={"model": "../../escaped"})}) for r in recs], bad
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(suite_import, "read_records", hostile)
+    try:
+        with pytest.raises(InputError) as e:
+            import_suite(packaged_catalog(), suite, ResultStore(tmp_path / "store"), tmp_path / "X" / "cases")
+    finally:
+        mp.undo()
+    assert "case.model '../../escaped' names a path outside" in str(e.value)
+    assert _tree(tmp_path / "X") == [] and not (tmp_path / "store").exists()
+
+
+def test_a_case_file_that_cannot_be_written_stores_nothing(tmp_path: Path) -> None:
+    cases, store = tmp_path / "C", ResultStore(tmp_path / "store")
+    (cases / "h100-sxm-20261201-0a5f1b.yaml").mkdir(parents=True)  # the target is a folder
+    with pytest.raises(InputError) as e:
+        import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
+    assert str(e.value).startswith("cases-dir: cannot write cases under")
+    assert not store.results_dir.exists() or list(store.results_dir.glob("*")) == []
+    assert _tree(cases) == ["h100-sxm-20261201-0a5f1b.yaml"]  # no config, no .tmp
+
+
+def test_a_failed_rename_rolls_back_the_results_and_temps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases, store = tmp_path / "C", ResultStore(tmp_path / "store")
+    real = Path.replace
+
+    def failing(self: Path, target: Any) -> Path:
+        if str(target).endswith(".yaml"):
+            raise OSError(28, "No space left on device")
+        return real(self, target)
+
+    monkeypatch.setattr(Path, "replace", failing)
+    with pytest.raises(InputError) as e:
+        import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
+    assert "No space left on device" in str(e.value)
+    assert not store.results() and list(store.results_dir.glob("*")) == []
+    assert _tree(cases) == ["configs"]  # the config placed before the failure is removed, and every temp
