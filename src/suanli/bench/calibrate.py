@@ -4,6 +4,9 @@ Metrics (names match `suanli.catalog.schema.EfficiencyFactor.metric` where one e
 - `decode_bandwidth`  bytes read per second while decoding / peak memory bandwidth
 - `matmul`            large square GEMM FLOP/s (microbenchmark) / dense peak of that precision
 - `prefill_mfu`       model FLOP/s during prefill / dense peak of the run's precision (inference MFU)
+
+Bytes and FLOPs are the estimator's own (`estimate.speed.inference_speed_terms` of the run's model and workload),
+so a fitted factor, applied by `estimate`, gives the measured speed back.
 - `copy_bandwidth`    device-to-device copy bytes/s (microbenchmark) / peak memory bandwidth
 
 Each factor is the median over the results that measured it, with min, max, count and provenance (the
@@ -15,14 +18,18 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from suanli.bench.results import BenchResult
+from suanli.catalog.schema import ModelArch
+from suanli.estimate.speed import InferenceSpeedTerms, inference_speed_terms, weight_bytes_read
+from suanli.estimate.workload import Workload, make_workload
 
 __all__ = [
+    "ArchOf",
     "Calibration",
     "DevicePeaks",
     "FactorFit",
@@ -34,9 +41,12 @@ __all__ = [
     "peaks_from_accelerator",
     "prefill_flops_per_s",
     "prefill_flops_per_token",
+    "speed_terms",
+    "workload_for",
 ]
 
 Metric = Literal["decode_bandwidth", "matmul", "prefill_mfu", "copy_bandwidth"]
+ArchOf = Callable[[BenchResult], ModelArch | None]
 
 
 class DevicePeaks(BaseModel):
@@ -81,40 +91,55 @@ def device_key(r: BenchResult) -> str:
     return r.accelerator or r.backend.device_name
 
 
-def decode_bytes_per_step(r: BenchResult) -> float:
-    """Bytes read from memory per decode step: all weights once, plus every sequence's KV cache.
+def workload_for(r: BenchResult) -> Workload:
+    """The estimator's workload of a harness run: inference through transformers (`engine="hf"`), tf32 as fp32."""
+    precision = {"tf32": "fp32"}.get(r.config.precision, r.config.precision)
+    return make_workload(task="inference", precision=precision, batch=r.config.batch,
+                         input=r.config.input_tokens, output=r.config.output_tokens, engine="hf")
 
-    Decode is memory-bound: each step reads the weights and the KV cache once (Pope et al. 2022,
-    "Efficiently Scaling Transformer Inference", sec. 2; kipply 2022, "Transformer Inference Arithmetic").
-    Step k (k = 1 .. output-1) attends over input + k cached tokens, so the mean context is input + output/2.
+
+def speed_terms(r: BenchResult, m: ModelArch) -> InferenceSpeedTerms:
+    """The estimator's own inference terms for the run (`estimate.speed.inference_speed_terms`), so a factor fitted
+    here is the one `estimate` divides by: calibrate -> estimate gives the measurement back."""
+    return inference_speed_terms(m, workload_for(r))
+
+
+def decode_bytes_per_step(r: BenchResult, m: ModelArch) -> float:
+    """Bytes read from memory per decode step, as `estimate.speed.inference_step` counts them at one card.
+
+    Decode is memory-bound: each step reads the weights and the KV cache (Pope et al. 2022, "Efficiently Scaling
+    Transformer Inference", sec. 2; kipply 2022, "Transformer Inference Arithmetic"): the weights a step reads
+    (`weight_bytes_read`: no input-embedding table, MoE experts touched), plus every sequence's cache at the mean
+    context (`decode_context`) times the passes the engine makes over it (`kv_read_factor`: 1 + 2g for transformers'
+    repeat_kv, g = heads / KV heads).
     """
-    c = r.config
-    mean_context = c.input_tokens + c.output_tokens / 2
-    return r.model.weight_bytes + c.batch * mean_context * r.model.kv_cache_bytes_per_token
+    t = speed_terms(r, m)
+    b = r.config.batch
+    return float(weight_bytes_read(t, b)) + t.kv_bytes_per_token * t.decode_context * b * t.kv_read_factor
 
 
-def decode_bytes_per_s(r: BenchResult) -> float:
+def decode_bytes_per_s(r: BenchResult, m: ModelArch) -> float:
     if r.throughput is None:
         raise ValueError("result has no throughput")
     steps_per_s = r.throughput.decode_tokens_per_s / r.config.batch
-    return decode_bytes_per_step(r) * steps_per_s
+    return decode_bytes_per_step(r, m) * steps_per_s
 
 
-def prefill_flops_per_token(r: BenchResult) -> float:
-    """Forward FLOPs per token: 2 N + 4 L (H Q) T.
+def prefill_flops_per_token(r: BenchResult, m: ModelArch) -> float:
+    """Forward FLOPs per prompt token, as `estimate.speed.inference_step` counts them: 2 N + attention.
 
-    PaLM (Chowdhery et al. 2022, App. B) counts 6N + 12 L H Q T per trained token; the forward pass is a
-    third of it. N = parameters multiplied per token (`flop_params`), L layers, H heads, Q head dim,
-    T = the sequence length (input tokens); no causal halving, as in PaLM.
+    N = `matmul_params` (the input embedding is a look-up); attention from `prefill_attention_flops_per_token`:
+    causal, each query sees i/2 keys on average, a sliding-window layer at most its window
+    (`arch.prefill_keys_per_query`).
     """
-    m = r.model
-    return 2.0 * m.flop_params + 4.0 * m.num_layers * m.num_attention_heads * m.head_dim * r.config.input_tokens
+    t = speed_terms(r, m)
+    return 2.0 * t.matmul_params + t.prefill_attention_flops_per_token
 
 
-def prefill_flops_per_s(r: BenchResult) -> float:
+def prefill_flops_per_s(r: BenchResult, m: ModelArch) -> float:
     if r.throughput is None:
         raise ValueError("result has no throughput")
-    return prefill_flops_per_token(r) * r.throughput.prefill_tokens_per_s
+    return prefill_flops_per_token(r, m) * r.throughput.prefill_tokens_per_s
 
 
 def peaks_from_accelerator(acc: Any, source: str | None = None) -> DevicePeaks:
@@ -171,8 +196,9 @@ def _fit(metric: Metric, device: str, precision: str, pts: list[tuple[float, Ben
     )
 
 
-def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks) -> Calibration:
-    """Efficiency factors of the device `peaks.device` from the results measured on it."""
+def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: ArchOf) -> Calibration:
+    """Efficiency factors of the device `peaks.device` from the results measured on it. `arch_of` gives a result's
+    model architecture (None: it cannot be rebuilt, and the run's speeds are not used; its microbenchmarks are)."""
     pts: dict[tuple[Metric, str], list[tuple[float, BenchResult]]] = {}
     skipped: list[str] = []
     bw = peaks.memory_bandwidth_bytes_per_s
@@ -187,14 +213,17 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks) -> Calibr
         if r.accuracy is not None and not r.accuracy.passed:
             skipped.append(f"{r.id}: accuracy check failed; its speed is not used")
             continue
-        if r.throughput is not None:
+        model = arch_of(r) if r.throughput is not None else None
+        if r.throughput is not None and model is None:
+            skipped.append(f"{r.id}: cannot rebuild the architecture of {r.model.name}; its speeds are not used")
+        elif r.throughput is not None and model is not None:
             if bw:
-                add("decode_bandwidth", p, decode_bytes_per_s(r) / bw, r)
+                add("decode_bandwidth", p, decode_bytes_per_s(r, model) / bw, r)
             else:
                 skipped.append(f"{r.id}: no peak memory bandwidth for {peaks.device}")
             peak = peaks.dense_flops_per_s.get(p)
             if peak:
-                add("prefill_mfu", p, prefill_flops_per_s(r) / peak, r)
+                add("prefill_mfu", p, prefill_flops_per_s(r, model) / peak, r)
             else:
                 skipped.append(f"{r.id}: no dense {p} peak for {peaks.device}")
         if r.micro is not None:
@@ -210,7 +239,7 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks) -> Calibr
     return Calibration(device=peaks.device, peaks=peaks, factors=factors, skipped=skipped)
 
 
-def fit_all(results: Sequence[BenchResult], peaks: Mapping[str, DevicePeaks]) -> list[Calibration]:
+def fit_all(results: Sequence[BenchResult], peaks: Mapping[str, DevicePeaks], arch_of: ArchOf) -> list[Calibration]:
     """One Calibration per device that has both results and peaks; devices without peaks are left out."""
     keys = sorted({device_key(r) for r in results} & set(peaks))
-    return [fit_efficiency(results, peaks[k]) for k in keys]
+    return [fit_efficiency(results, peaks[k], arch_of) for k in keys]

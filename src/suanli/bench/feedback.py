@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from suanli.bench.calibrate import DevicePeaks, device_key, fit_efficiency, peaks_from_accelerator
+from suanli.bench.calibrate import DevicePeaks, device_key, fit_efficiency, peaks_from_accelerator, workload_for
 from suanli.bench.home import calibration_path
 from suanli.bench.results import BenchResult
 from suanli.catalog import lookup
@@ -25,7 +25,6 @@ from suanli.catalog.hf_config import from_hf_config
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import InputError, NotFoundError
 from suanli.estimate.estimate import Estimate, estimate
-from suanli.estimate.workload import make_workload
 from suanli.i18n import Message
 
 __all__ = [
@@ -121,9 +120,14 @@ def model_for_result(cat: Catalog, r: BenchResult) -> ModelArch:
 
 
 def _workload_for(r: BenchResult) -> Any:
-    precision = {"tf32": "fp32"}.get(r.config.precision, r.config.precision)
-    return make_workload(task="inference", precision=precision, batch=r.config.batch,
-                         input=r.config.input_tokens, output=r.config.output_tokens, engine="hf")
+    return workload_for(r)  # the very workload calibration fits against
+
+
+def _arch_or_none(cat: Catalog, r: BenchResult) -> ModelArch | None:
+    try:
+        return model_for_result(cat, r)
+    except InputError:
+        return None
 
 
 class ComparisonRow(BaseModel):
@@ -179,7 +183,7 @@ def calibrate_results(
         factors_all = []
         for key in sorted(keys):
             peaks: DevicePeaks = peaks_from_accelerator(accs[dev]).model_copy(update={"device": key})
-            factors_all.extend(fit_efficiency(rs, peaks).factors)
+            factors_all.extend(fit_efficiency(rs, peaks, lambda x: _arch_or_none(cat, x)).factors)
         cal_factors = factors_all
         for f in cal_factors:
             if f.metric not in _METRIC_MAP:

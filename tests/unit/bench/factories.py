@@ -7,6 +7,8 @@ import datetime as dt
 
 from suanli.bench.backends import BackendInfo
 from suanli.bench.calibrate import DevicePeaks, decode_bytes_per_step, prefill_flops_per_token
+from suanli.catalog.hf_config import from_hf_config
+from suanli.catalog.schema import ModelArch
 from suanli.bench.models import ModelInfo
 from suanli.bench.results import (
     AccuracyResult,
@@ -18,7 +20,7 @@ from suanli.bench.results import (
     Throughput,
 )
 
-__all__ = ["MODEL", "PEAKS", "small_result", "synthetic"]
+__all__ = ["ARCH", "MODEL", "PEAKS", "arch_of", "small_result", "synthetic"]
 
 
 def small_result(i: int = 0) -> BenchResult:
@@ -90,6 +92,17 @@ MODEL = ModelInfo(
 )
 
 
+# the architecture behind MODEL (a Llama-2-7B-like shape with 8 KV heads), as calibration rebuilds it
+ARCH = from_hf_config({"model_type": "llama", "vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008,
+                       "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+                       "tie_word_embeddings": False}, name="m")
+
+
+def arch_of(r: BenchResult) -> ModelArch | None:
+    """`fit_efficiency`'s architecture look-up for the synthetic results."""
+    return ARCH if r.model.name == "m" else None
+
+
 def synthetic(
     decode_eff: float,
     mfu: float,
@@ -135,8 +148,9 @@ def synthetic(
             memory_kind="device-max-allocated",
         ),
     )
-    steps_per_s = decode_eff * PEAKS.memory_bandwidth_bytes_per_s / decode_bytes_per_step(base)
-    prefill_tps = mfu * PEAKS.dense_flops_per_s["bf16"] / prefill_flops_per_token(base)
+    assert PEAKS.memory_bandwidth_bytes_per_s is not None
+    steps_per_s = decode_eff * PEAKS.memory_bandwidth_bytes_per_s / decode_bytes_per_step(base, ARCH)
+    prefill_tps = mfu * PEAKS.dense_flops_per_s["bf16"] / prefill_flops_per_token(base, ARCH)
     tp = base.throughput.model_copy(
         update={"decode_tokens_per_s": steps_per_s * batch, "prefill_tokens_per_s": prefill_tps}
     )

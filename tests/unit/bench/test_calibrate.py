@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from factories import MODEL, PEAKS, synthetic
+from factories import ARCH, MODEL, PEAKS, arch_of, synthetic
 
 from suanli.bench.calibrate import (
     decode_bytes_per_step,
@@ -16,7 +16,7 @@ from suanli.bench.calibrate import (
 
 
 def test_recovers_known_efficiencies() -> None:
-    cal = fit_efficiency([synthetic(0.70, 0.40, 0.80, 0.90)], PEAKS)
+    cal = fit_efficiency([synthetic(0.70, 0.40, 0.80, 0.90)], PEAKS, arch_of)
     assert cal.get("decode_bandwidth", "bf16").value == pytest.approx(0.70, rel=1e-12)
     assert cal.get("prefill_mfu", "bf16").value == pytest.approx(0.40, rel=1e-12)
     assert cal.get("matmul", "bf16").value == pytest.approx(0.80, rel=1e-12)
@@ -27,7 +27,7 @@ def test_recovers_known_efficiencies() -> None:
 
 def test_median_range_and_provenance_over_several_runs() -> None:
     rs = [synthetic(e, 0.4, 0.8, 0.9, batch=b, i=i) for i, (e, b) in enumerate([(0.6, 1), (0.7, 8), (0.8, 32)])]
-    f = fit_efficiency(rs, PEAKS).get("decode_bandwidth", "bf16")
+    f = fit_efficiency(rs, PEAKS, arch_of).get("decode_bandwidth", "bf16")
     assert f is not None
     assert (f.value, f.min, f.max, f.n) == pytest.approx((0.7, 0.6, 0.8, 3))
     assert f.result_ids == ["r0", "r1", "r2"]
@@ -41,16 +41,20 @@ def test_other_devices_and_failed_accuracy_are_not_used() -> None:
         synthetic(0.1, 0.1, 0.1, 0.1, i=1, accelerator="other"),
         synthetic(0.1, 0.1, 0.1, 0.1, i=2, passed=False),
     ]
-    cal = fit_efficiency(rs, PEAKS)
+    cal = fit_efficiency(rs, PEAKS, arch_of)
     assert cal.get("decode_bandwidth", "bf16").n == 1
     assert any("accuracy check failed" in s for s in cal.skipped)
-    assert [c.device for c in fit_all(rs, {"test-gpu": PEAKS})] == ["test-gpu"]
+    assert [c.device for c in fit_all(rs, {"test-gpu": PEAKS}, arch_of)] == ["test-gpu"]
 
 
 def test_decode_bytes_count_weights_once_and_kv_per_sequence() -> None:
     r = synthetic(0.5, 0.5, 0.5, 0.5, batch=2)
-    # weights + batch x (input + output/2) x KV bytes per token
-    assert decode_bytes_per_step(r) == 14e9 + 2 * (512 + 64) * MODEL.kv_cache_bytes_per_token
+    # weights without the input-embedding table + batch x (input + output/2) x KV bytes per token x transformers'
+    # repeat_kv passes (1 + 2g, g = 32 / 8 = 4)
+    layer = 2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 11008 + 2 * 4096  # q o, k v, gate up down, norms
+    weights = (32 * layer + 32000 * 4096 + 4096) * 2  # + lm_head + final norm, bf16
+    assert decode_bytes_per_step(r, ARCH) == pytest.approx(
+        weights + 2 * (512 + 64) * MODEL.kv_cache_bytes_per_token * 9, rel=1e-12)
 
 
 def test_peaks_from_a_catalog_accelerator_convert_units() -> None:
