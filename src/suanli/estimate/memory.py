@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, ModelArch, SoftwareStack
+from suanli.errors import InputError
 from suanli.estimate import arch
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import QUANTIZED, activation_bytes, weight_bytes_per_param
@@ -28,6 +29,8 @@ __all__ = [
     "max_batch_that_fits",
     "ep_share",
     "max_context_that_fits",
+    "MEASURED_AS",
+    "measured_quantity_bytes",
     "nominal_params",
     "needed_bytes",
     "prefill_chunk_tokens",
@@ -460,10 +463,44 @@ def usable_memory_bytes(capacity_bytes: Any, fragmentation: float, prealloc: flo
     """The one fits rule of estimate and plan. A pre-allocating engine may fill its reserved share of the card
     (vLLM gpu_memory_utilization); everything else the card less the caching allocator's fragmentation margin
     (stack.allocator_fragmentation, gmlake-2024). The runtime reserve is an item of the breakdown, so a plan
-    fits when needed ≤ capacity × (1 − fragmentation), i.e. usable = capacity − runtime − fragmentation."""
+    fits when needed ≤ capacity × (1 − fragmentation), i.e. usable = capacity − runtime − fragmentation. Read as
+    needed / (1 − fragmentation) ≤ capacity, this is `measured_quantity_bytes`' reserved = allocated / (1 − f)
+    (GMLake's fragmentation ratio, 1 − peak active / peak reserved): the breakdown holds no fragmentation term,
+    so the margin is applied once (no double counting)."""
     if prealloc is not None:
         return capacity_bytes * prealloc
     return capacity_bytes * (1.0 - fragmentation)
+
+
+# What a published memory figure counts (validation cases' `measured_as`): `allocated` the tensors alive
+# (torch.cuda.max_memory_allocated, or an exact tensor count), `reserved` the caching allocator's pool
+# (torch.cuda.max_memory_reserved), `device` the card's used memory (nvidia-smi / npu-smi: the pool plus the
+# runtime's context), `unknown` the source does not say
+MEASURED_AS = ("allocated", "reserved", "device", "unknown")
+
+
+def measured_quantity_bytes(tensor_bytes: Any, fragmentation: float, runtime_bytes: Any, measured_as: str,
+                            preallocated: bool = False) -> Any:
+    """The estimate in the quantity a measurement counts, from the tensor need (the breakdown without the runtime
+    item): `allocated` (and `unknown`, scored as the need, the estimate's own quantity) the need itself; `reserved`
+    the need over (1 − fragmentation): GMLake defines the fragmentation ratio as 1 − peak active / peak reserved
+    memory (intelligent-machine-learning/glake:GMLake/README.md, 'Training Performence Evaluation'; gmlake-2024),
+    so reserved = allocated / (1 − f), with f the stack's allocator_fragmentation; `device` that plus the stack's
+    runtime reserve (runtime_overhead_gib: CUDA context and loaded kernels, outside the allocator's pool). A
+    pre-allocating engine (`preallocated`: vLLM's gpu_memory_utilization) reserves its pool whole: the need
+    already holds the pool (kv_cache_pool_unused), so no fragmentation is added.
+
+    The planner's fits rule is the same relation read the other way: `usable_memory_bytes` lets a plan's need
+    (runtime item included) fill capacity × (1 − f), i.e. need / (1 − f) ≤ capacity: the need carries no
+    fragmentation term of its own, so the margin is counted once, not twice; it charges the runtime item the
+    margin too, a conservative runtime × f / (1 − f) (0.09 GiB on CUDA) beyond this function's `device` figure."""
+    if measured_as not in MEASURED_AS:
+        raise InputError("measured_as", Message("err.must_be_one_of_got", names_layout_values=", ".join(MEASURED_AS),
+                                                v=measured_as))
+    if measured_as in ("allocated", "unknown"):
+        return tensor_bytes
+    reserved = tensor_bytes if preallocated else tensor_bytes / (1.0 - fragmentation)
+    return reserved + runtime_bytes if measured_as == "device" else reserved
 
 
 def stack_fragmentation(stack: SoftwareStack | None) -> float:

@@ -33,7 +33,7 @@ from suanli.catalog.schema import Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import InputError, SuanliError
 from suanli.estimate.efficiency import efficiency
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate
-from suanli.estimate.memory import estimate_memory
+from suanli.estimate.memory import estimate_memory, measured_quantity_bytes, stack_fragmentation
 from suanli.estimate.workload import Engine, Workload, make_workload
 from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request
@@ -183,9 +183,14 @@ def _predict(
             return metric, est.per_gpu_bytes
         acc = lookup.accelerator(cat, device)
         stack = next((s for s in cat.stacks if s.id == acc.stack), None)
-        with_runtime = case.get("includes_runtime", False)
-        est = estimate_memory(m, w, acc, stack if with_runtime else None, cat)  # as `suanli estimate` counts it
-        return metric, est.per_gpu_bytes
+        est = estimate_memory(m, w, acc, stack, cat)  # as `suanli estimate` counts it
+        # like with like: the estimate in the quantity the source measured (case `measured_as`); the seed method
+        # keeps its rule of thumb (no runtime item, no fragmentation); a case without one (bench import) as unknown
+        runtime = est.breakdown_bytes.get("runtime_overhead", 0.0)
+        frag = stack_fragmentation(stack) if method == "default" else 0.0
+        return metric, float(measured_quantity_bytes(
+            est.per_gpu_bytes - runtime, frag, runtime, case.get("measured_as", "unknown"),
+            preallocated="kv_cache_pool_unused" in est.breakdown_bytes))
     acc = lookup.accelerator(cat, device)
     overrides: tuple[EfficiencyFactor, ...] = ()
     if method == "seed":

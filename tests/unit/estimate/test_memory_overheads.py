@@ -1,8 +1,9 @@
 """Memory cases measure what their source measured, and the estimator reports that quantity (issue 12, memory pass).
 
-- A case measured with torch.cuda.max_memory_allocated() (tensor memory of the caching allocator) carries no
-  runtime term; a case read from nvidia-smi / a whole-process figure says `includes_runtime: true` and the estimate
-  then adds exactly the stack's runtime_overhead_gib (CUDA context and loaded kernels), nothing else.
+- A case measured with torch.cuda.max_memory_allocated() (tensor memory of the caching allocator) says
+  `measured_as: allocated` and carries no runtime term; a case read from nvidia-smi / a whole-process figure says
+  `measured_as: device`, and estimate_memory's runtime item is exactly the stack's runtime_overhead_gib (CUDA context
+  and loaded kernels); memory.measured_quantity_bytes adds it beside the allocator's pool.
 - LitGPT's multi-GPU LoRA rows run FSDP with every Block checkpointed (Lightning-AI/lit-gpt:finetune/lora.py,
   `FSDPStrategy(auto_wrap_policy={Block}, activation_checkpointing_policy={Block}, ...)` when devices > 1), so they
   state `recompute: full`; the single-GPU rows run without checkpointing.
@@ -55,13 +56,13 @@ def test_allocator_figures_carry_no_runtime(case: dict[str, Any]) -> None:
     """max_memory_allocated counts tensors only: a case that says so must not add the CUDA context."""
     text = f"{case.get('note', '')} {case.get('reported', '')}"
     if "max_memory_allocated" in text and "reserved" not in text:
-        assert not case.get("includes_runtime", False), case["id"]
+        assert case["measured_as"] == "allocated", case["id"]
 
 
 def test_runtime_term_is_the_stack_overhead_only() -> None:
-    """includes_runtime adds the stack's runtime_overhead_gib (0.5 GiB on CUDA) to the same tensor estimate."""
+    """The stack adds its runtime_overhead_gib (0.5 GiB on CUDA) to the same tensor estimate, as one item."""
     cat = packaged_catalog()
-    case = next(c for c in MEMORY if c.get("includes_runtime") and c.get("device", "cpu") != "cpu")
+    case = next(c for c in MEMORY if c.get("measured_as") == "device" and c.get("device", "cpu") != "cpu")
     acc = accelerator(cat, case["device"])
     stack = next(s for s in cat.stacks if s.id == acc.stack)
     assert stack.runtime_overhead_gib is not None

@@ -60,7 +60,7 @@ def case_problems(c: dict[str, Any], source_ids: set[str], factor_ids: set[str])
     """Everything wrong with one engine case; empty when it is well formed."""
     p: list[str] = []
     keys = set(c)
-    allowed = set(_S.REQUIRED) | set(_S.OPTIONAL) | {"holdout", "fitted", "engine_as", "includes_runtime"}
+    allowed = set(_S.REQUIRED) | set(_S.OPTIONAL) | {"holdout", "fitted", "engine_as"}
     if not set(_S.REQUIRED) <= keys:
         p.append(f"missing {sorted(set(_S.REQUIRED) - keys)}")
     if not keys <= allowed:

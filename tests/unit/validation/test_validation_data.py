@@ -41,6 +41,8 @@ OPTIONAL = set(_WORKLOAD_KEYS) | {
     # the source states no parallel layout: scored on the planner's fastest (suanli.validate.report.planner_layout);
     # framework: the one the source states (selects its efficiency rows; with layout unstated, the one searched)
     "layout", "framework", "global_batch",
+    # memory cases: what the figure counts (suanli.estimate.memory.MEASURED_AS; test_measured_as.py)
+    "measured_as",
 }
 # what a `layout: unstated` case may not state: the planner picks it
 LAYOUT_DIMS = {"tp", "pp", "vpp", "cp", "zero", "recompute", "batch", "grad_accum", "tp_comm_overlap"}
