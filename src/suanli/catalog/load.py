@@ -163,13 +163,11 @@ def load_files(paths: Iterable[Path]) -> Catalog:
         for row in merged[section]:
             for field, v in iter_sourced(row):
                 need_source(section, row.id, field, v.source)
-            need_source(section, row.id, "source", getattr(row, "source", None))
-            need_source(section, row.id, "adapted_source", getattr(row, "adapted_source", None))
-            need_source(section, row.id, "engines_source", getattr(row, "engines_source", None))
-            need_source(section, row.id, "kv_dtypes_source", getattr(row, "kv_dtypes_source", None))
-            need_source(section, row.id, "gqa_decode_kernel_source", getattr(row, "gqa_decode_kernel_source", None))
-            need_source(section, row.id, "cpu_adam_source", getattr(row, "cpu_adam_source", None))
-            need_source(section, row.id, "tp_comm_overlap_source", getattr(row, "tp_comm_overlap_source", None))
+            # `source` and every `*_source` field (adapted_source, engines_source, pp_zero_source, offload_source, …)
+            for field in type(row).model_fields:
+                if field == "source" or field.endswith("_source"):
+                    v = getattr(row, field)
+                    need_source(section, row.id, field, v if isinstance(v, str) else None)
 
     _check_unique("accelerators", ((a.id, a.aliases) for a in merged["accelerators"]))
     _check_unique("models", ((m.id, m.aliases) for m in merged["models"]))
