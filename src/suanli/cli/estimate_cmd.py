@@ -111,8 +111,12 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
                          hours=c["time"]["hours"]), highlight=False)
     if c["time"].get("first_serve_hours") is not None and m["fits"] is not False:
         fs = c["time"]["first_serve_breakdown_hours"]
-        console.print(tr("cli.est.first_serve", hours=c["time"]["first_serve_hours"], env=fs["environment_h"] * 60,
-                         download=fs["download_h"] * 60, load=fs["load_h"] * 60), highlight=False)
+        # tokens to generate: a batch job, which starts and is done, rather than first serving (total_hours: set-up
+        # and generation)
+        job = c["time"].get("hours") is not None and c["time"].get("total_hours") is not None
+        console.print(tr("cli.est.job_start" if job else "cli.est.first_serve", hours=c["time"]["first_serve_hours"],
+                         env=fs["environment_h"] * 60, download=fs["download_h"] * 60, load=fs["load_h"] * 60,
+                         total=c["time"].get("total_hours")), highlight=False)
     for g, b in c["error_band"].items():
         if m["fits"] is False and not g.endswith("memory"):
             continue  # a configuration that does not fit shows no speed, so no speed band either

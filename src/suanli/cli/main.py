@@ -282,11 +282,13 @@ def _run() -> None:
                 # the one line with the label every suanli error has (`errors.error_label`), not click's "Error:"
                 from suanli.i18n import t
 
-                hint = t("error.cli.help_hint", lang(), command=f"{ctx.command_path} {ctx.help_option_names[0]}") \
+                # "用法：suanli plan [OPTIONS]" and "运行“suanli plan --help”查看帮助。": full-width colon, no space
+                # after it, and Chinese quotes, as every other zh label (output.label)
+                hint = t("error.cli.help_try", lang(), command=f"{ctx.command_path} {ctx.help_option_names[0]}") \
                     if ctx.help_option_names else ""
                 usage = ctx.get_usage()
                 if usage.startswith("Usage:"):
-                    usage = t("error.cli.usage", lang()) + usage.removeprefix("Usage:")
+                    usage = t("error.cli.usage_line", lang(), usage=usage.removeprefix("Usage:").strip())
                 err_console.print(usage + ("\n" + hint if hint else "") + "\n", highlight=False,
                                   markup=False, soft_wrap=True)
             _fail(_usage_line(e))

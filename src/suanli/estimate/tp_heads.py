@@ -16,6 +16,8 @@ from suanli.estimate import arch
 from suanli.i18n import Message
 
 __all__ = [
+    "HEAD_PADDING_ALTERNATIVE",
+    "HEAD_PADDING_ENGINES",
     "KV_REPLICATING_ENGINES",
     "SPLIT_HEADS_ENGINES",
     "SPLIT_HEADS_FRAMEWORKS",
@@ -47,8 +49,26 @@ SPLIT_HEADS_FRAMEWORKS = ("megatron", "nemo", "mindspeed", "torchtitan")
 #   views Q as (tp, -1) heads (InternLM/lmdeploy lmdeploy/turbomind/deploy/target_model/base.py save_split,
 #   merge_qkv); later releases assert `head_num % tensor_para_size == 0` there (quoted in a 2024-12-09 post, not in
 #   the stored code).
-# MindIE: no check found in the stored material, so none is applied; transformers and llama.cpp split no heads here.
+# transformers and llama.cpp split no heads here.
 SPLIT_HEADS_ENGINES = ("vllm", "vllm-ascend", "sglang", "trt-llm", "lmdeploy")
+
+# Serving engines that pad the heads rather than refuse a tp: MindIE (MindIE-LLM's ATB models). Weights.get_sharded
+# splits whole heads where tp divides them or is a multiple of them (`(size // gqa_size) % world_size == 0 or
+# world_size % (size // gqa_size) == 0`: get_partial_sharded, which past the heads gives rank r the head
+# `rank // (world_size // group_size)`, each KV head replicated), and otherwise zero-pads every rank to
+# ceil(heads / tp) heads (get_partial_sharded_padding / _padding_gqa: `block_head_num = (head_num + world_size - 1)
+# // world_size`, the rest `torch.zeros`) (verylucky01/MindIE-LLM, a mirror of Ascend/MindIE-LLM,
+# examples/atb_models/atb_llm/utils/weights.py @94a674a). Its model zoo lists Qwen2.5-7B-Instruct (28 heads, 4 KV
+# heads) at "支持 world size 1,2,4,8" on the 800I A2, world sizes "对话测试可跑通" (MindIE-LLM
+# examples/atb_models/examples/models/qwen/README.md, 特性矩阵). The same README's prose judges tp by the KV heads
+# alone ("Qwen2-0.5B-Instruct 的 num_key_value_heads 为 2，表明其只支持 world size 1,2"), which its own table
+# contradicts (Qwen2.5-0.5B, 2 KV heads: world size 1,2,4,8), so no head rule is applied to MindIE; the padded heads'
+# extra compute (ceil(heads / tp) · tp / heads, 32/28 for Qwen2.5-7B at tp 8) is not counted.
+HEAD_PADDING_ENGINES = ("mindie",)
+
+# The engine a split-heads engine's refusal points to, on the same stack, that pads the heads instead (stacks.yaml:
+# the CANN stack serves with vllm-ascend and mindie), with its name.
+HEAD_PADDING_ALTERNATIVE = {"vllm-ascend": ("mindie", "MindIE")}
 
 # ...of which those whose QKVParallelLinear splits the KV heads, or past them replicates each over tp / kv ranks:
 # `if tp_size >= total_num_kv_heads: num_kv_head_replicas = divide(tp_size, total_num_kv_heads) else:
@@ -91,9 +111,13 @@ def tp_heads_refusal(m: ModelArch, tp: int, framework: str | None = None, engine
     if tp <= 1 or tp_heads_runs(m, float(tp), framework, engine):
         return None
     heads, kv = m.num_attention_heads or 0, _kv_heads(m)
-    allowed = ", ".join(str(t) for t in allowed_tps(m, candidates, framework, engine))
+    allowed: Message | str = ", ".join(str(t) for t in allowed_tps(m, candidates, framework, engine))
     if framework is not None and framework in SPLIT_HEADS_FRAMEWORKS and not bool(arch.tp_splits_heads(m, float(tp))):
         return Message("why.tp_heads", framework=runner or framework, field="tp", tp=tp, heads=heads, kv_heads=kv, allowed=allowed)
     replicate = engine in KV_REPLICATING_ENGINES and m.mla is None
+    alt = HEAD_PADDING_ALTERNATIVE.get(engine or "")
+    if alt is not None:  # the engine beside it on the stack that pads the heads and runs this tp (--framework mindie)
+        allowed = Message("why.tp_heads_padding_alt", allowed=allowed, engine=alt[1], field="framework", value=alt[0],
+                          tp=tp)
     return Message("why.tp_heads_serving", engine=runner or engine, field="tp", tp=tp, heads=heads, allowed=allowed,
                    kv=Message("why.tp_heads_serving_kv", kv_heads=kv) if replicate else "")

@@ -127,8 +127,8 @@ def test_cli_usage_errors_in_chinese(args: tuple[str, ...], line: str, monkeypat
     err = _run_cli(("--lang", "zh", *args), monkeypatch, capsys, tmp_path)
     assert err.rstrip().splitlines()[-1] == line, err
     assert "Error" not in err and "error:" not in err and "Usage:" not in err and "Try '" not in err, err
-    assert err.startswith("用法: ") or err.startswith("错误: "), err
-    rest = [x for x in err.splitlines() if not x.startswith("用法: ")]  # the usage line: the program's name, [OPTIONS]
+    assert err.startswith("用法：") or err.startswith("错误: "), err
+    rest = [x for x in err.splitlines() if not x.startswith(("用法：", "运行“"))]  # usage, hint: program name, command
     assert english_words("\n".join(rest)) == [], err
 
 
