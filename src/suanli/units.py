@@ -13,8 +13,23 @@ TFLOPS = 1e12  # floating-point operations per second
 SECONDS_PER_HOUR = 3600.0
 HOURS_PER_DAY = 24.0
 HOURS_PER_WEEK = 24.0 * 7
-HOURS_PER_MONTH = 24.0 * 30  # billing month as rented in China: 30 days (assumed; platforms bill 30-day months)
 HOURS_PER_YEAR = 24.0 * 365
+# A billing month is a calendar month: a monthly subscription runs to the same day of the next month (Huawei Cloud,
+# "统一到期日 … 到期日统一至每个月的同一天", https://support.huaweicloud.com/api-oce/api_order_00031.html, 2025-11-27),
+# so 12 monthly bills hold a card for a year; in hours the mean calendar month, 365 / 12 days = 730 h
+# (was 30 days = 720 h: 8,760 h then billed 13 months).
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12
+
+# Hours in one billing unit (`Offer.billing_unit`): the one table billing and card-hour prices read.
+UNIT_HOURS = {
+    "second": 1 / SECONDS_PER_HOUR,
+    "minute": 1 / 60,
+    "hour": 1.0,
+    "day": HOURS_PER_DAY,
+    "week": HOURS_PER_WEEK,
+    "month": HOURS_PER_MONTH,
+    "year": HOURS_PER_YEAR,
+}
 
 BYTES_PER_PARAM = {
     "fp32": 4.0,

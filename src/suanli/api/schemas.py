@@ -7,12 +7,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from suanli.estimate.workload import Precision, Task, Workload
+from suanli.catalog.load import packaged_assumptions
 from suanli.plan.request import PlanRequest
 from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
 
 __all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
 
 _NAME = Field(min_length=1, max_length=MAX_NAME_CHARS)
+_ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): the defaults below
 _Names = tuple[Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)], ...]
 # the same region filter and offer kinds as POST /api/plan (`PlanRequest`), issue 11
 Region = Annotated[Literal["any", "cn", "international"],
@@ -41,7 +43,8 @@ class PlanBody(PlanRequest):
     ttft_s: float | None = Field(None, gt=0, le=LIMITS["ttft_s"], description="time-to-first-token target")
     tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="time-per-output-token target")
     budget_cny: float | None = Field(None, gt=0, le=LIMITS["budget_cny"])
-    engineer_cny_per_week: float = Field(10_000.0, ge=0, le=LIMITS["engineer_cny_per_week"])
+    engineer_cny_per_week: float = Field(_ASSUME.engineer_cny_per_week.value, ge=0, le=LIMITS["engineer_cny_per_week"],
+                                         description="CNY per engineer-week (default: the catalog's assumption)")
     vendors: _Names = Field((), max_length=MAX_LIST_ITEMS)
     stacks: _Names = Field((), max_length=MAX_LIST_ITEMS)
     devices: _Names = Field((), max_length=MAX_LIST_ITEMS)
@@ -114,8 +117,10 @@ class MigrateBody(BaseModel):
     monthly_spend: float = Field(100_000.0, gt=0, le=1e12, description="CNY per month on compute today")
     saving: float | None = Field(None, ge=0, le=1e12, description="CNY saved per month (default: derived)")
     task: str = Field("full", min_length=1, max_length=MAX_NAME_CHARS)
-    engineers: int = Field(2, ge=1, le=10_000)
-    engineer_week: float = Field(10_000.0, ge=0, le=1e9, description="CNY per engineer-week (assumed default)")
+    engineers: int = Field(_ASSUME.migration_engineers.value, ge=1, le=10_000,
+                           description="engineers doing the migration (default: the catalog's assumption, seed-000)")
+    engineer_week: float = Field(_ASSUME.engineer_cny_per_week.value, ge=0, le=1e9,
+                                 description="CNY per engineer-week (default: the catalog's assumption)")
     subsidy: float = Field(0.0, ge=0, lt=1)
     horizon_months: float = Field(12.0, gt=0, le=1200)
     region: Region = "cn"

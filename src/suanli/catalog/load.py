@@ -23,6 +23,7 @@ from suanli.catalog.schema import (
     Accelerator,
     Alternatives,
     Catalog,
+    CostAssumptions,
     EfficiencyFactor,
     Framework,
     InferenceEngine,
@@ -39,7 +40,8 @@ from suanli.catalog.schema import (
 from suanli.errors import DataFileError
 from suanli.i18n import Message
 
-__all__ = ["DATA_DIR", "cached_yaml", "iter_sourced", "load_catalog", "load_files", "packaged_catalog", "read_yaml"]
+__all__ = ["DATA_DIR", "cached_yaml", "iter_sourced", "load_catalog", "load_files", "packaged_assumptions",
+           "packaged_catalog", "read_yaml"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "catalog"
 
@@ -65,6 +67,7 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "engines": InferenceEngine,
     "frameworks": Framework,
     "setup": JobSetup,
+    "assumptions": CostAssumptions,
 }
 
 
@@ -159,7 +162,7 @@ def load_files(paths: Iterable[Path]) -> Catalog:
             )
 
     for section in ("accelerators", "offers", "purchases", "models", "stacks", "efficiency", "links", "engines",
-                    "frameworks", "setup"):
+                    "frameworks", "setup", "assumptions"):
         for row in merged[section]:
             for field, v in iter_sourced(row):
                 need_source(section, row.id, field, v.source)
@@ -246,6 +249,7 @@ def load_files(paths: Iterable[Path]) -> Catalog:
         engines=tuple(merged["engines"]),
         frameworks=tuple(merged["frameworks"]),
         setup=tuple(merged["setup"]),
+        assumptions=tuple(merged["assumptions"]),
     )
 
 
@@ -303,6 +307,18 @@ def load_catalog(data_dir: Path = DATA_DIR, extra: Iterable[Path] = ()) -> Catal
     """The catalog in `data_dir` (default: the packaged one) plus any extra files, with efficiency
     factors derived from the packaged matmul measurements."""
     return derived_matmul_efficiency(load_files([*data_dir.glob("*.yaml"), *extra]))
+
+
+ASSUMPTIONS_FILE = DATA_DIR / "assumptions.yaml"
+
+
+@functools.cache
+def packaged_assumptions() -> CostAssumptions:
+    """The packaged catalog's cost assumptions (`assumptions:` id `default`) read from their own file alone: the
+    defaults the CLI and API state (options, help texts, schemas) before any catalog is loaded. The same row the
+    catalog loads (`plan.cost.cost_assumptions`)."""
+    rows = (read_yaml(ASSUMPTIONS_FILE) or {}).get("assumptions", [])
+    return next(CostAssumptions.model_validate(r) for r in rows if r.get("id") == "default")
 
 
 def _cache_dir() -> Path:

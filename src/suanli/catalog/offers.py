@@ -16,11 +16,14 @@ import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Unpriced
 from suanli.errors import InputError
 from suanli.i18n import Message, render
-from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
+from suanli.units import UNIT_HOURS
 
 __all__ = [
     "DEFAULT_KINDS",
@@ -29,6 +32,7 @@ __all__ = [
     "PLAUSIBLE_FACTOR",
     "REGIONS",
     "Band",
+    "can_rent",
     "can_span_nodes",
     "china_export_controlled",
     "card_hour_price",
@@ -38,6 +42,8 @@ __all__ = [
     "max_cards",
     "multi_node_gap",
     "network_label",
+    "network_text",
+    "offer_network_gbit_per_s",
     "offer_age_months",
     "offer_date",
     "parse_kinds",
@@ -59,8 +65,6 @@ DEFAULT_KINDS: tuple[str, ...] = ("listing",)
 DEFAULT_STALE_MONTHS = 12.0
 PLAUSIBLE_FACTOR = 5.0  # a new price must lie within 1/5× … 5× the device's median per card-hour
 
-_UNIT_HOURS = {"second": 1 / 3600, "minute": 1 / 60, "hour": 1.0, "day": HOURS_PER_DAY, "week": HOURS_PER_WEEK,
-               "month": HOURS_PER_MONTH, "year": HOURS_PER_YEAR}
 
 def is_international(region: str | None) -> bool:
     """Offers outside mainland-China platforms (the catalog marks them `international` or a cloud region such as
@@ -156,6 +160,28 @@ def max_cards(offer: Offer, cards_per_node: int) -> int:
     return limit
 
 
+def offer_network_gbit_per_s(offer: Offer) -> float:
+    """The offer's published inter-node network in Gbit/s per node; NaN when it publishes none."""
+    return offer.inter_node_gbit_per_s.value if offer.inter_node_gbit_per_s else float("nan")
+
+
+def can_rent(offer: Offer, cards_per_node: int, gpus: Any, tp: Any, serving: bool, net: Any = None) -> Any:
+    """Whether `offer` can rent a job of `gpus` cards (tensor-parallel groups of `tp`) on a device with
+    `cards_per_node` cards a node: the one rentability rule of `plan`, `compare` and `migrate cost` (arrays or
+    scalars). Training on more than one node needs an offer that spans nodes (`can_span_nodes`) and holds the job
+    (`max_cards`); serving replicas are independent model copies, so separate instances suffice as long as one holds
+    a replica's `tp` cards. `net`: the inter-node network (Gbit/s per node, NaN = not published) a multi-node
+    training row was evaluated on: only offers publishing that network rent it; None: any network."""
+    multi_node = np.asarray(gpus) > cards_per_node
+    limit = max_cards(offer, cards_per_node)
+    ok = (~multi_node | can_span_nodes(offer) | serving) & ((np.asarray(gpus) <= limit) | (serving & (np.asarray(tp) <= limit)))
+    if net is not None:
+        onet = offer_network_gbit_per_s(offer)
+        row_net = np.asarray(net, dtype=float)
+        ok &= ~multi_node | serving | (np.isnan(row_net) & math.isnan(onet)) | (row_net == onet)
+    return ok
+
+
 NETWORK_NAMES = {"none": "none", "roce": "RoCE", "infiniband": "InfiniBand", "efa": "EFA"}
 
 
@@ -164,6 +190,14 @@ def network_label(offer: Offer) -> str:
     name = NETWORK_NAMES[offer.inter_node_network]
     bw = f" {offer.inter_node_gbit_per_s.value:,.0f} Gbit/s per node" if offer.inter_node_gbit_per_s else ""
     return name + bw
+
+
+def network_text(offer: Offer) -> dict[str, str]:
+    """`network_label` in both languages, as a message parameter takes data text ('EFA，每节点每秒 3,200 吉比特')."""
+    name = NETWORK_NAMES[offer.inter_node_network]
+    bw = offer.inter_node_gbit_per_s.value if offer.inter_node_gbit_per_s else None
+    zh = ("无" if offer.inter_node_network == "none" else name) + (f"，每节点每秒 {bw:,.0f} 吉比特" if bw else "")
+    return {"en": network_label(offer), "zh": zh}
 
 
 def scope_label(offer: Offer) -> str:
@@ -178,7 +212,7 @@ def scope_label(offer: Offer) -> str:
 
 def card_hour_price(offer: Offer) -> float:
     """CNY per card-hour at full use: price ÷ cards ÷ hours per billing unit."""
-    return offer.price_cny.value / offer.cards / _UNIT_HOURS[offer.billing_unit]
+    return offer.price_cny.value / offer.cards / UNIT_HOURS[offer.billing_unit]
 
 
 def is_second_hand(offer: Offer) -> bool:

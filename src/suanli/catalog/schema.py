@@ -25,6 +25,7 @@ __all__ = [
     "Catalog",
     "DiffusionComponent",
     "DiffusionPipelineDefaults",
+    "CostAssumptions",
     "EfficiencyFactor",
     "FlopsPoint",
     "Framework",
@@ -670,6 +671,21 @@ class JobSetup(_Strict):
     note: str | None = None
 
 
+class CostAssumptions(_Strict):
+    """World facts the cost answers assume (`assumptions:` in data/catalog/assumptions.yaml), each with its source
+    (`assumed` with why where none is published): the one place plan, compare, tco, rent-vs-buy, migrate cost and
+    the CLI/API defaults read them from."""
+
+    id: str
+    engineer_cny_per_week: FloatField = Field(description="CNY one engineer costs per week (migration one-off)")
+    migration_engineers: IntField = Field(description="engineers a migration to another stack takes")
+    pue: FloatField = Field(description="data-centre power usage effectiveness of an owned card (rent vs buy)")
+    electricity_cny_per_kwh: FloatField = Field(description="CNY per kWh an owned card pays (rent vs buy)")
+    amortization_years: FloatField = Field(description="years a bought card is written off over (rent vs buy)")
+    source: str
+    note: str | None = None
+
+
 class EfficiencyFactor(_Strict):
     """An empirical efficiency (achieved / peak), labelled empirical, with the measurement that set it.
 
@@ -759,6 +775,7 @@ class Catalog(_Strict):
     frameworks: tuple[Framework, ...] = ()
     setup: tuple[JobSetup, ...] = ()
     unpriced: tuple[Unpriced, ...] = ()
+    assumptions: tuple[CostAssumptions, ...] = ()
 
     @property
     def as_of(self) -> str:

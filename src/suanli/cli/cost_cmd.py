@@ -9,7 +9,7 @@ import typer
 
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
-from suanli.catalog.load import read_yaml
+from suanli.catalog.load import packaged_assumptions, read_yaml
 from suanli.catalog.offers import rent_message
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
@@ -31,6 +31,8 @@ from suanli.plan.cost import (
 )
 from suanli.plan.scenarios import Scenario, run_scenario
 from suanli.units import HOURS_PER_YEAR
+
+_ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): option defaults and help texts
 
 __all__ = ["SCENARIOS_PATH", "register"]
 
@@ -273,9 +275,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
     def rent_vs_buy_cmd(
         gpu: Annotated[str, typer.Option(help="device")] = "rtx-4090",
         utilization: Annotated[float, typer.Option(help="share of the year the card works")] = 0.5,
-        years: Annotated[float, typer.Option(help="amortization years")] = 3.0,
-        pue: Annotated[float, typer.Option(help="data-centre PUE (assumed default 1.3)")] = 1.3,
-        electricity: Annotated[float, typer.Option(help="CNY per kWh (assumed default 0.8)")] = 0.8,
+        years: Annotated[float, typer.Option(help=f"amortization years (assumed default {_ASSUME.amortization_years.value:g})")] = _ASSUME.amortization_years.value,
+        pue: Annotated[float, typer.Option(help=f"data-centre PUE (assumed default {_ASSUME.pue.value:g})")] = _ASSUME.pue.value,
+        electricity: Annotated[float, typer.Option(help=f"CNY per kWh (assumed default {_ASSUME.electricity_cny_per_kwh.value:g})")] = _ASSUME.electricity_cny_per_kwh.value,
         ops: Annotated[float, typer.Option(help="operations CNY per card per year")] = 0.0,
         card_price: Annotated[float | None, typer.Option(help="CNY per card (default: catalog purchase)")] = None,
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
@@ -464,8 +466,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         monthly_spend: Annotated[float, typer.Option(help="CNY spent per month on compute today")] = 100_000.0,
         saving: Annotated[float | None, typer.Option(help="CNY saved per month (default: derived from throughput per yuan)")] = None,
         task: Annotated[str, typer.Option(help="workload kind used to derive the saving")] = "full",
-        engineers: Annotated[int, typer.Option(help="engineers doing the migration")] = 2,
-        engineer_week: Annotated[float, typer.Option(help="CNY per engineer-week (assumed default ¥10,000)")] = 10_000.0,
+        engineers: Annotated[int, typer.Option(help=f"engineers doing the migration (default {_ASSUME.migration_engineers.value}, seed-000)")] = _ASSUME.migration_engineers.value,
+        engineer_week: Annotated[float, typer.Option(help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})")] = _ASSUME.engineer_cny_per_week.value,
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,
         horizon_months: Annotated[float, typer.Option(help="horizon for the verdict")] = 12.0,
         region: RegionOpt = offer_q.DEFAULT_REGION,

@@ -36,9 +36,16 @@ from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, set
 from suanli.estimate.tp_heads import tp_heads_refusal
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, render
+from suanli.units import SECONDS_PER_HOUR
 
-__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "band_evidence", "estimate", "evidence_message", "moe_evidence_message",
-           "moe_stack_band", "stack_band"]
+__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "band_evidence", "estimate", "evidence_message",
+           "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band"]
+
+
+def job_hours(tokens: Any, tokens_per_s: Any) -> Any:
+    """Hours to process `tokens` at `tokens_per_s` (arrays or floats): tokens ÷ rate ÷ 3,600 s. The one hours rule
+    of estimate, plan and validate."""
+    return tokens / tokens_per_s / SECONDS_PER_HOUR
 
 
 class ErrorBand(BaseModel):
@@ -290,7 +297,7 @@ def estimate(
                 elif (assumed := offload_assumption(cat, w)) is not None:  # timed with an assumed CPU-Adam rate
                     notes.append(assumed)
                 if w.tokens and math.isfinite(tr.train_tokens_per_s):
-                    hours = w.tokens / tr.train_tokens_per_s / 3600
+                    hours = job_hours(w.tokens, tr.train_tokens_per_s)
                     terms = setup_terms(cat, model, w.task, mem.trainable_params, optimizer_bytes_per_param(w))
                     nodes = math.ceil(w.gpus / device.max_cards_per_node)
                     su = setup_hours(terms, hours, nodes, w.gpus, w.download_gbit_per_s)
@@ -301,7 +308,7 @@ def estimate(
                 first_serve = {k: float(v) for k, v in first.items()}
                 inf = inference_speed(cat, model, device, w, overrides)
                 if w.tokens:
-                    hours = w.tokens / inf.output_tokens_per_s / 3600
+                    hours = job_hours(w.tokens, inf.output_tokens_per_s)
         except EstimateError as e:
             notes.append(Message("est.note.no_speed", reason=str(e)))
     elif model.kind == "diffusion":

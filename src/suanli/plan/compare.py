@@ -21,7 +21,9 @@ from suanli.estimate.precision import default_precision, native_precision_note, 
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, messages, render
-from suanli.plan.cost import JobCost, cost_per_million_tokens, job_cost, migration_tco, yuan_per_effective_tflops
+from suanli.estimate.memory import weights_bytes
+from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
+                              migration_tco, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, migration_weeks,
                                 plan_workload, serving_layout)
@@ -89,7 +91,7 @@ def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_
                     stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> tuple[float, Offer] | None:
     """The price of one card-hour and the offer that sets it: one card for one hour under hourly billing when an
     hourly offer exists, else the offer's price per card-hour at full use of its billing unit (an 8-card machine
-    rented by the month: price ÷ 8 ÷ 720 h), chosen by `fresh_first` (a fresh price before a stale one on `today`,
+    rented by the month: price ÷ 8 ÷ 730 h, `units.HOURS_PER_MONTH`), chosen by `fresh_first` (a fresh price before a stale one on `today`,
     then the lowest). None when the device has no usable offer."""
     offers = [o for o in offer_q.filter_catalog(cat, region, kinds).offers if o.device == device_id]
     hourly = fresh_first(((c.cost_cny, o, c) for o in offers if o.billing_unit == "hour"
@@ -105,12 +107,11 @@ def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, re
     """Every usable offer's CNY per card-hour of renting a card for `hours` (rent-vs-buy: a year, 8,760 h), any
     billing unit: one instance of the offer's cards held for the hours and billed as `job_cost` bills it (units
     rounded up, minimum term), ÷ its cards ÷ hours; with the offer and the bill, cheapest first.
-    Monthly billing counts calendar months: the catalog's month is 30 days (720 h), so a year, 8,760 h, is 12 bills
-    (8,640 billed hours), not 13."""
+    Monthly billing counts calendar months (`units.HOURS_PER_MONTH`), so a year, 8,760 h, is 12 bills, as `tco` and
+    `plan` bill it (the one billing rule, `plan.cost.billed_cost`)."""
     out = []
     for o in offer_q.usable_offers(cat, region, kinds, device=device_id):
-        held_h = hours * 12 * HOURS_PER_MONTH / HOURS_PER_YEAR if o.billing_unit == "month" else hours
-        c = job_cost(o, o.cards, held_h)
+        c = job_cost(o, o.cards, hours)
         out.append((c.cost_cny / (o.cards * hours), o, c))
     return sorted(out, key=lambda t: t[0])
 
@@ -321,11 +322,25 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         c = e.contract()
         evidence = _speed_evidence(cat, e)
         fits = c["memory"]["fits"]
-        hours = c["time"].get("hours") if fits is not False else None  # a job that does not fit has no time
-        # the offer by the planner's rule (`fresh_first`: a fresh price before a stale one, then the cheapest)
-        found = fresh_first(((c.cost_cny, o, c) for o in priced.offers if o.device == acc.id
-                             for c in (job_cost(o, gpus, hours),)), today) if hours else None
-        cost = found[2] if found else None
+        t = c["time"]
+        # the hours a job is billed: compute and set-up (`total_hours`, as plan and estimate count them); a job that
+        # does not fit has no time
+        hours = t.get("total_hours", t.get("hours")) if fits is not False else None
+        dl_h = (t.get("setup_breakdown_hours") or t.get("first_serve_breakdown_hours") or {}).get("download_h", 0.0)
+        dl_bytes = weights_bytes(m, "bf16" if task != "inference" else w.precision)  # estimate.setup's download
+        # the offers that can rent the job (`offers.can_rent`, the planner's rule: spanning nodes, `max_cards`), each
+        # on its own hours (its download rate, `job_hours_on_offer`); the offer by the planner's rule (`fresh_first`:
+        # a fresh price before a stale one, then the cheapest)
+        rentable = [o for o in priced.offers if o.device == acc.id
+                    and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, w.tp, task == "inference"))]
+        found = fresh_first(((jc.cost_cny, o, (jc, oh)) for o in rentable
+                             for oh in (job_hours_on_offer(o, hours, dl_bytes, dl_h),)
+                             for jc in (job_cost(o, gpus, oh),)), today) if hours else None
+        cost = found[2][0] if found else None
+        if found:
+            hours = found[2][1]  # the chosen offer's hours
+        unpriced = (no_price(full, acc.id, region, kinds) if not any(o.device == acc.id for o in priced.offers)
+                    else Message("why.no_usable_offer") if hours and not rentable else None)
         basis = card_hour_offer(priced, acc.id, "any", kinds, today)
         price = basis[0] if basis else None
         used = next((o for o in priced.offers if cost is not None and o.id == cost.offer_id), None)
@@ -365,10 +380,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "domestic": acc.domestic,
             **pricing_basis(region, kinds),
             "offer_facts": offer_facts(used, today) if used else None,
-            "no_price": None if any(o.device == acc.id for o in priced.offers)
-            else no_price_message(full, acc.id, region, kinds),
-            "no_price_i18n": None if any(o.device == acc.id for o in priced.offers)
-            else no_price(full, acc.id, region, kinds).to_json(),
+            # no usable price, or prices but no offer that can rent the job (plan's `why.no_usable_offer`)
+            "no_price": None if unpriced is None else render(unpriced),
+            "no_price_i18n": None if unpriced is None else unpriced.to_json(),
         })
     return rows
 
@@ -457,7 +471,7 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[
 
 def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from_gpu: str = "h100-sxm",
                    monthly_spend: float = 100_000.0, saving: float | None = None, task: str = "full",
-                   engineers: int = 2, engineer_week: float = 10_000.0, subsidy: float = 0.0,
+                   engineers: int | None = None, engineer_week: float | None = None, subsidy: float = 0.0,
                    horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
@@ -468,6 +482,9 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     `kinds`, any billing unit) the planner would take (`fresh_first`: the cheapest fresh price, a stale one only
     when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`). With the
     validated `error_bands` each device's derived speed carries its stack's out-of-sample evidence (`evidence`)."""
+    assume = cost_assumptions(cat)  # None: the catalog's `assumptions:` (engineers, CNY per engineer-week)
+    engineers = assume.migration_engineers.value if engineers is None else engineers
+    engineer_week = assume.engineer_cny_per_week.value if engineer_week is None else engineer_week
     for name, v, lo, hi in (("monthly-spend", monthly_spend, 1e-9, 1e12), ("engineer-week", engineer_week, 0.0, 1e9),
                             ("horizon-months", horizon_months, 1e-9, 1200.0), ("subsidy", subsidy, 0.0, 0.999)):
         if not (math.isfinite(v) and lo <= v <= hi):

@@ -11,36 +11,55 @@ import numpy as np
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from suanli.catalog.schema import Catalog, Offer
-from suanli.errors import InputError
+from suanli.catalog.schema import Catalog, CostAssumptions, Offer
+from suanli.errors import EstimateError, InputError
+from suanli.estimate.setup import download_hours, offer_download_gbit_per_s
 from suanli.i18n import Message, render
-from suanli.units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR
+from suanli.units import HOURS_PER_YEAR, UNIT_HOURS
 
 __all__ = [
     "JobCost",
-    "MIGRATION_ENGINEERS",
     "MigrationTCO",
     "RentVsBuy",
-    "UNIT_HOURS",
+    "UNIT_HOURS",  # re-exported: `units.UNIT_HOURS` is the one table
     "billed_cost",
     "billed_units",
     "cheapest_job_cost",
+    "cost_assumptions",
     "cost_per_million_tokens",
     "job_cost",
+    "job_hours_on_offer",
     "migration_tco",
+    "offer_download_delta_h",
     "rent_vs_buy",
     "yuan_per_effective_tflops",
 ]
 
-UNIT_HOURS = {
-    "second": 1 / 3600,
-    "minute": 1 / 60,
-    "hour": 1.0,
-    "day": HOURS_PER_DAY,
-    "week": HOURS_PER_WEEK,
-    "month": HOURS_PER_MONTH,
-    "year": HOURS_PER_YEAR,
-}
+
+def cost_assumptions(cat: Catalog) -> CostAssumptions:
+    """The catalog's cost assumptions (`assumptions:` in data/catalog/assumptions.yaml, id `default`): CNY per
+    engineer-week, engineers per migration, PUE, electricity price, amortisation years; each with its source."""
+    a = next((x for x in cat.assumptions if x.id == "default"), None)
+    if a is None:
+        raise EstimateError(Message("err.the_catalog_has_no_default_assumptions"))
+    return a
+
+
+def offer_download_delta_h(dl_bytes: Any, dl_h: Any, offer_gbit_per_s: Any) -> Any:
+    """Hours an offer's own download rate adds to a job's hours counted at the catalog's rate (`dl_h` for
+    `dl_bytes`): the offer's published public bandwidth (`estimate.setup.offer_download_gbit_per_s`; NaN: not
+    published, nothing changes) downloads the model in bytes·8/rate (`estimate.setup.download_hours`). The one
+    per-offer hours rule of `plan` (`_price`) and `compare` (`job_hours_on_offer`)."""
+    gbit = np.asarray(offer_gbit_per_s, dtype=float)
+    own = ~np.isnan(gbit) & (np.asarray(dl_bytes) > 0)
+    return np.where(own, download_hours(dl_bytes, np.where(own, gbit, 1.0)) - dl_h, 0.0)
+
+
+def job_hours_on_offer(offer: Offer, total_h: float, dl_bytes: float, dl_h: float) -> float:
+    """The hours a job is billed on `offer`: its total hours (compute and set-up, the download at the catalog's
+    rate `dl_h`) with the download at the offer's own rate (`offer_download_delta_h`), as the planner bills them."""
+    gbit = offer_download_gbit_per_s(offer)
+    return float(total_h + offer_download_delta_h(dl_bytes, dl_h, float("nan") if gbit is None else gbit))
 
 
 class JobCost(BaseModel):
@@ -106,7 +125,7 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
 
 def billed_units(hours: Any, unit_h: Any, min_units: Any) -> Any:
     """Billing units paid per instance: ceil(hours / unit), at least the offer's minimum (arrays or floats;
-    1e-9: 720.0000001 hours of float noise is still one 720-hour month)."""
+    1e-9: 730.0000001 hours of float noise is still one 730-hour month)."""
     return np.maximum(min_units, np.ceil(np.maximum(hours, 0.0) / unit_h - 1e-9))
 
 
@@ -170,15 +189,16 @@ class RentVsBuy(BaseModel):
 def rent_vs_buy(
     rent_cny_per_card_hour: float,
     card_cny: float,
-    server_share_cny: float = 0.0,
-    tdp_w: float = 0.0,
-    pue: float = 1.3,
-    electricity_cny_per_kwh: float = 0.8,
-    ops_cny_per_year: float = 0.0,
-    amortization_years: float = 3.0,
+    server_share_cny: float,
+    tdp_w: float,
+    pue: float,
+    electricity_cny_per_kwh: float,
+    ops_cny_per_year: float,
+    amortization_years: float,
     utilization: float = 0.5,
 ) -> RentVsBuy:
-    """Per card per year. Renting costs price × 8760 h × utilization (the seeds: ¥2.45 × 24 × 365 ≈ ¥21k at
+    """Per card per year; PUE, electricity price and amortisation years are the caller's (defaults: the catalog's
+    `assumptions:`, `cost_assumptions`). Renting costs price × 8760 h × utilization (the seeds: ¥2.45 × 24 × 365 ≈ ¥21k at
     full use). Buying costs capex / years + ops + power (TDP × PUE × price × hours used). Break-even
     utilization u solves rent·u = fixed + power·u."""
     for name, v, hi in (("rent-price", rent_cny_per_card_hour, 1e5), ("card-price", card_cny, 1e8),
@@ -224,8 +244,18 @@ def rent_vs_buy(
 
 # seed-000 §4: "需要投入2人周×2人的适配成本", after "通常1-2周可以完成": read as 2 calendar weeks for 2 engineers
 # = 4 engineer-weeks (the weeks are the project's duration, as the adapted range 1–2 weeks is). Migration effort is
-# one quantity everywhere: calendar weeks × engineers (`migrate check`, `migrate cost`, `plan`).
-MIGRATION_ENGINEERS = 2
+# one quantity everywhere: calendar weeks × engineers (`migrate check`, `migrate cost`, `plan`); the engineers are
+# the catalog's `assumptions: migration_engineers` (`cost_assumptions`).
+
+
+def __getattr__(name: str) -> Any:
+    """`MIGRATION_ENGINEERS`: the packaged catalog's `assumptions: migration_engineers` (read when asked, for
+    callers without a catalog at hand; with one, read `cost_assumptions(cat)`)."""
+    if name == "MIGRATION_ENGINEERS":
+        from suanli.catalog.load import packaged_assumptions
+
+        return packaged_assumptions().migration_engineers.value
+    raise AttributeError(name)
 
 
 class MigrationTCO(BaseModel):
@@ -251,8 +281,8 @@ def migration_tco(
     monthly_compute_cny: float,
     monthly_saving_cny: float,
     weeks: tuple[float, float],
-    engineers: int = 2,
-    cost_per_engineer_week_cny: float = 10_000.0,
+    engineers: int,
+    cost_per_engineer_week_cny: float,
     horizon_months: float = 12.0,
 ) -> MigrationTCO:
     """One-off migration cost (engineers × weeks × weekly cost) against the monthly saving → payback months.

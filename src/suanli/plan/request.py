@@ -97,7 +97,8 @@ class PlanRequest(BaseModel):
     migration_months: float = Field(12.0, gt=0, le=120, description="months of this workload the one-off migration is spread over")
     allow_migration: bool = True
     subsidy: float = Field(0.0, ge=0, lt=1, description="share of domestic compute cost refunded (0.2–0.3 in some regions)")
-    engineer_cny_per_week: float = Field(10_000.0, ge=0)
+    engineer_cny_per_week: float | None = Field(
+        None, ge=0, description="CNY per engineer-week of a migration (None: the catalog's assumptions: block)")
     objective: Literal["cheapest", "fastest", "best-value", "fastest-within-budget"] = "cheapest"
     top: int = Field(5, ge=1, le=50)
 

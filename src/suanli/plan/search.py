@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.catalog import lookup
 from suanli.catalog.offers import (
+    can_rent,
     can_span_nodes,
     china_export_controlled,
     is_international,
@@ -36,7 +37,7 @@ from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, 
 from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
-from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message,
+from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
                                       moe_evidence_message, moe_stack_band, stack_band)
 from suanli.catalog.offers import assumed_variant, rent_message, variants_of
 from suanli.estimate.capability import (
@@ -65,7 +66,6 @@ from suanli.estimate.precision import native_precision_note, peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
-    download_hours,
     job_setup,
     offer_download_gbit_per_s,
     serve_setup_hours,
@@ -85,9 +85,9 @@ from suanli.estimate.speed import (
 from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, duration, render, t
-from suanli.plan.cost import MIGRATION_ENGINEERS, UNIT_HOURS, billed_cost, billed_units
+from suanli.plan.cost import billed_cost, billed_units, cost_assumptions, offer_download_delta_h
 from suanli.plan.request import PlanRequest
-from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, GiB
+from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
            "is_international", "migration_weeks",
@@ -588,7 +588,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         overlap = np.array([tp_overlap_runs(fw, d.acc) for d in devs])[di]
         k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=overlap,
                           offload=opt == OPT_OFFLOAD)
-        compute_h = float(req.tokens or 0) / k["tokens_per_s"] / 3600
+        compute_h = job_hours(float(req.tokens or 0), k["tokens_per_s"])
         nodes = np.ceil(L["gpus"] / per_node[sel])
         terms = setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w))
         su = setup_hours(terms, compute_h, nodes, L["gpus"])
@@ -618,10 +618,6 @@ def _networks(d: _Device) -> list[float]:
             if not any((math.isnan(g) and math.isnan(x)) or g == x for x in out):
                 out.append(g)
     return out or [float("nan")]
-
-
-def _offer_network(o: Offer) -> float:
-    return o.inter_node_gbit_per_s.value if o.inter_node_gbit_per_s else float("nan")
 
 
 def _empty() -> dict[str, np.ndarray]:
@@ -718,7 +714,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         if need_tok_s > 0:
             hours = np.full(di.shape, req.serving_hours)
         else:
-            hours = float(req.tokens or 0) / (per_replica * replicas) / 3600
+            hours = job_hours(float(req.tokens or 0), per_replica * replicas)
         gpus = replicas * tp
         fail |= np.where(gpus <= req.card_limit, 0, F_CARDS)
         ok = fail == 0
@@ -756,7 +752,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
            one_off: np.ndarray) -> dict[str, np.ndarray]:
     """Each configuration's offer, chosen among the usable ones (those that can rent it) through `billed_cost`,
     each offer on its own hours (an offer that publishes its public bandwidth downloads the model at it:
-    `estimate.setup.download_hours`). The choice, in order: a fresh price before a stale one (`is_stale` at
+    `plan.cost.offer_download_delta_h`). The choice, in order: a fresh price before a stale one (`is_stale` at
     `req.stale_months`: a stale offer prices a configuration only when no fresh one can rent it); for
     fastest-within-budget, one within the budget; then by the objective: cheapest and best-value the lowest cost
     (ties: sooner done), fastest the soonest done (training: hours; serving: its first serve; ties: lower cost).
@@ -775,7 +771,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     best_o = np.full(n, -1)
     best_d = np.zeros(n)
     best_g = np.full(n, np.nan)
-    multi_node = gpus > np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[dev] if devs else gpus > 0
+    row_net = grid["net"][sel]
     serving = bool(np.any(grid["replicas"][sel] > 0)) if n else False
     dom = np.array([d.acc.domestic for d in devs])[dev] if devs else np.zeros(0, dtype=bool)
     sub = np.where(dom, req.subsidy, 0.0)
@@ -793,20 +789,16 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         cards = col(lambda o: o.cards)
         min_cards = col(lambda o: o.min_cards_per_order or 0)
         stale = col(lambda o: float(is_stale(o, today, req.stale_months)))
-        spans = np.array([o is not None and can_span_nodes(o) for o in rows])[dev]
-        limit = np.array([max_cards(o, d.acc.max_cards_per_node) if o is not None else 0
-                          for o, d in zip(rows, devs)], dtype=float)[dev]
-        # serving replicas are independent model copies, each in one instance (its tp cards within `max_cards`):
-        # separate instances suffice; one training job across instances needs offers that span nodes (single-card
-        # VMs never combine into one job, nor a tensor-parallel group)
-        ok = has & ((~multi_node) | spans | serving) & ((gpus <= limit) | (serving & (tp <= limit)))
-        # a multi-node training row was evaluated on one network: only offers publishing that network price it
-        onet = col(_offer_network)
-        row_net = grid["net"][sel]
-        ok &= ~multi_node | serving | (np.isnan(row_net) & np.isnan(onet)) | (row_net == onet)
+        # the one rentability rule (`catalog.offers.can_rent`: spanning nodes, `max_cards`, the network a
+        # multi-node training row was evaluated on), per device on its rows; compare uses it too
+        ok = has.copy()
+        for i, (o, d) in enumerate(zip(rows, devs)):
+            on = dev == i
+            if o is not None and on.any():
+                ok[on] &= can_rent(o, d.acc.max_cards_per_node, gpus[on], tp[on], serving, row_net[on])
         gbit = col(lambda o: offer_download_gbit_per_s(o) or np.nan)
         own = ~np.isnan(gbit) & (dl_bytes > 0)
-        delta = np.where(own, download_hours(dl_bytes, np.where(own, gbit, 1.0)) - dl_h, 0.0)
+        delta = offer_download_delta_h(dl_bytes, dl_h, gbit)  # the offer's own download rate (one function)
         hours = base_h + delta * billed  # serving without a horizon: the set-up is not billed
         if in_period:  # a stated serving period is the rental: the offer's download moves the first serve only
             hours = np.maximum(req.serving_hours, first_h + delta)
@@ -889,7 +881,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     dev = grid["dev"][sel]
     weeks = np.array([(d.weeks[0] + d.weeks[1]) / 2 for d in devs])[dev] if devs else np.zeros(0)
-    one_off = weeks * MIGRATION_ENGINEERS * req.engineer_cny_per_week
+    assume = cost_assumptions(cat)  # the catalog's `assumptions:` (engineers, CNY per engineer-week)
+    week_cny = req.engineer_cny_per_week if req.engineer_cny_per_week is not None else assume.engineer_cny_per_week.value
+    one_off = weeks * assume.migration_engineers.value * week_cny
     priced = _price(devs, grid, sel, req, today, one_off)
     cost, cost_max, oi = priced["cost"], priced["cost_max"], priced["offer"]
     # hours and set-up are those of each configuration's chosen offer from here on (its download rate); a
@@ -1008,7 +1002,7 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
                                hours=duration(req.serving_hours), field="hours"))
         js = job_setup(cat)
         if js.weight_load_gb_per_s is not None:
-            out.append(Message("plan.assume.job_start" if job else "plan.assume.first_serve_in_period"
+            out.append(Message("plan.assume.first_serve_job" if job else "plan.assume.first_serve_in_period"
                                if req.setup_in_period
                                else "plan.assume.first_serve_billed" if req.setup_billed else "plan.assume.first_serve",
                                env=js.environment_minutes.value, gbit=js.download_gbit_per_s.value,
@@ -1200,7 +1194,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.nvlink_bridge", cards=group, efficiency=scaling))
     if d.weeks[1] > 0:
         warnings.append(Message("plan.warn.migration_share", weeks_min=d.weeks[0], weeks_max=d.weeks[1],
-                                engineers=MIGRATION_ENGINEERS, why=d.weeks[2], one_off=one_off, share=mig,
+                                engineers=cost_assumptions(cat).migration_engineers.value, why=d.weeks[2], one_off=one_off, share=mig,
                                 months=req.migration_months))
     block = offer.min_cards_per_order or 0
     if block > gpus:
@@ -1272,8 +1266,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if first_h is not None:
         env_h = job_setup(cat).environment_minutes.value / 60
         dl_h = float(grid["dl_h"][i])
-        which = ("plan.reason.job_start" if not req.requests_per_s  # a batch job starts and ends; it serves no one
-                 else "plan.reason.first_serve_in_period" if req.setup_in_period and grid["billed"][i] > 0
+        which = ("plan.reason.first_serve_in_period" if req.setup_in_period and grid["billed"][i] > 0
                  else "plan.reason.first_serve_billed" if grid["billed"][i] > 0 else "plan.reason.first_serve")
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             which, hours=duration(first_h), env=duration(env_h), download=duration(dl_h),

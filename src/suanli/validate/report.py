@@ -32,7 +32,7 @@ from suanli.catalog.hf_config import from_hf_config
 from suanli.catalog.schema import Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import InputError, SuanliError
 from suanli.estimate.efficiency import efficiency
-from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate
+from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate, job_hours
 from suanli.estimate.memory import estimate_memory, measured_quantity_bytes, stack_fragmentation
 from suanli.estimate.workload import Engine, Workload, make_workload
 from suanli.i18n import Message
@@ -221,7 +221,7 @@ def _predict(
         return metric, value
     if e.training is not None:
         t = e.training
-        gpu_hours = float(case.get("tokens", 0)) / t.train_tokens_per_s / 3600 * w.gpus
+        gpu_hours = job_hours(float(case.get("tokens", 0)), t.train_tokens_per_s) * w.gpus
         return metric, {"train_tokens_per_s": t.train_tokens_per_s, "mfu": t.mfu, "gpu_hours": gpu_hours}.get(metric)
     return metric, None
 

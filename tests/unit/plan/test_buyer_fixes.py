@@ -66,7 +66,7 @@ def test_a_minimum_contract_term_is_named_in_the_warning(cat) -> None:  # type: 
              make_request(model="qwen2.5-72b", task="full", tokens=5e9, offer_kinds=("listing", "index"),
                           devices=("h200",), gpus=16))  # 16 cards: on 8, ZeRO-Offload now fits one monthly node
     p = next(p for p in r.plans if p.offer.startswith("smm-h200") and "cluster" in p.offer)
-    assert any(w.startswith("minimum 60 months") and "43,200 h" in w for w in p.warnings), p.warnings
+    assert any(w.startswith("minimum 60 months") and "43,800 h" in w for w in p.warnings), p.warnings
     assert not any(w.startswith("billed per month") for w in p.warnings)
     assert any(w["id"] == "plan.warn.min_term" for w in p.warnings_i18n)
 

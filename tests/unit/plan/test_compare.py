@@ -14,7 +14,9 @@ from suanli.catalog import lookup
 from suanli.errors import InputError
 from suanli.estimate.estimate import estimate
 from suanli.estimate.workload import make_workload
+from suanli.estimate.memory import weights_bytes
 from suanli.plan.compare import compare_devices
+from suanli.plan.cost import job_hours_on_offer
 from suanli.plan.request import make_request
 from suanli.plan.search import fastest_layout
 
@@ -43,7 +45,14 @@ def _agrees_with_estimate(cat: Any, model: str, rows: list[dict[str, Any]], task
         assert r["fits"] == c["memory"]["fits"]
         tok = c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s")
         assert r["tokens_per_s"] == pytest.approx(tok, rel=1e-12)
-        assert r["hours"] == (pytest.approx(c["time"]["hours"], rel=1e-12) if r["fits"] and tokens else None)
+        # the hours billed: compute and set-up (`total_hours`), the download at the chosen offer's own rate
+        t = c["time"]
+        offer = next((o for o in cat.offers if o.id == r["offer"]), None)
+        dl_h = (t.get("setup_breakdown_hours") or t.get("first_serve_breakdown_hours") or {}).get("download_h", 0.0)
+        dl_b = weights_bytes(m, "bf16" if task != "inference" else r["layout"]["precision"])
+        want = (None if not (r["fits"] and tokens) else t.get("total_hours", t["hours"]) if offer is None
+                else job_hours_on_offer(offer, t.get("total_hours", t["hours"]), dl_b, dl_h))
+        assert r["hours"] == (pytest.approx(want, rel=1e-12) if want is not None else None)
 
 
 def test_72b_serves_on_8_h200_and_h20_sharded(cat) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,17 @@ import pytest
 
 from suanli.catalog.schema import Offer
 from suanli.errors import InputError
-from suanli.plan.cost import cost_per_million_tokens, job_cost, migration_tco, rent_vs_buy
+from suanli.catalog.load import packaged_assumptions
+from suanli.plan.cost import RentVsBuy, cost_per_million_tokens, job_cost, migration_tco, rent_vs_buy
+from suanli.units import HOURS_PER_MONTH
+
+
+def _rvb(rent: float, card_cny: float, server_share_cny: float = 0.0, tdp_w: float = 0.0,
+         utilization: float = 0.5) -> RentVsBuy:
+    """rent_vs_buy with the catalog's assumed PUE, electricity price and amortisation years (the CLI's defaults)."""
+    a = packaged_assumptions()
+    return rent_vs_buy(rent, card_cny, server_share_cny, tdp_w, a.pue.value, a.electricity_cny_per_kwh.value, 0.0,
+                       a.amortization_years.value, utilization)
 
 
 def _offer(unit: str, price: float, cards: int = 1, min_units: int = 1, whole: bool = False) -> Offer:
@@ -28,8 +38,8 @@ def test_monthly_billing_for_a_40_hour_job_costs_a_month() -> None:
     o = _offer("month", 7920, cards=8)
     c = job_cost(o, 8, 40)
     assert c.units_billed == 1 and c.cost_cny == 7920
-    assert job_cost(o, 8, 720).units_billed == 1
-    assert job_cost(o, 8, 721).units_billed == 2
+    assert job_cost(o, 8, HOURS_PER_MONTH).units_billed == 1
+    assert job_cost(o, 8, HOURS_PER_MONTH + 1).units_billed == 2
 
 
 def test_minimum_rental() -> None:
@@ -56,10 +66,10 @@ def test_subsidy_and_bad_input() -> None:
 
 
 def test_rent_vs_buy_reproduces_the_seed_year() -> None:
-    r = rent_vs_buy(2.45, card_cny=13_000, server_share_cny=0, utilization=1.0)
+    r = _rvb(2.45, card_cny=13_000, server_share_cny=0, utilization=1.0)
     assert r.rent_cny_per_year_full_use == pytest.approx(2.45 * 24 * 365)  # seed-000 FAQ: ≈ ¥21k
     assert round(r.rent_cny_per_year_full_use, -3) == 21_000
-    low = rent_vs_buy(2.45, card_cny=13_000, server_share_cny=35_000, tdp_w=450, utilization=0.3)
+    low = _rvb(2.45, card_cny=13_000, server_share_cny=35_000, tdp_w=450, utilization=0.3)
     assert low.cheaper == "rent"
 
 
@@ -70,7 +80,7 @@ def test_migration_tco_reproduces_the_seed_example() -> None:
     assert t.payback_months == pytest.approx((2 / 3, 2 / 3))
     assert "worth it" in t.verdict
     with pytest.raises(InputError):
-        migration_tco(10, 20, (1, 2))
+        migration_tco(10, 20, (1, 2), 2, 10_000)
 
 
 def test_cost_per_million_tokens() -> None:
@@ -94,7 +104,7 @@ def test_migration_cost_rents_for_the_horizon_so_a_minimum_term_is_spread() -> N
     kw = dict(region="any", kinds=("listing", "index", "reference"))
     year = migration_cost(cat, m, "ascend-910b", "h100-sxm", horizon_months=12, **kw)  # type: ignore[arg-type]
     assert year["derived"]["h100-sxm"]["offer"] == h100.id
-    assert year["derived"]["h100-sxm"]["cny_per_card_hour"] == pytest.approx(h100.price_cny.value / (8 * 720), rel=1e-9)
+    assert year["derived"]["h100-sxm"]["cny_per_card_hour"] == pytest.approx(h100.price_cny.value / (8 * HOURS_PER_MONTH), rel=1e-9)
     month = migration_cost(cat, m, "ascend-910b", "h100-sxm", horizon_months=1, **kw)  # type: ignore[arg-type]
     assert month["derived"]["h100-sxm"]["cny_per_card_hour"] == pytest.approx(
         12 * year["derived"]["h100-sxm"]["cny_per_card_hour"], rel=1e-9)
@@ -111,7 +121,7 @@ def test_card_hour_price_prefers_hourly_billing_else_full_use_of_a_longer_unit()
                    and o.region == "cn")
     only = cat.model_copy(update={"offers": tuple(o for o in cat.offers if o.device != monthly.device) + (monthly,)})
     price, offer = card_hour_offer(only, monthly.device, "cn", ("listing",)) or (None, None)
-    assert offer is monthly and price == pytest.approx(monthly.price_cny.value / 8 / 720, rel=1e-12)
+    assert offer is monthly and price == pytest.approx(monthly.price_cny.value / 8 / HOURS_PER_MONTH, rel=1e-12)
     row = next(r for r in value_table(only, region="cn", kinds=("listing",)) if r["device"] == monthly.device)
     assert row["card_hour_billing_unit"] == "month" and row["cny_per_card_hour"] == pytest.approx(price)
     hourly = next(o for o in cat.offers if o.kind == "listing" and o.billing_unit == "hour" and o.cards == 1
@@ -123,12 +133,12 @@ def test_card_hour_price_prefers_hourly_billing_else_full_use_of_a_longer_unit()
 
 def test_rent_vs_buy_says_when_buying_never_pays_off() -> None:
     """A blank break-even hid the answer (910B: renting ¥22.8k a year, owning ¥65.7k even at full use)."""
-    pays = rent_vs_buy(10.0, card_cny=75_000, tdp_w=350)
+    pays = _rvb(10.0, card_cny=75_000, tdp_w=350)
     assert pays.break_even_utilization is not None and pays.break_even_note.startswith("buying pays off above")
-    never = rent_vs_buy(2.57, card_cny=120_000, server_share_cny=67_500, tdp_w=350)
+    never = _rvb(2.57, card_cny=120_000, server_share_cny=67_500, tdp_w=350)
     assert never.break_even_utilization is None and never.cheaper == "rent"
     assert never.break_even_note.startswith("buying never pays off at any use: even at full use owning costs")
-    power = rent_vs_buy(0.1, card_cny=1_000, tdp_w=1_000)  # the electricity alone costs more than renting
+    power = _rvb(0.1, card_cny=1_000, tdp_w=1_000)  # the electricity alone costs more than renting
     assert power.break_even_utilization is None and "power alone" in power.break_even_note
 
 
