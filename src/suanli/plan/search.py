@@ -1002,7 +1002,7 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
                                hours=duration(req.serving_hours), field="hours"))
         js = job_setup(cat)
         if js.weight_load_gb_per_s is not None:
-            out.append(Message("plan.assume.first_serve_job" if job else "plan.assume.first_serve_in_period"
+            out.append(Message("plan.assume.job_start" if job else "plan.assume.first_serve_in_period"
                                if req.setup_in_period
                                else "plan.assume.first_serve_billed" if req.setup_billed else "plan.assume.first_serve",
                                env=js.environment_minutes.value, gbit=js.download_gbit_per_s.value,
@@ -1266,7 +1266,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if first_h is not None:
         env_h = job_setup(cat).environment_minutes.value / 60
         dl_h = float(grid["dl_h"][i])
-        which = ("plan.reason.first_serve_in_period" if req.setup_in_period and grid["billed"][i] > 0
+        which = ("plan.reason.job_start" if not req.requests_per_s  # a batch job starts and ends; it serves no one
+                 else "plan.reason.first_serve_in_period" if req.setup_in_period and grid["billed"][i] > 0
                  else "plan.reason.first_serve_billed" if grid["billed"][i] > 0 else "plan.reason.first_serve")
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             which, hours=duration(first_h), env=duration(env_h), download=duration(dl_h),
