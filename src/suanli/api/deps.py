@@ -30,14 +30,20 @@ def settings_of(request: Request) -> Any:
 
 
 def catalog(request: Request) -> Catalog:
-    """The packaged catalog with the store's current offers (every offer: listings, history, tco)."""
-    return store_of(request).catalog()  # type: ignore[no-any-return]
+    """The packaged catalog with the store's current offers (every offer: listings, history, tco), and the
+    calibration file's factors as `suanli estimate` applies them (`views.estimates.calibrated`)."""
+    from suanli.views.estimates import calibrated
+
+    return calibrated(store_of(request).catalog())
 
 
 def planning_catalog(request: Request) -> Catalog:
     """The catalog the planner searches: stored offers reduced to the cheapest per device, billing unit,
-    region, provider, kind and instance shape (cached per revision), so plan time does not grow with imports."""
-    return store_of(request).planning_catalog()  # type: ignore[no-any-return]
+    region, provider, kind and instance shape (cached per revision), so plan time does not grow with imports; with
+    the calibration file's factors, as `catalog`."""
+    from suanli.views.estimates import calibrated
+
+    return calibrated(store_of(request).planning_catalog())
 
 
 def require_token(request: Request, authorization: Annotated[str | None, Header()] = None,

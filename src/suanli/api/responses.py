@@ -86,6 +86,9 @@ class CompareRow(Shape):
                                   "pinned dimensions kept; `suanli estimate` with it gives the row's numbers")
     layout_note: str | None = Field(description="why no layout fits (the leanest plain layout is shown), else null")
     layout_note_i18n: MessageJson | None = Field(None, description="layout_note as a message, else null")
+    calibration: str | None = Field(None, description="the calibration file's factors this row's estimate used "
+                                    "(`suanli calibrate`; as `suanli estimate` applies them), else null")
+    calibration_i18n: MessageJson | None = Field(None, description="calibration as a message, else null")
     serving_rule: str | None = Field(None, description="serving: how the batch per replica was chosen (the planner's "
                                      "serving search within the request's targets, else a 200 ms TPOT; or --batch)")
     serving_rule_i18n: MessageJson | None = Field(None, description="serving_rule as a message, else null")

@@ -776,6 +776,9 @@ class Catalog(_Strict):
     setup: tuple[JobSetup, ...] = ()
     unpriced: tuple[Unpriced, ...] = ()
     assumptions: tuple[CostAssumptions, ...] = ()
+    #: the user's calibrated factors (`suanli calibrate`'s file, set by `views.estimates.calibrated`; empty in the
+    #: packaged catalog): `estimate.efficiency` ranks them as overrides, so every command agrees with `suanli estimate`
+    calibration: tuple[EfficiencyFactor, ...] = ()
 
     @property
     def as_of(self) -> str:

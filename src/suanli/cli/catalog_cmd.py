@@ -200,6 +200,9 @@ def register(app: typer.Typer) -> None:
 
         if limit < 0 or offset < 0:
             raise InputError("limit" if limit < 0 else "offset", Message("err.must_be_or_more"))
+        from suanli.views.bounds import check_stale_months
+
+        check_stale_months(stale_months, flags=True)  # as the API's stale_months: (0, 1200]
         reg, kinds = offer_q.parse_region(region), offer_q.parse_kinds(offer_kinds)
         cat = planning_catalog()
         dev = lookup.accelerator(cat, device).id if device else None

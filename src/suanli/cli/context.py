@@ -13,6 +13,14 @@ __all__ = ["as_of", "planning_catalog"]
 
 
 def planning_catalog() -> Catalog:
+    """The catalog plan, compare, tco, rent-vs-buy and scenarios compute with: with the calibration file's factors
+    as `suanli estimate` applies them (`views.estimates.calibrated`), so they agree with it for the same layout."""
+    from suanli.views.estimates import calibrated
+
+    return calibrated(_stored_catalog())
+
+
+def _stored_catalog() -> Catalog:
     try:
         from suanli.store.settings import data_dir
     except ImportError:  # the service extra is not installed: no database

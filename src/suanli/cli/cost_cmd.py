@@ -187,6 +187,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         Each device runs the planner's fastest layout on exactly --gpus of its cards unless --tp/--pp/--zero/--recompute
         pin it; the row names the layout (`suanli estimate` with it gives the same numbers)."""
         reg, kinds = _basis(region, offer_kinds)
+        from suanli.views.bounds import check_compare
+
+        check_compare(tokens, gpus)  # POST /api/compare's bounds
         cat = planning_catalog()
         from suanli.validate.bands import packaged_error_bands
 
@@ -195,6 +198,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
                                error_bands=packaged_error_bands())  # each row's speed evidence on its stack
+        from suanli.views.estimates import calibration_rows
+
+        rows = calibration_rows(rows, cat)  # the calibration file's factors each row used, as estimate applies them
         if json_:
             emit_json(rows)
             return
@@ -235,6 +241,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if r["no_price"]:
                 console.print(f"[yellow]{label('cli.label.unpriced')}[/]{say_json(r.get('no_price_i18n'), r['no_price'])}",
                               highlight=False, soft_wrap=True)
+        for r in rows:
+            if r.get("calibration"):
+                console.print("[dim]" + tr("plan.assumed", text=say_json(r.get("calibration_i18n"), r["calibration"]))
+                              + "[/dim]", highlight=False, soft_wrap=True)
 
     @app.command("tco")
     def tco_cmd(
@@ -253,7 +263,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         from suanli.views.bounds import check_tco  # the API's bounds
 
-        check_tco(tokens_per_s, utilization, flags=True)
+        check_tco(tokens_per_s, utilization, flags=True, gpus=gpus)
         rows = tco_rows(cat, gpu, hours, gpus, subsidy, tokens_per_s, utilization, region=reg, kinds=kinds,
                         today=as_of())
         if json_:

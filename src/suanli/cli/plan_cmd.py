@@ -15,7 +15,7 @@ from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
 from suanli.plan.search import PlanResult, plan
 from suanli.views.bounds import check_plan
-from suanli.views.plans import plan_json
+from suanli.views.plans import plan_json, with_calibration_note
 
 __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 
@@ -169,6 +169,10 @@ def register(app: typer.Typer) -> None:
         """Plans saved with `suanli plan --save` (SQLite by default, SUANLI_DATABASE_URL for PostgreSQL)."""
         from suanli.store.db import open_store
 
+        if show is not None:
+            from suanli.views.bounds import MAX_ID, check_whole
+
+            check_whole("show", show, 1, MAX_ID)  # a saved plan's id, as GET /api/plans/{id} bounds it
         store = open_store()
         if show is not None:
             from suanli.cli.store_cmd import show_saved_plan
@@ -296,10 +300,16 @@ def register(app: typer.Typer) -> None:
             err_console.print(f"[yellow]{label('cli.label.warning')}[/]{say(slow)}", highlight=False, soft_wrap=True)
         cat = planning_catalog()
         m = load_model_arg(cat, req.model)
+        from suanli.plan.search import PP_SIZES
+        from suanli.views.bounds import check_vpp
+
+        if req.task != "inference":  # a pinned --vpp no searched pp splits the layers for: the sizes that run
+            check_vpp(req.vpp, req.pp, m.num_layers, PP_SIZES)
         from suanli.validate.bands import packaged_error_bands
 
         result = plan(cat, m, req, as_of(), error_bands=packaged_error_bands())  # each plan's speed evidence
         result = with_rate_note(result)  # a rate derived from --concurrent-users is said first among the assumptions
+        result = with_calibration_note(result, cat)  # the calibration file's factors it used, said last
         not_written = _export_skypilot(skypilot, result, cat) if skypilot else None
         saved = None
         if save:

@@ -82,6 +82,11 @@ def register(app: typer.Typer) -> None:
         """
         if write and group:
             raise typer.BadParameter("--write stores every group's band; drop --group", param_hint="--write")
+        if group is not None:
+            from suanli.views.bounds import check_choice
+            from suanli.validate.report import GROUPS
+
+            check_choice("group", group, GROUPS, "err.unknown_validation_group")  # not every band at 0 cases
         results, skipped = run_validation(packaged_catalog())
         # cases suanli measured itself on devices (bench suite + bench import): out-of-sample, own table below
         measured, measured_titles = measured_cases(packaged_catalog(), measured_dir)

@@ -53,13 +53,15 @@ def efficiency(
     engine: str = "*",
     overrides: tuple[EfficiencyFactor, ...] = (),
     framework: str | None = None,
+    calibrated: bool = True,
 ) -> Efficiency:
     """The most specific factor for (device, family, precision, framework, engine); `overrides` (e.g. calibrated
     from measurements) win over catalog factors of equal or lower specificity. `framework` (a training workload's
     frameworks.yaml id, None when unstated) selects rows that name it; rows naming a framework never apply to
-    None."""
+    None. The catalog's `calibration` (the user's calibration file) counts as overrides after `overrides`, unless
+    `calibrated` is False (where the catalog's own factor is wanted)."""
     best: tuple[int, int, EfficiencyFactor] | None = None
-    for rank, pool in ((1, overrides), (0, cat.efficiency)):
+    for rank, pool in ((1, (*overrides, *cat.calibration) if calibrated else overrides), (0, cat.efficiency)):
         for f in pool:
             if f.metric != metric:
                 continue

@@ -435,7 +435,7 @@ def inference_rates(
     e_coll = efficiency(cat, acc, "collective_overhead_s", w.precision, eng, overrides)
     e_call = efficiency(cat, acc, "linear_call_overhead_s", w.precision, eng, overrides)
     # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)
-    e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, eng).value
+    e_stream = efficiency(cat, acc, "decode_bandwidth", w.precision, eng, calibrated=False).value
     links = link_rates(cat, acc)
     # a fused (flash) decode attention kernel that does not split the KV (InferenceEngine.split_kv) is limited by the
     # SM count; without flash attention the scores are GEMMs, parallel over the keys (cuBLAS)

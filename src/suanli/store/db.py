@@ -604,7 +604,8 @@ class Store:
 
     def plan(self, plan_id: int) -> dict[str, Any]:
         with self.read() as s:
-            r = s.get(SavedPlanRow, plan_id)
+            # an id outside the 32-bit column is no saved plan (SQLite would raise OverflowError binding it)
+            r = s.get(SavedPlanRow, plan_id) if 1 <= plan_id <= 2**31 - 1 else None
             if r is None:
                 raise NotFoundError("plan", str(plan_id), [str(i) for i in s.scalars(select(SavedPlanRow.id))])
             return {"id": r.id, "name": r.name, "model": r.model, "created_at": r.created_at.isoformat(),

@@ -5,12 +5,15 @@ The limits are far above any real job, so no genuine request meets them."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from suanli.errors import InputError
 from suanli.i18n import Message
 
-__all__ = ["LIMITS", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "MIN_TOKENS_PER_S", "MIN_UTILIZATION", "check_plan", "check_tco"]
+__all__ = ["LIMITS", "MAX_ID", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "MAX_STALE_MONTHS", "MAX_TCO_GPUS", "MIN_TOKENS_PER_S",
+           "MIN_UTILIZATION", "check_choice", "check_compare", "check_number", "check_plan", "check_stale_months",
+           "check_tco", "check_vpp", "check_whole"]
 
 MAX_LIST_ITEMS = 64  # devices / vendors / stacks named in one request (the catalog has fewer than 64 devices)
 MAX_NAME_CHARS = 200  # a model, device, vendor or stack name
@@ -51,9 +54,67 @@ MIN_UTILIZATION = 1e-3
 MIN_TOKENS_PER_S = 1e-3
 
 
-def check_tco(tokens_per_s: float | None, utilization: float, flags: bool = False) -> None:
-    """`suanli tco` and POST /api/tco: utilization in [0.001, 1], tokens per second ≥ 0.001 when given."""
+def check_tco(tokens_per_s: float | None, utilization: float, flags: bool = False, gpus: int | None = None) -> None:
+    """`suanli tco` and POST /api/tco: utilization in [0.001, 1], tokens per second ≥ 0.001 when given, gpus 1–100,000
+    (TcoBody's bound; `suanli tco` passes it)."""
+    if gpus is not None:
+        check_whole("gpus", gpus, 1, MAX_TCO_GPUS)
     if not (utilization == utilization and MIN_UTILIZATION <= utilization <= 1):
         raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION, utilization=utilization))
     if tokens_per_s is not None and not (tokens_per_s == tokens_per_s and MIN_TOKENS_PER_S <= tokens_per_s <= 1e12):
         raise InputError(_flag("tokens_per_s", flags), Message("err.must_be_in_e12_got", min_tokens_per_s=MIN_TOKENS_PER_S, tokens_per_s=tokens_per_s))
+
+
+#: bounds the API declares on its bodies (api/schemas.py CompareBody, TcoBody, PriceBody; saved-plan ids as paths)
+MAX_TOKENS = 1e18
+MAX_COMPARE_GPUS = 4096
+MAX_TCO_GPUS = 100_000
+MAX_STALE_MONTHS = 1200.0
+MAX_ID = 2**31 - 1  # a database row id (32-bit INTEGER)
+
+
+def check_number(field: str, v: float, lo: float, hi: float) -> None:
+    """A finite number above `lo` and at most `hi` (NaN and infinities refused), else InputError naming the field."""
+    if not (isinstance(v, int | float) and math.isfinite(v) and lo < v <= hi):
+        raise InputError(field, Message("err.must_be_above_at_most_got", lo=lo, hi=hi, v=v))
+
+
+def check_whole(field: str, v: int, lo: int, hi: int) -> None:
+    """A whole number from `lo` to `hi`, else InputError naming the field."""
+    if not lo <= v <= hi:
+        raise InputError(field, Message("err.must_be_whole_number_from_to_got", lo=lo, hi=hi, v=v))
+
+
+def check_compare(tokens: float | None, gpus: int) -> None:
+    """`suanli compare`: the bounds of POST /api/compare (tokens in (0, 1e18], gpus 1–4096)."""
+    if tokens is not None:
+        check_number("tokens", tokens, 0, MAX_TOKENS)
+    check_whole("gpus", gpus, 1, MAX_COMPARE_GPUS)
+
+
+def check_stale_months(v: float, flags: bool = False) -> None:
+    """A price's age in months after which it is stale: in (0, 1200], as PriceBody's."""
+    check_number(_flag("stale_months", flags), v, 0, MAX_STALE_MONTHS)
+
+
+def check_vpp(vpp: int | None, pp: int | None, layers: int | None, pp_sizes: tuple[int, ...]) -> None:
+    """A pinned virtual-pipeline size without a pinned pp: some searched pp (> 1) must split the layers into pp × vpp
+    equal chunks (the planner's layout rule), else InputError naming the vpp sizes that run."""
+    if vpp is None or vpp <= 1 or pp is not None or not layers:
+        return
+    pps = [p for p in pp_sizes if 1 < p <= layers]
+    runs = [v for v in range(1, 65) if v == 1 or any(layers % (p * v) == 0 for p in pps)]
+    if vpp not in runs:
+        raise InputError("vpp", Message("err.vpp_does_not_split_layers", layers=layers, vpp=vpp,
+                                        pps=", ".join(map(str, pps)), allowed=", ".join(map(str, runs))))
+
+
+def check_choice(field: str, value: str, allowed: tuple[str, ...] | list[str], message_id: str) -> None:
+    """`value` among `allowed`, else InputError naming the field, the allowed values and the closest one."""
+    if value in allowed:
+        return
+    from suanli.errors import did_you_mean
+
+    near = did_you_mean(value, allowed, n=1)
+    hint: Message | str = Message("err.did_you_mean", name=near[0]) if near else ""
+    raise InputError(field, Message(message_id, value=value, allowed=", ".join(allowed), hint=hint))

@@ -4,7 +4,9 @@ return the same numbers. `EstimateJson` types `Estimate.contract()` (the API's r
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from pydantic import ConfigDict, Field
 
@@ -12,9 +14,12 @@ from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelA
 from suanli.estimate.efficiency import Efficiency
 from suanli.estimate.estimate import ErrorBand, Estimate, estimate
 from suanli.estimate.workload import Workload
+from suanli.i18n import Message, render
 from suanli.views.shape import Shape
 
-__all__ = ["EstimateJson", "calibration_for", "default_engine", "estimate_with_calibration"]
+__all__ = ["EstimateJson", "calibrated", "calibration_factors", "calibration_for", "calibration_note", "calibration_rows",
+           "calibration_sha256",
+           "default_engine", "estimate_with_calibration"]
 
 
 class EmptyJson(Shape):
@@ -161,17 +166,78 @@ class EstimateJson(Shape):
                        "speed, scaling and time are then what it would reach if it did (the CLI prints none)")
 
 
-def calibration_for(device_id: str, path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
-    """The calibrated efficiency factors stored for this device (none when there is no calibration file).
-    The rest of suanli.bench is imported only when the file exists: `suanli estimate` starts fast."""
+def _calibration_file(path: Path | None = None) -> Path:
     from suanli.bench.home import calibration_path
 
-    p = path or calibration_path()
-    if not p.is_file():
-        return ()
-    from suanli.bench.feedback import load_calibration
+    return path or calibration_path()
 
-    return tuple(f for f in load_calibration(p) if f.device == device_id)
+
+def calibration_factors(path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
+    """Every calibrated efficiency factor stored for a device (none when there is no calibration file).
+    The rest of suanli.bench is imported only when the file exists: `suanli estimate` starts fast."""
+    p = _calibration_file(path)
+    key = calibration_sha256(p)
+    if key is None:
+        return ()
+    if key not in _LOADED:  # the API reads it per request: parsed once per content of the file
+        from suanli.bench.feedback import load_calibration
+
+        _LOADED.clear()
+        _LOADED[key] = tuple(f for f in load_calibration(p) if f.device is not None)
+    return _LOADED[key]
+
+
+_LOADED: dict[str, tuple[EfficiencyFactor, ...]] = {}
+
+
+def calibration_for(device_id: str, path: Path | None = None) -> tuple[EfficiencyFactor, ...]:
+    """The calibrated efficiency factors stored for this device (none when there is no calibration file)."""
+    return tuple(f for f in calibration_factors(path) if f.device == device_id)
+
+
+def calibration_sha256(path: Path | None = None) -> str | None:
+    """SHA-256 of the calibration file's bytes (None without one): part of the key of a cached plan answer."""
+    import hashlib
+
+    p = _calibration_file(path)
+    try:
+        return hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
+    except OSError:
+        return None
+
+
+def calibrated(cat: Catalog, path: Path | None = None) -> Catalog:
+    """The catalog every estimating command (plan, compare, scenarios, tco, the API) computes with: the calibration
+    file's factors as its `calibration`, which `estimate.efficiency` ranks exactly as the `overrides` that
+    `estimate_with_calibration` passes (over a catalog factor of equal specificity, under a more specific one; the
+    catalog's own bandwidth share where the kernel asks for it). Unchanged without a calibration file."""
+    factors = calibration_factors(path)
+    if not factors:
+        return cat
+    return cat.model_copy(update={"calibration": factors})
+
+
+def calibration_note(cat: Catalog, devices: Iterable[str], path: Path | None = None) -> Message | None:
+    """The assumption an answer that used calibrated factors states (as `estimate` labels each factor
+    `measured:<result ids>`): which file, and the catalog's calibrated factors for the answer's devices. None when
+    none applies (no calibration file, or none of its devices among them)."""
+    wanted = set(devices)
+    used = [f for f in cat.calibration if f.device in wanted]
+    if not used:
+        return None
+    return Message("plan.assume.calibrated", path=str(_calibration_file(path)),
+                   factors="; ".join(f"{f.device} {f.metric} {f.value:.3g} ({f.source})" for f in used))
+
+
+def calibration_rows(rows: list[dict[str, Any]], cat: Catalog) -> list[dict[str, Any]]:
+    """Rows of devices side by side (`compare_devices`), each with the calibration it used (`calibration_note`:
+    `calibration`, `calibration_i18n`; null where none applied)."""
+    out = []
+    for r in rows:
+        note = calibration_note(cat, [r["device"]])
+        out.append({**r, "calibration": render(note) if note else None,
+                    "calibration_i18n": note.to_json() if note else None})
+    return out
 
 
 def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload,

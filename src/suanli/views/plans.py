@@ -7,11 +7,13 @@ from typing import Any
 
 from pydantic import Field
 
+from suanli.catalog.schema import Catalog
+from suanli.i18n import render
 from suanli.plan.request import PlanRequest
 from suanli.plan.search import Plan, PlanResult
 from suanli.views.shape import MessageJson, Shape
 
-__all__ = ["ParetoPoint", "PlanJson", "PlanRow", "SavedPlanJson", "WhyNot", "plan_json"]
+__all__ = ["ParetoPoint", "PlanJson", "PlanRow", "SavedPlanJson", "WhyNot", "plan_json", "with_calibration_note"]
 
 
 class PlanRow(Plan):
@@ -80,3 +82,14 @@ def plan_json(r: PlanResult) -> dict[str, Any]:
         "search_seconds": r.search_seconds,
     }
 
+
+def with_calibration_note(r: PlanResult, cat: Catalog) -> PlanResult:
+    """The plan result with the calibration it used said last among its assumptions (`views.estimates.calibration_note`:
+    the factors of the calibration file for the devices it ranked or ruled out), as `suanli estimate` labels them."""
+    from suanli.views.estimates import calibration_note
+
+    note = calibration_note(cat, {p.device for p in r.plans} | {str(w["device"]) for w in r.why_not})
+    if note is None:
+        return r
+    return r.model_copy(update={"assumptions": [*r.assumptions, render(note)],
+                                "assumptions_i18n": [*r.assumptions_i18n, note.to_json()]})

@@ -48,13 +48,16 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
     from suanli.plan.search import plan
     from suanli.views.bounds import check_plan
     from suanli.views.dates import as_of
-    from suanli.views.plans import plan_json
+    from suanli.views.plans import plan_json, with_calibration_note
 
     req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"}))
     check_plan(req)
     today = as_of()
     store, cache = store_of(request), request.app.state.plan_cache
-    key = (store.revision(), today.isoformat(), body.model_dump_json(exclude={"name"}), lang)
+    from suanli.views.estimates import calibration_sha256
+
+    # the calibration file's content too: a new `suanli calibrate` changes the answer (views.estimates.calibrated)
+    key = (store.revision(), today.isoformat(), calibration_sha256(), body.model_dump_json(exclude={"name"}), lang)
     out = cache.get(key)
     if out is None:
         c = planning_catalog(request)
@@ -62,7 +65,8 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
         from suanli.validate.bands import packaged_error_bands
 
         try:  # each plan's speed evidence; a rate derived from concurrent_users said first among the assumptions
-            out = plan_json(with_rate_note(plan(c, m, req, today, error_bands=packaged_error_bands())))
+            out = plan_json(with_calibration_note(with_rate_note(plan(c, m, req, today,
+                                                                      error_bands=packaged_error_bands())), c))
         except InputError as e:  # the core says `gpu`; the request said devices
             if e.field == "gpu":
                 raise as_field(e, "devices") from None
@@ -128,7 +132,7 @@ async def compare_ep(request: Request, body: CompareBody,
 
         c = catalog(request)
         try:
-            return compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
+            rows = compare_devices(c, lookup.model(c, body.model), body.devices, body.task, body.gpus, body.precision,
                                    body.batch, body.tokens, body.zero, region=body.region, kinds=body.offer_kinds,
                                    tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch,
                                    requests_per_s=body.requests_per_s, tpot_s=body.tpot_s, ttft_s=body.ttft_s,
@@ -137,6 +141,9 @@ async def compare_ep(request: Request, body: CompareBody,
             if e.field == "gpu":
                 raise as_field(e, "devices") from None
             raise
+        from suanli.views.estimates import calibration_rows
+
+        return calibration_rows(rows, c)  # the calibration each row used, as estimate labels it
 
     return localize(await run_bounded(request, run, "compare"), lang)
 
