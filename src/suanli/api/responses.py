@@ -187,6 +187,22 @@ class OfferUsed(OfferFacts):
     cny_per_card_hour: float
 
 
+class KnownErrorSaving(Shape):
+    """The saving if the target stack's speed is off by its known signed error (`plan.compare.saving_if_known_error`)."""
+
+    group: str = Field(description="the speed group: decode-speed (inference) or training-throughput")
+    bias_pct: float = Field(description="the pooled median signed error used, % (+: the estimate faster than measured)")
+    cases: int = Field(description="the target stack's out-of-sample cases (0: all stacks' figure alone)")
+    stack_signed_pct: float | None = Field(None, description="the stack's own median signed error, %")
+    all_stacks_signed_pct: float | None = Field(None, description="all stacks' median signed error, %")
+    all_stacks_cases: int
+    prior_cases: int = Field(description="k, the assumed weight of all stacks' figure in cases")
+    cost_ratio_same_work: float
+    monthly_saving_cny: float
+    note: str
+    note_i18n: MessageJson
+
+
 class MigrateAnswer(MigrationTCO):
     """POST /api/migrate: `MigrationTCO` plus what it was derived from."""
 
@@ -204,6 +220,9 @@ class MigrateAnswer(MigrationTCO):
     derived: dict[str, DerivedPrice | float] = Field(
         description="per device: tokens/s on 8 cards and the card-hour price behind the saving, and "
         "cost_ratio_same_work; empty when the saving was given")
+    if_known_error: KnownErrorSaving | None = Field(
+        None, description="the saving if the target stack's speed is off by its known (pooled) signed error; null "
+        "when the saving was given or no bands are stored")
     region: str
     offer_kinds: list[str]
     offers_used: list[OfferUsed]

@@ -541,5 +541,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if ev and ev not in said:
                 said.add(ev)
                 console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
+        known = out.get("if_known_error")
+        if known:  # the saving if the target's speed is off by its known (pooled) signed error
+            console.print(f"[yellow]{say_json(known.get('note_i18n'), known['note'])}[/]", highlight=False,
+                          soft_wrap=True)
         console.print("[dim]" + tr("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
 

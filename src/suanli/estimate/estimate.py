@@ -39,7 +39,8 @@ from suanli.i18n import Message, render
 from suanli.units import SECONDS_PER_HOUR
 
 __all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "band_evidence", "estimate", "evidence_message",
-           "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band"]
+           "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band", "PooledBias", "all_stacks_signed",
+           "pooled_bias"]
 
 
 def job_hours(tokens: Any, tokens_per_s: Any) -> Any:
@@ -377,6 +378,54 @@ def stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand
     if any(k.startswith("stack:") for k in bands):
         return ErrorBand(group=f"stack:{stack}:{group}", median_abs_pct=None, p90_abs_pct=None, cases=0, stack=stack)
     return None
+
+
+class PooledBias(BaseModel):
+    """The median signed error a plan's demotion is judged on (`pooled_bias`): the stack's own where it has
+    LITTLE_EVIDENCE_CASES or more out-of-sample cases, else shrunk toward all stacks' figure."""
+
+    model_config = ConfigDict(frozen=True)
+
+    bias_pct: float  # the figure used (+: the estimate faster than measured; memory: larger)
+    cases: int  # the stack's out-of-sample cases (0: all stacks' figure alone)
+    stack_pct: float | None  # the stack's own median signed error (None: no case)
+    all_pct: float | None  # all stacks' median signed error (None: not known)
+    all_cases: int
+    prior_cases: int  # k: the weight all stacks' figure carries, in cases (assumed)
+
+
+def all_stacks_signed(bands: dict[str, ErrorBand], group: str) -> tuple[float | None, int]:
+    """All stacks' out-of-sample median signed error of `group` and its cases: the group band's own where the stored
+    bands carry one, else the per-stack medians (`stack:<stack>:<group>`) weighted by their cases — the bands file
+    keeps no all-stack signed median, so this is an approximation of it (exact where one stack holds every case)."""
+    own = bands.get(group)
+    if own is not None and own.median_signed_pct is not None and own.sample != "in-sample only":
+        return own.median_signed_pct, own.cases
+    per = [b for k, b in bands.items() if k.startswith("stack:") and k.endswith(f":{group}")
+           and b.cases and b.median_signed_pct is not None]
+    n = sum(b.cases for b in per)
+    if not n:
+        return None, 0
+    return sum(b.cases * (b.median_signed_pct or 0.0) for b in per) / n, n
+
+
+def pooled_bias(bands: dict[str, ErrorBand], stack: str, group: str) -> PooledBias | None:
+    """The bias a plan is demoted on (README, "How sure a plan's speed is"): with n >= LITTLE_EVIDENCE_CASES
+    out-of-sample cases the stack's median signed error; with fewer, shrunk toward all stacks' median signed error,
+    (n·stack + k·all) / (n + k) with k = LITTLE_EVIDENCE_CASES (empirical-Bayes shrinkage toward the pooled mean; k is
+    an assumed prior weight, not a fitted one); with none, all stacks' figure. None when neither is known."""
+    sb = stack_band(bands, stack, group)
+    n = sb.cases if sb is not None and sb.median_signed_pct is not None else 0
+    own = sb.median_signed_pct if n and sb is not None else None
+    all_pct, all_n = all_stacks_signed(bands, group)
+    k = LITTLE_EVIDENCE_CASES
+    if own is not None and (n >= k or all_pct is None):
+        bias = own
+    elif all_pct is not None:
+        bias = (n * (own or 0.0) + k * all_pct) / (n + k)
+    else:
+        return None
+    return PooledBias(bias_pct=bias, cases=n, stack_pct=own, all_pct=all_pct, all_cases=all_n, prior_cases=k)
 
 
 def moe_stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand | None:

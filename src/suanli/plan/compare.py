@@ -16,7 +16,7 @@ from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.estimate import ErrorBand, band_evidence, estimate
+from suanli.estimate.estimate import ErrorBand, band_evidence, estimate, pooled_bias
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
@@ -26,7 +26,7 @@ from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens
                               migration_tco, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, migration_weeks,
-                                plan_workload, serving_layout)
+                                plan_workload, pooled_evidence, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
@@ -469,6 +469,29 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[
                if why is None else "batch 1: no configuration meets the TPOT target"}, why
 
 
+def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: Any, task: str, ratio: float,
+                          monthly_spend: float) -> dict[str, Any] | None:
+    """`migrate cost`'s derived saving if the target stack's speed is off by its known signed error (the bias a plan
+    is demoted on, `estimate.pooled_bias`: the stack's out-of-sample median on 5+ cases, shrunk toward all stacks'
+    below that): an estimate +b faster than measured does the same work 1 + b times slower (signed error
+    = estimate / measured − 1), so the cost ratio × (1 + b). None without stored bands."""
+    group = "decode-speed" if task == "inference" else "training-throughput"
+    pb = pooled_bias(dict(bands or {}), stack.id, group)
+    if pb is None:
+        return None
+    new_ratio = ratio * (1 + pb.bias_pct / 100)
+    new_saving = max(0.0, monthly_spend * (1 - new_ratio))
+    ev = pooled_evidence(pb.cases, both(stack.name, stack.name_zh or stack.name), pb.stack_pct, pb.all_pct or 0.0,
+                         pb.all_cases, pb.prior_cases)
+    msg = Message("mig.if_known_error", device=both(dst.name, dst.name_zh or dst.name), group=Message(f"band.{group}"),
+                  evidence=ev, bias=pb.bias_pct, ratio=new_ratio, saving=new_saving, ratio_est=ratio,
+                  saving_est=max(0.0, monthly_spend * (1 - ratio)))
+    return {"group": group, "bias_pct": pb.bias_pct, "cases": pb.cases, "stack_signed_pct": pb.stack_pct,
+            "all_stacks_signed_pct": pb.all_pct, "all_stacks_cases": pb.all_cases, "prior_cases": pb.prior_cases,
+            "cost_ratio_same_work": new_ratio, "monthly_saving_cny": new_saving,
+            "note": render(msg), "note_i18n": msg.to_json()}
+
+
 def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from_gpu: str = "h100-sxm",
                    monthly_spend: float = 100_000.0, saving: float | None = None, task: str = "full",
                    engineers: int | None = None, engineer_week: float | None = None, subsidy: float = 0.0,
@@ -500,6 +523,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     lo, hi, why_msg = migration_weeks(cat, stack, m)
     why = render(why_msg)
     derived: dict[str, Any] = {}
+    known: dict[str, Any] | None = None  # the saving if the target's speed is off by its known error
     used: list[dict[str, Any]] = []
     workload_msg: Message | None = None
     if saving is None:
@@ -559,9 +583,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
         saving = max(0.0, monthly_spend * (1 - ratio))
         derived["cost_ratio_same_work"] = ratio
+        known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend)  # the target's known bias
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
             "weeks_reason_i18n": why_msg.to_json(), "task": task,
             "workload_note": render(workload_msg) if workload_msg else None,
             "workload_note_i18n": workload_msg.to_json() if workload_msg else None,
-            "derived": derived, **t.model_dump(mode="json"), **pricing_basis(region, kinds), "offers_used": used}
+            "derived": derived, "if_known_error": known,
+            **t.model_dump(mode="json"), **pricing_basis(region, kinds), "offers_used": used}

@@ -38,7 +38,7 @@ from suanli.errors import EstimateError, InputError, PlanError
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
 from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
-                                      moe_evidence_message, moe_stack_band, stack_band)
+                                      moe_evidence_message, moe_stack_band, pooled_bias, stack_band)
 from suanli.catalog.offers import assumed_variant, rent_message, variants_of
 from suanli.estimate.capability import (
     framework_refusal,
@@ -90,8 +90,8 @@ from suanli.plan.request import PlanRequest
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
-           "is_international", "migration_weeks",
-           "plan", "plan_workload", "serving_layout"]
+           "is_international", "memory_headroom_pct", "migration_weeks",
+           "plan", "pooled_evidence", "plan_workload", "serving_layout"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
@@ -937,7 +937,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         if len(plans) >= req.top:
             break
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
-    # a plan whose stack's known bias (5+ cases) exceeds its headroom ranks after the plans that pass
+    # a plan whose known bias (pooled toward all stacks' under 5 cases) exceeds its headroom ranks after those that pass
     late = [any(w.get("id") == "plan.reason.rank_demoted" for w in _extras(p.reason_i18n)) for p in plans]
     plans = [p.model_copy(update={"rank": r}) for r, p in
              enumerate([p for p, x in zip(plans, late) if not x] + [p for p, x in zip(plans, late) if x], start=1)]
@@ -1816,28 +1816,47 @@ _SPEED_GROUPS = {"inference": ("decode-speed", "prefill-speed"), "training": ("t
 
 
 def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, metric: str, estimate_: Any,
-                 target: Any, margin_pct: float) -> Message | None:
-    """A warning when the margin a target leaves (`margin_pct`: how much slower the real speed may be) is smaller
-    than the known error of the group on the stack (its out-of-sample median |error|), or of all stacks where the
-    stack has no out-of-sample case; None otherwise or when no band is stored."""
+                 target: Any, margin_pct: float, memory: bool = False) -> Message | None:
+    """A warning when the margin a target leaves (`margin_pct`: how much slower the real speed may be; `memory`: the
+    memory headroom, how much more the real need may be) is smaller than the known error of the group on the stack
+    (its out-of-sample median |error|), or of all stacks where the stack has no out-of-sample case (memory: fewer than
+    LITTLE_EVIDENCE_CASES); None otherwise or when no band is stored. It carries the bias demotion is judged on
+    (`estimate.pooled_bias`: `bias`, `bias_cases`, `all_signed`, `prior`)."""
     sb = stack_band(bands, stack.id, group)
+    pb = pooled_bias(bands, stack.id, group)
     kw = dict(metric=metric, estimate=estimate_, target=target, group=Message(f"band.{group}"),
               stack=_stack_name(stack), margin=margin_pct)
-    if sb is not None and sb.cases and sb.median_abs_pct is not None:
+    if pb is not None:
+        kw.update(bias=pb.bias_pct, bias_cases=pb.cases, bias_own=pb.stack_pct,
+                  all_signed=pb.all_pct if pb.all_pct is not None else 0.0,
+                  all_cases=pb.all_cases, prior=pb.prior_cases)
+    ids = ("plan.warn.memory_within_error", "plan.warn.memory_within_error_all") if memory else (
+        "plan.warn.within_error", "plan.warn.within_error_all")
+    enough = LITTLE_EVIDENCE_CASES if memory else 1  # memory: the stack's band only on enough cases (buyer review)
+    if sb is not None and sb.cases >= enough and sb.median_abs_pct is not None:
         if margin_pct >= sb.median_abs_pct:
             return None
-        return Message("plan.warn.within_error", kw, cases=sb.cases, signed=sb.median_signed_pct or 0.0,
-                       median=sb.median_abs_pct)
+        return Message(ids[0], kw, cases=sb.cases, signed=sb.median_signed_pct or 0.0, median=sb.median_abs_pct)
     overall = bands.get(group)
     if overall is None or overall.median_abs_pct is None or margin_pct >= overall.median_abs_pct:
         return None
     # none on the stack (sb.cases 0), or bands stored before per-stack entries (sb None: not known)
-    return Message("plan.warn.within_error_all", kw, cases=overall.cases, median=overall.median_abs_pct,
-                   none=Message("plan.warn.none_on_stack", stack=_stack_name(stack)) if sb is not None else "")
+    none: Message | str = ""
+    if sb is not None:
+        none = (Message("plan.warn.few_on_stack", stack=_stack_name(stack), cases=sb.cases) if sb.cases
+                else Message("plan.warn.none_on_stack", stack=_stack_name(stack)))
+    return Message(ids[1], kw, cases=overall.cases, median=overall.median_abs_pct, none=none)
+
+
+def memory_headroom_pct(needed_bytes: float, usable_bytes: float) -> float:
+    """How much larger the real need may be than the estimate before it no longer fits, in % of the estimate's
+    signed error: a need estimated e too low, (est − real) / real = −e, still fits while e <= 1 − est / usable."""
+    return 100 * (usable_bytes - needed_bytes) / usable_bytes if usable_bytes > 0 else 0.0
 
 
 def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device) -> list[tuple[str, Message]]:
-    """(group, warning) for each target (TPOT, TTFT, deadline) the plan meets by less than its stack's known error."""
+    """(group, warning) for each target (TPOT, TTFT, deadline) the plan meets by less than its stack's known error,
+    and for a memory headroom smaller than the task's memory error (inference-memory / training-memory)."""
     out: list[tuple[str, Message]] = []
     for metric, est_s, target_s, group in (("TPOT", p.tpot_s, req.tpot_s, "decode-speed"),
                                            ("TTFT", p.ttft_s, req.ttft_s, "prefill-speed")):
@@ -1852,6 +1871,11 @@ def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device)
         w = _known_error(bands, d.stack, "training-throughput", "deadline", duration(calendar_h),
                          duration(req.deadline_hours), 100 * slack_h / p.compute_hours)
         out += [("training-throughput", w)] if w is not None else []
+    if p.memory_usable_bytes > 0 and p.memory_needed_bytes > 0:
+        group = "inference-memory" if req.task == "inference" else "training-memory"
+        w = _known_error(bands, d.stack, group, "memory", p.memory_needed_bytes / GiB, p.memory_usable_bytes / GiB,
+                         memory_headroom_pct(p.memory_needed_bytes, p.memory_usable_bytes), memory=True)
+        out += [(group, w)] if w is not None else []
     return out
 
 
@@ -1897,28 +1921,70 @@ def _variant_warning(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _
                    mem=mem.value if mem else 0.0, tbs=((bw.value if bw else 0.0) or 0.0) / 1000, outcomes=outcomes)
 
 
+def _risk_pct(w: Message, pct: Any) -> float | None:
+    """A signed error as the risk it means for the plan: speed + (the estimate faster than measured), memory −
+    (the estimate lower than measured)."""
+    if pct is None:
+        return None
+    return -float(pct) if w.id.startswith("plan.warn.memory") else float(pct)
+
+
 def _likely_missed(w: Message) -> bool:
-    """The stack's median signed speed error (+: the estimate faster than measured) exceeds the plan's headroom."""
-    return w.id == "plan.warn.within_error" and float(w.params.get("signed") or 0.0) > float(w.params["margin"])
+    """The bias demotion is judged on (`estimate.pooled_bias`: the stack's median signed error on 5+ cases, shrunk
+    toward all stacks' below that, all stacks' on none) exceeds the plan's headroom."""
+    risk = _risk_pct(w, w.params.get("bias"))
+    return risk is not None and risk > float(w.params["margin"])
 
 
 def demoted(w: Message) -> bool:
-    """A plan with this warning ranks after the plans that pass: its stack's bias beyond the headroom rests on
-    enough cases (LITTLE_EVIDENCE_CASES or more); with fewer it keeps its rank (README, "How sure a plan's speed is")."""
-    return _likely_missed(w) and int(w.params["cases"]) >= LITTLE_EVIDENCE_CASES
+    """A plan with this warning ranks after the plans that pass: the pooled bias exceeds its headroom, by one rule for
+    every stack whatever its number of cases (README, "How sure a plan's speed is")."""
+    return _likely_missed(w)
+
+
+def pooled_evidence(cases: int, stack: Any, signed: float | None, all_signed: float, all_cases: int,
+                    prior: int) -> Message:
+    """What a pooled bias (`estimate.pooled_bias`) rests on: the stack's cases (5+), them shrunk toward all stacks'
+    figure at an assumed weight of `prior` cases, or all stacks' alone."""
+    if cases >= LITTLE_EVIDENCE_CASES:
+        return Message("plan.evidence.stack", cases=cases, stack=stack)
+    if cases:
+        return Message("plan.evidence.pooled", cases=cases, stack=stack, signed=signed or 0.0, all_signed=all_signed,
+                       all_cases=all_cases, prior=prior)
+    return Message("plan.evidence.all", stack=stack, all_cases=all_cases)
+
+
+def _bias_evidence(w: Message) -> Message:
+    """What the pooled bias a warning carries rests on (`pooled_evidence`)."""
+    return pooled_evidence(int(w.params.get("bias_cases") or 0), w.params["stack"], w.params.get("bias_own"),
+                           w.params["all_signed"], w.params["all_cases"], w.params["prior"])
 
 
 def _margin_reason(w: Message, group: str) -> Message:
-    """The ranking explanation's word on a target met by less than the stack's known error: 'may be missed', or
-    'likely missed if the stack's known error holds (n cases)' where the stack's bias alone exceeds the headroom,
-    with whether the plan kept its rank."""
+    """The ranking explanation's word on a target (or memory headroom) within the stack's known error: 'may be
+    missed' (memory: 'may not fit'), or 'likely missed / short if the known error holds' where the pooled bias alone
+    exceeds the headroom (ranked after the plans that pass); a stack whose own few cases exceed it but whose pooled
+    bias does not says why it kept its rank."""
+    g = Message(f"band.{group}")
+    memory = w.id.startswith("plan.warn.memory")
     if not _likely_missed(w):
-        return Message("plan.reason.within_error", metric=w.params["metric"], group=Message(f"band.{group}"))
-    cases = int(w.params["cases"])
-    rank = (Message("plan.reason.rank_demoted") if demoted(w)
-            else Message("plan.reason.rank_kept", cases=cases, need=LITTLE_EVIDENCE_CASES))
-    return Message("plan.reason.likely_missed", metric=w.params["metric"], group=Message(f"band.{group}"),
-                   cases=cases, signed=w.params["signed"], margin=w.params["margin"], rank=rank)
+        own = _risk_pct(w, w.params.get("bias_own"))
+        if own is not None and own > float(w.params["margin"]) and w.params.get("bias") is not None:
+            return Message("plan.reason.memory_within_error_pooled" if memory else "plan.reason.within_error_pooled",
+                           metric=w.params["metric"], group=g, evidence=_bias_evidence(w), bias=w.params["bias"],
+                           margin=w.params["margin"])
+        if memory:
+            return Message("plan.reason.memory_within_error", group=g, margin=w.params["margin"])
+        return Message("plan.reason.within_error", metric=w.params["metric"], group=g)
+    rank = Message("plan.reason.rank_demoted")
+    if memory:
+        return Message("plan.reason.memory_likely_short", group=g, evidence=_bias_evidence(w), bias=w.params["bias"],
+                       margin=w.params["margin"], rank=rank)
+    if w.id == "plan.warn.within_error" and int(w.params.get("bias_cases") or 0) >= LITTLE_EVIDENCE_CASES:
+        return Message("plan.reason.likely_missed", metric=w.params["metric"], group=g,
+                       cases=int(w.params["cases"]), signed=w.params["signed"], margin=w.params["margin"], rank=rank)
+    return Message("plan.reason.likely_missed_pooled", metric=w.params["metric"], group=g,
+                   evidence=_bias_evidence(w), bias=w.params["bias"], margin=w.params["margin"], rank=rank)
 
 
 def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device, bands: dict[str, ErrorBand]) -> Plan:

@@ -41,8 +41,10 @@ def test_scenario_plans_carry_the_planners_evidence_warnings(client: TestClient)
     req = make_request(**fields)
     direct = plan(filter_catalog(cat, "cn", ("listing",)), lookup.model(cat, req.model), req, error_bands=bands)
     assert r.planner is not None and r.planner.warnings_i18n == direct.plans[0].warnings_i18n
-    without = run_scenario(cat, s).planner
-    assert without is not None and len(r.planner.warnings) > len(without.warnings)  # the bands' warnings, now shown
+    # the bands' warnings, now shown (on the same device: the bands' pooled bias may reorder the plans)
+    plain = plan(filter_catalog(cat, "cn", ("listing",)), lookup.model(cat, req.model), req)
+    without = {p.device: p for p in plain.plans}
+    assert any(len(p.warnings) > len(without[p.device].warnings) for p in direct.plans if p.device in without)
     assert body["planner_plan"]["warnings_i18n"] == r.planner.warnings_i18n
 
 
