@@ -185,8 +185,10 @@ def install_handlers(app: FastAPI) -> None:
     from suanli.store.importer import OfferImportError
 
     @app.exception_handler(OfferImportError)
-    async def _import_error(_: Request, e: OfferImportError) -> Response:
-        return error_json(422, str(e), e.field, [x.as_dict() for x in e.errors])
+    async def _import_error(request: Request, e: OfferImportError) -> Response:
+        text, i18n = _said(request, e)  # the line and each row's problem in the request's language
+        lang = request_lang_of(request)
+        return error_json(422, text, e.field, [x.as_dict(lang) for x in e.errors], i18n=i18n)
 
     @app.exception_handler(NotFoundError)
     async def _not_found(request: Request, e: NotFoundError) -> Response:

@@ -165,9 +165,9 @@ async def _reply(send: Send, status: int, message: str, field: str | None, lang:
         from suanli.i18n import Message as Said
         from suanli.i18n import render
 
-        if lang != "en":  # English: the line and the keys as they always were
+        if lang != "en":  # English: the line as it always was
             message = render(Said(said[0], said[1]), lang, "api")
-            out["error_i18n"] = {"id": said[0], "params": said[1]}
+        out["error_i18n"] = {"id": said[0], "params": said[1]}  # in every language, as api.errors.error_json
     body = json.dumps({"error": message, "field": field, "errors": [{"field": field, "message": message}], **out},
                       ensure_ascii=False).encode("utf-8")
     await send({"type": "http.response.start", "status": status,

@@ -256,21 +256,25 @@ def register(app: typer.Typer) -> None:
         """Remove exactly the prices one import added; they stay in the price history, marked rolled back."""
         from suanli.store import open_store
 
+        from suanli.cli.output import tr
+
         r = open_store().rollback_import(import_id, via="cli")
         if json_:
             emit_json(r)
             return
-        console.print(f"import {r['import_id']} ({r['filename']}): {r['prices_rolled_back']} price(s) rolled back "
-                      f"at {r['rolled_back_at']}", highlight=False)
+        console.print(tr("cli.import.rolled_back", id=r["import_id"], filename=r["filename"],
+                         n=r["prices_rolled_back"], at=r["rolled_back_at"]), highlight=False)
 
     @offers_app.command("imports")
     def offers_imports(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
         """Every offers import with its id, rows, new prices, whether it was forced and when it was rolled back."""
         from suanli.store import open_store
 
+        from suanli.cli.output import col_headers, tr
+
         rows = open_store().imports()
         if json_:
             emit_json(rows)
             return
-        emit_rows(rows, ["id", "filename", "rows", "new_prices", "via", "imported_at", "forced", "rolled_back_at"],
-                  title="Offer imports")
+        cols = ["id", "filename", "rows", "new_prices", "via", "imported_at", "forced", "rolled_back_at"]
+        emit_rows(rows, cols, title=tr("cli.imports.title"), headers=col_headers(cols, "imports.col"))

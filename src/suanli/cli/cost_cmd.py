@@ -384,7 +384,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                  "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
                  "server_cards": share_cards, "fresh_rent_range": fresh}
         if json_:
-            emit_json({**r.model_dump(mode="json"), "region": reg, "offer_kinds": list(kinds), **extra})
+            emit_json({**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
+                       "offer_kinds": list(kinds), **extra})  # the years the capex is spread over (--years)
             return
         if rent_o is not None:
             o, bill = rent_o, rent_bill
@@ -407,6 +408,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                  else tr("cli.rvb.server", note=say(srv_msg) if srv_msg is not None else ""))
         console.print(tr("cli.rvb.header", device=f"[bold]{display_name(acc)}[/bold]", rent=rent, card=card, share=share),
                       highlight=False, soft_wrap=True)
+        console.print(tr("cli.rvb.amortized", years=years), highlight=False, soft_wrap=True)  # buy ¥/year's basis
         if priced_server and srv and srv_msg is not None:  # the server the share comes from, and how it is split
             console.print("[dim]" + tr("cli.rvb.server", note=say(srv_msg)) + "[/dim]", highlight=False, soft_wrap=True)
         items: list[dict[str, Any]] = []
@@ -465,7 +467,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         } for r in results]
         emit_rows(rows, list(rows[0]), title=tr("cli.scenarios.title"), headers=col_headers(list(rows[0]), "scenarios.col"))
         for r in results:
-            console.print(f"[bold]{r.scenario.id}[/bold]: {say_json(r.explanation_i18n, r.explanation)}", highlight=False)
+            # labelled by the seed article's (Chinese) title in Chinese output, by its id in English
+            name = r.scenario.title if lang() == "zh" else r.scenario.id
+            console.print(tr("cli.scenarios.line", name=f"[bold]{name}[/bold]",
+                             text=say_json(r.explanation_i18n, r.explanation)), highlight=False)
         console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + "[/dim]", highlight=False)
 
     @migrate_app.command("cost")

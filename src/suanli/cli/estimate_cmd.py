@@ -9,7 +9,7 @@ import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import console, display_name, emit_json, emit_rows, lang, say, tr
+from suanli.cli.output import console, display_name, emit_json, emit_rows, label, lang, say, tr
 from suanli.estimate.estimate import Estimate
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
@@ -84,12 +84,12 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
               headers={"item": tr("col.item"), "per GPU": tr("col.per_gpu")})
     if m["max_batch"] is not None:
         console.print(tr("cli.est.max_batch", batch=m["max_batch"], context=m["max_context"]), highlight=False)
-    note = tr("cli.label.note")
+    note = label("cli.label.note")  # no space after Chinese's full-width colon (output.label)
     if engine_default is not None:
-        console.print(f"{note} " + tr("cli.est.engine_default", engine=engine_default[0], stack=engine_default[1]),
+        console.print(note + tr("cli.est.engine_default", engine=engine_default[0], stack=engine_default[1]),
                       highlight=False)
     for n in _notes(e.memory.notes_i18n, m["notes"]) + _notes(e.notes_i18n, c["notes"]):
-        console.print(f"{note} {n}", highlight=False)
+        console.print(f"{note}{n}", highlight=False)
     s = c["speed"]
     headers = {"metric": tr("col.metric"), "value": tr("col.value")}
     if s and m["fits"] is False:  # it never runs: no speed, as its time below (--json keeps them with runs false)
@@ -100,6 +100,12 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
                   title=tr("cli.est.speed_title"), headers=headers)
         for eff in s["efficiency"]:
             src = tr("est.assumed") if eff["source"] == "assumed" else eff["source"]
+            if str(eff["metric"]).endswith("_s"):  # seconds (an engine's step overhead): 2.6 ms, not 0.00
+                v = float(eff["value"])
+                shown = tr("cli.est.ms", ms=v * 1e3) if abs(v) >= 1e-3 or v == 0 else tr("cli.est.us", us=v * 1e6)
+                console.print(tr("cli.est.efficiency_time", metric=eff["metric"], value=shown, source=src),
+                              highlight=False)
+                continue
             console.print(tr("cli.est.efficiency", metric=eff["metric"], value=eff["value"], source=src), highlight=False)
     sc = c["scaling"]
     if sc and w.gpus > 1 and m["fits"] is not False:
@@ -109,6 +115,11 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
         # a configuration that does not fit never runs: its time is no answer, so it is marked as such
         console.print(tr("cli.est.time" if m["fits"] is not False else "cli.est.time_no_fit", tokens=w.tokens,
                          hours=c["time"]["hours"]), highlight=False)
+    if c["time"].get("setup_hours") is not None and c["time"].get("total_hours") is not None and m["fits"] is not False:
+        su = c["time"].get("setup_breakdown_hours") or {}  # a training job: set-up, then the tokens (JSON total_hours)
+        console.print(tr("cli.est.setup_total", setup=c["time"]["setup_hours"], env=su.get("environment_h", 0.0) * 60,
+                         download=su.get("download_h", 0.0) * 60, checkpoint=su.get("checkpoint_h", 0.0) * 60,
+                         lost=su.get("lost_h", 0.0) * 60, total=c["time"]["total_hours"]), highlight=False)
     if c["time"].get("first_serve_hours") is not None and m["fits"] is not False:
         fs = c["time"]["first_serve_breakdown_hours"]
         # tokens to generate: a batch job, which starts and is done, rather than first serving (total_hours: set-up

@@ -129,8 +129,11 @@ def run_check(
     cfg, name, arch, catalog = _load_model(model)
     try:
         from suanli.trace import trace_model
+        from suanli.trace.cache import cached_trace
 
-        trace = trace_model(cfg, name=name, task=task, keep_whole=keep_whole_candidates(ops))
+        keep = keep_whole_candidates(ops)  # the trace is cached under $SUANLI_HOME/cache (suanli.trace.cache)
+        trace = cached_trace(cfg, name=name, task=task, op_list_version=ops.version, keep_whole=keep,
+                             trace=lambda: trace_model(cfg, name=name, task=task, keep_whole=keep))
     except ImportError as e:
         raise InputError("model", Message("err.tracing_needs_torch_and_transformers_pip", e=e)) from None
     moe = (arch is not None and getattr(arch, "moe", None) is not None) or any(
@@ -165,7 +168,7 @@ def _render(report: CoverageReport, wall_s: float) -> None:
         table.add_column(heads.get(col, col), overflow="fold", justify="right" if col == "calls" else "left")
     for r in report.ops:
         style = _STATUS_STYLE.get(r.status, "")
-        table.add_row(r.op, f"{r.calls:,}", f"[{style}]{r.status}[/]", r.impl_ns or "", r.fused or "",
+        table.add_row(r.op, f"{r.calls:,}", f"[{style}]{say_id(f'mig.status.{r.status}')}[/]", r.impl_ns or "", r.fused or "",
                       say_json(r.note_i18n, r.note) if r.note else "")
     console.print(table)
     colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red"}[report.verdict]
@@ -201,7 +204,8 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     i18n = report.warnings_i18n if len(report.warnings_i18n) == len(report.warnings) else [None] * len(report.warnings)
     for w, m in zip(report.warnings, i18n):
         console.print(f"[yellow]{say_id('cli.label.warning')}[/] {say_json(m, w)}", highlight=False, soft_wrap=True)
-    console.print("[dim]" + say_id("cli.mig.stats", ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
+    stats = "cli.mig.stats_cached" if trace.get("cached") else "cli.mig.stats"  # a cached trace: no build, no trace
+    console.print("[dim]" + say_id(stats, ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
                                    trace=trace["trace_s"], total=wall_s) + "[/]", highlight=False)
 
 

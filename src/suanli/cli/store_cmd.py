@@ -29,12 +29,10 @@ def import_offers_cmd(
     if json_:
         emit_json(dict(r))
         return
-    console.print(
-        f"{r['file']}: {r['rows']} row(s), {r['new_prices']} new price(s), {r['unchanged']} already stored, "
-        f"{r['new_offers']} new offer(s), {r['new_sources']} new source(s)"
-        + (f"; import id {r['import_id']} (suanli offers rollback {r['import_id']})" if r.get("import_id") else ""),
-        highlight=False,
-    )
+    console.print(tr("cli.import.done", file=r["file"], rows=r["rows"], new_prices=r["new_prices"],
+                     unchanged=r["unchanged"], new_offers=r["new_offers"], new_sources=r["new_sources"],
+                     rollback=tr("cli.import.id", id=r["import_id"]) if r.get("import_id") else ""),
+                  highlight=False)
 
 
 @db_app.command("upgrade")

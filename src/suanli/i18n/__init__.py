@@ -62,6 +62,7 @@ ENUM_PARAMS: dict[str, str] = {
     "price_region": "price_region",
     "price_kind": "price_kind",
     "kind": "kind",  # what an unknown name names (gpu, model, plan …): NotFoundError
+    "recompute": "recompute",  # activation recompute: none, selective, full (a layout's words)
 }
 _FIELD_PARAMS = ("field", "task_field", "region_field")
 

@@ -78,6 +78,7 @@ class OpTrace(_Frozen):
     torch_version: str | None = None
     build_s: float | None = None
     trace_s: float | None = None
+    cached: bool = Field(default=False, description="read from $SUANLI_HOME/cache (suanli.trace.cache), not traced now")
     warnings: list[str] = Field(default_factory=list)
     warnings_i18n: list[dict[str, Any]] = Field(
         default_factory=list, exclude=True,
@@ -503,6 +504,7 @@ def classify(
             "torch_version": trace.torch_version,
             "build_s": trace.build_s,
             "trace_s": trace.trace_s,
+            "cached": trace.cached,
         },
     )
 

@@ -28,7 +28,7 @@ from suanli.catalog.offers import (
     is_stale,
     max_cards,
     multi_node_gap,
-    network_label,
+    network_text,
     offer_age_months,
     unpriced_reason,
     usable_offers,
@@ -865,7 +865,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     if req.precision == "bf16" and req.task == "qlora":
         raise InputError("precision", Message("err.qlora_quantizes_the_base_model_to"))
     if m.max_context and not m.rope_scaling and (req.input + req.output if not training else req.seq) > m.max_context:
-        what = "input + output" if not training else "seq"
+        what = Message("est.ctx.training" if training else "est.ctx.inference")  # '输入 + 输出' in Chinese
         raise InputError("input" if not training else "seq",
                          Message("err.exceeds_s_context_of_tokens", what=what, m_id=m.id, m_max_context=m.max_context))
     if training and req.framework is None:
@@ -1219,7 +1219,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         nodes = math.ceil(gpus / d.acc.max_cards_per_node)
         # name the node offer and its inter-node network (issue 11)
         warnings.append(Message("plan.warn.nodes_offer", nodes=nodes, offer=offer.id, provider=offer.provider,
-                                network=network_label(offer)))
+                                network=network_text(offer)))  # in both languages (buyer review 2026-12-01)
     dl_gbit = float(grid["dl_gbit"][i])
     if not math.isnan(dl_gbit) and grid["dl_h"][i] > SLOW_DOWNLOAD_H and grid["billed"][i] > 0:
         warnings.append(Message("plan.warn.slow_download", gb=float(grid["dl_bytes"][i]) / 1e9,

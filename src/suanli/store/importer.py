@@ -21,6 +21,7 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from dataclasses import field as dataclass_field
 from pathlib import PurePath
 from typing import Any
 
@@ -60,9 +61,34 @@ class RowError:
     line: int | None
     field: str | None
     message: str
+    i18n: Message | None = dataclass_field(default=None, compare=False)  # `message` as a catalog message
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "field": self.field, "message": self.message}
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        """The row's problem; `message` in `lang` where the error has its message (the API's request language)."""
+        text = self.i18n.render(lang, "api") if self.i18n is not None and lang != "en" else self.message
+        return {"line": self.line, "field": self.field, "message": text}
+
+
+def _row(line: int | None, col: str | None, msg_id: str, **params: Any) -> RowError:
+    """A row error from its catalog message (`import.err.*`): English text beside the message."""
+    m = Message(msg_id, params)
+    return RowError(line, col, m.render("en"), m)
+
+
+def _row_said(line: int | None, col: str | None, text: str, said: Message | None) -> RowError:
+    """A row error from another error's text and message (pydantic, a look-up), English where it has none."""
+    if said is not None:  # plain data only (an exception as a parameter would not be JSON: error_i18n)
+        said = Message(said.id, {k: v if v is None or isinstance(v, str | int | float | bool | Message | dict | list)
+                                 else str(v) for k, v in said.params.items()})
+    return RowError(line, col, text, said if said is not None else Message("import.text", text=text))
+
+
+def _at(e: RowError) -> Message | None:
+    if e.line is not None and e.field:
+        return Message("import.at.line_field", line=e.line, col=e.field)
+    if e.line is not None:
+        return Message("import.at.line", line=e.line)
+    return Message("import.at.field", col=e.field) if e.field else None
 
 
 class OfferImportError(DataFileError):
@@ -82,6 +108,14 @@ class OfferImportError(DataFileError):
             rest = "; ".join(where(e) for e in errors[1:6])
             msg += f" (and {len(errors) - 1} more: {rest}{' …' if len(errors) > 6 else ''})"
         SuanliError.__init__(self, msg)
+        # the same line as a message (buyer review 2026-12-01: `--lang zh` and ?lang=zh read it in Chinese)
+        said = first.i18n if first.i18n is not None else Message("import.text", text=first.message)
+        rest_at = [a for a in (_at(e) for e in errors[1:6]) if a is not None]
+        more = (Message("import.more", n=len(errors) - 1, rest=rest_at, cont=" …" if len(errors) > 6 else "")
+                if len(errors) > 1 else "")
+        at = _at(first)
+        self.i18n = (Message("import.error", path=path, at=at, message=said, more=more) if at is not None
+                     else Message("import.error.file", path=path, message=said, more=more))
 
 
 @dataclass
@@ -108,7 +142,7 @@ def _format_error(path: str, message: Any) -> OfferImportError:
     """An upload of an unknown file type: the import's own error (422 in the API), not a packaged-data fault
     (a bare DataFileError, 500)."""
     text = message.render() if hasattr(message, "render") else str(message)
-    return OfferImportError(path, [RowError(None, "format", text)])
+    return OfferImportError(path, [RowError(None, "format", text, message if isinstance(message, Message) else None)])
 
 
 def _fmt(filename: str, fmt: str | None) -> str:
@@ -135,11 +169,11 @@ def _csv_rows(text: str, filename: str, delimiter: str) -> tuple[list[tuple[int,
     except StopIteration:
         return [], [RowError(None, None, "empty file: no header line")]
     except csv.Error as e:
-        return [], [RowError(1, None, f"not valid CSV: {e}")]
+        return [], [_row(1, None, "import.err.csv", error=str(e))]
     header = [h.strip().lstrip("\ufeff") for h in header]
     unknown = [h for h in header if h not in CSV_COLUMNS]
     for h in unknown:
-        errors.append(RowError(1, h, f"unknown column; allowed: {', '.join(CSV_COLUMNS)}"))
+        errors.append(_row(1, h, "import.err.column", allowed=", ".join(CSV_COLUMNS)))
     for r in CSV_REQUIRED:
         if r not in header:
             errors.append(RowError(1, r, "required column missing from the header"))
@@ -156,14 +190,14 @@ def _csv_rows(text: str, filename: str, delimiter: str) -> tuple[list[tuple[int,
             if not cells or all(not c.strip() for c in cells):
                 continue
             if len(cells) != len(header):
-                errors.append(RowError(line, None, f"{len(cells)} cells, the header has {len(header)} columns"))
+                errors.append(_row(line, None, "import.err.cells", n=len(cells), columns=len(header)))
                 continue
             rows.append((line, {h: c.strip() for h, c in zip(header, cells) if c.strip() != ""}))
             if len(rows) > MAX_ROWS:
-                errors.append(RowError(line, None, f"more than {MAX_ROWS} rows"))
+                errors.append(_row(line, None, "import.err.rows", n=MAX_ROWS))
                 break
     except csv.Error as e:
-        errors.append(RowError(line + 1, None, f"not valid CSV: {e}"))
+        errors.append(_row(line + 1, None, "import.err.csv", error=str(e)))
     return rows, errors
 
 
@@ -177,20 +211,20 @@ def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[
             try:
                 out[k] = int(v)
             except ValueError:
-                errs.append(RowError(line, k, f"{v!r} is not a whole number"))
+                errs.append(_row(line, k, "import.err.int", value=repr(v)))
         elif k in _SOURCED_FIELDS:
             try:
                 num = float(v.replace(",", ""))
             except ValueError:
-                errs.append(RowError(line, k, f"{v!r} is not a number"))
+                errs.append(_row(line, k, "import.err.number", value=repr(v)))
                 continue
             if not (num == num) or num in (float("inf"), float("-inf")) or num < 0:
-                errs.append(RowError(line, k, f"{v!r} must be a finite number ≥ 0"))
+                errs.append(_row(line, k, "import.err.finite", value=repr(v)))
                 continue
             out[k] = num
         elif k == "whole_machine_only":
             if v.lower() not in _TRUE | _FALSE:
-                errs.append(RowError(line, k, f"{v!r} is not true or false"))
+                errs.append(_row(line, k, "import.err.bool", value=repr(v)))
             out[k] = v.lower() in _TRUE
         else:
             out[k] = v
@@ -205,15 +239,16 @@ def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, 
     try:
         yaml_shape_ok(text, "the file", "file")  # depth and aliases bounded before any node is built
     except InputError as e:
-        return [], [], [RowError(None, None, str(e).removeprefix("file: the file "))]
+        return [], [], [_row_said(None, None, str(e).removeprefix("file: the file "), e.i18n)]
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        return [], [], [RowError(mark.line + 1 if mark else None, None, f"not valid YAML: {getattr(e, 'problem', None) or e}")]
+        return [], [], [_row(mark.line + 1 if mark else None, None, "import.err.yaml",
+                             error=str(getattr(e, "problem", None) or e))]
     if doc is None:
-        return [], [], [RowError(None, None, "empty file")]
+        return [], [], [_row(None, None, "import.err.empty")]
     sources: list[Any] = []
     if isinstance(doc, list):
         offers_node, offers = node, doc
@@ -221,14 +256,14 @@ def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, 
         extra = [k for k in doc if k not in ("offers", "sources")]
         if extra:
             line = next((k.start_mark.line + 1 for k, _ in node.value if k.value == str(extra[0])), None)
-            return [], [], [RowError(line, str(extra[0]), "unknown section; an offers file has 'offers' and 'sources'")]
+            return [], [], [_row(line, str(extra[0]), "import.err.section")]
         offers = doc.get("offers") or []
         sources = doc.get("sources") or []
         offers_node = next((v for k, v in node.value if k.value == "offers"), None)
         if not isinstance(offers, list) or not isinstance(sources, list):
-            return [], [], [RowError(None, "offers" if not isinstance(offers, list) else "sources", "must be a list")]
+            return [], [], [_row(None, "offers" if not isinstance(offers, list) else "sources", "import.err.list")]
     else:
-        return [], [], [RowError(1, None, "top level must be a list of offers or a mapping with 'offers'")]
+        return [], [], [_row(1, None, "import.err.top")]
     lines: list[int | None] = []
     if offers_node is not None and isinstance(offers_node, yaml.SequenceNode):
         lines = [item.start_mark.line + 1 for item in offers_node.value]
@@ -257,12 +292,18 @@ IDENTITY_FIELDS = ("device", "provider", "cards", "billing_unit")
 def identity_change(have: Offer | dict[str, Any], new: Offer) -> tuple[str, str] | None:
     """(field, message) when `new` carries an existing offer id with another device, provider, card count or
     billing unit (what the id names: a later row may change the price, not the offer), else None."""
+    moved = identity_message(have, new)
+    return (moved[0], moved[1].render("en")) if moved is not None else None
+
+
+def identity_message(have: Offer | dict[str, Any], new: Offer) -> tuple[str, Message] | None:
+    """`identity_change` with its message (`import.err.identity`)."""
     for f in IDENTITY_FIELDS:
         old_v = have.get(f) if isinstance(have, dict) else getattr(have, f)
         new_v = getattr(new, f)
         if old_v is not None and str(old_v) != str(new_v):
-            return f, (f"offer {new.id!r} exists with {f} {str(old_v)!r}, this row says {str(new_v)!r}: an offer id "
-                       "cannot change its device, provider, card count or billing unit (use a new id)")
+            return f, Message("import.err.identity", id=repr(new.id), col=f, old=repr(str(old_v)),
+                              new=repr(str(new_v)))
     return None
 
 
@@ -275,7 +316,8 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
     catalog's): the prices a new one is compared with — a row whose CNY per card-hour lies outside its device's
     plausibility band (`catalog.offers.plausibility_band`, 1/5× to 5× the median) is an error unless `force`.
     The same offer id twice in one file is an error."""
-    from suanli.catalog.offers import card_hour_price, plausibility_band
+    from suanli.catalog.offers import PLAUSIBLE_FACTOR, card_hour_price, plausibility_band
+    from suanli.errors import validation_message
 
     refs = list(cat.offers if reference_offers is None else reference_offers)
     ref_by_id = {o.id: o for o in refs}
@@ -286,7 +328,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
     try:
         text = raw_bytes.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise OfferImportError(filename, [RowError(None, None, f"not UTF-8 text: {e.reason} at byte {e.start}")]) from None
+        raise OfferImportError(filename, [_row(None, None, "import.err.utf8", reason=e.reason, at=e.start)]) from None
     errors: list[RowError] = []
     rows: list[tuple[int | None, Any]] = []
     file_sources: list[dict[str, Any]] = []
@@ -316,45 +358,45 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
             src = Source.model_validate(s)
         except ValidationError as e:
             err = e.errors()[0]
-            errors.append(RowError(None, "sources[" + str(i + 1) + "]." + ".".join(str(p) for p in err["loc"]), err["msg"]))
+            errors.append(_row_said(None, "sources[" + str(i + 1) + "]." + ".".join(str(p) for p in err["loc"]),
+                                    err["msg"], validation_message(err)))
             continue
         if src.id not in cat.sources:
             new_sources[src.id] = src
     if len(rows) > MAX_ROWS:
-        errors.append(RowError(None, None, f"more than {MAX_ROWS} rows"))
+        errors.append(_row(None, None, "import.err.rows", n=MAX_ROWS))
     offers: list[Offer] = []
     lines: list[int | None] = []
     seen_rows: dict[str, int | None] = {}
     for line, raw in rows:
         if not isinstance(raw, dict):
-            errors.append(RowError(line, None, "an offer must be a mapping of fields"))
+            errors.append(_row(line, None, "import.err.mapping"))
             continue
         try:
             o = Offer.model_validate(raw)
         except ValidationError as e:
             for err in e.errors()[:3]:
                 loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")) or None
-                errors.append(RowError(line, loc, err["msg"].removeprefix("Value error, ")))
+                errors.append(_row_said(line, loc, err["msg"].removeprefix("Value error, "), validation_message(err)))
             continue
         try:
             dev = lookup.accelerator(cat, o.device)
         except NotFoundError as e:
-            errors.append(RowError(line, "device", str(e).removeprefix("gpu: ")))
+            errors.append(_row_said(line, "device", str(e).removeprefix("gpu: "), e.i18n))
             continue
         if dev.id != o.device:
             o = o.model_copy(update={"device": dev.id})
         if o.date > dt.date.today().isoformat():
-            errors.append(RowError(line, "date", f"{o.date} is in the future"))
+            errors.append(_row(line, "date", "import.err.future", date=o.date))
             continue
         if o.id in seen_rows:
-            errors.append(RowError(line, "id", f"{o.id!r} also on line {seen_rows[o.id]}: one row per offer id in a "
-                                   "file (import a later price in another file)"))
+            errors.append(_row(line, "id", "import.err.twice", id=repr(o.id), other=seen_rows[o.id]))
             continue
         seen_rows[o.id] = line
         ref = ref_by_id.get(o.id)
-        moved = identity_change(ref, o) if ref is not None else None
+        moved = identity_message(ref, o) if ref is not None else None
         if moved is not None:  # an id names one offer: a row may add a price, never move the offer (review 2026-12-01)
-            errors.append(RowError(line, moved[0], moved[1]))
+            errors.append(RowError(line, moved[0], moved[1].render("en"), moved[1]))
             continue
         if not force:
             key = (o.device, str(o.billing_unit))
@@ -363,8 +405,12 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
             band = bands[key]
             per = card_hour_price(o)
             if band is not None and not band.contains(per):
-                errors.append(RowError(line, "price_cny", f"¥{per:,.4g} per card-hour is outside the {band.describe()}; "
-                                       "check the price, cards and billing unit, or pass --force"))
+                unit = (Message("import.band.unit", billing_unit=band.billing_unit) if band.billing_unit
+                        else Message("import.band.all_units"))
+                basis = Message("import.band.listings" if band.basis == "listings" else "import.band.offers")
+                errors.append(_row(line, "price_cny", "import.err.band", per=per, device=band.device, unit=unit,
+                                   low=band.low, high=band.high, factor=PLAUSIBLE_FACTOR,
+                                   median=band.median_cny_per_card_hour, n=band.n, basis=basis))
                 continue
         sids = {o.source, *(v.source for v in o.price_cny.values),
                 *((v.source for v in o.price_cny_max.values) if o.price_cny_max else ())}
@@ -376,11 +422,11 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
                 new_sources[sid] = Source(id=sid, title=title or f"imported from {PurePath(filename).name}",
                                           kind="price-list", url=url, date=o.date)
             except ValidationError as e:
-                errors.append(RowError(line, "source", e.errors()[0]["msg"]))
+                errors.append(_row_said(line, "source", e.errors()[0]["msg"], validation_message(e.errors()[0])))
         offers.append(o)
         lines.append(line)
     if not errors and not offers:
-        errors.append(RowError(None, None, "no offers in the file"))
+        errors.append(_row(None, None, "import.err.none"))
     if errors:
         errors.sort(key=lambda e: (e.line is None, e.line or 0))
         raise OfferImportError(filename, errors[:MAX_REPORTED])

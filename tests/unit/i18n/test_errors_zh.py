@@ -270,7 +270,8 @@ def test_api_more_refusals_english(client: Any) -> None:
 def test_api_english_unchanged(client: Any) -> None:
     r = client.post("/api/plans", json={"model": "qwen2.5-7b"})
     assert r.status_code == 401 and r.json()["error"].startswith("missing or wrong API token")
-    assert "error_i18n" not in r.json()
+    # the guard's refusals carry their message in every language, as every other refusal (code review 2026-12-01)
+    assert r.json()["error_i18n"] == {"id": "error.api.token", "params": {}}
     r = client.post("/api/estimate", json={"model": "qwen2.5-7b", "gpu": "rtx-4090", "task": "dpo"})
     assert r.json()["error"].startswith("task: Input should be")
 
