@@ -43,7 +43,6 @@ __all__ = [
     "multi_node_gap",
     "network_label",
     "network_text",
-    "network_text",
     "offer_network_gbit_per_s",
     "offer_age_months",
     "offer_date",
@@ -191,14 +190,6 @@ def network_label(offer: Offer) -> str:
     name = NETWORK_NAMES[offer.inter_node_network]
     bw = f" {offer.inter_node_gbit_per_s.value:,.0f} Gbit/s per node" if offer.inter_node_gbit_per_s else ""
     return name + bw
-
-
-def network_text(offer: Offer) -> dict[str, str]:
-    """`network_label` in both languages, as a message parameter takes data text ('EFA，每节点每秒 3,200 吉比特')."""
-    name = NETWORK_NAMES[offer.inter_node_network]
-    bw = offer.inter_node_gbit_per_s.value if offer.inter_node_gbit_per_s else None
-    zh = ("无" if offer.inter_node_network == "none" else name) + (f"，每节点每秒 {bw:,.0f} 吉比特" if bw else "")
-    return {"en": network_label(offer), "zh": zh}
 
 
 def network_text(offer: Offer) -> dict[str, str]:
