@@ -121,7 +121,7 @@ def cases_for_run(
         if exact and (c.kind == "train" or c.mode == "loop"):
             group = "training-memory" if c.kind == "train" else "inference-memory"
             cases.append({"id": f"{cid}-memory", "group": group, **base,
-                          "measured": {"memory_bytes": int(m["peak_memory_bytes"])},
+                          "measured": {"memory_bytes": int(m["peak_memory_bytes"])}, "measured_as": "allocated",
                           "note": note + "; peak = torch max_memory_allocated over the timed runs"})
         elif not exact and "peak_memory_bytes" in m and (c.kind == "train" or c.mode == "loop"):
             rss.append(c.id)

@@ -113,3 +113,15 @@ def test_a_failed_rename_rolls_back_the_results_and_temps(tmp_path: Path, monkey
     assert "No space left on device" in str(e.value)
     assert not store.results() and list(store.results_dir.glob("*")) == []
     assert _tree(cases) == ["configs"]  # the config placed before the failure is removed, and every temp
+
+
+def test_a_device_memory_case_declares_what_it_measured(tmp_path: Path) -> None:
+    """The suite's CUDA/NPU peak is max_memory_allocated: the imported memory case says so (`measured_as`), so
+    `validate` scores it on the estimate's allocated need, like the published cases that measured the same."""
+    import yaml
+
+    cases, store = tmp_path / "X" / "cases", ResultStore(tmp_path / "store")
+    import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
+    doc = yaml.safe_load((cases / "h100-sxm-20261201-0a5f1b.yaml").read_text())
+    memory = [c for c in doc["cases"] if c["group"].endswith("-memory")]
+    assert memory and all(c["measured_as"] == "allocated" for c in memory)
