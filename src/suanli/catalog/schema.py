@@ -504,6 +504,10 @@ class ModelArch(_Strict):
     pipeline: DiffusionPipelineDefaults | None = Field(None, description="diffusion models: pipeline defaults")
     published_params: FloatField | None = None
     published_active_params: FloatField | None = None
+    reasoning_output_tokens: IntField | None = Field(
+        None, description="a reasoning (thinking) model: the output length, tokens, its card recommends or evaluates "
+        "with (thinking included); plan warns when the output is left at its default (buyer review 10)"
+    )
     source: str
     date: str | None = None
     note: str | None = None

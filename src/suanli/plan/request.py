@@ -19,6 +19,8 @@ __all__ = ["MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
 _MAX_REQUESTS_PER_S = 1e6  # requests_per_s's own bound below
+# serving settings: given without a task they make it inference (README: `suanli plan … --requests-per-s 5`)
+_SERVING_FIELDS = ("requests_per_s", "concurrent_users", "ttft_s", "tpot_s", "tokens_per_s_per_user")
 SLOW_TPOT_S = 1.0  # assumed: a TPOT target over 1 s per token is most likely tokens/s typed as seconds (30 → 1/30 s)
 
 
@@ -101,6 +103,28 @@ class PlanRequest(BaseModel):
         None, ge=0, description="CNY per engineer-week of a migration (None: the catalog's assumptions: block)")
     objective: Literal["cheapest", "fastest", "best-value", "fastest-within-budget"] = "cheapest"
     top: int = Field(5, ge=1, le=50)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _serving_task(cls, data: object) -> object:
+        """Serving flags (a request rate, concurrent users, latency targets) imply task inference when no task is
+        given; beside a training task they are refused in one line (they would be ignored)."""
+        if not isinstance(data, dict):
+            return data
+        given = [f for f in _SERVING_FIELDS if data.get(f) is not None]
+        if not given:
+            return data
+        if data.get("task") is None:
+            return {**data, "task": "inference"}
+        if data["task"] != "inference":
+            names = ", ".join(given)
+            named: Message = Message("input.name", field=given[-1])  # each the CLI's flag, the page's field
+            for f in reversed(given[:-1]):
+                named = Message("relax.pins", first=Message("input.name", field=f), rest=named)
+            raise _Refused(f"{given[0]}: {names} apply to serving only (task inference), and task {data['task']} "
+                           f"was given: leave task out, or give inference",
+                           Message("error.req.serving_task", fields=named, given=str(data["task"])))
+        return data
 
     @model_validator(mode="after")
     def _needs(self) -> PlanRequest:

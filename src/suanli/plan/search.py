@@ -704,11 +704,14 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             fail |= np.where(k["step_s"] <= req.tpot_s, 0, F_TPOT)
         if req.ttft_s is not None:
             fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
+        # concurrent users (README): each always has a request in flight, so the replicas hold them all at once:
+        # replicas × batch ≥ users (one slot of the running batch per user), besides the rate they send
+        users = float(req.concurrent_users or 0)
         if req.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
             replicas = req.gpus / tp
-            fail |= np.where(replicas * per_replica >= need_tok_s, 0, F_RATE)
+            fail |= np.where((replicas * per_replica >= need_tok_s) & (replicas * b >= users), 0, F_RATE)
         elif need_tok_s > 0:
-            replicas = np.ceil(need_tok_s / per_replica)
+            replicas = np.maximum(np.ceil(need_tok_s / per_replica), np.ceil(users / b))
         else:
             replicas = np.ones(di.shape)
         if need_tok_s > 0:
@@ -946,8 +949,13 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
     # nothing planned: a framework whose optimizer offload / 8-bit AdamW fits comes first among the hints
     relax = [] if plans else [*(Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]),
-                              *_relax(grid, sel, total, calendar_h, req, devs, cat)]
+                              *_relax(grid, sel, total, calendar_h, req, devs, cat, m)]
     assumptions = _assumptions(cat, req, devs, training, plans)
+    if not training and m.reasoning_output_tokens is not None and req.output == PlanRequest.model_fields["output"].default:
+        # a reasoning model writes its thinking before the answer: the default output undersizes KV, time and cost;
+        # said first with the card's figure (buyer review 10), the default kept (the figure is a maximum)
+        assumptions.insert(0, Message("plan.warn.reasoning_output", model=m.id, typical=m.reasoning_output_tokens.value,
+                                      output=req.output, field="output"))
     return PlanResult(
         request=req,
         model_id=m.id,
@@ -1280,6 +1288,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             "plan.reason.offload" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit", gpus=gpus,
             device=_device_name(d.acc)))
+    if not training and req.concurrent_users:  # the slots that hold the users, each with a request in flight
+        full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
+            "plan.reason.slots", slots=int(grid["replicas"][i] * grid["b"][i]), replicas=int(grid["replicas"][i]),
+            batch=int(grid["b"][i]), users=req.concurrent_users))
     if mig > 0:
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message("plan.reason.migration_share", cost=mig))
     if export_note:
@@ -1406,6 +1418,10 @@ def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest)
         return Message("why.ttft", ms=float(grid["ttft"][i]) * 1000, limit_ms=(req.ttft_s or 0) * 1000)
     if b == F_CARDS:
         return Message("why.cards", gpus=int(grid["gpus"][i]), limit=req.card_limit)
+    slots = int(grid["replicas"][i] * grid["b"][i])
+    if req.concurrent_users and slots < req.concurrent_users:  # fewer slots than users, each with a request in flight
+        return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, replicas=int(grid["replicas"][i]),
+                       batch=int(grid["b"][i]), users=req.concurrent_users)
     return Message("why.rate_gpus", gpus=int(grid["gpus"][i]), rps=float(grid["tok_s"][i]) / req.output,
                    want=req.requests_per_s or 0.0)
 
@@ -1452,6 +1468,10 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         return Message(f"relax.{key}", ms=s * 1000, value=_round_up(s), field=field_, **where)
     if b == F_CARDS:
         return Message("relax.cards", gpus=int(grid["gpus"][i]), field="max_gpus", **where)
+    slots = int(grid["replicas"][i] * grid["b"][i])
+    if req.concurrent_users and slots < req.concurrent_users:  # fewer slots than users, each with a request in flight
+        return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
+                       field="concurrent_users", other=Message("input.name", field="gpus"))
     rps = float(grid["tok_s"][i]) / req.output
     return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, device=where["device"],
                    field="requests_per_s", other=Message("input.name", field="gpus"))
@@ -1593,10 +1613,19 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                         parts.append(Message("why.serve_no_instance", tp=tp_min, largest=largest)
                                      if serve and 0 < largest < tp_min else Message("why.no_usable_offer"))
                         tier = 2
-                if req.budget_cny is not None and np.isfinite(c).any():
-                    parts.append(Message("why.over_budget", cost=float(np.nanmin(c)), budget=req.budget_cny))
-                    ratios.append(float(np.nanmin(c)) / req.budget_cny)
-                if req.deadline_hours is not None and req.task != "inference":
+                # only layouts an offer prices (finite cost: one a 1-card offer cannot rent has no hours to
+                # quote), and a clause only for a limit they miss (buyer review 3)
+                priced_ = np.isfinite(c)
+                h = np.where(priced_, h, np.inf)
+                timed = req.deadline_hours is not None and req.task != "inference" and bool(priced_.any())
+                over_b = req.budget_cny is not None and bool(priced_.any()) and float(np.min(c[priced_])) > req.budget_cny
+                over_d = timed and float(h.min()) > (req.deadline_hours or 0)
+                if not (over_b or over_d) and req.budget_cny is not None and timed:
+                    over_b = over_d = True  # each met by some layout, never both by one: name both
+                if over_b:
+                    parts.append(Message("why.over_budget", cost=float(np.min(c[priced_])), budget=req.budget_cny))
+                    ratios.append(float(np.min(c[priced_])) / (req.budget_cny or 1.0))
+                if over_d and req.deadline_hours is not None:
                     j = int(np.argmin(h))
                     hours_j = float(grid["hours"][sel[mine]][j])
                     mig_h = float(h[j]) - hours_j
@@ -1642,7 +1671,9 @@ def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -
         return float(grid["ttft"][i]) / (req.ttft_s or 1.0)
     if b == F_CARDS:
         return float(grid["gpus"][i]) / max(req.card_limit, 1)
-    return (req.requests_per_s or 0.0) * req.output / max(float(grid["tok_s"][i]), 1e-9)
+    slots = float(grid["replicas"][i] * grid["b"][i])
+    return max((req.requests_per_s or 0.0) * req.output / max(float(grid["tok_s"][i]), 1e-9),
+               (req.concurrent_users or 0) / max(slots, 1.0))
 
 
 # exclusions the request asked for; any other reason (no price, no spec, no framework) is the catalog's
@@ -1682,13 +1713,17 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> Message | None:
     return joined
 
 
-def _wider_offers(req: PlanRequest) -> Message | str:
+def _wider_offers(req: PlanRequest, cat: Catalog | None = None, helps: Any = None) -> Message | str:
     """The offers a nothing-fits tip may suggest including: other regions (region not `any`) and the offer kinds the
-    request leaves out; "" when it already includes every region and kind."""
+    request leaves out; "" when it already includes every region and kind. With `helps` (an offer → whether it
+    could rent what is missing) and the catalog, only a region or kind that has such an offer (buyer review 7)."""
+    def useful(region: str, kinds: tuple[str, ...]) -> bool:
+        return helps is None or cat is None or any(helps(o) for o in usable_offers(cat, region, kinds))
+
     parts: list[Message] = []
-    if req.region != "any":
+    if req.region != "any" and useful("any", req.offer_kinds):
         parts.append(Message("relax.wider.region", field="region"))
-    extra = [k for k in OFFER_KINDS if k not in req.offer_kinds]
+    extra = [k for k in OFFER_KINDS if k not in req.offer_kinds and useful(req.region, (k,))]
     if extra:
         parts.append(Message("relax.wider.kinds", field="offer_kinds",
                              kinds={lg: ("、" if lg == "zh" else " and ").join(t(f"price_kind.{k}", lg) for k in extra)
@@ -1708,8 +1743,62 @@ def _no_span(grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest, dev
         and not any(can_span_nodes(o) for o in d.offers) for i, d in live)
 
 
+def _serve_too_big(grid: dict[str, np.ndarray], req: PlanRequest, devs: list[_Device]) -> dict[str, int] | None:
+    """Serving: when no allowed priced device holds one replica (memory) within one instance of its offers (the
+    why-not rows say `why.serve_replica`), each device's id → the cards one replica needs in one instance (0: more
+    than the last of NEED_TPS); None otherwise. Raising --max-gpus cannot help: replicas never span nodes."""
+    if "need_tp" not in grid:
+        return None
+    out: dict[str, int] = {}
+    for i, d in enumerate(devs):
+        if d.excluded is not None:
+            continue
+        rows = np.nonzero(grid["dev"] == i)[0]
+        if not d.offers or d.unpriced or rows.size == 0 or req.card_limit < _largest_instance(d):
+            return None  # no rows, or the card limit cut tp below the largest instance: more cards may help
+        if _one_instance(grid, rows[(grid["fail"][rows] & F_MEMORY) == 0], devs).size:
+            return None
+        need = grid["need_tp"][rows]
+        out[d.acc.id] = int(np.nanmin(need)) if np.isfinite(need).any() else 0
+    return out or None
+
+
+def _serve_too_big_tip(req: PlanRequest, devs: list[_Device], need: dict[str, int], grid: dict[str, np.ndarray],
+                       cat: Catalog | None, m: ModelArch | None) -> Message:
+    """The relax hint when a serving replica is bigger than the largest rentable instance of every allowed device: a
+    lower precision the device runs whose weights alone fit one instance (the request's precision pin, or the lowest
+    searched), and other regions or offer kinds only where an offer has an instance of the cards one replica needs."""
+    lower: dict[str, list[str]] = {}  # precision -> devices whose largest instance holds its weights
+    for i, d in enumerate(devs):
+        if d.excluded is not None or d.acc.id not in need or cat is None or m is None:
+            continue
+        rows = np.nonzero(grid["dev"] == i)[0]
+        searched = max(int(x) for x in grid["prec"][rows])
+        runs, _ = _precisions(cat, req.model_copy(update={"precision": None}), d.acc, d.stack, d.framework)
+        room = _largest_instance(d) * float(grid["usable"][rows].max())
+        for p in SERVE_PRECISIONS[searched + 1:]:
+            if p in runs and weights_bytes(m, p) < room:
+                lower.setdefault(p, []).append(d.acc.id)
+    fix: Message | str = ""
+    if lower:
+        pins = [Message("relax.serve_lower_one", pin=Message("relax.pin", field="precision", value=p),
+                        devices=", ".join(lower[p])) for p in SERVE_PRECISIONS if p in lower]
+        joined = pins[-1]
+        for pm in reversed(pins[:-1]):
+            joined = Message("relax.pins", first=pm, rest=joined)
+        fix = Message("relax.serve_lower", pins=joined)
+    accs = {d.acc.id: d.acc for d in devs}
+
+    def holds(o: Offer) -> bool:  # an instance that holds one replica at the precision searched
+        a = accs.get(o.device)
+        return a is not None and 0 < need.get(o.device, 0) <= max_cards(o, a.max_cards_per_node)
+
+    return Message("relax.serve_too_big", field="max_gpus", fix=fix, wider=_wider_offers(req, cat, holds))
+
+
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
-           req: PlanRequest, devs: list[_Device], cat: Catalog | None = None) -> list[Message]:
+           req: PlanRequest, devs: list[_Device], cat: Catalog | None = None,
+           m: ModelArch | None = None) -> list[Message]:
     """When nothing qualifies: which constraint to relax and by how much."""
     tips: list[Message] = []
     finite = np.isfinite(cost)
@@ -1751,12 +1840,19 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     if sel.size == 0 or not finite.any():
         lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
         more = _wider_offers(req)  # never the regions or kinds the request already includes
+        too_big = _serve_too_big(grid, req, devs) if req.gpus is None else None
+        if too_big:  # serving: a replica is bigger than any instance rentable; more cards cannot help
+            tips.append(_serve_too_big_tip(req, devs, too_big, grid, cat, m))
+            return tips
         if req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
             tips.append(Message("relax.nothing_fits_gpus_lighter" if lighter else "relax.nothing_fits_gpus",
                                 gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or "", wider=more))
         elif _no_span(grid, sel, req, devs):
             # every device the request allows misses one node and none of its offers can span nodes (the why-not
             # rows say so): more cards cannot help; a lighter task, other regions or offer kinds can
+            live = {d.acc.id: d.acc for d in devs if d.excluded is None}
+            # only regions or kinds with an offer of an allowed device that spans nodes can help (buyer review 7)
+            more = _wider_offers(req, cat, lambda o: o.device in live and can_span_nodes(o))
             which = "relax.no_span_lighter" if lighter else "relax.no_span_wider" if more else "relax.no_span"
             tips.append(Message(which, max_gpus=req.max_gpus, field="max_gpus", task_field="task",
                                 lighter=lighter or "", wider=more))

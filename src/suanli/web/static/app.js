@@ -177,7 +177,9 @@ function offerCell(p) {
   const o = (state.offers || {})[p.offer] || {};
   return `${esc(p.offer)} <span class="muted">${esc(kindLabel(p.offer_kind || o.kind || "listing"))}</span>${intlTag(o.region)}`;
 }
-const layout = p => `tp${p.tp}·pp${p.pp}·dp${p.dp}${p.zero ? "·z" + p.zero : ""}${p.replicas > 1 ? " ×" + p.replicas : ""} ${esc(p.precision)}`;
+// serving as the CLI writes it: replicas × tp and the batch each replica runs (its request slots), then precision
+const layout = p => p.replicas != null ? `${p.replicas}×tp${p.tp} b${p.micro_batch} ${esc(p.precision)}`
+  : `tp${p.tp}·pp${p.pp}·dp${p.dp}${p.zero ? "·z" + p.zero : ""} ${esc(p.precision)}`;
 
 function renderPlan(r) {
   $("#plan-error").hidden = true;
