@@ -244,7 +244,9 @@ def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: W
                               calibration: Path | None = None) -> Estimate:
     from suanli.validate.bands import packaged_error_bands
 
-    return estimate(cat, m, acc, w, packaged_error_bands(), overrides=calibration_for(acc.id, calibration))
+    # a catalog from `calibrated` (the CLI's and the API's) already carries the file's factors: not twice
+    overrides = () if cat.calibration else calibration_for(acc.id, calibration)
+    return estimate(cat, m, acc, w, packaged_error_bands(), overrides=overrides)
 
 
 def default_engine(cat: Catalog, acc: Accelerator, task: str) -> str:
