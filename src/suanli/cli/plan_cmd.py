@@ -228,7 +228,7 @@ def register(app: typer.Typer) -> None:
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s")] = None,
         tokens_per_s_per_user: Annotated[float | None, typer.Option(help="serving: streaming speed each user sees, tokens/s (instead of --tpot: TPOT = 1 / this)")] = None,
-        hours: Annotated[float | None, typer.Option(help="serving period in hours (default 720)")] = None,
+        hours: Annotated[float | None, typer.Option(help="serving period in hours (default 730: a calendar month)")] = None,
         days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
         budget: Annotated[float | None, typer.Option(help="budget in CNY")] = None,
         deadline_hours: Annotated[float | None, typer.Option(help="deadline in hours, migration included")] = None,

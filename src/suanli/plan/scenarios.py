@@ -14,6 +14,7 @@ from suanli.errors import SuanliError
 from suanli.estimate.estimate import ErrorBand
 from suanli.i18n import Message, render
 from suanli.plan.request import make_request
+from suanli.units import HOURS_PER_MONTH
 from suanli.plan.search import Plan, plan
 
 __all__ = ["Scenario", "ScenarioResult", "run_scenario"]
@@ -119,7 +120,7 @@ def _diffusion(cat: Catalog, s: Scenario) -> ScenarioResult:
 
     m = lookup.model(cat, s.plan["model"])
     w = make_workload(task="inference", precision="fp16")
-    hours = float(s.plan.get("hours", 720))
+    hours = float(s.plan.get("hours", HOURS_PER_MONTH))
     rps = float(s.plan.get("requests_per_s", 0.1))
     best: tuple[float, str, int, float] | None = None
     for acc in cat.accelerators:

@@ -70,7 +70,7 @@ def test_batch_job_has_no_serving_period_and_names_generated_tokens() -> None:
     assert "生成 100,000,000 个（输出）token" in zh.stdout and "服务时长" not in zh.stdout
     # a serving request keeps its period
     serve = _run("plan", "--model", "qwen2.5-7b", "--task", "inference", "--requests-per-s", "1")
-    assert "serving period 720.0 h" in serve.stdout
+    assert "serving period 730.0 h" in serve.stdout  # a calendar month (units.HOURS_PER_MONTH)
 
 
 def test_inference_that_does_not_fit_prints_no_speed() -> None:

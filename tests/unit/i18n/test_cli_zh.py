@@ -119,9 +119,9 @@ def test_compare_layouts_unpriced_and_stale_zh() -> None:
 
 def test_tco_notes_stale_migrate_verdict_and_break_even_zh() -> None:
     out = _zh("tco", "--gpu", "h100", "--gpus", "8", "--hours", "40", "--offer-kinds", "all")
-    assert "按 1 月计费 = 720 小时" in out and "请向平台核实现价" in out
+    assert "按 1 月计费 = 730 小时" in out and "请向平台核实现价" in out
     assert "billed 1 month(s)" not in out and "check the platform" not in out
-    assert "billed 1 month(s) = 720 h for a 40.0 h job" in _en("tco", "--gpu", "h100", "--gpus", "8", "--hours", "40",
+    assert "billed 1 month(s) = 730 h for a 40.0 h job" in _en("tco", "--gpu", "h100", "--gpus", "8", "--hours", "40",
                                                                "--offer-kinds", "all")
     out = _zh("migrate", "cost", "--model", "qwen2.5-14b", "--from-gpu", "h100", "--to-gpu", "910b",
               "--monthly-spend", "100000", "--offer-kinds", "listing,index")
