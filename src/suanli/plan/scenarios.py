@@ -14,8 +14,8 @@ from suanli.errors import SuanliError
 from suanli.estimate.estimate import ErrorBand
 from suanli.i18n import Message, render
 from suanli.plan.request import make_request
-from suanli.units import HOURS_PER_MONTH
 from suanli.plan.search import Plan, plan
+from suanli.units import HOURS_PER_MONTH
 
 __all__ = ["Scenario", "ScenarioResult", "run_scenario"]
 
