@@ -390,7 +390,10 @@ def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
         bands[f"seed:{g}"] = _band(f"seed:{g}", [r.seed_error for r in rs if r.seed_error is not None])
         held = [r.default_error for r in rs if r.sample == "out" and r.default_error is not None]
         if held:
-            bands[f"holdout:{g}"] = _band(f"holdout:{g}", held)
+            # with its median signed error (speed: + too fast; memory: − too low), the all-stack bias plans are judged on
+            signed = [e for e in (speed_error(r) for r in rs if r.sample == "out") if e is not None]
+            bands[f"holdout:{g}"] = _band(f"holdout:{g}", held).model_copy(
+                update={"median_signed_pct": 100 * statistics.median(signed) if signed else None})
     bands.update(quoted_bands(bands))
     bands.update(stack_bands(results))
     bands.update(moe_stack_bands(results))
