@@ -360,12 +360,18 @@ _EXTRAS = {
 }
 
 
+def error_head() -> str:
+    """The label every error line starts with, colon and space included: "error: ", and "错误：" in Chinese
+    (full-width colon, no space, as every other zh label: `output.label`); `errors.error_label` is its word."""
+    from suanli.cli.output import label
+
+    return label("cli.label.error")
+
+
 def _fail(message: str, detail: Any = None) -> None:
     from rich.markup import escape
 
-    from suanli.errors import error_label
-
-    err_console.print(f"[red]{error_label(lang())}:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    err_console.print(f"[red]{error_head()}[/red]{escape(message)}", highlight=False, soft_wrap=True)
     if detail is not None:  # the rest of a long refusal (SuanliError.detail), dim, below the one line
         from suanli.i18n import render
 

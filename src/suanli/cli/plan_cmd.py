@@ -338,9 +338,7 @@ def register(app: typer.Typer) -> None:
                 highlight=False, soft_wrap=True)
         if not result.plans:  # issue 10: nothing qualifies is a failure; one line on stderr, the relax hints are
             # printed above (or in the JSON's `relax`), with the label every error has
-            from suanli.errors import error_label
-
-            err_console.print(f"[red]{error_label(lang())}:[/red] "
+            err_console.print(f"[red]{label('cli.label.error')}[/red]"
                               + tr("error.plan_none_json" if json_ else "error.plan_none_short"),
                               highlight=False, soft_wrap=True)
             raise typer.Exit(1)

@@ -32,7 +32,7 @@ def test_migrate_check_title_is_its_own() -> None:
 
 
 def test_rent_vs_buy_refuses_a_server_row_for_other_card_counts_and_warns_export() -> None:
-    for lg, needle in (("en", "error: cards: no server price for 8 rtx-4090 cards"), ("zh", "错误: cards: 目录中没有装 8 张")):
+    for lg, needle in (("en", "error: cards: no server price for 8 rtx-4090 cards"), ("zh", "错误：cards: 目录中没有装 8 张")):
         out = _run("--lang", lg, "rent-vs-buy", "--gpu", "rtx-4090", "--cards", "8")
         assert out.returncode == 2 and needle in out.stderr and "--server-share" in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1
@@ -60,7 +60,7 @@ def test_slow_tpot_warns_and_tokens_per_s_per_user_sets_it() -> None:
 
 def test_concurrent_users_errors_in_chinese() -> None:
     out = _run("--lang", "zh", "plan", "--model", "qwen2.5-7b", "--task", "inference", "--concurrent-users", "100")
-    assert out.returncode == 2 and "错误: concurrent-users: 需要 `tpot_s`" in out.stderr
+    assert out.returncode == 2 and "错误：concurrent-users: 需要 `tpot_s`" in out.stderr
     out = _run("--lang", "zh", "plan", "--model", "qwen2.5-7b", "--task", "inference", "--concurrent-users", "100",
                "--tpot", "0.05", "--requests-per-s", "3")
     assert "只能给出其一" in out.stderr and "not both" not in out.stderr
@@ -70,12 +70,14 @@ def test_no_plan_is_one_short_localized_line_with_the_common_label() -> None:
     out = _run("--lang", "zh", "plan", "--model", "qwen2.5-14b", "--task", "lora", "--tokens", "5e7",
                "--deadline-hours", "48", "--domestic-only")
     assert out.returncode == 1
-    assert out.stderr.strip() == "错误: 没有满足约束的方案；见上方可放宽项"
+    assert out.stderr.strip() == "错误：没有满足约束的方案；见上方可放宽项"
     assert "可放宽：" in out.stdout and "可放宽: " not in out.stdout
 
 
 def test_one_error_label_everywhere() -> None:
     assert error_label("en") == "error" and error_label("zh") == "错误"
+    from suanli.i18n import t  # the CLI's label: the same word, then ": " or the full-width "：" as every zh label
+    assert t("cli.label.error", "en") == "error:" and t("cli.label.error", "zh") == "错误："
     usage = _run("--lang", "en", "migrate", "cost")  # click's usage error, once "Error: Missing option"
     assert usage.returncode == 2 and "error: Missing option '--model'" in usage.stderr and "Error:" not in usage.stderr
 
@@ -95,4 +97,4 @@ def test_migrate_cost_without_a_price_is_one_short_line() -> None:
                         "saving: pass --saving, or widen with --offer-kinds listing,index")
     assert len(lines[0]) < 200 and "SMM" in lines[1]  # the catalog's account on the second line
     zh = _run("--lang", "zh", "migrate", "cost", "--model", "qwen2.5-7b").stderr.strip().splitlines()
-    assert zh[0].startswith("错误: saving: h100-sxm 没有国内平台的挂牌价格") and "无法推算" in zh[1]
+    assert zh[0].startswith("错误：saving: h100-sxm 没有国内平台的挂牌价格") and "无法推算" in zh[1]
