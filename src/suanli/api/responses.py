@@ -226,6 +226,9 @@ class MigrateAnswer(MigrationTCO):
     region: str
     offer_kinds: list[str]
     offers_used: list[OfferUsed]
+    calibration: str | None = Field(None, description="the calibration file's factors the derived saving's "
+                                    "estimates used (`suanli calibrate`); null when none applied or the saving was given")
+    calibration_i18n: MessageJson | None = Field(None, description="calibration as a message, else null")
 
 
 class ScenarioAnswer(Shape):

@@ -139,8 +139,9 @@ def _say_fresh_range(fresh: dict[str, Any]) -> None:
 
 def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) -> InputError:
     """`migrate cost` without a price for a device to derive the saving from: a one-line refusal naming the missing
-    figure and the flag that widens the prices (or --saving); the catalog's full account is its `detail`, which the
-    CLI prints dim on a second line (and --json's caller gets the full error)."""
+    figure and the flag that widens the prices (or --saving). One line only: the catalog's account (printed as a
+    second line before) repeated "widen" and "pass --saving"; the widened command shows the figures it names, and
+    --json's caller gets the full error."""
     why = e.i18n.params.get("why") if e.i18n is not None else None
     device = str(why.params.get("device")) if isinstance(why, Message) else "?"
     others = [o for o in cat.offers if o.device == device and o.kind not in kinds]
@@ -155,9 +156,7 @@ def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) 
     zh = messages("zh")  # the kinds in both languages: the English line (str(e)) keeps the codes
     both = {"en": "/".join(kinds), "zh": "、".join(zh.get(f"price_kind.{k}", k) for k in kinds)}
     short = Message("error.saving_short", price_region=reg, kinds=both, device=device, flag=flag)
-    out = InputError("saving", render(short, "en").removeprefix("saving: "), short)
-    out.detail = e.i18n or str(e)
-    return out
+    return InputError("saving", render(short, "en").removeprefix("saving: "), short)
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -503,6 +502,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
             raise _saving_unpriced(cat, e, reg, kinds) from None
+        from suanli.views.estimates import with_migration_calibration
+
+        out = with_migration_calibration(out, cat)  # the calibration file's factors the derived saving used
         if json_:
             emit_json(out)
             return
@@ -550,5 +552,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if known:  # the saving if the target's speed is off by its known (pooled) signed error
             console.print(f"[yellow]{say_json(known.get('note_i18n'), known['note'])}[/]", highlight=False,
                           soft_wrap=True)
+        if out.get("calibration"):  # as plan and compare say it: "efficiency calibrated from your measurements"
+            console.print("[dim]" + tr("plan.assumed", text=say_json(out.get("calibration_i18n"), out["calibration"]))
+                          + "[/dim]", highlight=False, soft_wrap=True)
         console.print("[dim]" + tr("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
 

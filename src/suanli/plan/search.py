@@ -1686,8 +1686,11 @@ _PINNED = frozenset({"why.fw_task", "why.fw_stack", "why.fw_pins", "why.engine_s
 def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> Message | None:
     """The request's pins behind these exclusions, each a field and its value (`relax.pin`: the CLI renders the
     flag, --tp 8; the page and the API the request's field, tp 8), joined (`relax.pins`); None when one of the
-    exclusions is not a pin's doing."""
+    exclusions is not a pin's doing. Where a serving engine's head rule refused the tp and the engine beside it on
+    the stack pads the heads and runs it (the why-not row's `why.tp_heads_padding_alt`: MindIE for vLLM-Ascend),
+    that engine follows as the other way out (`relax.pins_or_use`: "--tp 8 or use --framework mindie")."""
     out: list[Message] = []
+    alt: Message | None = None
     for r in reasons:
         if r.id in ("why.fw_task", "why.fw_stack") and req.framework:
             out.append(Message("relax.pin", field="framework", value=req.framework))
@@ -1700,6 +1703,9 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> Message | None:
             out.append(Message("relax.pin", field="engine", value=req.engine))
         elif r.id in ("why.tp_heads", "why.tp_heads_serving") and req.tp:
             out.append(Message("relax.pin", field="tp", value=req.tp))
+            pad = r.params.get("allowed")
+            if isinstance(pad, Message) and pad.id == "why.tp_heads_padding_alt" and req.framework != pad.params["value"]:
+                alt = Message("relax.pin", field=pad.params["field"], value=pad.params["value"])
         elif r.id in ("why.capability", "why.no_fp8_training") and req.precision and req.task != "qlora":
             out.append(Message("relax.pin", field="precision", value=req.precision))
         else:
@@ -1710,7 +1716,7 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> Message | None:
     joined = pins[-1]
     for m in reversed(pins[:-1]):  # "a, b, c" in English, "a、b、c" in Chinese
         joined = Message("relax.pins", first=m, rest=joined)
-    return joined
+    return joined if alt is None else Message("relax.pins_or_use", pins=joined, alt=alt)
 
 
 def _wider_offers(req: PlanRequest, cat: Catalog | None = None, helps: Any = None) -> Message | str:

@@ -19,7 +19,7 @@ from suanli.views.shape import Shape
 
 __all__ = ["EstimateJson", "calibrated", "calibration_factors", "calibration_for", "calibration_note", "calibration_rows",
            "calibration_sha256",
-           "default_engine", "estimate_with_calibration"]
+           "default_engine", "estimate_with_calibration", "with_migration_calibration"]
 
 
 class EmptyJson(Shape):
@@ -238,6 +238,16 @@ def calibration_rows(rows: list[dict[str, Any]], cat: Catalog) -> list[dict[str,
         out.append({**r, "calibration": render(note) if note else None,
                     "calibration_i18n": note.to_json() if note else None})
     return out
+
+
+def with_migration_calibration(out: dict[str, Any], cat: Catalog) -> dict[str, Any]:
+    """A `migration_cost` answer with the calibration its derived saving used (`calibration_note` for the devices
+    whose tokens/s it estimated: `calibration`, `calibration_i18n`; null where none applied or the saving was given),
+    as plan and compare say it. `suanli migrate cost` and POST /api/migrate alike."""
+    devices = [d for d, v in (out.get("derived") or {}).items() if isinstance(v, dict)]
+    note = calibration_note(cat, devices)
+    return {**out, "calibration": render(note) if note else None,
+            "calibration_i18n": note.to_json() if note else None}
 
 
 def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload,

@@ -62,8 +62,12 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
     if out is None:
         c = planning_catalog(request)
         m = lookup.model(c, req.model)
+        from suanli.plan.search import PP_SIZES
         from suanli.validate.bands import packaged_error_bands
+        from suanli.views.bounds import check_vpp
 
+        if req.task != "inference":  # a pinned vpp no searched pp splits the layers for: one refusal, as `suanli plan`
+            check_vpp(req.vpp, req.pp, m.num_layers, PP_SIZES)
         try:  # each plan's speed evidence; a rate derived from concurrent_users said first among the assumptions
             out = plan_json(with_calibration_note(with_rate_note(plan(c, m, req, today,
                                                                       error_bands=packaged_error_bands())), c))
@@ -171,12 +175,14 @@ async def migrate_ep(request: Request, body: MigrateBody,
     def run() -> dict[str, Any]:
         from suanli.validate.bands import packaged_error_bands
 
+        from suanli.views.estimates import with_migration_calibration
+
         c = catalog(request)
-        try:
-            return migration_cost(c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend,
-                                  body.saving, body.task, body.engineers, body.engineer_week, body.subsidy,
-                                  body.horizon_months, region=body.region, kinds=body.offer_kinds, today=as_of(),
-                                  error_bands=packaged_error_bands())
+        try:  # with the calibration file's factors the derived saving used, as `suanli migrate cost --json`
+            return with_migration_calibration(migration_cost(
+                c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend, body.saving, body.task,
+                body.engineers, body.engineer_week, body.subsidy, body.horizon_months, region=body.region,
+                kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands()), c)
         except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
             if e.field == "gpu":
                 raise as_field(e, "to_gpu" if e.name == body.to_gpu else "from_gpu") from None
