@@ -251,6 +251,21 @@ def storage_precision(precision: str) -> str:
 _OPTIMIZER_BYTES_PER_PARAM = {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}
 
 
+def _lora_input_width(m: ModelArch, targets: str) -> float:
+    """Summed input width of the linears LoRA adapts in one layer, per token (as arch.lora_params counts them:
+    separate q, k, v, o; a fused QKV projection, Qwen 1 c_attn, has one h-wide input where this counts 3h + a·d)."""
+    h = float(m.hidden_size or 0)
+    attn_out = float((m.num_attention_heads or 0) * arch.head_dim(m))
+    if targets == "q,v":
+        return 2 * h
+    width = 3 * h + attn_out
+    if targets == "all-linear":
+        f = float(arch.ffn_width_active(m))
+        experts = f / m.moe.expert_intermediate_size if m.moe is not None and m.moe.expert_intermediate_size else 1.0
+        width += (2 if m.ffn_gated else 1) * h * experts + f
+    return width
+
+
 def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
     arch.require_llm(m, f"task {w.task}")
     p = param_count(m)
@@ -292,6 +307,14 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
         qin = ((m.hidden_size or 0) * 2 + (m.num_attention_heads or 0) * arch.head_dim(m)
                + arch.ffn_width_active(m)) * act_b
         per_tok = tuple(x + qin for x in per_tok[:2]) + per_tok[2:]
+    if w.task in ("lora", "qlora") and w.lora_dropout:
+        # PEFT LoRA Linear.forward: `result + lora_B(lora_A(dropout(x))) * scaling`, dropout = nn.Dropout(p) when
+        # lora_dropout > 0 (else nn.Identity) (huggingface/peft src/peft/tuners/lora/layer.py); ms-swift 1.x defaults
+        # lora_dropout_p = 0.05 (modelscope/ms-swift swift/llm/utils/argument.py@003f77b SftArguments). Each adapted
+        # linear keeps a new tensor for backward, its dropped-out input (saved by lora_A, whose weight needs a gradient,
+        # act bytes), and torch's native_dropout keeps the bool mask (1 byte) a element, one per adapter even where
+        # adapters share an input; inside a layer, so full recomputation holds it only for the layer it recomputes
+        per_tok = tuple(x + _lora_input_width(m, w.lora_targets) * (act_b + 1.0) for x in per_tok[:2]) + per_tok[2:]
     mixed = 0.0
     if w.task in ("lora", "qlora") and w.fsdp_mixed_units:
         # FSDP1 with use_orig_params mixes frozen and LoRA weights in one FlatParameter: its gradient has the unit's

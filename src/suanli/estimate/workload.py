@@ -106,6 +106,9 @@ class Workload(BaseModel):
     bnb_saves_inputs: bool = Field(False, description="qlora: the 4-bit linears are bitsandbytes MatMul4Bit before 0.43.2, "
                                    "which keeps each one's input for backward (ctx.tensors = (A, B)); 0.43.2 keeps none "
                                    "(bitsandbytes#1270), so no framework turns it on")
+    lora_dropout: bool = Field(False, description="lora/qlora: the adapters' inputs pass through dropout with p > 0 "
+                               "(PEFT lora_dropout; ms-swift 1.x lora_dropout_p default 0.05): each adapted linear keeps "
+                               "its dropped-out input and the dropout mask for backward; False: p = 0 (nn.Identity)")
     fsdp_mixed_units: bool = Field(False, description="lora/qlora under FSDP1 (zero 2/3) with each decoder layer one unit "
                                    "mixing frozen and LoRA weights (use_orig_params): the gradient is the units' whole "
                                    "numel, kept unsharded under no_sync gradient accumulation")
