@@ -60,7 +60,7 @@ class PlanRequest(BaseModel):
     tokens_per_s_per_user: float | None = Field(
         None, gt=0, le=1e6, description="serving: streaming speed each user sees, tokens/s, instead of tpot_s "
         "(tpot_s = 1 / this)")
-    hours: float | None = Field(None, gt=0, le=1e6, description="serving period in hours (default one 30-day month)")
+    hours: float | None = Field(None, gt=0, le=1e6, description="serving period in hours (default one calendar month, 730 h = 8,760 h / 12)")
     days: float | None = Field(None, gt=0, le=1e5, description="serving period in days (instead of hours)")
     # constraints
     budget_cny: float | None = Field(None, gt=0)
@@ -204,7 +204,7 @@ class PlanRequest(BaseModel):
 
     @property
     def serving_hours(self) -> float:
-        """The serving period: --hours, --days × 24, or one 30-day month."""
+        """The serving period: --hours, --days × 24, or one calendar month (units.HOURS_PER_MONTH, 730 h)."""
         if self.hours is not None:
             return self.hours
         return self.days * 24 if self.days is not None else HOURS_PER_MONTH

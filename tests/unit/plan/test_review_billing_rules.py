@@ -105,3 +105,17 @@ def test_one_unit_table_and_one_hours_rule(cat) -> None:  # type: ignore[no-unty
     e = estimate(cat, m, acc, make_workload(task="lora", gpus=1, tokens=1e8)).contract()
     assert e["time"]["hours"] == pytest.approx(job_hours(1e8, e["speed"]["train_tokens_per_s"]), rel=1e-12)
     assert math.isclose(job_hours(3600.0, 1.0), 1.0)
+
+
+def test_a_catalog_without_assumptions_says_so_in_one_line() -> None:
+    """The refusal has a message in both languages (the id alone was printed before)."""
+    from suanli.catalog.load import packaged_catalog
+    from suanli.errors import EstimateError
+    from suanli.i18n import render
+    from suanli.plan.cost import cost_assumptions
+
+    bare = packaged_catalog().model_copy(update={"assumptions": []})
+    with pytest.raises(EstimateError) as e:
+        cost_assumptions(bare)
+    assert "cost assumptions" in str(e.value) and "err." not in str(e.value)
+    assert e.value.i18n is not None and "成本假设" in render(e.value.i18n, "zh")
