@@ -2,8 +2,9 @@
 
 No torch here. All-or-nothing: every file is read and checked before anything is written (a model name or run id
 that would put a file outside the cases folder included); the case and config files are written to temp files,
-then the results stored, then the temps renamed into place, and an error at any step removes the temps, the
-results stored and the files placed. What it writes:
+then the results stored, then the temps renamed into place (a file already there is first moved to a backup beside
+it), and an error of any kind at any step removes the temps, the results stored and the files placed, and puts the
+replaced files back; on success the backups are deleted. What it writes:
 
 - the harness results (`bench_result` of the loop inference and accuracy cases, each carrying the run's matmul
   and copy microbenchmarks) into the result store, where `suanli bench compare` and `suanli calibrate` use
@@ -17,7 +18,9 @@ results stored and the files placed. What it writes:
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -140,6 +143,20 @@ def _is_packaged(path: Path) -> bool:
         return False
 
 
+def _roll_back(remove: list[Path], backups: list[tuple[Path, Path]]) -> list[tuple[Path, Path]]:
+    """Delete what an import wrote and put the files it replaced back; the (target, backup) pairs not restored."""
+    for p in remove:
+        with contextlib.suppress(OSError):
+            p.unlink(missing_ok=True)
+    kept: list[tuple[Path, Path]] = []
+    for path, bak in reversed(backups):
+        try:
+            bak.replace(path)
+        except OSError:
+            kept.append((path, bak))
+    return kept
+
+
 def import_suite(
     cat: Catalog,
     directory: Path,
@@ -203,7 +220,8 @@ def import_suite(
     results = [r.bench_result.model_copy(update={"accelerator": r.accelerator or r.bench_result.accelerator})
                for r in records if r.status == "ok" and r.bench_result is not None]
     # every case and config file goes to a temp file beside its target first, then the results are stored, then
-    # the temps are renamed into place: an error at any step deletes the temps and the results this import stored
+    # the temps are renamed into place (an existing target moved aside first): an error of any kind at any step deletes
+    # the temps, the results this import stored and the files it created, and puts the replaced files back
     writes: list[tuple[Path, str]] = []
     if cases_dir is not None:
         root = cases_dir.resolve()
@@ -233,7 +251,8 @@ def import_suite(
     report.already_stored = sorted(r.id for r in results if r.id in known)
     temps: list[Path] = []
     saved: list[Path] = []
-    placed: list[Path] = []  # targets this import created (not those it replaced)
+    placed: list[Path] = []  # targets this import created
+    backups: list[tuple[Path, Path]] = []  # (target it replaced, the target's previous content moved aside)
     step = "cases-dir"
     try:
         for path, text in writes:
@@ -247,17 +266,26 @@ def import_suite(
             store.save(res)
         step = "cases-dir"
         for (path, _), tmp in zip(writes, temps, strict=True):
-            existed = path.exists()
-            tmp.replace(path)
-            if not existed:
+            if path.exists():  # kept aside until every file is in place, put back if a later step fails
+                bak = path.with_name(f"{path.name}.{os.getpid()}.bak")
+                path.replace(bak)
+                backups.append((path, bak))
+            else:
                 placed.append(path)
-    except OSError as e:
-        for p in [*temps, *saved, *placed]:
-            p.unlink(missing_ok=True)
+            tmp.replace(path)
+    except BaseException as e:  # any error (not only OSError) undoes what this import wrote
+        kept = _roll_back([*temps, *saved, *placed], backups)
+        if not isinstance(e, OSError):
+            raise
+        more = f"; the previous content of {kept[0][0]} is in {kept[0][1]}" if kept else ""
         if step == "store":
-            raise InputError("store", Message("err.cannot_create", e_filename=e.filename, v=e.strerror or e)) from None
+            raise InputError("store", Message("err.cannot_create", e_filename=e.filename,
+                                              v=f"{e.strerror or e}{more}")) from None
         raise InputError("cases-dir", Message("err.cannot_write_cases_under", cases_dir=cases_dir,
-                                              v=e.strerror or e)) from None
+                                              v=f"{e.strerror or e}{more}")) from None
+    for _, bak in backups:  # imported: the replaced files' previous content goes
+        with contextlib.suppress(OSError):
+            bak.unlink(missing_ok=True)
     report.stored_results = [res.id for res in new]
     report.case_files = [str(cases_dir / name) for name in files] if cases_dir is not None else []
     return report, new

@@ -125,3 +125,50 @@ def test_a_device_memory_case_declares_what_it_measured(tmp_path: Path) -> None:
     doc = yaml.safe_load((cases / "h100-sxm-20261201-0a5f1b.yaml").read_text())
     memory = [c for c in doc["cases"] if c["group"].endswith("-memory")]
     assert memory and all(c["measured_as"] == "allocated" for c in memory)
+
+
+def test_a_failed_rename_puts_a_replaced_file_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config already in the cases folder is replaced by the import; a later failure restores its content."""
+    cases, store = tmp_path / "C", ResultStore(tmp_path / "store")
+    (cases / "configs").mkdir(parents=True)
+    old = cases / "configs" / "tiny-llama.json"
+    old.write_text('{"old": true}\n')
+    real = Path.replace
+
+    def failing(self: Path, target: Any) -> Path:
+        if str(target).endswith(".yaml"):
+            raise OSError(28, "No space left on device")
+        return real(self, target)
+
+    monkeypatch.setattr(Path, "replace", failing)
+    with pytest.raises(InputError) as e:
+        import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
+    assert "No space left on device" in str(e.value)
+    assert old.read_text() == '{"old": true}\n'
+    assert _tree(cases) == ["configs", "configs/tiny-llama.json"]  # no temp, no backup left
+    assert list(store.results_dir.glob("*")) == []
+
+
+def test_an_import_over_existing_files_leaves_no_backup(tmp_path: Path) -> None:
+    cases, store = tmp_path / "C", ResultStore(tmp_path / "store")
+    (cases / "configs").mkdir(parents=True)
+    (cases / "configs" / "tiny-llama.json").write_text('{"old": true}\n')
+    (cases / "h100-sxm-20261201-0a5f1b.yaml").write_text("old: true\n")
+    import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
+    assert _tree(cases) == ["configs", "configs/tiny-llama.json", "h100-sxm-20261201-0a5f1b.yaml"]
+    assert json.loads((cases / "configs" / "tiny-llama.json").read_text()) == HF_CONFIG
+    assert "cases:" in (cases / "h100-sxm-20261201-0a5f1b.yaml").read_text()
+
+
+def test_an_error_that_is_not_an_oserror_also_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any exception (here a ValueError while storing) removes the temps and results and is raised as it was."""
+    cases, store = tmp_path / "C", ResultStore(tmp_path / "store")
+
+    def boom(self: ResultStore, res: Any) -> Path:
+        raise ValueError("not an OSError")
+
+    monkeypatch.setattr(ResultStore, "save", boom)
+    with pytest.raises(ValueError, match="not an OSError"):
+        import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
+    assert _tree(cases) == ["configs"]  # no .tmp left
+    assert list(store.results_dir.glob("*")) == []
