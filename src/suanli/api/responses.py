@@ -197,6 +197,9 @@ class KnownErrorSaving(Shape):
     all_stacks_signed_pct: float | None = Field(None, description="all stacks' median signed error, %")
     all_stacks_cases: int
     prior_cases: int = Field(description="k, the assumed weight of all stacks' figure in cases")
+    from_bias_pct: float | None = Field(None, description="the source device's pooled median signed error, %: the "
+                                        "ratio becomes ratio × (1 + bias_pct/100) / (1 + from_bias_pct/100)")
+    from_cases: int | None = Field(None, description="the source stack's out-of-sample cases")
     cost_ratio_same_work: float
     monthly_saving_cny: float
     note: str

@@ -536,7 +536,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                 batch=lay["batch"], recompute=lay["recompute"])
                 if d.get("layout_note"):  # serving: no layout met the TPOT target, and why
                     value += " — " + say_json(d.get("layout_note_i18n"), d["layout_note"])
-                rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)), "value": value})
+                n = lay.get("gpus", 8)  # fewer than 8 when no usable offer rents 8 of the device
+                rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)) if n == 8
+                             else tr("mig.item.device_n", device=_device(cat, dev), gpus=n), "value": value})
             else:
                 rows.append({"item": tr("mig.item.ratio"), "value": f"{d:.2f}"})
         rows.append({"item": tr("mig.item.verdict"), "value": say_json(out.get("verdict_i18n"), out["verdict"])})

@@ -231,13 +231,14 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
 
 
 def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int, precision: str, tokens: float | None,
-                     global_batch: int, pins: dict[str, Any]) -> tuple[Workload, str | None, Message | str | None]:
+                     global_batch: int, pins: dict[str, Any],
+                     network_offers: Sequence[Offer] | None = None) -> tuple[Workload, str | None, Message | str | None]:
     """The planner's fastest training layout on exactly `gpus` cards (`plan.search.fastest_layout`, prices aside;
     the pins apply), as the `suanli estimate` workload; when none fits, the leanest plain layout (widest tp within a
     node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why."""
     req = make_request(model=m.id, task=task, tokens=_SEARCH_TOKENS, gpus=gpus, global_batch=global_batch,
                        precision=precision if precision in _TRAIN_PRECISIONS else None, **pins)
-    lay, why = fastest_layout_why(cat, m, req, acc.id)
+    lay, why = fastest_layout_why(cat, m, req, acc.id, network_offers)  # offers: the network(s) it runs on
     if lay is not None:
         w = plan_workload(lay, req)
         upd: dict[str, Any] = {"tokens": tokens}
@@ -309,44 +310,45 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         acc = lookup.accelerator(cat, g)
         prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), task)  # the one default rule
         why: Message | str | None
+        nets = _networks(priced, acc, gpus, task == "inference")
+        layouts: list[tuple[Workload, str | None, Message | str | None]]
         if task == "inference":
             if batch is not None:
                 w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp)
             else:
                 w, why = _served_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot, ttft_s)
-            framework = None
-        else:
-            w, framework, why = _training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,
-                                                 {k: v for k, v in pins.items() if v is not None})
-        e = estimate(cat, m, acc, w, dict(error_bands or {}))
-        c = e.contract()
+            layouts = [(w, None, why)]
+        else:  # a multi-node job: the fastest layout on each network its offers rent, as plan searches it
+            layouts = [_training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,
+                                        {k: v for k, v in pins.items() if v is not None}, _on_network(priced, acc, net))
+                       for net in nets]
+        dl_bytes = weights_bytes(m, "bf16" if task != "inference" else w.precision)  # estimate.setup's download
+        # the job estimated once per network its offers rent (a multi-node training job: each spanning offer's
+        # inter-node network, `offers.offer_network_gbit_per_s`, as plan evaluates it); priced on the offers that
+        # can rent it on that network (`_priced_job`: `offers.can_rent`, each offer on its own hours); the offer by
+        # the planner's rule (`fresh_first`: a fresh price before a stale one, then the cheapest)
+        tries = [(_priced_job(cat, priced, m, acc, lay_[0], net, gpus, task == "inference", dl_bytes, error_bands,
+                              today), lay_) for net, lay_ in zip(nets, layouts)]
+        best = fresh_first(((t_[0][4][0], t_[0][4][1], t_) for t_ in tries if t_[0][4] is not None), today)
+        (e, c, hours, rentable, found), (_, framework, why) = best[2] if best is not None else tries[0]
+        w = e.workload
         evidence = _speed_evidence(cat, e)
         fits = c["memory"]["fits"]
-        t = c["time"]
-        # the hours a job is billed: compute and set-up (`total_hours`, as plan and estimate count them); a job that
-        # does not fit has no time
-        hours = t.get("total_hours", t.get("hours")) if fits is not False else None
-        dl_h = (t.get("setup_breakdown_hours") or t.get("first_serve_breakdown_hours") or {}).get("download_h", 0.0)
-        dl_bytes = weights_bytes(m, "bf16" if task != "inference" else w.precision)  # estimate.setup's download
-        # the offers that can rent the job (`offers.can_rent`, the planner's rule: spanning nodes, `max_cards`), each
-        # on its own hours (its download rate, `job_hours_on_offer`); the offer by the planner's rule (`fresh_first`:
-        # a fresh price before a stale one, then the cheapest)
-        rentable = [o for o in priced.offers if o.device == acc.id
-                    and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, w.tp, task == "inference"))]
-        found = fresh_first(((jc.cost_cny, o, (jc, oh)) for o in rentable
-                             for oh in (job_hours_on_offer(o, hours, dl_bytes, dl_h),)
-                             for jc in (job_cost(o, gpus, oh),)), today) if hours else None
         cost = found[2][0] if found else None
         if found:
             hours = found[2][1]  # the chosen offer's hours
+        # unpriced: no usable price, or prices but no offer that can rent the job; the line names the device
         unpriced = (no_price(full, acc.id, region, kinds) if not any(o.device == acc.id for o in priced.offers)
-                    else Message("why.no_usable_offer") if hours and not rentable else None)
+                    else Message("cmp.unpriced_device", device=both(acc.name, acc.name_zh or acc.name),
+                                 why=Message("why.no_usable_offer"))
+                    if hours and not any(t_[0][3] for t_ in tries) else None)
         basis = card_hour_offer(priced, acc.id, "any", kinds, today)
         price = basis[0] if basis else None
         used = next((o for o in priced.offers if cost is not None and o.id == cost.offer_id), None)
         peak = _peak_tflops(acc, prec)
         eff = c["scaling"].get("efficiency") or 1.0
         native = native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
+        # the plan's memory-within-error check, the one function (buyer regression 4)
         rows.append({
             "device": acc.id,
             "device_name": acc.name,
@@ -385,6 +387,55 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "no_price_i18n": None if unpriced is None else unpriced.to_json(),
         })
     return rows
+
+
+def _networks(priced: Catalog, acc: Any, gpus: int, serving: bool) -> list[float | None]:
+    """The networks a job is estimated on: a training job over more than one node runs on the inter-node network
+    of the spanning offer that rents it, so once per distinct `offers.offer_network_gbit_per_s` of the device's
+    spanning offers (NaN: not published, the estimate's default), as `plan.search._networks`; else [None] (no cap)."""
+    if serving or gpus <= acc.max_cards_per_node:
+        return [None]
+    out: list[float | None] = []
+    for o in priced.offers:
+        if o.device == acc.id and offer_q.can_span_nodes(o):
+            g = offer_q.offer_network_gbit_per_s(o)
+            if not any(x is not None and ((math.isnan(g) and math.isnan(x)) or g == x) for x in out):
+                out.append(g)
+    return out or [float("nan")]
+
+
+def _on_network(priced: Catalog, acc: Any, net: float | None) -> list[Offer] | None:
+    """The device's spanning offers on network `net` (`_networks`), the offers a multi-node layout is searched on;
+    None (no network: the planner's layout search as it is) for a single-node or serving job."""
+    if net is None:
+        return None
+    return [o for o in priced.offers if o.device == acc.id and offer_q.can_span_nodes(o)
+            and ((math.isnan(net) and math.isnan(offer_q.offer_network_gbit_per_s(o)))
+                 or offer_q.offer_network_gbit_per_s(o) == net)]
+
+
+def _priced_job(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, w: Workload, net: float | None, gpus: int,
+                serving: bool, dl_bytes: float, error_bands: dict[str, ErrorBand] | None,
+                today: dt.date | None) -> tuple[Any, dict[str, Any], float | None, list[Offer], Any]:
+    """The job `w` estimated on network `net` (None: no cap; NaN: the estimate's default) and priced on the offers
+    that can rent it there (`offers.can_rent` with `net`, the planner's rule), each on its own hours (its download
+    rate, `plan.cost.job_hours_on_offer`): (estimate, contract, billed hours, rentable offers, the `fresh_first`
+    choice as (cost, offer, (JobCost, hours)) or None)."""
+    if net is not None:
+        w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
+    e = estimate(cat, m, acc, w, dict(error_bands or {}))
+    c = e.contract()
+    t = c["time"]
+    # the hours a job is billed: compute and set-up (`total_hours`, as plan and estimate count them); a job that
+    # does not fit has no time
+    hours = t.get("total_hours", t.get("hours")) if c["memory"]["fits"] is not False else None
+    dl_h = (t.get("setup_breakdown_hours") or t.get("first_serve_breakdown_hours") or {}).get("download_h", 0.0)
+    rentable = [o for o in priced.offers if o.device == acc.id
+                and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, w.tp, serving, net))]
+    found = fresh_first(((jc.cost_cny, o, (jc, oh)) for o in rentable
+                         for oh in (job_hours_on_offer(o, hours, dl_bytes, dl_h),)
+                         for jc in (job_cost(o, gpus, oh),)), today) if hours else None
+    return e, c, hours, rentable, found
 
 
 def _speed_evidence(cat: Catalog, e: Any) -> Message | None:
@@ -470,24 +521,38 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[
 
 
 def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: Any, task: str, ratio: float,
-                          monthly_spend: float) -> dict[str, Any] | None:
-    """`migrate cost`'s derived saving if the target stack's speed is off by its known signed error (the bias a plan
-    is demoted on, `estimate.pooled_bias`: the stack's out-of-sample median on 5+ cases, shrunk toward all stacks'
-    below that): an estimate +b faster than measured does the same work 1 + b times slower (signed error
-    = estimate / measured − 1), so the cost ratio × (1 + b). None without stored bands."""
+                          monthly_spend: float, src: Any = None, src_stack: Any = None) -> dict[str, Any] | None:
+    """`migrate cost`'s derived saving if both devices' speeds are off by their stacks' known signed errors (the bias
+    a plan is demoted on, `estimate.pooled_bias`: the stack's out-of-sample median on 5+ cases, shrunk toward all
+    stacks' below that): an estimate +b faster than measured does the same work 1 + b times slower (signed error
+    = estimate / measured − 1). The ratio is the target's cost over the source's for the same work, and both sides
+    are estimates, so it becomes ratio × (1 + b_dst) / (1 + b_src) (the source's bias 0 without `src`). None without
+    stored bands."""
     group = "decode-speed" if task == "inference" else "training-throughput"
     pb = pooled_bias(dict(bands or {}), stack.id, group)
     if pb is None:
         return None
-    new_ratio = ratio * (1 + pb.bias_pct / 100)
+    spb = pooled_bias(dict(bands or {}), src_stack.id, group) if src_stack is not None else None
+    src_bias = spb.bias_pct if spb is not None else 0.0
+    new_ratio = ratio * (1 + pb.bias_pct / 100) / (1 + src_bias / 100)
     new_saving = max(0.0, monthly_spend * (1 - new_ratio))
     ev = pooled_evidence(pb.cases, both(stack.name, stack.name_zh or stack.name), pb.stack_pct, pb.all_pct or 0.0,
                          pb.all_cases, pb.prior_cases)
-    msg = Message("mig.if_known_error", device=both(dst.name, dst.name_zh or dst.name), group=Message(f"band.{group}"),
-                  evidence=ev, bias=pb.bias_pct, ratio=new_ratio, saving=new_saving, ratio_est=ratio,
-                  saving_est=max(0.0, monthly_spend * (1 - ratio)))
+    if spb is not None and src is not None and src_stack is not None:
+        src_ev = pooled_evidence(spb.cases, both(src_stack.name, src_stack.name_zh or src_stack.name), spb.stack_pct,
+                                 spb.all_pct or 0.0, spb.all_cases, spb.prior_cases)
+        msg = Message("mig.if_known_error_both", device=both(dst.name, dst.name_zh or dst.name),
+                      src_device=both(src.name, src.name_zh or src.name), group=Message(f"band.{group}"),
+                      evidence=ev, bias=pb.bias_pct, src_evidence=src_ev, src_bias=src_bias, ratio=new_ratio,
+                      saving=new_saving, ratio_est=ratio, saving_est=max(0.0, monthly_spend * (1 - ratio)))
+    else:
+        msg = Message("mig.if_known_error", device=both(dst.name, dst.name_zh or dst.name),
+                      group=Message(f"band.{group}"), evidence=ev, bias=pb.bias_pct, ratio=new_ratio,
+                      saving=new_saving, ratio_est=ratio, saving_est=max(0.0, monthly_spend * (1 - ratio)))
     return {"group": group, "bias_pct": pb.bias_pct, "cases": pb.cases, "stack_signed_pct": pb.stack_pct,
             "all_stacks_signed_pct": pb.all_pct, "all_stacks_cases": pb.all_cases, "prior_cases": pb.prior_cases,
+            "from_bias_pct": spb.bias_pct if spb is not None else None,
+            "from_cases": spb.cases if spb is not None else None,
             "cost_ratio_same_work": new_ratio, "monthly_saving_cny": new_saving,
             "note": render(msg), "note_i18n": msg.to_json()}
 
@@ -533,35 +598,58 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                         else Message("mig.workload.training", task=task, gpus=8, zero=w.zero, batch=w.batch))
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
-        for acc in (src, dst):
-            layout: dict[str, Any] = {"task": task, "gpus": 8, "tp": w.tp, "zero": w.zero, "batch": w.batch}
-            layout_why: Message | None = None
-            if task == "inference":  # serving at batch 1 is decode-latency bound: compare at a serving batch
-                w, layout, layout_why = _serving_workload(cat, m, acc, 8)
-            rent_h = horizon_months * HOURS_PER_MONTH
-            found = fresh_first(((c.cost_cny, o, c) for o in priced.offers if o.device == acc.id
-                                 for c in (job_cost(o, 8, rent_h),)), today, stale_months)
-            if found is None:
+        w8 = w
+        serving = task == "inference"
+        rent_h = horizon_months * HOURS_PER_MONTH
+        for side, acc in (("from-gpu", src), ("to-gpu", dst)):
+            dev_offers = [o for o in priced.offers if o.device == acc.id]
+            if not dev_offers:
                 raise InputError("saving", f"cannot derive it: {no_price_message(cat, acc.id, region, kinds)}; "
                                  "or pass --saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds)))
+            # the layout on 8 cards, else on the most cards one usable offer can rent (`offers.max_cards`): the
+            # saving is tokens per yuan, priced only on offers that can rent the layout (`offers.can_rent`,
+            # compare's and plan's rule), never on an 8-card machine that exists only as 1-card rentals
+            cards_per_node = acc.max_cards_per_node
+            holds = max(min(offer_q.max_cards(o, cards_per_node), 8) for o in dev_offers)
+            for gpus in dict.fromkeys((8, holds)):
+                w, layout_why = w8.model_copy(update={"gpus": gpus}), None
+                layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
+                if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
+                    w, layout, layout_why = _serving_workload(cat, m, acc, gpus)
+                rentable = [o for o in dev_offers
+                            if bool(offer_q.can_rent(o, cards_per_node, gpus, w.tp, serving))]
+                if rentable:
+                    break
+            if not rentable:
+                raise InputError("saving", Message("error.saving_no_rent", side=side, device=both(acc.name, acc.name_zh or acc.name),
+                                                   gpus=8, holds=holds))
+            found = fresh_first(((c.cost_cny, o, c) for o in rentable for c in (job_cost(o, gpus, rent_h),)),
+                                today, stale_months)
+            assert found is not None
             _, offer, month = found
-            price = month.cost_cny / (8 * rent_h)
+            price = month.cost_cny / (gpus * rent_h)
+            if gpus > cards_per_node and not serving:  # a multi-node job runs on the renting offer's network
+                net = offer_q.offer_network_gbit_per_s(offer)
+                w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
             est = estimate(cat, m, acc, w, dict(error_bands or {}))
             e = est.contract()
-            if e["memory"]["fits"] is False and task != "inference":
-                # the default ZeRO/micro-batch-1 layout does not fit: the planner's fastest layout on the 8 cards
-                # (compare's training rule, `_training_layout`) when one fits
-                wt, fw, twhy = _training_layout(cat, m, acc, task, 8, w.precision, None, 64, {})
+            if e["memory"]["fits"] is False and not serving:
+                # the default ZeRO/micro-batch-1 layout does not fit: the planner's fastest layout on these cards
+                # (compare's training rule, `_training_layout`) when one fits, on the renting offer's network
+                wt, fw, twhy = _training_layout(cat, m, acc, task, gpus, w.precision, None, 64, {},
+                                                [offer] if gpus > cards_per_node else None)
                 # the fastest layout that fits, else the leanest plain one: the need `compare` and `plan` quote
                 est = estimate(cat, m, acc, wt, dict(error_bands or {}))
                 e = est.contract()
                 if twhy is None:
-                    layout = {"task": task, "gpus": 8, "tp": wt.tp, "pp": wt.pp, "zero": wt.zero, "batch": wt.batch,
+                    layout = {"task": task, "gpus": gpus, "tp": wt.tp, "pp": wt.pp, "zero": wt.zero, "batch": wt.batch,
                               "recompute": wt.recompute, "framework": fw,
-                              "layout_rule": "the planner's fastest layout on 8 cards (the default layout does not fit)"}
+                              "layout_rule": f"the planner's fastest layout on {gpus} cards (the default layout does not fit)"}
             evidence = _speed_evidence(cat, est)
             if e["memory"]["fits"] is False:  # a layout that does not fit never runs: no speed, ratio or verdict
-                raise InputError("saving", Message("error.saving_no_fit", model=m.id, gpus=8,
+                # on fewer cards than 8: the refusal says which side no usable offer rents 8 of
+                raise InputError("saving", Message("error.saving_no_fit" if gpus == 8 else "error.saving_no_fit_fewer",
+                                                   model=m.id, gpus=gpus, side=side,
                                                    device=both(acc.name, acc.name_zh or acc.name),
                                                    precision=est.workload.precision,
                                                    need_gib=e["memory"]["needed_bytes"] / 2**30
@@ -573,7 +661,9 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 raise InputError("saving", f"cannot derive it for {acc.id} (no speed estimate); pass --saving",
                                  Message("error.saving_no_speed", device=acc.id))
             sub = subsidy if acc.domestic else 0.0
-            per_yuan[acc.id] = tps / (price * 8 * (1 - sub))
+            per_yuan[acc.id] = tps / (price * gpus * (1 - sub))
+            # tokens_per_s_8_cards: the tokens/s on the workload's cards (`workload.gpus`: 8, or fewer when no
+            # usable offer rents 8)
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
                                "workload": layout, "evidence": render(evidence) if evidence is not None else None,
                                "evidence_i18n": evidence.to_json() if evidence is not None else None}
@@ -583,7 +673,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
         saving = max(0.0, monthly_spend * (1 - ratio))
         derived["cost_ratio_same_work"] = ratio
-        known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend)  # the target's known bias
+        known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
+                                      lookup.stack(cat, src.stack))  # both sides' known bias
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
             "weeks_reason_i18n": why_msg.to_json(), "task": task,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1084,9 +1085,11 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     return lay, render(why) if why is not None else ""
 
 
-def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, Message | None]:
+def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                       network_offers: Sequence[Offer] | None = None) -> tuple[Layout | None, Message | None]:
     """`fastest_layout` with its why as a `Message` (any language): when no plain AdamW layout fits but optimizer
-    offload or 8-bit AdamW would (the planner plans those), the why says so."""
+    offload or 8-bit AdamW would (the planner plans those), the why says so. `network_offers`: a multi-node row is
+    evaluated on these offers' inter-node networks (compare: one network at a time), as plan evaluates it."""
     if req.gpus is None:
         raise InputError("gpus", Message("err.fastest_layout_needs_the_card_count"))
     arch.require_llm(m, f"task {req.task}")
@@ -1099,6 +1102,8 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     d = devs[0]
     if d.excluded is not None:
         return None, d.excluded
+    if network_offers is not None:
+        d.offers = list(network_offers)  # only the networks (`_networks`); nodes stay joinable (`unpriced`)
     grid, _ = _train_grid(cat, m, r, devs)
     # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving fallback
     plain = grid["opt"] == OPT_PLAIN

@@ -16,7 +16,8 @@ def test_api_migrate_uses_suanli_today(client: TestClient, monkeypatch: pytest.M
     assert fresh["derived"]["rtx-4090"]["offer"] == "autodl-rtx4090-hour-2026-08"
     monkeypatch.setenv("SUANLI_TODAY", "2028-01-01")  # every price stale: the cheapest again, and warned (as the CLI)
     later = client.post("/api/migrate", json=MIG).json()
-    assert later["derived"]["rtx-4090"]["offer"] == "xinghai-rtx4090-hour"
+    # the cheapest that can rent 8 cards (xinghai's ¥1.78 1-card VMs never form an 8-card job: offers.can_rent)
+    assert later["derived"]["rtx-4090"]["offer"] == "autodl-rtx4090-hour-2026-08"
     assert "months old" in {u["device"]: u for u in later["offers_used"]}["rtx-4090"]["stale"]
 
 

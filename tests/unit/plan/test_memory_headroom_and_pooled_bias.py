@@ -116,10 +116,12 @@ def test_migrate_cost_says_the_saving_if_the_target_runs_as_its_known_error(cat)
     pb = pooled_bias(bands, "cann", "decode-speed")
     assert pb is not None and k["cases"] == 1 and k["bias_pct"] == pytest.approx(pb.bias_pct)
     ratio = out["derived"]["cost_ratio_same_work"]
-    assert k["cost_ratio_same_work"] == pytest.approx(ratio * (1 + pb.bias_pct / 100))
+    spb = pooled_bias(bands, "cuda", "decode-speed")  # both sides are estimates: the source's bias too
+    assert spb is not None and k["from_bias_pct"] == pytest.approx(spb.bias_pct)
+    assert k["cost_ratio_same_work"] == pytest.approx(ratio * (1 + pb.bias_pct / 100) / (1 + spb.bias_pct / 100))
     assert k["monthly_saving_cny"] == pytest.approx(max(0.0, 100_000 * (1 - k["cost_ratio_same_work"])))
-    assert k["note"].startswith("if the Huawei Ascend 910B runs as its known decode-speed error says (1 case(s) on "
-                                "Huawei Ascend CANN at +117 %, pooled with all stacks'")
+    assert k["note"].startswith("if both devices run as their known decode-speed errors say (Huawei Ascend 910B: "
+                                "1 case(s) on Huawei Ascend CANN at +117 %, pooled with all stacks'")
     assert f"the cost ratio becomes {k['cost_ratio_same_work']:.2f}" in k["note"]
     assert "成本比变为" in render(Message.from_json(k["note_i18n"]), "zh")
     no_bands = migration_cost(cat, m, "ascend-910b", "h100-sxm", 100_000.0, None, "inference",

@@ -29,7 +29,8 @@ def test_compare_prices_no_offer_that_cannot_rent_the_job(cat) -> None:  # type:
     for r in rows:
         assert r["cost_cny"] is None and r["offer"] is None, r
         assert r["no_price"] is not None and "no usable offer can hold this job" in r["no_price"]
-        assert r["no_price_i18n"]["id"] == "why.no_usable_offer"
+        assert r["no_price_i18n"]["id"] == "cmp.unpriced_device"  # the device named, then plan's why
+        assert r["no_price_i18n"]["params"]["why"]["id"] == "why.no_usable_offer"
     one = compare_devices(cat, m, ["rtx-4090", "a800"], task="full", gpus=8, tokens=1e9)
     for r in one:
         if r["offer"] is not None:
