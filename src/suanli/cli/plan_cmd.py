@@ -118,6 +118,8 @@ def render_plan(r: PlanResult) -> None:
                   + t("plan.scope", lg, region=t(f"price_region.{q.region}", lg),
                                                   kinds="/".join(t(f"price_kind.{k}", lg) for k in q.offer_kinds)),
                   highlight=False)
+    for w in _i18n(r.warnings_i18n, r.warnings):  # about the whole request: under the header, before any table
+        console.print(f"[yellow]![/yellow] {say(w)}", highlight=False)
     if not r.plans:
         console.print(f"[red]{t('plan.none', lg)}[/red]")
         for tip in _i18n(r.relax_i18n, r.relax):

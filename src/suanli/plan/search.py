@@ -87,7 +87,7 @@ from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, duration, render, t
 from suanli.plan.cost import billed_cost, billed_units, cost_assumptions, offer_download_delta_h
-from suanli.plan.request import PlanRequest
+from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
@@ -104,6 +104,9 @@ EP_SIZES = (1, 2, 4, 8)
 ZERO_STAGES = (0, 1, 2, 3)
 MICRO_BATCHES = (1, 2, 4, 8, 16, 32)
 SERVE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+# concurrent users: besides the powers of two, the batch ceil(users / r) of each replica count r (vLLM's max_num_seqs
+# takes any integer), at most this many of them (evenly picked among the distinct ones up to the largest batch)
+MAX_USER_BATCHES = 64
 SERVE_PRECISIONS = ("bf16", "fp8", "int8", "int4")
 # the filters a configuration can fail before pricing (grid["fail"], a bit each): memory, then the request's limits
 F_MEMORY, F_TPOT, F_TTFT, F_CARDS, F_RATE = 1, 2, 4, 8, 16
@@ -185,6 +188,8 @@ class PlanResult(BaseModel):
     assumptions: list[str] = []
     relax_i18n: list[dict[str, Any]] = []
     assumptions_i18n: list[dict[str, Any]] = []
+    warnings: list[str] = []  # about the whole request (a reasoning model at the default output), not one plan
+    warnings_i18n: list[dict[str, Any]] = []
 
 
 def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[float, float, Message]:
@@ -653,6 +658,23 @@ def _stack_rates(rows: list[dict[str, float] | None], di: np.ndarray) -> dict[st
 # ---------------------------------------------------------------------------------------------------- serving
 
 
+def _serve_batches(req: PlanRequest, tps: list[int]) -> np.ndarray:
+    """The concurrent batches searched: `SERVE_BATCHES`, and with concurrent users the batch ceil(users / r) for each
+    replica count r the cards allow (r = gpus / tp when the count is pinned), so that r replicas hold every user
+    without the next power of two's extra replica (50 users: 3 × b17, not 4 × b16); at most `MAX_USER_BATCHES` of
+    them, evenly picked, none above the largest of `SERVE_BATCHES`."""
+    base = np.array(SERVE_BATCHES, dtype=float)
+    if not req.concurrent_users:
+        return base
+    r = (np.array([req.gpus // t for t in tps], dtype=float) if req.gpus is not None
+         else np.arange(1, req.card_limit + 1, dtype=float))
+    extra = np.setdiff1d(np.unique(np.ceil(req.concurrent_users / r[r > 0])), base)
+    extra = extra[extra <= base[-1]]
+    if extra.size > MAX_USER_BATCHES:
+        extra = extra[np.unique(np.linspace(0, extra.size - 1, MAX_USER_BATCHES).round().astype(int))]
+    return np.sort(np.concatenate([base, extra]))
+
+
 def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
     inference kernels, then the replicas needed for the request rate."""
@@ -665,6 +687,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     need_tok_s = (req.requests_per_s or 0) * req.output
     horizon = req.setup_billed
     tps = [t for t in TP_SIZES if (req.tp is None or t == req.tp) and (req.gpus is None or req.gpus % t == 0)]
+    batches = _serve_batches(req, tps)
     parts: list[dict[str, np.ndarray]] = []
     n = 0
     for (precision, engine, flash), idx in groups.items():
@@ -673,7 +696,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         prealloc = preallocate_fraction(cat, engine)
         mt = inference_memory_terms(m, w, prealloc is not None, prefill_chunk_tokens(cat, engine))
         st = inference_speed_terms(m, w)
-        lay = np.array(np.meshgrid(np.array(idx), tps, SERVE_BATCHES, indexing="ij")).reshape(3, -1)
+        lay = np.array(np.meshgrid(np.array(idx), tps, batches, indexing="ij")).reshape(3, -1)
         di, tp, b = lay[0].astype(int), lay[1].astype(float), lay[2].astype(float)
         n += di.shape[0]
         per_node = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[di]
@@ -952,11 +975,13 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     relax = [] if plans else [*(Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]),
                               *_relax(grid, sel, total, calendar_h, req, devs, cat, m)]
     assumptions = _assumptions(cat, req, devs, training, plans)
-    if not training and m.reasoning_output_tokens is not None and req.output == PlanRequest.model_fields["output"].default:
+    warnings: list[Message] = []
+    if not training and m.reasoning_output_tokens is not None and "output" not in req.model_fields_set:
         # a reasoning model writes its thinking before the answer: the default output undersizes KV, time and cost;
-        # said first with the card's figure (buyer review 10), the default kept (the figure is a maximum)
-        assumptions.insert(0, Message("plan.warn.reasoning_output", model=m.id, typical=m.reasoning_output_tokens.value,
-                                      output=req.output, field="output"))
+        # a warning of the whole result (printed under the header, top-level in the JSON) with the card's figure
+        # (buyer review 10), only when output was not given (an explicit --output 256 is the user's), default kept
+        warnings.append(Message("plan.warn.reasoning_output", model=m.id, typical=m.reasoning_output_tokens.value,
+                                output=req.output, field="output"))
     return PlanResult(
         request=req,
         model_id=m.id,
@@ -969,6 +994,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         relax_i18n=[x.to_json() for x in relax],
         assumptions=[render(x) for x in assumptions],
         assumptions_i18n=[x.to_json() for x in assumptions],
+        warnings=[render(x) for x in warnings],
+        warnings_i18n=[x.to_json() for x in warnings],
     )
 
 
@@ -1415,12 +1442,38 @@ def _binding(grid: dict[str, np.ndarray], rows: np.ndarray) -> tuple[list[tuple[
     return out, bool(alone)
 
 
+def _more_cards_reach(b: int, grid: dict[str, np.ndarray], i: int, rows: np.ndarray | None = None) -> int | None:
+    """Serving, latency limit `b` (F_TPOT/F_TTFT) missed by configuration `i`, the nearest within the card limit: the
+    configuration among `rows` (default: `i`'s device's) that fits in memory and comes nearer only on more cards than
+    the limit allows — the one nearest the limit (fewest cards among those meeting it) — else None (the cards did not
+    bind: no count reaches lower)."""
+    if b not in (F_TPOT, F_TTFT) or "need_tp" not in grid:
+        return None
+    key = "tpot" if b == F_TPOT else "ttft"
+    rows = np.arange(grid["dev"].shape[0]) if rows is None else rows
+    rows = rows[grid["dev"][rows] == grid["dev"][i]]
+    f = grid["fail"][rows]
+    more = rows[((f & F_MEMORY) == 0) & ((f & F_CARDS) > 0) & ((f & ~(F_CARDS | b)) == 0)
+                & (grid[key][rows] < grid[key][i])]
+    if more.size == 0:
+        return None
+    meets = more[(grid["fail"][more] & b) == 0]
+    if meets.size:
+        return int(meets[np.lexsort((grid[key][meets], grid["gpus"][meets]))[0]])
+    return int(more[int(np.argmin(grid[key][more]))])
+
+
 def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Message:
-    """Why-not for a device whose nearest configuration `i` misses request limit `b`."""
-    if b == F_TPOT:
-        return Message("why.tpot", ms=float(grid["tpot"][i]) * 1000, limit_ms=(req.tpot_s or 0) * 1000)
-    if b == F_TTFT:
-        return Message("why.ttft", ms=float(grid["ttft"][i]) * 1000, limit_ms=(req.ttft_s or 0) * 1000)
+    """Why-not for a device whose nearest configuration `i` misses request limit `b`; for TPOT/TTFT, when more cards
+    than the limit allows would come nearer, within that limit and what the more cards reach (`why.tpot_cards`)."""
+    if b in (F_TPOT, F_TTFT):
+        key = "tpot" if b == F_TPOT else "ttft"
+        limit_s = (req.tpot_s if b == F_TPOT else req.ttft_s) or 0
+        more = _more_cards_reach(b, grid, i)
+        if more is not None:
+            return Message(f"why.{key}_cards", ms=float(grid[key][i]) * 1000, limit_ms=limit_s * 1000,
+                           limit=req.card_limit, gpus=int(grid["gpus"][more]), more_ms=float(grid[key][more]) * 1000)
+        return Message(f"why.{key}", ms=float(grid[key][i]) * 1000, limit_ms=limit_s * 1000)
     if b == F_CARDS:
         return Message("why.cards", gpus=int(grid["gpus"][i]), limit=req.card_limit)
     slots = int(grid["replicas"][i] * grid["b"][i])
@@ -1463,14 +1516,38 @@ def _instance_limit_reason(b: int, grid: dict[str, np.ndarray], rows: np.ndarray
                    tp=int(grid["tp"][best]), tp_ms=float(grid[key][best]) * 1000)
 
 
-def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, devs: list[_Device]) -> Message:
-    """The relax hint for request limit `b`, from the configuration `i` nearest to it."""
+def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, value_s: float) -> int:
+    """The replicas configuration `i` needs once latency limit `b` is raised to `value_s`: with concurrent users the
+    request rate follows the TPOT/TTFT target (`rate_from_users`, Little's law), so fewer replicas carry it; the
+    users' slots (replicas × batch ≥ users) and a pinned card count stay."""
+    replicas = int(grid["replicas"][i])
+    if not req.concurrent_users or req.gpus is not None or req.tpot_s is None:
+        return replicas
+    tpot, ttft = (value_s, req.ttft_s or 0.0) if b == F_TPOT else (req.tpot_s, value_s)
+    rate = rate_from_users(req.concurrent_users, req.output, tpot, ttft)
+    per_replica = float(grid["tok_s"][i]) / max(replicas, 1)
+    return int(max(math.ceil(rate * req.output / per_replica), math.ceil(req.concurrent_users / float(grid["b"][i]))))
+
+
+def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, devs: list[_Device],
+               rows: np.ndarray | None = None, cards_tip: bool = False) -> Message:
+    """The relax hint for request limit `b`, from the configuration `i` nearest to it (among `rows`). A TPOT/TTFT
+    the card limit bound says "within --max-gpus N", and how many cards reach lower unless the cards' own hint
+    (`cards_tip`) follows; the replicas quoted are those the raised target needs (the rate from users follows it)."""
     d = devs[int(grid["dev"][i])]
     where = dict(device=_device_name(d.acc), replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]))
     if b in (F_TPOT, F_TTFT):
         key, field_ = ("tpot", "tpot_s") if b == F_TPOT else ("ttft", "ttft_s")
         s = float(grid[key][i])
-        return Message(f"relax.{key}", ms=s * 1000, value=_round_up(s), field=field_, **where)
+        where["replicas"] = _relaxed_replicas(b, grid, i, req, _round_up(s))
+        more = _more_cards_reach(b, grid, i, rows)
+        if more is None:
+            return Message(f"relax.{key}", ms=s * 1000, value=_round_up(s), field=field_, **where)
+        also: Message | str = "" if cards_tip else Message(
+            "relax.more_cards", gpus=int(grid["gpus"][more]), ms=float(grid[key][more]) * 1000, field="max_gpus",
+            replicas=int(grid["replicas"][more]), tp=int(grid["tp"][more]))
+        return Message(f"relax.{key}_cards", ms=s * 1000, value=_round_up(s), field=field_, limit=req.card_limit,
+                       cards=Message("input.name", field="max_gpus"), more=also, **where)
     if b == F_CARDS:
         return Message("relax.cards", gpus=int(grid["gpus"][i]), field="max_gpus", **where)
     slots = int(grid["replicas"][i] * grid["b"][i])
@@ -1846,7 +1923,8 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         if limits:  # configurations fit in memory: name the request limit that removed them, and by how much
             if not alone:
                 tips.append(Message("relax.together"))
-            tips += [_limit_tip(bit, grid, j, req, devs) for bit, j in limits]
+            cards_tip = any(bit == F_CARDS for bit, _ in limits)
+            tips += [_limit_tip(bit, grid, j, req, devs, rows, cards_tip) for bit, j in limits]
             return tips
     if sel.size == 0 or not finite.any():
         lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)

@@ -56,6 +56,9 @@ class PlanJson(Shape):
     relax_i18n: list[MessageJson]
     assumptions: list[str]
     assumptions_i18n: list[MessageJson]
+    warnings: list[str] = Field([], description="about the whole request, not one plan (a reasoning model planned at "
+                                "the default output when output was not given)")
+    warnings_i18n: list[MessageJson] = []
     configurations_evaluated: int
     search_seconds: float
 
@@ -78,6 +81,8 @@ def plan_json(r: PlanResult) -> dict[str, Any]:
         "relax_i18n": r.relax_i18n,
         "assumptions": r.assumptions,
         "assumptions_i18n": r.assumptions_i18n,
+        "warnings": r.warnings,
+        "warnings_i18n": r.warnings_i18n,
         "configurations_evaluated": r.configurations_evaluated,
         "search_seconds": r.search_seconds,
     }

@@ -117,9 +117,9 @@ def test_training_no_span_hint_names_no_region_without_a_spanning_offer(cat) -> 
 def test_reasoning_model_default_output_warns(cat, model) -> None:  # type: ignore[no-untyped-def]
     kw = dict(model=model, task="inference", concurrent_users=50, ttft_s=2, tpot_s=0.05)
     r = _plan(cat, **kw)
-    assert r.assumptions_i18n[0]["id"] == "plan.warn.reasoning_output"
-    assert r.assumptions_i18n[0]["params"]["typical"] == 32768
-    assert "32,768" in r.assumptions[0] and "--output" in r.assumptions[0]
-    assert not any(a["id"] == "plan.warn.reasoning_output" for a in _plan(cat, **kw, output=4000).assumptions_i18n)
+    assert r.warnings_i18n[0]["id"] == "plan.warn.reasoning_output"  # a warning of the result (regression 9)
+    assert r.warnings_i18n[0]["params"]["typical"] == 32768
+    assert "32,768" in r.warnings[0] and "--output" in r.warnings[0]
+    assert not any(a["id"] == "plan.warn.reasoning_output" for a in _plan(cat, **kw, output=4000).warnings_i18n)
     assert not any(a["id"] == "plan.warn.reasoning_output"
-                   for a in _plan(cat, **{**kw, "model": "qwen2.5-7b"}).assumptions_i18n)
+                   for a in _plan(cat, **{**kw, "model": "qwen2.5-7b"}).warnings_i18n)

@@ -50,14 +50,17 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
     from suanli.views.dates import as_of
     from suanli.views.plans import plan_json, with_calibration_note
 
-    req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"}))
+    # `output` left out stays unset in the request (the reasoning-model warning is for an output not given)
+    req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"} | (
+        set() if "output" in body.model_fields_set else {"output"})))
     check_plan(req)
     today = as_of()
     store, cache = store_of(request), request.app.state.plan_cache
     from suanli.views.estimates import calibration_sha256
 
     # the calibration file's content too: a new `suanli calibrate` changes the answer (views.estimates.calibrated)
-    key = (store.revision(), today.isoformat(), calibration_sha256(), body.model_dump_json(exclude={"name"}), lang)
+    key = (store.revision(), today.isoformat(), calibration_sha256(), body.model_dump_json(exclude={"name"}), lang,
+           "output" in body.model_fields_set)  # an output given answers without the reasoning-model warning
     out = cache.get(key)
     if out is None:
         c = planning_catalog(request)
