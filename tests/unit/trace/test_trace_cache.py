@@ -1,7 +1,8 @@
 """`suanli migrate check` keeps its trace under `$SUANLI_HOME/cache/` (buyer review 2026-12-01, defect 12: 6–8 s a
 check, ~5 s of it building and tracing): the same config, task, op list, torch/transformers/torch_npu and suanli
-versions read the trace back without tracing; another key traces again; a broken or foreign entry is ignored; the
-entry is written atomically (no temporary file left). Runs without torch: the tracer is a stand-in."""
+versions read the trace back without tracing; another key (a changed `OpTrace` schema, tracing code or cache format
+included) traces again; a broken or foreign entry is ignored; the entry is written atomically (no temporary file
+left); stale entries are pruned. Runs without torch: the tracer is a stand-in."""
 
 from __future__ import annotations
 
@@ -71,6 +72,66 @@ def test_versions_are_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(trace_cache, "_version", lambda dist: "9.9.9" if dist == "torch" else None)
     _get(tracer)  # another torch: traced again
     assert tracer.calls == 2
+
+
+def test_a_changed_optrace_schema_misses_the_cache(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """A field added to `OpTrace` (with a default, so an old entry still validates) makes the old entry miss: it
+    is not served with `cached=True` and the default filled in; the new entry replaces it."""
+    tracer = Tracer()
+    _get(tracer)
+
+    class Wider(OpTrace):
+        fused: dict[str, int] = {}
+
+    monkeypatch.setattr(trace_cache, "OpTrace", Wider)
+    again = _get(tracer)
+    assert tracer.calls == 2 and not again.cached
+    assert _get(tracer).cached and tracer.calls == 2
+    assert len(list((home / "cache").glob("trace-*.json"))) == 1  # the old-schema entry is gone
+
+
+def test_format_and_tracing_code_are_in_the_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    key = trace_key(CFG, name="m", task="inference", op_list_version="2.6.0", keep_whole=["linear"])
+    assert key["format"] == trace_cache.TRACE_CACHE_FORMAT and key["optrace_schema_sha256"]
+    assert {f.name for f in trace_cache._TRACER_FILES} == {"ops.py", "__init__.py", "coverage.py"}
+    assert all(f.is_file() for f in trace_cache._TRACER_FILES)
+    code = tmp_path / "ops.py"
+    code.write_text("v1")
+    monkeypatch.setattr(trace_cache, "_TRACER_FILES", (code,))
+    tracer = Tracer()
+    _get(tracer)
+    code.write_text("v2")  # the tracer edited: traced again
+    _get(tracer)
+    monkeypatch.setattr(trace_cache, "TRACE_CACHE_FORMAT", 99)
+    _get(tracer)
+    assert tracer.calls == 3
+
+
+def test_writing_prunes_stale_entries(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """The same request's entries from another version go, old-layout entries go, other requests stay."""
+    tracer = Tracer()
+    _get(tracer)
+    _get(tracer, task="training")
+    legacy = home / "cache" / ("trace-" + "0" * 24 + ".json")
+    legacy.write_text("{}")
+    other = home / "cache" / "other.json"  # not a trace entry: left alone
+    other.write_text("{}")
+    monkeypatch.setattr(trace_cache, "_version", lambda dist: "9.9.9" if dist == "torch" else None)
+    _get(tracer)
+    assert tracer.calls == 3
+    names = sorted(p.name for p in (home / "cache").iterdir())
+    assert len(names) == 3 and "other.json" in names and legacy.name not in names
+    assert _get(tracer, task="training").cached is False  # its entry was for the old torch: kept until rewritten
+    assert len(list((home / "cache").glob("trace-*.json"))) == 2
+
+
+def test_the_folder_is_capped(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    monkeypatch.setattr(trace_cache, "MAX_ENTRIES", 3)
+    tracer = Tracer()
+    for layers in range(5):
+        _get(tracer, cfg={**CFG, "num_hidden_layers": layers})
+    assert len(list((home / "cache").glob("trace-*.json"))) == 3
+    assert _get(tracer, cfg={**CFG, "num_hidden_layers": 4}).cached  # the newest kept
 
 
 def test_broken_or_foreign_entries_are_ignored(home: Path) -> None:
