@@ -97,6 +97,10 @@ class CompareRow(Shape):
     memory_capacity_bytes: float | None
     breakdown_bytes: dict[str, float]
     fits: bool | None
+    fits_tight: bool = Field(False, description="true when it fits with a headroom within the stack's known memory "
+                             "error (the plan's memory-within-error check)")
+    memory_warning: str | None = Field(None, description="that check's warning, as a plan gives it, else null")
+    memory_warning_i18n: MessageJson | None = Field(None, description="memory_warning as a message, else null")
     runs: bool = Field(True, description="false when the row does not fit in memory: it never runs, and its "
                        "tokens_per_s is what it would reach if it did (as an estimate's `runs`)")
     tokens_per_s: float | None

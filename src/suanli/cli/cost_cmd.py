@@ -208,7 +208,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         table = [{
             "device": _device(cat, r["device"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
             "gib_per_card": r["memory_per_gpu_bytes"] / 2**30,
-            "fits": r["fits"], "tokens_per_s": r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit"),
+            "fits": tr("est.fits_tight") if r.get("fits_tight") else r["fits"],  # the plan's memory-within-error check
+            "tokens_per_s": r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit"),
             "scaling": r["scaling_efficiency"] if r.get("runs", True) else None, "hours": r["hours"],
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
             "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"] if r.get("runs", True) else None,
@@ -228,6 +229,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if ev and ev not in said:
                 said.add(ev)
                 console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
+        for r in rows:  # a fit within the known memory error: the plan's warning, word for word
+            if r.get("memory_warning"):
+                console.print(f"[yellow]{_device(cat, r['device'])}: ! {say_json(r.get('memory_warning_i18n'), r['memory_warning'])}",
+                              highlight=False, soft_wrap=True)
         for r in rows:  # an FP8 checkpoint run in 16-bit on this device
             if r.get("precision_note"):
                 console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('precision_note_i18n'), r['precision_note'])}",

@@ -11,6 +11,7 @@ from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, display_name, emit_json, emit_rows, label, lang, say, tr
 from suanli.estimate.estimate import Estimate
+from suanli.i18n import Message, render
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
 from suanli.units import GB, GiB
@@ -60,12 +61,27 @@ def _notes(messages: list[Any], english: list[str]) -> list[str]:
     return [say(Message.from_json(x)) if isinstance(x, dict) and x else str(x or en) for x, en in zip(messages, english)]
 
 
+def memory_warning(e: Estimate) -> Message | None:
+    """The plan's memory-within-error check (`plan.search.memory_within_error`) on this estimate: a fit whose
+    headroom is within the stack's known memory error says so, as a plan does (buyer regression 4)."""
+    from suanli.plan.search import memory_within_error
+    from suanli.validate.bands import packaged_error_bands
+
+    m = e.memory
+    if not m.fits or m.needed_bytes is None or m.usable_bytes is None:
+        return None
+    return memory_within_error(packaged_error_bands(), lookup.stack(packaged_catalog(), e.device.stack),
+                               e.workload.task, m.needed_bytes, m.usable_bytes)
+
+
 def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) -> None:
     """The estimate as text in this run's language (`engine_default`: the engine chosen for the stack, as a note)."""
     c = e.contract()
     w = e.workload
     m = c["memory"]
-    fits = {True: f"[green]{tr('est.fits')}[/green]", False: f"[red]{tr('est.no_fit')}[/red]", None: "?"}[m["fits"]]
+    tight = memory_warning(e)
+    fits = {True: f"[yellow]{tr('est.fits_tight')}[/yellow]" if tight is not None else f"[green]{tr('est.fits')}[/green]",
+            False: f"[red]{tr('est.no_fit')}[/red]", None: "?"}[m["fits"]]
     console.print(tr("cli.est.header", model=f"[bold]{e.model.id}[/bold]", task=w.task, precision=w.precision,
                      gpus=w.gpus, device=display_name(e.device), method=_label("est.method", w.method)), highlight=False)
     console.print(tr("cli.est.params", total=c["model"]["params"] / 1e9, active=c["model"]["active_params"] / 1e9),
@@ -82,6 +98,8 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
         rows.append({"item": tr("est.usable"), "per GPU": _fmt_b(m["usable_bytes"])})
     emit_rows(rows, ["item", "per GPU"], title=tr("cli.est.memory_title", fits=fits),
               headers={"item": tr("col.item"), "per GPU": tr("col.per_gpu")})
+    if tight is not None:  # the plan's warning, word for word
+        console.print(f"[yellow]! {say(tight)}[/yellow]", highlight=False)
     if m["max_batch"] is not None:
         console.print(tr("cli.est.max_batch", batch=m["max_batch"], context=m["max_context"]), highlight=False)
     note = label("cli.label.note")  # no space after Chinese's full-width colon (output.label)
@@ -258,7 +276,10 @@ def register(app: typer.Typer) -> None:
         if json_:
             if engine_note:
                 e = e.model_copy(update={"notes": [engine_note, *e.notes]})
-            emit_json(e.contract())
+            tight = memory_warning(e)  # the plan's memory-within-error check (`fits_tight`, its warning)
+            emit_json({**e.contract(), "fits_tight": tight is not None,
+                       "memory_warning": render(tight) if tight is not None else None,
+                       "memory_warning_i18n": tight.to_json() if tight is not None else None})
         else:
             render_estimate(e, engine_default)
 

@@ -25,8 +25,8 @@ from suanli.estimate.memory import weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
                               migration_tco, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
-from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, migration_weeks,
-                                plan_workload, pooled_evidence, serving_layout)
+from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, memory_within_error,
+                                migration_weeks, plan_workload, pooled_evidence, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
@@ -349,6 +349,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         eff = c["scaling"].get("efficiency") or 1.0
         native = native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
         # the plan's memory-within-error check, the one function (buyer regression 4)
+        tight = (memory_within_error(dict(error_bands or {}), lookup.stack(cat, acc.stack), task,
+                                     e.memory.needed_bytes, e.memory.usable_bytes)
+                 if fits and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
         rows.append({
             "device": acc.id,
             "device_name": acc.name,
@@ -362,6 +365,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             "breakdown_bytes": c["memory"]["breakdown_bytes"],
             "fits": c["memory"]["fits"],
+            "fits_tight": tight is not None,
+            "memory_warning": render(tight) if tight is not None else None,
+            "memory_warning_i18n": tight.to_json() if tight is not None else None,
             # a row that does not fit never runs (estimate's rule): its speed is what it would reach if it did,
             # kept for --json beside `runs: false`; the CLI shows no speed, hours or cost for it
             "runs": fits is not False,

@@ -91,7 +91,8 @@ from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
-           "is_international", "memory_headroom_pct", "migration_weeks",
+           "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks", "DEMOTION_COST_FACTOR",
+           "error_rule",
            "plan", "pooled_evidence", "plan_workload", "serving_layout"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -951,23 +952,23 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
                  if k.size else total_k)
     order = np.argsort(score, kind="stable")
     plans: list[Plan] = []
-    seen: set[str] = set()
-    for j in order:
+    # one layout per device: one that passes the evidence checks before one that fails at up to the factor's cost
+    fails = _evidence_fails(error_bands or {}, req, devs, grid, k, calendar_h[keep])
+    picked = _one_per_device(order, grid["dev"][k], fails, score)
+    scores: list[float] = []
+    for j in picked:
         idx = int(k[j])
         d = devs[int(grid["dev"][idx])]
-        if d.acc.id in seen:
-            continue
-        seen.add(d.acc.id)
+        scores.append(float(score[j]))
         plans.append(_make_plan(len(plans) + 1, d, grid, idx, float(cost_k[j]), float(cost_max_k[j]),
                                 d.offers[int(oi_k[j])], float(mig_k[j]), float(one_k[j]), float(total_k[j]),
                                 req, training, cat, today))
         if len(plans) >= req.top:
             break
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
-    # a plan whose known bias (pooled toward all stacks' under 5 cases) exceeds its headroom ranks after those that pass
-    late = [any(w.get("id") == "plan.reason.rank_demoted" for w in _extras(p.reason_i18n)) for p in plans]
-    plans = [p.model_copy(update={"rank": r}) for r, p in
-             enumerate([p for p, x in zip(plans, late) if not x] + [p for p, x in zip(plans, late) if x], start=1)]
+    # a plan whose known bias (pooled toward all stacks' under 5 cases) exceeds its headroom ranks after the plans that
+    # pass costing at most DEMOTION_COST_FACTOR times its cost, before dearer ones (buyer regression 2)
+    plans = _demote(plans, scores)
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     elsewhere = _measures_elsewhere(cat, m, req, devs, grid, sel) if training else {}
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
@@ -997,6 +998,32 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         warnings=[render(x) for x in warnings],
         warnings_i18n=[x.to_json() for x in warnings],
     )
+
+
+_DEMOTED_IDS = ("plan.reason.rank_demoted", "plan.reason.rank_demoted_factor")
+
+
+def _demote(plans: list[Plan], scores: list[float]) -> list[Plan]:
+    """Plans (in objective order, `scores` beside) re-ranked: a demoted one after the passing ones scoring at most
+    DEMOTION_COST_FACTOR times its score, before the rest; each demoted one names the cheapest plan that passes."""
+    late = [any(w.get("id") in _DEMOTED_IDS for w in _extras(p.reason_i18n)) for p in plans]
+    key = [s * DEMOTION_COST_FACTOR if x else s for s, x in zip(scores, late)]
+    ranked = [plans[i].model_copy(update={"rank": r}) for r, i in
+              enumerate(sorted(range(len(plans)), key=lambda i: (key[i], late[i], i)), start=1)]
+    sunk = {q.device for q, x in zip(plans, late) if x}
+    passing = [p for p in ranked if p.device not in sunk]
+    if not passing or len(passing) == len(ranked):
+        return ranked
+    best = min(passing, key=lambda p: (p.total_cost_cny, p.rank))
+    out = []
+    for p in ranked:
+        if p.device not in sunk or not p.reason_i18n:
+            out.append(p)
+            continue
+        reason = Message("plan.reason.with", reason=Message.from_json(p.reason_i18n), extra=Message(
+            "plan.reason.cheapest_passing", rank=best.rank, cost=best.total_cost_cny))
+        out.append(p.model_copy(update={"reason": render(reason), "reason_i18n": reason.to_json()}))
+    return out
 
 
 def _extras(reason_i18n: dict[str, Any]) -> list[dict[str, Any]]:
@@ -2009,6 +2036,7 @@ def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, 
     (`estimate.pooled_bias`: `bias`, `bias_cases`, `all_signed`, `prior`)."""
     sb = stack_band(bands, stack.id, group)
     pb = pooled_bias(bands, stack.id, group)
+    limit, _ = error_rule(bands, stack.id, group, memory)
     kw = dict(metric=metric, estimate=estimate_, target=target, group=Message(f"band.{group}"),
               stack=_stack_name(stack), margin=margin_pct)
     if pb is not None:
@@ -2017,13 +2045,17 @@ def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, 
                   all_cases=pb.all_cases, prior=pb.prior_cases)
     ids = ("plan.warn.memory_within_error", "plan.warn.memory_within_error_all") if memory else (
         "plan.warn.within_error", "plan.warn.within_error_all")
-    enough = LITTLE_EVIDENCE_CASES if memory else 1  # memory: the stack's band only on enough cases (buyer review)
-    if sb is not None and sb.cases >= enough and sb.median_abs_pct is not None:
-        if margin_pct >= sb.median_abs_pct:
-            return None
+    if limit is None or margin_pct >= limit:  # `error_rule`: the one rule for memory, speed and deadline
+        return None
+    if sb is not None and sb.cases >= LITTLE_EVIDENCE_CASES and sb.median_abs_pct is not None:
         return Message(ids[0], kw, cases=sb.cases, signed=sb.median_signed_pct or 0.0, median=sb.median_abs_pct)
     overall = bands.get(group)
-    if overall is None or overall.median_abs_pct is None or margin_pct >= overall.median_abs_pct:
+    if sb is not None and sb.cases and sb.median_abs_pct is not None and overall is not None:
+        # 1–4 cases: their |error| shrunk toward all stacks' (buyer regression 6: not the few cases' alone)
+        return Message("plan.warn.memory_within_error_pooled" if memory else "plan.warn.within_error_pooled", kw,
+                       own_cases=sb.cases, own=sb.median_abs_pct, all=overall.median_abs_pct or 0.0,
+                       cases=overall.cases, prior=LITTLE_EVIDENCE_CASES, median=limit)
+    if overall is None:
         return None
     # none on the stack (sb.cases 0), or bands stored before per-stack entries (sb None: not known)
     none: Message | str = ""
@@ -2031,6 +2063,87 @@ def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, 
         none = (Message("plan.warn.few_on_stack", stack=_stack_name(stack), cases=sb.cases) if sb.cases
                 else Message("plan.warn.none_on_stack", stack=_stack_name(stack)))
     return Message(ids[1], kw, cases=overall.cases, median=overall.median_abs_pct, none=none)
+
+
+def error_rule(bands: dict[str, ErrorBand], stack_id: str, group: str, memory: bool) -> tuple[float | None, float | None]:
+    """(limit, risk) for `group` on a stack: a margin (TPOT, TTFT, deadline, memory headroom, in %) under `limit` is
+    warned of — the stack's out-of-sample median |error| with LITTLE_EVIDENCE_CASES or more cases, else all stacks'
+    (buyer regression 6: one stack case's |error| no longer outweighs the pooled figure the ranking uses) — and one
+    also under `risk` (the pooled bias, `estimate.pooled_bias`, as the risk it means: speed +, memory −) is demoted.
+    None where no band is stored. Plan, its layout reduction (`_evidence_fails`), estimate and compare use it."""
+    sb = stack_band(bands, stack_id, group)
+    overall = bands.get(group)
+    all_abs = overall.median_abs_pct if overall is not None else None
+    limit: float | None = all_abs
+    if sb is not None and sb.median_abs_pct is not None and sb.cases:
+        n, k = sb.cases, LITTLE_EVIDENCE_CASES
+        # 5+ cases: the stack's own; fewer: shrunk toward all stacks' as the bias is (`estimate.pooled_bias`)
+        limit = (sb.median_abs_pct if n >= k or all_abs is None
+                 else (n * sb.median_abs_pct + k * all_abs) / (n + k))
+    pb = pooled_bias(bands, stack_id, group)
+    risk = None if pb is None else (-pb.bias_pct if memory else pb.bias_pct)
+    return limit, risk
+
+
+def _evidence_fails(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
+                    k: np.ndarray, calendar_h: np.ndarray) -> np.ndarray:
+    """For each configuration `k` (its calendar hours beside), whether `demoted` would sink it: a margin (memory
+    headroom, TPOT, TTFT, deadline) within its stack's known error (`error_rule`'s limit) and under the pooled bias —
+    `_margins` and `demoted` vectorised, so the reduction to one layout per device can prefer one that passes (buyer
+    regression 1). The bias per stack and group is a scalar, the margins arrays."""
+    fails = np.zeros(k.size, dtype=bool)
+    if not bands or not k.size:
+        return fails
+    checks: list[tuple[str, np.ndarray, bool]] = []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if req.task == "inference":
+            for key, target_s, group in (("tpot", req.tpot_s, "decode-speed"), ("ttft", req.ttft_s, "prefill-speed")):
+                if target_s:
+                    est = grid[key][k]
+                    checks.append((group, np.where(est > 0, 100 * (target_s / est - 1), np.inf), False))
+        elif req.deadline_hours is not None:
+            compute_h = grid["compute_h"][k]
+            checks.append(("training-throughput", np.where(
+                compute_h > 0, 100 * (req.deadline_hours - calendar_h) / compute_h, np.inf), False))
+        usable, need = grid["usable"][k], grid["mem"][k]
+        checks.append(("inference-memory" if req.task == "inference" else "training-memory",
+                       np.where((usable > 0) & (need > 0), 100 * (usable - need) / usable, np.inf), True))
+    dev = grid["dev"][k]
+    for di in np.unique(dev):
+        rows = dev == di
+        for group, margin, memory in checks:
+            limit, risk = error_rule(bands, devs[int(di)].stack.id, group, memory)
+            if limit is not None and risk is not None:
+                fails[rows] |= (margin[rows] < limit) & (risk > margin[rows])
+    return fails
+
+
+# a plan likely to miss (`demoted`) ranks after the plans that pass costing at most this many times its cost (the
+# objective's score: cost when cheapest, hours when fastest) and before dearer ones; within one device a layout that
+# passes replaces one that fails on the same terms. 2 is assumed (a judgement: a known error is worth paying up to
+# twice for, not more), not measured (buyer regression 2; README, "How sure a plan's speed is")
+DEMOTION_COST_FACTOR = 2.0
+
+
+def _one_per_device(order: np.ndarray, dev: np.ndarray, fails: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """The configuration (index into `score`) each device is planned with, in `order`: its best, or where that fails
+    the evidence checks (`_evidence_fails`) its best that passes if that scores at most DEMOTION_COST_FACTOR times as
+    much (paid idle cards a passing layout uses cost nothing more)."""
+    if not order.size:
+        return order
+    pos = np.empty(order.size, dtype=np.int64)
+    pos[order] = np.arange(order.size)
+    _, fi = np.unique(dev[order], return_index=True)
+    pick = order[fi]
+    ok = order[~fails[order]]
+    _, pi = np.unique(dev[ok], return_index=True)
+    passing = ok[pi]
+    for n, j in enumerate(pick):
+        if fails[j]:
+            cand = passing[dev[passing] == dev[j]]
+            if cand.size and score[cand[0]] <= DEMOTION_COST_FACTOR * score[j]:
+                pick[n] = cand[0]
+    return pick[np.argsort(pos[pick], kind="stable")]
 
 
 def memory_headroom_pct(needed_bytes: float, usable_bytes: float) -> float:
@@ -2056,12 +2169,25 @@ def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device)
         w = _known_error(bands, d.stack, "training-throughput", "deadline", duration(calendar_h),
                          duration(req.deadline_hours), 100 * slack_h / p.compute_hours)
         out += [("training-throughput", w)] if w is not None else []
-    if p.memory_usable_bytes > 0 and p.memory_needed_bytes > 0:
-        group = "inference-memory" if req.task == "inference" else "training-memory"
-        w = _known_error(bands, d.stack, group, "memory", p.memory_needed_bytes / GiB, p.memory_usable_bytes / GiB,
-                         memory_headroom_pct(p.memory_needed_bytes, p.memory_usable_bytes), memory=True)
-        out += [(group, w)] if w is not None else []
+    w = memory_within_error(bands, d.stack, req.task, p.memory_needed_bytes, p.memory_usable_bytes)
+    out += [(memory_group(req.task), w)] if w is not None else []
     return out
+
+
+def memory_group(task: str) -> str:
+    """The validated memory group a task's fit is judged on."""
+    return "inference-memory" if task == "inference" else "training-memory"
+
+
+def memory_within_error(bands: dict[str, ErrorBand], stack: SoftwareStack, task: str, needed_bytes: float,
+                        usable_bytes: float) -> Message | None:
+    """The one memory-within-error check (`plan.warn.memory_within_error`, `error_rule`): a memory headroom smaller
+    than the task's known memory error on the stack; plan, `suanli estimate` and `compare` call it (buyer
+    regression 4). None where it fits with room, does not fit at all, or no band is stored."""
+    if usable_bytes <= 0 or needed_bytes <= 0 or needed_bytes > usable_bytes:
+        return None
+    return _known_error(bands, stack, memory_group(task), "memory", needed_bytes / GiB, usable_bytes / GiB,
+                        memory_headroom_pct(needed_bytes, usable_bytes), memory=True)
 
 
 def _variant_outcome(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, v: Accelerator) -> Message:
@@ -2161,7 +2287,7 @@ def _margin_reason(w: Message, group: str) -> Message:
         if memory:
             return Message("plan.reason.memory_within_error", group=g, margin=w.params["margin"])
         return Message("plan.reason.within_error", metric=w.params["metric"], group=g)
-    rank = Message("plan.reason.rank_demoted")
+    rank = Message("plan.reason.rank_demoted_factor", factor=DEMOTION_COST_FACTOR)  # `_demote`'s rule
     if memory:
         return Message("plan.reason.memory_likely_short", group=g, evidence=_bias_evidence(w), bias=w.params["bias"],
                        margin=w.params["margin"], rank=rank)

@@ -98,26 +98,40 @@ def _buyer_plan(cat, bands: dict[str, ErrorBand] | None):  # type: ignore[no-unt
     return plan(cat, lookup.model(cat, "qwen2.5-72b"), req, TODAY, error_bands=bands)
 
 
-def test_a_plan_within_its_stacks_decode_error_warns_and_says_so_in_its_reason(cat) -> None:  # type: ignore[no-untyped-def]
+def test_one_cases_error_no_longer_decides_the_warning(cat) -> None:  # type: ignore[no-untyped-def]
+    """Buyer regression 6: the 910B plan's TPOT leaves ~43 %; its stack's one case (|error| 117 %) pooled with all
+    stacks' 20 % at a weight of 5 cases gives 36 %, under the margin: no warning (before: 'within the error … 117 %'),
+    as the ranking judges it (pooled bias +28 %); the little evidence is still said."""
     p = _buyer_plan(cat, _bands()).plans[0]
-    assert p.tpot_s is not None and p.tpot_s < 0.033
+    assert p.tpot_s is not None and 100 * (0.033 / p.tpot_s - 1) > (117.4 + 5 * 20.0) / 6
     ids = [w["id"] for w in p.warnings_i18n]
-    assert "plan.warn.within_error" in ids and "evidence.little" in ids and "evidence.none" in ids
-    w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.within_error")
-    assert w.startswith(f"TPOT {p.tpot_s * 1000:.1f} ms vs 33.0 ms target: within the decode-speed error on Huawei "
-                        "Ascend CANN (1 out-of-sample case(s), median +117 %")
-    zh = render(Message.from_json(next(j for j in p.warnings_i18n if j["id"] == "plan.warn.within_error")), "zh")
-    assert "华为昇腾 CANN" in zh and "+117 %" in zh
-    # the 1 case's +117 %, shrunk toward all stacks' (pooled_bias), still exceeds the headroom (test_where_to_rent)
-    assert ("TPOT target likely missed if the known decode-speed error holds (1 case(s) on Huawei Ascend CANN at "
-            "+117 %, pooled with all stacks'") in p.reason
-    assert "很可能达不到目标" in render(Message.from_json(p.reason_i18n), "zh")
+    assert not any(i.startswith("plan.warn.within_error") for i in ids)
+    assert "evidence.little" in ids and "evidence.none" in ids
+    assert "likely missed" not in p.reason and "within the known" not in p.reason
+
+
+def test_a_plan_within_the_pooled_decode_error_warns_and_says_so_in_its_reason(cat) -> None:  # type: ignore[no-untyped-def]
+    bands = _bands()
+    bands = {**bands, "decode-speed": bands["decode-speed"].model_copy(update={"median_abs_pct": 60.0})}
+    p = _buyer_plan(cat, bands).plans[0]  # pooled |error|: (117 + 5 × 60) / 6 = 70 %, over the ~43 % margin
+    assert p.tpot_s is not None and p.tpot_s < 0.033
+    w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.within_error_pooled")
+    assert w.startswith(f"TPOT {p.tpot_s * 1000:.1f} ms vs 33.0 ms target: within the decode-speed error pooled for "
+                        "Huawei Ascend CANN (1 out-of-sample case(s) at |error| 117 %, shrunk toward all stacks' 60 % "
+                        "(7 cases) at an assumed weight of 5 cases: 70 %)")
+    zh = render(Message.from_json(next(j for j in p.warnings_i18n if j["id"] == "plan.warn.within_error_pooled")),
+                "zh")
+    assert "华为昇腾 CANN" in zh and "70 %" in zh
+    # the pooled bias (+28 %) does not exceed the margin: the rank is kept, and the reason says why
+    assert "likely missed" not in p.reason and "rank kept" in p.reason
 
 
 def test_no_margin_warning_where_the_target_leaves_more_than_the_error(cat) -> None:  # type: ignore[no-untyped-def]
+    # the stack's one case and all stacks' at 5 %: the pooled |error| 5 % (buyer regression 6)
     bands = {k: (v.model_copy(update={"median_abs_pct": 5.0, "median_signed_pct": 5.0})
-                 if k == "stack:cann:decode-speed" else v) for k, v in _bands().items()}
-    p = _buyer_plan(cat, bands).plans[0]  # 33 ms leaves ~11 % over the estimate, more than 5 %
+                 if k in ("stack:cann:decode-speed", "decode-speed") else v) for k, v in _bands().items()}
+    p = _buyer_plan(cat, bands).plans[0]
+    assert not any(w["id"].startswith("plan.warn.within_error") for w in p.warnings_i18n)
     assert "plan.warn.within_error" not in [w["id"] for w in p.warnings_i18n]
     assert "within the known" not in p.reason
 
