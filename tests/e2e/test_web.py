@@ -321,3 +321,36 @@ def test_sizes_and_languages(browser: Any, base_url: str, shots: Path, size: str
         _axe(pg, f"tco {size} {lang}")
         ctx.close()
         assert errors == [], errors
+
+
+def test_reasoning_warning_above_plans_in_page_language(page: Page, base_url: str) -> None:
+    """The plan answer's own warnings (about the request, not one plan) show above the plans table in the page's
+    language; the form leaves output empty (256 its placeholder) and sends it only when the user gives one, so a
+    reasoning model planned at the default output length gets its warning (buyer check 2026-12-01)."""
+    page.goto(base_url + "/?fresh=3#lang=zh&task=inference")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#output").input_value() == "" and page.locator("#output").get_attribute("placeholder") == "256"
+    model = page.evaluate("""() => { const o = [...document.querySelectorAll('#model option')]
+        .find(x => /deepseek-r1$/i.test(x.value)); document.querySelector('#model').value = o.value; return o.value; }""")
+    page.fill("#users", "50")
+    page.fill("#tpot", "0.0333")
+    with page.expect_request(lambda r: "/api/plan" in r.url and r.method == "POST") as rq:
+        page.click("#plan-btn")
+    body = rq.value.post_data_json
+    assert body["model"] == model and "output" not in body, body
+    page.wait_for_selector("#plans-table tbody tr")
+    warn = page.locator("#plan-warnings")
+    assert warn.is_visible(), page.locator("#plan-error").inner_text()
+    text = warn.inner_text()
+    assert "推理（思考）模型" in text and "32,768" in text and "reasoning" not in text, text
+    above = page.evaluate("""() => !!(document.querySelector('#plan-warnings').compareDocumentPosition(
+        document.querySelector('#plans-table')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
+    assert above
+
+    page.fill("#output", "4000")  # given: sent, and no warning
+    with page.expect_request(lambda r: "/api/plan" in r.url and r.method == "POST") as rq:
+        page.click("#plan-btn")
+    assert rq.value.post_data_json["output"] == 4000
+    page.wait_for_selector("#progress", state="hidden")
+    page.wait_for_selector("#plans-table tbody tr")
+    assert page.locator("#plan-warnings").is_hidden()

@@ -256,7 +256,7 @@ def _run() -> None:
     except SuanliError as e:
         from suanli.errors import error_text
 
-        _fail(error_text(e, lang()), e.detail)
+        _fail(_zh_field(error_text(e, lang()), e), e.detail)
     except _pydantic_validation_error() as e:  # a model built straight from user input (bench spec, API-shaped options)
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or e.title
@@ -328,6 +328,11 @@ def _usage_line(e: Any) -> str:
         said = (validation_message(cause.errors()[0]) if cause is not None and hasattr(cause, "errors")
                 and cause.errors() else Message("error.v.other", msg=text))
         flag = (getattr(param, "opts", None) or [getattr(param, "name", None) or ""])[0]
+        if flag and lang() == "zh" and getattr(param, "param_type_name", "") == "argument":
+            from suanli.i18n import messages  # an argument has no flag to keep: its Chinese name (field.<name>)
+
+            if label := messages("zh").get("field." + flag):
+                return f"{label.strip('“”')}：{render(said, lang())}"
         return f"{flag}: {render(said, lang())}" if flag else render(said, lang())
     elif (m := _MISSING_VALUE.match(text)) is not None:
         msg = Message("error.cli.needs_value", option=m.group(1))
@@ -366,6 +371,20 @@ def error_head() -> str:
     from suanli.cli.output import label
 
     return label("cli.label.error")
+
+
+def _zh_field(text: str, e: SuanliError) -> str:
+    """In Chinese, the `field: ` label of an input that has no flag (a file, an import or plan id: arguments) as its
+    Chinese name (`field.<name>`, quotes dropped: `文件：'x.csv' 不存在`); a field with a flag (`flag.<name>`) keeps
+    the name the user typed it by (`task: …`), as every other error line does."""
+    field = getattr(e, "field", None)
+    if lang() != "zh" or not isinstance(field, str) or not text.startswith(field + ": "):
+        return text
+    from suanli.i18n import messages
+
+    key = field.replace("-", "_")
+    label = None if "flag." + key in messages("zh") else messages("zh").get("field." + key)
+    return f"{label.strip('“”')}：{text.removeprefix(field + ': ')}" if label else text
 
 
 def _fail(message: str, detail: Any = None) -> None:

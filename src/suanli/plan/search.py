@@ -1954,7 +1954,10 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             tips += [_limit_tip(bit, grid, j, req, devs, rows, cards_tip) for bit, j in limits]
             return tips
     if sel.size == 0 or not finite.any():
-        lighter = {"full": "lora or qlora", "pretrain": "lora or qlora", "lora": "qlora"}.get(req.task)
+        lighter_tasks: dict[str, str | dict[str, str]] = {  # the lighter tasks, joined by each language's 'or'
+            "full": {"en": "lora or qlora", "zh": "lora 或 qlora"},
+            "pretrain": {"en": "lora or qlora", "zh": "lora 或 qlora"}, "lora": "qlora"}
+        lighter = lighter_tasks.get(req.task)
         more = _wider_offers(req)  # never the regions or kinds the request already includes
         too_big = _serve_too_big(grid, req, devs) if req.gpus is None else None
         if too_big:  # serving: a replica is bigger than any instance rentable; more cards cannot help

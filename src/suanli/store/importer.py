@@ -167,7 +167,7 @@ def _csv_rows(text: str, filename: str, delimiter: str) -> tuple[list[tuple[int,
     try:
         header = next(reader)
     except StopIteration:
-        return [], [RowError(None, None, "empty file: no header line")]
+        return [], [_row(None, None, "import.err.no_header")]
     except csv.Error as e:
         return [], [_row(1, None, "import.err.csv", error=str(e))]
     header = [h.strip().lstrip("\ufeff") for h in header]
@@ -176,10 +176,10 @@ def _csv_rows(text: str, filename: str, delimiter: str) -> tuple[list[tuple[int,
         errors.append(_row(1, h, "import.err.column", allowed=", ".join(CSV_COLUMNS)))
     for r in CSV_REQUIRED:
         if r not in header:
-            errors.append(RowError(1, r, "required column missing from the header"))
+            errors.append(_row(1, r, "import.err.required"))
     dup = {h for h in header if header.count(h) > 1}
     for h in sorted(dup):
-        errors.append(RowError(1, h, "column appears twice in the header"))
+        errors.append(_row(1, h, "import.err.column_twice"))
     if errors:
         return [], errors
     rows: list[tuple[int, dict[str, Any]]] = []
@@ -239,6 +239,13 @@ def _yaml_rows(text: str) -> tuple[list[tuple[int | None, Any]], list[dict[str, 
     try:
         yaml_shape_ok(text, "the file", "file")  # depth and aliases bounded before any node is built
     except InputError as e:
+        try:  # a parse error: the line and the parser's own text, framed in the reader's language
+            for _ in yaml.parse(text, Loader=yaml.SafeLoader):
+                pass
+        except yaml.YAMLError as y:
+            mark = getattr(y, "problem_mark", None)
+            return [], [], [_row(mark.line + 1 if mark else None, None, "import.err.yaml",
+                                 error=str(getattr(y, "problem", None) or y))]
         return [], [], [_row_said(None, None, str(e).removeprefix("file: the file "), e.i18n)]
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)

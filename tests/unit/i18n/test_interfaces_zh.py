@@ -51,7 +51,7 @@ def test_cli_errors_in_zh(tmp_path: Path) -> None:
 
     r = subprocess.run([sys.executable, "-m", "suanli.cli.main", "--lang", "zh", "plans", "--show", "1"],
                        capture_output=True, text=True, env={**os.environ, "SUANLI_HOME": str(tmp_path)})
-    assert r.returncode == 2 and "错误：plan: 未知的方案：'1'。" in r.stderr
+    assert r.returncode == 2 and "错误：方案：未知的方案：'1'。" in r.stderr
     args = ("migrate", "cost", "--model", "qwen2.5-14b", "--from-gpu", "h100", "--to-gpu", "910b", "--monthly-spend",
             "100000")
     e = _cli("zh", *args, home=tmp_path).exception

@@ -130,7 +130,7 @@ $("#task").addEventListener("change", () => { syncTask(); saveUrl(); });
 function showPlanError(message, relax) {
   state.plan = null;                                  // the previous result goes: replaced, not stacked
   $("#plan-results").hidden = true;
-  $("#plans-table").innerHTML = ""; $("#chart-memory").innerHTML = ""; $("#chart-pareto").innerHTML = ""; $("#side-by-side").innerHTML = "";
+  $("#plans-table").innerHTML = ""; $("#plan-warnings").innerHTML = ""; $("#chart-memory").innerHTML = ""; $("#chart-pareto").innerHTML = ""; $("#side-by-side").innerHTML = "";
   const el = $("#plan-error");
   el.innerHTML = esc(message) + (relax && relax.length ? `<ul>${relax.map(r => `<li>${esc(r)}</li>`).join("")}</ul>` : "");
   el.hidden = false;
@@ -146,6 +146,8 @@ $("#plan-form").addEventListener("submit", async ev => {
   if (task === "inference") {
     // concurrent users instead of a request rate: the API derives the rate (Little's law) and says so
     const users = num("#users");
+    // output only when the user gave one (the field is empty, 256 its placeholder): the API then knows it was
+    // not given and warns for a reasoning model, whose answers run far longer
     Object.assign(body, {input: num("#input"), output: num("#output"), ttft_s: num("#ttft"), tpot_s: num("#tpot")},
       users === undefined ? {requests_per_s: num("#rps")} : {concurrent_users: users});
     const period = num("#period");
@@ -190,6 +192,10 @@ function renderPlan(r) {
   $("#plan-rate").textContent = serving && req.concurrent_users ? t("derived_rate", {users: fmt(req.concurrent_users, 0), rps: fmt(req.requests_per_s, 3)}) : "";
   $("#plan-assumptions ul").innerHTML = (r.assumptions || []).map(a => `<li>${esc(a)}</li>`).join("");
   $("#plan-assumptions").hidden = !(r.assumptions || []).length;
+  // about the whole request (a reasoning model planned at the default output length): above the plans, in the
+  // language the API answered in (the page's: ?lang=)
+  $("#plan-warnings").innerHTML = (r.warnings || []).map(w => `<li>! ${esc(w)}</li>`).join("");
+  $("#plan-warnings").hidden = !(r.warnings || []).length;
   const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
     "hours", "cost", "migration", "total", "offer", "reason"];
   const rows = r.plans.map(p => `<tr>${td("select", `<input type="checkbox" class="pick" value="${p.rank}" ${p.rank <= 2 ? "checked" : ""} aria-label="${esc(t("pick_plan", {rank: p.rank}))}">`)}
