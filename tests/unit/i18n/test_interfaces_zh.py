@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from suanli.cli.main import app
 from suanli.errors import InputError, NotFoundError, error_text
-from suanli.i18n import Message, localize, messages, render
+from suanli.i18n import Message, localize, messages
 
 WEB = Path(__file__).resolve().parents[3] / "src" / "suanli" / "web" / "static"
 _HAN = re.compile(r"[\u4e00-\u9fff]")
