@@ -19,6 +19,7 @@ run: venv
 
 test: venv
 	$(BIN)/python -m mypy
+	$(BIN)/ruff check src tests scripts
 	$(BIN)/python -m pytest
 
 validate: venv
