@@ -957,18 +957,20 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     picked = _one_per_device(order, grid["dev"][k], fails, score)
     scores: list[float] = []
     for j in picked:
+        # candidates for the top: a demoted plan ranks on DEMOTION_COST_FACTOR x its score (`_demote`), so a plan
+        # scoring beyond that factor times the top-th candidate's can take none of the first `top` places
+        if len(plans) >= req.top and float(score[j]) > DEMOTION_COST_FACTOR * scores[req.top - 1]:
+            break
         idx = int(k[j])
         d = devs[int(grid["dev"][idx])]
         scores.append(float(score[j]))
         plans.append(_make_plan(len(plans) + 1, d, grid, idx, float(cost_k[j]), float(cost_max_k[j]),
                                 d.offers[int(oi_k[j])], float(mig_k[j]), float(one_k[j]), float(total_k[j]),
                                 req, training, cat, today))
-        if len(plans) >= req.top:
-            break
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
     # a plan whose known bias (pooled toward all stacks' under 5 cases) exceeds its headroom ranks after the plans that
-    # pass costing at most DEMOTION_COST_FACTOR times its cost, before dearer ones (buyer regression 2)
-    plans = _demote(plans, scores)
+    # pass costing at most DEMOTION_COST_FACTOR times its cost, before dearer ones (buyer regression 2); then the top
+    plans = _demote(plans, scores)[:req.top]
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     elsewhere = _measures_elsewhere(cat, m, req, devs, grid, sel) if training else {}
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)

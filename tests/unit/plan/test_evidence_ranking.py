@@ -72,3 +72,26 @@ def test_paid_idle_cards_serve_a_replica_where_that_passes(cat) -> None:  # type
     p = r.plans[0]
     assert "likely missed" not in p.reason
     assert not any(w["id"] == "plan.warn.idle_cards" for w in p.warnings_i18n)
+
+
+def test_the_top_is_cut_after_the_demotion(cat) -> None:  # type: ignore[no-untyped-def]
+    """--top N shows the first N plans of the full ranking: a demoted plan never keeps a place a passing plan
+    would get (the candidates are ranked, demoted, then cut)."""
+    from suanli.catalog.load import packaged_catalog
+    from suanli.validate.report import CaseResult, summarize
+
+    c = packaged_catalog()
+    rs = [CaseResult(id=f"c{i}", group="decode-speed", source="s", metric="output_tokens_per_s", measured=100.0,
+                     default=217.4, seed=None, default_error=1.174, seed_error=None, holdout=True, sample="out",
+                     stack="cann") for i in range(5)]
+    bands = summarize(rs)
+    m = lookup.model(c, "qwen2.5-72b")
+
+    def devices(top: int) -> list[str]:
+        req = make_request(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=0.0333, ttft_s=1.0,
+                           top=top)
+        return [p.device for p in plan(c, m, req, TODAY, error_bands=bands).plans]
+
+    full = devices(20)
+    for top in range(1, 6):
+        assert devices(top) == full[:top]
