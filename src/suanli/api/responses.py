@@ -101,6 +101,10 @@ class CompareRow(Shape):
                              "error (the plan's memory-within-error check)")
     memory_warning: str | None = Field(None, description="that check's warning, as a plan gives it, else null")
     memory_warning_i18n: MessageJson | None = Field(None, description="memory_warning as a message, else null")
+    likely_short: bool = Field(False, description="true when the known memory bias exceeds that headroom: the plan "
+                               "would demote the layout (memory likely short), said instead of fits_tight's wording")
+    memory_likely_short: str | None = Field(None, description="the plan's 'memory likely short' sentence, else null")
+    memory_likely_short_i18n: MessageJson | None = Field(None, description="memory_likely_short as a message, else null")
     runs: bool = Field(True, description="false when the row does not fit in memory: it never runs, and its "
                        "tokens_per_s is what it would reach if it did (as an estimate's `runs`)")
     tokens_per_s: float | None

@@ -208,7 +208,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         table = [{
             "device": _device(cat, r["device"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
             "gib_per_card": r["memory_per_gpu_bytes"] / 2**30,
-            "fits": tr("est.fits_tight") if r.get("fits_tight") else r["fits"],  # the plan's memory-within-error check
+            # the plan's memory-within-error check; "likely short" where its bias exceeds the headroom (plan demotes it)
+            "fits": (tr("est.likely_short", bias=(r.get("memory_warning_i18n") or {}).get("params", {}).get("bias"),
+                        margin=(r.get("memory_warning_i18n") or {}).get("params", {}).get("margin"))
+                     if r.get("likely_short") else tr("est.fits_tight") if r.get("fits_tight") else r["fits"]),
             "tokens_per_s": r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit"),
             "scaling": r["scaling_efficiency"] if r.get("runs", True) else None, "hours": r["hours"],
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
@@ -232,6 +235,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         for r in rows:  # a fit within the known memory error: the plan's warning, word for word
             if r.get("memory_warning"):
                 console.print(f"[yellow]{_device(cat, r['device'])}: ! {say_json(r.get('memory_warning_i18n'), r['memory_warning'])}",
+                              highlight=False, soft_wrap=True)
+            if r.get("memory_likely_short"):  # the bias exceeds the headroom: the plan's sentence
+                console.print(f"[yellow]{_device(cat, r['device'])}: ! "
+                              f"{say_json(r.get('memory_likely_short_i18n'), r['memory_likely_short'])}",
                               highlight=False, soft_wrap=True)
         for r in rows:  # an FP8 checkpoint run in 16-bit on this device
             if r.get("precision_note"):

@@ -74,13 +74,24 @@ def memory_warning(e: Estimate) -> Message | None:
                                e.workload.task, m.needed_bytes, m.usable_bytes)
 
 
+def memory_likely_short(tight: Message | None) -> Message | None:
+    """`plan.search.memory_likely_short`: the plan's "memory likely short" sentence where the bias exceeds the headroom."""
+    from suanli.plan.search import memory_likely_short as likely
+
+    return likely(tight)
+
+
 def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) -> None:
     """The estimate as text in this run's language (`engine_default`: the engine chosen for the stack, as a note)."""
     c = e.contract()
     w = e.workload
     m = c["memory"]
     tight = memory_warning(e)
-    fits = {True: f"[yellow]{tr('est.fits_tight')}[/yellow]" if tight is not None else f"[green]{tr('est.fits')}[/green]",
+    short = memory_likely_short(tight)  # the bias exceeds the headroom: plan demotes it, "likely short"
+    fits = {True: (f"[red]{tr('est.likely_short', bias=tight.params['bias'], margin=tight.params['margin'])}[/red]"
+                   if short is not None and tight is not None
+                   else f"[yellow]{tr('est.fits_tight')}[/yellow]" if tight is not None
+                   else f"[green]{tr('est.fits')}[/green]"),
             False: f"[red]{tr('est.no_fit')}[/red]", None: "?"}[m["fits"]]
     console.print(tr("cli.est.header", model=f"[bold]{e.model.id}[/bold]", task=w.task, precision=w.precision,
                      gpus=w.gpus, device=display_name(e.device), method=_label("est.method", w.method)), highlight=False)
@@ -100,6 +111,8 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
               headers={"item": tr("col.item"), "per GPU": tr("col.per_gpu")})
     if tight is not None:  # the plan's warning, word for word
         console.print(f"[yellow]! {say(tight)}[/yellow]", highlight=False)
+    if short is not None:  # the plan's sentence for it
+        console.print(f"[yellow]! {say(short)}[/yellow]", highlight=False)
     if m["max_batch"] is not None:
         console.print(tr("cli.est.max_batch", batch=m["max_batch"], context=m["max_context"]), highlight=False)
     note = label("cli.label.note")  # no space after Chinese's full-width colon (output.label)
@@ -277,7 +290,10 @@ def register(app: typer.Typer) -> None:
             if engine_note:
                 e = e.model_copy(update={"notes": [engine_note, *e.notes]})
             tight = memory_warning(e)  # the plan's memory-within-error check (`fits_tight`, its warning)
-            emit_json({**e.contract(), "fits_tight": tight is not None,
+            short = memory_likely_short(tight)
+            emit_json({**e.contract(), "fits_tight": tight is not None, "likely_short": short is not None,
+                       "memory_likely_short": render(short) if short is not None else None,
+                       "memory_likely_short_i18n": short.to_json() if short is not None else None,
                        "memory_warning": render(tight) if tight is not None else None,
                        "memory_warning_i18n": tight.to_json() if tight is not None else None})
         else:

@@ -25,8 +25,8 @@ from suanli.estimate.memory import weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
                               migration_tco, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
-from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, memory_within_error,
-                                migration_weeks, plan_workload, pooled_evidence, serving_layout)
+from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, memory_likely_short,
+                                memory_within_error, migration_weeks, plan_workload, pooled_evidence, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
@@ -214,15 +214,17 @@ def serving_target(requests_per_s: float | None = None, tpot_s: float | None = N
 
 def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                    tp: int | None, requests_per_s: float | None, tpot_s: float | None,
-                   ttft_s: float | None) -> tuple[Workload, Message | None]:
+                   ttft_s: float | None,
+                   error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, Message | None]:
     """Serving on exactly `gpus` cards as the planner searches it (`plan.search.serving_layout`: replicas × tp =
     gpus, the batch per replica, the planner's engine for the device's stack), within the targets (`tpot_s` already
     the default one when the request states no rate and no TPOT): the configuration with the most output tokens/s
-    that meets them. When none does, the batch-1 layout (`_inference_layout`) and why."""
+    that meets them, by plan's evidence step with `error_bands` (`plan.search.evidence_pick`). When none does, the
+    batch-1 layout (`_inference_layout`) and why."""
     req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, requests_per_s=requests_per_s,
                        tpot_s=tpot_s, ttft_s=ttft_s, tokens=None if requests_per_s else (tokens or _SEARCH_TOKENS),
                        precision=precision if precision in SERVE_PRECISIONS else "bf16")
-    lay, why = serving_layout(cat, m, req, acc.id)
+    lay, why = serving_layout(cat, m, req, acc.id, error_bands)
     if lay is None:
         w, _ = _inference_layout(cat, m, acc, gpus, precision, 1, tokens, tp)
         return w, why
@@ -232,13 +234,15 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
 
 def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int, precision: str, tokens: float | None,
                      global_batch: int, pins: dict[str, Any],
-                     network_offers: Sequence[Offer] | None = None) -> tuple[Workload, str | None, Message | str | None]:
+                     network_offers: Sequence[Offer] | None = None,
+                     error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, str | None, Message | str | None]:
     """The planner's fastest training layout on exactly `gpus` cards (`plan.search.fastest_layout`, prices aside;
-    the pins apply), as the `suanli estimate` workload; when none fits, the leanest plain layout (widest tp within a
+    the pins apply; plan's evidence step with `error_bands`), as the `suanli estimate` workload; when none fits, the leanest plain layout (widest tp within a
     node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why."""
     req = make_request(model=m.id, task=task, tokens=_SEARCH_TOKENS, gpus=gpus, global_batch=global_batch,
                        precision=precision if precision in _TRAIN_PRECISIONS else None, **pins)
-    lay, why = fastest_layout_why(cat, m, req, acc.id, network_offers)  # offers: the network(s) it runs on
+    # offers: the network(s) it runs on; bands: a layout plan would demote gives way as in plan (final buyer check 1)
+    lay, why = fastest_layout_why(cat, m, req, acc.id, network_offers, error_bands)
     if lay is not None:
         w = plan_workload(lay, req)
         upd: dict[str, Any] = {"tokens": tokens}
@@ -316,11 +320,13 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             if batch is not None:
                 w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp)
             else:
-                w, why = _served_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot, ttft_s)
+                w, why = _served_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot, ttft_s,
+                                        error_bands)
             layouts = [(w, None, why)]
         else:  # a multi-node job: the fastest layout on each network its offers rent, as plan searches it
             layouts = [_training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,
-                                        {k: v for k, v in pins.items() if v is not None}, _on_network(priced, acc, net))
+                                        {k: v for k, v in pins.items() if v is not None}, _on_network(priced, acc, net),
+                                        error_bands)
                        for net in nets]
         dl_bytes = weights_bytes(m, "bf16" if task != "inference" else w.precision)  # estimate.setup's download
         # the job estimated once per network its offers rent (a multi-node training job: each spanning offer's
@@ -352,6 +358,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         tight = (memory_within_error(dict(error_bands or {}), lookup.stack(cat, acc.stack), task,
                                      e.memory.needed_bytes, e.memory.usable_bytes)
                  if fits and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
+        short = memory_likely_short(tight)  # the bias exceeds the headroom: "likely short", not "fits (tight)"
         rows.append({
             "device": acc.id,
             "device_name": acc.name,
@@ -368,6 +375,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "fits_tight": tight is not None,
             "memory_warning": render(tight) if tight is not None else None,
             "memory_warning_i18n": tight.to_json() if tight is not None else None,
+            "likely_short": short is not None,
+            "memory_likely_short": render(short) if short is not None else None,
+            "memory_likely_short_i18n": short.to_json() if short is not None else None,
             # a row that does not fit never runs (estimate's rule): its speed is what it would reach if it did,
             # kept for --json beside `runs: false`; the CLI shows no speed, hours or cost for it
             "runs": fits is not False,

@@ -953,8 +953,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     order = np.argsort(score, kind="stable")
     plans: list[Plan] = []
     # one layout per device: one that passes the evidence checks before one that fails at up to the factor's cost
-    fails = _evidence_fails(error_bands or {}, req, devs, grid, k, calendar_h[keep])
-    picked = _one_per_device(order, grid["dev"][k], fails, score)
+    picked = evidence_pick(error_bands or {}, req, devs, grid, k, calendar_h[keep], order, score)
     scores: list[float] = []
     for j in picked:
         # candidates for the top: a demoted plan ranks on DEMOTION_COST_FACTOR x its score (`_demote`), so a plan
@@ -1014,7 +1013,9 @@ def _demote(plans: list[Plan], scores: list[float]) -> list[Plan]:
               enumerate(sorted(range(len(plans)), key=lambda i: (key[i], late[i], i)), start=1)]
     sunk = {q.device for q, x in zip(plans, late) if x}
     passing = [p for p in ranked if p.device not in sunk]
-    if not passing or len(passing) == len(ranked):
+    if not passing:  # no plan passes: none is ranked after another, so the ranking clause is dropped (final check 7)
+        return [_without_rank(p) for p in ranked]
+    if len(passing) == len(ranked):
         return ranked
     best = min(passing, key=lambda p: (p.total_cost_cny, p.rank))
     out = []
@@ -1132,6 +1133,24 @@ class Layout(BaseModel):
         return f"{dims} · recompute {self.recompute or 'none'}"
 
 
+def _unranked(v: Any) -> Any:
+    """A reason (or one of its parameters) with each demotion ranking clause (`_DEMOTED_IDS`) made empty."""
+    if isinstance(v, Message):
+        return Message(v.id, {k: "" if isinstance(x, Message) and x.id in _DEMOTED_IDS else _unranked(x)
+                              for k, x in v.params.items()})
+    if isinstance(v, list):
+        return [_unranked(x) for x in v]
+    return v
+
+
+def _without_rank(p: Plan) -> Plan:
+    """Plan `p` whose ranking explanation no longer says it is ranked after the plans that pass (none passes)."""
+    if not p.reason_i18n:
+        return p
+    reason = _unranked(Message.from_json(p.reason_i18n))
+    return p.model_copy(update={"reason": render(reason), "reason_i18n": reason.to_json()})
+
+
 def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, str]:
     """The layout `plan` would rank first with objective fastest on exactly `req.gpus` cards of `device`, prices
     aside: the same device rules, framework layouts and kernels (`_devices`, `_train_grid`), every offer filter
@@ -1142,10 +1161,13 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
 
 
 def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
-                       network_offers: Sequence[Offer] | None = None) -> tuple[Layout | None, Message | None]:
+                       network_offers: Sequence[Offer] | None = None,
+                       error_bands: dict[str, ErrorBand] | None = None) -> tuple[Layout | None, Message | None]:
     """`fastest_layout` with its why as a `Message` (any language): when no plain AdamW layout fits but optimizer
     offload or 8-bit AdamW would (the planner plans those), the why says so. `network_offers`: a multi-node row is
-    evaluated on these offers' inter-node networks (compare: one network at a time), as plan evaluates it."""
+    evaluated on these offers' inter-node networks (compare: one network at a time), as plan evaluates it.
+    `error_bands`: the layout is chosen by plan's evidence step (`evidence_pick`): the fastest that passes the evidence
+    checks where it takes at most DEMOTION_COST_FACTOR times the hours of the fastest (final buyer check 1)."""
     if req.gpus is None:
         raise InputError("gpus", Message("err.fastest_layout_needs_the_card_count"))
     arch.require_llm(m, f"task {req.task}")
@@ -1177,8 +1199,8 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
                        _measures_elsewhere(cat, m, r, devs, grid, sel))
         return None, why[0][1]
     # plan's objective fastest ranks by hours (set-up the same on a fixed device and card count): the most tokens/s,
-    # equal speeds in plan's order (stable sort over the grid)
-    i = int(sel[np.argsort(-grid["tok_s"][sel], kind="stable")[0]])
+    # equal speeds in plan's order (stable sort over the grid), then plan's evidence step
+    i = _fastest_passing(error_bands, r, devs, grid, sel)
     fw = d.framework
     tp = int(grid["tp"][i])
     return Layout(
@@ -1200,12 +1222,14 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
 DEFAULT_SERVING_TPOT_S = 0.2
 
 
-def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, Message | None]:
+def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                   error_bands: dict[str, ErrorBand] | None = None) -> tuple[Layout | None, Message | None]:
     """The serving configuration `plan` searches (`_serve_grid`) on exactly `req.gpus` cards of `device`, prices
     aside: replicas × tp = gpus, a batch per replica from SERVE_BATCHES, the request's precision (else every one the
     planner serves at) and engine, and its targets applied (TPOT, TTFT, and the request rate the replicas must
-    serve); of the configurations that meet them, the most output tokens/s (equal speeds in plan's order). Returns
-    (layout, None) or (None, why: the why-not line `plan` would give the device)."""
+    serve); of the configurations that meet them, the most output tokens/s (equal speeds in plan's order), by plan's
+    evidence step with `error_bands` (`evidence_pick`, as `fastest_layout_why`). Returns (layout, None) or (None, why:
+    the why-not line `plan` would give the device)."""
     if req.gpus is None:
         raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
     if req.task != "inference":
@@ -1222,7 +1246,7 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     if sel.size == 0:
         why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set())
         return None, why[0][1]
-    i = int(sel[np.argsort(-grid["tok_s"][sel], kind="stable")[0]])
+    i = _fastest_passing(error_bands, r, devs, grid, sel)
     return Layout(
         device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
         tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
@@ -2151,6 +2175,25 @@ def _one_per_device(order: np.ndarray, dev: np.ndarray, fails: np.ndarray, score
     return pick[np.argsort(pos[pick], kind="stable")]
 
 
+def evidence_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
+                  k: np.ndarray, calendar_h: np.ndarray, order: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Plan's evidence step, the one function plan, `fastest_layout_why` and `serving_layout` (compare's layouts)
+    call: the configuration (index into `k`) each device is planned with, in `order` — its best by `score`, or where
+    that fails the evidence checks (`_evidence_fails`) its best that passes at up to DEMOTION_COST_FACTOR the score."""
+    return _one_per_device(order, grid["dev"][k], _evidence_fails(bands, req, devs, grid, k, calendar_h), score)
+
+
+def _fastest_passing(bands: dict[str, ErrorBand] | None, req: PlanRequest, devs: list[_Device],
+                     grid: dict[str, np.ndarray], sel: np.ndarray) -> int:
+    """The configuration (grid index) of `sel` on one device that objective fastest plans: the most tokens/s (equal
+    speeds in grid order), through `evidence_pick` with hours ∝ 1 / tokens/s as the score (a fixed job)."""
+    order = np.argsort(-grid["tok_s"][sel], kind="stable")
+    with np.errstate(divide="ignore"):
+        score = 1.0 / grid["tok_s"][sel]
+    hours = grid["hours"][sel] if "hours" in grid else np.zeros(sel.size)
+    return int(sel[evidence_pick(bands or {}, req, devs, grid, sel, hours, order, score)[0]])
+
+
 def memory_headroom_pct(needed_bytes: float, usable_bytes: float) -> float:
     """How much larger the real need may be than the estimate before it no longer fits, in % of the estimate's
     signed error: a need estimated e too low, (est − real) / real = −e, still fits while e <= 1 − est / usable."""
@@ -2193,6 +2236,16 @@ def memory_within_error(bands: dict[str, ErrorBand], stack: SoftwareStack, task:
         return None
     return _known_error(bands, stack, memory_group(task), "memory", needed_bytes / GiB, usable_bytes / GiB,
                         memory_headroom_pct(needed_bytes, usable_bytes), memory=True)
+
+
+def memory_likely_short(w: Message | None) -> Message | None:
+    """A memory-within-error warning (`memory_within_error`) whose pooled bias exceeds the headroom (`demoted`): the
+    plan's sentence ("memory likely short if the known … error holds (…)"), without the ranking clause — estimate and
+    compare say "likely short" rather than "fits (tight)" for it (final buyer check 1); None otherwise."""
+    if w is None or not w.id.startswith("plan.warn.memory") or not demoted(w):
+        return None
+    return Message("plan.reason.memory_likely_short", group=w.params["group"], evidence=_bias_evidence(w),
+                   bias=w.params["bias"], margin=w.params["margin"], rank="")
 
 
 def _variant_outcome(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, v: Accelerator) -> Message:
