@@ -950,7 +950,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     else:  # best-value: each axis relative to its best
         score = (total_k / max(total_k.min(initial=np.inf), 1e-9) + hours_k / max(hours_k.min(initial=np.inf), 1e-9)
                  if k.size else total_k)
-    order = np.argsort(score, kind="stable")
+    order = _rank_order(req.objective, score, total_k, hours_k, done_k, grid, k)
     plans: list[Plan] = []
     # one layout per device: one that passes the evidence checks before one that fails at up to the factor's cost
     picked = evidence_pick(error_bands or {}, req, devs, grid, k, calendar_h[keep], order, score)
@@ -999,6 +999,32 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         warnings=[render(x) for x in warnings],
         warnings_i18n=[x.to_json() for x in warnings],
     )
+
+
+# ties, stated (final buyer check 4, 5): plans whose objective ties (cost within a cent when cheapest; hours within a
+# hundredth of a second, then cost within a cent, when fastest) rank on fewer cards (fewer replicas: whole-machine
+# billing makes 1 and 5 cards of an 8-card machine cost the same), then the precision order of SERVE_PRECISIONS
+# (bf16, fp8, int8, int4: at the same price and cards the less quantized model, which loses no quality), then lower
+# TPOT, then lower TTFT, then the grid's order. Keys that do not depend on
+# which other devices are searched, so a device's layout is the same with or without `--gpu <that device>`.
+TIE_CNY = 0.01
+TIE_HOURS = 1e-2 / 3600
+
+
+def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k: np.ndarray, done_k: np.ndarray,
+                grid: dict[str, np.ndarray], k: np.ndarray) -> np.ndarray:
+    """Indices into `score` in ranking order: the objective first (rounded so that ties are ties), then the stated
+    tie-break (TIE_CNY, TIE_HOURS above): cards, precision order, TPOT, TTFT."""
+    cny = np.round(total_k / TIE_CNY)
+    if objective == "cheapest":
+        primary = [np.round(hours_k / TIE_HOURS), cny]
+    elif objective in ("fastest", "fastest-within-budget"):
+        primary = [cny, np.round(done_k / TIE_HOURS)]
+    else:  # best-value: the relative score, to a millionth
+        primary = [np.round(score * 1e6)]
+    tpot, ttft = np.nan_to_num(grid["tpot"][k], nan=0.0), np.nan_to_num(grid["ttft"][k], nan=0.0)
+    # np.lexsort: the last key is the primary one; stable, so equal keys keep the grid's order
+    return np.lexsort((ttft, tpot, grid["prec"][k], grid["gpus"][k], *primary)) if k.size else np.argsort(score)
 
 
 _DEMOTED_IDS = ("plan.reason.rank_demoted", "plan.reason.rank_demoted_factor")
@@ -1623,6 +1649,9 @@ def _measures_elsewhere(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list
     CANN), where another framework's measure fits (`why.measure_fits`, naming --framework): the same training grid
     (`_train_grid`) under each other framework that runs the task, the pins and a measure on the stack."""
     out: dict[str, Message] = {}
+    # fits with a measure whose time cannot be estimated (offload without the device's host-link rate): said only
+    # where no framework's measure fits with a time (final buyer check 2: the default run names the framework)
+    no_speed: dict[str, Message] = {}
     if req.task not in ("full", "pretrain"):
         return out
     fitting = set(grid["dev"][sel].tolist())
@@ -1642,7 +1671,15 @@ def _measures_elsewhere(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list
                 out[d.acc.id] = Message("why.measure_fits", measure=_measure_msg(int(g["opt"][j]), f),
                                         gpus=int(g["gpus"][j]), device=_device_name(d.acc), need_gib=g["mem"][j] / GiB,
                                         usable_gib=g["usable"][j] / GiB, framework_id=f.id)
-    return out
+                continue
+            slow = np.nonzero((g["dev"] == k) & g["fits"] & ~np.isfinite(g["tok_s"]) & (g["opt"] != OPT_PLAIN))[0]
+            if slow.size and d.acc.id not in no_speed:
+                j = int(slow[np.lexsort((g["mem"][slow] / g["usable"][slow], g["gpus"][slow]))[0]])
+                no_speed[d.acc.id] = Message("why.measure_fits_no_speed", measure=_measure_msg(int(g["opt"][j]), f),
+                                             gpus=int(g["gpus"][j]), device=_device_name(d.acc),
+                                             need_gib=g["mem"][j] / GiB, usable_gib=g["usable"][j] / GiB,
+                                             framework_id=f.id)
+    return {**{i: msg for i, msg in no_speed.items() if i not in out}, **out}
 
 
 def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, keep: np.ndarray,
@@ -1984,6 +2021,19 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             "full": {"en": "lora or qlora", "zh": "lora 或 qlora"},
             "pretrain": {"en": "lora or qlora", "zh": "lora 或 qlora"}, "lora": "qlora"}
         lighter = lighter_tasks.get(req.task)
+        slow = np.nonzero(grid["fits"] & ~np.isfinite(grid["tok_s"]))[0] if "opt" in grid else np.zeros(0, dtype=int)
+        if slow.size and sel.size == 0:
+            # it fits with a measure whose time cannot be estimated (offload, no host-link rate): not "does not fit"
+            # (final buyer check 2); the fewest cards, then the most headroom
+            j = int(slow[np.lexsort((grid["mem"][slow] / grid["usable"][slow], grid["gpus"][slow]))[0]])
+            d = devs[int(grid["dev"][j])]
+            if d.framework is not None:
+                tips.append(Message("relax.measure_no_speed_lighter" if lighter else "relax.measure_no_speed",
+                                    measure=_measure_msg(int(grid["opt"][j]), d.framework),
+                                    gpus=int(grid["gpus"][j]), device=_device_name(d.acc),
+                                    need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB,
+                                    task_field="task", lighter=lighter or ""))
+                return tips
         more = _wider_offers(req)  # never the regions or kinds the request already includes
         too_big = _serve_too_big(grid, req, devs) if req.gpus is None else None
         if too_big:  # serving: a replica is bigger than any instance rentable; more cards cannot help

@@ -67,11 +67,13 @@ def test_a_demoted_plan_ranks_after_passing_plans_up_to_twice_its_cost_only(cat)
 
 def test_paid_idle_cards_serve_a_replica_where_that_passes(cat) -> None:  # type: ignore[no-untyped-def]
     """`plan --model qwen2.5-72b --concurrent-users 200 --tpot 0.0333 --gpu 910b`: before, 24 cards rented, 20 used
-    (4 idle) and 'TPOT likely missed'; the same rent serves on all 24 cards with a margin the bias does not exceed."""
+    (4 idle) and 'TPOT likely missed'; the same rent serves with a margin the bias does not exceed. Since the stated
+    tie-break (final buyer check 4: equal cost, fewer cards) a layout leaving paid cards idle is kept where it passes:
+    20 cards int4 (TPOT 22.4 ms) before 24 cards int8 (23.9 ms), both ¥47,500."""
     r = _plan(cat, "qwen2.5-72b", task="inference", concurrent_users=200, tpot_s=0.0333, devices=("ascend-910b",))
     p = r.plans[0]
     assert "likely missed" not in p.reason
-    assert not any(w["id"] == "plan.warn.idle_cards" for w in p.warnings_i18n)
+    assert p.tpot_s is not None and p.tpot_s < 0.0333
 
 
 def test_the_top_is_cut_after_the_demotion(cat) -> None:  # type: ignore[no-untyped-def]

@@ -138,7 +138,9 @@ def test_no_margin_warning_where_the_target_leaves_more_than_the_error(cat) -> N
 
 def test_a_stack_without_cases_falls_back_to_all_stacks_and_says_none_on_it(cat) -> None:  # type: ignore[no-untyped-def]
     bands = {k: v for k, v in _bands().items() if k != "stack:cann:decode-speed"}
-    bands = {**bands, "decode-speed": bands["decode-speed"].model_copy(update={"median_abs_pct": 30.0})}
+    # 60 %: above the TPOT headroom of the layout planned (1 × tp8 int8, 23.0 ms against 33; since the stated
+    # tie-break, final buyer check 4, the lower TPOT of two equal-cost 8-card layouts, was 2 × tp4 at 29.8 ms)
+    bands = {**bands, "decode-speed": bands["decode-speed"].model_copy(update={"median_abs_pct": 60.0})}
     p = _buyer_plan(cat, bands).plans[0]
     w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.within_error_all")
     assert "none on Huawei Ascend CANN" in w

@@ -108,8 +108,9 @@ def test_serving_replica_too_big_suggests_lower_precision(cat, extra) -> None:  
 def test_training_no_span_hint_names_no_region_without_a_spanning_offer(cat) -> None:  # type: ignore[no-untyped-def]
     r = _plan(cat, model="llama-3.1-70b", task="full", tokens=1e8, domestic_only=True)
     assert not r.plans
-    assert [m["id"] for m in r.relax_i18n] == ["relax.no_span_lighter"]
-    assert "--region any" not in r.relax[0]
+    # first: DeepSpeed's offload would fit, its time unknown without the 910B's host-link rate (final buyer check 2)
+    assert [m["id"] for m in r.relax_i18n] == ["relax.measure", "relax.no_span_lighter"]
+    assert not any("--region any" in x for x in r.relax)
 
 
 # ------------------------------------------------------------------------------ 10. reasoning models
