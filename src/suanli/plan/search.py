@@ -1002,10 +1002,10 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
 
 
 # ties, stated (final buyer check 4, 5): plans whose objective ties (cost within a cent when cheapest; hours within a
-# hundredth of a second, then cost within a cent, when fastest) rank on fewer cards (fewer replicas: whole-machine
-# billing makes 1 and 5 cards of an 8-card machine cost the same), then the precision order of SERVE_PRECISIONS
-# (bf16, fp8, int8, int4: at the same price and cards the less quantized model, which loses no quality), then lower
-# TPOT, then lower TTFT, then the grid's order. Keys that do not depend on
+# hundredth of a second, then cost within a cent, when fastest) rank on the precision order of SERVE_PRECISIONS
+# (bf16, fp8, int8, int4: at the same price the less quantized model, which loses no quality), then fewer cards (fewer
+# replicas: whole-machine billing makes 1 and 5 cards of an 8-card machine cost the same), then lower TPOT, then lower
+# TTFT, then the grid's order. Keys that do not depend on
 # which other devices are searched, so a device's layout is the same with or without `--gpu <that device>`.
 TIE_CNY = 0.01
 TIE_HOURS = 1e-2 / 3600
@@ -1014,7 +1014,8 @@ TIE_HOURS = 1e-2 / 3600
 def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k: np.ndarray, done_k: np.ndarray,
                 grid: dict[str, np.ndarray], k: np.ndarray) -> np.ndarray:
     """Indices into `score` in ranking order: the objective first (rounded so that ties are ties), then the stated
-    tie-break (TIE_CNY, TIE_HOURS above): cards, precision order, TPOT, TTFT."""
+    tie-break (TIE_CNY, TIE_HOURS above): precision order (at the same price the less quantized model: quality before
+    card count), then fewer cards, TPOT, TTFT."""
     cny = np.round(total_k / TIE_CNY)
     if objective == "cheapest":
         primary = [np.round(hours_k / TIE_HOURS), cny]
@@ -1024,7 +1025,7 @@ def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k:
         primary = [np.round(score * 1e6)]
     tpot, ttft = np.nan_to_num(grid["tpot"][k], nan=0.0), np.nan_to_num(grid["ttft"][k], nan=0.0)
     # np.lexsort: the last key is the primary one; stable, so equal keys keep the grid's order
-    return np.lexsort((ttft, tpot, grid["prec"][k], grid["gpus"][k], *primary)) if k.size else np.argsort(score)
+    return np.lexsort((ttft, tpot, grid["gpus"][k], grid["prec"][k], *primary)) if k.size else np.argsort(score)
 
 
 _DEMOTED_IDS = ("plan.reason.rank_demoted", "plan.reason.rank_demoted_factor")
