@@ -23,7 +23,7 @@ def test_allocated_and_unknown_are_the_need() -> None:
 def test_reserved_is_need_over_one_minus_fragmentation() -> None:
     assert measured_quantity_bytes(NEED, F, RUNTIME, "reserved") == pytest.approx(NEED / 0.85)
     # GMLake's definition read back: 1 − allocated / reserved is the fragmentation ratio
-    assert 1 - NEED / measured_quantity_bytes(NEED, F, RUNTIME, "reserved") == pytest.approx(F)
+    assert NEED / measured_quantity_bytes(NEED, F, RUNTIME, "reserved") == pytest.approx(1 - F)
 
 
 def test_device_adds_the_runtime_outside_the_pool() -> None:
