@@ -98,8 +98,8 @@ def test_a_case_file_that_cannot_be_written_stores_nothing(tmp_path: Path) -> No
     assert _tree(cases) == ["h100-sxm-20261201-0a5f1b.yaml"]  # no config, no .tmp
 
 
-def test_a_failed_rename_rolls_back_the_results_and_temps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cases, store = tmp_path / "C", ResultStore(tmp_path / "store")
+def _fail_the_case_file_rename(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The case file's rename into place fails as a full disk would (the config renames before it succeed)."""
     real = Path.replace
 
     def failing(self: Path, target: Any) -> Path:
@@ -108,6 +108,11 @@ def test_a_failed_rename_rolls_back_the_results_and_temps(tmp_path: Path, monkey
         return real(self, target)
 
     monkeypatch.setattr(Path, "replace", failing)
+
+
+def test_a_failed_rename_rolls_back_the_results_and_temps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases, store = tmp_path / "C", ResultStore(tmp_path / "store")
+    _fail_the_case_file_rename(monkeypatch)
     with pytest.raises(InputError) as e:
         import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
     assert "No space left on device" in str(e.value)
@@ -133,14 +138,7 @@ def test_a_failed_rename_puts_a_replaced_file_back(tmp_path: Path, monkeypatch: 
     (cases / "configs").mkdir(parents=True)
     old = cases / "configs" / "tiny-llama.json"
     old.write_text('{"old": true}\n')
-    real = Path.replace
-
-    def failing(self: Path, target: Any) -> Path:
-        if str(target).endswith(".yaml"):
-            raise OSError(28, "No space left on device")
-        return real(self, target)
-
-    monkeypatch.setattr(Path, "replace", failing)
+    _fail_the_case_file_rename(monkeypatch)
     with pytest.raises(InputError) as e:
         import_suite(packaged_catalog(), _suite(tmp_path), store, cases)
     assert "No space left on device" in str(e.value)

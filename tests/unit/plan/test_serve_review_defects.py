@@ -19,7 +19,7 @@ from suanli.catalog import lookup
 from suanli.errors import InputError
 from suanli.i18n import Message, render
 from suanli.plan.request import make_request
-from suanli.plan.search import plan
+from suanli.plan.search import _extras, plan
 
 
 def _plan(cat, **kw):  # type: ignore[no-untyped-def]
@@ -36,19 +36,10 @@ def test_serving_plans_hold_every_concurrent_user(cat, kw) -> None:  # type: ign
     assert r.plans
     for p in r.plans:
         assert p.replicas is not None and p.replicas * p.micro_batch >= kw["concurrent_users"], p
-        slots = [m for m in _walk(p.reason_i18n) if m.get("id") == "plan.reason.slots"]
+        slots = [m for m in _extras(p.reason_i18n) if m.get("id") == "plan.reason.slots"]
         assert slots and slots[0]["params"]["slots"] == p.replicas * p.micro_batch
     assert "concurrent users" in r.plans[0].reason
 
-
-def _walk(m):  # type: ignore[no-untyped-def]
-    if isinstance(m, dict):
-        yield m
-        for v in m.values():
-            yield from _walk(v)
-    elif isinstance(m, list):
-        for v in m:
-            yield from _walk(v)
 
 
 def test_pinned_cards_too_few_slots_say_so(cat) -> None:  # type: ignore[no-untyped-def]

@@ -13,21 +13,12 @@ import numpy as np
 
 from suanli.catalog import lookup
 from suanli.plan.request import make_request
-from suanli.plan.search import F_TPOT, MAX_USER_BATCHES, SERVE_BATCHES, _relaxed_replicas, _serve_batches, plan
+from suanli.plan.search import F_TPOT, MAX_USER_BATCHES, SERVE_BATCHES, _relaxed_replicas, _extras, _serve_batches, plan
 
 
 def _plan(cat, **kw):  # type: ignore[no-untyped-def]
     return plan(cat, lookup.model(cat, str(kw["model"])), make_request(**kw))
 
-
-def _walk(v):  # type: ignore[no-untyped-def]
-    if isinstance(v, dict):
-        yield v
-        for x in v.values():
-            yield from _walk(x)
-    elif isinstance(v, list):
-        for x in v:
-            yield from _walk(x)
 
 
 # ------------------------------------------------------------------------------ 3. batch ceil(users / r)
@@ -60,7 +51,7 @@ def test_tpot_hint_within_max_gpus_and_its_replicas(cat) -> None:  # type: ignor
     text = r.relax[r.relax_i18n.index(tip)]
     assert "within --max-gpus 64" in text and "the best reachable is" in text
     why = next(w for w in r.why_not if w["device"] == "rtx-4090")
-    tpot = next(m for m in _walk(why["reason_i18n"]) if m.get("id") == "why.tpot_cards")
+    tpot = next(m for m in _extras(why["reason_i18n"]) if m.get("id") == "why.tpot_cards")
     assert "within 64 cards" in why["reason"]
     more = tpot["params"]["gpus"]
     assert more > 64 and _plan(cat, **kw, max_gpus=more).plans  # the cards it names reach the target
