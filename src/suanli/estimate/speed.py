@@ -147,6 +147,16 @@ class InferenceSpeedTerms:
 # eager_attention_forward: softmax(dtype=float32); llama.cpp's graph: F32 KQ, soft_max_ext, F32 KQV input), so 16
 # bytes per element; flash attention keeps them on chip (Dao et al. 2022, FlashAttention §3.1: HBM accesses)
 SCORE_BYTES_PER_ELEMENT = 16.0
+# llama.cpp's CUDA back end runs KQ and KQV as batched cuBLAS GEMMs in F16 (ggml_cuda_mul_mat_batched_cublas,
+# ggerganov/llama.cpp:ggml-cuda.cu at 005de593, early 2024, the non-flash path of the PR #6017 runs): KQ is written as
+# F16 (2) and converted to the graph's F32 tensor (to_fp32: read 2, write 4), the soft-max reads and writes F32 (4 + 4),
+# and KQV converts its F32 input to F16 (to_fp16: read 4, write 2) before the GEMM reads it (2): 24 bytes per element
+LLAMACPP_SCORE_BYTES_PER_ELEMENT = 24.0
+
+
+def score_bytes_per_element(engine: str) -> float:
+    """HBM bytes a materialised attention score moves per element without flash attention, by engine."""
+    return LLAMACPP_SCORE_BYTES_PER_ELEMENT if engine == "llama.cpp" else SCORE_BYTES_PER_ELEMENT
 # PCIe x16 bytes per second per direction by generation (PCI-SIG base specifications: 8/16/32/64 GT/s per lane,
 # 128b/130b encoding up to 5.0, 6.0 FLIT mode 242/256 payload; frameworks.yaml pci-sig-x16)
 PCIE_X16_BYTES_PER_S = {3: 15.75 * GB, 4: 31.5 * GB, 5: 63.0 * GB, 6: 121.0 * GB}
@@ -200,9 +210,9 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         a2a_bytes_per_token=(m.moe.top_k if m.moe else 0) * (m.hidden_size or 0) * act_b,
         # score elements per token: heads × keys seen (causal prefill: i/2 on average; decode: the context)
         prefill_score_bytes_per_token=0.0 if w.flash_attention else
-        (m.num_layers or 0) * (m.num_attention_heads or 0) * (i / 2) * SCORE_BYTES_PER_ELEMENT,
+        (m.num_layers or 0) * (m.num_attention_heads or 0) * (i / 2) * score_bytes_per_element(w.engine),
         decode_score_bytes_per_token=0.0 if w.flash_attention else
-        (m.num_layers or 0) * (m.num_attention_heads or 0) * ctx * SCORE_BYTES_PER_ELEMENT,
+        (m.num_layers or 0) * (m.num_attention_heads or 0) * ctx * score_bytes_per_element(w.engine),
         linear_calls=(m.num_layers or 0) * linear_calls_per_layer(m),
         identical_tokens=w.identical_tokens,
     )

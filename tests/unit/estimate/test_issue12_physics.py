@@ -8,7 +8,13 @@ import pytest
 from suanli.catalog import lookup
 from suanli.estimate import arch
 from suanli.estimate.memory import estimate_memory
-from suanli.estimate.speed import SCORE_BYTES_PER_ELEMENT, inference_rates, inference_speed
+from suanli.estimate.speed import (
+    LLAMACPP_SCORE_BYTES_PER_ELEMENT,
+    SCORE_BYTES_PER_ELEMENT,
+    inference_rates,
+    inference_speed,
+    inference_speed_terms,
+)
 from suanli.estimate.workload import make_workload
 
 
@@ -58,5 +64,20 @@ def test_attention_without_flash_moves_its_scores(cat) -> None:
     fused = inference_speed(cat, m, acc, make_workload(**kw))
     eager = inference_speed(cat, m, acc, make_workload(**kw, flash_attention=False))
     rates, _ = inference_rates(cat, acc, make_workload(**kw))
-    scores = (m.num_layers or 0) * (m.num_attention_heads or 0) * 8192 * (8192 / 2) * SCORE_BYTES_PER_ELEMENT
+    scores = (m.num_layers or 0) * (m.num_attention_heads or 0) * 8192 * (8192 / 2) * LLAMACPP_SCORE_BYTES_PER_ELEMENT
     assert eager.ttft_s - fused.ttft_s == pytest.approx(scores / (rates["bw"] * rates["e_stream"]))
+
+
+def test_llama_cpp_scores_move_24_bytes_per_element_other_engines_16(cat) -> None:
+    """llama.cpp's non-flash KQ/KQV run as batched F16 cuBLAS GEMMs with F32 graph tensors around them
+    (ggml_cuda_mul_mat_batched_cublas): F16 write + to_fp32, F32 soft-max, to_fp16 + F16 read = 24 bytes per score
+    element; transformers' eager path keeps the 16 of SCORE_BYTES_PER_ELEMENT; flash attention moves none."""
+    m = lookup.model(cat, "llama-2-7b")
+    per_token_element = (m.num_layers or 0) * (m.num_attention_heads or 0) * (2048 / 2)
+    for engine, per_element in (("llama.cpp", 24.0), ("hf", 16.0), ("vllm", 16.0)):
+        w = make_workload(task="inference", precision="fp16", input=2048, output=1, engine=engine, flash_attention=False)
+        assert inference_speed_terms(m, w).prefill_score_bytes_per_token == pytest.approx(per_token_element * per_element)
+        fused = w.model_copy(update={"flash_attention": True})
+        assert inference_speed_terms(m, fused).prefill_score_bytes_per_token == 0.0
+        assert inference_speed_terms(m, fused).decode_score_bytes_per_token == 0.0
+    assert (LLAMACPP_SCORE_BYTES_PER_ELEMENT, SCORE_BYTES_PER_ELEMENT) == (24.0, 16.0)
