@@ -24,6 +24,7 @@ __all__ = [
     "UNIT_HOURS",  # re-exported: `units.UNIT_HOURS` is the one table
     "billed_cost",
     "billed_units",
+    "billing_note",
     "cheapest_job_cost",
     "cost_assumptions",
     "cost_per_million_tokens",
@@ -102,12 +103,9 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         notes.append(Message("cost.note.block_whole", cards=instances * offer.cards, gpus=gpus))
     elif offer.whole_machine_only and gpus % offer.cards:
         notes.append(Message("cost.note.whole_machine", cards=instances * offer.cards, gpus=gpus))
-    if offer.min_units > 1 and units == offer.min_units and units * unit_h > hours * 1.5:
-        notes.append(Message("cost.note.min_units", units=offer.min_units, billing_unit=offer.billing_unit,
-                             billed_h=units * unit_h, hours=hours))
-    elif units * unit_h > hours * 1.5 and units * unit_h - hours > 1:
-        notes.append(Message("cost.note.billed", units=units, billing_unit=offer.billing_unit, billed_h=units * unit_h,
-                             hours=hours))
+    note = billing_note(offer, hours, units)
+    if note is not None:
+        notes.append(note)
     return JobCost(
         offer_id=offer.id,
         provider=offer.provider,
@@ -121,6 +119,32 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() for n in notes],
     )
+
+
+# a billing note is due when more than this share of the paid hours goes unused (paid > 1.5 × used) ...
+UNUSED_PAID_SHARE = 1 / 3
+# ... and the unused hours are more than this: under hourly billing rounding up never warns
+UNUSED_PAID_MIN_H = 1.0
+
+
+def billing_note(offer: Offer, used_h: float, units: int | None = None) -> Message | None:
+    """The one billing-rounding note (`job_cost` for tco and compare, and the planner's warnings): `units` billing
+    units (default: `billed_units` of `used_h`) pay for units × unit hours; when more than a third of those paid
+    hours go unused (`UNUSED_PAID_SHARE`: paid − used > paid / 3, i.e. paid > 1.5 × used) and more than an hour
+    (`UNUSED_PAID_MIN_H`), the buyer is told what is paid and what is used — the paid share of unused time is what
+    a buyer weighs, whatever the billing unit (a 400-hour job on a 730-hour month pays 45 % idle). The offer's
+    minimum term is named where it, not rounding up, sets the units. None: the rounding costs little."""
+    unit_h = UNIT_HOURS[offer.billing_unit]
+    if units is None:
+        units = int(billed_units(used_h, unit_h, offer.min_units))
+    paid_h = units * unit_h
+    unused_h = paid_h - used_h
+    if unused_h <= paid_h * UNUSED_PAID_SHARE or unused_h <= UNUSED_PAID_MIN_H:
+        return None
+    if offer.min_units > 1 and units == offer.min_units and int(billed_units(used_h, unit_h, 1)) < units:
+        return Message("cost.note.min_units", units=units, billing_unit=offer.billing_unit, billed_h=paid_h,
+                       hours=used_h)
+    return Message("cost.note.billed", units=units, billing_unit=offer.billing_unit, billed_h=paid_h, hours=used_h)
 
 
 def billed_units(hours: Any, unit_h: Any, min_units: Any) -> Any:

@@ -86,7 +86,7 @@ from suanli.estimate.speed import (
 from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, duration, render, t
-from suanli.plan.cost import billed_cost, billed_units, cost_assumptions, offer_download_delta_h
+from suanli.plan.cost import billed_cost, billing_note, cost_assumptions, offer_download_delta_h
 from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
@@ -1344,17 +1344,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if not math.isnan(dl_gbit) and grid["dl_h"][i] > SLOW_DOWNLOAD_H and grid["billed"][i] > 0:
         warnings.append(Message("plan.warn.slow_download", gb=float(grid["dl_bytes"][i]) / 1e9,
                                 download=duration(float(grid["dl_h"][i])), mbit=dl_gbit * 1000, offer=offer.id))
-    unit_h = UNIT_HOURS[offer.billing_unit]
-    used_h = float(grid["hours"][i])
-    paid_units = int(billed_units(used_h, unit_h, offer.min_units))
-    if offer.min_units > 1 and paid_units == offer.min_units and paid_units * unit_h > used_h * 1.5:
-        # the contract's minimum term, not one billing unit, is what a short job pays for
-        warnings.append(Message("plan.warn.min_term", min_units=offer.min_units,
-                                billing_unit=Message(f"billing_unit.{offer.billing_unit}"),
-                                paid_h=paid_units * unit_h, used_h=used_h))
-    elif unit_h > 1 and used_h < unit_h * 0.5:
-        warnings.append(Message("plan.warn.billed_per", billing_unit=offer.billing_unit, paid_h=unit_h,
-                                used_h=used_h))
+    billing = billing_note(offer, float(grid["hours"][i]))  # the one rule tco and compare note too
+    if billing is not None:
+        warnings.append(billing)
     prec = _precision_of(grid, i, req)
     if not training:
         warnings.append(Message("plan.warn.decode_bound"))

@@ -68,7 +68,7 @@ def test_a_minimum_contract_term_is_named_in_the_warning(cat) -> None:  # type: 
     p = next(p for p in r.plans if p.offer.startswith("smm-h200") and "cluster" in p.offer)
     assert any(w.startswith("minimum 60 months") and "43,800 h" in w for w in p.warnings), p.warnings
     assert not any(w.startswith("billed per month") for w in p.warnings)
-    assert any(w["id"] == "plan.warn.min_term" for w in p.warnings_i18n)
+    assert any(w["id"] == "cost.note.min_units" for w in p.warnings_i18n)  # the one rule (`cost.billing_note`)
 
 
 def test_a_block_rented_whole_is_billed_whole_in_plan_and_job_cost(cat) -> None:  # type: ignore[no-untyped-def]

@@ -161,3 +161,40 @@ def test_a_year_of_renting_is_priced_from_the_cheapest_bill_for_8760_hours() -> 
     assert o8 is not None and bill8 is not None and o8.cards == 8 and bill8.cards_rented == 8
     assert per_h8 == pytest.approx(12 * o8.price_cny.value / 8 / 8760)
     assert rent_for(cat, "h20", region="cn", kinds=("listing",)) is None  # only index figures: the caller says so
+
+
+# ------------------------------------------------------------------------------- one billing-rounding rule (review)
+
+
+def test_billing_note_is_one_rule_on_the_paid_share_left_unused() -> None:
+    from suanli.plan.cost import billing_note
+    month = _offer("month", 15000, cards=8)
+    n = billing_note(month, 800.0)  # 2 months = 1,460 h paid, 660 h (45 %) unused
+    assert n is not None and n.id == "cost.note.billed" and n.params["units"] == 2
+    assert n.params["billed_h"] == pytest.approx(2 * HOURS_PER_MONTH)
+    assert billing_note(month, 1000.0) is None  # 460 of 1,460 h unused: under a third
+    assert billing_note(_offer("hour", 2.45), 0.3) is None  # 0.7 h unused: under an hour
+    assert billing_note(_offer("day", 100), 1.0) is not None  # 23 of 24 h unused
+    term = billing_note(_offer("day", 100, min_units=7), 24 * 2.0)
+    assert term is not None and term.id == "cost.note.min_units" and term.params["billed_h"] == 7 * 24
+    # two days rounded up on a 2-day minimum: rounding, not the term, sets the units
+    two = billing_note(_offer("day", 100, min_units=2), 25.0)
+    assert two is not None and two.id == "cost.note.billed"
+
+
+def test_plan_and_job_cost_say_the_same_billing_note(cat) -> None:  # type: ignore[no-untyped-def]
+    """Review: job_cost(omniyq-910b-8card-month, 8, 800) said 'billed 2 month(s) = 1,460 h for a 800.0 h job' while a
+    plan on the same offer for 800 h (or 400 h) said nothing: the planner warned only under half a unit used and
+    quoted one unit's hours."""
+    from suanli.catalog import lookup
+    from suanli.plan.request import make_request
+    from suanli.plan.search import plan
+    o = next(o for o in cat.offers if o.id == "omniyq-910b-8card-month")
+    for hours in (800.0, 400.0):
+        r = plan(cat, lookup.model(cat, "qwen2.5-7b"),
+                 make_request(model="qwen2.5-7b", task="inference", requests_per_s=1, hours=hours,
+                              devices=("ascend-910b",), gpus=8, top=20))
+        p = next(p for p in r.plans if p.offer == o.id)
+        note = job_cost(o, 8, hours).notes_i18n
+        assert len(note) == 1 and note[0] in p.warnings_i18n, (hours, p.warnings_i18n)
+        assert f"billed {int(-(-hours // HOURS_PER_MONTH))} month(s)" in " ".join(p.warnings)
