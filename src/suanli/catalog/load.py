@@ -208,6 +208,10 @@ def load_files(paths: Iterable[Path]) -> Catalog:
             raise DataFileError(
                 origin[("accelerators", a_.id)], a_.id, "variant_of", Message("err.unknown_accelerator", a_variant_of=a_.variant_of)
             )
+    for ef in merged["efficiency"]:
+        for ef_dev in ef.device_ids:
+            if ef_dev not in acc_ids:
+                raise DataFileError(origin[("efficiency", ef.id)], ef.id, "device", Message("err.unknown_accelerator", a_variant_of=ef_dev))
     for o in merged["offers"]:
         o_: Offer = o
         if o_.device not in acc_ids:

@@ -709,7 +709,9 @@ class EfficiencyFactor(_Strict):
     `moe_routed_overhead_s`: seconds a training step adds per routed token copy and hidden element of every MoE layer
     (forward + backward) beyond the expert GEMMs' FLOPs: router, permute/unpermute, dispatch/combine and grouped-GEMM
     scheduling scale with tokens x top_k x hidden, not with the expert width (issue 12; not a ratio).
-    `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id.
+    `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id, or a list of
+    ids where a factor measured on one chip holds for its variants only (A100 runs: the GA100 parts, not the GA102
+    cards of the same family).
     `framework` (optional, training): a frameworks.yaml id, or a list of ids where one measured stack runs under two
     rows (Megatron-Core under Megatron-LM and NeMo); the row applies only to workloads run under one of them and is
     then more specific than a row without one (below a precision match, above an engine match).
@@ -722,13 +724,20 @@ class EfficiencyFactor(_Strict):
         "matmul_engine_share", "linear_call_overhead_s", "moe_routed_overhead_s",
     ]
     family: str = "*"
-    device: str | None = None
+    device: str | tuple[str, ...] | None = None
     precision: str = "*"
     engine: str = "*"
     framework: str | tuple[str, ...] | None = None
     value: float = Field(ge=0, le=1)
     source: str
     note: str | None = None
+
+    @property
+    def device_ids(self) -> tuple[str, ...]:
+        """The accelerator ids the row is scoped to (empty: every device of its family)."""
+        if self.device is None:
+            return ()
+        return (self.device,) if isinstance(self.device, str) else tuple(self.device)
 
     @property
     def framework_ids(self) -> tuple[str, ...]:

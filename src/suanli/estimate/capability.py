@@ -51,7 +51,7 @@ def supports_fp8(acc: Accelerator, stack: SoftwareStack) -> bool:
 def supports_fp8_training(cat: Catalog, acc: Accelerator, stack: SoftwareStack) -> bool:
     """FP8 training is proposed only where a measured FP8 training efficiency exists for the family."""
     return supports_fp8(acc, stack) and any(
-        f.metric == "train_mfu" and f.precision == "fp8" and f.family in (acc.family, "*") and f.device in (None, acc.id)
+        f.metric == "train_mfu" and f.precision == "fp8" and f.family in (acc.family, "*") and (f.device is None or acc.id in f.device_ids)
         for f in cat.efficiency
     )
 

@@ -26,7 +26,7 @@ def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str, f
     """Specificity of a factor for this case; None when it does not apply. A row naming a framework applies only
     under that framework and ranks below a precision match, so a framework row fitted on one precision (``*``)
     does not displace a precision-specific row of the family."""
-    if f.device is not None and f.device != acc.id:
+    if f.device is not None and acc.id not in f.device_ids:
         return None
     if f.family not in ("*", acc.family):
         return None
