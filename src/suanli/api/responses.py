@@ -93,8 +93,19 @@ class CompareRow(Shape):
                                      "serving search within the request's targets, else a 200 ms TPOT; or --batch)")
     serving_rule_i18n: MessageJson | None = Field(None, description="serving_rule as a message, else null")
     tpot_s: float | None = Field(None, description="serving: the decode step (time per output token) at the row's batch")
-    memory_per_gpu_bytes: float
+    memory_per_gpu_bytes: float = Field(description="everything the card holds per device: the breakdown's sum, a "
+                                        "pre-allocating engine's unused KV pool included (what nvidia-smi shows)")
     memory_capacity_bytes: float | None
+    memory_needed_bytes: float | None = Field(None, description="what must fit, as plan's memory_needed_bytes: the "
+                                              "breakdown less an engine's unused KV pool (plan's GiB/card: needed / "
+                                              "usable)")
+    memory_usable_bytes: float | None = Field(None, description="what the workload may use, as plan's "
+                                              "memory_usable_bytes: capacity × (1 − the stack's fragmentation), or "
+                                              "the engine's pre-allocated share; null without the memory size")
+    memory_pool_note: str | None = Field(None, description="a pre-allocating engine (vLLM gpu_memory_utilization): "
+                                         "its share, what the card holds in use and the needed / usable GiB; else "
+                                         "null")
+    memory_pool_note_i18n: MessageJson | None = Field(None, description="memory_pool_note as a message, else null")
     breakdown_bytes: dict[str, float]
     fits: bool | None
     fits_tight: bool = Field(False, description="true when it fits with a headroom within the stack's known memory "

@@ -19,14 +19,17 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from suanli.bench.results import BenchResult
-from suanli.catalog.schema import ModelArch
+from suanli.catalog.schema import Accelerator, ModelArch
+from suanli.errors import EstimateError
+from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.speed import InferenceSpeedTerms, inference_speed_terms, weight_bytes_read
 from suanli.estimate.workload import Workload, make_workload
+from suanli.units import BYTES_PER_PARAM
 
 __all__ = [
     "ArchOf",
@@ -142,23 +145,29 @@ def prefill_flops_per_s(r: BenchResult, m: ModelArch) -> float:
     return prefill_flops_per_token(r, m) * r.throughput.prefill_tokens_per_s
 
 
-def peaks_from_accelerator(acc: Any, source: str | None = None) -> DevicePeaks:
-    """DevicePeaks from a catalog `Accelerator` (GB/s * 1e9 -> bytes/s; TFLOPS * 1e12 -> FLOP/s; dense only)."""
+def peaks_from_accelerator(acc: Accelerator, source: str | None = None) -> DevicePeaks:
+    """DevicePeaks from a catalog `Accelerator` (GB/s * 1e9 -> bytes/s; TFLOPS * 1e12 -> FLOP/s; dense only).
+
+    The FLOP/s peak of each precision is the estimator's (`estimate.precision.peak_flops_per_s`: the precision's
+    compute dtype, bf16 <-> fp16 and fp8 -> 16-bit where the device publishes one of them only), so a factor fitted
+    here is the one `estimate` multiplies by; a precision without a peak (EstimateError) is left out. tf32, which
+    the estimator runs as fp32 (`workload_for`), is the spec's TF32 tensor-core peak: the harness's tf32 matmuls."""
     s = acc.specs
-    fields = {
-        "fp32": "fp32_tflops",
-        "tf32": "tf32_dense_tflops",
-        "fp16": "fp16_dense_tflops",
-        "bf16": "bf16_dense_tflops",
-        "fp8": "fp8_dense_tflops",
-    }
     flops: dict[str, float] = {}
     srcs: set[str] = set()
-    for precision, name in fields.items():
-        alt = getattr(s, name, None)
-        if alt is not None:
-            flops[precision] = float(alt.value) * 1e12
-            srcs.add(alt.chosen.source)
+    for precision in BYTES_PER_PARAM:
+        if precision == "tf32":
+            alt = s.tf32_dense_tflops
+            if alt is None:
+                continue
+            value, field = float(alt.value) * 1e12, "tf32_dense_tflops"
+        else:
+            try:
+                value, field = peak_flops_per_s(acc, precision)
+            except EstimateError:
+                continue
+        flops[precision] = float(value)
+        srcs.add(getattr(s, field).chosen.source)
     bw = None
     if s.memory_bandwidth_gb_per_s is not None:
         bw = float(s.memory_bandwidth_gb_per_s.value) * 1e9

@@ -159,6 +159,15 @@ def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) 
     return InputError("saving", render(short, "en").removeprefix("saving: "), short)
 
 
+def _need_usable(r: dict[str, Any]) -> str | float:
+    """A compare row's memory as `suanli plan` prints it (its GiB/card column): needed / usable GiB per card, the
+    needed GiB alone where the device's memory size is unknown (rows from before these fields: the total)."""
+    need, usable = r.get("memory_needed_bytes"), r.get("memory_usable_bytes")
+    if need is None:
+        return float(r["memory_per_gpu_bytes"]) / 2**30
+    return f"{need / 2**30:,.0f}/{usable / 2**30:,.0f}" if usable else f"{need / 2**30:,.0f}"
+
+
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
     @app.command("compare")
     def compare_cmd(
@@ -207,7 +216,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         # the figures it would reach with runs: false
         table = [{
             "device": _device(cat, r["device"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
-            "gib_per_card": r["memory_per_gpu_bytes"] / 2**30,
+            "gib_per_card": _need_usable(r),  # plan's GiB/card: needed / usable (the engine's pool: a note below)
             # the plan's memory-within-error check; "likely short" where its bias exceeds the headroom (plan demotes it)
             "fits": (tr("est.likely_short", bias=(r.get("memory_warning_i18n") or {}).get("params", {}).get("bias"),
                         margin=(r.get("memory_warning_i18n") or {}).get("params", {}).get("margin"))
@@ -232,6 +241,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if ev and ev not in said:
                 said.add(ev)
                 console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
+        for r in rows:  # a pre-allocating engine holds more than the workload needs: what the card shows in use
+            if r.get("memory_pool_note"):
+                console.print(f"[dim]{_device(cat, r['device'])}: "
+                              f"{say_json(r.get('memory_pool_note_i18n'), r['memory_pool_note'])}[/dim]",
+                              highlight=False, soft_wrap=True)
         for r in rows:  # a fit within the known memory error: the plan's warning, word for word
             if r.get("memory_warning"):
                 console.print(f"[yellow]{_device(cat, r['device'])}: ! {say_json(r.get('memory_warning_i18n'), r['memory_warning'])}",

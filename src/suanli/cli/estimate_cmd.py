@@ -11,7 +11,6 @@ from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, display_name, emit_json, emit_rows, label, lang, say, tr
 from suanli.estimate.estimate import Estimate
-from suanli.i18n import Message, render
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
 from suanli.units import GB, GiB
@@ -61,33 +60,14 @@ def _notes(messages: list[Any], english: list[str]) -> list[str]:
     return [say(Message.from_json(x)) if isinstance(x, dict) and x else str(x or en) for x, en in zip(messages, english)]
 
 
-def memory_warning(e: Estimate) -> Message | None:
-    """The plan's memory-within-error check (`plan.search.memory_within_error`) on this estimate: a fit whose
-    headroom is within the stack's known memory error says so, as a plan does (buyer regression 4)."""
-    from suanli.plan.search import memory_within_error
-    from suanli.validate.bands import packaged_error_bands
-
-    m = e.memory
-    if not m.fits or m.needed_bytes is None or m.usable_bytes is None:
-        return None
-    return memory_within_error(packaged_error_bands(), lookup.stack(packaged_catalog(), e.device.stack),
-                               e.workload.task, m.needed_bytes, m.usable_bytes)
-
-
-def memory_likely_short(tight: Message | None) -> Message | None:
-    """`plan.search.memory_likely_short`: the plan's "memory likely short" sentence where the bias exceeds the headroom."""
-    from suanli.plan.search import memory_likely_short as likely
-
-    return likely(tight)
-
-
 def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) -> None:
     """The estimate as text in this run's language (`engine_default`: the engine chosen for the stack, as a note)."""
     c = e.contract()
     w = e.workload
     m = c["memory"]
-    tight = memory_warning(e)
-    short = memory_likely_short(tight)  # the bias exceeds the headroom: plan demotes it, "likely short"
+    from suanli.views.estimates import memory_messages  # the plan's memory-within-error check, as --json and the API
+
+    tight, short = memory_messages(packaged_catalog(), e)  # short: the bias exceeds the headroom, "likely short"
     fits = {True: (f"[red]{tr('est.likely_short', bias=tight.params['bias'], margin=tight.params['margin'])}[/red]"
                    if short is not None and tight is not None
                    else f"[yellow]{tr('est.fits_tight')}[/yellow]" if tight is not None
@@ -289,13 +269,9 @@ def register(app: typer.Typer) -> None:
         if json_:
             if engine_note:
                 e = e.model_copy(update={"notes": [engine_note, *e.notes]})
-            tight = memory_warning(e)  # the plan's memory-within-error check (`fits_tight`, its warning)
-            short = memory_likely_short(tight)
-            emit_json({**e.contract(), "fits_tight": tight is not None, "likely_short": short is not None,
-                       "memory_likely_short": render(short) if short is not None else None,
-                       "memory_likely_short_i18n": short.to_json() if short is not None else None,
-                       "memory_warning": render(tight) if tight is not None else None,
-                       "memory_warning_i18n": tight.to_json() if tight is not None else None})
+            from suanli.views.estimates import estimate_json  # with the memory check, as POST /api/estimate
+
+            emit_json(estimate_json(packaged_catalog(), e))
         else:
             render_estimate(e, engine_default)
 

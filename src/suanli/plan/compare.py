@@ -16,12 +16,12 @@ from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.estimate import ErrorBand, band_evidence, estimate, pooled_bias
+from suanli.estimate.estimate import ErrorBand, Estimate, band_evidence, estimate, pooled_bias
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, messages, render
-from suanli.estimate.memory import weights_bytes
+from suanli.estimate.memory import preallocate_fraction, weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
                               migration_tco, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
@@ -359,6 +359,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                                      e.memory.needed_bytes, e.memory.usable_bytes)
                  if fits and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
         short = memory_likely_short(tight)  # the bias exceeds the headroom: "likely short", not "fits (tight)"
+        pool = _pool_note(cat, e)
         rows.append({
             "device": acc.id,
             "device_name": acc.name,
@@ -370,6 +371,11 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "tpot_s": c["speed"].get("tpot_s") if task == "inference" else None,
             "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
+            # plan's memory figure (its GiB/card column): needed of usable, the engine's unused KV pool not needed
+            "memory_needed_bytes": e.memory.needed_bytes,
+            "memory_usable_bytes": e.memory.usable_bytes,
+            "memory_pool_note": render(pool) if pool is not None else None,
+            "memory_pool_note_i18n": pool.to_json() if pool is not None else None,
             "breakdown_bytes": c["memory"]["breakdown_bytes"],
             "fits": c["memory"]["fits"],
             "fits_tight": tight is not None,
@@ -403,6 +409,18 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "no_price_i18n": None if unpriced is None else unpriced.to_json(),
         })
     return rows
+
+
+def _pool_note(cat: Catalog, e: Estimate) -> Message | None:
+    """A pre-allocating engine's reservation (vLLM gpu_memory_utilization, `estimate.memory.preallocate_fraction`):
+    what the card holds in use (memory_per_gpu_bytes, the unused KV pool included) beside the needed / usable figure
+    plan prints; None where the engine allocates on demand."""
+    m = e.memory
+    frac = preallocate_fraction(cat, e.workload.engine)
+    if frac is None or "kv_cache_pool_unused" not in m.breakdown_bytes or m.needed_bytes is None or m.usable_bytes is None:
+        return None
+    return Message("cmp.memory_pool", engine=e.workload.engine, fraction=frac, reserved=m.per_gpu_bytes / 2**30,
+                   need=m.needed_bytes / 2**30, usable=m.usable_bytes / 2**30)
 
 
 def _networks(priced: Catalog, acc: Any, gpus: int, serving: bool) -> list[float | None]:

@@ -15,9 +15,9 @@ from suanli.estimate.efficiency import Efficiency
 from suanli.estimate.estimate import ErrorBand, Estimate, estimate
 from suanli.estimate.workload import Workload
 from suanli.i18n import Message, render
-from suanli.views.shape import Shape
+from suanli.views.shape import MessageJson, Shape
 
-__all__ = ["EstimateJson", "calibrated", "calibration_factors", "calibration_for", "calibration_note", "calibration_rows",
+__all__ = ["EstimateJson", "calibrated", "estimate_json", "memory_check", "memory_messages", "calibration_factors", "calibration_for", "calibration_note", "calibration_rows",
            "calibration_sha256",
            "default_engine", "estimate_with_calibration", "with_migration_calibration"]
 
@@ -164,6 +164,31 @@ class EstimateJson(Shape):
     notes: list[str]
     runs: bool = Field(True, description="false when the configuration does not fit in memory: it never runs, and "
                        "speed, scaling and time are then what it would reach if it did (the CLI prints none)")
+    # the plan's memory-within-error check on this estimate (`memory_check`): the CLI's 'fits (tight)' / 'likely short'
+    fits_tight: bool = Field(False, description="true when it fits with a headroom (memory_headroom_pct) under the "
+                             "validated memory error of its stack (memory_error_pct): the CLI's 'fits (tight)', the "
+                             "plan's memory-within-error warning (plan.search.memory_within_error)")
+    likely_short: bool = Field(False, description="true when, besides, the known memory bias (memory_bias_pct, "
+                               "negative: needs more than estimated) exceeds that headroom: the CLI's 'likely short', "
+                               "a layout the plan ranks after those that pass")
+    memory_group: str | None = Field(None, description="the validated error group the fit is judged on: "
+                                     "inference-memory or training-memory")
+    memory_headroom_pct: float | None = Field(None, description="100 × (usable_bytes − needed_bytes) / usable_bytes: "
+                                              "how much more the real need may be and still fit (negative: short by "
+                                              "that share); null without the device's memory size")
+    memory_error_pct: float | None = Field(None, description="the |error| a headroom is judged against: the stack's "
+                                           "out-of-sample median |error| of memory_group (5+ cases; fewer: shrunk "
+                                           "toward all stacks'), as the plan judges it; null where none is stored")
+    memory_bias_pct: float | None = Field(None, description="the pooled median signed error of memory_group on the "
+                                          "stack (negative: the estimate below the measured need); likely_short when "
+                                          "−memory_bias_pct exceeds memory_headroom_pct; null where none is stored")
+    memory_warning: str | None = Field(None, description="the plan's memory-within-error warning when fits_tight, "
+                                       "else null")
+    memory_warning_i18n: MessageJson | None = Field(None, description="memory_warning as a message, else null")
+    memory_likely_short: str | None = Field(None, description="the plan's 'memory likely short' sentence when "
+                                            "likely_short, else null")
+    memory_likely_short_i18n: MessageJson | None = Field(None, description="memory_likely_short as a message, "
+                                                         "else null")
 
 
 def _calibration_file(path: Path | None = None) -> Path:
@@ -257,6 +282,56 @@ def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: W
     # a catalog from `calibrated` (the CLI's and the API's) already carries the file's factors: not twice
     overrides = () if cat.calibration else calibration_for(acc.id, calibration)
     return estimate(cat, m, acc, w, packaged_error_bands(), overrides=overrides)
+
+
+def memory_messages(cat: Catalog, e: Estimate,
+                    bands: dict[str, ErrorBand] | None = None) -> tuple[Message | None, Message | None]:
+    """(tight, short): the plan's memory-within-error warning on this estimate (`plan.search.memory_within_error`,
+    None unless it fits with a headroom under the stack's known memory error) and, where the known bias exceeds that
+    headroom, the plan's 'memory likely short' sentence (`plan.search.memory_likely_short`). The one rule, from the
+    plan; `bands`: the packaged error bands unless given."""
+    from suanli.catalog import lookup
+    from suanli.plan.search import memory_likely_short, memory_within_error
+    from suanli.validate.bands import packaged_error_bands
+
+    m = e.memory
+    if not m.fits or m.needed_bytes is None or m.usable_bytes is None:
+        return None, None
+    tight = memory_within_error(packaged_error_bands() if bands is None else bands,
+                                lookup.stack(cat, e.device.stack), e.workload.task, m.needed_bytes, m.usable_bytes)
+    return tight, memory_likely_short(tight)
+
+
+def memory_check(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None = None) -> dict[str, Any]:
+    """The memory-tight fields of an estimate's JSON (`EstimateJson`: fits_tight, likely_short, the headroom and the
+    validated error and bias it is judged against, the plan's sentences), by the plan's functions
+    (`memory_messages`, `plan.search.memory_headroom_pct`, `error_rule`, `estimate.pooled_bias`)."""
+    from suanli.estimate.estimate import pooled_bias
+    from suanli.plan.search import error_rule, memory_group, memory_headroom_pct
+    from suanli.validate.bands import packaged_error_bands
+
+    b = packaged_error_bands() if bands is None else bands
+    tight, short = memory_messages(cat, e, b)
+    m = e.memory
+    group = memory_group(e.workload.task)
+    limit, _ = error_rule(b, e.device.stack, group, True)
+    pb = pooled_bias(b, e.device.stack, group)
+    return {
+        "fits_tight": tight is not None, "likely_short": short is not None, "memory_group": group,
+        "memory_headroom_pct": (memory_headroom_pct(m.needed_bytes, m.usable_bytes)
+                                if m.needed_bytes is not None and m.usable_bytes else None),
+        "memory_error_pct": limit, "memory_bias_pct": pb.bias_pct if pb is not None else None,
+        "memory_warning": render(tight) if tight is not None else None,
+        "memory_warning_i18n": tight.to_json() if tight is not None else None,
+        "memory_likely_short": render(short) if short is not None else None,
+        "memory_likely_short_i18n": short.to_json() if short is not None else None,
+    }
+
+
+def estimate_json(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None = None) -> dict[str, Any]:
+    """`EstimateJson`: the estimate's contract with its memory check (`memory_check`) — `suanli estimate --json`
+    and POST /api/estimate alike."""
+    return {**e.contract(), **memory_check(cat, e, bands)}
 
 
 def default_engine(cat: Catalog, acc: Accelerator, task: str) -> str:

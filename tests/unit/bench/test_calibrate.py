@@ -71,3 +71,35 @@ def test_peaks_from_a_catalog_accelerator_convert_units() -> None:
     assert p.device == a.id
     assert p.memory_bandwidth_bytes_per_s == a.specs.memory_bandwidth_gb_per_s.value * 1e9
     assert p.dense_flops_per_s["bf16"] == a.specs.bf16_dense_tflops.value * 1e12
+
+
+# ------------------------------------------------------------------ peaks are the estimator's (code review finding 2)
+
+
+@pytest.mark.parametrize("device", ["ascend-910b1", "hygon-k100", "a100-80g", "h100-sxm"])
+def test_peaks_are_the_estimators_for_every_precision(device: str) -> None:
+    """Calibration kept its own peak look-up: no bf16 <-> fp16 / fp8 -> 16-bit fallbacks and no compute dtype, so
+    bf16 runs on devices publishing only an fp16 peak (Ascend 910B1, Hygon K100) and int8/int4 prefill never
+    calibrated. Every precision the estimator has a peak for is the estimator's peak (`peak_flops_per_s`)."""
+    from suanli.catalog import lookup
+    from suanli.catalog.load import packaged_catalog
+    from suanli.estimate.precision import peak_flops_per_s
+
+    acc = lookup.accelerator(packaged_catalog(), device)
+    p = peaks_from_accelerator(acc)
+    for precision in ("bf16", "fp16", "fp8", "int8", "int4", "nf4"):
+        assert p.dense_flops_per_s[precision] == peak_flops_per_s(acc, precision)[0], precision
+
+
+@pytest.mark.parametrize(("device", "precision"), [("ascend-910b1", "bf16"), ("hygon-k100", "bf16"),
+                                                   ("h100-sxm", "int4"), ("h100-sxm", "int8")])
+def test_bf16_on_fp16_only_devices_and_weight_only_prefill_calibrate(device: str, precision: str) -> None:
+    from suanli.catalog import lookup
+    from suanli.catalog.load import packaged_catalog
+
+    peaks = peaks_from_accelerator(lookup.accelerator(packaged_catalog(), device))
+    r = synthetic(0.7, 0.4, 0.8, 0.9, accelerator=device)
+    r = r.model_copy(update={"config": r.config.model_copy(update={"precision": precision})})
+    cal = fit_efficiency([r], peaks, arch_of)
+    assert cal.get("prefill_mfu", precision) is not None, cal.skipped
+    assert not any(f"no dense {precision} peak" in s for s in cal.skipped)

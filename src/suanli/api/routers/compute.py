@@ -88,9 +88,12 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
 
 
 @router.post("/estimate", response_model=EstimateJson, response_model_exclude_unset=True)
-async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
-    """The estimate of `suanli estimate --json`, with the same calibration file applied."""
-    from suanli.views.estimates import default_engine, estimate_with_calibration
+async def estimate_ep(request: Request, body: EstimateBody,
+                      lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
+    """The estimate of `suanli estimate --json`, with the same calibration file applied and the same memory check
+    (fits_tight, likely_short, headroom against the validated memory error); its sentences (memory_warning,
+    memory_likely_short) in the request's language (`?lang=` or Accept-Language), their messages in `*_i18n`."""
+    from suanli.views.estimates import default_engine, estimate_json, estimate_with_calibration
 
     def run() -> dict[str, Any]:
         c = catalog(request)
@@ -105,9 +108,9 @@ async def estimate_ep(request: Request, body: EstimateBody) -> dict[str, Any]:
             fields["precision"] = default_precision(m, acc, next((s for s in c.stacks if s.id == acc.stack), None),
                                                     body.task)
         w = Workload.model_validate(fields)
-        return estimate_with_calibration(c, m, acc, w).contract()
+        return estimate_json(c, estimate_with_calibration(c, m, acc, w))  # `suanli estimate --json`'s view
 
-    return await run_bounded(request, run, "estimate")
+    return localize(await run_bounded(request, run, "estimate"), lang)
 
 
 @router.post("/plan", response_model=PlanJson, response_model_exclude_unset=True)
