@@ -29,7 +29,6 @@ from suanli.errors import EstimateError
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.speed import InferenceSpeedTerms, inference_speed_terms, weight_bytes_read
 from suanli.estimate.workload import Workload, make_workload
-from suanli.units import BYTES_PER_PARAM
 
 __all__ = [
     "ArchOf",
@@ -145,6 +144,10 @@ def prefill_flops_per_s(r: BenchResult, m: ModelArch) -> float:
     return prefill_flops_per_token(r, m) * r.throughput.prefill_tokens_per_s
 
 
+# the estimator's precisions (`estimate.precision.weight_bytes_per_param`) and the harness's tf32
+_PEAK_PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
+
+
 def peaks_from_accelerator(acc: Accelerator, source: str | None = None) -> DevicePeaks:
     """DevicePeaks from a catalog `Accelerator` (GB/s * 1e9 -> bytes/s; TFLOPS * 1e12 -> FLOP/s; dense only).
 
@@ -155,7 +158,7 @@ def peaks_from_accelerator(acc: Accelerator, source: str | None = None) -> Devic
     s = acc.specs
     flops: dict[str, float] = {}
     srcs: set[str] = set()
-    for precision in BYTES_PER_PARAM:
+    for precision in _PEAK_PRECISIONS:
         if precision == "tf32":
             alt = s.tf32_dense_tflops
             if alt is None:

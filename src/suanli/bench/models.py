@@ -64,7 +64,12 @@ class _HfTokenizer:
 
 
 class ModelInfo(BaseModel):
-    """Facts about the loaded model that calibration needs (bytes read per decode step, FLOPs per token)."""
+    """Facts about the loaded model, stored with each result: its name, shape and size as loaded.
+
+    FLOPs per token and KV-cache bytes per token are not stored: calibration takes them from the estimator's own
+    functions on the model's architecture (`calibrate.speed_terms`: `speed.matmul_params` with active experts only,
+    `arch.kv_cache_bytes_per_token` with MLA, sliding-window layers and the cache dtype), so no second formula can
+    disagree with them. Results stored before carry `flop_params` and `kv_cache_bytes_per_token`: read and ignored."""
 
     name: str
     kind: Literal["preset", "hf-dir"]
@@ -72,7 +77,6 @@ class ModelInfo(BaseModel):
     architecture: str
     random_weights: bool
     params: int
-    flop_params: int
     weight_bytes: int
     precision: str
     num_layers: int
@@ -81,7 +85,6 @@ class ModelInfo(BaseModel):
     num_kv_heads: int
     head_dim: int
     vocab_size: int
-    kv_cache_bytes_per_token: int
     max_positions: int | None = None
 
 
@@ -124,19 +127,6 @@ def _init_weights(model: Any, seed: int, std: float) -> None:
                 p.fill_(1.0)
 
 
-def _flop_params(model: Any) -> int:
-    """Parameters multiplied per token: 2-D weights less the input embedding (a lookup); a tied lm_head counts.
-
-    For mixture-of-experts models this counts every expert (an upper bound on active parameters).
-    """
-    emb = model.get_input_embeddings().weight
-    out = model.get_output_embeddings()
-    n = sum(p.numel() for p in model.parameters() if p.dim() >= 2 and p is not emb)
-    if out is not None and out.weight is emb:
-        n += emb.numel()
-    return int(n)
-
-
 def _info(
     model: Any, name: str, kind: Literal["preset", "hf-dir"], key: str, precision: str, random_weights: bool
 ) -> ModelInfo:
@@ -145,7 +135,6 @@ def _info(
     kv_heads = int(getattr(cfg, "num_key_value_heads", None) or heads)
     head_dim = int(getattr(cfg, "head_dim", None) or cfg.hidden_size // heads)
     layers = int(cfg.num_hidden_layers)
-    elem = 4 if precision in ("fp32", "tf32") else 2
     params = sum(p.numel() for p in model.parameters())
     return ModelInfo(
         name=name,
@@ -154,7 +143,6 @@ def _info(
         architecture=(cfg.architectures or [type(model).__name__])[0],
         random_weights=random_weights,
         params=int(params),
-        flop_params=_flop_params(model),
         weight_bytes=int(sum(p.numel() * p.element_size() for p in model.parameters())),
         precision=precision,
         num_layers=layers,
@@ -163,8 +151,6 @@ def _info(
         num_kv_heads=kv_heads,
         head_dim=head_dim,
         vocab_size=int(cfg.vocab_size),
-        # K and V, every layer, every KV head: 2 * layers * kv_heads * head_dim * bytes per element
-        kv_cache_bytes_per_token=2 * layers * kv_heads * head_dim * elem,
         max_positions=getattr(cfg, "max_position_embeddings", None),
     )
 

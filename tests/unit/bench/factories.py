@@ -36,7 +36,6 @@ def small_result(i: int = 0) -> BenchResult:
             architecture="LlamaForCausalLM",
             random_weights=True,
             params=10,
-            flop_params=8,
             weight_bytes=40,
             precision="fp32",
             num_layers=1,
@@ -45,7 +44,6 @@ def small_result(i: int = 0) -> BenchResult:
             num_kv_heads=1,
             head_dim=4,
             vocab_size=2,
-            kv_cache_bytes_per_token=32,
         ),
         config=RunConfig(
             device="cpu", model="m", precision="fp32", batch=1, input_tokens=4, output_tokens=3, warmup=0, repeats=1
@@ -79,7 +77,6 @@ MODEL = ModelInfo(
     architecture="LlamaForCausalLM",
     random_weights=True,
     params=7_000_000_000,
-    flop_params=6_500_000_000,
     weight_bytes=14_000_000_000,
     precision="bf16",
     num_layers=32,
@@ -88,7 +85,6 @@ MODEL = ModelInfo(
     num_kv_heads=8,
     head_dim=128,
     vocab_size=32000,
-    kv_cache_bytes_per_token=2 * 32 * 8 * 128 * 2,
 )
 
 

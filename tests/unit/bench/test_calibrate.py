@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from factories import ARCH, MODEL, PEAKS, arch_of, synthetic
+from factories import ARCH, PEAKS, arch_of, synthetic
 
 from suanli.bench.calibrate import (
     decode_bytes_per_step,
@@ -54,7 +54,7 @@ def test_decode_bytes_count_weights_once_and_kv_per_sequence() -> None:
     layer = 2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 11008 + 2 * 4096  # q o, k v, gate up down, norms
     weights = (32 * layer + 32000 * 4096 + 4096) * 2  # + lm_head + final norm, bf16
     assert decode_bytes_per_step(r, ARCH) == pytest.approx(
-        weights + 2 * (512 + 64) * MODEL.kv_cache_bytes_per_token * 9, rel=1e-12)
+        weights + 2 * (512 + 64) * (2 * 32 * 8 * 128 * 2) * 9, rel=1e-12)
 
 
 def test_peaks_from_a_catalog_accelerator_convert_units() -> None:

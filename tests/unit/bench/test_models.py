@@ -21,9 +21,7 @@ def test_tiny_llama_parameter_count_matches_the_llama_formula(tiny: Any) -> None
     expected = v * d + n_layers * per_layer + d + v * d  # embedding, layers, final norm, untied lm_head
     assert tiny.info.params == expected
     assert 1e6 < expected < 1e7  # "a few million"
-    assert tiny.info.flop_params == expected - v * d - (2 * n_layers + 1) * d  # less embedding and norms
     assert tiny.info.weight_bytes == 4 * expected
-    assert tiny.info.kv_cache_bytes_per_token == 2 * n_layers * kv * 4
 
 
 def test_preset_weights_are_deterministic(tiny: Any) -> None:
@@ -62,3 +60,27 @@ def test_local_hf_directory_loads_with_byte_tokenizer_fallback(tiny: Any, tmp_pa
     assert lm.info.params == tiny.info.params
     x = torch.tensor([[1, 2, 3]])
     assert torch.allclose(lm.model(x).logits, tiny.model(x).logits)
+
+
+def test_flops_and_kv_bytes_come_from_the_estimator_on_the_rebuilt_architecture(tiny: Any) -> None:
+    """The bench keeps no FLOP-parameter or KV-bytes formula of its own (code review): calibration rebuilds the
+    preset's architecture (`feedback.model_for_result`) and counts with `speed.matmul_params` and
+    `arch.kv_cache_bytes_per_token`; on the dense tiny preset those equal what the loaded model multiplies and
+    caches (every parameter less the input embedding; K and V per layer per KV head, fp32)."""
+    from suanli.bench.feedback import model_for_result
+    from suanli.catalog.load import packaged_catalog
+    from suanli.estimate import arch
+    from suanli.estimate.speed import matmul_params
+
+    assert "flop_params" not in type(tiny.info).model_fields
+    assert "kv_cache_bytes_per_token" not in type(tiny.info).model_fields
+    from factories import small_result
+
+    base = small_result(0)
+    r = base.model_copy(update={"model": tiny.info})
+    m = model_for_result(packaged_catalog(), r)
+    emb = tiny.model.get_input_embeddings().weight
+    assert matmul_params(m) == tiny.info.params - emb.numel()  # Kaplan's non-embedding N (norms in, as estimate counts)
+    c = preset_spec("tiny-llama")["config"]
+    hd = c["hidden_size"] // c["num_attention_heads"]
+    assert arch.kv_cache_bytes_per_token(m, 4.0, "hf") == 2 * c["num_hidden_layers"] * c["num_key_value_heads"] * hd * 4

@@ -53,3 +53,19 @@ def test_corrupt_result_file_names_the_file_and_field(tmp_path: Path) -> None:
 
 def test_no_reference_for_an_unknown_model(tmp_path: Path) -> None:
     assert ResultStore(tmp_path).reference("no-such-model") is None
+
+
+def test_results_stored_with_the_dropped_model_fields_still_read(tmp_path: Path) -> None:
+    """Results written before the bench stopped keeping its own FLOP-parameter and KV-bytes-per-token formulas
+    (code review: they counted every MoE expert and ignored MLA, sliding windows and 8-bit caches; calibration
+    takes both from the estimator on the model's architecture) carry `flop_params` and `kv_cache_bytes_per_token`:
+    the file store reads them, without those fields."""
+    import json
+
+    r = small_result(1)
+    doc = json.loads(r.to_json())
+    assert "flop_params" not in doc["model"] and "kv_cache_bytes_per_token" not in doc["model"]
+    doc["model"].update(flop_params=8, kv_cache_bytes_per_token=32)  # as stored before
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / f"{r.id}.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert ResultStore(tmp_path).get(r.id) == r
