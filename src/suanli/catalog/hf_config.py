@@ -211,6 +211,16 @@ def _build(fields: dict[str, Any]) -> ModelArch:
         raise InputError(field, errs[0]["msg"] if errs else str(e), validation_message(errs[0]) if errs else None) from None
 
 
+def _moe(**fields: Any) -> MoEConfig:
+    """An `MoEConfig`, its bounds (experts ≥ 1, 1 ≤ num_experts_per_tok ≤ experts) refused in one line."""
+    try:
+        return MoEConfig(**fields)
+    except ValueError as e:  # pydantic ValidationError: MoEConfig's own sentence, which names the config.json field
+        errs: list[Any] = getattr(e, "errors", lambda: [])()
+        msg = str(errs[0]["msg"]).removeprefix("Value error, ") if errs else str(e)
+        raise InputError("moe", msg, validation_message(errs[0]) if errs else None) from None
+
+
 def _common(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     hidden = _int(cfg, "hidden_size")
     heads = _int(cfg, "num_attention_heads")
@@ -316,7 +326,7 @@ def _generic_windows(cfg: dict[str, Any], model_type: str, lay: _Layout,
 
 def _moe_qwen_mixtral(cfg: dict[str, Any], model_type: str) -> MoEConfig:
     if model_type == "mixtral":
-        return MoEConfig(
+        return _moe(
             num_experts=_int(cfg, "num_local_experts"),
             top_k=_int(cfg, "num_experts_per_tok"),
             expert_intermediate_size=_int(cfg, "intermediate_size"),
@@ -324,7 +334,7 @@ def _moe_qwen_mixtral(cfg: dict[str, Any], model_type: str) -> MoEConfig:
     _refuse(cfg, "decoder_sparse_step", "only configs with an MoE FFN in every layer are modelled", (1,))
     _refuse(cfg, "mlp_only_layers", "only configs with an MoE FFN in every layer are modelled", ([],))
     shared = _int(cfg, "shared_expert_intermediate_size", 0, positive=False) if model_type == "qwen2_moe" else 0
-    return MoEConfig(
+    return _moe(
         num_experts=_int(cfg, "num_experts"),
         top_k=_int(cfg, "num_experts_per_tok"),
         expert_intermediate_size=_int(cfg, "moe_intermediate_size"),
@@ -345,7 +355,7 @@ def _deepseek(cfg: dict[str, Any], model_type: str) -> tuple[MLAConfig, MoEConfi
     )
     moe_inter = _int(cfg, "moe_intermediate_size")
     n_shared = _int(cfg, "n_shared_experts", 0, positive=False)
-    moe = MoEConfig(
+    moe = _moe(
         num_experts=_int(cfg, "n_routed_experts"),
         top_k=_int(cfg, "num_experts_per_tok"),
         num_shared_experts=n_shared,
@@ -753,7 +763,7 @@ def _generic_moe(cfg: dict[str, Any]) -> MoEConfig | None:
     if not n:
         return None
     key = next(k for k in ("num_local_experts", "num_experts", "n_routed_experts") if cfg.get(k))
-    return MoEConfig(
+    return _moe(
         num_experts=_int(cfg, key),
         top_k=_int(cfg, "num_experts_per_tok"),
         expert_intermediate_size=_int(cfg, "moe_intermediate_size", None) or _int(cfg, "intermediate_size"),

@@ -390,6 +390,17 @@ class MoEConfig(_Strict):
     n_group: int | None = Field(None, description="DeepSeek-V3 group-limited routing: expert groups")
     topk_group: int | None = Field(None, description="DeepSeek-V3: groups a token may route to")
 
+    @model_validator(mode="after")
+    def _experts_route(self) -> MoEConfig:
+        # named as config.json names them (catalog.hf_config reads these keys)
+        if self.num_experts < 1:
+            raise ValueError(f"the number of experts (num_local_experts, num_experts or n_routed_experts) must be at "
+                             f"least 1 (got {self.num_experts})")
+        if not 1 <= self.top_k <= self.num_experts:
+            raise ValueError(f"num_experts_per_tok (top_k) must be 1 to the {self.num_experts} experts: a token routes "
+                             f"to at most every expert (got {self.top_k})")
+        return self
+
 
 class MLAConfig(_Strict):
     """DeepSeek multi-head latent attention (DeepSeek-V2 paper, §2.1)."""

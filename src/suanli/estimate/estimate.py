@@ -232,6 +232,12 @@ def estimate(
         raise InputError("vpp", Message("err.layers_do_not_split_into_pp", model_num_layers=model.num_layers, w_pp=w.pp, w_vpp=w.vpp))
     if w.ep > 1 and model.kind == "llm" and model.moe is None:
         raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=w.ep, model_id=model.id))
+    if w.ep > 1 and model.moe is not None and model.moe.num_experts % w.ep != 0:
+        # each EP rank holds num_experts / ep whole experts (Megatron-Core: num_moe_experts % expert_model_parallel_size
+        # == 0); the planner searches the same sizes (plan.search._layouts)
+        n = model.moe.num_experts
+        raise InputError("ep", Message("err.ep_must_divide_experts", w_ep=w.ep, model_id=model.id, num_experts=n,
+                                       allowed=", ".join(str(d) for d in range(1, n + 1) if n % d == 0)))
     if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
         raise InputError("framework", Message("err.is_not_one_of", value=w.framework, allowed=', '.join(f.id for f in cat.frameworks)))
     if model.kind == "llm" and w.tp > 1 and (refused_tp := _tp_heads(cat, model, device, w)) is not None:

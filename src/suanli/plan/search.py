@@ -487,6 +487,7 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
     g, tp, pp, vpp, ep, zero, rec, b = grid
     dp = g / (tp * pp)
     valid = (np.mod(g, tp * pp) == 0) & (np.mod(dp, ep) == 0)
+    valid &= (ep == 1) | (np.mod(m.moe.num_experts if m is not None and m.moe else 1, ep) == 0)  # whole experts a rank
     valid &= (vpp == 1) | ((pp > 1) & (np.mod(max(layers, 1), pp * vpp) == 0))
     if req.vpp is None:
         # more virtual stages shrink both the bubble and the extra activations (1 + (p − 1)/(p·v)) while the kernel
