@@ -38,9 +38,9 @@ def catalog(request: Request) -> Catalog:
 
 
 def planning_catalog(request: Request) -> Catalog:
-    """The catalog the planner searches: stored offers reduced to the cheapest per device, billing unit,
-    region, provider, kind and instance shape (cached per revision), so plan time does not grow with imports; with
-    the calibration file's factors, as `catalog`."""
+    """The catalog the planner searches: the stored offers less those the planner could never choose
+    (`catalog.offers.planning_offers`, the rule the CLI applies too; cached per revision), so plan time does not grow
+    with imports; with the calibration file's factors, as `catalog`."""
     from suanli.views.estimates import calibrated
 
     return calibrated(store_of(request).planning_catalog())

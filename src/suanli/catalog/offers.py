@@ -48,6 +48,7 @@ __all__ = [
     "offer_date",
     "parse_kinds",
     "parse_region",
+    "planning_offers",
     "plausibility_band",
     "scope_label",
     "stale_offers",
@@ -365,3 +366,32 @@ def assumed_variant(cat: Catalog, device: Accelerator) -> Accelerator | None:
     matches or the device has none."""
     mine = _figures(device)
     return next((v for v in variants_of(cat, device.id) if _figures(v) == mine), None)
+
+
+#: Offer fields that only describe where a price came from: the planner never reads them to choose or price an offer
+_DESCRIPTIVE_FIELDS = frozenset({"id", "price_cny", "price_cny_max", "date", "url", "source", "note", "provider",
+                                 "provider_zh", "note_zh"})
+
+
+def planning_offers(cat: Catalog) -> Catalog:
+    """The catalog with only the offers the planner could choose: the one rule `suanli plan` (stored catalog) and
+    POST /api/plan search with, so plan time does not grow with imported rows that repeat a shape at a higher price.
+    Offers of one shape (every field the planner reads: device, billing unit, cards, minimum rental, region, kind,
+    scope, order limits, networks, stock …, and the provider) are compared; one is dropped only where another is at
+    least as fresh (`offer_date`, so stale on no day it is fresh: `is_stale`) and cheaper, or as cheap and earlier in
+    the catalog (the planner's tie rule: `plan.search._price` keeps the first of equal keys). Order is kept."""
+    fields = [f for f in Offer.model_fields if f not in _DESCRIPTIVE_FIELDS]
+    groups: dict[tuple[Any, ...], list[tuple[dt.date, float, int]]] = {}
+    for i, o in enumerate(cat.offers):
+        key = (o.provider.strip().lower(), *(getattr(v, "value", v) for v in (getattr(o, f) for f in fields)))
+        groups.setdefault(key, []).append((offer_date(o), o.price_cny.value, i))
+    keep: set[int] = set()
+    for rows in groups.values():
+        best: tuple[float, int] | None = None  # the lowest (price, position) at this date or newer
+        for _, price, i in sorted(rows, key=lambda r: (-r[0].toordinal(), r[1], r[2])):
+            if best is None or (price, i) < best:
+                keep.add(i)
+                best = (price, i)
+    if len(keep) == len(cat.offers):
+        return cat
+    return cat.model_copy(update={"offers": tuple(o for i, o in enumerate(cat.offers) if i in keep)})

@@ -9,7 +9,7 @@ from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Catalog
 from suanli.views.dates import as_of  # one date source with the API (SUANLI_TODAY)
 
-__all__ = ["as_of", "planning_catalog"]
+__all__ = ["as_of", "plan_search_catalog", "planning_catalog"]
 
 
 def planning_catalog() -> Catalog:
@@ -18,6 +18,15 @@ def planning_catalog() -> Catalog:
     from suanli.views.estimates import calibrated
 
     return calibrated(_stored_catalog())
+
+
+def plan_search_catalog() -> Catalog:
+    """The catalog `suanli plan` searches: `planning_catalog` less the offers the planner could never choose
+    (`catalog.offers.planning_offers`, the one rule POST /api/plan's `Store.planning_catalog` applies), so the CLI
+    and the API choose the same offer from the same database."""
+    from suanli.catalog.offers import planning_offers
+
+    return planning_offers(planning_catalog())
 
 
 def _stored_catalog() -> Catalog:

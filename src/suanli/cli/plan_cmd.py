@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from suanli.cli.catalog_cmd import load_model_arg
-from suanli.cli.context import as_of, planning_catalog
+from suanli.cli.context import as_of, plan_search_catalog
 from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, label, lang, say, tr
 from suanli.errors import InputError
 from suanli.i18n import Message
@@ -300,7 +300,7 @@ def register(app: typer.Typer) -> None:
         slow = req.tpot_note()  # --tpot 30 meaning 30 tokens/s: said first, on stderr (the JSON stays parseable)
         if slow is not None:
             err_console.print(f"[yellow]{label('cli.label.warning')}[/]{say(slow)}", highlight=False, soft_wrap=True)
-        cat = planning_catalog()
+        cat = plan_search_catalog()  # the offers POST /api/plan searches too
         m = load_model_arg(cat, req.model)
         from suanli.plan.search import PP_SIZES
         from suanli.views.bounds import check_vpp

@@ -25,6 +25,7 @@ from sqlalchemy.pool import StaticPool
 
 from suanli import __version__
 from suanli.catalog.load import DATA_DIR, packaged_catalog
+from suanli.catalog.offers import planning_offers
 from suanli.catalog.schema import Catalog, Offer, Source
 from suanli.errors import InputError, NotFoundError, SuanliError
 from suanli.i18n import Message
@@ -536,24 +537,14 @@ class Store:
         return cat
 
     def planning_catalog(self) -> Catalog:
-        """The catalog the planner searches: the current offers reduced to the cheapest one per device, billing
-        unit, cards per instance, minimum rental, region, provider, kind and instance scope (cached per
-        revision). The planner picks the cheapest offer per configuration, and within such a group the
-        cheapest always wins, so plans are unchanged while plan time no longer grows with imported rows
-        that repeat a shape at a higher price."""
+        """The catalog the planner searches: the current offers less those the planner could never choose
+        (`catalog.offers.planning_offers`, the one rule the CLI's stored catalog applies too), cached per revision,
+        so plan time no longer grows with imported rows that repeat a shape at a higher price."""
         cat = self.catalog()
         with self._cat_lock:
             if self._plan_cache is not None and self._plan_cache[0] is cat:
                 return self._plan_cache[1]
-        best: dict[tuple[Any, ...], Offer] = {}
-        for o in cat.offers:
-            key = (o.device, o.billing_unit, o.cards, o.min_units, o.region, o.provider.strip().lower(), o.kind,
-                   o.scope, o.whole_machine_only, o.inter_node_network)
-            have = best.get(key)
-            if have is None or (o.price_cny.value, o.id) < (have.price_cny.value, have.id):
-                best[key] = o
-        keep = {id(o) for o in best.values()}
-        reduced = cat.model_copy(update={"offers": tuple(o for o in cat.offers if id(o) in keep)})
+        reduced = planning_offers(cat)
         with self._cat_lock:
             self._plan_cache = (cat, reduced)
         return reduced

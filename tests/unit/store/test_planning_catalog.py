@@ -1,6 +1,7 @@
 """Plan time independent of the number of stored offers (issue 14, finding 2): the planner searches the
-stored offers reduced to the cheapest per device, billing unit, cards, minimum rental, region, provider, kind
-and scope, cached per catalog revision, and its plans are the same as over every offer."""
+stored offers less those it could never choose (`catalog.offers.planning_offers`: of rows alike in everything it
+reads, one goes only where another is at least as fresh and cheaper), cached per catalog revision, and its plans are
+the same as over every offer; the CLI searches the same, so both choose the same offer."""
 
 from __future__ import annotations
 
@@ -35,3 +36,58 @@ def test_many_imported_offers_do_not_change_plans_or_grow_the_search(tmp_path: P
     a, b = plan(full, m, req), plan(reduced, m, req)
     strip = lambda r: [{k: v for k, v in p.model_dump().items() if k != "rank"} for p in r.plans]  # noqa: E731
     assert strip(a) == strip(b)
+
+
+def test_cli_and_api_choose_the_same_offer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code review: the API's reduced catalog kept one row per shape whatever its date, so a stale ¥0.50 row hid
+    two fresh ones that the CLI (every row) chose from. Both now search `catalog.offers.planning_offers`."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from fastapi.testclient import TestClient
+
+    from suanli.api import Settings, create_app
+
+    env = {**os.environ, "SUANLI_HOME": str(tmp_path), "SUANLI_TODAY": "2026-12-01"}
+    env.pop("SUANLI_DATABASE_URL", None)
+    monkeypatch.setenv("SUANLI_TODAY", "2026-12-01")
+    f = tmp_path / "offers.csv"
+    f.write_text("id,provider,device,cards,billing_unit,price_cny,date,source,source_title\n"
+                 "t-a,TestCloud,rtx-4090,1,hour,1.90,2026-11-20,t-src,Test list\n"
+                 "t-b,TestCloud,rtx-4090,1,hour,1.20,2026-11-20,t-src,Test list\n"
+                 "t-c,TestCloud,rtx-4090,1,hour,0.50,2023-01-10,t-old,Old list\n", encoding="utf-8")
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        r = subprocess.run([sys.executable, "-m", "suanli.cli.main", *args], capture_output=True, text=True, env=env,
+                           timeout=300)
+        assert r.returncode == 0, r.stderr
+        return r
+
+    cli("offers", "import", str(f))
+    args = {"model": "qwen2.5-7b", "task": "lora", "tokens": 1e7, "gpus": 1, "devices": ["rtx-4090"]}
+    mine = json.loads(cli("plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e7", "--gpus", "1",
+                          "--gpu", "rtx-4090", "--json").stdout)
+    client = TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path / 'suanli.db'}")))
+    r = client.post("/api/plan", json=args)
+    assert r.status_code == 200, r.text
+    api = r.json()
+    assert mine["plans"][0]["offer"] == api["plans"][0]["offer"] == "t-b"  # the cheapest fresh price
+    assert mine["plans"][0]["cost_cny"] == pytest.approx(api["plans"][0]["cost_cny"])
+
+
+def test_a_stale_row_never_hides_a_fresh_one() -> None:
+    """`planning_offers` keeps every row the planner could choose on some day: a row goes only where another of its
+    shape is at least as fresh and cheaper; a cheaper but older row stays beside the fresher one."""
+    from suanli.catalog.load import packaged_catalog
+    from suanli.catalog.offers import planning_offers
+    from suanli.catalog.schema import Offer
+
+    base = {"provider": "T", "device": "rtx-4090", "cards": 1, "billing_unit": "hour", "source": "t"}
+    rows = [Offer.model_validate({**base, "id": i, "price_cny": {"value": p, "source": "t"}, "date": d}) for i, p, d in (
+        ("a", 1.9, "2026-11-20"), ("b", 1.2, "2026-11-20"), ("c", 0.5, "2023-01-10"), ("d", 2.0, "2022-01-01"),
+        ("e", 1.2, "2026-11-20"))]
+    other = Offer.model_validate({**base, "id": "f", "price_cny": {"value": 3.0, "source": "t"}, "date": "2026-11-20", "max_cards_per_order": 8})
+    cat = packaged_catalog().model_copy(update={"offers": (*rows, other)})
+    assert [o.id for o in planning_offers(cat).offers] == ["b", "c", "f"]
