@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import settings
@@ -16,6 +16,17 @@ from suanli.catalog.schema import Catalog
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_suanli_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The tests' own data directory: a user's database (~/.local/share/suanli) or `SUANLI_DATABASE_URL` must not
+    change what they see (code review; only .ci/run set a temporary SUANLI_HOME). A test that needs a database sets
+    its own (monkeypatch); the PostgreSQL tests read SUANLI_TEST_POSTGRES_URL, which stays."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SUANLI_HOME", str(tmp_path_factory.mktemp("suanli-home")))
+        mp.delenv("SUANLI_DATABASE_URL", raising=False)
+        yield
 
 
 @pytest.fixture(scope="session")
