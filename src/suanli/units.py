@@ -31,16 +31,11 @@ UNIT_HOURS = {
     "year": HOURS_PER_YEAR,
 }
 
-BYTES_PER_PARAM = {
-    "fp32": 4.0,
-    "tf32": 4.0,
-    "bf16": 2.0,
-    "fp16": 2.0,
-    "fp8": 1.0,
-    "int8": 1.0,
-    "int4": 0.5,
-    "nf4": 0.5,
-}
+# Bytes per parameter of each precision: `estimate.precision.weight_bytes_per_param` (one table, its bit widths).
+
+#: lowest utilization (share of rented time in use) a cost answer takes: below it tokens × 3600 × utilization
+#: underflows to 0 (issue 14); `suanli tco`, `suanli rent-vs-buy` and their API bodies share it
+MIN_UTILIZATION = 1e-3
 
 
 def gib(n_bytes: float) -> float:

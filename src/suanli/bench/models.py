@@ -33,7 +33,7 @@ __all__ = [
     "preset_spec",
 ]
 
-# Precision names as the catalog uses them (suanli.units.BYTES_PER_PARAM); tf32 = fp32 storage, TF32 matmuls.
+# Precision names as the catalog uses them (precision.weight_bytes_per_param); tf32 = fp32 storage, TF32 matmuls.
 PRECISIONS: tuple[str, ...] = ("fp32", "tf32", "bf16", "fp16")
 
 

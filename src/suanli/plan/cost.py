@@ -15,7 +15,7 @@ from suanli.catalog.schema import Catalog, CostAssumptions, Offer
 from suanli.errors import EstimateError, InputError
 from suanli.estimate.setup import download_hours, offer_download_gbit_per_s
 from suanli.i18n import Message, render
-from suanli.units import HOURS_PER_YEAR, UNIT_HOURS
+from suanli.units import HOURS_PER_YEAR, MIN_UTILIZATION, UNIT_HOURS
 
 __all__ = [
     "JobCost",
@@ -179,8 +179,9 @@ def cheapest_job_cost(
 
 def cost_per_million_tokens(cost_cny_per_hour: float, tokens_per_s: float, utilization: float = 1.0) -> float:
     """CNY per 1M tokens served: hourly cost / (tokens per hour at the utilization) × 1e6."""
-    if not 0 < utilization <= 1:
-        raise InputError("utilization", Message("err.must_be_in_2"))
+    if not MIN_UTILIZATION <= utilization <= 1:  # the bound tco takes (views.bounds.check_tco)
+        raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION,
+                                                utilization=utilization))
     if tokens_per_s <= 0:
         raise InputError("tokens_per_s", Message("err.must_be_positive"))
     return cost_cny_per_hour / (tokens_per_s * 3600 * utilization) * 1e6
@@ -235,8 +236,9 @@ def rent_vs_buy(
                         ("server-share", server_share_cny, 1e8), ("tdp", tdp_w, 1e5)):
         if not (math.isfinite(v) and 0 <= v <= hi):
             raise InputError(name, Message("err.must_be_a_number_in_got_3", hi=hi, v=v))
-    if not 0 < utilization <= 1:
-        raise InputError("utilization", Message("err.must_be_in_2"))
+    if not MIN_UTILIZATION <= utilization <= 1:  # the bound tco takes (views.bounds.check_tco)
+        raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION,
+                                                utilization=utilization))
     rent_full = rent_cny_per_card_hour * HOURS_PER_YEAR
     capex = card_cny + server_share_cny
     fixed = capex / amortization_years + ops_cny_per_year

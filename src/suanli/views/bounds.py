@@ -10,6 +10,7 @@ from typing import Any
 
 from suanli.errors import InputError
 from suanli.i18n import Message
+from suanli.units import MIN_UTILIZATION
 
 __all__ = ["LIMITS", "MAX_ID", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "MAX_STALE_MONTHS", "MAX_TCO_GPUS", "MIN_TOKENS_PER_S",
            "MIN_UTILIZATION", "check_choice", "check_compare", "check_number", "check_plan", "check_stale_months",
@@ -49,8 +50,8 @@ def check_plan(fields: Any, flags: bool = False) -> None:
             raise InputError(_flag(key, flags), Message("err.at_most_got", hi=hi, v=v))
 
 
-#: lower bounds of the cost-per-token inputs: below them tokens × 3600 × utilization underflows to 0 (issue 14)
-MIN_UTILIZATION = 1e-3
+#: lower bounds of the cost-per-token inputs: below them tokens × 3600 × utilization underflows to 0 (issue 14);
+#: the utilization bound is the domain's (`units.MIN_UTILIZATION`, which rent-vs-buy checks too)
 MIN_TOKENS_PER_S = 1e-3
 
 
