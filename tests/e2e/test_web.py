@@ -167,7 +167,8 @@ def test_buyer_fields_and_concurrent_users(page: Page, base_url: str, shots: Pat
     page.fill("#tpot", "")  # concurrent users without a TPOT target: the API's one error shape, shown on the page
     page.click("#plan-btn")
     page.wait_for_selector("#plan-error:not([hidden])")
-    assert "tpot_s" in page.locator("#plan-error").inner_text()
+    said = page.locator("#plan-error").inner_text()  # the field named by the page's form label, not tpot_s or --tpot
+    assert "“TPOT (s)”" in said and "tpot_s" not in said and "--tpot" not in said, said
     assert page.locator("#plan-results").is_hidden()
 
     page.select_option("#task", "lora")  # training: the training frameworks, no serving fields
@@ -354,3 +355,36 @@ def test_reasoning_warning_above_plans_in_page_language(page: Page, base_url: st
     page.wait_for_selector("#progress", state="hidden")
     page.wait_for_selector("#plans-table tbody tr")
     assert page.locator("#plan-warnings").is_hidden()
+
+
+def test_language_toggle_rerenders_the_answers_sentences(page: Page, base_url: str) -> None:
+    """The toggle switches the server's sentences too, not only the page's labels: the plan's warnings, reasons and
+    why-not are asked for again in the new language (the same request), and a warning names the input by the page's
+    form label in the page's language (“输出 token” / “Output tokens”), never the API's JSON field or the CLI's flag."""
+    page.goto(base_url + "/?fresh=4#lang=zh&task=inference")
+    page.wait_for_selector("body[data-ready='1']")
+    page.evaluate("""() => { const o = [...document.querySelectorAll('#model option')]
+        .find(x => /deepseek-r1-distill-qwen-7b$/i.test(x.value)); document.querySelector('#model').value = o.value; }""")
+    page.fill("#users", "20")
+    page.fill("#tpot", "0.05")
+    page.click("#plan-btn")
+    page.wait_for_selector("#progress", state="hidden")
+    page.wait_for_selector("#plans-table tbody tr")
+    zh = page.locator("#plan-warnings").inner_text()
+    assert "推理（思考）模型" in zh and "“输出 token”" in zh and "`output`" not in zh and "--output" not in zh, zh
+    reason_zh = page.locator("#plans-table tbody tr:first-child td.reason").inner_text()
+
+    with page.expect_request(lambda r: "/api/plan" in r.url and r.method == "POST") as rq:
+        page.click("#lang-toggle")
+    assert "lang=en" in rq.value.url and "surface=web" in rq.value.url
+    page.wait_for_function("() => document.querySelector('#plan-warnings').innerText.includes('reasoning model')")
+    page.wait_for_selector("#progress", state="hidden")
+    en = page.locator("#plan-warnings").inner_text()
+    assert "“Output tokens”" in en and "推理" not in en and "`output`" not in en, en
+    reason_en = page.locator("#plans-table tbody tr:first-child td.reason").inner_text()
+    assert reason_en != reason_zh and not any("\u4e00" <= c <= "\u9fff" for c in reason_en), reason_en
+    assert page.locator("#plan-btn").inner_text() == "Plan"
+
+    page.click("#lang-toggle")  # and back
+    page.wait_for_function("() => document.querySelector('#plan-warnings').innerText.includes('推理（思考）模型')")
+    assert "“输出 token”" in page.locator("#plan-warnings").inner_text()

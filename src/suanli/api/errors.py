@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError
+from suanli.i18n import Surface
 from suanli.views.shape import MessageJson
 
 __all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allowed_methods", "as_field", "error_json",
@@ -107,11 +108,18 @@ def request_lang_of(request: Request) -> str:
     return request_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
+def surface_of(request: Request) -> Surface:
+    """Who asked (`web.messages.request_surface`): the page (`?surface=web`) names inputs by its form labels, any other
+    client gets the JSON field names (`i18n.field_name`)."""
+    return "web" if request.query_params.get("surface") == "web" else "api"
+
+
 def _said(request: Request, e: SuanliError) -> tuple[str, dict[str, Any] | None]:
     """An error's line in the request's language (`errors.error_text`) and its message, where the raise site gave one."""
     from suanli.errors import error_text
 
-    return error_text(e, request_lang_of(request), "api"), (e.i18n.to_json() if e.i18n is not None else None)
+    said = error_text(e, request_lang_of(request), surface_of(request))
+    return said, (e.i18n.to_json() if e.i18n is not None else None)
 
 
 def _bare(request: Request, e: InputError) -> str:
@@ -120,7 +128,7 @@ def _bare(request: Request, e: InputError) -> str:
     if e.i18n is not None:
         from suanli.i18n import render
 
-        return render(e.i18n, request_lang_of(request), "api")
+        return render(e.i18n, request_lang_of(request), surface_of(request))
     return str(e).removeprefix(f"{e.field}: ")
 
 
@@ -226,7 +234,7 @@ def install_handlers(app: FastAPI) -> None:
             return error_json(e.status, e.message, e.field)
         from suanli.i18n import render
 
-        return error_json(e.status, render(e.i18n, lang, "api"), e.field, i18n=e.i18n.to_json())
+        return error_json(e.status, render(e.i18n, lang, surface_of(request)), e.field, i18n=e.i18n.to_json())
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, e: RequestValidationError) -> Response:
@@ -251,7 +259,7 @@ def install_handlers(app: FastAPI) -> None:
             own = getattr((x.get("ctx") or {}).get("error"), "i18n", None) is not None  # a validator's message
             said = validation_message(x)  # else pydantic's generic shape (English keeps pydantic's own sentence)
             if (named and own) or (lang != "en" and said.id != "error.v.other"):
-                message = render(said, lang, "api")
+                message = render(said, lang, surface_of(request))
             errs.append({"field": field, "in": loc[0] if loc else None, "message": message})
         first = errs[0] if errs else {"field": None, "message": "invalid request"}
         if status == 400:
@@ -268,11 +276,11 @@ def install_handlers(app: FastAPI) -> None:
         lang = request_lang_of(request)
         if e.status_code == 404:
             said = Message("error.http.no_route", path=request.url.path, openapi="/openapi.json", docs="/docs")
-            return error_json(404, render(said, lang, "api"), None, i18n=said.to_json())
+            return error_json(404, render(said, lang, surface_of(request)), None, i18n=said.to_json())
         elif e.status_code == 405:
             allow = allowed_methods(request, (e.headers or {}).get("Allow"))
             said = Message("error.http.method", method=request.method, path=request.url.path, allowed=", ".join(allow))
-            return error_json(405, render(said, lang, "api"), "method", headers={"Allow": ", ".join(allow)},
+            return error_json(405, render(said, lang, surface_of(request)), "method", headers={"Allow": ", ".join(allow)},
                               i18n=said.to_json())
         else:
             msg = str(e.detail)

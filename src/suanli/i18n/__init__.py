@@ -8,8 +8,9 @@ Rendering rules, the same everywhere:
 - a parameter that is itself a `Message` is rendered first (durations, nested reasons);
 - a parameter whose name is in `ENUM_PARAMS` (objective, billing, task, vendor, memory item …) whose value
   has a message `<prefix>.<value>` is shown as that message, so the core emits plain ids;
-- the parameters `field`, `task_field` name an input: `flag.<name>` on the CLI (`--budget`), `field.<name>`
-  on the page (“预算（元）”) — relax hints speak the language of the interface that shows them.
+- the parameters `field`, `task_field`, `region_field` name an input by its request field (`budget_cny`), shown as
+  `flag.<name>` on the CLI (`--budget`), `field.<name>` on the page (“预算（元）”) and the JSON field in the API
+  (`api.field`: `budget_cny`) — one sentence, the input named as the interface that shows it takes it (`field_name`).
 
 Pure Python, stdlib only: the core may import it.
 """
@@ -36,6 +37,7 @@ __all__ = [
     "Surface",
     "both",
     "duration",
+    "field_name",
     "lang_from_accept_language",
     "lang_from_env",
     "localize",
@@ -163,14 +165,24 @@ def _param(name: str, value: Any, lang: Lang, surface: Surface) -> Any:
         return value.get(lang) or value.get("en") or next(iter(value.values()))  # data text given in both languages
     cat = messages(lang)
     if name in _FIELD_PARAMS and isinstance(value, str):
-        key = f"{'field' if surface == 'web' else 'flag'}.{value}"
-        return cat.get(key, value)
+        return field_name(value, lang, surface)
     prefix = ENUM_PARAMS.get(name)
     if prefix is not None and isinstance(value, str):
         return cat.get(f"{prefix}.{value}", value)
     if isinstance(value, list | tuple) and all(isinstance(v, Message) for v in value):
         return ("；" if lang == "zh" else "; ").join(render(v, lang, surface) for v in value)
     return value
+
+
+def field_name(name: str, lang: str = DEFAULT_LANG, surface: Surface = "cli") -> str:
+    """An input as the interface that shows it names it (`name` is the request's own field, `output`): the CLI
+    its flag (`flag.output`: --output), the page its form label in the page's language (`field.output`: “输出
+    token”), the API its JSON field (`api.field`: `output`; `json.<name>` where one field is two, `hours`/`days`).
+    A name without an entry for the interface stays as it is."""
+    cat = messages(normalize_lang(lang))
+    if surface == "api":
+        return cat.get(f"json.{name}") or cat["api.field"].format(name=name)
+    return cat.get(f"{'field' if surface == 'web' else 'flag'}.{name}", name)
 
 
 def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli") -> str:
@@ -220,17 +232,14 @@ def _web_fields(text: str, lang: Lang) -> str:
 
 def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:
     """A JSON answer in `lang`: every text field `x` beside a message field `x_i18n` (one `{"id", "params"}`, or a
-    list of them as long as the list `x`) shows that message rendered, at any depth; the `*_i18n` fields and
-    everything else are unchanged. In English the answer is returned as it is (its text already is the English
-    rendering, inputs named as the CLI names them), so the English JSON contract never changes — except for the
-    page's surface (`surface="web"`: POST /api/plan, whose relax hints name the page's form fields, “Budget (¥)”),
-    rendered in English too. One rule for every API answer (plan, compare, tco, migrate, scenarios, value …).
+    list of them as long as the list `x`) shows that message rendered on `surface`, at any depth; the `*_i18n` fields
+    and everything else are unchanged. English is rendered too: the core's text names inputs as the CLI does
+    (--output), the API names its JSON fields (`output`) and the page (`surface="web"`) its form labels (“Output
+    tokens”). One rule for every API answer (plan, compare, tco, migrate, scenarios, value …).
     Catalog data text: a field `x` beside its Chinese twin `x_zh` (a string, or a list as long as the list `x`;
     note_zh, notes_zh, provider_zh … from the catalog) shows the twin in Chinese and the twin is dropped; `name_zh`
     stays (pages show both names)."""
     zh = normalize_lang(lang) != DEFAULT_LANG
-    if not zh and surface != "web":
-        return obj
 
     def msg(m: Any) -> bool:
         return isinstance(m, Mapping) and isinstance(m.get("id"), str) and "params" in m

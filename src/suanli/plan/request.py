@@ -132,7 +132,7 @@ class PlanRequest(BaseModel):
             tpot = 1.0 / self.tokens_per_s_per_user
             if self.tpot_s is not None and abs(self.tpot_s - tpot) > 1e-9 * tpot:
                 raise _Refused("tokens_per_s_per_user: give it or tpot_s (--tpot), not both (TPOT = 1 / tokens per "
-                               "second per user)", Message("error.tps_user_not_both"))
+                               "second per user)", Message("error.tps_user_not_both", field="tpot_s"))
             object.__setattr__(self, "tpot_s", tpot)  # frozen model: set once, while validating
         if self.concurrent_users is not None:
             self._derive_rate()
@@ -155,7 +155,7 @@ class PlanRequest(BaseModel):
                            Message("error.users_serving_only"))
         if self.tpot_s is None:
             raise _Refused("concurrent_users: needs tpot_s (--tpot), the time per output token in seconds (30 "
-                           "tokens/s per user is 1/30 s)", Message("error.users_needs_tpot"))
+                           "tokens/s per user is 1/30 s)", Message("error.users_needs_tpot", field="tpot_s"))
         users = self.concurrent_users or 0
         rate = rate_from_users(users, self.output, self.tpot_s, self.ttft_s or 0.0)
         if self.requests_per_s is not None and abs(self.requests_per_s - rate) > 1e-9 * rate:

@@ -2,19 +2,22 @@
 
 - `request_lang`: a FastAPI dependency — `?lang=zh|en` wins, else the best of `Accept-Language`, else en.
   Routers take `lang: Lang = Depends(request_lang)` and render `Message`s with `render(m, lang, "api")`.
+- `request_surface`: a FastAPI dependency — `?surface=web` (the page's own requests) names inputs in sentences by the
+  page's form labels (“输出 token”); else the API's JSON field names (`output`). One message, its field parameter
+  rendered per interface (`i18n.field_name`).
 - `router`: `GET /api/messages?lang=zh` returns the whole catalog of one language (the page's labels, units,
   vendor names, memory legend keys, field names, and the planner's sentences) — one catalog for CLI, API and page.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
-from suanli.i18n import Lang, lang_from_accept_language, messages, normalize_lang
+from suanli.i18n import Lang, Surface, lang_from_accept_language, messages, normalize_lang
 
-__all__ = ["request_lang", "router", "stack_names"]
+__all__ = ["request_lang", "request_surface", "router", "stack_names"]
 
 
 def request_lang(
@@ -24,6 +27,14 @@ def request_lang(
     if lang:
         return normalize_lang(lang)
     return lang_from_accept_language(accept_language)
+
+
+def request_surface(
+    surface: Annotated[Literal["api", "web"], Query(
+        description="how sentences name the request's fields: api (default) by their JSON names (`output`), web by "
+                    "the page's form labels in the answer's language (“Output tokens”); the page sends web")] = "api",
+) -> Surface:
+    return surface
 
 
 router = APIRouter(tags=["meta"])

@@ -15,10 +15,10 @@ from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError, NotFoundError, SuanliError
 from suanli.estimate.workload import Workload
-from suanli.i18n import Lang, localize
+from suanli.i18n import Lang, Surface, localize
 from suanli.views.estimates import EstimateJson
 from suanli.views.plans import PlanJson
-from suanli.web.messages import request_lang
+from suanli.web.messages import request_lang, request_surface
 
 router = APIRouter(prefix="/api", tags=["compute"])
 
@@ -38,10 +38,10 @@ def _breakdowns(cat: Catalog, m: Any, req: Any, plans: list[dict[str, Any]]) -> 
             p["breakdown_bytes"] = None
 
 
-def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> dict[str, Any]:
+def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surface: Surface = "api") -> dict[str, Any]:
     """The plan for a body, from the cache when the same body met the same catalog revision on the same date (and,
-    with `lang`, its sentences already rendered in that language by `i18n.localize`, on the page's surface: relax
-    hints name the page's form fields). Prices are judged fresh or stale on `suanli plan`'s date
+    with `lang`, its sentences already rendered in that language by `i18n.localize` on `surface`: the API's hints and
+    warnings name JSON fields, `output`; the page's, `surface="web"`, its form labels). Prices are judged fresh or stale on `suanli plan`'s date
     (`views.dates.as_of`: SUANLI_TODAY, else today), and that date is part of the cache key, so an answer cached
     yesterday is not served once a price has gone stale."""
     from suanli.plan.request import PlanRequest, with_rate_note
@@ -60,7 +60,7 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
 
     # the calibration file's content too: a new `suanli calibrate` changes the answer (views.estimates.calibrated)
     key = (store.revision(), today.isoformat(), calibration_sha256(), body.model_dump_json(exclude={"name"}), lang,
-           "output" in body.model_fields_set)  # an output given answers without the reasoning-model warning
+           surface, "output" in body.model_fields_set)  # an output given answers without the reasoning-model warning
     out = cache.get(key)
     if out is None:
         c = planning_catalog(request)
@@ -82,7 +82,7 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None) -> di
             _breakdowns(c, m, body, out["plans"])
         out = finite(out)
         if lang is not None:
-            out = localize(out, lang, "web")
+            out = localize(out, lang, surface)
         cache.put(key, out)
     return out
 
@@ -114,24 +114,25 @@ async def estimate_ep(request: Request, body: EstimateBody,
 
 
 @router.post("/plan", response_model=PlanJson, response_model_exclude_unset=True)
-async def plan_ep(request: Request, body: PlanBody,
-                  lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
+async def plan_ep(request: Request, body: PlanBody, lang: Annotated[Lang, Depends(request_lang)] = "en",
+                  surface: Annotated[Surface, Depends(request_surface)] = "api") -> dict[str, Any]:
     """Ranked plans with reasons, warnings, Pareto front and why-not, in the request's language (`?lang=` or
-    Accept-Language; the messages themselves are in the `*_i18n` fields). Saving is a write: POST /api/plans."""
+    Accept-Language; the messages themselves are in the `*_i18n` fields), inputs named by their JSON fields
+    (`?surface=web`: the page's form labels). Saving is a write: POST /api/plans."""
     from suanli.i18n import t
 
-    out = await run_bounded(request, lambda: plan_answer(request, body, lang), "plan")
+    out = await run_bounded(request, lambda: plan_answer(request, body, lang, surface), "plan")
     alone = [m.get("id", "").endswith("_alone") for m in out.get("relax_i18n") or []]
     if not out["plans"] and alone and all(alone):
         # no plan meets the budget and the deadline together, nor either with the other relaxed: 422 with the
-        # planner's hints for both (plan._relax), naming the page's form fields
+        # planner's hints for both (plan._relax), naming the request's fields (the page's form fields on its surface)
         raise PlanRefused(t("error.no_plan_both", lang), out["relax"], out["relax_i18n"])
     return out
 
 
 @router.post("/compare", response_model=list[CompareRow], response_model_exclude_unset=True)
-async def compare_ep(request: Request, body: CompareBody,
-                     lang: Annotated[Lang, Depends(request_lang)] = "en") -> list[dict[str, Any]]:
+async def compare_ep(request: Request, body: CompareBody, lang: Annotated[Lang, Depends(request_lang)] = "en",
+                     surface: Annotated[Surface, Depends(request_surface)] = "api") -> list[dict[str, Any]]:
     """Devices side by side; sentences (layout notes, unpriced, stale, estimate notes) in the request's language
     (`?lang=` or Accept-Language, `i18n.localize`), their messages in the `*_i18n` fields."""
     from suanli.plan.compare import compare_devices
@@ -155,19 +156,19 @@ async def compare_ep(request: Request, body: CompareBody,
 
         return calibration_rows(rows, c)  # the calibration each row used, as estimate labels it
 
-    return localize(await run_bounded(request, run, "compare"), lang)
+    return localize(await run_bounded(request, run, "compare"), lang, surface)
 
 
 @router.post("/tco", response_model=list[TcoRow], response_model_exclude_unset=True)
-async def tco_ep(request: Request, body: TcoBody,
-                 lang: Annotated[Lang, Depends(request_lang)] = "en") -> list[dict[str, Any]]:
+async def tco_ep(request: Request, body: TcoBody, lang: Annotated[Lang, Depends(request_lang)] = "en",
+                 surface: Annotated[Surface, Depends(request_surface)] = "api") -> list[dict[str, Any]]:
     """Every offer's bill for the job; billing notes and stale warnings in the request's language (`i18n.localize`)."""
     from suanli.plan.compare import tco_rows
     from suanli.views.dates import as_of
 
     return localize(await run_bounded(request, lambda: tco_rows(catalog(request), body.gpu, body.hours, body.gpus, body.subsidy,
                                                        body.tokens_per_s, body.utilization, region=body.region,
-                                                       kinds=body.offer_kinds, today=as_of()), "tco"), lang)
+                                                       kinds=body.offer_kinds, today=as_of()), "tco"), lang, surface)
 
 
 @router.post("/migrate", response_model=MigrateAnswer, response_model_exclude_unset=True)

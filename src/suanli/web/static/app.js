@@ -14,7 +14,8 @@ const label = (prefix, v) => { const c = MSG[lang] || {}; return c[prefix + "." 
 const NAMES = {};
 const knowNames = accs => accs.forEach(a => { NAMES[a.id] = a.name_zh; });
 const devName = (id, name) => (lang === "zh" && NAMES[id]) || name || id;
-const state = {plan: null, compare: null, value: null, tco: null, accs: null, detail: null, sources: null};
+const state = {plan: null, compare: null, value: null, tco: null, accs: null, detail: null, sources: null,
+  planBody: null, cmpBody: null, tcoBody: null};  // the requests behind the answers shown (the toggle asks again)
 const COLORS = ["#0b6bcb","#e8590c","#2f9e44","#ae3ec9","#b8860b","#1098ad","#d6336c","#5c7cfa","#868e96","#5c940d"];
 const GiB = 2 ** 30;
 
@@ -112,10 +113,17 @@ tabs.forEach((b, i) => {
     ev.preventDefault(); selectTab(tabs[(j + tabs.length) % tabs.length], true);
   });
 });
+// the toggle: labels switch at once; the server's sentences (reasons, warnings, relax hints, errors, notes) are asked
+// for again in the new language — the same request as the answer shown (not the form as edited since)
 $("#lang-toggle").addEventListener("click", async () => {
   lang = lang === "zh" ? "en" : "zh"; localStorage.setItem("suanli-lang", lang);
   await loadMessages(lang); applyLang(); saveUrl();
+  await Promise.all([
+    state.planBody && runPlan(state.planBody), state.cmpBody && runCompare(state.cmpBody), state.tcoBody && runTco(state.tcoBody),
+    state.detail && openDevice(state.detail.d.id, false)]);
 });
+// POST answers in the page's language, inputs named by the page's form labels (“输出 token”), not JSON fields
+const pageUrl = path => `${path}?lang=${lang}&surface=web`;
 
 function syncTask() {
   const serve = $("#task").value === "inference";
@@ -158,18 +166,22 @@ $("#plan-form").addEventListener("submit", async ev => {
   if (alreadyOn().length) body.already_on = alreadyOn();
   Object.keys(body).forEach(k => body[k] === undefined && delete body[k]);
   saveUrl();
+  await runPlan(body);
+});
+async function runPlan(body) {
+  state.planBody = body;                              // asked again, in the other language, by the toggle
   const btn = $("#plan-btn"), prog = $("#progress"), t0 = performance.now();
   btn.disabled = true; prog.hidden = false; $("#plan-error").hidden = true;
   const tick = setInterval(() => { $("#progress-time").textContent = ((performance.now() - t0) / 1000).toFixed(1) + " s"; }, 100);
   try {
-    state.plan = await api("/api/plan?lang=" + lang, body);
+    state.plan = await api(pageUrl("/api/plan"), body);
     renderPlan(state.plan);
   } catch (e) {
     showPlanError(e.message, e.data && e.data.relax);
   } finally {
     clearInterval(tick); btn.disabled = false; prog.hidden = true;
   }
-});
+}
 
 const GiBs = b => b == null ? "" : fmt(b / GiB);
 const memCell = p => `${GiBs(p.memory_needed_bytes ?? p.memory_per_gpu_bytes)} / ${GiBs(p.memory_usable_bytes)} / ${fmt(p.memory_capacity_bytes / GiB, 0)}`;
@@ -193,7 +205,7 @@ function renderPlan(r) {
   $("#plan-assumptions ul").innerHTML = (r.assumptions || []).map(a => `<li>${esc(a)}</li>`).join("");
   $("#plan-assumptions").hidden = !(r.assumptions || []).length;
   // about the whole request (a reasoning model planned at the default output length): above the plans, in the
-  // language the API answered in (the page's: ?lang=)
+  // language the API answered in (the page's: ?lang=, asked again by the toggle), naming the page's form fields
   $("#plan-warnings").innerHTML = (r.warnings || []).map(w => `<li>! ${esc(w)}</li>`).join("");
   $("#plan-warnings").hidden = !(r.warnings || []).length;
   const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
@@ -347,13 +359,16 @@ function renderValue(rows) {
 // ---- rent cost (TCO) per offer -------------------------------------------------------------------------
 $("#tco-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
-  const body = {gpu: $("#tco-gpu").value, hours: Number($("#tco-hours").value), gpus: Number($("#tco-gpus").value || 1),
-    region: $("#tco-region").value, offer_kinds: kindsOf("#tco-kinds")};
+  await runTco({gpu: $("#tco-gpu").value, hours: Number($("#tco-hours").value), gpus: Number($("#tco-gpus").value || 1),
+    region: $("#tco-region").value, offer_kinds: kindsOf("#tco-kinds")});
+});
+async function runTco(body) {
+  state.tcoBody = body;
   $("#tco-error").hidden = true; $("#tco-btn").disabled = true;
-  try { state.tco = await api("/api/tco?lang=" + lang, body); renderTco(state.tco); }
+  try { state.tco = await api(pageUrl("/api/tco"), body); renderTco(state.tco); }
   catch (e) { state.tco = null; $("#tco-table").innerHTML = ""; $("#tco-meta").textContent = ""; $("#tco-error").textContent = e.message; $("#tco-error").hidden = false; }
   finally { $("#tco-btn").disabled = false; }
-});
+}
 function renderTco(rows) {
   // each row carries the request's basis (region, offer_kinds) and the offer's own `international` flag
   $("#tco-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
@@ -368,17 +383,21 @@ $("#compare-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const devices = [...$("#cmp-devices").selectedOptions].map(o => o.value);
   $("#cmp-error").hidden = true;
-  const fail = m => { state.compare = null; $("#cmp-table").innerHTML = ""; $("#cmp-meta").textContent = ""; $("#cmp-error").textContent = m; $("#cmp-error").hidden = false; };
-  if (devices.length < 2 || devices.length > 4) { fail(t("pick_devices")); return; }
+  if (devices.length < 2 || devices.length > 4) { state.cmpBody = null; cmpFail(t("pick_devices")); return; }
   const task = $("#cmp-task").value;
   const body = {model: $("#cmp-model").value, task, gpus: Number($("#cmp-gpus").value || 1), devices,
     region: $("#cmp-region").value, offer_kinds: kindsOf("#cmp-kinds")};
   if ($("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
-  $("#cmp-btn").disabled = true;
-  try { state.compare = await api("/api/compare?lang=" + lang, body); renderCompare(state.compare); }
-  catch (e) { fail(e.message); }
-  finally { $("#cmp-btn").disabled = false; }
+  await runCompare(body);
 });
+function cmpFail(m) { state.compare = null; $("#cmp-table").innerHTML = ""; $("#cmp-meta").textContent = ""; $("#cmp-error").textContent = m; $("#cmp-error").hidden = false; }
+async function runCompare(body) {
+  state.cmpBody = body;
+  $("#cmp-error").hidden = true; $("#cmp-btn").disabled = true;
+  try { state.compare = await api(pageUrl("/api/compare"), body); renderCompare(state.compare); }
+  catch (e) { cmpFail(e.message); }
+  finally { $("#cmp-btn").disabled = false; }
+}
 function renderCompare(rows) {
   const f = [["device", r => esc(devName(r.device, r.device_name))], ["mem_gib", r => fmt(r.memory_per_gpu_bytes / GiB) + " / " + fmt(r.memory_capacity_bytes / GiB, 0)],
     ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fmt(r.tokens_per_s, 0)], ["hours", r => fmt(r.hours, 2)],
@@ -413,9 +432,10 @@ function renderAccs(rows) {
   $("#acc-table").querySelectorAll("button.open").forEach(b => b.addEventListener("click", () => openDevice(b.dataset.id)));
 }
 $("#acc-search").addEventListener("input", () => { if (state.accs) renderAccs(state.accs); });
-async function openDevice(id) {
+async function openDevice(id, focus = true) {   // focus: false when the toggle asks for the notes in the new language
   const [d, offers] = await Promise.all([api("/api/accelerators/" + encodeURIComponent(id)), api("/api/offers?limit=1000&device=" + encodeURIComponent(id))]);
   state.detail = {d, offers}; renderDetail(state.detail); renderAccs(state.accs);
+  if (!focus) return;
   const el = $("#acc-detail"); el.focus({preventScroll: true}); el.scrollIntoView({block: "start"});
 }
 function sourceLink(id, title) {
