@@ -102,6 +102,6 @@ def test_api_plan_pin_to_drop_names_the_field(client, lang) -> None:  # type: ig
                                                     "tp": 8})
     assert r.status_code == 200 and not r.json()["plans"]
     relax = r.json()["relax"][0]
-    assert "--tp" not in relax and ("drop tp 8" in relax if lang == "en" else "去掉 tp 8" in relax)
+    assert "--tp" not in relax and ("drop `tp` 8" in relax if lang == "en" else "去掉 `tp` 8" in relax)  # the JSON field
     rows = [w["reason"] for w in r.json()["why_not"] if w["reason_i18n"]["id"].startswith("why.tp_heads")]
     assert rows and not any("--tp" in x for x in rows)
