@@ -140,12 +140,22 @@ def run_check(
         isinstance(cfg.get(k), int) and cfg[k] > 1 for k in _EXPERT_KEYS
     )
     multimodal = "vision_config" in cfg or "audio_config" in cfg
-    adapted = adapted_lists_for(catalog, arch.id if arch else name, arch.aliases if arch else ()) if catalog else []
+    # the adapted lists by what the model is, never by its file's path (a config.json: migrate.identity)
+    identity = None
+    if catalog is not None:
+        from suanli.migrate.identity import identify_config, identify_preset
+
+        identity = (identify_config(catalog.models, arch, cfg) if model.lower().endswith(".json")
+                    else identify_preset(arch))
+    adapted = adapted_lists_for(catalog, "", identity.names) if catalog is not None and identity else []
     report = classify(
         trace, ops,
         fused=load_fused(), caveats=load_caveats(), adapted_lists=adapted,
         stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=moe or multimodal,
     )
+    if identity is not None:
+        report = report.model_copy(update={"adapted_match": identity.to_json(),
+                                           "adapted_match_i18n": identity.message.to_json()})
     if trace.shrunk:
         from suanli.i18n import render
 
@@ -189,6 +199,10 @@ def _render(report: CoverageReport, wall_s: float) -> None:
         state = say_id({True: "cli.mig.listed", False: "cli.mig.not_listed", None: "cli.mig.list_unknown"}[a.listed])
         console.print(say_id("cli.mig.adapted", name=a.name, state=state) + (f" [dim]({a.source})[/]" if a.source else ""),
                       highlight=False)
+    if report.adapted_match:  # what the look-up went by: the preset, or the config's architecture and dimensions
+        console.print("[dim]" + say_id("cli.mig.match", text=say_json(report.adapted_match_i18n,
+                                                                       report.adapted_match["text"])) + "[/dim]",
+                      highlight=False, soft_wrap=True)
     basis = say_json(report.migration_basis_i18n, report.migration_basis)
     if report.migration_weeks:
         lo, hi = report.migration_weeks

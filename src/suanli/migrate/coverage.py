@@ -161,6 +161,7 @@ class AdaptedList(_Frozen):
     use: Literal["inference", "training", "both"] = "both"
     listed: bool | None = Field(description="None when the catalog has no adapted list for the stack")
     source: str | None = None
+    matched: str | None = Field(None, description="the list's entry the model was found as (a config.json: a preset's)")
 
 
 class CoverageReport(_Frozen):
@@ -183,6 +184,9 @@ class CoverageReport(_Frozen):
     migration_basis: str
     migration_basis_i18n: dict[str, Any] | None = Field(None, exclude=True)
     trace: dict[str, Any]
+    # what the adapted-list look-up went by (migrate.identity.ListIdentity.to_json: basis, preset, presets, text)
+    adapted_match: dict[str, Any] | None = None
+    adapted_match_i18n: dict[str, Any] | None = Field(None, exclude=True)
 
 
 # ------------------------------------------------------------------------------------------- data files
@@ -519,17 +523,18 @@ def adapted_lists_for(catalog: Any, model_id: str, aliases: Iterable[str] = ()) 
 
     Ascend stacks are those with id `cann` or vendor `huawei`. Each of a stack's `adapted_lists`
     (vLLM-Ascend, MindSpeed-LLM, MindIE, ...) gives one row; a stack with only the union `adapted_models`
-    gives one row for it; a stack with neither gives listed=None (unknown)."""
+    gives one row for it; a stack with neither gives listed=None (unknown). An empty `model_id` with no
+    aliases (a config.json matched to no preset, `migrate.identity`) is on no list."""
     from suanli.catalog.lookup import normalize
 
     def keys(name: str) -> set[str]:
         k = normalize(name)
         return {k, k.split("/", 1)[1]} if "/" in k else {k}
 
-    mine: set[str] = set().union(*(keys(n) for n in (model_id, *aliases)))
+    mine: set[str] = set().union(*(keys(n) for n in (model_id, *aliases) if n.strip()))
 
-    def on(models: Iterable[str]) -> bool:
-        return any(keys(m) & mine for m in models)
+    def found(models: Iterable[str]) -> str | None:
+        return next((m for m in models if keys(m) & mine), None)
 
     out: list[AdaptedList] = []
     for s in getattr(catalog, "stacks", ()):
@@ -538,12 +543,14 @@ def adapted_lists_for(catalog: Any, model_id: str, aliases: Iterable[str] = ()) 
         lists = tuple(getattr(s, "adapted_lists", ()) or ())
         if lists:
             for lst in lists:
-                out.append(AdaptedList(stack=s.id, name=lst.name, use=lst.use, listed=on(lst.models.value),
-                                       source=lst.models.source))
+                hit = found(lst.models.value)
+                out.append(AdaptedList(stack=s.id, name=lst.name, use=lst.use, listed=hit is not None,
+                                       source=lst.models.source, matched=hit))
             continue
         models = tuple(getattr(s, "adapted_models", ()) or ())
-        out.append(AdaptedList(stack=s.id, name=s.name, listed=on(models) if models else None,
-                               source=getattr(s, "adapted_source", None)))
+        hit = found(models)
+        out.append(AdaptedList(stack=s.id, name=s.name, listed=(hit is not None) if models else None,
+                               source=getattr(s, "adapted_source", None), matched=hit))
     return out
 
 

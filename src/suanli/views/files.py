@@ -151,9 +151,14 @@ def load_model_arg(cat: Catalog, name: str, field: str = "model") -> ModelArch:
         if not isinstance(cfg, dict):
             raise InputError(field, Message("err.must_be_a_json_object_a", name=name))
         try:
-            return from_hf_config(cfg, name=config_model_name(cfg, str(Path(name).expanduser())))
+            arch = from_hf_config(cfg, name=config_model_name(cfg, str(Path(name).expanduser())))
         except (TypeError, ValueError, OverflowError, KeyError, AttributeError) as e:
             if isinstance(e, InputError):
                 raise
             raise InputError(field, Message("err.is_not_a_usable_config_json", name=name, name2=type(e).__name__, e=e)) from None
+        from suanli.migrate.identity import identify_config
+
+        # its aliases are the presets it is by architecture and dimensions, never its file's path, so the adapted
+        # lists (plan's and migrate cost's migration effort) see what the file says (migrate check: the same rule)
+        return arch.model_copy(update={"aliases": identify_config(cat.models, arch, cfg).names})
     return lookup.model(cat, name)
