@@ -60,7 +60,8 @@ def test_slow_tpot_warns_and_tokens_per_s_per_user_sets_it() -> None:
 
 def test_concurrent_users_errors_in_chinese() -> None:
     out = _run("--lang", "zh", "plan", "--model", "qwen2.5-7b", "--task", "inference", "--concurrent-users", "100")
-    assert out.returncode == 2 and "错误：concurrent-users: 需要 `tpot_s`" in out.stderr
+    # the CLI names the field by its flag (i18n.field_name), the API by its JSON name
+    assert out.returncode == 2 and "错误：concurrent-users: 需要 --tpot" in out.stderr and "tpot_s" not in out.stderr
     out = _run("--lang", "zh", "plan", "--model", "qwen2.5-7b", "--task", "inference", "--concurrent-users", "100",
                "--tpot", "0.05", "--requests-per-s", "3")
     assert "只能给出其一" in out.stderr and "not both" not in out.stderr
