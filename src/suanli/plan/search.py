@@ -677,6 +677,50 @@ def _serve_batches(req: PlanRequest, tps: list[int]) -> np.ndarray:
     return np.sort(np.concatenate([base, extra]))
 
 
+def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray], output: int) -> np.ndarray:
+    """Output tokens/s one replica serves with `b` requests in flight, each joining the running batch: by Little's
+    law (L = λW, Little 1961, doi:10.1287/opre.9.3.383) b requests per W = TTFT (`joining_ttft_s`) + (output − 1) ×
+    TPOT (`inference_step`'s decode step), the latencies a serving row reports."""
+    step = inference_step(st, tp, 1.0, b, rates)["step_s"]
+    return np.asarray(b * output / (joining_ttft_s(st, tp, 1.0, b, rates, step) + (output - 1) * step))
+
+
+_RUN_BATCH_ROUNDS = 8  # concurrent users: rounds of "more replicas, so a smaller batch each" for the rate they send
+
+
+def _run_batch(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
+               users: float, need_tok_s: float, output: int, pinned: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The batch each replica runs, no more than the searched `b`, and the replicas (a pinned count stays):
+    concurrent users spread over the replicas, min(b, ⌈users / replicas⌉) each, with replicas added (at most
+    `_RUN_BATCH_ROUNDS` rounds) while their throughput at that batch, through `inference_step`, is short of the rate
+    the users send; a request rate alone, the smallest batch whose throughput meets the replica's share of it —
+    by Little's law (L = λW, Little 1961, doi:10.1287/opre.9.3.383) the requests in flight at that rate — found by
+    bisection over whole batches; a batch job (no rate) keeps its batch full."""
+    ok = np.isfinite(replicas) & (replicas > 0)
+    r = np.where(ok, replicas, 1.0)
+    if users > 0:
+        run = np.minimum(b, np.ceil(users / r))
+        for _ in range(0 if pinned or need_tok_s <= 0 else _RUN_BATCH_ROUNDS):
+            per_replica = _served_tok_s(st, tp, run, rates, output)
+            more = np.maximum(r, np.ceil(need_tok_s / per_replica))
+            more = np.where(np.isfinite(more), more, r)
+            if np.array_equal(more, r):
+                break
+            r = more
+            run = np.minimum(b, np.ceil(users / r))
+    elif need_tok_s > 0:
+        lo, run = np.ones(b.shape), b.copy()
+        while np.any(lo < run):
+            mid = np.floor((lo + run) / 2)
+            enough = r * _served_tok_s(st, tp, mid, rates, output) >= need_tok_s
+            open_ = lo < run
+            run = np.where(open_ & enough, mid, run)
+            lo = np.where(open_ & ~enough, mid + 1, lo)
+    else:
+        run = b
+    return np.where(ok, run, b), np.where(ok, r, replicas)
+
+
 def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
     inference kernels, then the replicas needed for the request rate."""
@@ -707,11 +751,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         di, tp, b = di[keep], tp[keep], b[keep]
         cap = np.array([d.capacity for d in devs])[di]
         pool = cap * prealloc if prealloc is not None else None
-        mem = inference_memory(mt, tp, 1.0, 1.0, b, pool)
         runtime = np.array([d.runtime for d in devs])[di]
-        needed = sum(v for k, v in mem.items() if k != "kv_cache_pool_unused") + runtime
         usable = usable_memory_bytes(cap, np.array([d.fragmentation for d in devs])[di], prealloc)
-        fits = needed <= usable
         # the smallest tensor-parallel group one batch-1 replica fits in (NaN: none up to the last of NEED_TPS), by
         # the same memory: why-not names it where the node is smaller, as a replica never spans nodes
         need_tp = np.full(di.shape, np.nan)
@@ -721,25 +762,39 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             need_tp = np.where(fit1, float(tp_try), need_tp)
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
+        # the replicas a configuration takes if each ran the searched batch b (its upper bound) full
+        per_full = _served_tok_s(st, tp, b, rates, req.output)
+        # concurrent users (README): each always has a request in flight, so the replicas hold them all at once:
+        # replicas × batch ≥ users (one slot of the running batch per user), besides the rate they send
+        users = float(req.concurrent_users or 0)
+        if req.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
+            replicas = req.gpus / tp
+        elif need_tok_s > 0:
+            replicas = np.maximum(np.ceil(need_tok_s / per_full), np.ceil(users / b))
+        else:
+            replicas = np.ones(di.shape)
+        # the batch each replica really runs once the users / the rate are spread over the replicas: memory,
+        # TPOT, TTFT and throughput are all this batch's (one model of the world), through the same kernels
+        b, replicas = _run_batch(st, tp, b, rates, replicas, users, need_tok_s, req.output, req.gpus is not None)
+        mem = inference_memory(mt, tp, 1.0, 1.0, b, pool)
+        needed = sum(v for k, v in mem.items() if k != "kv_cache_pool_unused") + runtime
+        fits = needed <= usable
         k = inference_step(st, tp, 1.0, b, rates)
         ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
-        per_replica = b * req.output / k["total_s"]
+        # a request rate is served at the latencies the row reports (Little's law over TTFT + (output − 1) × TPOT);
+        # a batch job (tokens, no rate) runs its batch whole: prefill of the batch, then the decode steps
+        per_replica = (b * req.output / (ttft + (req.output - 1) * k["step_s"]) if need_tok_s > 0 or users > 0
+                       else b * req.output / k["total_s"])
         # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
         fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
         if req.tpot_s is not None:
             fail |= np.where(k["step_s"] <= req.tpot_s, 0, F_TPOT)
         if req.ttft_s is not None:
             fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
-        # concurrent users (README): each always has a request in flight, so the replicas hold them all at once:
-        # replicas × batch ≥ users (one slot of the running batch per user), besides the rate they send
-        users = float(req.concurrent_users or 0)
-        if req.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
-            replicas = req.gpus / tp
-            fail |= np.where((replicas * per_replica >= need_tok_s) & (replicas * b >= users), 0, F_RATE)
-        elif need_tok_s > 0:
-            replicas = np.maximum(np.ceil(need_tok_s / per_replica), np.ceil(users / b))
-        else:
-            replicas = np.ones(di.shape)
+        # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
+        # unless the card count is pinned)
+        held = (replicas * per_replica >= need_tok_s) & (replicas * b >= users)
+        fail |= np.where(held | ((req.gpus is None) & ~np.isfinite(per_replica)), 0, F_RATE)
         if need_tok_s > 0:
             hours = np.full(di.shape, req.serving_hours)
         else:

@@ -164,6 +164,33 @@ def test_serving_ttft_is_a_request_joining_the_running_batch(cat) -> None:
     assert all(x.ttft_s is not None and x.ttft_s <= p.ttft_s * 1.01 for x in tight.plans)
 
 
+@pytest.mark.parametrize("kw", [dict(concurrent_users=200, tpot_s=0.05, domestic_only=True),
+                                dict(concurrent_users=50, tpot_s=0.0333, ttft_s=1.0),
+                                dict(requests_per_s=5.0, input=2048, output=256)])
+def test_serving_rows_report_the_batch_each_replica_runs(cat, kw) -> None:  # type: ignore[no-untyped-def]
+    """A serving row's batch is the one each replica runs once the users (or the rate) are spread over its replicas,
+    and its TPOT/TTFT and memory are `estimate`'s at that batch (before: the searched batch's, e.g. MTT S4000 with
+    200 users quoted TPOT 42 ms at 3 × b128 where each replica ran 67)."""
+    m = lookup.model(cat, "qwen2.5-7b")
+    req = _req(task="inference", top=10, **kw)
+    r = plan(cat, m, req)
+    assert r.plans
+    for p in r.plans:
+        assert p.replicas is not None and p.tpot_s is not None
+        users = kw.get("concurrent_users")
+        if users:
+            assert p.micro_batch == math.ceil(users / p.replicas)
+        else:  # the smallest batch whose served rate meets the replicas' share: one fewer would not
+            fewer = estimate(cat, m, lookup.accelerator(cat, p.device),
+                             plan_workload(p, req).model_copy(update={"batch": p.micro_batch - 1})).inference
+            assert p.micro_batch == 1 or (fewer is not None and p.replicas * (p.micro_batch - 1) * req.output / (
+                fewer.ttft_joining_s + (req.output - 1) * fewer.tpot_s) < (req.requests_per_s or 0) * req.output)
+        e = estimate(cat, m, lookup.accelerator(cat, p.device), plan_workload(p, req))
+        assert e.inference is not None and e.memory.needed_bytes == pytest.approx(p.memory_needed_bytes, rel=1e-9)
+        assert e.inference.tpot_s == pytest.approx(p.tpot_s, rel=1e-9)
+        assert e.inference.ttft_joining_s == pytest.approx(p.ttft_s, rel=1e-9)
+
+
 def test_bad_request_is_one_line(cat) -> None:
     with pytest.raises(InputError, match="objective"):
         _req(objective="cheap")
@@ -221,7 +248,12 @@ def test_any_plan_re_estimates_to_the_same_numbers(cat, req) -> None:  # type: i
         subsidy = req.subsidy if acc.domestic else 0.0
         if req.task == "inference":
             assert e.inference is not None
-            assert e.inference.output_tokens_per_s == pytest.approx(p.tokens_per_s, rel=1e-9)
+            # a request rate is served at the row's own latencies (Little's law: batch requests per TTFT + (o − 1) TPOT)
+            assert p.replicas is not None and e.inference.tpot_s is not None
+            served = p.replicas * p.micro_batch * req.output / (
+                e.inference.ttft_joining_s + (req.output - 1) * e.inference.tpot_s)
+            assert served == pytest.approx(p.tokens_per_s, rel=1e-9)
+            assert served >= (req.requests_per_s or 0) * req.output * (1 - 1e-9)
             assert e.inference.ttft_joining_s == pytest.approx(p.ttft_s, rel=1e-9)
             assert e.inference.tpot_s == pytest.approx(p.tpot_s, rel=1e-9)
         else:
