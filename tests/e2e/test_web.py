@@ -203,6 +203,22 @@ def test_compare_value_catalog(page: Page, base_url: str, shots: Path) -> None:
     assert "Any region" in page.locator("#cmp-meta").inner_text()
     page.screenshot(path=str(shots / "compare.png"), full_page=True)
 
+    # serving: the memory row is plan's needed / usable / capacity (not the card's total with vLLM's unused
+    # pre-allocated pool); the pool is a note under it, as the CLI's compare says it
+    page.select_option("#cmp-task", "inference")
+    page.select_option("#cmp-devices", ["rtx-4090", "a100-80g"])
+    page.click("#cmp-btn")
+    mem = page.locator("#cmp-table tr", has=page.locator("th", has_text="needed / usable / capacity"))
+    mem.wait_for()
+    api = page.evaluate("() => state.compare")
+    gib = lambda b: f"{b / 2**30:.1f}".removesuffix(".0")  # the page's fmt: at most one decimal  # noqa: E731
+    assert any(r["memory_pool_note"] for r in api)  # vLLM pre-allocates on both
+    for cell, r in zip(mem.locator("td").all(), api):
+        text = cell.inner_text()
+        assert text.startswith(f"{gib(r['memory_needed_bytes'])} / {gib(r['memory_usable_bytes'])} / "), text
+        assert not text.startswith(f"{gib(r['memory_per_gpu_bytes'])} / ")  # the old total with the unused pool
+        assert (r["memory_pool_note"] or "") in text, text
+
     page.click("#tab-value")  # cn listings by default: few devices; widening shows more, international marked
     page.wait_for_selector("#val-meta:has-text('Chinese platforms')")
     page.select_option("#val-region", "any")

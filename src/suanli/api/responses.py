@@ -23,6 +23,7 @@ __all__ = [
     "BenchSaved",
     "CompareLayout",
     "CompareRow",
+    "CompareServed",
     "ImportResultJson",
     "ImportRow",
     "Info",
@@ -77,6 +78,24 @@ class CompareLayout(Shape):
     pinned: list[str] = Field(description="the dimensions the request pinned (tp, pp, zero, recompute)")
 
 
+class CompareServed(Shape):
+    """A serving compare row's request rate as served (`suanli.plan.compare._served_facts`): the planner's serving
+    search at the row's tp, at the batch each replica runs to carry the rate."""
+
+    requests_per_s: float
+    output_tokens_per_s: float = Field(description="the output tokens/s served at the run batch (the rate's)")
+    tp: int
+    replicas: int
+    batch: int = Field(description="concurrent sequences each replica runs to carry the rate (the row's layout "
+                       "batch is the capacity's)")
+    tpot_s: float | None = Field(description="the decode step at the run batch")
+    ttft_s: float | None = Field(description="a joining request's time to first token at the run batch")
+    memory_needed_bytes: float = Field(description="per card at the run batch, as plan's memory_needed_bytes")
+    capacity_share: float | None = Field(description="output_tokens_per_s over the row's tokens_per_s (capacity)")
+    note: str
+    note_i18n: MessageJson | None = Field(None, description="note as a message (id, params)")
+
+
 class CompareRow(Shape):
     """One device of POST /api/compare: the same job's memory, speed, hours and cheapest cost."""
 
@@ -93,6 +112,9 @@ class CompareRow(Shape):
                                      "serving search within the request's targets, else a 200 ms TPOT; or --batch)")
     serving_rule_i18n: MessageJson | None = Field(None, description="serving_rule as a message, else null")
     tpot_s: float | None = Field(None, description="serving: the decode step (time per output token) at the row's batch")
+    served: CompareServed | None = Field(None, description="serving with requests_per_s: the rate served at the batch "
+                                         "each replica runs (the row's layout and tokens_per_s are its capacity); "
+                                         "null without a rate or where the cards cannot carry it (layout_note says why)")
     memory_per_gpu_bytes: float = Field(description="everything the card holds per device: the breakdown's sum, a "
                                         "pre-allocating engine's unused KV pool included (what nvidia-smi shows)")
     memory_capacity_bytes: float | None

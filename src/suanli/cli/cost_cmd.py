@@ -234,6 +234,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
             console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
                           soft_wrap=True)
+        for r in rows:  # a request rate: the batch it is served at beside the capacity column (its TPOT, TTFT)
+            if r.get("served"):
+                console.print(f"{_device(cat, r['device'])}: {say_json(r['served'].get('note_i18n'), r['served']['note'])}",
+                              highlight=False, soft_wrap=True)
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         said: set[str] = set()
         for r in rows:  # the out-of-sample evidence for the speed column, once per stack (a row that runs)

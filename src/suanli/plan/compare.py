@@ -25,7 +25,7 @@ from suanli.estimate.memory import preallocate_fraction, weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
                               migration_tco, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
-from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, fastest_layout_why, memory_likely_short,
+from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 memory_within_error, migration_weeks, plan_workload, pooled_evidence, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
@@ -202,10 +202,17 @@ def serving_target(requests_per_s: float | None = None, tpot_s: float | None = N
                    ttft_s: float | None = None) -> tuple[float | None, Message]:
     """The TPOT a compare serves within and the sentence that says how each row's batch was chosen: the request's
     targets when it states a rate or a TPOT (the planner's serving search, `plan.search.serving_layout`), else
-    `DEFAULT_SERVING_TPOT_S` (the planner has no default TPOT; MLPerf Inference's Server bound)."""
+    `DEFAULT_SERVING_TPOT_S` (the planner has no default TPOT; MLPerf Inference's Server bound). With a rate the
+    sentence says the row is the layout's capacity and the rate is served at a smaller batch (`_rate_layout`)."""
     if requests_per_s is None and tpot_s is None:
         return DEFAULT_SERVING_TPOT_S, Message("cmp.serving.default_tpot", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000,
                                                field="tpot_s", other=Message("input.name", field="requests_per_s"))
+    if requests_per_s is not None:  # a rate: the capacity column, then what the rate is served at (`_rate_layout`)
+        limits = ([Message("cmp.serving.tpot", tpot_ms=tpot_s * 1000)] if tpot_s is not None
+                  else [Message("cmp.serving.tpot_default", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)]) + \
+            ([Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else [])
+        return tpot_s, Message("cmp.serving.capacity_rate", targets=Message("list.items", items=limits),
+                               rate=Message("cmp.serving.rate", rps=requests_per_s))
     parts = ([Message("cmp.serving.rate", rps=requests_per_s)] if requests_per_s is not None else []) + \
         ([Message("cmp.serving.tpot", tpot_ms=tpot_s * 1000)] if tpot_s is not None else []) + \
         ([Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else [])
@@ -230,6 +237,62 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
         return w, why
     # the planner serves the precisions it plans; another (fp16, fp32) is laid out as bf16 and estimated at its own
     return plan_workload(lay, req).model_copy(update={"tokens": tokens, "precision": precision}), None
+
+
+def _rate_search(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
+                 requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
+                 error_bands: dict[str, ErrorBand] | None) -> tuple[Layout | None, Message | None]:
+    """The planner's serving search (`plan.search.serving_layout`) for `requests_per_s` on exactly `gpus` cards,
+    `tp` pinned when given: the layout with the batch each replica runs to carry the rate and that batch's TPOT and
+    TTFT, or None and the planner's why-not."""
+    req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, requests_per_s=requests_per_s,
+                       tpot_s=tpot_s, ttft_s=ttft_s, precision=precision if precision in SERVE_PRECISIONS else "bf16")
+    return serving_layout(cat, m, req, acc.id, error_bands)
+
+
+def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
+                 tp: int | None, requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
+                 error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, Message | None, Layout | None]:
+    """A compare with a request rate: the row is the layout's capacity, the rate what it serves.
+
+    The capacity is `compare` without the rate (`_served_layout`: the planner's serving search with the most output
+    tokens/s within the TPOT — `DEFAULT_SERVING_TPOT_S` when none is stated — and the TTFT, its full batch × replicas),
+    so a device's column does not fall to ≈ rate × output tokens as the rate search's run batch does; the rate is then
+    searched at that layout's tp (`_rate_search`: the batch each replica runs to carry it, TPOT and TTFT at that
+    batch). When that tp cannot carry the rate and no tp is pinned, the tp the planner serves the rate on, with its
+    capacity. Returns (the capacity workload, why the rate is not served or nothing fits, the rate's layout or None)."""
+    cap_tpot = tpot_s if tpot_s is not None else DEFAULT_SERVING_TPOT_S
+    w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, cap_tpot, ttft_s, error_bands)
+    if why is not None:  # nothing meets the latency targets at any batch: the batch-1 layout and why (as before)
+        return _served_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, tpot_s, ttft_s,
+                              error_bands) + (None,)
+    lay, swhy = _rate_search(cat, m, acc, gpus, precision, w.tp, requests_per_s, tpot_s, ttft_s, error_bands)
+    if lay is None and tp is None:
+        other, owhy = _rate_search(cat, m, acc, gpus, precision, None, requests_per_s, tpot_s, ttft_s, error_bands)
+        if other is None:
+            swhy = owhy  # the planner's why-not over every tp
+        else:
+            w2, cwhy = _served_layout(cat, m, acc, gpus, precision, tokens, other.tp, None, cap_tpot, ttft_s,
+                                      error_bands)
+            if cwhy is None:
+                w, lay, swhy = w2, other, None
+    if lay is None:
+        return w, Message("cmp.serving.not_served", rate=Message("cmp.serving.rate", rps=requests_per_s),
+                          why=swhy or Message("cmp.no_layout_fits")), None
+    return w, None, lay
+
+
+def _served_facts(lay: Layout, requests_per_s: float, capacity_tok_s: float | None) -> dict[str, Any]:
+    """What a compare row with a rate serves it at (the planner's `serving_layout` figures at the run batch)."""
+    share = lay.tokens_per_s / capacity_tok_s if capacity_tok_s else None
+    msg = Message("cmp.serving.served", rate=Message("cmp.serving.rate", rps=requests_per_s), tok_s=lay.tokens_per_s,
+                  batch=lay.micro_batch, tp=lay.tp, replicas=lay.dp, share=share or 0.0,
+                  tpot_ms=(lay.tpot_s or 0.0) * 1000, ttft_ms=(lay.ttft_s or 0.0) * 1000,
+                  need=lay.memory_needed_bytes / 2**30)
+    return {"requests_per_s": requests_per_s, "output_tokens_per_s": lay.tokens_per_s, "tp": lay.tp,
+            "replicas": lay.dp, "batch": lay.micro_batch, "tpot_s": lay.tpot_s, "ttft_s": lay.ttft_s,
+            "memory_needed_bytes": lay.memory_needed_bytes, "capacity_share": share,
+            "note": render(msg), "note_i18n": msg.to_json()}
 
 
 def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int, precision: str, tokens: float | None,
@@ -314,11 +377,15 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         acc = lookup.accelerator(cat, g)
         prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), task)  # the one default rule
         why: Message | str | None
+        served_lay: Layout | None = None  # with a rate: the planner's layout that serves it (its run batch)
         nets = _networks(priced, acc, gpus, task == "inference")
         layouts: list[tuple[Workload, str | None, Message | str | None]]
         if task == "inference":
             if batch is not None:
                 w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp)
+            elif requests_per_s is not None:  # the layout's capacity in the row, the rate's run batch beside
+                w, why, served_lay = _rate_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot,
+                                                  ttft_s, error_bands)
             else:
                 w, why = _served_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot, ttft_s,
                                         error_bands)
@@ -369,6 +436,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "serving_rule": render(rule) if rule is not None else None,
             "serving_rule_i18n": rule.to_json() if rule is not None else None,
             "tpot_s": c["speed"].get("tpot_s") if task == "inference" else None,
+            # with a rate: the row's layout and tokens/s are its capacity (the full batch × replicas); this is the
+            # rate served at the batch each replica runs, with that batch's TPOT and TTFT (None: not served)
+            "served": (_served_facts(served_lay, requests_per_s, c["speed"].get("output_tokens_per_s"))
+                       if served_lay is not None and requests_per_s is not None else None),
             "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             # plan's memory figure (its GiB/card column): needed of usable, the engine's unused KV pool not needed

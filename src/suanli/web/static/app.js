@@ -399,8 +399,14 @@ async function runCompare(body) {
   finally { $("#cmp-btn").disabled = false; }
 }
 function renderCompare(rows) {
-  const f = [["device", r => esc(devName(r.device, r.device_name))], ["mem_gib", r => fmt(r.memory_per_gpu_bytes / GiB) + " / " + fmt(r.memory_capacity_bytes / GiB, 0)],
-    ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fmt(r.tokens_per_s, 0)], ["hours", r => fmt(r.hours, 2)],
+  // memory as plan and the CLI's compare count it (needed / usable / capacity, memCell); a pre-allocating engine's
+  // pool (vLLM gpu_memory_utilization: what the card shows in use) is a note under it, in the answer's language
+  const f = [["device", r => esc(devName(r.device, r.device_name))],
+    ["mem_usable", r => memCell(r) + (r.memory_pool_note ? `<div class="muted pool-note">${esc(r.memory_pool_note)}</div>` : "")],
+    ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fmt(r.tokens_per_s, 0)],
+    // a request rate: tokens/s above is the layout's capacity; this is the rate served at its run batch
+    ...(rows.some(r => r.served) ? [["served", r => r.served ? esc(r.served.note) : esc(r.layout_note || "")]] : []),
+    ["hours", r => fmt(r.hours, 2)],
     ["cost", r => fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
     ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
       : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")]];
