@@ -27,6 +27,7 @@ from suanli.plan.compare import (
     tco_rows,
 )
 from suanli.plan.cost import (
+    USE_PATTERNS,
     rent_vs_buy,
 )
 from suanli.plan.scenarios import Scenario, run_scenario
@@ -108,16 +109,17 @@ def _break_even_text(be: float | None) -> str:
 
 def _fresh_range(cat: Any, device: str, reg: str, kinds: tuple[str, ...], today: Any, r: Any, rent: float,
                  card: float, srv: float, tdp: float, pue: float, electricity: float, ops: float, years: float,
-                 utilization: float) -> dict[str, Any] | None:
+                 utilization: float, use_pattern: str = "spread") -> dict[str, Any] | None:
     """When renting and owning at full use are within `RVB_CLOSE_MARGIN`, break-even at the cheapest and dearest
-    fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict."""
+    fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict. Each
+    break-even rents from that offer alone, billed in its own unit as the verdict is (`rent_vs_buy`)."""
     margin = abs(r.rent_cny_per_year_full_use - r.buy_cny_per_year) / max(r.buy_cny_per_year, 1e-9)
     if margin >= RVB_CLOSE_MARGIN:
         return None
     opts = [t for t in rent_options(cat, device, HOURS_PER_YEAR, reg, kinds) if not offer_q.is_stale(t[1], today)]
     lo, hi = (opts[0], opts[-1]) if opts else (None, None)
-    be = [rent_vs_buy(t[0], card, srv, tdp, pue, electricity, ops, years, utilization).break_even_utilization
-          if t is not None else None for t in (lo, hi)]
+    be = [rent_vs_buy([t[1]], card, srv, tdp, pue, electricity, ops, years, utilization,
+                      use_pattern).break_even_utilization if t is not None else None for t in (lo, hi)]
     return {"margin": margin, "offers": [{"offer": t[1].id, "provider": t[1].provider, "date": str(t[1].date),
                                           "rent_cny_per_card_hour": t[0]} for t in opts],
             "break_even_at_lowest": be[0], "break_even_at_highest": be[1]}
@@ -300,20 +302,33 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             return
         cols = ["provider", "kind", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
                 "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
+        # the notes are sentences: numbered under the table (one number per distinct sentence), so the column
+        # holds only their numbers and the table keeps its width for the figures at 80 columns
+        footnotes: dict[str, int] = {}
+
+        def refs(r: dict[str, Any]) -> str:
+            texts = ([say_json(m, n) for m, n in zip(r.get("notes_i18n") or [], r["notes"])]
+                     if len(r.get("notes_i18n") or []) == len(r["notes"]) else list(r["notes"]))
+            return " ".join(f"({footnotes.setdefault(x, len(footnotes) + 1)})" for x in texts)
+
         shown = [{**r, "provider": _provider(r.get("offer"), r.get("provider")),
                   "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
-                  "notes": [say_json(m, n) for m, n in zip(r.get("notes_i18n") or [], r["notes"])]
-                  if len(r.get("notes_i18n") or []) == len(r["notes"]) else r["notes"],
+                  "notes": refs(r),
                   "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit")}
                  for r in rows]
         emit_rows(shown, cols, title=tr("cli.tco.title", gpus=gpus, device=display_name(lookup.accelerator(cat, gpu)),
                                          hours=hours), headers=col_headers(cols, "tco.col"))
+        from rich.markup import escape
+
+        for text, i in footnotes.items():
+            console.print(escape(f"({i}) {text}"), highlight=False)
         _say_basis(reg, kinds, list(rows))
 
     @app.command("rent-vs-buy")
     def rent_vs_buy_cmd(
         gpu: Annotated[str, typer.Option(help="device")] = "rtx-4090",
-        utilization: Annotated[float, typer.Option(help="share of the year the card works")] = 0.5,
+        utilization: Annotated[float, typer.Option(help="share of the year the card works (hours in use ÷ 8,760)")] = 0.5,
+        use_pattern: Annotated[str, typer.Option("--use-pattern", help="how the hours in use fall: spread (some every month: a monthly offer is rented all year) or blocks (whole months: each offer bills the units covering them)")] = "spread",
         years: Annotated[float, typer.Option(help=f"amortization years (assumed default {_ASSUME.amortization_years.value:g})")] = _ASSUME.amortization_years.value,
         pue: Annotated[float, typer.Option(help=f"data-centre PUE (assumed default {_ASSUME.pue.value:g})")] = _ASSUME.pue.value,
         electricity: Annotated[float, typer.Option(help=f"CNY per kWh (assumed default {_ASSUME.electricity_cny_per_kwh.value:g})")] = _ASSUME.electricity_cny_per_kwh.value,
@@ -329,9 +344,15 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
     ) -> None:
         """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use.
 
-        Renting is priced at the cheapest usable offer for holding a card 8,760 h (any billing unit: a monthly
-        price beats an hourly one over a year), rented for the share of the year in use at that rate; a fresh price
-        before a stale one, as the planner chooses. Buying shares one server's non-card hardware among --cards."""
+        A year of renting is the cheapest usable offer for holding a card 8,760 h (any billing unit: a monthly
+        price beats an hourly one over a year). Renting at a use is the cheapest bill for utilization × 8,760 h in
+        use, each offer billed in its own unit: spread over the year (--use-pattern spread, the default) a monthly
+        offer is still rented every month and an hourly one bills the hours in use; in whole months (blocks) each
+        offer bills the units covering them. A fresh price before a stale one, as the planner chooses. Buying
+        shares one server's non-card hardware among --cards."""
+        if use_pattern not in USE_PATTERNS:
+            raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
+                                                    allowed=", ".join(USE_PATTERNS)))
         cat = planning_catalog()
         acc = lookup.accelerator(cat, gpu)
         if n_cards is not None and not 1 <= n_cards <= acc.max_cards_per_node:
@@ -383,6 +404,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
         rent_o: Any = None
         rent_bill: Any = None
+        pool: list[Any] = []  # the offers renting at a use is billed from: the fresh ones, else all (rent_for's rule)
         if rent_price is not None:
             rent = rent_price
         else:
@@ -392,6 +414,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                  Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds)))
             rent, o, bill = found
             rent_o, rent_bill = o, bill
+            usable = offer_q.usable_offers(cat, reg, kinds, device=acc.id)
+            pool = [u for u in usable if not offer_q.is_stale(u, today)] or list(usable)
             rent_info = {
                 # the offer as plans cite it too (catalog.offers.rent_message: one formatter)
                 "rent_from": (f"{o.id}, {render(rent_message(o), 'en')}, billed per {o.billing_unit}: {bill.cards_rented} "
@@ -406,12 +430,17 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             tdp = acc.specs.tdp_w.value
         else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
             raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id))
-        r = rent_vs_buy(rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization)
+        r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern)
         fresh = _fresh_range(cat, acc.id, reg, kinds, today, r, rent, card, srv or 0.0, tdp, pue, electricity, ops,
-                             years, utilization) if rent_price is None else None
+                             years, utilization, use_pattern) if rent_price is None else None
+        at_o = next((u for u in pool if u.id == r.rent_at_utilization_offer), None)
+        if at_o is not None:
+            extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)}
+        else:
+            extra_at = {}
         extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
                  "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
-                 "server_cards": share_cards, "fresh_rent_range": fresh}
+                 "server_cards": share_cards, "fresh_rent_range": fresh, **extra_at}
         if json_:
             emit_json({**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
                        "offer_kinds": list(kinds), **extra})  # the years the capex is spread over (--years)
@@ -433,6 +462,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             console.print(f"[yellow]{label('cli.label.warning')}[/]"
                           + tr("plan.warn.china_export", device=display_name(acc), device_id=acc.id),
                           highlight=False, soft_wrap=True)
+        if at_o is not None and at_o is not rent_o and extra_at["rent_at_utilization_offer_facts"].get("stale"):
+            facts = extra_at["rent_at_utilization_offer_facts"]
+            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(facts.get('stale_i18n'), facts['stale'])}",
+                          highlight=False, soft_wrap=True)
         share = (tr("cli.rvb.server_share", cny=srv) if priced_server and srv
                  else tr("cli.rvb.server", note=say(srv_msg) if srv_msg is not None else ""))
         console.print(tr("cli.rvb.header", device=f"[bold]{display_name(acc)}[/bold]", rent=rent, card=card, share=share),
@@ -440,11 +473,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         console.print(tr("cli.rvb.amortized", years=years), highlight=False, soft_wrap=True)  # buy ¥/year's basis
         if priced_server and srv and srv_msg is not None:  # the server the share comes from, and how it is split
             console.print("[dim]" + tr("cli.rvb.server", note=say(srv_msg)) + "[/dim]", highlight=False, soft_wrap=True)
+        # the rent side at this use: the offer, its unit, the units billed and the bill (the table's figure)
+        console.print("[dim]" + say_json(r.rent_at_utilization_note_i18n, r.rent_at_utilization_note) + "[/dim]",
+                      highlight=False, soft_wrap=True)
         items: list[dict[str, Any]] = []
         for k, v in r.model_dump().items():
-            if k == "break_even_note":
-                continue
-            if k == "break_even_note_i18n":
+            if k in ("break_even_note", "break_even_note_i18n", "use_pattern", "hours_in_use",
+                     "rent_at_utilization_note", "rent_at_utilization_note_i18n") or k.startswith("rent_at_utilization_") \
+                    and k != "rent_at_utilization_cny":  # said in the line above the table
                 continue
             if k == "break_even_utilization" and v is None:
                 v = say_json(r.break_even_note_i18n, r.break_even_note)

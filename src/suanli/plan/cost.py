@@ -5,6 +5,7 @@ All prices are CNY. An offer prices a whole instance of `offer.cards` cards for 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ __all__ = [
     "JobCost",
     "MigrationTCO",
     "RentVsBuy",
+    "USE_PATTERNS",
     "UNIT_HOURS",  # re-exported: `units.UNIT_HOURS` is the one table
     "billed_cost",
     "billed_units",
@@ -28,10 +30,12 @@ __all__ = [
     "cheapest_job_cost",
     "cost_assumptions",
     "cost_per_million_tokens",
+    "held_hours",
     "job_cost",
     "job_hours_on_offer",
     "migration_tco",
     "offer_download_delta_h",
+    "rent_bill",
     "rent_vs_buy",
     "yuan_per_effective_tflops",
 ]
@@ -195,6 +199,43 @@ def yuan_per_effective_tflops(
     return dense_tflops * scaling_efficiency * utilization / price_cny_per_card_hour
 
 
+#: how the hours in use fall over the year (`rent_vs_buy`, `--use-pattern`): `spread` — some use in every day, week
+#: and month, so an offer billed per day, week, month or year is rented the whole horizon and only a per-hour (or
+#: finer) offer bills just the hours in use; `blocks` — the use comes in whole blocks (months of training), so
+#: every offer bills the units covering the hours in use
+USE_PATTERNS = ("spread", "blocks")
+
+
+def held_hours(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, use_pattern: str = "spread") -> float:
+    """Hours `offer` is held to give `used_h` hours of use within `horizon_h` (`USE_PATTERNS`): under `spread` an
+    offer whose unit is longer than an hour is held the whole horizon (use in every month needs every month rented);
+    otherwise the hours in use, which `billed_units` rounds up to whole units."""
+    if use_pattern not in USE_PATTERNS:
+        raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
+                                                allowed=", ".join(USE_PATTERNS)))
+    return horizon_h if use_pattern == "spread" and UNIT_HOURS[offer.billing_unit] > 1 else used_h
+
+
+def rent_bill(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, use_pattern: str = "spread") -> JobCost:
+    """The bill for `used_h` hours of use of one instance of `offer` (its cards; a block rented whole, whole) within
+    `horizon_h`: `job_cost` over `held_hours` — units rounded up, minimum term, the one billing rule. Per card:
+    `cost_cny / cards_rented`."""
+    return job_cost(offer, offer.cards, held_hours(offer, used_h, horizon_h, use_pattern))
+
+
+def _per_card_bills(offers: Sequence[Offer], used_h: Any, horizon_h: float, use_pattern: str) -> Any:
+    """CNY per card of each offer's bill (rows) for each of `used_h` (columns): `billed_cost`, as `rent_bill`."""
+    rows = []
+    for o in offers:
+        unit_h = UNIT_HOURS[o.billing_unit]
+        held = np.full_like(used_h, horizon_h) if use_pattern == "spread" and unit_h > 1 else used_h
+        min_cards = o.min_cards_per_order or 0
+        cards_rented = math.ceil(max(o.cards, min_cards) / o.cards) * o.cards
+        rows.append(billed_cost(o.price_cny.value, unit_h, o.min_units, o.cards, o.cards, held, 0.0, min_cards)
+                    / cards_rented)
+    return np.vstack(rows)
+
+
 class RentVsBuy(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -209,10 +250,19 @@ class RentVsBuy(BaseModel):
     buy_at_utilization_cny: float
     cheaper: str
     utilization: float
+    use_pattern: str = Field("spread", description="how the hours in use fall over the year (spread, blocks)")
+    hours_in_use: float = Field(0.0, description="utilization × 8,760 h")
+    rent_at_utilization_offer: str | None = Field(
+        None, description="the offer whose bill prices renting at this use (None: --rent-price, per card-hour)")
+    rent_at_utilization_billing_unit: str | None = None
+    rent_at_utilization_units: int | None = Field(None, description="billing units paid per instance at this use")
+    rent_at_utilization_cards: int | None = Field(None, description="cards the bill rents (the bill ÷ them per card)")
+    rent_at_utilization_note: str = Field("", description="the rent at this use in words: offer, unit, units, bill")
+    rent_at_utilization_note_i18n: dict[str, Any] = Field(default_factory=dict)
 
 
 def rent_vs_buy(
-    rent_cny_per_card_hour: float,
+    rent: float | Sequence[Offer],
     card_cny: float,
     server_share_cny: float,
     tdp_w: float,
@@ -221,12 +271,23 @@ def rent_vs_buy(
     ops_cny_per_year: float,
     amortization_years: float,
     utilization: float = 0.5,
+    use_pattern: str = "spread",
 ) -> RentVsBuy:
     """Per card per year; PUE, electricity price and amortisation years are the caller's (defaults: the catalog's
-    `assumptions:`, `cost_assumptions`). Renting costs price × 8760 h × utilization (the seeds: ¥2.45 × 24 × 365 ≈ ¥21k at
-    full use). Buying costs capex / years + ops + power (TDP × PUE × price × hours used). Break-even
-    utilization u solves rent·u = fixed + power·u."""
-    for name, v, hi in (("rent-price", rent_cny_per_card_hour, 1e5), ("card-price", card_cny, 1e8),
+    `assumptions:`, `cost_assumptions`). Buying costs capex / years + ops + power (TDP × PUE × price × hours used).
+
+    `rent` is a price per card-hour in use (`--rent-price`): renting costs price × 8,760 h × utilization (the seeds:
+    ¥2.45 × 24 × 365 ≈ ¥21k at full use) and break-even u solves price·8760·u = fixed + power·u. Or `rent` is the
+    offers to rent from: renting at utilization u costs the cheapest per-card bill for u × 8,760 h in use over them,
+    each in its own unit (`rent_bill`: units rounded up, minimum term; `use_pattern` says whether a monthly offer is
+    held all year, `USE_PATTERNS`) — not a monthly subscription scaled by u. Break-even is then found on the hour
+    grid (every billing unit's boundary is a whole hour): the last hour of use at which renting is still cheaper,
+    ÷ 8,760; above it buying never costs more."""
+    offers: tuple[Offer, ...] = () if isinstance(rent, int | float) else tuple(rent)
+    price = float(rent) if isinstance(rent, int | float) else 1.0  # with offers: checked per offer by job_cost
+    if not isinstance(rent, int | float) and not offers:  # nothing to rent from: the caller asks for --rent-price
+        raise InputError("rent-price", Message("err.must_be_a_number_in_got_2", hi=1e5, v=None))
+    for name, v, hi in (("rent-price", price, 1e5), ("card-price", card_cny, 1e8),
                         ("years", amortization_years, 50.0)):
         if not (math.isfinite(v) and 0 < v <= hi):
             raise InputError(name, Message("err.must_be_a_number_in_got_2", hi=hi, v=v))
@@ -239,17 +300,49 @@ def rent_vs_buy(
     if not MIN_UTILIZATION <= utilization <= 1:  # the bound tco takes (views.bounds.check_tco)
         raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION,
                                                 utilization=utilization))
-    rent_full = rent_cny_per_card_hour * HOURS_PER_YEAR
+    if use_pattern not in USE_PATTERNS:
+        raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
+                                                allowed=", ".join(USE_PATTERNS)))
     capex = card_cny + server_share_cny
     fixed = capex / amortization_years + ops_cny_per_year
     power_full = tdp_w / 1000 * pue * electricity_cny_per_kwh * HOURS_PER_YEAR
-    denom = rent_full - power_full
-    be = fixed / denom if denom > 0 else None
-    rent_u = rent_full * utilization
+    used_h = utilization * HOURS_PER_YEAR
     buy_u = fixed + power_full * utilization
-    if be is not None and be <= 1:
+    at: dict[str, Any] = {}
+    if not offers:  # a price per card-hour in use: linear in the hours
+        rent_full = price * HOURS_PER_YEAR
+        denom = rent_full - power_full
+        be: float | None = fixed / denom if denom > 0 else None
+        be = be if be is not None and be <= 1 else None
+        rent_u = rent_full * utilization
+        at_note = Message("rvb.rent_at.price", share=utilization, hours=used_h, price=price, cost=rent_u)
+    else:
+        # the cheapest per-card bill at full use and at this use, each offer in its own unit (ties: the first)
+        full = [rent_bill(o, HOURS_PER_YEAR, HOURS_PER_YEAR, use_pattern) for o in offers]
+        rent_full = min(c.cost_cny / c.cards_rented for c in full)
+        bills = [rent_bill(o, used_h, HOURS_PER_YEAR, use_pattern) for o in offers]
+        i = min(range(len(offers)), key=lambda j: bills[j].cost_cny / bills[j].cards_rented)
+        o, bill = offers[i], bills[i]
+        rent_u = bill.cost_cny / bill.cards_rented
+        at = {"rent_at_utilization_offer": o.id, "rent_at_utilization_billing_unit": o.billing_unit,
+              "rent_at_utilization_units": bill.units_billed, "rent_at_utilization_cards": bill.cards_rented}
+        at_note = Message("rvb.rent_at.offer", share=utilization, hours=used_h,
+                          pattern=Message(f"rvb.pattern.{use_pattern}", option="--use-pattern blocks"), offer=o.id, billing_unit=o.billing_unit,
+                          units=bill.units_billed, bill=bill.cost_cny,
+                          per_card=Message("rvb.rent_at.per_card", cards=bill.cards_rented, cost=rent_u)
+                          if bill.cards_rented > 1 else "")
+        # break-even on the hour grid: rent(h) − buy(h) for h = 1 … 8,760 h in use; every unit's boundary (hour,
+        # day, week, 730-h month, year) is a whole hour, so between grid points the bill is flat while owning rises
+        hours = np.arange(1.0, HOURS_PER_YEAR + 1.0)
+        rent_h = _per_card_bills(offers, hours, HOURS_PER_YEAR, use_pattern).min(axis=0)
+        renting_cheaper = np.flatnonzero(rent_h < fixed + power_full * hours / HOURS_PER_YEAR)
+        if renting_cheaper.size and renting_cheaper[-1] == hours.size - 1:
+            be = None  # renting is cheaper at full use
+        else:
+            be = float(hours[renting_cheaper[-1]] / HOURS_PER_YEAR) if renting_cheaper.size else 0.0
+    if be is not None:
         note = Message("rvb.note.pays_off", share=be)
-    elif denom <= 0:
+    elif rent_full <= power_full:
         note = Message("rvb.note.never_power", power=power_full, rent=rent_full)
     else:  # fixed > rent − power: owning costs more than renting even at full use
         note = Message("rvb.note.never", own=fixed + power_full, rent=rent_full)
@@ -258,13 +351,18 @@ def rent_vs_buy(
         buy_cny_per_year=fixed + power_full,
         capex_cny=capex,
         power_cny_per_year_full_use=power_full,
-        break_even_utilization=be if be is not None and be <= 1 else None,
+        break_even_utilization=be,
         break_even_note=render(note),
         break_even_note_i18n=note.to_json(),
         rent_at_utilization_cny=rent_u,
         buy_at_utilization_cny=buy_u,
         cheaper="rent" if rent_u <= buy_u else "buy",
         utilization=utilization,
+        use_pattern=use_pattern,
+        hours_in_use=used_h,
+        rent_at_utilization_note=render(at_note),
+        rent_at_utilization_note_i18n=at_note.to_json(),
+        **at,
     )
 
 
