@@ -208,6 +208,8 @@ def test_compare_value_catalog(page: Page, base_url: str, shots: Path) -> None:
     page.select_option("#cmp-task", "inference")
     page.select_option("#cmp-devices", ["rtx-4090", "a100-80g"])
     page.click("#cmp-btn")
+    # the serving answer, not the LoRA table still shown (it has the same memory row)
+    page.wait_for_function("() => state.compare && state.compare.length === 2 && state.compare[0].layout.engine")
     mem = page.locator("#cmp-table tr", has=page.locator("th", has_text="needed / usable / capacity"))
     mem.wait_for()
     api = page.evaluate("() => state.compare")
