@@ -199,11 +199,15 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[f
     the stack's adapted list takes the adapted range (seed-000 §4: 1–2 weeks), others the unadapted range
     (2–4 weeks), MoE and multimodal the longer range (seed-003 §2: 1–2 months). An MoE or multimodal model on the
     adapted list gets both sources' span (the adapted low to the MoE/multimodal high): seed-000 prices it by the
-    list, seed-003's community figure by the architecture, and neither says which wins."""
+    list, seed-003's community figure by the architecture, and neither says which wins. A config.json model
+    (`source` user-config) is matched by its aliases alone — the presets it is by architecture and dimensions
+    (`views.files.load_model_arg`, `migrate.identity`) — never by its id, its folder's name or `_name_or_path`, as
+    `migrate check` matches it."""
     if stack.id == "cuda":
         return 0.0, 0.0, Message("migration.cuda")
     ids = {a.lower() for a in stack.adapted_models}
-    names = {m.id.lower(), *(a.lower() for a in m.aliases)}
+    own = () if m.source == "user-config" else (m.id.lower(),)
+    names = {*own, *(a.lower() for a in m.aliases)}
     on_list = bool(ids & names) or any(i.split("/")[-1] in {n.split("/")[-1] for n in names} for i in ids)
     complex_arch = m.moe is not None or m.kind == "diffusion"
     if on_list and stack.migration_weeks_adapted is not None:
@@ -839,7 +843,9 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     `plan.cost.offer_download_delta_h`). The choice, in order: a fresh price before a stale one (`is_stale` at
     `req.stale_months`: a stale offer prices a configuration only when no fresh one can rent it); for
     fastest-within-budget, one within the budget; then by the objective: cheapest and best-value the lowest cost
-    (ties: sooner done), fastest the soonest done (training: hours; serving: its first serve; ties: lower cost).
+    (ties: sooner done), fastest the soonest done (a training job or tokens to generate: hours; ties: lower cost) —
+    but serving a period (a request rate, `_serves_period`) is fastest by TPOT, which the offer does not change, so
+    there fastest takes the lowest cost too.
     Returns cost, cost at the range's top, offer index into the device's offers (−1: none can rent it), the hours
     its download adds against the catalog's rate, and its download rate in Gbit/s (NaN: the catalog's rate)."""
     dev = grid["dev"][sel]
@@ -848,7 +854,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     billed, first_h = grid["billed"][sel], grid["first_h"][sel]
     in_period = req.setup_in_period
     n = sel.shape[0]
-    fastest = req.objective in ("fastest", "fastest-within-budget")
+    fastest = req.objective in ("fastest", "fastest-within-budget") and not _serves_period(req)
     best_keys = [np.full(n, 2.0), np.full(n, np.inf), np.full(n, np.inf), np.full(n, np.inf)]
     best = np.full(n, np.inf)
     best_max = np.full(n, np.inf)
@@ -1001,12 +1007,16 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     done_k = np.where((grid["billed"][k] > 0) & (not in_period), hours_k, hours_k + grid["first_h"][k])
     if req.objective == "cheapest":
         score = total_k + hours_k * 1e-9
+    elif req.objective in ("fastest", "fastest-within-budget") and _serves_period(req):
+        # serving a period: the fastest plan is the lowest latency (TPOT, then TTFT, then cost), not the first to
+        # serve — the set-up differs little between devices, so it fell back to cost (buyer review 2026-12-01)
+        score = grid["tpot"][k] + grid["ttft"][k] * 1e-6 + total_k * 1e-15
     elif req.objective in ("fastest", "fastest-within-budget"):
         score = done_k + total_k * 1e-12
     else:  # best-value: each axis relative to its best
         score = (total_k / max(total_k.min(initial=np.inf), 1e-9) + hours_k / max(hours_k.min(initial=np.inf), 1e-9)
                  if k.size else total_k)
-    order = _rank_order(req.objective, score, total_k, hours_k, done_k, grid, k)
+    order = _rank_order(req.objective, score, total_k, hours_k, done_k, grid, k, _serves_period(req))
     plans: list[Plan] = []
     # one layout per device: one that passes the evidence checks before one that fails at up to the factor's cost
     picked = evidence_pick(error_bands or {}, req, devs, grid, k, calendar_h[keep], order, score)
@@ -1058,23 +1068,35 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
 
 
 # ties, stated (final buyer check 4, 5): plans whose objective ties (cost within a cent when cheapest; hours within a
-# hundredth of a second, then cost within a cent, when fastest) rank on the precision order of SERVE_PRECISIONS
+# hundredth of a second, then cost within a cent, when fastest; serving a period, fastest: TPOT, then TTFT, within a
+# microsecond, then cost within a cent) rank on the precision order of SERVE_PRECISIONS
 # (bf16, fp8, int8, int4: at the same price the less quantized model, which loses no quality), then fewer cards (fewer
 # replicas: whole-machine billing makes 1 and 5 cards of an 8-card machine cost the same), then lower TPOT, then lower
 # TTFT, then the grid's order. Keys that do not depend on
 # which other devices are searched, so a device's layout is the same with or without `--gpu <that device>`.
 TIE_CNY = 0.01
 TIE_HOURS = 1e-2 / 3600
+TIE_LATENCY_S = 1e-6
+
+
+def _serves_period(req: PlanRequest) -> bool:
+    """Serving at a request rate (or concurrent users) over a period, not tokens to generate (a job): objective
+    fastest ranks such plans by latency (TPOT, then TTFT), not by when they are done — a period ends when it ends."""
+    return req.task == "inference" and bool(req.requests_per_s)
 
 
 def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k: np.ndarray, done_k: np.ndarray,
-                grid: dict[str, np.ndarray], k: np.ndarray) -> np.ndarray:
-    """Indices into `score` in ranking order: the objective first (rounded so that ties are ties), then the stated
-    tie-break (TIE_CNY, TIE_HOURS above): precision order (at the same price the less quantized model: quality before
-    card count), then fewer cards, TPOT, TTFT."""
+                grid: dict[str, np.ndarray], k: np.ndarray, period: bool = False) -> np.ndarray:
+    """Indices into `score` in ranking order: the objective first (rounded so that ties are ties; fastest serving a
+    `period`: TPOT, then TTFT, then cost), then the stated tie-break (TIE_CNY, TIE_HOURS, TIE_LATENCY_S above):
+    precision order (at the same price the less quantized model: quality before card count), then fewer cards, TPOT,
+    TTFT."""
     cny = np.round(total_k / TIE_CNY)
     if objective == "cheapest":
         primary = [np.round(hours_k / TIE_HOURS), cny]
+    elif objective in ("fastest", "fastest-within-budget") and period:
+        primary = [cny, np.round(np.nan_to_num(grid["ttft"][k], nan=0.0) / TIE_LATENCY_S),
+                   np.round(np.nan_to_num(grid["tpot"][k], nan=0.0) / TIE_LATENCY_S)]
     elif objective in ("fastest", "fastest-within-budget"):
         primary = [cny, np.round(done_k / TIE_HOURS)]
     else:  # best-value: the relative score, to a millionth
@@ -1657,6 +1679,23 @@ def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequ
     return int(max(math.ceil(rate * req.output / per_replica), math.ceil(req.concurrent_users / float(grid["b"][i]))))
 
 
+def _users_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, rows: np.ndarray | None = None) -> int | None:
+    """Serving with concurrent users, the request rate missed on configuration `i`'s device: the most users a
+    configuration there (among `rows`) keeps up with, each of its slots one user — replicas × batch users send
+    `rate_from_users` (the request's own users → rate rule) and the configuration serves them at that batch, the
+    batch it runs with that many users — so the request with that many users plans; None when none does.
+    (Fewer users than the slots would run a smaller batch, whose rate is not the row's.)"""
+    if not req.concurrent_users or req.tpot_s is None:
+        return None
+    rows = np.arange(grid["dev"].shape[0]) if rows is None else rows
+    rows = rows[(grid["dev"][rows] == grid["dev"][i]) & ((grid["fail"][rows] & ~F_RATE) == 0)]
+    slots = grid["replicas"][rows] * grid["b"][rows]
+    # the grid's own check (need_tok_s = requests_per_s × output ≤ tok_s) at users = slots
+    need = np.array([rate_from_users(float(u), req.output, req.tpot_s, req.ttft_s or 0.0) for u in slots]) * req.output
+    held = slots[(need <= grid["tok_s"][rows]) & (slots < req.concurrent_users)]
+    return int(held.max()) if held.size else None
+
+
 def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, devs: list[_Device],
                rows: np.ndarray | None = None, cards_tip: bool = False) -> Message:
     """The relax hint for request limit `b`, from the configuration `i` nearest to it (among `rows`). A TPOT/TTFT
@@ -1679,9 +1718,17 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
     if b == F_CARDS:
         return Message("relax.cards", gpus=int(grid["gpus"][i]), field="max_gpus", **where)
     slots = int(grid["replicas"][i] * grid["b"][i])
-    if req.concurrent_users and slots < req.concurrent_users:  # fewer slots than users, each with a request in flight
-        return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
-                       field="concurrent_users", other=Message("input.name", field="gpus"))
+    if req.concurrent_users and req.tpot_s is not None:  # the rate follows the users: the hint is a user count
+        held = _users_held(grid, i, req, rows)
+        if slots < req.concurrent_users and (held is None or held >= slots):  # fewer slots than users
+            return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
+                           field="concurrent_users", other=Message("input.name", field="gpus"))
+        if held is None:  # even one user per slot sends more than any configuration here serves
+            return Message("relax.users_none_gpus", gpus=int(grid["gpus"][i]), device=where["device"],
+                           other=Message("input.name", field="gpus"))
+        return Message("relax.users_gpus", gpus=int(grid["gpus"][i]), users=held, device=where["device"],
+                       rps=rate_from_users(held, req.output, req.tpot_s, req.ttft_s or 0.0), field="concurrent_users",
+                       other=Message("input.name", field="gpus"))
     rps = float(grid["tok_s"][i]) / req.output
     return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, device=where["device"],
                    field="requests_per_s", other=Message("input.name", field="gpus"))
