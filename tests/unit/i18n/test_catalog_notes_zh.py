@@ -83,7 +83,7 @@ ALL_GPUS = tuple(a.id for a in packaged_catalog().accelerators)
 _BUYER_NAMES = {"DeepEP", "Hopper", "SGLang", "willitrunai", "glennklockwood", "ampere", "Ampere", "GeForce", "PyTorch",
                 "Gbps", "evertiq", "hardwaretimes", "Hardware", "assumed",
                 "CloudMatrix", "DigiTimes", "openi", "Neuware", "FlagPerf", "FastDeploy", "MTLink", "Link", "kunlun",
-                "Blackwell", "blackwell"}
+                "Blackwell", "blackwell", "cnmon"}
 
 
 def test_all_gpus_cover_the_buyer_gpus() -> None:
