@@ -540,6 +540,7 @@ class AdaptedList(_Strict):
     """
 
     name: str
+    name_zh: str | None = Field(None, description="the list's name in Chinese (zh output)")
     use: Literal["inference", "training", "both"]
     models: Sourced[tuple[str, ...]]
 

@@ -60,8 +60,8 @@ def _notes(messages: list[Any], english: list[str]) -> list[str]:
     return [say(Message.from_json(x)) if isinstance(x, dict) and x else str(x or en) for x, en in zip(messages, english)]
 
 
-def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) -> None:
-    """The estimate as text in this run's language (`engine_default`: the engine chosen for the stack, as a note)."""
+def render_estimate(e: Estimate) -> None:
+    """The estimate as text in this run's language (its notes as --json and POST /api/estimate carry them)."""
     c = e.contract()
     w = e.workload
     m = c["memory"]
@@ -96,9 +96,6 @@ def render_estimate(e: Estimate, engine_default: tuple[str, str] | None = None) 
     if m["max_batch"] is not None:
         console.print(tr("cli.est.max_batch", batch=m["max_batch"], context=m["max_context"]), highlight=False)
     note = label("cli.label.note")  # no space after Chinese's full-width colon (output.label)
-    if engine_default is not None:
-        console.print(note + tr("cli.est.engine_default", engine=engine_default[0], stack=engine_default[1]),
-                      highlight=False)
     for n in _notes(e.memory.notes_i18n, m["notes"]) + _notes(e.notes_i18n, c["notes"]):
         console.print(f"{note}{n}", highlight=False)
     s = c["speed"]
@@ -238,15 +235,11 @@ def register(app: typer.Typer) -> None:
         m = load_model_arg(cat, model)
         acc = lookup.accelerator(cat, gpu)
         engine_note = None
-        engine_default: tuple[str, str] | None = None
         if engine is None:
-            from suanli.views.estimates import default_engine  # shared with POST /api/estimate
+            from suanli.views.estimates import default_engine, engine_default_note  # as POST /api/estimate
 
             engine = default_engine(cat, acc, task)
-            if task == "inference" and m.kind == "llm":
-                engine_note = f"engine {engine}: the default on {acc.stack} (--engine to choose)"  # the JSON's note
-                stack = next((x for x in cat.stacks if x.id == acc.stack), None)
-                engine_default = (engine, display_name(stack) if stack is not None else acc.stack)
+            engine_note = engine_default_note(cat, acc, m, task)  # the first note, text and JSON alike
         if precision is None:  # the one default rule (estimate.precision.default_precision)
             from suanli.estimate.precision import default_precision
 
@@ -265,13 +258,13 @@ def register(app: typer.Typer) -> None:
         ))
         from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate
 
-        e = _named_as_flags(lambda: estimate_with_calibration(cat, m, acc, w))
+        from suanli.views.estimates import with_notes
+
+        e = with_notes(_named_as_flags(lambda: estimate_with_calibration(cat, m, acc, w)), [engine_note])
         if json_:
-            if engine_note:
-                e = e.model_copy(update={"notes": [engine_note, *e.notes]})
             from suanli.views.estimates import estimate_json  # with the memory check, as POST /api/estimate
 
             emit_json(estimate_json(packaged_catalog(), e))
         else:
-            render_estimate(e, engine_default)
+            render_estimate(e)
 

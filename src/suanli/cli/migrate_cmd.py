@@ -187,7 +187,7 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     if report.fallback_ops:
         console.print(say_id("cli.mig.fallback") + ", ".join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
                       highlight=False)
-    from suanli.cli.output import display_note
+    from suanli.cli.output import display_name, display_note
 
     fused_data = {f.id: f for f in load_fused()}  # the data rows carry replaces_zh (the report's JSON stays English)
     for f in report.fused:
@@ -197,7 +197,7 @@ def _render(report: CoverageReport, wall_s: float) -> None:
                       highlight=False)
     for a in report.adapted_lists:
         state = say_id({True: "cli.mig.listed", False: "cli.mig.not_listed", None: "cli.mig.list_unknown"}[a.listed])
-        console.print(say_id("cli.mig.adapted", name=a.name, state=state) + (f" [dim]({a.source})[/]" if a.source else ""),
+        console.print(say_id("cli.mig.adapted", name=display_name(a), state=state) + (f" [dim]({a.source})[/]" if a.source else ""),
                       highlight=False)
     if report.adapted_match:  # what the look-up went by: the preset, or the config's architecture and dimensions
         console.print("[dim]" + say_id("cli.mig.match", text=say_json(report.adapted_match_i18n,

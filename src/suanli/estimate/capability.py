@@ -68,7 +68,8 @@ def nf4_speed_warning(stack: SoftwareStack) -> Message | None:
     if stack.nf4_kernel is None or stack.nf4_kernel.value:
         return None
     c = stack.nf4_kernel.chosen
-    return Message("capability.nf4_unoptimised", stack=stack.name, source=c.source, note=c.note or "")
+    return Message("capability.nf4_unoptimised", stack=_named(stack), source=c.source,
+                   note=both(c.note or "", c.note_zh))
 
 
 def runs_pp(fw: Framework, task: str) -> bool:

@@ -158,6 +158,7 @@ class FusedHint(_Frozen):
 class AdaptedList(_Frozen):
     stack: str
     name: str
+    name_zh: str | None = Field(None, description="the list's name in Chinese (zh output), as the catalog's name_zh")
     use: Literal["inference", "training", "both"] = "both"
     listed: bool | None = Field(description="None when the catalog has no adapted list for the stack")
     source: str | None = None
@@ -544,12 +545,12 @@ def adapted_lists_for(catalog: Any, model_id: str, aliases: Iterable[str] = ()) 
         if lists:
             for lst in lists:
                 hit = found(lst.models.value)
-                out.append(AdaptedList(stack=s.id, name=lst.name, use=lst.use, listed=hit is not None,
+                out.append(AdaptedList(stack=s.id, name=lst.name, name_zh=lst.name_zh, use=lst.use, listed=hit is not None,
                                        source=lst.models.source, matched=hit))
             continue
         models = tuple(getattr(s, "adapted_models", ()) or ())
         hit = found(models)
-        out.append(AdaptedList(stack=s.id, name=s.name, listed=(hit is not None) if models else None,
+        out.append(AdaptedList(stack=s.id, name=s.name, name_zh=getattr(s, "name_zh", None), listed=(hit is not None) if models else None,
                                source=getattr(s, "adapted_source", None), matched=hit))
     return out
 

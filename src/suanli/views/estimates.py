@@ -19,7 +19,8 @@ from suanli.views.shape import MessageJson, Shape
 
 __all__ = ["EstimateJson", "calibrated", "estimate_json", "memory_check", "memory_messages", "calibration_factors", "calibration_for", "calibration_note", "calibration_rows",
            "calibration_sha256",
-           "default_engine", "estimate_with_calibration", "with_migration_calibration"]
+           "default_engine", "engine_default_note", "estimate_with_calibration", "with_migration_calibration",
+           "with_notes"]
 
 
 class EmptyJson(Shape):
@@ -56,6 +57,8 @@ class EstimateMemory(Shape):
     max_context: int | None
     trainable_params: int
     notes: list[str]
+    notes_i18n: list[MessageJson | str] = Field(default_factory=list, description="notes as messages (a plain "
+                                                "string where a note has none), rendered by ?lang=")
 
 
 class InferenceSpeedJson(Shape):
@@ -162,6 +165,8 @@ class EstimateJson(Shape):
     scaling: InferenceScalingJson | TrainingScalingJson | EmptyJson = Field(union_mode="left_to_right")
     error_band: dict[str, ErrorBand] = Field(description="validated |relative error| by estimate group")
     notes: list[str]
+    notes_i18n: list[MessageJson | str] = Field(default_factory=list, description="notes as messages (a plain "
+                                                "string where a note has none), rendered by ?lang=")
     runs: bool = Field(True, description="false when the configuration does not fit in memory: it never runs, and "
                        "speed, scaling and time are then what it would reach if it did (the CLI prints none)")
     # the plan's memory-within-error check on this estimate (`memory_check`): the CLI's 'fits (tight)' / 'likely short'
@@ -330,8 +335,31 @@ def memory_check(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None =
 
 def estimate_json(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None = None) -> dict[str, Any]:
     """`EstimateJson`: the estimate's contract with its memory check (`memory_check`) — `suanli estimate --json`
-    and POST /api/estimate alike."""
-    return {**e.contract(), **memory_check(cat, e, bands)}
+    and POST /api/estimate alike; the notes beside their messages (`notes_i18n`), so ?lang= renders them as the CLI's
+    text does."""
+    out = {**e.contract(), **memory_check(cat, e, bands)}
+    out["memory"] = {**out["memory"], "notes_i18n": list(e.memory.notes_i18n)}
+    out["notes_i18n"] = list(e.notes_i18n)
+    return out
+
+
+def engine_default_note(cat: Catalog, acc: Accelerator, m: ModelArch, task: str) -> Message | None:
+    """The note of an estimate that took the stack's default engine (no engine named): language-model inference
+    only. The one note `suanli estimate` (text and --json) and POST /api/estimate print (`with_notes`)."""
+    if task != "inference" or m.kind != "llm":
+        return None
+    from suanli.i18n import both
+
+    stack = next((s for s in cat.stacks if s.id == acc.stack), None)
+    return Message("est.note.engine_default", engine=default_engine(cat, acc, task), field="engine",
+                   stack=both(stack.name, stack.name_zh) if stack is not None else acc.stack)
+
+
+def with_notes(e: Estimate, notes: Iterable[Message | None]) -> Estimate:
+    """`e` with `notes` (None skipped) before its own: English in `notes`, the messages in `notes_i18n`."""
+    new = [n for n in notes if n is not None]
+    return e.model_copy(update={"notes": [render(n) for n in new] + list(e.notes),
+                                "notes_i18n": [n.to_json() for n in new] + list(e.notes_i18n)})
 
 
 def default_engine(cat: Catalog, acc: Accelerator, task: str) -> str:

@@ -59,7 +59,8 @@ def test_qlora_on_cann_notes_unoptimised_nf4(cat) -> None:
     assert e.training is not None and lora.training is not None and e.training.mfu == lora.training.mfu
     # the planner shows the same Message; CUDA has no such row
     msg = nf4_speed_warning(lookup.stack(cat, "cann"))
-    assert msg is not None and msg.id == "capability.nf4_unoptimised" and "source" in msg.render("zh")
+    assert msg is not None and msg.id == "capability.nf4_unoptimised" and "source" in msg.render("en")
+    assert "来源 bnb-ascend-nf4-1422" in msg.render("zh") and "plain PyTorch" not in msg.render("zh")  # note_zh
     assert nf4_speed_warning(lookup.stack(cat, "cuda")) is None
     assert not any("unoptimised" in n for n in _est(cat, "qwen2.5-7b", "h100", task="qlora").notes)
 

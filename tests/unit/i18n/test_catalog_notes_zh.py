@@ -143,3 +143,33 @@ def test_api_accelerator_in_chinese() -> None:
     assert zh["china_market"]["value"].startswith("国产（信创）")
     assert zh["specs"]["tdp_w"]["note"].startswith("通用名 910B")
     assert not any(k.endswith("_zh") and k != "name_zh" for k in zh)
+
+
+# the stack fields whose chosen value's note a Chinese sentence prints: the refusals (capability._source: fp8,
+# qlora_4bit) and the NF4 warning (capability.nf4_speed_warning: nf4_kernel)
+STACK_NOTE_FIELDS = ("fp8", "qlora_4bit", "nf4_kernel")
+
+
+def test_stack_note_fields_are_those_capability_prints() -> None:
+    """The field list above is every stack field whose note capability.py passes into a message."""
+    import inspect
+    import suanli.estimate.capability as cap
+
+    src = inspect.getsource(cap)
+    printed = set(re.findall(r'_source\(stack, "(\w+)"\)', src)) | set(re.findall(r"stack\.(\w+)\.chosen", src))
+    assert printed == set(STACK_NOTE_FIELDS)
+
+
+def test_stack_capability_notes_have_chinese_twins() -> None:
+    """Every value (chosen or not: a catalog edit may change the default) of a printed stack field that has a note
+    has its note_zh, so no Chinese refusal or warning quotes English (buyer review 2026-12-01 item 6)."""
+    rows = [(s.id, f, v.source) for s in packaged_catalog().stacks for f in STACK_NOTE_FIELDS
+            if getattr(s, f) is not None for v in getattr(s, f).values if v.note]
+    assert rows, "no stack capability carries a note: this test would check nothing"
+    missing = [(s.id, f, v.source) for s in packaged_catalog().stacks for f in STACK_NOTE_FIELDS
+               if getattr(s, f) is not None for v in getattr(s, f).values if v.note and not v.note_zh]
+    assert missing == []
+
+
+def test_adapted_lists_have_chinese_names() -> None:
+    assert [(s.id, a.name) for s in packaged_catalog().stacks for a in s.adapted_lists if not a.name_zh] == []

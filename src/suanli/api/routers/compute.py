@@ -93,22 +93,26 @@ async def estimate_ep(request: Request, body: EstimateBody,
     """The estimate of `suanli estimate --json`, with the same calibration file applied and the same memory check
     (fits_tight, likely_short, headroom against the validated memory error); its sentences (memory_warning,
     memory_likely_short) in the request's language (`?lang=` or Accept-Language), their messages in `*_i18n`."""
-    from suanli.views.estimates import default_engine, estimate_json, estimate_with_calibration
+    from suanli.views.estimates import (default_engine, engine_default_note, estimate_json,
+                                       estimate_with_calibration, with_notes)
 
     def run() -> dict[str, Any]:
         c = catalog(request)
         m = lookup.model(c, body.model)
         acc = lookup.accelerator(c, body.gpu)
         fields = body.model_dump(exclude={"model", "gpu"})
-        if "engine" not in body.model_fields_set:  # as `suanli estimate` without --engine
+        note = None
+        if "engine" not in body.model_fields_set:  # as `suanli estimate` without --engine, with its note
             fields["engine"] = default_engine(c, acc, body.task)
+            note = engine_default_note(c, acc, m, body.task)
         if "precision" not in body.model_fields_set:  # as `suanli estimate` without --precision (one default rule)
             from suanli.estimate.precision import default_precision
 
             fields["precision"] = default_precision(m, acc, next((s for s in c.stacks if s.id == acc.stack), None),
                                                     body.task)
         w = Workload.model_validate(fields)
-        return estimate_json(c, estimate_with_calibration(c, m, acc, w))  # `suanli estimate --json`'s view
+        e = with_notes(estimate_with_calibration(c, m, acc, w), [note])
+        return estimate_json(c, e)  # `suanli estimate --json`'s view
 
     return localize(await run_bounded(request, run, "estimate"), lang)
 
