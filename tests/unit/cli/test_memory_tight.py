@@ -25,7 +25,8 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_estimate_says_fits_tight_with_the_plans_warning_in_both_languages() -> None:
-    """78.89 of 86.40 GiB: 8.7 % headroom, within CUDA's inference-memory error (before: '放得下' alone); the known
+    """78.89 of 86.02 GiB (the H20's 95.58 GiB as nvidia-smi reports it): 8.3 % headroom, within CUDA's
+    inference-memory error (before: '放得下' alone); the known
     bias (−12 %) exceeds it, so the plan would demote it: 'likely short' rather than 'fits (tight)' (final buyer
     check 1); 'fits (tight)' where the headroom is within the |error| but above the bias (7B LoRA on an A100 40GB)."""
     out = _run(*R1, "--json")
@@ -36,14 +37,15 @@ def test_estimate_says_fits_tight_with_the_plans_warning_in_both_languages() -> 
     m = j["memory"]
     same = memory_within_error(packaged_error_bands(), stack, "inference", m["needed_bytes"], m["usable_bytes"])
     assert same is not None and j["memory_warning"] == render(same)  # the plan's function, word for word
-    assert "8.7 % headroom, within the inference-memory error" in j["memory_warning"]
+    assert "8.3 % headroom, within the inference-memory error" in j["memory_warning"]
     zh = _run("--lang", "zh", *R1)
     assert zh.returncode == 0, zh.stderr
     assert j["likely_short"] is True
-    assert "很可能放不下（已知偏差-12%，余量8.7%）" in "".join(zh.stdout.split())  # the title may wrap
+    assert "很可能放不下（已知偏差-12%，余量8.3%）" in "".join(zh.stdout.split())  # the title may wrap
     assert "放得下（余量紧）" not in zh.stdout
     en = _run(*R1)
-    assert "likely short (known bias -12 % vs headroom 8.7 %)" in " ".join(en.stdout.split()) and "8.7 % headroom" in en.stdout
+    assert "likely short (known bias -12 % vs headroom 8.3 %)" in " ".join(en.stdout.split())
+    assert "8.3 % headroom" in en.stdout
     assert "fits (tight)" not in en.stdout
     tight = ("estimate", "--model", "qwen2.5-7b", "--task", "lora", "--gpu", "a100-40g", "--batch", "1", "--seq", "2048")
     j = json.loads(_run(*tight, "--json").stdout)
