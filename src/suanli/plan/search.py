@@ -682,11 +682,19 @@ def _serve_batches(req: PlanRequest, tps: list[int]) -> np.ndarray:
 
 
 def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray], output: int) -> np.ndarray:
-    """Output tokens/s one replica serves with `b` requests in flight, each joining the running batch: by Little's
-    law (L = λW, Little 1961, doi:10.1287/opre.9.3.383) b requests per W = TTFT (`joining_ttft_s`) + (output − 1) ×
-    TPOT (`inference_step`'s decode step), the latencies a serving row reports."""
-    step = inference_step(st, tp, 1.0, b, rates)["step_s"]
-    return np.asarray(b * output / (joining_ttft_s(st, tp, 1.0, b, rates, step) + (output - 1) * step))
+    """Output tokens/s one replica serves in steady state with `b` requests in flight: each request costs the card
+    its own prefill and `output` tokens of decode, so b requests per prefill of b prompts + (output − 1) decode steps
+    (`inference_step`'s total_s, `estimate`'s output_tokens_per_s and compare's capacity: one figure), never more than
+    the layout's full batch gives."""
+    return np.asarray(b * output / inference_step(st, tp, 1.0, b, rates)["total_s"])
+
+
+def _steady_tpot_s(k: dict[str, Any], output: int) -> Any:
+    """A user's time per output token while the replica serves a rate: the decode step plus the other requests'
+    prefill interleaved with it, b prompts per `output` steps (chunked prefill piggybacks prompt chunks on decode
+    iterations: Sarathi-Serve, Agrawal et al. OSDI '24, arXiv 2403.02310; vLLM enable_chunked_prefill). At the run
+    batch of a rate λ this is the self-consistent figure: τ = step + λτ · prefill per prompt, b = λ · output · τ."""
+    return k["step_s"] + k["prefill_s"] / output
 
 
 _RUN_BATCH_ROUNDS = 8  # concurrent users: rounds of "more replicas, so a smaller batch each" for the rate they send
@@ -696,8 +704,9 @@ def _run_batch(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarr
                users: float, need_tok_s: float, output: int, pinned: bool) -> tuple[np.ndarray, np.ndarray]:
     """The batch each replica runs, no more than the searched `b`, and the replicas (a pinned count stays):
     concurrent users spread over the replicas, min(b, ⌈users / replicas⌉) each, with replicas added (at most
-    `_RUN_BATCH_ROUNDS` rounds) while their throughput at that batch, through `inference_step`, is short of the rate
-    the users send; a request rate alone, the smallest batch whose throughput meets the replica's share of it —
+    `_RUN_BATCH_ROUNDS` rounds) while their steady-state throughput at that batch (`_served_tok_s`: every prompt's
+    prefill counted) is short of the rate the users send; a request rate alone, the smallest batch whose steady-state
+    throughput meets the replica's share of it —
     by Little's law (L = λW, Little 1961, doi:10.1287/opre.9.3.383) the requests in flight at that rate — found by
     bisection over whole batches; a batch job (no rate) keeps its batch full."""
     ok = np.isfinite(replicas) & (replicas > 0)
@@ -785,14 +794,16 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         fits = needed <= usable
         k = inference_step(st, tp, 1.0, b, rates)
         ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
-        # a request rate is served at the latencies the row reports (Little's law over TTFT + (output − 1) × TPOT);
-        # a batch job (tokens, no rate) runs its batch whole: prefill of the batch, then the decode steps
-        per_replica = (b * req.output / (ttft + (req.output - 1) * k["step_s"]) if need_tok_s > 0 or users > 0
-                       else b * req.output / k["total_s"])
+        # steady state: every request's prompt is prefilled on the replica too, so b requests per prefill of b
+        # prompts + (output − 1) steps (estimate's output_tokens_per_s), a rate or a batch job alike: never more than
+        # the full batch's capacity. Serving a rate (or users), a user's TPOT carries the prefill chunks interleaved
+        # with the decode steps (`_steady_tpot_s`); a batch job prefills its batch once, then decodes (TPOT = step)
+        per_replica = b * req.output / k["total_s"]
+        tpot = _steady_tpot_s(k, req.output) if need_tok_s > 0 or users > 0 else k["step_s"]
         # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
         fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
         if req.tpot_s is not None:
-            fail |= np.where(k["step_s"] <= req.tpot_s, 0, F_TPOT)
+            fail |= np.where(tpot <= req.tpot_s, 0, F_TPOT)
         if req.ttft_s is not None:
             fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
         # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
@@ -826,7 +837,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "compute_h": hours + 0.0 * ckpt, "setup_h": setup_h, "hours": total_h,
             "scaling": (k["step_s"] - k["tp_comm_s"]) / k["step_s"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
-            "ttft": ttft, "tpot": k["step_s"], "net": np.full(di.shape, np.nan), "dl_bytes": ckpt,
+            "ttft": ttft, "tpot": tpot, "net": np.full(di.shape, np.nan), "dl_bytes": ckpt,
             "dl_h": first["download_h"], "dl_gbit": np.full(di.shape, np.nan), "billed": billed,
             "first_h": first["total_h"], "need_tp": need_tp,
         })

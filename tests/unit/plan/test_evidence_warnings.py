@@ -93,13 +93,14 @@ def test_estimate_quotes_the_evidence_of_its_stack(cat) -> None:  # type: ignore
 
 
 def _buyer_plan(cat, bands: dict[str, ErrorBand] | None):  # type: ignore[no-untyped-def]
-    req = make_request(model="qwen2.5-72b", task="inference", requests_per_s=3, input=1024, output=512, tpot_s=0.033,
+    # 2.5 req/s (3 until the served rate counted every prompt's prefill: at 3 the 910B's margin fell to ~35 %)
+    req = make_request(model="qwen2.5-72b", task="inference", requests_per_s=2.5, input=1024, output=512, tpot_s=0.033,
                        devices=("ascend-910b",))
     return plan(cat, lookup.model(cat, "qwen2.5-72b"), req, TODAY, error_bands=bands)
 
 
 def test_one_cases_error_no_longer_decides_the_warning(cat) -> None:  # type: ignore[no-untyped-def]
-    """Buyer regression 6: the 910B plan's TPOT leaves ~43 %; its stack's one case (|error| 117 %) pooled with all
+    """Buyer regression 6: the 910B plan's TPOT leaves ~53 %; its stack's one case (|error| 117 %) pooled with all
     stacks' 20 % at a weight of 5 cases gives 36 %, under the margin: no warning (before: 'within the error … 117 %'),
     as the ranking judges it (pooled bias +28 %); the little evidence is still said."""
     p = _buyer_plan(cat, _bands()).plans[0]
@@ -113,7 +114,7 @@ def test_one_cases_error_no_longer_decides_the_warning(cat) -> None:  # type: ig
 def test_a_plan_within_the_pooled_decode_error_warns_and_says_so_in_its_reason(cat) -> None:  # type: ignore[no-untyped-def]
     bands = _bands()
     bands = {**bands, "decode-speed": bands["decode-speed"].model_copy(update={"median_abs_pct": 60.0})}
-    p = _buyer_plan(cat, bands).plans[0]  # pooled |error|: (117 + 5 × 60) / 6 = 70 %, over the ~43 % margin
+    p = _buyer_plan(cat, bands).plans[0]  # pooled |error|: (117 + 5 × 60) / 6 = 70 %, over the ~53 % margin
     assert p.tpot_s is not None and p.tpot_s < 0.033
     w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.within_error_pooled")
     assert w.startswith(f"TPOT {p.tpot_s * 1000:.1f} ms vs 33.0 ms target: within the decode-speed error pooled for "

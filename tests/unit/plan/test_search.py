@@ -180,15 +180,17 @@ def test_serving_rows_report_the_batch_each_replica_runs(cat, kw) -> None:  # ty
         users = kw.get("concurrent_users")
         if users:
             assert p.micro_batch == math.ceil(users / p.replicas)
-        else:  # the smallest batch whose served rate meets the replicas' share: one fewer would not
+        else:  # the smallest batch whose steady-state rate (every prompt prefilled) meets the rate: one fewer would not
             fewer = estimate(cat, m, lookup.accelerator(cat, p.device),
                              plan_workload(p, req).model_copy(update={"batch": p.micro_batch - 1})).inference
-            assert p.micro_batch == 1 or (fewer is not None and p.replicas * (p.micro_batch - 1) * req.output / (
-                fewer.ttft_joining_s + (req.output - 1) * fewer.tpot_s) < (req.requests_per_s or 0) * req.output)
+            assert p.micro_batch == 1 or (fewer is not None and fewer.output_tokens_per_s < (
+                req.requests_per_s or 0) * req.output)
         e = estimate(cat, m, lookup.accelerator(cat, p.device), plan_workload(p, req))
         assert e.inference is not None and e.memory.needed_bytes == pytest.approx(p.memory_needed_bytes, rel=1e-9)
-        assert e.inference.tpot_s == pytest.approx(p.tpot_s, rel=1e-9)
+        # steady-state TPOT: the decode step + the batch's prompts' prefill spread over the output's steps
+        assert e.inference.tpot_s + e.inference.ttft_s / req.output == pytest.approx(p.tpot_s, rel=1e-9)
         assert e.inference.ttft_joining_s == pytest.approx(p.ttft_s, rel=1e-9)
+        assert e.inference.output_tokens_per_s == pytest.approx(p.tokens_per_s, rel=1e-9)
 
 
 def test_bad_request_is_one_line(cat) -> None:
@@ -248,14 +250,14 @@ def test_any_plan_re_estimates_to_the_same_numbers(cat, req) -> None:  # type: i
         subsidy = req.subsidy if acc.domestic else 0.0
         if req.task == "inference":
             assert e.inference is not None
-            # a request rate is served at the row's own latencies (Little's law: batch requests per TTFT + (o − 1) TPOT)
+            # a request rate is served at the steady-state throughput of the batch run (every prompt's prefill and
+            # its decode: estimate's output_tokens_per_s), and a user's TPOT carries the prefill interleaved with it
             assert p.replicas is not None and e.inference.tpot_s is not None
-            served = p.replicas * p.micro_batch * req.output / (
-                e.inference.ttft_joining_s + (req.output - 1) * e.inference.tpot_s)
+            served = e.inference.output_tokens_per_s
             assert served == pytest.approx(p.tokens_per_s, rel=1e-9)
             assert served >= (req.requests_per_s or 0) * req.output * (1 - 1e-9)
             assert e.inference.ttft_joining_s == pytest.approx(p.ttft_s, rel=1e-9)
-            assert e.inference.tpot_s == pytest.approx(p.tpot_s, rel=1e-9)
+            assert e.inference.tpot_s + e.inference.ttft_s / req.output == pytest.approx(p.tpot_s, rel=1e-9)
         else:
             assert e.training is not None and e.setup_hours is not None and e.hours is not None
             assert e.training.train_tokens_per_s == pytest.approx(p.tokens_per_s, rel=1e-9)
