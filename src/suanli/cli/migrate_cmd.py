@@ -172,15 +172,25 @@ def _render(report: CoverageReport, wall_s: float) -> None:
                    version=report.torch_npu_version,
                    device=trace["device"], shrunk=say_id("cli.mig.shrunk") if trace.get("shrunk") else "")
     table = Table(title=title, header_style="bold")
-    cols = ("op", "calls", "status", "NPU kernels", "fused replacement", "note")
+    # the notes are sentences: numbered under the table (one number per distinct sentence, as tco does), so the
+    # column holds only their numbers and the op names keep their width at 80 columns; no column without notes
+    footnotes: dict[str, int] = {}
+    with_notes = any(r.note for r in report.ops)
+    cols = ("op", "calls", "status", "NPU kernels", "fused replacement", *(("note",) if with_notes else ()))
     heads = col_headers(cols, "mig.col")
     for col in cols:
-        table.add_column(heads.get(col, col), overflow="fold", justify="right" if col == "calls" else "left")
+        table.add_column(heads.get(col, col), overflow="fold", justify="right" if col == "calls" else "left",
+                         no_wrap=col == "note")
     for r in report.ops:
         style = _STATUS_STYLE.get(r.status, "")
+        ref = (f"({footnotes.setdefault(say_json(r.note_i18n, r.note), len(footnotes) + 1)})" if r.note else "")
         table.add_row(r.op, f"{r.calls:,}", f"[{style}]{say_id(f'mig.status.{r.status}')}[/]", r.impl_ns or "", r.fused or "",
-                      say_json(r.note_i18n, r.note) if r.note else "")
+                      *((ref,) if with_notes else ()))
     console.print(table)
+    from rich.markup import escape
+
+    for text, i in footnotes.items():
+        console.print(escape(f"({i}) {text}"), highlight=False)
     colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red"}[report.verdict]
     verdict = say_id("cli.mig.verdict", verdict=say_id(f"verdict.{report.verdict}"))
     console.print(f"[bold {colour}]{verdict}[/] — {_verdict_text(report)}", highlight=False)

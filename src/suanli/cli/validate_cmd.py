@@ -10,12 +10,16 @@ from typing import Annotated
 import typer
 
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, tr
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, say_json, tr
 from suanli.validate.bands import packaged_error_bands, write_error_bands
 from suanli.validate.measured import measured_cases, measured_summary
 from suanli.validate.report import (
     MIN_OUT_OF_SAMPLE,
     TARGETS_PCT,
+    DEVELOPMENT_SET,
+    FIT_SET,
+    CaseResult,
+    ClaimCheck,
     GroupSummary,
     group_summaries,
     run_validation,
@@ -45,9 +49,17 @@ def _rows(summaries: list[GroupSummary]) -> list[dict[str, object]]:
             "out p90": _pct(o.p90_abs_pct) if o else "—",
             "seed median": _pct(s.seed.median_abs_pct),
             "target": f"{s.target_median_pct:.0f} / {s.target_p90_pct:.0f}",
-            "met": s.met,
+            "met": tr(f"val.met.{s.met}"),  # yes / no / in-sample only in the run's language
         })
     return rows
+
+
+def _sample_text(r: CaseResult) -> str:
+    """The case's sample in the run's language: development-set / fit-set named, fitted factor ids as they are."""
+    if r.sample == "out":
+        return tr("val.sample.out")
+    names = [tr(f"val.fitted.{f}") if f in (DEVELOPMENT_SET, FIT_SET) else f for f in r.fitted]
+    return tr("val.sample.in", fitted=", ".join(names))
 
 
 def markdown_table(summaries: list[GroupSummary]) -> str:
@@ -113,18 +125,22 @@ def register(app: typer.Typer) -> None:
             if cases:
                 crow = [
                     {
-                        "case": r.id, "group": r.group, "sample": r.sample_label, "metric": r.metric,
+                        "case": r.id, "group": r.group, "sample": _sample_text(r), "metric": r.metric,
                         "measured": r.measured, "default": r.default,
                         "err %": None if r.default_error is None else 100 * r.default_error,
                         "seed err %": None if r.seed_error is None else 100 * r.seed_error,
-                        "engine": r.engine if r.engine_as is None else f"{r.engine} as {r.engine_as}",
+                        "engine": r.engine if r.engine_as is None else tr("val.engine_as", engine=r.engine,
+                                                                             stand_in=r.engine_as),
                         # layout not stated by the source: the planner's fastest, scored instead of the defaults
-                        **({"layout": r.layout or ""} if any(x.layout for x in results) else {}),
+                        **({"layout": say_json(r.layout_i18n, r.layout) if r.layout else ""}
+                           if any(x.layout for x in results) else {}),
                     }
                     for r in results
                 ]
+                # at 80 columns the planner's layout, the engine and the seeds' error go first (named below)
                 emit_rows(crow, list(crow[0]) if crow else ["case"], title=tr("cli.val.cases"),
-                          headers=col_headers(list(crow[0]) if crow else ["case"], "val.col"))
+                          headers=col_headers(list(crow[0]) if crow else ["case"], "val.col"),
+                          drop_first=("layout", "engine", "seed err %"))
             if by_source:
                 srows = [{"group": s.group, "source": s.source, "out n": s.cases, "median": _pct(s.median_abs_pct),
                           "p90": _pct(s.p90_abs_pct), "signed median": f"{s.median_signed_pct:+.1f}"}
@@ -135,15 +151,28 @@ def register(app: typer.Typer) -> None:
                 emit_rows([{**m.model_dump(), "median_abs_pct": _pct(m.median_abs_pct), "p90_abs_pct": _pct(m.p90_abs_pct)}
                            for m in measured_summary(results, measured_titles)],
                           ["measured_by", "group", "cases", "median_abs_pct", "p90_abs_pct"],
-                          title=tr("cli.val.measured"))
+                          title=tr("cli.val.measured"),
+                          headers=col_headers(["measured_by", "group", "cases", "median_abs_pct", "p90_abs_pct"],
+                                              "val.col"))
             claims = seed_scaling_claims(packaged_catalog())
+            # the "why" is a sentence: numbered under the table (as tco's notes), so claim and case keep their room
+            whys: dict[str, int] = {}
+
+            def why(c: ClaimCheck) -> str:
+                text = say_json(c.explanation_i18n, c.explanation)
+                return f"({whys.setdefault(text, len(whys) + 1)})"
+
             emit_rows(
-                [{"claim": c.claim, "case": c.case, "model says": f"{c.value:.1%}",
-                  "holds": c.holds, "why": c.explanation} for c in claims],
+                [{"claim": say_json(c.claim_i18n, c.claim), "case": say_json(c.case_i18n, c.case),
+                  "model says": f"{c.value:.1%}", "holds": c.holds, "why": why(c)} for c in claims],
                 ["claim", "case", "model says", "holds", "why"], title=tr("cli.val.claims"),
                 headers=col_headers(["claim", "case", "model says", "holds", "why"], "val.col"))
+            from rich.markup import escape
+
+            for text, i in whys.items():
+                console.print(escape(f"({i}) {text}"), highlight=False)
             for line in skipped:
-                console.print(f"[yellow]skipped[/yellow] {line}", highlight=False)
+                console.print(f"[yellow]{tr('cli.val.skipped')}[/yellow] {escape(line)}", highlight=False)
         if write:
             write_error_bands(bands, "suanli validate --write")
             packaged_error_bands.cache_clear()

@@ -35,7 +35,7 @@ from suanli.estimate.efficiency import efficiency
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate, job_hours
 from suanli.estimate.memory import estimate_memory, measured_quantity_bytes, stack_fragmentation
 from suanli.estimate.workload import Engine, Workload, make_workload
-from suanli.i18n import Message
+from suanli.i18n import Message, render
 from suanli.plan.request import PlanRequest, make_request
 from suanli.plan.search import Layout, fastest_layout, plan_workload
 
@@ -106,6 +106,7 @@ class CaseResult(BaseModel):
     engine: str | None = Field(None, description="the engine the measurement ran")
     engine_as: str | None = Field(None, description="the estimator's engine used in its place (not yet modelled)")
     layout: str | None = Field(None, description="layout not stated by the source: the one scored, the planner's fastest")
+    layout_i18n: dict[str, Any] | None = Field(None, description="layout as a message (`Message.to_json`)")
     note: str | None = None
     stack: str | None = Field(None, description="the software stack of the case's device (catalog), None on a CPU")
     moe: bool = Field(False, description="the case's model is a mixture of experts (ModelArch.moe)")
@@ -159,8 +160,15 @@ def planner_layout(cat: Catalog, case: dict[str, Any], directory: Path = VALIDAT
 
 def layout_label(layout: Layout, req: PlanRequest, case: dict[str, Any]) -> str:
     """E.g. `planner tp2·pp1·dp4·z1·mb1·ga16 · recompute selective · mindspeed · global batch 64 (planner default)`."""
-    gb = "stated" if case.get("global_batch") is not None else "planner default"
-    return f"planner {layout.label} · {layout.framework} · global batch {req.global_batch} ({gb})"
+    return render(layout_message(layout, req, case))
+
+
+def layout_message(layout: Layout, req: PlanRequest, case: dict[str, Any]) -> Message:
+    """`layout_label` as a message (the recompute mode and where the global batch comes from in each language)."""
+    dims = layout.label.rsplit(" · recompute ", 1)[0]
+    gb = "val.gb.stated" if case.get("global_batch") is not None else "val.gb.default"
+    return Message("val.layout", dims=dims, recompute=layout.recompute or "none", framework=layout.framework,
+                   gb=req.global_batch, gb_kind=Message(gb))
 
 
 def _predict(
@@ -270,6 +278,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
     for case in load_cases(directory):
         planned: tuple[Layout, PlanRequest] | None = None
         label: str | None = None
+        label_i18n: dict[str, Any] | None = None
         try:
             if _planner_case(case):
                 layout, req, why = planner_layout(cat, case, directory)
@@ -278,6 +287,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
                                    f" ({case.get('framework') or 'default framework'}): {why}")
                     continue
                 planned, label = (layout, req), layout_label(layout, req, case)
+                label_i18n = layout_message(layout, req, case).to_json()
             metric, default = _predict(cat, case, "default", directory, planned)
             _, seed = _predict(cat, case, "seed", directory, planned)
         except (SuanliError, KeyError, StopIteration) as e:
@@ -305,6 +315,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
                 engine=case.get("engine"),
                 engine_as=_engine_used(case) if _engine_used(case) != case.get("engine") else None,
                 layout=label,
+                layout_i18n=label_i18n,
                 note=case.get("note"),
                 stack=_case_stack(cat, case),
                 moe=_case_moe(cat, case, directory),
@@ -487,6 +498,10 @@ class ClaimCheck(BaseModel):
     claimed_high: float | None
     holds: bool
     explanation: str
+    # the same texts as messages (`Message.to_json`): rendered in the output's language; the fields above stay English
+    claim_i18n: dict[str, Any] = {}
+    case_i18n: dict[str, Any] = {}
+    explanation_i18n: dict[str, Any] = {}
 
 
 def seed_scaling_claims(cat: Catalog) -> list[ClaimCheck]:
@@ -494,6 +509,11 @@ def seed_scaling_claims(cat: Catalog) -> list[ClaimCheck]:
     8-card NVLink > 90 % useful (seed-000 §3.1), 4090 over PCIe 60–70 % (ibid.), an adapted-model 910B 8-card
     cluster at 50–60 % of an H100 cluster (seed-000 §3.2)."""
     out: list[ClaimCheck] = []
+
+    def check(claim: Message, case: Message, explanation: Message, **kw: Any) -> ClaimCheck:
+        return ClaimCheck(claim=render(claim), case=render(case), explanation=render(explanation),
+                          claim_i18n=claim.to_json(), case_i18n=case.to_json(),
+                          explanation_i18n=explanation.to_json(), source="seed-000", **kw)
 
     def eff(model: str, gpu: str, **kw: Any) -> tuple[float, float]:
         m = lookup.model(cat, model)
@@ -504,29 +524,25 @@ def seed_scaling_claims(cat: Catalog) -> list[ClaimCheck]:
 
     for b in (1, 4):
         v, _ = eff("llama-2-7b", "h100-sxm", task="full", gpus=8, zero=3, batch=b, seq=2048)
-        out.append(ClaimCheck(
-            claim="8-card NVLink + NVSwitch cluster: > 90 % of compute is useful", source="seed-000",
-            case=f"Llama-2-7B full, ZeRO-3, 8× H100 SXM, micro-batch {b} × 2048", value=v, claimed_low=0.9,
-            claimed_high=None, holds=v > 0.9,
-            explanation="gradient all-reduce over NVSwitch (370 GB/s bus) hides behind the backward pass"))
+        out.append(check(
+            Message("val.claim.nvlink"),
+            Message("val.claim.case", model="Llama-2-7B", zero=3, gpus=8, device="H100 SXM", b=b, seq=2048),
+            Message("val.claim.why_nvswitch"), value=v, claimed_low=0.9, claimed_high=None, holds=v > 0.9))
         v, _ = eff("qwen2.5-1.5b", "rtx-4090", task="full", gpus=8, zero=2, batch=b, seq=2048)
-        out.append(ClaimCheck(
-            claim="4090 over PCIe (no NVLink): 60–70 % useful", source="seed-000",
-            case=f"Qwen2.5-1.5B full, ZeRO-2, 8× RTX 4090, micro-batch {b} × 2048", value=v, claimed_low=0.6,
-            claimed_high=0.7, holds=0.6 <= v <= 0.7,
-            explanation="host-staged PCIe all-reduce (14 GB/s bus): "
-            + ("exposed: the backward pass of a small micro-batch is shorter than the all-reduce" if v < 0.95
-               else "hidden: this micro-batch's backward pass is longer than the all-reduce")))
+        out.append(check(
+            Message("val.claim.pcie_4090"),
+            Message("val.claim.case", model="Qwen2.5-1.5B", zero=2, gpus=8, device="RTX 4090", b=b, seq=2048),
+            Message("val.claim.why_pcie",
+                    state=Message("val.claim.pcie_exposed" if v < 0.95 else "val.claim.pcie_hidden")),
+            value=v, claimed_low=0.6, claimed_high=0.7, holds=0.6 <= v <= 0.7))
     _, h100 = eff("llama-2-7b", "h100-sxm", task="full", gpus=8, zero=3, batch=2, seq=2048)
     _, a910 = eff("llama-2-7b", "ascend-910b", task="full", gpus=8, zero=3, batch=2, seq=2048)
     r = a910 / h100
     e910 = efficiency(cat, lookup.accelerator(cat, "ascend-910b"), "train_mfu", "bf16").value
     eh100 = efficiency(cat, lookup.accelerator(cat, "h100-sxm"), "train_mfu", "bf16").value
-    out.append(ClaimCheck(
-        claim="8× 910B on an adapted model trains at 50–60 % of an 8× H100 cluster", source="seed-000",
-        case="Llama-2-7B full, ZeRO-3, micro-batch 2 × 2048, tokens/s ratio", value=r, claimed_low=0.5,
-        claimed_high=0.6, holds=0.5 <= r <= 0.6,
-        explanation="ratio of dense BF16 peaks × efficiency: the model has no per-stack kernel penalty; "
-        f"compute efficiency {e910:.3g} on the 910B (fitted to MindFormers runs) against {eh100:.3g} on Hopper (fitted to "
-        "single-H100 runs), so the ratio follows the dense peaks 353.8/989.4 TFLOPS times that of the efficiencies"))
+    out.append(check(
+        Message("val.claim.910b_vs_h100"),
+        Message("val.claim.case_ratio", model="Llama-2-7B", zero=3, b=2, seq=2048),
+        Message("val.claim.why_910b", e910=e910, eh100=eh100),
+        value=r, claimed_low=0.5, claimed_high=0.6, holds=0.5 <= r <= 0.6))
     return out
