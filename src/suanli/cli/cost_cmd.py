@@ -182,6 +182,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second the --gpus cards must serve (the planner's serving search)")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s (default when no --requests-per-s: 0.2, MLPerf Inference's Server bound)")] = None,
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
+        input_: Annotated[int, typer.Option("--input", help="serving: prompt tokens per request (as plan)")] = 512,
+        output: Annotated[int, typer.Option("--output", help="serving: output tokens per request (as plan)")] = 256,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
         global_batch: Annotated[int, typer.Option(help="training: sequences per optimizer step (as plan)")] = 64,
         tp: Annotated[int | None, typer.Option(help="pin tensor parallelism (default: the fastest layout per device)")] = None,
@@ -207,7 +209,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         rows = compare_devices(cat, arch, list(gpu), task, gpus, precision, batch, tokens, zero,
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
-                               error_bands=packaged_error_bands())  # each row's speed evidence on its stack
+                               error_bands=packaged_error_bands(),  # each row's speed evidence on its stack
+                               input_tokens=input_, output_tokens=output)
         from suanli.views.estimates import calibration_rows
 
         rows = calibration_rows(rows, cat)  # the calibration file's factors each row used, as estimate applies them

@@ -26,7 +26,8 @@ from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens
                               migration_tco, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
-                                memory_within_error, migration_weeks, plan_workload, pooled_evidence, serving_layout)
+                                memory_within_error, migration_weeks, plan_workload, pooled_evidence, serving_capacity,
+                                serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
@@ -175,7 +176,8 @@ def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned
 
 
 def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, batch: int,
-                      tokens: float | None, tp: int | None) -> tuple[Workload, Message | None]:
+                      tokens: float | None, tp: int | None,
+                      lengths: tuple[int, int] = (512, 256)) -> tuple[Workload, Message | None]:
     """Serving on exactly `gpus` cards as the planner lays it out (replicas × tp = gpus, tp within a node) with the
     engine `suanli estimate` defaults to on the device's stack: the tp with the most output tokens/s that fits, the
     widest when none fits. Returns the workload and, when nothing fits, why."""
@@ -186,7 +188,7 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
     best: tuple[float, Workload] | None = None
     for t in tps:
         w = make_workload(task="inference", gpus=gpus, tp=t, precision=precision, batch=batch, tokens=tokens,
-                          engine=engine)
+                          engine=engine, input=lengths[0], output=lengths[1])
         c = estimate(cat, m, acc, w).contract()
         tok_s = c["speed"].get("output_tokens_per_s") or 0.0
         if c["memory"]["fits"] is not False and (best is None or tok_s > best[0]):
@@ -194,7 +196,7 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
     if best is not None:
         return best[1], None
     w = make_workload(task="inference", gpus=gpus, tp=tps[-1], precision=precision, batch=batch, tokens=tokens,
-                      engine=engine)
+                      engine=engine, input=lengths[0], output=lengths[1])
     return w, Message("cmp.no_tp_fits", gpus=gpus, tp=tps[-1])
 
 
@@ -222,18 +224,24 @@ def serving_target(requests_per_s: float | None = None, tpot_s: float | None = N
 def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                    tp: int | None, requests_per_s: float | None, tpot_s: float | None,
                    ttft_s: float | None,
-                   error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, Message | None]:
+                   error_bands: dict[str, ErrorBand] | None = None, lengths: tuple[int, int] = (512, 256),
+                   steady: bool = False) -> tuple[Workload, Message | None]:
     """Serving on exactly `gpus` cards as the planner searches it (`plan.search.serving_layout`: replicas × tp =
     gpus, the batch per replica, the planner's engine for the device's stack), within the targets (`tpot_s` already
     the default one when the request states no rate and no TPOT): the configuration with the most output tokens/s
     that meets them, by plan's evidence step with `error_bands` (`plan.search.evidence_pick`). When none does, the
-    batch-1 layout (`_inference_layout`) and why."""
+    batch-1 layout (`_inference_layout`) and why. `steady` (the request states a TPOT or a rate), no rate: the
+    capacity a rate is served at, `plan.search.serving_capacity` (the largest batch whose steady-state TPOT, the
+    decode step + the batch's prefill ÷ output, meets the TPOT: the "serve at most" rate × output), not a batch
+    job's decode step."""
     req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, requests_per_s=requests_per_s,
                        tpot_s=tpot_s, ttft_s=ttft_s, tokens=None if requests_per_s else (tokens or _SEARCH_TOKENS),
-                       precision=precision if precision in SERVE_PRECISIONS else "bf16")
-    lay, why = serving_layout(cat, m, req, acc.id, error_bands)
+                       precision=precision if precision in SERVE_PRECISIONS else "bf16",
+                       input=lengths[0], output=lengths[1])
+    lay, why = (serving_capacity(cat, m, req, acc.id) if steady and requests_per_s is None
+                else serving_layout(cat, m, req, acc.id, error_bands))
     if lay is None:
-        w, _ = _inference_layout(cat, m, acc, gpus, precision, 1, tokens, tp)
+        w, _ = _inference_layout(cat, m, acc, gpus, precision, 1, tokens, tp, lengths)
         return w, why
     # the planner serves the precisions it plans; another (fp16, fp32) is laid out as bf16 and estimated at its own
     return plan_workload(lay, req).model_copy(update={"tokens": tokens, "precision": precision}), None
@@ -241,18 +249,21 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
 
 def _rate_search(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
                  requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
-                 error_bands: dict[str, ErrorBand] | None) -> tuple[Layout | None, Message | None]:
+                 error_bands: dict[str, ErrorBand] | None,
+                 lengths: tuple[int, int] = (512, 256)) -> tuple[Layout | None, Message | None]:
     """The planner's serving search (`plan.search.serving_layout`) for `requests_per_s` on exactly `gpus` cards,
     `tp` pinned when given: the layout with the batch each replica runs to carry the rate and that batch's TPOT and
     TTFT, or None and the planner's why-not."""
     req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, requests_per_s=requests_per_s,
-                       tpot_s=tpot_s, ttft_s=ttft_s, precision=precision if precision in SERVE_PRECISIONS else "bf16")
+                       tpot_s=tpot_s, ttft_s=ttft_s, precision=precision if precision in SERVE_PRECISIONS else "bf16",
+                       input=lengths[0], output=lengths[1])
     return serving_layout(cat, m, req, acc.id, error_bands)
 
 
 def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                  tp: int | None, requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
-                 error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, Message | None, Layout | None]:
+                 error_bands: dict[str, ErrorBand] | None = None,
+                 lengths: tuple[int, int] = (512, 256)) -> tuple[Workload, Message | None, Layout | None]:
     """A compare with a request rate: the row is the layout's capacity, the rate what it serves.
 
     The capacity is `compare` without the rate (`_served_layout`: the planner's serving search with the most output
@@ -262,18 +273,21 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     batch). When that tp cannot carry the rate and no tp is pinned, the tp the planner serves the rate on, with its
     capacity. Returns (the capacity workload, why the rate is not served or nothing fits, the rate's layout or None)."""
     cap_tpot = tpot_s if tpot_s is not None else DEFAULT_SERVING_TPOT_S
-    w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, cap_tpot, ttft_s, error_bands)
+    w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, cap_tpot, ttft_s, error_bands, lengths,
+                            steady=True)
     if why is not None:  # nothing meets the latency targets at any batch: the batch-1 layout and why (as before)
         return _served_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, tpot_s, ttft_s,
-                              error_bands) + (None,)
-    lay, swhy = _rate_search(cat, m, acc, gpus, precision, w.tp, requests_per_s, tpot_s, ttft_s, error_bands)
+                              error_bands, lengths) + (None,)
+    lay, swhy = _rate_search(cat, m, acc, gpus, precision, w.tp, requests_per_s, tpot_s, ttft_s, error_bands,
+                             lengths)
     if lay is None and tp is None:
-        other, owhy = _rate_search(cat, m, acc, gpus, precision, None, requests_per_s, tpot_s, ttft_s, error_bands)
+        other, owhy = _rate_search(cat, m, acc, gpus, precision, None, requests_per_s, tpot_s, ttft_s, error_bands,
+                                   lengths)
         if other is None:
             swhy = owhy  # the planner's why-not over every tp
         else:
             w2, cwhy = _served_layout(cat, m, acc, gpus, precision, tokens, other.tp, None, cap_tpot, ttft_s,
-                                      error_bands)
+                                      error_bands, lengths, steady=True)
             if cwhy is None:
                 w, lay, swhy = w2, other, None
     if lay is None:
@@ -328,7 +342,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     today: dt.date | None = None, tp: int | None = None, pp: int | None = None,
                     recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
                     tpot_s: float | None = None, ttft_s: float | None = None,
-                    error_bands: dict[str, ErrorBand] | None = None) -> list[dict[str, Any]]:
+                    error_bands: dict[str, ErrorBand] | None = None, input_tokens: int = 512,
+                    output_tokens: int = 256) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
@@ -367,9 +382,14 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     make_workload(task=task, precision=precision or "bf16", recompute=recompute)  # a bad task/precision/recompute named once
     rule: Message | None = None
     target_tpot = tpot_s
+    lengths = (input_tokens, output_tokens)
+    if task != "inference" and lengths != (512, 256):
+        raise InputError("input" if input_tokens != 512 else "output", Message("err.a_serving_target_training_compares_take"))
     if task == "inference":
-        rule = (Message("cmp.serving.batch_given", batch=batch) if batch is not None
-                else serving_target(requests_per_s, tpot_s, ttft_s)[1])
+        rule = Message("cmp.serving.lengths", rule=(Message("cmp.serving.batch_given", batch=batch)
+                                                     if batch is not None
+                                                     else serving_target(requests_per_s, tpot_s, ttft_s)[1]),
+                       input=input_tokens, output=output_tokens)
         if batch is None:
             target_tpot = serving_target(requests_per_s, tpot_s, ttft_s)[0]
     rows = []
@@ -382,13 +402,13 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         layouts: list[tuple[Workload, str | None, Message | str | None]]
         if task == "inference":
             if batch is not None:
-                w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp)
+                w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp, lengths)
             elif requests_per_s is not None:  # the layout's capacity in the row, the rate's run batch beside
                 w, why, served_lay = _rate_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot,
-                                                  ttft_s, error_bands)
-            else:
+                                                  ttft_s, error_bands, lengths)
+            else:  # a stated TPOT: the capacity at the steady-state TPOT a rate is served at (as with a rate)
                 w, why = _served_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot, ttft_s,
-                                        error_bands)
+                                        error_bands, lengths, steady=tpot_s is not None)
             layouts = [(w, None, why)]
         else:  # a multi-node job: the fastest layout on each network its offers rent, as plan searches it
             layouts = [_training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,

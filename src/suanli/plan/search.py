@@ -697,6 +697,59 @@ def _steady_tpot_s(k: dict[str, Any], output: int) -> Any:
     return k["step_s"] + k["prefill_s"] / output
 
 
+def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
+                   pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray,
+                   req: PlanRequest) -> dict[str, np.ndarray]:
+    """The most requests/s each configuration's replicas serve within the request's targets, by the serving search's
+    own rules: the largest whole batch up to SERVE_BATCHES' last that fits in memory with its steady-state TPOT
+    (`_steady_tpot_s`) ≤ tpot_s and its joining TTFT ≤ ttft_s (each grows with the batch: bisection), served at
+    replicas × b / total_s(b) (`_served_tok_s` ÷ output). A rate up to it is served (`_run_batch` finds a batch no
+    larger); `plan`'s rate hint, its why-not and compare's capacity quote it. max_b 0: not even batch 1 meets them."""
+    def ok(bb: np.ndarray) -> np.ndarray:
+        k = inference_step(st, tp, 1.0, bb, rates)
+        mem = inference_memory(mt, tp, 1.0, 1.0, bb, pool)
+        good = (sum(v for n, v in mem.items() if n != "kv_cache_pool_unused") + runtime <= usable) & \
+            np.isfinite(k["total_s"])
+        if req.tpot_s is not None:
+            good &= _steady_tpot_s(k, req.output) <= req.tpot_s
+        if req.ttft_s is not None:
+            good &= joining_ttft_s(st, tp, 1.0, bb, rates, k["step_s"]) <= req.ttft_s
+        return np.asarray(good)
+
+    lo, hi = np.zeros(tp.shape), np.full(tp.shape, float(SERVE_BATCHES[-1]))
+    while np.any(lo < hi):
+        open_ = lo < hi
+        mid = np.maximum(np.ceil((lo + hi) / 2), 1.0)
+        good = ok(mid)
+        lo = np.where(open_ & good, mid, lo)
+        hi = np.where(open_ & ~good, mid - 1, hi)
+    b = np.maximum(lo, 1.0)
+    k = inference_step(st, tp, 1.0, b, rates)
+    rps = np.where(lo > 0, replicas * b / k["total_s"], 0.0)
+    return {"max_b": lo, "max_rps": rps, "max_tpot": _steady_tpot_s(k, req.output),
+            "max_ttft": joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])}
+
+
+def _round_down(x: float, digits: int = 3) -> float:
+    """`x` rounded down to `digits` significant figures (a rate lowered to it is still served)."""
+    if not math.isfinite(x) or x <= 0:
+        return x
+    step = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+    return math.floor(x / step * (1 + 1e-12)) * step
+
+
+def _rate_at_most(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> float:
+    """The "serve at most N req/s" of configuration `i`'s device on its card count: the most any of its
+    configurations with that many cards serves within the targets (`_serve_at_most`), rounded down to 3 significant
+    figures so that the rate quoted is served; without it (no rate searched) the row's own rate."""
+    own = float(grid["tok_s"][i]) / req.output
+    if "max_rps" not in grid:
+        return own
+    same = (grid["dev"] == grid["dev"][i]) & (grid["gpus"] == grid["gpus"][i]) & np.isfinite(grid["max_rps"])
+    best = float(np.max(grid["max_rps"][same], initial=0.0))
+    return _round_down(best) if best > 0 else own
+
+
 _RUN_BATCH_ROUNDS = 8  # concurrent users: rounds of "more replicas, so a smaller batch each" for the rate they send
 
 
@@ -817,6 +870,10 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         gpus = replicas * tp
         fail |= np.where(gpus <= req.card_limit, 0, F_CARDS)
         ok = fail == 0
+        # the most requests/s each configuration serves within the targets (a rate, or the cards pinned: compare)
+        most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req)
+                if users == 0 and (need_tok_s > 0 or req.gpus is not None)
+                else {k_: np.full(di.shape, np.nan) for k_ in ("max_b", "max_rps", "max_tpot", "max_ttft")})
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
         # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
         # sets: tokens to generate add it to the hours (a job); a stated serving period is the rental, and the
@@ -839,7 +896,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
             "ttft": ttft, "tpot": tpot, "net": np.full(di.shape, np.nan), "dl_bytes": ckpt,
             "dl_h": first["download_h"], "dl_gbit": np.full(di.shape, np.nan), "billed": billed,
-            "first_h": first["total_h"], "need_tp": need_tp,
+            "first_h": first["total_h"], "need_tp": need_tp, **most,
         })
     return (_concat(parts) if parts else _empty()), n
 
@@ -1373,6 +1430,36 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     ), None
 
 
+def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, Message | None]:
+    """The most a serving layout on exactly `req.gpus` cards of `device` carries within the request's TPOT (the
+    steady-state one a rate is served at) and TTFT: of the configurations `serving_layout` searches, the one whose
+    `_serve_at_most` rate is highest, at that largest batch (plan's "serve at most N req/s" × output tokens/s); a rate
+    up to it is served. Returns (layout, None) or (None, the why-not `serving_layout` gives)."""
+    if req.gpus is None:
+        raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
+    acc = lookup.accelerator(cat, device)
+    r = req.model_copy(update={"devices": (acc.id,), "domestic_only": False, "vendors": (), "stacks": (),
+                               "allow_migration": True, "requests_per_s": None, "concurrent_users": None,
+                               "tokens": None})
+    devs = _devices(cat, m, r, (), priced=False)
+    d = devs[0]
+    if d.excluded is not None:
+        return None, d.excluded
+    grid, _ = _serve_grid(cat, m, r, devs)
+    ok = np.nonzero((grid["max_b"] >= 1) & (grid["max_rps"] > 0))[0] if grid["dev"].size else np.zeros(0, dtype=int)
+    if ok.size == 0:
+        return serving_layout(cat, m, req, device)
+    i = int(ok[int(np.argmax(grid["max_rps"][ok]))])
+    return Layout(
+        device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
+        tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
+        precision=_precision_of(grid, i, r), micro_batch=int(grid["max_b"][i]), grad_accum=None,
+        flash_attention=_flash(d.stack), tokens_per_s=float(grid["max_rps"][i]) * r.output,
+        memory_needed_bytes=float(grid["mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
+        tpot_s=float(grid["max_tpot"][i]), ttft_s=float(grid["max_ttft"][i]),
+    ), None
+
+
 def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     """The `suanli estimate` workload that reproduces plan `p` (tests re-estimate every plan with it)."""
     if req.task == "inference":
@@ -1641,7 +1728,7 @@ def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest)
     if req.concurrent_users and slots < req.concurrent_users:  # fewer slots than users, each with a request in flight
         return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, replicas=int(grid["replicas"][i]),
                        batch=int(grid["b"][i]), users=req.concurrent_users)
-    return Message("why.rate_gpus", gpus=int(grid["gpus"][i]), rps=float(grid["tok_s"][i]) / req.output,
+    return Message("why.rate_gpus", gpus=int(grid["gpus"][i]), rps=_rate_at_most(grid, i, req),
                    want=req.requests_per_s or 0.0)
 
 
@@ -1740,7 +1827,7 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         return Message("relax.users_gpus", gpus=int(grid["gpus"][i]), users=held, device=where["device"],
                        rps=rate_from_users(held, req.output, req.tpot_s, req.ttft_s or 0.0), field="concurrent_users",
                        other=Message("input.name", field="gpus"))
-    rps = float(grid["tok_s"][i]) / req.output
+    rps = _rate_at_most(grid, i, req)  # the serving search's own largest batch within the targets
     return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, device=where["device"],
                    field="requests_per_s", other=Message("input.name", field="gpus"))
 
