@@ -139,6 +139,7 @@ class Estimate(BaseModel):
                 "ttft_s": s.ttft_s,
                 "tpot_s": s.tpot_s,
                 "ttft_joining_s": s.ttft_joining_s,
+                "tpot_steady_s": s.tpot_steady_s,
                 "prefill_bound": s.prefill_bound,
                 "decode_bound": s.decode_bound,
                 "efficiency": [e.model_dump() for e in s.efficiencies],

@@ -54,6 +54,7 @@ __all__ = [
     "device_rates",
     "inference_speed",
     "matmul_params",
+    "steady_tpot_s",
     "training_flops_per_token",
     "training_speed",
 ]
@@ -68,6 +69,7 @@ class InferenceSpeed(BaseModel):
     ttft_s: float
     tpot_s: float
     ttft_joining_s: float  # a request joining a running batch of `batch` (continuous batching); plans quote this
+    tpot_steady_s: float  # `steady_tpot_s`: the batch kept full by continuous batching; serving plans quote this
     prefill_bound: str
     decode_bound: str
     tp_comm_per_token_s: float
@@ -463,6 +465,15 @@ def inference_rates(
     }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else [])
 
 
+def steady_tpot_s(step_s: Any, prefill_s: Any, output: Any) -> Any:
+    """A user's time per output token while continuous batching keeps the batch full: the decode step plus the other
+    requests' prefill interleaved with it, the batch's prompts per `output` steps (chunked prefill piggybacks prompt
+    chunks on decode iterations: Sarathi-Serve, Agrawal et al. OSDI '24, arXiv 2403.02310; vLLM
+    enable_chunked_prefill). At the run batch of a rate λ this is the self-consistent figure: τ = step + λτ · prefill
+    per prompt, b = λ · output · τ. One function for `estimate` (tpot_steady_s) and the planner's serving rows."""
+    return step_s + prefill_s / output
+
+
 def inference_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> InferenceSpeed:
@@ -481,6 +492,7 @@ def inference_speed(
         tpot_s=step_s,
         ttft_joining_s=float(joining_ttft_s(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates,
                                             k["step_s"])),
+        tpot_steady_s=float(steady_tpot_s(step_s, prefill_s, o)),
         prefill_bound="compute" if bool(k["prefill_compute_bound"]) else "memory-bandwidth",
         decode_bound="compute" if bool(k["decode_compute_bound"]) else "memory-bandwidth",
         tp_comm_per_token_s=float(k["tp_comm_s"]),

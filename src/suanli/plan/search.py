@@ -63,7 +63,7 @@ from suanli.estimate.memory import (
     usable_memory_bytes,
     weights_bytes,
 )
-from suanli.estimate.precision import native_precision_note, peak_flops_per_s
+from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
@@ -79,6 +79,7 @@ from suanli.estimate.speed import (
     inference_step,
     joining_ttft_s,
     assumed_cpu_adam_s,
+    steady_tpot_s,
     training_rates,
     training_speed_terms,
     training_step,
@@ -343,6 +344,9 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
         if inference and fw is not None:
             engine = req.engine or fw.engine or default_engine(stack)
         precisions = _precisions(cat, req, acc, stack, fw)
+        if _fastest_serving(req) and req.precision is None:  # fastest keeps the model's quality: its own precision
+            own = default_precision(m, acc, stack, "inference")
+            precisions = (tuple(p for p in precisions[0] if p == own), precisions[1])
         reason: Message | None = None
         if req.domestic_only and not acc.domestic:
             reason = Message("why.not_domestic", field="domestic_only")
@@ -689,20 +693,12 @@ def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.nd
     return np.asarray(b * output / inference_step(st, tp, 1.0, b, rates)["total_s"])
 
 
-def _steady_tpot_s(k: dict[str, Any], output: int) -> Any:
-    """A user's time per output token while the replica serves a rate: the decode step plus the other requests'
-    prefill interleaved with it, b prompts per `output` steps (chunked prefill piggybacks prompt chunks on decode
-    iterations: Sarathi-Serve, Agrawal et al. OSDI '24, arXiv 2403.02310; vLLM enable_chunked_prefill). At the run
-    batch of a rate λ this is the self-consistent figure: τ = step + λτ · prefill per prompt, b = λ · output · τ."""
-    return k["step_s"] + k["prefill_s"] / output
-
-
 def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
                    pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray,
                    req: PlanRequest) -> dict[str, np.ndarray]:
     """The most requests/s each configuration's replicas serve within the request's targets, by the serving search's
     own rules: the largest whole batch up to SERVE_BATCHES' last that fits in memory with its steady-state TPOT
-    (`_steady_tpot_s`) ≤ tpot_s and its joining TTFT ≤ ttft_s (each grows with the batch: bisection), served at
+    (`steady_tpot_s`) ≤ tpot_s and its joining TTFT ≤ ttft_s (each grows with the batch: bisection), served at
     replicas × b / total_s(b) (`_served_tok_s` ÷ output). A rate up to it is served (`_run_batch` finds a batch no
     larger); `plan`'s rate hint, its why-not and compare's capacity quote it. max_b 0: not even batch 1 meets them."""
     def ok(bb: np.ndarray) -> np.ndarray:
@@ -711,7 +707,7 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
         good = (sum(v for n, v in mem.items() if n != "kv_cache_pool_unused") + runtime <= usable) & \
             np.isfinite(k["total_s"])
         if req.tpot_s is not None:
-            good &= _steady_tpot_s(k, req.output) <= req.tpot_s
+            good &= steady_tpot_s(k["step_s"], k["prefill_s"], req.output) <= req.tpot_s
         if req.ttft_s is not None:
             good &= joining_ttft_s(st, tp, 1.0, bb, rates, k["step_s"]) <= req.ttft_s
         return np.asarray(good)
@@ -726,7 +722,7 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
     b = np.maximum(lo, 1.0)
     k = inference_step(st, tp, 1.0, b, rates)
     rps = np.where(lo > 0, replicas * b / k["total_s"], 0.0)
-    return {"max_b": lo, "max_rps": rps, "max_tpot": _steady_tpot_s(k, req.output),
+    return {"max_b": lo, "max_rps": rps, "max_tpot": steady_tpot_s(k["step_s"], k["prefill_s"], req.output),
             "max_ttft": joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])}
 
 
@@ -850,9 +846,10 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # steady state: every request's prompt is prefilled on the replica too, so b requests per prefill of b
         # prompts + (output − 1) steps (estimate's output_tokens_per_s), a rate or a batch job alike: never more than
         # the full batch's capacity. Serving a rate (or users), a user's TPOT carries the prefill chunks interleaved
-        # with the decode steps (`_steady_tpot_s`); a batch job prefills its batch once, then decodes (TPOT = step)
+        # with the decode steps (`steady_tpot_s`: estimate's tpot_steady_s); a batch job prefills its batch once,
+        # then decodes (TPOT = step)
         per_replica = b * req.output / k["total_s"]
-        tpot = _steady_tpot_s(k, req.output) if need_tok_s > 0 or users > 0 else k["step_s"]
+        tpot = steady_tpot_s(k["step_s"], k["prefill_s"], req.output) if need_tok_s > 0 or users > 0 else k["step_s"]
         # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
         fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
         if req.tpot_s is not None:
@@ -1075,10 +1072,11 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     done_k = np.where((grid["billed"][k] > 0) & (not in_period), hours_k, hours_k + grid["first_h"][k])
     if req.objective == "cheapest":
         score = total_k + hours_k * 1e-9
-    elif req.objective in ("fastest", "fastest-within-budget") and _serves_period(req):
-        # serving a period: the fastest plan is the lowest latency (TPOT, then TTFT, then cost), not the first to
-        # serve — the set-up differs little between devices, so it fell back to cost (buyer review 2026-12-01)
-        score = grid["tpot"][k] + grid["ttft"][k] * 1e-6 + total_k * 1e-15
+    elif _fastest_serving(req):
+        # serving a period: the fastest plan is the lowest latency, not the first to serve — the set-up differs little
+        # between devices, so it fell back to cost (buyer review 2026-12-01): TPOT by its 5 % band (`_tpot_band`),
+        # then cost, then TTFT (the order `_rank_order` makes; this score only has to follow it)
+        score = TIE_TPOT_RATIO ** _tpot_band(grid["tpot"][k]) * (1.0 + total_k * 1e-12 + grid["ttft"][k] * 1e-9)
     elif req.objective in ("fastest", "fastest-within-budget"):
         score = done_k + total_k * 1e-12
     else:  # best-value: each axis relative to its best
@@ -1136,8 +1134,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
 
 
 # ties, stated (final buyer check 4, 5): plans whose objective ties (cost within a cent when cheapest; hours within a
-# hundredth of a second, then cost within a cent, when fastest; serving a period, fastest: TPOT, then TTFT, within a
-# microsecond, then cost within a cent) rank on the precision order of SERVE_PRECISIONS
+# hundredth of a second, then cost within a cent, when fastest; serving a period, fastest: TPOT within 5 %, then cost
+# within a cent, then TTFT within a microsecond) rank on the precision order of SERVE_PRECISIONS
 # (bf16, fp8, int8, int4: at the same price the less quantized model, which loses no quality), then fewer cards (fewer
 # replicas: whole-machine billing makes 1 and 5 cards of an 8-card machine cost the same), then lower TPOT, then lower
 # TTFT, then the grid's order. Keys that do not depend on
@@ -1145,6 +1143,25 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
 TIE_CNY = 0.01
 TIE_HOURS = 1e-2 / 3600
 TIE_LATENCY_S = 1e-6
+# fastest serving a period: TPOTs within 5 % tie, broken by cost, then TTFT. 5 % is assumed (no source: about the
+# spread of this model's own TPOT estimates, and less than a user notices), so a plan 1 % faster for 50x the rent no
+# longer ranks first (buyer regression 2026-12-01: 50 B200 replicas at b1, ¥1.33 M a month, before ¥1,372 ones)
+TIE_TPOT_RATIO = 1.05
+
+
+def _tpot_band(tpot_s: np.ndarray) -> np.ndarray:
+    """Each TPOT's 5 % band (TIE_TPOT_RATIO): ⌊log(TPOT / 1 µs) / log 1.05⌋, a fixed geometric grid, so a device's
+    layout does not depend on which other devices are searched (two TPOTs under 5 % apart can still straddle an edge);
+    a missing TPOT is band 0."""
+    t = np.maximum(np.nan_to_num(tpot_s, nan=TIE_LATENCY_S), TIE_LATENCY_S)
+    return np.floor(np.log(t / TIE_LATENCY_S) / np.log(TIE_TPOT_RATIO) + 1e-9)
+
+
+def _fastest_serving(req: PlanRequest) -> bool:
+    """Objective fastest (or fastest-within-budget) serving a period (`_serves_period`): plans at the model's own
+    precision (`default_precision`: bf16, fp8 for an FP8 checkpoint where the device runs it) unless --precision asks
+    for another — quantization is a quality trade the buyer asks for — ranked by TPOT band, cost, TTFT."""
+    return req.objective in ("fastest", "fastest-within-budget") and _serves_period(req)
 
 
 def _serves_period(req: PlanRequest) -> bool:
@@ -1156,15 +1173,15 @@ def _serves_period(req: PlanRequest) -> bool:
 def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k: np.ndarray, done_k: np.ndarray,
                 grid: dict[str, np.ndarray], k: np.ndarray, period: bool = False) -> np.ndarray:
     """Indices into `score` in ranking order: the objective first (rounded so that ties are ties; fastest serving a
-    `period`: TPOT, then TTFT, then cost), then the stated tie-break (TIE_CNY, TIE_HOURS, TIE_LATENCY_S above):
-    precision order (at the same price the less quantized model: quality before card count), then fewer cards, TPOT,
+    `period`: TPOT within 5 % (`_tpot_band`), then cost, then TTFT), then the stated tie-break (TIE_CNY, TIE_HOURS,
+    TIE_LATENCY_S above): precision order (at the same price the less quantized model: quality before card count), then fewer cards, TPOT,
     TTFT."""
     cny = np.round(total_k / TIE_CNY)
     if objective == "cheapest":
         primary = [np.round(hours_k / TIE_HOURS), cny]
     elif objective in ("fastest", "fastest-within-budget") and period:
-        primary = [cny, np.round(np.nan_to_num(grid["ttft"][k], nan=0.0) / TIE_LATENCY_S),
-                   np.round(np.nan_to_num(grid["tpot"][k], nan=0.0) / TIE_LATENCY_S)]
+        primary = [np.round(np.nan_to_num(grid["ttft"][k], nan=0.0) / TIE_LATENCY_S), cny,
+                   _tpot_band(grid["tpot"][k])]
     elif objective in ("fastest", "fastest-within-budget"):
         primary = [cny, np.round(done_k / TIE_HOURS)]
     else:  # best-value: the relative score, to a millionth

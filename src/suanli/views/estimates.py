@@ -69,6 +69,9 @@ class InferenceSpeedJson(Shape):
     tpot_s: float
     ttft_joining_s: float = Field(description="time to first token of one request joining a running batch of `batch` "
                                   "(continuous batching: the step in flight, then its own prefill); plans quote this")
+    tpot_steady_s: float = Field(description="TPOT a user sees when the batch is kept full by continuous batching: "
+                                 "decode step + the batch's prefill spread over its output (Sarathi-Serve); serving "
+                                 "plans quote this")
     prefill_bound: str
     decode_bound: str
     efficiency: list[Efficiency]

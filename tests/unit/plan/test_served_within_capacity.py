@@ -5,7 +5,7 @@ other request's prompt, prefilled on the same card, was left out, so at high loa
 h800 --gpus 8 --requests-per-s 100 --tpot 0.05` said the H800s served it at batch 232 and 25,624 tokens/s, 166 % of
 the 15,463 tokens/s capacity the same command printed. The rate is now the steady-state throughput of the batch run
 (b × output / (prefill of b prompts + (output − 1) steps): `estimate`'s output_tokens_per_s), and a user's TPOT the
-decode step plus the prompts' prefill interleaved with it (`search._steady_tpot_s`)."""
+decode step plus the prompts' prefill interleaved with it (`speed.steady_tpot_s`)."""
 
 from __future__ import annotations
 
