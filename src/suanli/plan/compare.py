@@ -238,7 +238,7 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
                        tpot_s=tpot_s, ttft_s=ttft_s, tokens=None if requests_per_s else (tokens or _SEARCH_TOKENS),
                        precision=precision if precision in SERVE_PRECISIONS else "bf16",
                        input=lengths[0], output=lengths[1])
-    lay, why = (serving_capacity(cat, m, req, acc.id) if steady and requests_per_s is None
+    lay, why = (serving_capacity(cat, m, req, acc.id, error_bands) if steady and requests_per_s is None
                 else serving_layout(cat, m, req, acc.id, error_bands))
     if lay is None:
         w, _ = _inference_layout(cat, m, acc, gpus, precision, 1, tokens, tp, lengths)

@@ -722,8 +722,10 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
     b = np.maximum(lo, 1.0)
     k = inference_step(st, tp, 1.0, b, rates)
     rps = np.where(lo > 0, replicas * b / k["total_s"], 0.0)
+    mem = inference_memory(mt, tp, 1.0, 1.0, b, pool)
     return {"max_b": lo, "max_rps": rps, "max_tpot": steady_tpot_s(k["step_s"], k["prefill_s"], req.output),
-            "max_ttft": joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])}
+            "max_ttft": joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"]),
+            "max_mem": sum(v for n, v in mem.items() if n != "kv_cache_pool_unused") + runtime}
 
 
 def _round_down(x: float, digits: int = 3) -> float:
@@ -877,7 +879,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # the most requests/s each configuration serves within the targets (a rate, or the cards pinned: compare)
         most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req)
                 if users == 0 and (need_tok_s > 0 or req.gpus is not None)
-                else {k_: np.full(di.shape, np.nan) for k_ in ("max_b", "max_rps", "max_tpot", "max_ttft")})
+                else {k_: np.full(di.shape, np.nan) for k_ in ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem")})
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
         # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
         # sets: tokens to generate add it to the hours (a job); a stated serving period is the rental, and the
@@ -1454,11 +1456,14 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     ), None
 
 
-def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> tuple[Layout | None, Message | None]:
+def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                     error_bands: dict[str, ErrorBand] | None = None) -> tuple[Layout | None, Message | None]:
     """The most a serving layout on exactly `req.gpus` cards of `device` carries within the request's TPOT (the
     steady-state one a rate is served at) and TTFT: of the configurations `serving_layout` searches, the one whose
-    `_serve_at_most` rate is highest, at that largest batch (plan's "serve at most N req/s" × output tokens/s); a rate
-    up to it is served. Returns (layout, None) or (None, the why-not `serving_layout` gives)."""
+    `_serve_at_most` rate is highest, at that largest batch (plan's "serve at most N req/s" × output tokens/s), by
+    plan's evidence step with `error_bands` as `serving_layout` (`evidence_pick`, its TPOT, TTFT and memory margins
+    those of that largest batch); a rate up to it is served. Returns (layout, None) or (None, the why-not
+    `serving_layout` gives)."""
     if req.gpus is None:
         raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
     acc = lookup.accelerator(cat, device)
@@ -1472,14 +1477,19 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) 
     grid, _ = _serve_grid(cat, m, r, devs)
     ok = np.nonzero((grid["max_b"] >= 1) & (grid["max_rps"] > 0))[0] if grid["dev"].size else np.zeros(0, dtype=int)
     if ok.size == 0:
-        return serving_layout(cat, m, req, device)
-    i = int(ok[int(np.argmax(grid["max_rps"][ok]))])
+        return serving_layout(cat, m, req, device, error_bands)
+    # the highest rate first (equal rates in grid order), then plan's evidence step on the largest batch's figures
+    order = np.argsort(-grid["max_rps"][ok], kind="stable")
+    with np.errstate(divide="ignore"):
+        score = 1.0 / grid["max_rps"][ok]
+    at_most = {**grid, "tpot": grid["max_tpot"], "ttft": grid["max_ttft"], "mem": grid["max_mem"]}
+    i = int(ok[evidence_pick(error_bands or {}, r, devs, at_most, ok, np.zeros(ok.size), order, score)[0]])
     return Layout(
         device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
         tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
         precision=_precision_of(grid, i, r), micro_batch=int(grid["max_b"][i]), grad_accum=None,
         flash_attention=_flash(d.stack), tokens_per_s=float(grid["max_rps"][i]) * r.output,
-        memory_needed_bytes=float(grid["mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
+        memory_needed_bytes=float(grid["max_mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
         tpot_s=float(grid["max_tpot"][i]), ttft_s=float(grid["max_ttft"][i]),
     ), None
 
