@@ -160,6 +160,19 @@ def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFact
     return e, rows
 
 
+def _tf32_note(dev: str, metric: str, result_ids: list[str]) -> str:
+    # the estimator has no tf32 precision: its fp32 is full-fp32 matmuls at the fp32 peak (fp32_tflops), torch's
+    # default (torch.set_float32_matmul_precision defaults to "highest"; allow_tf32 False since 1.12: pytorch.org/docs/
+    # 2.0/generated/torch.set_float32_matmul_precision.html, pytorch/pytorch#79537, read 2026-12-01). A share of the
+    # TF32 peak applied to the fp32 peak gives back a fraction of the measured speed, and the peak ratio (~7x on an
+    # H100) would claim TF32 speed for plain fp32, so a tf32 run's compute factors are not stored as fp32.
+    why = ("a fp32 decode-bandwidth factor was measured by fp32 runs" if metric == "decode_bandwidth" else
+           "it is a share of the TF32 tensor-core peak, and the estimator's fp32 runs at the fp32 peak "
+           "(torch's default, TF32 off)")
+    return (f"{dev}: the tf32 {metric} of {', '.join(result_ids[:3])} was not stored as fp32: {why}; "
+            "run with --precision fp32 (or bf16) to calibrate those")
+
+
 def calibrate_results(
     cat: Catalog, results: list[BenchResult], rejected: list[str] | None = None
 ) -> list[EfficiencyFactor]:
@@ -185,8 +198,12 @@ def calibrate_results(
             peaks: DevicePeaks = peaks_from_accelerator(accs[dev]).model_copy(update={"device": key})
             factors_all.extend(fit_efficiency(rs, peaks, lambda x: _arch_or_none(cat, x)).factors)
         cal_factors = factors_all
+        fp32_metrics = {f.metric for f in cal_factors if f.precision == "fp32"}
         for f in cal_factors:
             if f.metric not in _METRIC_MAP:
+                continue
+            if f.precision == "tf32" and (f.metric != "decode_bandwidth" or f.metric in fp32_metrics):
+                rejected.append(_tf32_note(dev, f.metric, f.result_ids))
                 continue
             if accs[dev].family == "host" and f.metric == "matmul":
                 continue  # the stand-in's peak is this very microbenchmark: the ratio is 1 by construction
@@ -203,7 +220,8 @@ def calibrate_results(
                 id=f"cal-{dev}-{f.metric}-{precision}", metric=metric, device=dev, precision=precision,  # type: ignore[arg-type]
                 engine=engine, value=min(max(f.value, 1e-6), 1.0), source=f"measured:{','.join(f.result_ids[:5])}",
                 note=f"measured {f.measured_at:%Y-%m-%d} on {dev}: median of {f.n} run(s) "
-                     f"(range {f.min:.3g}–{f.max:.3g}); {f.commands[0] if f.commands else ''}; fitted {today}",
+                     f"(range {f.min:.3g}–{f.max:.3g}); {f.commands[0] if f.commands else ''}; fitted {today}"
+                     + ("; tf32 runs: decode reads the same fp32 bytes, TF32 or not" if f.precision == "tf32" else ""),
             ))
         if any(f.device == dev and f.metric == "decode_bandwidth" for f in out):
             # the measured efficiencies already contain the engine's per-step overhead: do not add it twice
