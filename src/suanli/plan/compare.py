@@ -384,7 +384,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     target_tpot = tpot_s
     lengths = (input_tokens, output_tokens)
     if task != "inference" and lengths != (512, 256):
-        raise InputError("input" if input_tokens != 512 else "output", Message("err.a_serving_target_training_compares_take"))
+        raise InputError("input" if input_tokens != 512 else "output", Message("err.serving_lengths_only"))
     if task == "inference":
         rule = Message("cmp.serving.lengths", rule=(Message("cmp.serving.batch_given", batch=batch)
                                                      if batch is not None
