@@ -1127,7 +1127,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
                                 output=req.output, field="output"))
     return PlanResult(
         request=req,
-        model_id=m.id,
+        model_id=lookup.checkpoint_id(m, req.task, req.model),  # training: the base checkpoint of an -Instruct preset
         plans=plans,
         pareto=pareto,
         why_not=[{"device": d, "reason": render(r), "reason_i18n": r.to_json()} for d, r in why],
@@ -1828,6 +1828,21 @@ def _users_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, rows: np.
     return int(held.max()) if held.size else None
 
 
+def _slots_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, slots: int) -> Message:
+    """What holds configuration `i`'s slots (replicas × batch) down, in the relax hint's words: a larger batch of the
+    same layout that fits in memory but misses --tpot (or --ttft) says "serve at most N concurrent users within
+    --tpot X ms"; else (memory, or the largest batch searched) "hold at most N requests at once"."""
+    same = ((grid["dev"] == grid["dev"][i]) & (grid["gpus"] == grid["gpus"][i]) & (grid["tp"] == grid["tp"][i])
+            & (grid["prec"] == grid["prec"][i]) & (grid["b"] > grid["b"][i]))
+    fail = grid["fail"][same]
+    fail = fail[(fail & F_MEMORY) == 0]
+    for bit, field_, limit_s in ((F_TPOT, "tpot_s", req.tpot_s), (F_TTFT, "ttft_s", req.ttft_s)):
+        if limit_s is not None and ((fail & bit) > 0).any():
+            return Message("relax.slots_within", slots=slots, limit=Message("input.name", field=field_),
+                           ms=round(limit_s * 1000, 3))
+    return Message("relax.slots_held", slots=slots)
+
+
 def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, devs: list[_Device],
                rows: np.ndarray | None = None, cards_tip: bool = False) -> Message:
     """The relax hint for request limit `b`, from the configuration `i` nearest to it (among `rows`). A TPOT/TTFT
@@ -1854,7 +1869,8 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         held = _users_held(grid, i, req, rows)
         if slots < req.concurrent_users and (held is None or held >= slots):  # fewer slots than users
             return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
-                           field="concurrent_users", other=Message("input.name", field="gpus"))
+                           field="concurrent_users", other=Message("input.name", field="gpus"),
+                           held=_slots_held(grid, i, req, slots))
         if held is None:  # even one user per slot sends more than any configuration here serves
             return Message("relax.users_none_gpus", gpus=int(grid["gpus"][i]), device=where["device"],
                            other=Message("input.name", field="gpus"))
