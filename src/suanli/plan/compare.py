@@ -107,13 +107,15 @@ def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, re
                  kinds: Kinds = offer_q.DEFAULT_KINDS) -> list[tuple[float, Offer, JobCost]]:
     """Every usable offer's CNY per card-hour of renting a card for `hours` (rent-vs-buy: a year, 8,760 h), any
     billing unit: one instance of the offer's cards held for the hours and billed as `job_cost` bills it (units
-    rounded up, minimum term), ÷ its cards ÷ hours; with the offer and the bill, cheapest first.
+    rounded up, minimum term, a block rented whole: `min_cards_per_order`), ÷ the cards that bill rents
+    (`cards_rented`, rent-vs-buy's per-card rule, `plan.cost.rent_bill`) ÷ hours; with the offer and the bill,
+    cheapest first.
     Monthly billing counts calendar months (`units.HOURS_PER_MONTH`), so a year, 8,760 h, is 12 bills, as `tco` and
     `plan` bill it (the one billing rule, `plan.cost.billed_cost`)."""
     out = []
     for o in offer_q.usable_offers(cat, region, kinds, device=device_id):
         c = job_cost(o, o.cards, hours)
-        out.append((c.cost_cny / (o.cards * hours), o, c))
+        out.append((c.cost_cny / (c.cards_rented * hours), o, c))
     return sorted(out, key=lambda t: t[0])
 
 
