@@ -11,6 +11,7 @@ from suanli.errors import NotFoundError
 __all__ = [
     "VENDOR_ALIASES",
     "accelerator",
+    "checkpoint_id",
     "compact",
     "model",
     "normalize",
@@ -102,6 +103,21 @@ def model(catalog: Catalog, name: str) -> ModelArch:
         if key in keys or bare in keys:
             return m
     raise NotFoundError("model", name, [n for m in catalog.models for n in (m.id, *m.aliases)])
+
+
+_TRAINING_TASKS = ("pretrain", "full", "lora", "qlora")
+
+
+def checkpoint_id(m: ModelArch, task: str, asked: str | None = None) -> str:
+    """The Hugging Face id a job downloads: training (pretrain, full, lora, qlora) starts from the pre-trained base
+    checkpoint (`base_id`) of an instruction-tuned preset, same architecture; inference serves the preset's own id.
+    A name asked for that is the tuned checkpoint's own (`asked` with an "instruct" or "chat" word: qwen2.5-7b-instruct,
+    glm-4-9b-chat; not chatglm3-6b) keeps it."""
+    if m.base_id is None or task not in _TRAINING_TASKS:
+        return m.id
+    if asked is not None and re.search(r"(^|[-/.])(instruct|chat)($|[-/.])", normalize(asked)):
+        return m.id
+    return m.base_id
 
 
 def stack(catalog: Catalog, stack_id: str) -> SoftwareStack:

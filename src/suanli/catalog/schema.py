@@ -446,6 +446,11 @@ class ModelArch(_Strict):
 
     id: str = Field(description="Hugging Face id, e.g. Qwen/Qwen2.5-7B-Instruct")
     aliases: tuple[str, ...] = ()
+    base_id: str | None = Field(
+        None, description="where `id` is an instruction-tuned checkpoint (-Instruct, -Chat): the Hugging Face id of "
+        "the pre-trained (base) checkpoint it was tuned from, same architecture; one of `aliases`. Training tasks "
+        "name it (catalog.lookup.checkpoint_id); None: `id` is the base, or no base checkpoint is public"
+    )
     family: str
     kind: Literal["llm", "diffusion"] = "llm"
     hf_architecture: str | None = Field(None, description="transformers class that builds an equivalent model")
@@ -522,6 +527,13 @@ class ModelArch(_Strict):
     source: str
     date: str | None = None
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _base_id_is_an_alias(self) -> ModelArch:
+        # the base checkpoint is one the catalog already names (an alias a source cites), never a made-up id
+        if self.base_id is not None and self.base_id not in self.aliases:
+            raise ValueError(f"base_id {self.base_id} is not among the aliases of {self.id}")
+        return self
 
     @model_validator(mode="after")
     def _layer_types_fit(self) -> ModelArch:
