@@ -27,6 +27,7 @@ __all__ = [
     "billed_cost",
     "billed_units",
     "billing_note",
+    "check_utilization",
     "cheapest_job_cost",
     "cost_assumptions",
     "cost_per_million_tokens",
@@ -181,11 +182,17 @@ def cheapest_job_cost(
     return best
 
 
-def cost_per_million_tokens(cost_cny_per_hour: float, tokens_per_s: float, utilization: float = 1.0) -> float:
-    """CNY per 1M tokens served: hourly cost / (tokens per hour at the utilization) × 1e6."""
-    if not MIN_UTILIZATION <= utilization <= 1:  # the bound tco takes (views.bounds.check_tco)
+def check_utilization(utilization: float) -> None:
+    """The one utilization bound (`units.MIN_UTILIZATION` ≤ u ≤ 1; NaN refused) of tco, rent-vs-buy, the
+    cost per token and their API bodies (`views.bounds.check_tco`), else InputError naming `utilization`."""
+    if not MIN_UTILIZATION <= utilization <= 1:
         raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION,
                                                 utilization=utilization))
+
+
+def cost_per_million_tokens(cost_cny_per_hour: float, tokens_per_s: float, utilization: float = 1.0) -> float:
+    """CNY per 1M tokens served: hourly cost / (tokens per hour at the utilization) × 1e6."""
+    check_utilization(utilization)
     if tokens_per_s <= 0:
         raise InputError("tokens_per_s", Message("err.must_be_positive"))
     return cost_cny_per_hour / (tokens_per_s * 3600 * utilization) * 1e6
@@ -209,7 +216,8 @@ USE_PATTERNS = ("spread", "blocks")
 def held_hours(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, use_pattern: str = "spread") -> float:
     """Hours `offer` is held to give `used_h` hours of use within `horizon_h` (`USE_PATTERNS`): under `spread` an
     offer whose unit is longer than an hour is held the whole horizon (use in every month needs every month rented);
-    otherwise the hours in use, which `billed_units` rounds up to whole units."""
+    otherwise the hours in use, which `billed_units` rounds up to whole units (`used_h` may be an array of hours:
+    `_per_card_bills`)."""
     if use_pattern not in USE_PATTERNS:
         raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
                                                 allowed=", ".join(USE_PATTERNS)))
@@ -228,11 +236,12 @@ def _per_card_bills(offers: Sequence[Offer], used_h: Any, horizon_h: float, use_
     rows = []
     for o in offers:
         unit_h = UNIT_HOURS[o.billing_unit]
-        held = np.full_like(used_h, horizon_h) if use_pattern == "spread" and unit_h > 1 else used_h
-        min_cards = o.min_cards_per_order or 0
-        cards_rented = math.ceil(max(o.cards, min_cards) / o.cards) * o.cards
-        rows.append(billed_cost(o.price_cny.value, unit_h, o.min_units, o.cards, o.cards, held, 0.0, min_cards)
-                    / cards_rented)
+        # the hours held (`held_hours`: the horizon, or the hours in use) and the cards the bill rents
+        # (`job_cost`'s cards_rented of one instance: a block rented whole, whole)
+        held = np.broadcast_to(held_hours(o, used_h, horizon_h, use_pattern), np.shape(used_h))
+        cards_rented = job_cost(o, o.cards, 0.0).cards_rented
+        rows.append(billed_cost(o.price_cny.value, unit_h, o.min_units, o.cards, o.cards, held, 0.0,
+                                o.min_cards_per_order or 0) / cards_rented)
     return np.vstack(rows)
 
 
@@ -297,9 +306,7 @@ def rent_vs_buy(
                         ("server-share", server_share_cny, 1e8), ("tdp", tdp_w, 1e5)):
         if not (math.isfinite(v) and 0 <= v <= hi):
             raise InputError(name, Message("err.must_be_a_number_in_got_3", hi=hi, v=v))
-    if not MIN_UTILIZATION <= utilization <= 1:  # the bound tco takes (views.bounds.check_tco)
-        raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION,
-                                                utilization=utilization))
+    check_utilization(utilization)
     if use_pattern not in USE_PATTERNS:
         raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
                                                 allowed=", ".join(USE_PATTERNS)))

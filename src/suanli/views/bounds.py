@@ -10,6 +10,7 @@ from typing import Any
 
 from suanli.errors import InputError
 from suanli.i18n import Message
+from suanli.plan.cost import check_utilization
 from suanli.units import MIN_UTILIZATION
 
 __all__ = ["LIMITS", "MAX_ID", "MAX_LIST_ITEMS", "MAX_NAME_CHARS", "MAX_STALE_MONTHS", "MAX_TCO_GPUS", "MIN_TOKENS_PER_S",
@@ -51,7 +52,8 @@ def check_plan(fields: Any, flags: bool = False) -> None:
 
 
 #: lower bounds of the cost-per-token inputs: below them tokens × 3600 × utilization underflows to 0 (issue 14);
-#: the utilization bound is the domain's (`units.MIN_UTILIZATION`, which rent-vs-buy checks too)
+#: the utilization bound is the domain's (`units.MIN_UTILIZATION`, `plan.cost.check_utilization`, which rent-vs-buy
+#: checks too)
 MIN_TOKENS_PER_S = 1e-3
 
 
@@ -60,8 +62,7 @@ def check_tco(tokens_per_s: float | None, utilization: float, flags: bool = Fals
     (TcoBody's bound; `suanli tco` passes it)."""
     if gpus is not None:
         check_whole("gpus", gpus, 1, MAX_TCO_GPUS)
-    if not (utilization == utilization and MIN_UTILIZATION <= utilization <= 1):
-        raise InputError("utilization", Message("err.must_be_in_got", min_utilization=MIN_UTILIZATION, utilization=utilization))
+    check_utilization(utilization)  # the domain's one bound (NaN refused)
     if tokens_per_s is not None and not (tokens_per_s == tokens_per_s and MIN_TOKENS_PER_S <= tokens_per_s <= 1e12):
         raise InputError(_flag("tokens_per_s", flags), Message("err.must_be_in_e12_got", min_tokens_per_s=MIN_TOKENS_PER_S, tokens_per_s=tokens_per_s))
 
