@@ -50,8 +50,17 @@ def test_per_card_bills_call_held_hours_and_job_cost(cat: Catalog, monkeypatch: 
     held: list[Any] = []
     rented: list[Any] = []
     real_held, real_job = cost.held_hours, cost.job_cost
-    monkeypatch.setattr(cost, "held_hours", lambda *a, **k: held.append(a) or real_held(*a, **k))
-    monkeypatch.setattr(cost, "job_cost", lambda *a, **k: rented.append(a) or real_job(*a, **k))
+
+    def spy_held(*a: Any) -> Any:
+        held.append(a)
+        return real_held(*a)
+
+    def spy_job(*a: Any) -> Any:
+        rented.append(a)
+        return real_job(*a)
+
+    monkeypatch.setattr(cost, "held_hours", spy_held)
+    monkeypatch.setattr(cost, "job_cost", spy_job)
     _per_card_bills(offers, np.arange(1.0, 11.0), HOURS_PER_YEAR, "spread")
     assert len(held) == len(offers) and len(rented) == len(offers)
 
