@@ -639,7 +639,7 @@ def _networks(d: _Device) -> list[float]:
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "fail", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
-            "dl_gbit", "billed", "first_h", "opt", "host_b")
+            "dl_gbit", "billed", "first_h", "opt", "host_b", "max_b", "max_rps", "max_tpot", "max_ttft", "max_mem")
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -736,16 +736,39 @@ def _round_down(x: float, digits: int = 3) -> float:
     return math.floor(x / step * (1 + 1e-12)) * step
 
 
+def _capacity_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
+                   group: np.ndarray) -> np.ndarray:
+    """The capacity configuration (grid indices) of each `group` (a device, or a device on one card count): of those
+    with a serve-at-most rate (`_serve_at_most`), the highest rate first (equal rates in grid order), through plan's
+    evidence step with `bands` (`_evidence_fails` on that largest batch's TPOT, TTFT and memory, `_one_per_device`).
+    The one rule `serving_capacity` (compare's capacity) and "serve at most N req/s" (`_capacity_rates`) follow."""
+    ok = np.nonzero((grid["max_b"] >= 1) & (grid["max_rps"] > 0))[0]
+    order = np.argsort(-grid["max_rps"][ok], kind="stable")
+    with np.errstate(divide="ignore"):
+        score = 1.0 / grid["max_rps"][ok]
+    at_most = {**grid, "tpot": grid["max_tpot"], "ttft": grid["max_ttft"], "mem": grid["max_mem"]}
+    fails = _evidence_fails(bands, req, devs, at_most, ok, np.zeros(ok.size))
+    return ok[_one_per_device(order, group[ok], fails, score)]
+
+
+def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
+                    grid: dict[str, np.ndarray]) -> np.ndarray:
+    """Per configuration, the serve-at-most rate (requests/s) of its device on its card count: that of the
+    capacity configuration `_capacity_pick` chooses there (NaN where none serves within the targets)."""
+    group = np.unique(np.stack([grid["dev"].astype(float), grid["gpus"].astype(float)]), axis=1,
+                      return_inverse=True)[1].reshape(-1)
+    cap = np.full(grid["dev"].shape, np.nan)
+    for j in _capacity_pick(bands, req, devs, grid, group):
+        cap[group == group[j]] = grid["max_rps"][j]
+    return cap
+
+
 def _rate_at_most(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> float:
-    """The "serve at most N req/s" of configuration `i`'s device on its card count: the most any of its
-    configurations with that many cards serves within the targets (`_serve_at_most`), rounded down to 3 significant
-    figures so that the rate quoted is served; without it (no rate searched) the row's own rate."""
-    own = float(grid["tok_s"][i]) / req.output
-    if "max_rps" not in grid:
-        return own
-    same = (grid["dev"] == grid["dev"][i]) & (grid["gpus"] == grid["gpus"][i]) & np.isfinite(grid["max_rps"])
-    best = float(np.max(grid["max_rps"][same], initial=0.0))
-    return _round_down(best) if best > 0 else own
+    """The "serve at most N req/s" of configuration `i`'s device on its card count: its capacity configuration's
+    rate (`cap_rps`, `_capacity_rates`: the rate compare's capacity row serves), rounded down to 3 significant
+    figures so that the rate quoted is served; where none serves within the targets, the row's own rate."""
+    best = float(grid["cap_rps"][i])
+    return _round_down(best) if best > 0 else float(grid["tok_s"][i]) / req.output
 
 
 _RUN_BATCH_ROUNDS = 8  # concurrent users: rounds of "more replicas, so a smaller batch each" for the rate they send
@@ -1066,6 +1089,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         grid["compute_h"][sel] = grid["hours"][sel] - grid["setup_h"][sel]
     grid["dl_gbit"] = grid["dl_gbit"].copy()
     grid["dl_gbit"][sel] = priced["dl_gbit"]
+    if not training:  # "serve at most N req/s" (why-not, relax) is the capacity configuration's rate, as compare's
+        grid["cap_rps"] = _capacity_rates(error_bands or {}, req, devs, grid)
     calendar_h = grid["hours"][sel] + weeks * HOURS_PER_WEEK
     mig = migration_share(one_off, grid["hours"][sel], req.migration_months)
     total = cost + mig
@@ -1441,6 +1466,7 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     if d.excluded is not None:
         return None, d.excluded
     grid, _ = _serve_grid(cat, m, r, devs)
+    grid["cap_rps"] = _capacity_rates(error_bands or {}, r, devs, grid)  # "serve at most" = serving_capacity's rate
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     if sel.size == 0:
         why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set())
@@ -1475,15 +1501,10 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     if d.excluded is not None:
         return None, d.excluded
     grid, _ = _serve_grid(cat, m, r, devs)
-    ok = np.nonzero((grid["max_b"] >= 1) & (grid["max_rps"] > 0))[0] if grid["dev"].size else np.zeros(0, dtype=int)
-    if ok.size == 0:
+    picked = _capacity_pick(error_bands or {}, r, devs, grid, grid["dev"])
+    if picked.size == 0:
         return serving_layout(cat, m, req, device, error_bands)
-    # the highest rate first (equal rates in grid order), then plan's evidence step on the largest batch's figures
-    order = np.argsort(-grid["max_rps"][ok], kind="stable")
-    with np.errstate(divide="ignore"):
-        score = 1.0 / grid["max_rps"][ok]
-    at_most = {**grid, "tpot": grid["max_tpot"], "ttft": grid["max_ttft"], "mem": grid["max_mem"]}
-    i = int(ok[evidence_pick(error_bands or {}, r, devs, at_most, ok, np.zeros(ok.size), order, score)[0]])
+    i = int(picked[0])
     return Layout(
         device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
         tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
