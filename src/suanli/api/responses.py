@@ -145,6 +145,10 @@ class CompareRow(Shape):
     hours: float | None = Field(description="null without tokens, or when the job does not fit")
     cost_cny: float | None
     offer: str | None
+    notes: list[str] = Field([], description="the offer's bill in words, as tco's notes: the billing-rounding note "
+                             "(most paid hours unused: rounding up or the minimum term), a machine or block rented "
+                             "whole; empty without a cost")
+    notes_i18n: list[MessageJson] = Field([], description="notes as messages (id, params)")
     cny_per_card_hour: float | None
     card_hour_billing_unit: str | None = Field(description="billing unit of the offer behind cny_per_card_hour (hour, "
                                                "or a longer unit at full use)")

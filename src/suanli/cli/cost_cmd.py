@@ -236,6 +236,18 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         # the title names the model as plan/estimate do: its id (a config.json: hf_config's config_model_name)
         emit_rows(table, cols, title=tr("cli.compare.title", model=arch.id, task=task, gpus=gpus),
                   headers=col_headers(cols, "compare.col"))
+        # each row's bill in words (tco's notes: billing rounding, a machine or block rented whole), numbered under
+        # the table as tco numbers them, one number per distinct sentence, naming the devices it applies to
+        bill_notes: dict[str, list[str]] = {}
+        for r in rows:
+            msgs, texts = r.get("notes_i18n") or [], r.get("notes") or []
+            for text in ([say_json(m, n) for m, n in zip(msgs, texts)] if len(msgs) == len(texts) else texts):
+                bill_notes.setdefault(text, []).append(_device(cat, r["device"]))
+        if bill_notes:
+            from rich.markup import escape
+
+            for i, (text, devices) in enumerate(bill_notes.items(), 1):
+                console.print(escape(f"({i}) {', '.join(devices)}: {text}"), highlight=False, soft_wrap=True)
         if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
             console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
                           soft_wrap=True)

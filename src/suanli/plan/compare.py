@@ -485,6 +485,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "hours": hours,
             "cost_cny": cost.cost_cny if cost else None,
             "offer": cost.offer_id if cost else None,
+            # the chosen offer's bill in words, as tco gives it (`job_cost`: `billing_note` when the rounding up or the
+            # minimum term leaves most paid hours unused, a machine or block rented whole)
+            "notes": list(cost.notes) if cost else [],
+            "notes_i18n": list(cost.notes_i18n) if cost else [],
             "cny_per_card_hour": price,
             "card_hour_billing_unit": basis[1].billing_unit if basis else None,
             "dense_tflops": peak,
