@@ -465,6 +465,14 @@ def inference_rates(
     }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else [])
 
 
+def served_tokens_per_s(batch: Any, output: Any, total_s: Any) -> Any:
+    """Output tokens/s one replica serves in steady state with `batch` requests in flight: each request costs it its
+    own prefill and `output` tokens of decode, so `batch` × `output` tokens per `inference_step`'s total_s (the
+    prefill of `batch` prompts + (output − 1) decode steps). One function for `estimate` (output_tokens_per_s) and
+    the planner's serving rows, capacity and serve-at-most rate."""
+    return batch * output / total_s
+
+
 def steady_tpot_s(step_s: Any, prefill_s: Any, output: Any) -> Any:
     """A user's time per output token while continuous batching keeps the batch full: the decode step plus the other
     requests' prefill interleaved with it, the batch's prompts per `output` steps (chunked prefill piggybacks prompt
@@ -487,7 +495,7 @@ def inference_speed(
     return InferenceSpeed(
         prefill_tokens_per_s=replicas * b * i / prefill_s,
         decode_tokens_per_s=replicas * b / step_s,
-        output_tokens_per_s=replicas * b * o / total_s,
+        output_tokens_per_s=replicas * served_tokens_per_s(b, o, total_s),
         ttft_s=prefill_s,  # the first token comes from the prefill's logits
         tpot_s=step_s,
         ttft_joining_s=float(joining_ttft_s(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates,

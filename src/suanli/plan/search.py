@@ -54,6 +54,7 @@ from suanli.estimate.capability import (
 from suanli.estimate.memory import (
     inference_memory,
     inference_memory_terms,
+    needed_bytes,
     offload_host_bytes_per_node,
     prefill_chunk_tokens,
     preallocate_fraction,
@@ -79,6 +80,7 @@ from suanli.estimate.speed import (
     inference_step,
     joining_ttft_s,
     assumed_cpu_adam_s,
+    served_tokens_per_s,
     steady_tpot_s,
     training_rates,
     training_speed_terms,
@@ -690,7 +692,7 @@ def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.nd
     its own prefill and `output` tokens of decode, so b requests per prefill of b prompts + (output − 1) decode steps
     (`inference_step`'s total_s, `estimate`'s output_tokens_per_s and compare's capacity: one figure), never more than
     the layout's full batch gives."""
-    return np.asarray(b * output / inference_step(st, tp, 1.0, b, rates)["total_s"])
+    return np.asarray(served_tokens_per_s(b, output, inference_step(st, tp, 1.0, b, rates)["total_s"]))
 
 
 def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
@@ -704,8 +706,7 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
     def ok(bb: np.ndarray) -> np.ndarray:
         k = inference_step(st, tp, 1.0, bb, rates)
         mem = inference_memory(mt, tp, 1.0, 1.0, bb, pool)
-        good = (sum(v for n, v in mem.items() if n != "kv_cache_pool_unused") + runtime <= usable) & \
-            np.isfinite(k["total_s"])
+        good = (needed_bytes(mem) + runtime <= usable) & np.isfinite(k["total_s"])
         if req.tpot_s is not None:
             good &= steady_tpot_s(k["step_s"], k["prefill_s"], req.output) <= req.tpot_s
         if req.ttft_s is not None:
@@ -721,11 +722,11 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
         hi = np.where(open_ & ~good, mid - 1, hi)
     b = np.maximum(lo, 1.0)
     k = inference_step(st, tp, 1.0, b, rates)
-    rps = np.where(lo > 0, replicas * b / k["total_s"], 0.0)
+    rps = np.where(lo > 0, replicas * served_tokens_per_s(b, req.output, k["total_s"]) / req.output, 0.0)
     mem = inference_memory(mt, tp, 1.0, 1.0, b, pool)
     return {"max_b": lo, "max_rps": rps, "max_tpot": steady_tpot_s(k["step_s"], k["prefill_s"], req.output),
             "max_ttft": joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"]),
-            "max_mem": sum(v for n, v in mem.items() if n != "kv_cache_pool_unused") + runtime}
+            "max_mem": needed_bytes(mem) + runtime}
 
 
 def _round_down(x: float, digits: int = 3) -> float:
@@ -852,7 +853,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         need_tp = np.full(di.shape, np.nan)
         for tp_try in reversed(NEED_TPS):
             m1 = inference_memory(mt, np.full(di.shape, float(tp_try)), 1.0, 1.0, np.ones(di.shape), pool)
-            fit1 = sum(v for k1, v in m1.items() if k1 != "kv_cache_pool_unused") + runtime <= usable
+            fit1 = needed_bytes(m1) + runtime <= usable
             need_tp = np.where(fit1, float(tp_try), need_tp)
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
@@ -871,7 +872,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # TPOT, TTFT and throughput are all this batch's (one model of the world), through the same kernels
         b, replicas = _run_batch(st, tp, b, rates, replicas, users, need_tok_s, req.output, req.gpus is not None)
         mem = inference_memory(mt, tp, 1.0, 1.0, b, pool)
-        needed = sum(v for k, v in mem.items() if k != "kv_cache_pool_unused") + runtime
+        needed = needed_bytes(mem) + runtime
         fits = needed <= usable
         k = inference_step(st, tp, 1.0, b, rates)
         ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
@@ -880,7 +881,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # the full batch's capacity. Serving a rate (or users), a user's TPOT carries the prefill chunks interleaved
         # with the decode steps (`steady_tpot_s`: estimate's tpot_steady_s); a batch job prefills its batch once,
         # then decodes (TPOT = step)
-        per_replica = b * req.output / k["total_s"]
+        per_replica = served_tokens_per_s(b, req.output, k["total_s"])
         tpot = steady_tpot_s(k["step_s"], k["prefill_s"], req.output) if _steady_serving(req) else k["step_s"]
         # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
         fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
