@@ -119,7 +119,20 @@ def _said(request: Request, e: SuanliError) -> tuple[str, dict[str, Any] | None]
     from suanli.errors import error_text
 
     said = error_text(e, request_lang_of(request), surface_of(request))
+    field = getattr(e, "field", None)
+    if isinstance(e, InputError) and field and said.startswith(f"{field}: "):
+        said = _prefixed(request, field, said.removeprefix(f"{field}: "))
     return said, (e.i18n.to_json() if e.i18n is not None else None)
+
+
+def _prefixed(request: Request, field: str, message: str) -> str:
+    """An error's one line, `field: message`: the JSON field for API clients; on the page (`?surface=web`) the form
+    label in the page's language (“并发用户数”: …), where the page has that field."""
+    if surface_of(request) == "web":
+        from suanli.i18n import messages, normalize_lang
+
+        field = messages(normalize_lang(request_lang_of(request))).get(f"field.{field}", field)
+    return f"{field}: {message}"
 
 
 def _bare(request: Request, e: InputError) -> str:
@@ -266,7 +279,7 @@ def install_handlers(app: FastAPI) -> None:
             if lang != "en":
                 return error_json(400, "body: " + t("error.v.json", lang), "body", errs)
             return error_json(400, "body: not valid JSON (" + str(first["message"]) + ")", "body", errs)
-        msg = (f"{first['field']}: " if first["field"] else "") + str(first["message"])
+        msg = _prefixed(request, first["field"], str(first["message"])) if first["field"] else str(first["message"])
         return error_json(status, msg, first["field"], errs)
 
     @app.exception_handler(StarletteHTTPException)

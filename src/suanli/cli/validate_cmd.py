@@ -146,7 +146,9 @@ def register(app: typer.Typer) -> None:
                           "p90": _pct(s.p90_abs_pct), "signed median": f"{s.median_signed_pct:+.1f}"}
                          for s in source_summaries(results)]
                 scols = ["group", "source", "out n", "median", "p90", "signed median"]
-                emit_rows(srows, scols, title=tr("cli.val.by_source"), headers=col_headers(scols, "val.col"))
+                # the title says out-of-sample: the count's header is short (“样本外 n” wrapped one character a line at 80 columns)
+                emit_rows(srows, scols, title=tr("cli.val.by_source"),
+                          headers={**col_headers(scols, "val.col"), "out n": tr("val.col.source_n")})
             if measured_titles:
                 emit_rows([{**m.model_dump(), "median_abs_pct": _pct(m.median_abs_pct), "p90_abs_pct": _pct(m.p90_abs_pct)}
                            for m in measured_summary(results, measured_titles)],

@@ -43,3 +43,15 @@ def test_field_name_per_interface() -> None:
     assert field_name("hours", "en", "api") == "`hours`/`days`" and field_name("budget_cny", "en", "cli") == "--budget"
     msg = Message("error.users_needs_tpot", field="tpot_s")
     assert render(msg, "en").startswith("needs --tpot,") and render(msg, "en", "api").startswith("needs `tpot_s`,")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_pages_error_line_starts_with_the_form_label(client: TestClient, lang: str) -> None:
+    """The `field: message` line the page shows names the field by its form label (“并发用户数”: …); API clients keep
+    the JSON field, and `field` stays the JSON name for both."""
+    body = {"model": "qwen2.5-7b", "task": "inference", "concurrent_users": 50}
+    web = client.post(f"/api/plan?lang={lang}&surface=web", json=body).json()
+    api = client.post(f"/api/plan?lang={lang}", json=body).json()
+    assert web["field"] == api["field"] == "concurrent_users"
+    assert web["error"].startswith(messages(lang)["field.concurrent_users"] + ": "), web["error"]
+    assert "concurrent_users" not in web["error"] and api["error"].startswith("concurrent_users: ")

@@ -31,8 +31,8 @@ def test_mindie_pads_heads_and_vllm_ascend_refusal_points_to_it(cat) -> None:  #
     assert zh.startswith("vLLM-Ascend 不接受") and "（可用的 tp：1, 2, 4；MindIE（--framework mindie）" in zh
     assert zh.endswith("8 也能跑）")
     api = render(why, "en", "api")
-    assert "--" not in api and "MindIE (framework mindie)" in api
-    assert "`framework` 为 mindie" in render(why, "zh", "api")
+    assert "--" not in api and "MindIE (`framework` mindie)" in api
+    assert "（`framework` mindie）" in render(why, "zh", "api")
     # the JSON form round-trips (why-not rows carry reason_i18n)
     assert render(Message.from_json(why.to_json()), "zh") == zh
     # an engine off the Ascend stack names no other engine

@@ -105,3 +105,12 @@ def test_migrate_notes_numbered_under_the_table(lang: str, monkeypatch: pytest.M
     assert "(2) " in out and "(3) " not in out  # one number per distinct sentence
     table = out[:out.index("(1) " + first[:10])]
     assert first[:15] not in table  # the sentence is not squeezed into the column
+
+
+def test_by_source_headers_do_not_wrap_one_character_a_line(zh_validate: str) -> None:
+    """At 80 columns the by-source table's count header (“样本外 n”) wrapped one character a line: the title says
+    out-of-sample, the header is n."""
+    table = zh_validate[zh_validate.index("按类别和来源"):]
+    head = table[:table.index("─" * 20)].splitlines()[1:]
+    assert not any(re.fullmatch(r"\s*[样本外]\s*", x) for x in head), head
+    assert re.search(r"来源\s+n\s+中位数", table), head

@@ -74,7 +74,7 @@ def test_pinned_tp_pin_to_drop_is_a_flag_on_the_cli_and_the_field_on_the_page(ca
     reason = Message.from_json(why["reason_i18n"])
     assert "--tp 8 must divide" in render(reason, "en") and "--tp 8 须同时整除" in render(reason, "zh")
     assert "tp 8 must divide" in render(reason, "en", "web") and "--tp" not in render(reason, "zh", "web")
-    assert "--tp" not in render(reason, "en", "api") and "`tp` 为 8" in render(reason, "zh", "api")
+    assert "--tp" not in render(reason, "en", "api") and "`tp` 8 须同时整除" in render(reason, "zh", "api")
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ def test_api_estimate_tp_refusal_names_the_field(client, lang) -> None:  # type:
                                                         "gpus": 8, "tp": 8, "engine": "vllm"})
     assert r.status_code == 422 and r.json()["field"] == "tp"
     message = r.json()["errors"][0]["message"]
-    assert "--tp" not in message and ("tp 8 must divide" in message if lang == "en" else "`tp` 为 8" in message)
+    assert "--tp" not in message and ("`tp` 8 must divide" in message if lang == "en" else "`tp` 8 须" in message)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
