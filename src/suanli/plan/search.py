@@ -1833,23 +1833,6 @@ def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequ
     return int(max(math.ceil(rate * req.output / per_replica), math.ceil(req.concurrent_users / float(grid["b"][i]))))
 
 
-def _users_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, rows: np.ndarray | None = None) -> int | None:
-    """Serving with concurrent users, the request rate missed on configuration `i`'s device: the most users a
-    configuration there (among `rows`) keeps up with, each of its slots one user — replicas × batch users send
-    `rate_from_users` (the request's own users → rate rule) and the configuration serves them at that batch, the
-    batch it runs with that many users — so the request with that many users plans; None when none does.
-    (Fewer users than the slots would run a smaller batch, whose rate is not the row's.)"""
-    if not req.concurrent_users or req.tpot_s is None:
-        return None
-    rows = np.arange(grid["dev"].shape[0]) if rows is None else rows
-    rows = rows[(grid["dev"][rows] == grid["dev"][i]) & ((grid["fail"][rows] & ~F_RATE) == 0)]
-    slots = grid["replicas"][rows] * grid["b"][rows]
-    # the grid's own check (need_tok_s = requests_per_s × output ≤ tok_s) at users = slots
-    need = np.array([rate_from_users(float(u), req.output, req.tpot_s, req.ttft_s or 0.0) for u in slots]) * req.output
-    held = slots[(need <= grid["tok_s"][rows]) & (slots < req.concurrent_users)]
-    return int(held.max()) if held.size else None
-
-
 def _slots_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, slots: int) -> Message:
     """What holds configuration `i`'s slots (replicas × batch) down, in the relax hint's words: a larger batch of the
     same layout that fits in memory but misses --tpot (or --ttft) says "serve at most N concurrent users within
@@ -1887,18 +1870,10 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
     if b == F_CARDS:
         return Message("relax.cards", gpus=int(grid["gpus"][i]), field="max_gpus", **where)
     slots = int(grid["replicas"][i] * grid["b"][i])
-    if req.concurrent_users and req.tpot_s is not None:  # the rate follows the users: the hint is a user count
-        held = _users_held(grid, i, req, rows)
-        if slots < req.concurrent_users and (held is None or held >= slots):  # fewer slots than users
-            return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
-                           field="concurrent_users", other=Message("input.name", field="gpus"),
-                           held=_slots_held(grid, i, req, slots))
-        if held is None:  # even one user per slot sends more than any configuration here serves
-            return Message("relax.users_none_gpus", gpus=int(grid["gpus"][i]), device=where["device"],
-                           other=Message("input.name", field="gpus"))
-        return Message("relax.users_gpus", gpus=int(grid["gpus"][i]), users=held, device=where["device"],
-                       rps=rate_from_users(held, req.output, req.tpot_s, req.ttft_s or 0.0), field="concurrent_users",
-                       other=Message("input.name", field="gpus"))
+    if req.concurrent_users and req.tpot_s is not None and slots < req.concurrent_users:  # fewer slots than users
+        return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
+                       field="concurrent_users", other=Message("input.name", field="gpus"),
+                       held=_slots_held(grid, i, req, slots))
     rps = _rate_at_most(grid, i, req)  # the serving search's own largest batch within the targets
     return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, device=where["device"],
                    field="requests_per_s", other=Message("input.name", field="gpus"))
