@@ -88,7 +88,8 @@ class CompareServed(Shape):
     replicas: int
     batch: int = Field(description="concurrent sequences each replica runs to carry the rate (the row's layout "
                        "batch is the capacity's)")
-    tpot_s: float | None = Field(description="the decode step at the run batch")
+    tpot_s: float | None = Field(description="the steady-state TPOT at the run batch (decode step + the batch's "
+                                 "prefill over the output, as plan's rows)")
     ttft_s: float | None = Field(description="a joining request's time to first token at the run batch")
     memory_needed_bytes: float = Field(description="per card at the run batch, as plan's memory_needed_bytes")
     capacity_share: float | None = Field(description="output_tokens_per_s over the row's tokens_per_s (capacity)")

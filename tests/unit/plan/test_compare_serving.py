@@ -11,7 +11,8 @@ from suanli.errors import InputError
 from suanli.estimate.estimate import estimate
 from suanli.plan.compare import compare_devices
 from suanli.plan.request import make_request
-from suanli.plan.search import DEFAULT_SERVING_TPOT_S, plan_workload, serving_layout
+from suanli.plan.search import DEFAULT_SERVING_TPOT_S, plan_workload, serving_capacity, serving_layout
+from suanli.validate.bands import packaged_error_bands
 
 DEVICES = ["h100", "910b", "a100-80g"]
 
@@ -35,20 +36,20 @@ def test_default_serves_at_a_real_batch_within_the_default_tpot(cat) -> None:  #
 
 
 def test_rows_are_the_planner_serving_layout(cat) -> None:  # type: ignore[no-untyped-def]
-    """One serving model: with --tpot each row is the largest batch whose steady-state TPOT (decode step + the
-    batch's prefill over the output, as plan judges a served rate: 16971b2, 370e2ef) is within it, re-estimated by
-    `suanli estimate` (its tpot_steady_s)."""
+    """One serving model: with --tpot each row is the planner's capacity layout (`serving_capacity`: the largest batch
+    whose steady-state TPOT, decode step + the batch's prefill over the output, is within it, through plan's evidence
+    step with the packaged error bands), re-estimated by `suanli estimate` (its tpot_steady_s)."""
     m = lookup.model(cat, "qwen2.5-72b")
-    rows = compare_devices(cat, m, DEVICES, "inference", 8, tpot_s=0.05)
+    bands = packaged_error_bands()
+    rows = compare_devices(cat, m, DEVICES, "inference", 8, tpot_s=0.05, error_bands=bands)
     for r in rows:
         req = make_request(model=m.id, task="inference", gpus=8, tpot_s=0.05, tokens=1e9, precision="bf16")
-        lay, why = serving_layout(cat, m, req, r["device"])
+        lay, why = serving_capacity(cat, m, req, r["device"], bands)
         assert lay is not None and why is None
+        assert (r["layout"]["tp"], r["layout"]["dp"], r["layout"]["batch"]) == (lay.tp, lay.dp, lay.micro_batch)
         assert r["layout"]["engine"] == lay.engine
-        row = lay.model_copy(update={"tp": r["layout"]["tp"], "dp": r["layout"]["dp"],
-                                     "micro_batch": r["layout"]["batch"]})
-        e = estimate(cat, m, lookup.accelerator(cat, r["device"]), plan_workload(row, req)).contract()
-        assert e["speed"]["output_tokens_per_s"] == pytest.approx(r["tokens_per_s"], rel=1e-6)
+        assert r["tokens_per_s"] == pytest.approx(lay.tokens_per_s, rel=1e-6)
+        e = estimate(cat, m, lookup.accelerator(cat, r["device"]), plan_workload(lay, req)).contract()
         assert e["speed"]["tpot_steady_s"] <= 0.05 * (1 + 1e-9)
         assert _rule(r) == "cmp.serving.targets"
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from suanli.catalog import lookup
 from suanli.plan.request import make_request
-from suanli.plan.search import TIE_TPOT_RATIO, _tpot_band, plan
+from suanli.plan.search import TIE_LATENCY_S, TIE_TPOT_RATIO, _rank_order, _tpot_band, plan
 
 TODAY = dt.date(2026, 12, 1)
 USERS_7B = dict(model="qwen2.5-7b", task="inference", concurrent_users=50, tpot_s=0.05, top=5)
@@ -52,8 +52,23 @@ def test_an_fp8_checkpoint_is_served_in_fp8_under_fastest(cat) -> None:  # type:
     assert r.plans and all(p.precision == "fp8" for p in r.plans)
 
 
+def _ranked(tpot_s: list[float], cost_cny: list[float]) -> list[int]:
+    """`_rank_order` for fastest serving a period over configurations that differ only in TPOT and cost."""
+    n = len(tpot_s)
+    grid = {"tpot": np.array(tpot_s), "ttft": np.full(n, 0.2), "gpus": np.full(n, 8.0), "prec": np.zeros(n)}
+    cost, hours = np.array(cost_cny), np.full(n, 720.0)
+    return [int(j) for j in _rank_order("fastest", np.zeros(n), cost, hours, hours, grid, np.arange(n), True)]
+
+
 def test_tpots_within_five_percent_tie_on_cost() -> None:
-    assert TIE_TPOT_RATIO == 1.05
+    # two plans within 5 % TPOT (one band): the cheaper ranks first, though the other is faster
+    fast = float(TIE_LATENCY_S * TIE_TPOT_RATIO ** (_tpot_band(np.array(0.04)) + 0.1))  # inside a band, not an edge
+    slow = fast * 1.03
+    assert _tpot_band(np.array(fast)) == _tpot_band(np.array(slow))
+    assert _ranked([fast, slow], [10_000.0, 1_372.0]) == [1, 0]
+    assert _ranked([slow, fast], [1_372.0, 10_000.0]) == [0, 1]  # not the grid's order
+    # 5 % or more apart: the faster first, whatever it costs
+    assert _ranked([fast, fast * 1.06], [10_000.0, 1_372.0]) == [0, 1]
     t = np.geomspace(1e-3, 1e-1, 2000)
     b = _tpot_band(t)
     for band in np.unique(b):  # a band spans under 5 %; TPOTs 5 % or more apart never share one
