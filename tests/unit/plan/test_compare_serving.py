@@ -11,7 +11,7 @@ from suanli.errors import InputError
 from suanli.estimate.estimate import estimate
 from suanli.plan.compare import compare_devices
 from suanli.plan.request import make_request
-from suanli.plan.search import DEFAULT_SERVING_TPOT_S, plan_workload, serving_capacity, serving_layout
+from suanli.plan.search import DEFAULT_SERVING_TPOT_S, plan_workload, serving_capacity
 from suanli.validate.bands import packaged_error_bands
 
 DEVICES = ["h100", "910b", "a100-80g"]
