@@ -119,7 +119,8 @@ def test_inference_and_error(page: Page, base_url: str, shots: Path) -> None:
     page.evaluate("document.querySelector('#rps').removeAttribute('min')")
     page.click("#plan-btn")
     page.wait_for_selector("#plan-error:not([hidden])")
-    assert "requests" in page.locator("#plan-error").inner_text()
+    # the page names the field by its form label (c469aa9: "“Requests per second”: …"), not the JSON name
+    assert page.locator("#plan-error").inner_text().startswith("“Requests per second”")
     page.screenshot(path=str(shots / "inference-error.png"), full_page=True)
 
 
