@@ -1447,6 +1447,21 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
 DEFAULT_SERVING_TPOT_S = 0.2
 
 
+def _one_device_serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, device: str, **update: Any
+                           ) -> tuple[PlanRequest, list[_Device], dict[str, np.ndarray] | None, Message | None]:
+    """The serving grid of exactly `req.gpus` cards of one device, prices and device filters aside (`update`
+    overrides request fields): (request, devices, grid, None), or (request, devices, None, why it is excluded)."""
+    if req.gpus is None:
+        raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
+    acc = lookup.accelerator(cat, device)
+    r = req.model_copy(update={"devices": (acc.id,), "domestic_only": False, "vendors": (), "stacks": (),
+                               "allow_migration": True, **update})
+    devs = _devices(cat, m, r, (), priced=False)
+    if devs[0].excluded is not None:
+        return r, devs, None, devs[0].excluded
+    return r, devs, _serve_grid(cat, m, r, devs)[0], None
+
+
 def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
                    error_bands: dict[str, ErrorBand] | None = None) -> tuple[Layout | None, Message | None]:
     """The serving configuration `plan` searches (`_serve_grid`) on exactly `req.gpus` cards of `device`, prices
@@ -1455,18 +1470,12 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     serve); of the configurations that meet them, the most output tokens/s (equal speeds in plan's order), by plan's
     evidence step with `error_bands` (`evidence_pick`, as `fastest_layout_why`). Returns (layout, None) or (None, why:
     the why-not line `plan` would give the device)."""
-    if req.gpus is None:
-        raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
     if req.task != "inference":
         raise InputError("task", Message("err.serving_layout_lays_out_serving_fastest"))
-    acc = lookup.accelerator(cat, device)
-    r = req.model_copy(update={"devices": (acc.id,), "domestic_only": False, "vendors": (), "stacks": (),
-                               "allow_migration": True})
-    devs = _devices(cat, m, r, (), priced=False)
-    d = devs[0]
-    if d.excluded is not None:
-        return None, d.excluded
-    grid, _ = _serve_grid(cat, m, r, devs)
+    r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device)
+    if grid is None:
+        return None, excluded
+    d, acc = devs[0], devs[0].acc
     grid["cap_rps"] = _capacity_rates(error_bands or {}, r, devs, grid)  # "serve at most" = serving_capacity's rate
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     if sel.size == 0:
@@ -1491,17 +1500,11 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     plan's evidence step with `error_bands` as `serving_layout` (`evidence_pick`, its TPOT, TTFT and memory margins
     those of that largest batch); a rate up to it is served. Returns (layout, None) or (None, the why-not
     `serving_layout` gives)."""
-    if req.gpus is None:
-        raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
-    acc = lookup.accelerator(cat, device)
-    r = req.model_copy(update={"devices": (acc.id,), "domestic_only": False, "vendors": (), "stacks": (),
-                               "allow_migration": True, "requests_per_s": None, "concurrent_users": None,
-                               "tokens": None})
-    devs = _devices(cat, m, r, (), priced=False)
-    d = devs[0]
-    if d.excluded is not None:
-        return None, d.excluded
-    grid, _ = _serve_grid(cat, m, r, devs)
+    r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device, requests_per_s=None, concurrent_users=None,
+                                                     tokens=None)
+    if grid is None:
+        return None, excluded
+    d, acc = devs[0], devs[0].acc
     picked = _capacity_pick(error_bands or {}, r, devs, grid, grid["dev"])
     if picked.size == 0:
         return serving_layout(cat, m, req, device, error_bands)

@@ -44,7 +44,7 @@ def test_a_rate_hint_with_concurrent_users_names_a_user_count_that_plans(cat) ->
     assert not r.plans and [x["id"] for x in r.relax_i18n] == ["relax.slots_gpus"]
     hint = r.relax_i18n[0]["params"]
     users = hint["slots"]
-    assert 1 <= users < 10 and hint["field"] == "concurrent_users"
+    assert users >= 1 and users < 10 and hint["field"] == "concurrent_users"
     cli, zh = r.relax[0], render(Message.from_json(r.relax_i18n[0]), "zh")
     api = render(Message.from_json(r.relax_i18n[0]), "en", surface="api")
     assert f"--concurrent-users to {users}" in cli and "--requests-per-s" not in cli and "--gpus" in cli
