@@ -64,13 +64,10 @@ def test_a_rate_hint_without_concurrent_users_still_names_the_rate(cat) -> None:
 
 # ------------------------------------------------------------------------------ 2. config.json migration effort
 
-# transformers' Qwen2Config fields as the Qwen2.5-7B checkpoint writes them (catalog preset qwen2.5-7b's dimensions)
-QWEN25_7B: dict[str, Any] = {
-    "architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_size": 3584, "num_hidden_layers": 28,
-    "num_attention_heads": 28, "num_key_value_heads": 4, "intermediate_size": 18944, "vocab_size": 152064,
-    "max_position_embeddings": 32768, "rms_norm_eps": 1e-6, "rope_theta": 1000000.0, "tie_word_embeddings": False,
-    "hidden_act": "silu", "torch_dtype": "bfloat16",
-}
+# the Qwen2.5-7B-Instruct config.json as its repository publishes it (tests/fixtures/hf_configs, the catalog preset
+# qwen2.5-7b's dimensions)
+QWEN25_7B: dict[str, Any] = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "hf_configs" /
+                                         "qwen2.5-7b-instruct.json").read_text(encoding="utf-8"))
 
 
 def _config(folder: Path, cfg: dict[str, Any]) -> str:
