@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from suanli.catalog.peaks import dense_peak_tflops
 from suanli.catalog.schema import (
     ASSUMED,
     Accelerator,
@@ -258,11 +259,12 @@ def load_files(paths: Iterable[Path]) -> Catalog:
 
 
 MEASURED_MATMUL = DATA_DIR.parent / "measured" / "matmul_tflops.yaml"
-_PEAK_FIELD = {"bf16": "bf16_dense_tflops", "fp16": "fp16_dense_tflops", "fp32": "fp32_tflops"}
+_MEASURED_DTYPES = ("bf16", "fp16", "fp32")  # the dtypes matmul_tflops.yaml measures
 
 
 def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Catalog:
-    """Add `matmul` efficiency factors derived from measured torch.matmul TFLOPS ÷ the dense peak:
+    """Add `matmul` efficiency factors derived from measured torch.matmul TFLOPS ÷ the dense peak
+    (`catalog.peaks.dense_peak_tflops`, the peak the estimator multiplies the factor by):
     per device and dtype (median of its runs, capped at 1.0: GeForce cards boost above their rated clock),
     then per family and overall (median over devices). Their sources are the measurement sources."""
     if not path.is_file():
@@ -276,12 +278,13 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
     runs: dict[tuple[str, str], list[tuple[float, str]]] = {}
     for i, row in enumerate(doc.get("measurements", [])):
         acc = by_id.get(row.get("device"))
-        if acc is None or row.get("dtype") not in _PEAK_FIELD:
+        if acc is None or row.get("dtype") not in _MEASURED_DTYPES:
             raise DataFileError(str(path), str(i + 1), "device", Message("err.unknown_device_or_dtype_in", row=row))
-        peak = getattr(acc.specs, _PEAK_FIELD[row["dtype"]])
+        # the estimator's own peak (catalog.peaks, bf16 <-> fp16 fallbacks): factor x peak gives back the measured rate
+        peak = dense_peak_tflops(acc, row["dtype"])
         if peak is None:
             continue
-        runs.setdefault((acc.id, row["dtype"]), []).append((min(row["tflops"] / peak.value, 1.0), row["source"]))
+        runs.setdefault((acc.id, row["dtype"]), []).append((min(row["tflops"] / peak[0], 1.0), row["source"]))
     factors: list[EfficiencyFactor] = []
     family_vals: dict[tuple[str, str], list[float]] = {}
     for (dev, dtype), vals in sorted(runs.items()):
@@ -334,7 +337,8 @@ def _packaged_key() -> str:
     """A hash of everything the packaged catalog is built from: the data files and the code that reads them."""
     h = hashlib.sha256()
     code = Path(__file__).resolve().parent
-    for p in [*sorted(DATA_DIR.glob("*.yaml")), MEASURED_MATMUL, code / "load.py", code / "schema.py"]:
+    for p in [*sorted(DATA_DIR.glob("*.yaml")), MEASURED_MATMUL, code / "load.py", code / "schema.py",
+              code / "peaks.py"]:
         h.update(p.name.encode())
         h.update(p.read_bytes() if p.is_file() else b"-")
     return h.hexdigest()[:20]

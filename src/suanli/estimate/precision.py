@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from suanli.catalog.peaks import dense_peak_tflops
 from suanli.catalog.schema import Accelerator, ModelArch, SoftwareStack
 from suanli.errors import EstimateError
 from suanli.estimate.capability import supports_fp8
@@ -60,23 +61,13 @@ def activation_bytes(precision: str) -> float:
     return 4.0 if precision == "fp32" else 2.0
 
 
-_PEAK_FIELDS = {
-    "fp32": ("fp32_tflops",),
-    "bf16": ("bf16_dense_tflops", "fp16_dense_tflops"),
-    "fp16": ("fp16_dense_tflops", "bf16_dense_tflops"),
-    "fp8": ("fp8_dense_tflops", "fp16_dense_tflops", "bf16_dense_tflops"),
-    "int8": ("int8_dense_tops", "fp16_dense_tflops", "bf16_dense_tflops"),
-}
-
-
 def peak_flops_per_s(acc: Accelerator, precision: str) -> tuple[float, str]:
     """Dense peak for the precision's compute dtype, with the spec field it came from.
 
     A precision the device lacks (FP8 on Ampere or Ascend) runs at its 16-bit rate, as weight-only kernels do."""
-    for field in _PEAK_FIELDS[compute_dtype(precision)]:
-        alt = getattr(acc.specs, field)
-        if alt is not None:
-            return alt.value * TFLOPS, field
+    peak = dense_peak_tflops(acc, compute_dtype(precision))  # the table derived_matmul_efficiency divides by
+    if peak is not None:
+        return peak[0] * TFLOPS, peak[1]
     raise EstimateError(
         Message("err.has_no_published_dense_peak_for", acc_id=acc.id, precision=precision)
     )
