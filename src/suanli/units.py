@@ -44,17 +44,3 @@ def gib(n_bytes: float) -> float:
 
 def gb(n_bytes: float) -> float:
     return n_bytes / GB
-
-
-def fmt_bytes(n_bytes: float) -> str:
-    """Human form in both units so nobody has to guess: '16.8 GB (15.6 GiB)'."""
-    return f"{n_bytes / GB:,.1f} GB ({n_bytes / GiB:,.1f} GiB)"
-
-
-def fmt_hours(hours: float) -> str:
-    """'2.5 h', '12 min' or '45 s': a duration readable at any scale."""
-    if hours >= 1:
-        return f"{hours:,.1f} h"
-    if hours * 60 >= 1:
-        return f"{hours * 60:,.0f} min"
-    return f"{hours * 3600:,.0f} s"
