@@ -60,12 +60,14 @@ def _notes(messages: list[Any], english: list[str]) -> list[str]:
     return [say(Message.from_json(x)) if isinstance(x, dict) and x else str(x or en) for x, en in zip(messages, english)]
 
 
-def render_estimate(e: Estimate) -> None:
-    """The estimate as text in this run's language (its notes as --json and POST /api/estimate carry them)."""
+def render_estimate(e: Estimate, asked: str | None = None) -> None:
+    """The estimate as text in this run's language (its notes as --json and POST /api/estimate carry them); the
+    header names the checkpoint the job downloads, as `suanli plan` does (`views.estimates.checkpoint`; `asked`: the
+    model name typed)."""
     c = e.contract()
     w = e.workload
     m = c["memory"]
-    from suanli.views.estimates import memory_messages  # the plan's memory-within-error check, as --json and the API
+    from suanli.views.estimates import checkpoint, memory_messages  # the plan's memory check, as --json and the API
 
     tight, short = memory_messages(packaged_catalog(), e)  # short: the bias exceeds the headroom, "likely short"
     fits = {True: (f"[red]{tr('est.likely_short', bias=tight.params['bias'], margin=tight.params['margin'])}[/red]"
@@ -73,8 +75,8 @@ def render_estimate(e: Estimate) -> None:
                    else f"[yellow]{tr('est.fits_tight')}[/yellow]" if tight is not None
                    else f"[green]{tr('est.fits')}[/green]"),
             False: f"[red]{tr('est.no_fit')}[/red]", None: "?"}[m["fits"]]
-    console.print(tr("cli.est.header", model=f"[bold]{e.model.id}[/bold]", task=w.task, precision=w.precision,
-                     gpus=w.gpus, device=display_name(e.device), method=_label("est.method", w.method)), highlight=False)
+    console.print(tr("cli.est.header", model=f"[bold]{checkpoint(e, asked)}[/bold]", task=w.task,
+                     precision=w.precision, gpus=w.gpus, device=display_name(e.device), method=_label("est.method", w.method)), highlight=False)
     console.print(tr("cli.est.params", total=c["model"]["params"] / 1e9, active=c["model"]["active_params"] / 1e9),
                   highlight=False)
     rows = [{"item": _label("memory", k), "per GPU": _fmt_b(v)} for k, v in m["breakdown_bytes"].items()]
@@ -264,7 +266,7 @@ def register(app: typer.Typer) -> None:
         if json_:
             from suanli.views.estimates import estimate_json  # with the memory check, as POST /api/estimate
 
-            emit_json(estimate_json(packaged_catalog(), e))
+            emit_json(estimate_json(packaged_catalog(), e, asked=model))
         else:
-            render_estimate(e)
+            render_estimate(e, model)
 

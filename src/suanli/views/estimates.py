@@ -17,7 +17,7 @@ from suanli.estimate.workload import Workload
 from suanli.i18n import Message, render
 from suanli.views.shape import MessageJson, Shape
 
-__all__ = ["EstimateJson", "calibrated", "estimate_json", "memory_check", "memory_messages", "calibration_factors", "calibration_for", "calibration_note", "calibration_rows",
+__all__ = ["EstimateJson", "calibrated", "checkpoint", "estimate_json", "memory_check", "memory_messages", "calibration_factors", "calibration_for", "calibration_note", "calibration_rows",
            "calibration_sha256",
            "default_engine", "engine_default_note", "estimate_with_calibration", "with_migration_calibration",
            "with_notes"]
@@ -30,7 +30,10 @@ class EmptyJson(Shape):
 
 
 class EstimateModel(Shape):
-    id: str
+    id: str = Field(description="the Hugging Face checkpoint the job downloads, as plan names it "
+                    "(`checkpoint`: training an -Instruct/-Chat preset starts from its base checkpoint)")
+    preset: str | None = Field(None, description="the catalog preset the architecture comes from (its own id); "
+                               "differs from `id` where training names the base checkpoint")
     params: int
     active_params: int
     nominal_params: float | None = Field(None, description="the name's size (7B = 7e9), method seed only")
@@ -336,11 +339,24 @@ def memory_check(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None =
     }
 
 
-def estimate_json(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None = None) -> dict[str, Any]:
+def checkpoint(e: Estimate, asked: str | None = None) -> str:
+    """The Hugging Face id the estimate's job downloads, by plan's rule (`catalog.lookup.checkpoint_id`): training
+    (pretrain, full, lora, qlora) an -Instruct/-Chat preset names its base checkpoint unless `asked` (the name the
+    user typed) is the tuned one's; inference the preset's id. `suanli estimate` (text and --json) and POST
+    /api/estimate show it where `suanli plan` shows its `model`."""
+    from suanli.catalog import lookup
+
+    return lookup.checkpoint_id(e.model, e.workload.task, asked)
+
+
+def estimate_json(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None = None,
+                  asked: str | None = None) -> dict[str, Any]:
     """`EstimateJson`: the estimate's contract with its memory check (`memory_check`) — `suanli estimate --json`
     and POST /api/estimate alike; the notes beside their messages (`notes_i18n`), so ?lang= renders them as the CLI's
-    text does."""
+    text does. `model.id` is the checkpoint the job downloads (`checkpoint`, for the model name `asked`),
+    `model.preset` the catalog preset."""
     out = {**e.contract(), **memory_check(cat, e, bands)}
+    out["model"] = {**out["model"], "id": checkpoint(e, asked), "preset": e.model.id}
     out["memory"] = {**out["memory"], "notes_i18n": list(e.memory.notes_i18n)}
     out["notes_i18n"] = list(e.notes_i18n)
     return out

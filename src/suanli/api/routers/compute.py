@@ -112,7 +112,7 @@ async def estimate_ep(request: Request, body: EstimateBody,
                                                     body.task)
         w = Workload.model_validate(fields)
         e = with_notes(estimate_with_calibration(c, m, acc, w), [note])
-        return estimate_json(c, e)  # `suanli estimate --json`'s view
+        return estimate_json(c, e, asked=body.model)  # `suanli estimate --json`'s view (model.id: the checkpoint)
 
     return localize(await run_bounded(request, run, "estimate"), lang)
 
