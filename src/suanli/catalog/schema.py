@@ -451,6 +451,10 @@ class ModelArch(_Strict):
         "the pre-trained (base) checkpoint it was tuned from, same architecture; one of `aliases`. Training tasks "
         "name it (catalog.lookup.checkpoint_id); None: `id` is the base, or no base checkpoint is public"
     )
+    base_source: str | None = Field(
+        None, description="source id for `base_id`: the base checkpoint's model card, and where its config.json's "
+        "dimensions were checked against `id`'s (required with base_id)"
+    )
     family: str
     kind: Literal["llm", "diffusion"] = "llm"
     hf_architecture: str | None = Field(None, description="transformers class that builds an equivalent model")
@@ -533,6 +537,8 @@ class ModelArch(_Strict):
         # the base checkpoint is one the catalog already names (an alias a source cites), never a made-up id
         if self.base_id is not None and self.base_id not in self.aliases:
             raise ValueError(f"base_id {self.base_id} is not among the aliases of {self.id}")
+        if (self.base_id is None) != (self.base_source is None):  # a base checkpoint named is a base checkpoint cited
+            raise ValueError(f"base_id and base_source of {self.id} go together")
         return self
 
     @model_validator(mode="after")

@@ -23,6 +23,11 @@ from suanli.catalog.schema import ModelArch
     ("glm-4-9b", "lora", "THUDM/glm-4-9b"),
     ("llama-3.3-70b", "pretrain", "meta-llama/Llama-3.3-70B-Instruct"),  # Meta published no 3.3 base
     ("qwen3-8b", "pretrain", "Qwen/Qwen3-8B"),
+    ("qwen2.5-72b", "qlora", "Qwen/Qwen2.5-72B"),
+    ("qwen2.5-72b", "inference", "Qwen/Qwen2.5-72B-Instruct"),
+    ("qwen2.5-coder-32b", "lora", "Qwen/Qwen2.5-Coder-32B"),
+    ("qwen1.5-7b", "full", "Qwen/Qwen1.5-7B"),
+    ("glm-4-9b", "inference", "THUDM/glm-4-9b-chat"),
 ])
 def test_the_checkpoint_a_task_downloads(name: str, task: str, want: str) -> None:
     m = lookup.model(packaged_catalog(), name)
@@ -36,6 +41,24 @@ def test_every_base_id_is_one_the_catalog_already_names() -> None:
     m = ms[0]
     with pytest.raises(ValueError, match="not among the aliases"):
         ModelArch.model_validate({**m.model_dump(), "base_id": "Qwen/Qwen9-7B"})
+
+
+def test_every_base_id_cites_the_base_model_card() -> None:
+    """A base checkpoint named is one cited: `base_source` is a source whose url is a Hugging Face page; the Qwen2.5
+    ones name where the base config.json's dimensions were checked (litgpt builds base and -Instruct from one config)."""
+    cat = packaged_catalog()
+    ms = [m for m in cat.models if m.base_id is not None]
+    for m in ms:
+        src = cat.sources[m.base_source or ""]
+        assert src.url is not None and src.url.startswith("https://huggingface.co/"), m.id
+    qwen25 = [m for m in ms if m.id.startswith("Qwen/Qwen2.5-")]
+    assert len(qwen25) == 9 and {m.base_source for m in qwen25} == {"hf-card-qwen2.5-base"}
+    assert "litgpt" in cat.sources["hf-card-qwen2.5-base"].title
+    with pytest.raises(ValueError, match="go together"):
+        ModelArch.model_validate({**ms[0].model_dump(), "base_source": None})
+    plain = next(m for m in cat.models if m.base_id is None)
+    with pytest.raises(ValueError, match="go together"):
+        ModelArch.model_validate({**plain.model_dump(), "base_source": "hf-card-qwen2.5-base"})
 
 
 def test_plan_names_the_base_checkpoint_for_pretraining() -> None:
