@@ -112,7 +112,11 @@ class CompareRow(Shape):
     serving_rule: str | None = Field(None, description="serving: how the batch per replica was chosen (the planner's "
                                      "serving search within the request's targets, else a 200 ms TPOT; or --batch)")
     serving_rule_i18n: MessageJson | None = Field(None, description="serving_rule as a message, else null")
-    tpot_s: float | None = Field(None, description="serving: the decode step (time per output token) at the row's batch")
+    tpot_s: float | None = Field(None, description="serving: the time per output token at the row's batch, the kind "
+                                 "`tpot_kind` names")
+    tpot_kind: str | None = Field(None, description="serving: `steady` (a rate or a TPOT stated: the steady-state TPOT "
+                                  "a user sees, decode step + the batch's prefill ÷ output tokens) or `decode_step` (a "
+                                  "batch job: --batch, or no rate and no TPOT); null for training")
     served: CompareServed | None = Field(None, description="serving with requests_per_s: the rate served at the batch "
                                          "each replica runs (the row's layout and tokens_per_s are its capacity); "
                                          "null without a rate or where the cards cannot carry it (layout_note says why)")

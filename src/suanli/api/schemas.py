@@ -86,8 +86,10 @@ class CompareBody(BaseModel):
                                          "requests per second the cards must sustain")
     ttft_s: float | None = Field(None, gt=0, le=LIMITS["ttft_s"], description="serving target: time to first token")
     tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="serving target: time per output token")
-    input: int = Field(512, ge=1, le=1_048_576, description="serving: prompt tokens per request (as plan)")
-    output: int = Field(256, ge=1, le=1_048_576, description="serving: output tokens per request (as plan)")
+    input: int | None = Field(None, ge=1, le=1_048_576, description="serving: prompt tokens per request (as plan; "
+                              "default 512; a training compare refuses it)")
+    output: int | None = Field(None, ge=1, le=1_048_576, description="serving: output tokens per request (as plan; "
+                               "default 256; a training compare refuses it)")
     global_batch: int = Field(64, ge=1, le=1_000_000, description="training: sequences per optimizer step")
     tp: int | None = Field(None, ge=1, le=64, description="pin tensor parallelism (default: each device's fastest layout)")
     pp: int | None = Field(None, ge=1, le=64, description="pin pipeline parallelism (training)")

@@ -262,32 +262,63 @@ def _rate_search(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     return serving_layout(cat, m, req, acc.id, error_bands)
 
 
+def _capacity_tp(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
+                 tpot_s: float, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
+                 lengths: tuple[int, int], first: int) -> int:
+    """The tp whose capacity is the most any tp the rate search may serve on carries: each tp's own capacity
+    (`plan.search.serving_capacity` with that tp pinned: its largest batch within the steady-state TPOT and the TTFT,
+    by plan's evidence step among that tp's configurations), the highest rate first; `first` (the capacity
+    `serving_capacity` picks over every tp) on equal rates. A pinned `tp` is itself."""
+    if tp is not None:
+        return tp
+    req = make_request(model=m.id, task="inference", gpus=gpus, tpot_s=tpot_s, ttft_s=ttft_s,
+                       precision=precision if precision in SERVE_PRECISIONS else "bf16",
+                       input=lengths[0], output=lengths[1], tokens=_SEARCH_TOKENS)
+    best, best_tok_s = first, -1.0
+    for t in sorted(TP_SIZES, key=lambda t_: t_ != first):
+        if gpus % t or t > acc.max_cards_per_node:
+            continue
+        lay, _ = serving_capacity(cat, m, req.model_copy(update={"tp": t}), acc.id, error_bands)
+        if lay is not None and lay.tokens_per_s > best_tok_s * (1 + 1e-9):
+            best, best_tok_s = t, lay.tokens_per_s
+    return best
+
+
 def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                  tp: int | None, requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
                  error_bands: dict[str, ErrorBand] | None = None,
                  lengths: tuple[int, int] = (512, 256)) -> tuple[Workload, Message | None, Layout | None]:
-    """A compare with a request rate: the row is the layout's capacity, the rate what it serves.
+    """A compare with a request rate: the row is the cards' capacity, the rate what it serves.
 
-    The capacity is `compare` without the rate (`_served_layout`: the planner's serving search with the most output
-    tokens/s within the TPOT — `DEFAULT_SERVING_TPOT_S` when none is stated — and the TTFT, its full batch × replicas),
-    so a device's column does not fall to ≈ rate × output tokens as the rate search's run batch does; the rate is then
-    searched at that layout's tp (`_rate_search`: the batch each replica runs to carry it, TPOT and TTFT at that
-    batch). When that tp cannot carry the rate and no tp is pinned, the tp the planner serves the rate on, with its
-    capacity. Returns (the capacity workload, why the rate is not served or nothing fits, the rate's layout or None)."""
+    The rate is served as `suanli plan --gpus N --requests-per-s R` serves it (`_rate_search`, the planner's
+    `serving_layout` over every tp, or the pinned one: any configuration whose run batch carries the rate within the
+    targets, through plan's evidence step, which warns or demotes but never refuses). So the quoted maximum — the
+    capacity column and the "serve at most N req/s" of a rate not served — is the best over every tp that search may
+    serve on (`_capacity_tp`: each tp's own `serving_capacity`, the largest batch within the steady-state TPOT, not
+    only the tp `serving_capacity` prefers over all of them when its full batch passes the evidence checks), and the
+    capacity row shows that tp: a rate the row says is beyond the cards is one plan does not serve either (qwen3-32b
+    on 8 × H800, --tpot 0.05 --ttft 1: tp2 × 4 at 50.1 req/s, not tp4 × 2 at 42.6 while tp2 × 4 served 43–50). The
+    batch each replica runs for the rate is searched at the capacity's tp (TPOT and TTFT at that batch); when that
+    tp cannot carry it and no tp is pinned, plan's tp for the rate, whose capacity then makes the row. Returns (the
+    capacity workload, why the rate is not served or nothing fits, the rate's layout or None)."""
     cap_tpot = tpot_s if tpot_s is not None else DEFAULT_SERVING_TPOT_S
     w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, cap_tpot, ttft_s, error_bands, lengths,
                             steady=True)
     if why is not None:  # nothing meets the latency targets at any batch: the batch-1 layout and why (as before)
         return _served_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, tpot_s, ttft_s,
                               error_bands, lengths) + (None,)
+    best_tp = _capacity_tp(cat, m, acc, gpus, precision, tp, cap_tpot, ttft_s, error_bands, lengths, w.tp)
+    if best_tp != w.tp:
+        w, _ = _served_layout(cat, m, acc, gpus, precision, tokens, best_tp, None, cap_tpot, ttft_s, error_bands,
+                              lengths, steady=True)
     lay, swhy = _rate_search(cat, m, acc, gpus, precision, w.tp, requests_per_s, tpot_s, ttft_s, error_bands,
                              lengths)
     if lay is None and tp is None:
-        other, owhy = _rate_search(cat, m, acc, gpus, precision, None, requests_per_s, tpot_s, ttft_s, error_bands,
-                                   lengths)
-        if other is None:
-            swhy = owhy  # the planner's why-not over every tp
-        else:
+        other, _ = _rate_search(cat, m, acc, gpus, precision, None, requests_per_s, tpot_s, ttft_s, error_bands,
+                                lengths)
+        # no tp carries it: the capacity tp's own why-not (its "serve at most" is the capacity column's rate, the
+        # most any tp serves)
+        if other is not None:
             w2, cwhy = _served_layout(cat, m, acc, gpus, precision, tokens, other.tp, None, cap_tpot, ttft_s,
                                       error_bands, lengths, steady=True)
             if cwhy is None:
@@ -344,8 +375,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     today: dt.date | None = None, tp: int | None = None, pp: int | None = None,
                     recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
                     tpot_s: float | None = None, ttft_s: float | None = None,
-                    error_bands: dict[str, ErrorBand] | None = None, input_tokens: int = 512,
-                    output_tokens: int = 256) -> list[dict[str, Any]]:
+                    error_bands: dict[str, ErrorBand] | None = None, input_tokens: int | None = None,
+                    output_tokens: int | None = None) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
@@ -384,9 +415,13 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     make_workload(task=task, precision=precision or "bf16", recompute=recompute)  # a bad task/precision/recompute named once
     rule: Message | None = None
     target_tpot = tpot_s
+    # the serving lengths (None: not given; serving defaults to 512 prompt / 256 output tokens, as plan): a training
+    # compare refuses either whenever it is given, its default value included (`--input 512` was accepted silently)
+    if task != "inference" and (input_tokens is not None or output_tokens is not None):
+        raise InputError("input" if input_tokens is not None else "output", Message("err.serving_lengths_only"))
+    input_tokens = 512 if input_tokens is None else input_tokens
+    output_tokens = 256 if output_tokens is None else output_tokens
     lengths = (input_tokens, output_tokens)
-    if task != "inference" and lengths != (512, 256):
-        raise InputError("input" if input_tokens != 512 else "output", Message("err.serving_lengths_only"))
     if task == "inference":
         rule = Message("cmp.serving.lengths", rule=(Message("cmp.serving.batch_given", batch=batch)
                                                      if batch is not None
@@ -402,6 +437,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         served_lay: Layout | None = None  # with a rate: the planner's layout that serves it (its run batch)
         nets = _networks(priced, acc, gpus, task == "inference")
         layouts: list[tuple[Workload, str | None, Message | str | None]]
+        steady_row = batch is None and (requests_per_s is not None or tpot_s is not None)
         if task == "inference":
             if batch is not None:
                 w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp, lengths)
@@ -457,7 +493,13 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "layout_note_i18n": why.to_json() if isinstance(why, Message) else None,
             "serving_rule": render(rule) if rule is not None else None,
             "serving_rule_i18n": rule.to_json() if rule is not None else None,
-            "tpot_s": c["speed"].get("tpot_s") if task == "inference" else None,
+            # the TPOT the row was chosen by and quotes: a serving capacity (a rate or a TPOT stated) the steady-state
+            # one a user sees while the rate is served (`speed.steady_tpot_s`, estimate's tpot_steady_s: the decode
+            # step + the batch's prefill ÷ output); a batch job (--batch, or neither a rate nor a TPOT: the default
+            # 200 ms bound on the decode step) its decode step; `tpot_kind` says which
+            "tpot_s": (c["speed"].get("tpot_steady_s") if steady_row else c["speed"].get("tpot_s"))
+            if task == "inference" else None,
+            "tpot_kind": ("steady" if steady_row else "decode_step") if task == "inference" else None,
             # with a rate: the row's layout and tokens/s are its capacity (the full batch × replicas); this is the
             # rate served at the batch each replica runs, with that batch's TPOT and TTFT (None: not served)
             "served": (_served_facts(served_lay, requests_per_s, c["speed"].get("output_tokens_per_s"))

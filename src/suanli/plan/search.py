@@ -754,13 +754,18 @@ def _capacity_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_De
 
 def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
                     grid: dict[str, np.ndarray]) -> np.ndarray:
-    """Per configuration, the serve-at-most rate (requests/s) of its device on its card count: that of the
-    capacity configuration `_capacity_pick` chooses there (NaN where none serves within the targets)."""
-    group = np.unique(np.stack([grid["dev"].astype(float), grid["gpus"].astype(float)]), axis=1,
-                      return_inverse=True)[1].reshape(-1)
+    """Per configuration, the serve-at-most rate (requests/s) of its device on its card count: the best over its
+    tps of the capacity configuration `_capacity_pick` chooses on each tp (NaN where none serves within the targets).
+    Over every tp, not only the tp `_capacity_pick` prefers over all of them: the search serves a rate on any tp
+    whose run batch carries it (the evidence step warns or demotes, never refuses), so a lower quote was contradicted
+    by the rates served above it (compare's `_capacity_tp`, the same rule)."""
+    key = np.stack([grid["dev"].astype(float), grid["gpus"].astype(float), grid["tp"].astype(float)])
+    group = np.unique(key[:2], axis=1, return_inverse=True)[1].reshape(-1)
+    per_tp = np.unique(key, axis=1, return_inverse=True)[1].reshape(-1)
     cap = np.full(grid["dev"].shape, np.nan)
-    for j in _capacity_pick(bands, req, devs, grid, group):
-        cap[group == group[j]] = grid["max_rps"][j]
+    for j in _capacity_pick(bands, req, devs, grid, per_tp):
+        rows = group == group[j]
+        cap[rows] = np.fmax(cap[rows], grid["max_rps"][j])
     return cap
 
 
