@@ -1,25 +1,23 @@
 """Audit 2026-12-01 (5): the MIN_UTILIZATION check was written three times (views.bounds.check_tco,
-plan.cost.cost_per_million_tokens, plan.cost.rent_vs_buy): one `plan.cost.check_utilization` now. And
-`_per_card_bills` (rent-vs-buy's break-even grid) re-implemented `held_hours` and `job_cost`'s cards_rented: it
-calls them, and agrees with `rent_bill` per card."""
+plan.cost.cost_per_million_tokens, plan.cost.rent_vs_buy): one `plan.cost.check_utilization` now, so tco, the
+cost per million tokens and rent-vs-buy refuse the same values naming `utilization`. And `_per_card_bills`
+(rent-vs-buy's break-even grid) re-implemented `held_hours` and `job_cost`'s cards_rented: it calls them, and
+agrees with `rent_bill` per card, for every priced offer."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError
-from suanli.plan import cost
-from suanli.plan.cost import _per_card_bills, check_utilization, rent_bill
+from suanli.plan.compare import tco_rows
+from suanli.plan.cost import _per_card_bills, check_utilization, cost_per_million_tokens, rent_bill, rent_vs_buy
 from suanli.units import HOURS_PER_YEAR, MIN_UTILIZATION
 from suanli.views import bounds
-
-SRC = Path(cost.__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("u", [0.0, 5e-4, float("nan"), 1.0000001, float("inf")])
@@ -34,35 +32,48 @@ def test_check_utilization_takes_the_bound_itself() -> None:
     check_utilization(1.0)
 
 
-def test_the_bound_is_written_once() -> None:
-    """Only check_utilization compares a utilization with MIN_UTILIZATION; check_tco, the cost per token and
-    rent-vs-buy call it."""
-    hits = [(p.relative_to(SRC), line) for p in SRC.rglob("*.py")
-            for line in p.read_text(encoding="utf-8").splitlines()
-            if re.search(r"MIN_UTILIZATION\s*<=", line)]
-    assert hits == [(Path("plan/cost.py"), "    if not MIN_UTILIZATION <= utilization <= 1:")]
-    for text in (Path(bounds.__file__).read_text(encoding="utf-8"), Path(cost.__file__).read_text(encoding="utf-8")):
-        assert "check_utilization(utilization)" in text
+REFUSED = [5e-4, float("nan")]
 
 
-def test_per_card_bills_call_held_hours_and_job_cost(cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("u", REFUSED)
+def test_tco_cost_per_token_and_rent_vs_buy_refuse_it_naming_utilization(cat: Catalog, u: float) -> None:
+    """Each place a utilization enters refuses the same values with the same field: the tco rows' cost per
+    million tokens, `cost_per_million_tokens` itself, rent-vs-buy at a price and over offers, and tco's bounds."""
     offers = [o for o in cat.offers if o.device == "l20"]
-    held: list[Any] = []
-    rented: list[Any] = []
-    real_held, real_job = cost.held_hours, cost.job_cost
+    calls: list[Callable[[], object]] = [
+        lambda: tco_rows(cat, "l20", 10.0, 1, tokens_per_s=100.0, utilization=u),
+        lambda: cost_per_million_tokens(10.0, 100.0, u),
+        lambda: rent_vs_buy(2.0, 20_000.0, 0.0, 450.0, 1.3, 0.8, 0.0, 3.0, u),
+        lambda: rent_vs_buy(offers, 20_000.0, 0.0, 450.0, 1.3, 0.8, 0.0, 3.0, u),
+        lambda: bounds.check_tco(None, u),
+    ]
+    for call in calls:
+        with pytest.raises(InputError) as e:
+            call()
+        assert e.value.field == "utilization" and "0.001" in str(e.value)
 
-    def spy_held(*a: Any) -> Any:
-        held.append(a)
-        return real_held(*a)
 
-    def spy_job(*a: Any) -> Any:
-        rented.append(a)
-        return real_job(*a)
+@pytest.mark.parametrize("u", ["5e-4", "nan"])
+@pytest.mark.parametrize("args", [["tco", "--gpu", "l20", "--hours", "10"],
+                                  ["tco", "--gpu", "l20", "--hours", "10", "--tokens-per-s", "100"],
+                                  ["rent-vs-buy", "--gpu", "l20"]])
+def test_the_commands_refuse_it_in_one_line_naming_utilization(
+        args: list[str], u: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    from suanli.cli.main import run
+    from suanli.cli.output import set_lang
 
-    monkeypatch.setattr(cost, "held_hours", spy_held)
-    monkeypatch.setattr(cost, "job_cost", spy_job)
-    _per_card_bills(offers, np.arange(1.0, 11.0), HOURS_PER_YEAR, "spread")
-    assert len(held) == len(offers) and len(rented) == len(offers)
+    monkeypatch.setattr("sys.argv", ["suanli", "--lang", "en", *args, "--utilization", u])
+    monkeypatch.setenv("SUANLI_HOME", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "300")
+    try:
+        with pytest.raises(SystemExit) as ex:
+            run()
+    finally:
+        set_lang(None)
+    err = capsys.readouterr().err
+    assert ex.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "utilization: must be in [0.001, 1]" in err, err
 
 
 @pytest.mark.parametrize("pattern", ["spread", "blocks"])
