@@ -26,6 +26,7 @@ __all__ = [
     "error_label",
     "error_text",
     "or_list",
+    "unknown_name",
     "Invalid",
     "validation_message",
 ]
@@ -61,17 +62,37 @@ class InputError(SuanliError, ValueError):
 
 
 class NotFoundError(InputError, LookupError):
-    """A name (device, model, offer, stack) is not in the catalog; the message lists the closest names."""
+    """A name (device, model, offer, stack) is not in the catalog; the message lists the closest names, else the
+    known ones (`unknown_name`)."""
 
-    def __init__(self, field: str, name: str, candidates: Iterable[str]) -> None:
+    def __init__(self, field: str, name: str, candidates: Iterable[str], known: Iterable[str] | None = None) -> None:
         self.name = name
-        self.suggestions = did_you_mean(name, candidates)
-        hint = f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
-        from suanli.i18n import Message
+        self.suggestions, i18n = unknown_name(field, name, candidates, known)
+        super().__init__(field, i18n)
 
-        i18n = (Message("error.unknown_hint", kind=field, name=repr(name), names=", ".join(self.suggestions))
-                if self.suggestions else Message("error.unknown", kind=field, name=repr(name)))
-        super().__init__(field, f"unknown {field} {name!r}.{hint}", i18n)
+
+_LIST_ALL = 16  # up to this many known names are listed whole (the 15 frameworks); more: the first 8 and how many
+
+
+def unknown_name(kind: str, name: str, candidates: Iterable[str],
+                 known: Iterable[str] | None = None) -> tuple[list[str], Message]:
+    """The one sentence for a name that is not known (a gpu, model, engine, framework, offer or stack id, in
+    every command and the API): the closest `candidates` (ids and aliases; `did_you_mean`, difflib) when some
+    are close — "unknown gpu 'h10'. Did you mean: h100, h20, a10?" — else the known names (`known`: the ids,
+    default the candidates), all of them up to 16, or the first 8 and their number — "unknown gpu 'xyz';
+    known: a10, a100-40g, … (84 in all)". Returns (suggestions, message)."""
+    from suanli.i18n import Message as M
+
+    pool = list(candidates)
+    close = did_you_mean(name, pool)
+    if close:
+        return close, M("error.unknown_hint", kind=kind, name=repr(name), names=", ".join(close))
+    ids = sorted(dict.fromkeys(pool if known is None else known))
+    if not ids:
+        return [], M("error.unknown", kind=kind, name=repr(name))
+    shown = ids if len(ids) <= _LIST_ALL else ids[:8]
+    more = M("error.unknown_more", n=len(ids)) if len(shown) < len(ids) else ""
+    return [], M("error.unknown_known", kind=kind, name=repr(name), names=", ".join(shown), more=more)
 
 
 class CatalogError(SuanliError):

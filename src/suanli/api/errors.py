@@ -1,5 +1,6 @@
 """One error shape for every non-2xx answer, documented in OpenAPI:
-`{"error": one line, "field": name or null, "errors": [{"field", "message", …}]}`.
+`{"error": one line, "field": name or null, "errors": [{"field", "in", "message", …}], "error_i18n": message or null}`
+— the same keys whatever the status, the language or who refused (the guard, a route, request validation).
 
 400 the body is not JSON · 401/403 token · 404 unknown name or route · 405 method · 413 body too large ·
 422 bad input (suanli's InputError, EstimateError, PlanError and pydantic validation alike) · 500 a bug ·
@@ -24,7 +25,8 @@ from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError
 from suanli.i18n import Surface
 from suanli.views.shape import MessageJson
 
-__all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allowed_methods", "as_field", "error_json",
+__all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allowed_methods", "as_field", "error_body",
+           "error_json", "field_in",
            "finite", "install_handlers", "route_methods"]
 
 log = logging.getLogger("suanli.api")
@@ -38,7 +40,8 @@ class ErrorItem(BaseModel):
     message: str | None = Field(None, description="what is wrong with it")
     suggestions: list[str] | None = Field(None, description="404: the closest known names")
     line: int | None = Field(None, description="offer imports: the file's line (null: the file as a whole)")
-    in_: str | None = Field(None, alias="in", description="request validation: body, query, path or header")
+    in_: str | None = Field(None, alias="in", description="where the field is: body, query, path or header; null "
+                            "when the error names no part of the request (an unknown route)")
 
 
 class ErrorBody(BaseModel):
@@ -51,8 +54,9 @@ class ErrorBody(BaseModel):
     relax: list[str] | None = Field(None, description="POST /api/plan's 422 when neither the budget nor the "
                                     "deadline can be met: what each needs alone, in the request's language")
     relax_i18n: list[MessageJson] | None = Field(None, description="the same hints as messages")
-    error_i18n: MessageJson | None = Field(None, description="422/404 from suanli's checks: `error` as a message (id, "
-                                           "params); `error` itself is in the request's language (`?lang=` or "
+    error_i18n: MessageJson | None = Field(None, description="always present, in every language: `error` without its "
+                                           "field as a catalog message (id, params); null only where the line has "
+                                           "none (500). `error` itself is in the request's language (`?lang=` or "
                                            "Accept-Language, English by default)")
 
 
@@ -90,15 +94,33 @@ class SafeJSONResponse(JSONResponse):
         return json.dumps(finite(content), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
 
+def error_body(message: str, field: str | None = None, errors: list[Any] | None = None,
+               i18n: dict[str, Any] | None = None, where: str | None = None) -> dict[str, Any]:
+    """The one error shape (`ErrorBody`), also the guard's: `errors` always holds at least one {field, in, message}
+    (the error itself when no list was given; `where`: the request part holding the field), and `error_i18n` is
+    always there, null where the line has no catalog message — so a client reads every answer the same way."""
+    items = [{"field": x.get("field"), "in": x.get("in"), **x} for x in (errors or [])] \
+        or [{"field": field, "in": where, "message": message}]
+    return {"error": message, "field": field, "errors": items, "error_i18n": i18n}
+
+
 def error_json(status: int, message: str, field: str | None = None, errors: list[Any] | None = None,
-               headers: dict[str, str] | None = None, i18n: dict[str, Any] | None = None) -> SafeJSONResponse:
-    """The one error shape: `errors` always holds at least one {field, message} (the error itself when no list
-    was given), so a client reads every answer the same way (review 2026-12-01)."""
-    body: dict[str, Any] = {"error": message, "field": field,
-                            "errors": errors or [{"field": field, "message": message}]}
-    if i18n is not None:
-        body["error_i18n"] = i18n
-    return SafeJSONResponse(body, status_code=status, headers=headers)
+               headers: dict[str, str] | None = None, i18n: dict[str, Any] | None = None,
+               where: str | None = None) -> SafeJSONResponse:
+    """`error_body` as a response."""
+    return SafeJSONResponse(error_body(message, field, errors, i18n, where), status_code=status, headers=headers)
+
+
+def field_in(request: Request, field: str | None) -> str | None:
+    """Where a field named by suanli's checks sits in the request: path, query, else the body of a request that
+    has one; None when it names nothing the request sent."""
+    if not field:
+        return None
+    if field in request.path_params:
+        return "path"
+    if field in request.query_params:
+        return "query"
+    return "body" if request.method in ("POST", "PUT", "PATCH") else "query"
 
 
 def request_lang_of(request: Request) -> str:
@@ -209,18 +231,19 @@ def install_handlers(app: FastAPI) -> None:
     async def _import_error(request: Request, e: OfferImportError) -> Response:
         text, i18n = _said(request, e)  # the line and each row's problem in the request's language
         lang = request_lang_of(request)
-        return error_json(422, text, e.field, [x.as_dict(lang) for x in e.errors], i18n=i18n)
+        return error_json(422, text, e.field, [{"in": "body", **x.as_dict(lang)} for x in e.errors], i18n=i18n)
 
     @app.exception_handler(NotFoundError)
     async def _not_found(request: Request, e: NotFoundError) -> Response:
         text, i18n = _said(request, e)
-        return error_json(404, text, e.field, [{"field": e.field, "message": _bare(request, e),
-                                                "suggestions": e.suggestions}], i18n=i18n)
+        return error_json(404, text, e.field, [{"field": e.field, "in": field_in(request, e.field),
+                                                "message": _bare(request, e), "suggestions": e.suggestions}], i18n=i18n)
 
     @app.exception_handler(InputError)
     async def _input(request: Request, e: InputError) -> Response:
         text, i18n = _said(request, e)
-        return error_json(422, text, e.field, [{"field": e.field, "message": _bare(request, e)}], i18n=i18n)
+        return error_json(422, text, e.field, [{"field": e.field, "in": field_in(request, e.field),
+                                                "message": _bare(request, e)}], i18n=i18n)
 
     @app.exception_handler(DataFileError)
     async def _data(request: Request, e: DataFileError) -> Response:
@@ -237,25 +260,28 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(PlanRefused)
     async def _plan_refused(_: Request, e: PlanRefused) -> Response:
-        return SafeJSONResponse({"error": e.message, "field": None, "errors": [{"field": None, "message": e.message}],
-                                 "relax": e.relax, "relax_i18n": e.relax_i18n}, status_code=422)
+        return SafeJSONResponse({**error_body(e.message), "relax": e.relax, "relax_i18n": e.relax_i18n}, status_code=422)
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, e: Refused) -> Response:
         lang = request_lang_of(request)
-        if e.i18n is None or lang == "en":  # English: the refusal's line as it always was
-            return error_json(e.status, e.message, e.field)
+        where = "header" if e.field == "token" else field_in(request, e.field)
+        if e.i18n is None or lang == "en":  # English: the refusal's line as it always was; its message all the same
+            return error_json(e.status, e.message, e.field, i18n=e.i18n.to_json() if e.i18n is not None else None,
+                              where=where)
         from suanli.i18n import render
 
-        return error_json(e.status, render(e.i18n, lang, surface_of(request)), e.field, i18n=e.i18n.to_json())
+        return error_json(e.status, render(e.i18n, lang, surface_of(request)), e.field, i18n=e.i18n.to_json(),
+                          where=where)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, e: RequestValidationError) -> Response:
         from suanli.errors import validation_message
-        from suanli.i18n import render, t
+        from suanli.i18n import Message, render, t
 
         lang = request_lang_of(request)
         errs = []
+        said_first: dict[str, Any] | None = None
         status = 422
         for x in e.errors():
             if x.get("type") == "json_invalid":
@@ -273,14 +299,21 @@ def install_handlers(app: FastAPI) -> None:
             said = validation_message(x)  # else pydantic's generic shape (English keeps pydantic's own sentence)
             if (named and own) or (lang != "en" and said.id != "error.v.other"):
                 message = render(said, lang, surface_of(request))
+            if said_first is None:  # error_i18n: the first error's message (English keeps pydantic's own sentence);
+                # a long input is not echoed back (a 60 KB name: its first 80 characters)
+                said_first = {k: ({n: (v[:80] + "…" if isinstance(v, str) and len(v) > 80 else v)
+                                   for n, v in v.items()} if k == "params" else v)
+                              for k, v in (said if said.id != "error.v.other" or lang != "en"
+                                           else Message("error.v.other", msg=message)).to_json().items()}
             errs.append({"field": field, "in": loc[0] if loc else None, "message": message})
         first = errs[0] if errs else {"field": None, "message": "invalid request"}
         if status == 400:
+            said_json = Message("error.v.json").to_json()
             if lang != "en":
-                return error_json(400, "body: " + t("error.v.json", lang), "body", errs)
-            return error_json(400, "body: not valid JSON (" + str(first["message"]) + ")", "body", errs)
+                return error_json(400, "body: " + t("error.v.json", lang), "body", errs, i18n=said_json)
+            return error_json(400, "body: not valid JSON (" + str(first["message"]) + ")", "body", errs, i18n=said_json)
         msg = _prefixed(request, first["field"], str(first["message"])) if first["field"] else str(first["message"])
-        return error_json(status, msg, first["field"], errs)
+        return error_json(status, msg, first["field"], errs, i18n=said_first)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, e: StarletteHTTPException) -> Response:

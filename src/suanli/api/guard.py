@@ -168,7 +168,10 @@ async def _reply(send: Send, status: int, message: str, field: str | None, lang:
         if lang != "en":  # English: the line as it always was
             message = render(Said(said[0], said[1]), lang, "api")
         out["error_i18n"] = {"id": said[0], "params": said[1]}  # in every language, as api.errors.error_json
-    body = json.dumps({"error": message, "field": field, "errors": [{"field": field, "message": message}], **out},
+    from suanli.api.errors import error_body  # the routes' one shape: error_i18n always, each item's `in`
+
+    where = "header" if field in ("token", "host", "content-length") else "body" if field == "body" else None
+    body = json.dumps(error_body(message, field, i18n=out.get("error_i18n"), where=where),
                       ensure_ascii=False).encode("utf-8")
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

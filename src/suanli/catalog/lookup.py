@@ -71,7 +71,8 @@ def accelerator(catalog: Catalog, name: str) -> Accelerator:
         for a in catalog.accelerators:
             if k in {compact(n) for n in _names(a)}:
                 return a
-    raise NotFoundError("gpu", name, [n for a in catalog.accelerators for n in (a.id, *a.aliases)])
+    raise NotFoundError("gpu", name, [n for a in catalog.accelerators for n in (a.id, *a.aliases)],
+                        [a.id for a in catalog.accelerators])
 
 
 def vendor(catalog: Catalog, name: str) -> str:
@@ -84,7 +85,7 @@ def vendor(catalog: Catalog, name: str) -> str:
     hit = next((v for k, v in VENDOR_ALIASES.items() if compact(k) == key), None)
     if hit is not None and hit in known:
         return hit
-    raise NotFoundError("vendor", name, [*known, *(k for k, v in VENDOR_ALIASES.items() if v in known)])
+    raise NotFoundError("vendor", name, [*known, *(k for k, v in VENDOR_ALIASES.items() if v in known)], known)
 
 
 def _model_keys(m: ModelArch) -> set[str]:
@@ -102,7 +103,8 @@ def model(catalog: Catalog, name: str) -> ModelArch:
         keys = _model_keys(m)
         if key in keys or bare in keys:
             return m
-    raise NotFoundError("model", name, [n for m in catalog.models for n in (m.id, *m.aliases)])
+    raise NotFoundError("model", name, [n for m in catalog.models for n in (m.id, *m.aliases)],
+                        [m.id for m in catalog.models])
 
 
 _TRAINING_TASKS = ("pretrain", "full", "lora", "qlora")

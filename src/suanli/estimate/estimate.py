@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
-from suanli.errors import EstimateError, InputError
+from suanli.errors import EstimateError, InputError, unknown_name
 from suanli.estimate.capability import check_capability, framework_refusals, tp_overlap_refusal, zero_framework
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
@@ -240,7 +240,7 @@ def estimate(
         raise InputError("ep", Message("err.ep_must_divide_experts", w_ep=w.ep, model_id=model.id, num_experts=n,
                                        allowed=", ".join(str(d) for d in range(1, n + 1) if n % d == 0)))
     if w.framework is not None and all(f.id != w.framework for f in cat.frameworks):
-        raise InputError("framework", Message("err.is_not_one_of", value=w.framework, allowed=', '.join(f.id for f in cat.frameworks)))
+        raise InputError("framework", unknown_name("framework", w.framework, [f.id for f in cat.frameworks])[1])
     if model.kind == "llm" and w.tp > 1 and (refused_tp := _tp_heads(cat, model, device, w)) is not None:
         # the head rule the planner's layouts apply (tp_heads: Megatron-Core/torchtitan split whole heads and KV heads;
         # vLLM, SGLang, TensorRT-LLM, LMDeploy refuse tp not dividing the attention heads)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from suanli.errors import InputError, Invalid, validation_message
+from suanli.errors import InputError, Invalid, unknown_name, validation_message
 from suanli.i18n import Message
 
 __all__ = [
@@ -161,6 +161,8 @@ def make_workload(**kwargs: object) -> Workload:
     """Build a Workload from user input; a bad value raises InputError naming the field and allowed values."""
     clean = {k: v for k, v in kwargs.items() if v is not None}
     for k, allowed in _ALLOWED.items():
+        if k == "engine" and k in clean and clean[k] not in allowed:  # a name: the closest ones (errors' one helper)
+            raise InputError("engine", unknown_name("engine", str(clean[k]), allowed)[1])
         if k in clean and clean[k] not in allowed:
             raise InputError(k.replace("_", "-"), Message("err.is_not_one_of", value=clean[k], allowed=', '.join(allowed)))
     try:

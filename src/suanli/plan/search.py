@@ -35,7 +35,7 @@ from suanli.catalog.offers import (
     usable_offers,
 )
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
-from suanli.errors import EstimateError, InputError, PlanError
+from suanli.errors import EstimateError, InputError, PlanError, unknown_name
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
 from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
@@ -1041,10 +1041,10 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         raise InputError("model", render(refused), refused)
     fw_ids = [f.id for f in cat.frameworks]
     if req.framework is not None and req.framework not in fw_ids:
-        raise InputError("framework", Message("err.is_not_one_of", value=req.framework, allowed=', '.join(fw_ids)))
+        raise InputError("framework", unknown_name("framework", req.framework, fw_ids)[1])  # errors' one helper
     engines = [e.id for e in cat.engines]
     if req.engine is not None and req.engine not in engines:
-        raise InputError("engine", Message("err.is_not_one_of", value=req.engine, allowed=', '.join(engines)))
+        raise InputError("engine", unknown_name("engine", req.engine, engines)[1])
     if req.vpp is not None and req.vpp > 1 and training:
         if req.pp == 1:
             raise InputError("vpp", Message("err.virtual_pipeline_stages_need_pipeline_parallelism"))

@@ -129,7 +129,8 @@ def test_import_with_token(client: TestClient, csv_file: Callable[..., tuple[str
     bad = csv_file("ok,Acme,rtx-4090,1,hour,1.5,2026-05-01,acme-api\nbad,Acme,rtx-4090,1,hour,cheap,2026-05-01,acme-api\n")
     r = client.post("/api/offers/import", files={"file": bad}, headers=AUTH)
     body: dict[str, Any] = r.json()
-    assert r.status_code == 422 and body["errors"][0] == {"line": 3, "field": "price_cny", "message": "'cheap' is not a number"}
+    assert r.status_code == 422 and body["errors"][0] == {"line": 3, "field": "price_cny", "in": "body",
+                                                    "message": "'cheap' is not a number"}
     assert "offers.csv, line 3, field price_cny" in body["error"]
     assert client.get("/api/info").json()["counts"] == counts
     r = client.post("/api/offers/api-4090/prices", json={"price_cny": 1.2, "date": "2026-06-01", "source": "acme-june"}, headers=AUTH)

@@ -54,7 +54,7 @@ def test_every_token_route_is_in_the_guards_write_list(client: TestClient) -> No
 def test_tokenless_big_write_is_401_not_413(client: TestClient, method: str, path: str) -> None:
     r = client.request(method, path, content=b"x" * 70_000)
     assert r.status_code == 401, r.text
-    assert r.json()["errors"] == [{"field": "token", "message": r.json()["error"]}]
+    assert r.json()["errors"] == [{"field": "token", "in": "header", "message": r.json()["error"]}]
 
 
 @pytest.mark.parametrize(("method", "path", "allow"), [

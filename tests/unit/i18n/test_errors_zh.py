@@ -260,9 +260,9 @@ def test_api_more_refusals_in_chinese(client: Any, method: str, path: str, body:
 def test_api_more_refusals_english(client: Any) -> None:
     said = client.get("/api/offers?offer_kinds=foo").json()
     assert said["error"] == "offer_kinds: 'foo' is not one of listing, index, reference (or all)"
-    assert said["errors"] == [{"field": "offer_kinds", "message": "'foo' is not one of listing, index, reference (or all)"}]
-    assert client.post("/api/migrate", json={"model": "qwen2.5-7b", "to_gpu": "foo"}).json()["error"] == (
-        "to_gpu: unknown gpu 'foo'.")
+    assert said["errors"] == [{"field": "offer_kinds", "in": "query", "message": "'foo' is not one of listing, index, reference (or all)"}]
+    assert client.post("/api/migrate", json={"model": "qwen2.5-7b", "to_gpu": "foo"}).json()["error"].startswith(
+        "to_gpu: unknown gpu 'foo'; known: a10, ")  # errors.unknown_name: the known ids when none is close
     assert client.get("/api/plan").json()["error"] == "method GET is not allowed on /api/plan (allowed: POST)"
     assert client.get("/api/nope").json()["error"].startswith("no route /api/nope (the API is under /api")
 
