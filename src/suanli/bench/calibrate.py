@@ -94,7 +94,9 @@ def device_key(r: BenchResult) -> str:
 
 
 def workload_for(r: BenchResult) -> Workload:
-    """The estimator's workload of a harness run: inference through transformers (`engine="hf"`), tf32 as fp32."""
+    """The estimator's workload of a harness run: inference through transformers (`engine="hf"`), tf32 as fp32
+    (its weights and bytes are fp32's; the estimator has no tf32 precision, so `feedback.compare_basis` puts the
+    TF32 dense peak in the fp32 slot to compare a tf32 run, and `feedback.calibrate_results` stores none of it)."""
     precision = {"tf32": "fp32"}.get(r.config.precision, r.config.precision)
     return make_workload(task="inference", precision=precision, batch=r.config.batch,
                          input=r.config.input_tokens, output=r.config.output_tokens, engine="hf")

@@ -31,6 +31,7 @@ __all__ = [
     "ComparisonRow",
     "calibration_path",
     "calibrate_results",
+    "compare_basis",
     "compare_result",
     "device_for_result",
     "load_calibration",
@@ -89,7 +90,8 @@ def device_for_result(cat: Catalog, r: BenchResult) -> Accelerator:
         "memory_bandwidth_gb_per_s": {"value": r.micro.bandwidth.bytes_per_s / 1e9, "source": src, "note": note},
     }
     for mm in r.micro.matmul:
-        key = {"fp32": "fp32_tflops", "bf16": "bf16_dense_tflops", "fp16": "fp16_dense_tflops"}.get(mm.precision)
+        key = {"fp32": "fp32_tflops", "tf32": "tf32_dense_tflops", "bf16": "bf16_dense_tflops",
+               "fp16": "fp16_dense_tflops"}.get(mm.precision)
         if key:
             specs[key] = {"value": mm.tflops, "source": src, "note": note}
     if r.backend.total_memory_bytes:
@@ -139,10 +141,36 @@ class ComparisonRow(BaseModel):
     error_pct: float | None
 
 
+# The estimator has no tf32 precision (`estimate.precision.weight_bytes_per_param`, `_PEAK_FIELDS`): its fp32 is
+# full-fp32 matmuls at the fp32 peak (`fp32_tflops`, CUDA cores), torch's default (set_float32_matmul_precision
+# defaults to "highest", allow_tf32 off since 1.12: pytorch.org/docs/2.0/generated/torch.set_float32_matmul_precision
+# .html, pytorch/pytorch#79537, read 2026-12-01). A tf32 run (the harness's `--precision tf32`: fp32 weights,
+# float32_matmul_precision "high") is therefore compared with the TF32 roof, the dense TF32 tensor-core peak
+# (`tf32_dense_tflops`, never the 2:4-sparse one) standing in for the fp32 peak, and is not calibrated.
+
+
+def compare_basis(
+    cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFactor, ...] = ()
+) -> tuple[Accelerator, tuple[EfficiencyFactor, ...], Message | None]:
+    """The device and efficiency factors a result is estimated with, and the line that says how, where it differs
+    from the catalog device (a tf32 run: the TF32 dense roof, without fp32 runs' compute factors)."""
+    acc = device_for_result(cat, r)
+    if r.config.precision != "tf32":
+        return acc, overrides, None  # fp32 (TF32 off), bf16, fp16: the estimator's own precision and peak
+    s = acc.specs
+    fp32 = f"{s.fp32_tflops.value:g}" if s.fp32_tflops is not None else "-"
+    if s.tf32_dense_tflops is None:
+        return acc, overrides, Message("cli.fb.tf32_no_roof", device=acc.id, fp32=fp32)
+    roof = acc.model_copy(update={"specs": s.model_copy(update={"fp32_tflops": s.tf32_dense_tflops})})
+    # a share of the fp32 CUDA-core peak says nothing of the TF32 tensor cores: calibrated fp32 compute factors go
+    kept = tuple(f for f in overrides if not (f.metric == "matmul" and f.precision == "fp32"))
+    return roof, kept, Message("cli.fb.tf32_roof", device=acc.id, tf32=f"{s.tf32_dense_tflops.value:g}", fp32=fp32)
+
+
 def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFactor, ...] = ()) -> tuple[Estimate, list[ComparisonRow]]:
     if r.throughput is None:
         raise InputError("result", Message("err.has_no_throughput_measurement", r_id=r.id))
-    acc = device_for_result(cat, r)
+    acc, overrides, _ = compare_basis(cat, r, overrides)
     e = estimate(cat, model_for_result(cat, r), acc, _workload_for(r), overrides=overrides)
     t = r.throughput
     s = e.inference
@@ -160,17 +188,15 @@ def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFact
     return e, rows
 
 
-def _tf32_note(dev: str, metric: str, result_ids: list[str]) -> str:
-    # the estimator has no tf32 precision: its fp32 is full-fp32 matmuls at the fp32 peak (fp32_tflops), torch's
-    # default (torch.set_float32_matmul_precision defaults to "highest"; allow_tf32 False since 1.12: pytorch.org/docs/
-    # 2.0/generated/torch.set_float32_matmul_precision.html, pytorch/pytorch#79537, read 2026-12-01). A share of the
-    # TF32 peak applied to the fp32 peak gives back a fraction of the measured speed, and the peak ratio (~7x on an
-    # H100) would claim TF32 speed for plain fp32, so a tf32 run's compute factors are not stored as fp32.
-    why = ("a fp32 decode-bandwidth factor was measured by fp32 runs" if metric == "decode_bandwidth" else
-           "it is a share of the TF32 tensor-core peak, and the estimator's fp32 runs at the fp32 peak "
-           "(torch's default, TF32 off)")
-    return (f"{dev}: the tf32 {metric} of {', '.join(result_ids[:3])} was not stored as fp32: {why}; "
-            "run with --precision fp32 (or bf16) to calibrate those")
+def _tf32_note(dev: str, runs: list[str], micro: list[str]) -> str:
+    """One line for a device's tf32 measurements, none of which calibrates (see compare_basis)."""
+    what = "; ".join(x for x in (
+        f"tf32 run(s) {', '.join(runs[:3])}{' …' if len(runs) > 3 else ''}" if runs else "",
+        f"the tf32 matmul microbenchmark of {', '.join(micro[:3])}{' …' if len(micro) > 3 else ''}" if micro else "",
+    ) if x)
+    return (f"{dev}: {what} not used for calibration: the estimator has no tf32 precision (its fp32 runs at the "
+            "fp32 peak, TF32 off); `suanli bench compare` shows a tf32 run against the TF32 roof; calibrate with "
+            "--precision fp32 or bf16")
 
 
 def calibrate_results(
@@ -182,12 +208,21 @@ def calibrate_results(
         rejected = []
     by_dev: dict[str, list[BenchResult]] = {}
     accs: dict[str, Accelerator] = {}
+    tf32_runs: dict[str, list[str]] = {}
+    tf32_micro: dict[str, list[str]] = {}
     for r in results:
         if r.throughput is None and r.micro is None:
             continue
         acc = device_for_result(cat, r)
+        if r.config.precision == "tf32":  # the whole run: its speeds and its microbenchmarks (compare_basis)
+            tf32_runs.setdefault(acc.id, []).append(r.id)
+            continue
+        if r.micro is not None and any(m.precision == "tf32" for m in r.micro.matmul):
+            tf32_micro.setdefault(acc.id, []).append(r.id)  # an fp32/bf16 run's extra tf32 GEMM (cuda default)
         by_dev.setdefault(acc.id, []).append(r)
         accs[acc.id] = acc
+    for dev in sorted({*tf32_runs, *tf32_micro}):
+        rejected.append(_tf32_note(dev, tf32_runs.get(dev, []), tf32_micro.get(dev, [])))
     out: list[EfficiencyFactor] = []
     today = dt.date.today().isoformat()
     for dev, rs in sorted(by_dev.items()):
@@ -197,14 +232,9 @@ def calibrate_results(
         for key in sorted(keys):
             peaks: DevicePeaks = peaks_from_accelerator(accs[dev]).model_copy(update={"device": key})
             factors_all.extend(fit_efficiency(rs, peaks, lambda x: _arch_or_none(cat, x)).factors)
-        cal_factors = factors_all
-        fp32_metrics = {f.metric for f in cal_factors if f.precision == "fp32"}
-        for f in cal_factors:
-            if f.metric not in _METRIC_MAP:
-                continue
-            if f.precision == "tf32" and (f.metric != "decode_bandwidth" or f.metric in fp32_metrics):
-                rejected.append(_tf32_note(dev, f.metric, f.result_ids))
-                continue
+        for f in factors_all:
+            if f.metric not in _METRIC_MAP or f.precision == "tf32":
+                continue  # tf32: named once above
             if accs[dev].family == "host" and f.metric == "matmul":
                 continue  # the stand-in's peak is this very microbenchmark: the ratio is 1 by construction
             if not MIN_PLAUSIBLE <= f.value <= MAX_PLAUSIBLE:
@@ -215,13 +245,11 @@ def calibrate_results(
                 )
                 continue
             metric, engine = _METRIC_MAP[f.metric]
-            precision = {"tf32": "fp32"}.get(f.precision, f.precision)
             out.append(EfficiencyFactor(
-                id=f"cal-{dev}-{f.metric}-{precision}", metric=metric, device=dev, precision=precision,  # type: ignore[arg-type]
+                id=f"cal-{dev}-{f.metric}-{f.precision}", metric=metric, device=dev, precision=f.precision,  # type: ignore[arg-type]
                 engine=engine, value=min(max(f.value, 1e-6), 1.0), source=f"measured:{','.join(f.result_ids[:5])}",
                 note=f"measured {f.measured_at:%Y-%m-%d} on {dev}: median of {f.n} run(s) "
-                     f"(range {f.min:.3g}–{f.max:.3g}); {f.commands[0] if f.commands else ''}; fitted {today}"
-                     + ("; tf32 runs: decode reads the same fp32 bytes, TF32 or not" if f.precision == "tf32" else ""),
+                     f"(range {f.min:.3g}–{f.max:.3g}); {f.commands[0] if f.commands else ''}; fitted {today}",
             ))
         if any(f.device == dev and f.metric == "decode_bandwidth" for f in out):
             # the measured efficiencies already contain the engine's per-step overhead: do not add it twice

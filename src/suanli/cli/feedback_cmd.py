@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, tr
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, say, tr
 from suanli.errors import InputError
 from suanli.i18n import Message
 
@@ -22,7 +22,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """A stored benchmark beside the estimate for the same configuration, with the error."""
-        from suanli.bench.feedback import compare_result, load_calibration
+        from suanli.bench.feedback import compare_basis, compare_result, load_calibration
         from suanli.bench.results import ResultStore
 
         st = ResultStore(store)
@@ -33,13 +33,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         r = st.get(result) if result else max(results, key=lambda x: x.created_at)
         cat = packaged_catalog()
         e, rows = compare_result(cat, r, load_calibration())
+        roof = compare_basis(cat, r)[2]  # a tf32 run: compared with the TF32 roof, said here
         if json_:
             emit_json({"result": r.id, "device": e.device.id, "rows": rows,
+                       "roof": say(roof) if roof else None,
                        "efficiency": [x.model_dump() for x in (e.inference.efficiencies if e.inference else [])]})
             return
         console.print(tr("cli.fb.result", id=r.id, model=r.model.name, device_name=r.backend.device_name,
                          device=e.device.id, precision=r.config.precision, batch=r.config.batch,
                          input=r.config.input_tokens, output=r.config.output_tokens))
+        if roof:
+            console.print(say(roof), highlight=False)
         cols = ["metric", "measured", "estimated", "error_pct"]
         emit_rows([x.model_dump() for x in rows], cols, title=tr("cli.fb.title"), headers=col_headers(cols, "fb.col"))
         for x in e.inference.efficiencies if e.inference else []:
