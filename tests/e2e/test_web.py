@@ -169,8 +169,9 @@ def test_buyer_fields_and_concurrent_users(page: Page, base_url: str, shots: Pat
     page.click("#plan-btn")
     page.wait_for_selector("#plan-error:not([hidden])")
     said = page.locator("#plan-error").inner_text()  # the field named by the page's form label, not tpot_s or --tpot
-    assert "“TPOT (s)”" in said and "tpot_s" not in said and "--tpot" not in said, said
-    assert said.startswith("“Concurrent users”: ") and "concurrent_users" not in said, said  # the prefix too
+    assert "“TPOT target (s)”" in said and "tpot_s" not in said and "--tpot" not in said, said
+    # the prefix too, worded as the form's label (field.concurrent_users == web.users, webfix 2026-12-01)
+    assert said.startswith("“Concurrent users (instead of requests/s)”: ") and "concurrent_users" not in said, said
     assert page.locator("#plan-results").is_hidden()
 
     page.select_option("#task", "lora")  # training: the training frameworks, no serving fields

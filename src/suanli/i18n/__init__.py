@@ -193,8 +193,9 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
     if isinstance(msg, str):
         return msg
     code = normalize_lang(lang)
-    # an `<id>.api` entry words the sentence for the API (field and route names, not CLI flags and commands)
-    api = f"{msg.id}.api" if surface == "api" else None
+    # an `<id>.api` entry words the sentence for the API (field and route names, not CLI flags and commands); an
+    # `<id>.web` entry for the page, where the sentence points to a setting the page's form does not have
+    api = f"{msg.id}.{surface}" if surface in ("api", "web") else None
     template = ((api and (messages(code).get(api) or messages("en").get(api)))
                 or messages(code).get(msg.id) or messages("en").get(msg.id))
     if template is None:

@@ -11,22 +11,26 @@ const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (p && k in p ? p[k] : m
 const t = (k, p) => { const c = MSG[lang] || {}; return fill(c["web." + k] ?? c[k] ?? (MSG.en || {})["web." + k] ?? k, p); };
 const label = (prefix, v) => { const c = MSG[lang] || {}; return c[prefix + "." + v] ?? v; };  // vendor.huawei -> 华为
 // devices named as their vendors write them in Chinese (name_zh from /api/accelerators: 华为昇腾 910B) on the zh page
-const NAMES = {};
-const knowNames = accs => accs.forEach(a => { NAMES[a.id] = a.name_zh; });
-const devName = (id, name) => (lang === "zh" && NAMES[id]) || name || id;
+const NAMES = {}, EN_NAMES = {};
+const knowNames = accs => accs.forEach(a => { NAMES[a.id] = a.name_zh; EN_NAMES[a.id] = a.name; });
+const devName = (id, name) => (lang === "zh" && NAMES[id]) || name || EN_NAMES[id] || id;
 const state = {plan: null, compare: null, value: null, tco: null, accs: null, detail: null, sources: null,
   planBody: null, cmpBody: null, tcoBody: null};  // the requests behind the answers shown (the toggle asks again)
 const COLORS = ["#0b6bcb","#e8590c","#2f9e44","#ae3ec9","#b8860b","#1098ad","#d6336c","#5c7cfa","#868e96","#5c940d"];
 const GiB = 2 ** 30;
 
+const MSG_LOADING = {};
 async function loadMessages(l) {
-  if (!MSG[l]) MSG[l] = await (await fetch("/api/messages?lang=" + l)).json();
+  if (MSG[l]) return;
+  MSG_LOADING[l] = MSG_LOADING[l] || fetch("/api/messages?lang=" + l).then(r => r.json());
+  MSG[l] = await MSG_LOADING[l];
 }
 
 function applyLang() {
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
   document.querySelectorAll("[data-i18n]").forEach(el => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-label]").forEach(el => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  document.querySelectorAll("[data-i18n-field]").forEach(el => { el.textContent = t("field." + el.dataset.i18nField).replace(/^[“"]|[”"]$/g, ""); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach(el => { el.placeholder = t(el.dataset.i18nPlaceholder); });
   const toggle = $("#lang-toggle");
   toggle.textContent = lang === "zh" ? "English" : "中文";
@@ -62,21 +66,38 @@ const basis = (region, kinds) => t("basis", {region: t("region_" + region), kind
 const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` class="${cls}"` : ""}>${html}</td>`;
 
 // ---- state in the URL (#tab=plan&model=…&task=…) -----------------------------------------------------
-const FORM = ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline",
-  "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision",
-  "cmp-region", "cmp-kinds", "val-region", "val-kinds", "tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"];
+// each tab's own fields: a link to one tab carries that tab's form only (the compare link no plan fields)
+const TAB_FORM = {
+  plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline",
+    "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision"],
+  compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-region", "cmp-kinds"],
+  value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"], catalog: []};
+const FORM = Object.values(TAB_FORM).flat();
+// a select's value that is none of its options (a link's unknown model): kept as an option of its own, so that the
+// request carries the typed name and the API's refusal ("did you mean …") reaches the user
+function setValue(id, v) {
+  const el = $("#" + id);
+  if (el.tagName === "SELECT" && v && ![...el.options].some(o => o.value === v)) el.add(new Option(v, v));
+  el.value = v;
+}
 const DEFAULTS = {};  // filled at start: a field at its default stays out of the URL
 function saveUrl() {
   const p = new URLSearchParams();
   p.set("tab", document.querySelector(".tab.active").dataset.tab);
   p.set("lang", lang);
-  FORM.forEach(id => { const v = $("#" + id).value; if (v !== "" && v !== DEFAULTS[id]) p.set(id, v); });
-  ["domestic", "no-migration"].forEach(id => { if ($("#" + id).checked) p.set(id, "1"); });
-  const on = alreadyOn(); if (on.length) p.set("already-on", on.join(","));
+  const tab = p.get("tab");
+  (TAB_FORM[tab] || []).forEach(id => { const v = $("#" + id).value; if (v !== "" && v !== DEFAULTS[id]) p.set(id, v); });
+  if (tab === "plan") {
+    ["domestic", "no-migration"].forEach(id => { if ($("#" + id).checked) p.set(id, "1"); });
+    const on = alreadyOn(); if (on.length) p.set("already-on", on.join(","));
+  }
+  if (tab === "compare") { const devs = cmpDevices(); if (devs.length) p.set("cmp-devices", devs.join(",")); }
   history.replaceState(null, "", "#" + p.toString());
 }
 function restoreForm() {
-  FORM.forEach(id => { if (params.has(id)) $("#" + id).value = params.get(id); });
+  FORM.forEach(id => { if (params.has(id)) setValue(id, params.get(id)); });
+  const devs = (params.get("cmp-devices") || "").split(",");
+  [...$("#cmp-devices").options].forEach(o => { o.selected = devs.includes(o.value); });
   ["domestic", "no-migration"].forEach(id => { if (params.has(id)) $("#" + id).checked = true; });
   const on = (params.get("already-on") || "").split(",");
   document.querySelectorAll("#already-on input").forEach(x => { x.checked = on.includes(x.value); });
@@ -192,8 +213,11 @@ function offerCell(p) {
   return `${esc(p.offer)} <span class="muted">${esc(kindLabel(p.offer_kind || o.kind || "listing"))}</span>${intlTag(o.region)}`;
 }
 // serving as the CLI writes it: replicas × tp and the batch each replica runs (its request slots), then precision
+// training as the CLI's plan writes it (cli/plan_cmd._layout): vpp, ep, ZeRO and recompute only where used
 const layout = p => p.replicas != null ? `${p.replicas}×tp${p.tp} b${p.micro_batch} ${esc(p.precision)}`
-  : `tp${p.tp}·pp${p.pp}·dp${p.dp}${p.zero ? "·z" + p.zero : ""} ${esc(p.precision)}`;
+  : `tp${p.tp}·pp${p.pp}${p.vpp > 1 ? "·vpp" + p.vpp : ""}·dp${p.dp}${p.ep > 1 ? "·ep" + p.ep : ""}${p.zero ? "·z" + p.zero : ""}` +
+    `${p.recompute && p.recompute !== "none" ? "·" + esc(p.recompute) : ""}${p.precision !== "bf16" ? " " + esc(p.precision) : ""}` +
+    `${p.offload_optimizer ? " +offload" : ""}${p.optimizer === "adamw8bit" ? " adamw8bit" : ""}`;
 
 function renderPlan(r) {
   $("#plan-error").hidden = true;
@@ -221,7 +245,7 @@ function renderPlan(r) {
     ? `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody>`
     : `<tbody><tr><td class="error">${t("no_plan")}<ul class="relax">${(r.relax || []).map(x => `<li>${esc(x)}</li>`).join("")}</ul></td></tr></tbody>`;
   $("#why-table").innerHTML = `<tbody>${r.why_not.filter(w => (w.reason_i18n || {}).id !== "why.ranked_below" && w.reason !== "ranked below the plans shown").slice(0, 10)
-    .map(w => `<tr>${td("device", esc(w.device))}${td("why", esc(w.reason))}</tr>`).join("")}</tbody>`;
+    .map(w => `<tr>${td("device", esc(devName(w.device)))}${td("why", esc(w.reason), "reason")}</tr>`).join("")}</tbody>`;
   $("#side-by-side").innerHTML = "";
   memoryChart($("#chart-memory"), r.plans);
   if (r.request && r.request.task === "inference") servingChart($("#chart-pareto"), r);
@@ -280,13 +304,13 @@ function axes(x, y, W, H, L, B, T, R, xTitle, yTitle, xd = 2, yd = 0) {
 function memoryChart(el, plans) {
   const items = [...new Set(plans.flatMap(p => Object.keys(p.breakdown_bytes || {})))].filter(k => k !== "kv_cache_pool_unused");
   if (!plans.length) { el.innerHTML = ""; return; }
-  const W = 560, L = 120, R = 20, top = 10, H = 40 + plans.length * 34;
+  const W = 600, L = 180, R = 20, top = 10, H = 40 + plans.length * 34;
   const max = Math.max(...plans.map(p => Math.max(p.memory_capacity_bytes, Object.values(p.breakdown_bytes || {}).reduce((a, b) => a + b, 0)))) / GiB || 1;
   const x = v => L + (W - L - R) * v / max;
   let g = "";
   plans.forEach((p, i) => {
     const y = top + i * 34; let acc = 0;
-    g += `<text x="${L - 6}" y="${y + 15}" text-anchor="end">${esc(p.rank + ". " + p.device)}</text>`;
+    g += `<text x="${L - 6}" y="${y + 15}" text-anchor="end">${esc(p.rank + ". " + devName(p.device, p.device_name))}</text>`;
     items.forEach((k, j) => {
       const v = ((p.breakdown_bytes || {})[k] || 0) / GiB; if (!v) return;
       g += `<rect x="${x(acc)}" y="${y}" width="${Math.max(0.5, x(acc + v) - x(acc))}" height="22" fill="${COLORS[j % COLORS.length]}"><title>${esc(label("memory", k))}: ${v.toFixed(2)} GiB</title></rect>`;
@@ -299,36 +323,54 @@ function memoryChart(el, plans) {
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${x(v)}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
   g += `<text x="${W - R}" y="${ay + 26}" text-anchor="end">GiB</text>`;
   el.innerHTML = svg(W, H, g, "chart_memory_label") + `<div class="legend">${items.map((k, j) => `<span><i style="background:${COLORS[j % COLORS.length]}"></i>${esc(label("memory", k))}</span>`).join("")}<span>┆ ${t("capacity")}</span></div>` +
-    plans.filter(p => p.breakdown_note).map(p => `<div class="warn">${esc(p.rank + ". " + p.device)}: ${esc(p.breakdown_note)}</div>`).join("");
+    plans.filter(p => p.breakdown_note).map(p => `<div class="warn">${esc(p.rank + ". " + devName(p.device, p.device_name))}: ${esc(p.breakdown_note)}</div>`).join("");
 }
+
+// one point per configuration, cost on one basis: the front's cost_cny is rent + migration share (search._pareto),
+// a plan's total_cost_cny the same sum; devices by the name the tables use
+const frontPoint = p => ({...p, total: p.cost_cny, name: devName(p.device)});
+const planPoint = p => ({...p, total: p.total_cost_cny ?? p.cost_cny, name: devName(p.device, p.device_name)});
+// a front point that is none of the ranked plans (same device and cards at that total): its configuration was not
+// ranked (set aside by the evidence check or ranked below those shown): drawn hollow, its why-not line in the tooltip
+const shownAsPlan = (r, p) => r.plans.some(q => q.device === p.device && q.gpus === p.gpus && Math.abs((q.total_cost_cny ?? q.cost_cny) - p.total) <= Math.max(1, p.total * 1e-6));
+const setAside = r => r.pareto.map(frontPoint).filter(p => p.total > 0 && !shownAsPlan(r, p));
+function frontDot(r, p, cx, cy, what) {
+  const inTable = shownAsPlan(r, p), why = (r.why_not || []).find(w => w.device === p.device);
+  return `<circle class="${inTable ? "front" : "front set-aside"}" cx="${cx}" cy="${cy}" r="${inTable ? 3.5 : 4.5}" fill="${inTable ? COLORS[1] : "#fff"}" stroke="${COLORS[1]}" stroke-width="${inTable ? 0 : 2}"><title>${esc(p.gpus + "× " + p.name)}: ${what}${inTable ? "" : " — " + esc(t("why_not")) + (why ? " " + esc(why.reason) : "")}</title></circle>`;
+}
+const planMark = (p, cx, cy) => `<rect class="plan" x="${cx - 4}" y="${cy - 4}" width="8" height="8" fill="${COLORS[0]}"><title>${esc(p.rank + ". " + p.gpus + "× " + p.name)}: ¥${fmt(p.total, 0)}</title></rect><text x="${cx + 6}" y="${cy - 5}">${p.rank}</text>`;
+const chartLegend = r => `<div class="legend"><span><i style="background:${COLORS[1]}"></i>${t("pareto")}</span><span><i style="background:${COLORS[0]}"></i>${t("plans")}</span>` +
+  (setAside(r).length ? `<span class="set-aside-legend"><i style="background:#fff;border:2px solid ${COLORS[1]};border-radius:50%"></i>${t("pareto")} · ${t("why_not")} ${setAside(r).map(p => esc(p.gpus + "× " + p.name)).join(", ")}</span>` : "") + "</div>";
 
 function paretoChart(el, r) {
   $("#cap-pareto").textContent = t("chart_pareto");
-  const pts = [...r.pareto, ...r.plans].filter(p => p.hours > 0 && p.cost_cny > 0);
+  // one y for both: the front's cost_cny is the total (rent + migration share, plan.search._pareto), so each plan is
+  // drawn at its total_cost_cny, the table's "Total ¥"
+  const pts = [...r.pareto.map(frontPoint), ...r.plans.map(planPoint)].filter(p => p.hours > 0 && p.total > 0);
   if (!pts.length) { el.innerHTML = ""; return; }
   const W = 560, H = 320, L = 72, B = 44, T = 12, R = 20;
-  const x = scale(pts.map(p => p.hours), L, W - R, true), y = scale(pts.map(p => p.cost_cny), H - B, T, true);
+  const x = scale(pts.map(p => p.hours), L, W - R, true), y = scale(pts.map(p => p.total), H - B, T, true);
   let g = axes(x, y, W, H, L, B, T, R, t("hours_axis"), t("cost_axis"));
-  const front = [...r.pareto].filter(p => p.hours > 0 && p.cost_cny > 0).sort((a, b) => a.hours - b.hours);
-  if (front.length) g += `<polyline fill="none" stroke="${COLORS[1]}" stroke-width="2" points="${front.map(p => `${x(p.hours)},${y(p.cost_cny)}`).join(" ")}"/>`;
-  front.forEach(p => { g += `<circle cx="${x(p.hours)}" cy="${y(p.cost_cny)}" r="3.5" fill="${COLORS[1]}"><title>${esc(p.gpus + "× " + p.device)}: ${esc(t("hours_n", {n: fmt(p.hours)}))}, ¥${fmt(p.cost_cny, 0)}</title></circle>`; });
-  r.plans.filter(p => p.hours > 0 && p.cost_cny > 0).forEach(p => { g += `<rect x="${x(p.hours) - 4}" y="${y(p.cost_cny) - 4}" width="8" height="8" fill="${COLORS[0]}"><title>${esc(p.rank + ". " + p.gpus + "× " + p.device)}</title></rect><text x="${x(p.hours) + 6}" y="${y(p.cost_cny) - 5}">${p.rank}</text>`; });
-  el.innerHTML = svg(W, H, g, "chart_pareto_label") + `<div class="legend"><span><i style="background:${COLORS[1]}"></i>${t("pareto")}</span><span><i style="background:${COLORS[0]}"></i>${t("plans")}</span></div>`;
+  const front = r.pareto.map(frontPoint).filter(p => p.hours > 0 && p.total > 0).sort((a, b) => a.hours - b.hours);
+  if (front.length) g += `<polyline fill="none" stroke="${COLORS[1]}" stroke-width="2" points="${front.map(p => `${x(p.hours)},${y(p.total)}`).join(" ")}"/>`;
+  front.forEach(p => { g += frontDot(r, p, x(p.hours), y(p.total), `${esc(t("hours_n", {n: fmt(p.hours)}))}, ¥${fmt(p.total, 0)}`); });
+  r.plans.map(planPoint).filter(p => p.hours > 0 && p.total > 0).forEach(p => { g += planMark(p, x(p.hours), y(p.total)); });
+  el.innerHTML = svg(W, H, g, "chart_pareto_label") + chartLegend(r);
 }
 
 // serving plans all run for the same hours: cost against replicas (or TPOT when every plan has one replica)
 function servingChart(el, r) {
-  const pts = [...r.pareto, ...r.plans].filter(p => p.cost_cny > 0);
+  const pts = [...r.pareto.map(frontPoint), ...r.plans.map(planPoint)].filter(p => p.total > 0);
   if (!pts.length) { el.innerHTML = ""; return; }
   const byReplicas = new Set(pts.map(p => p.replicas || 1)).size > 1;
   const xv = p => byReplicas ? (p.replicas || 1) : (p.tpot_s || 0) * 1000;
   $("#cap-pareto").textContent = t("chart_serving");
   const W = 560, H = 320, L = 72, B = 44, T = 12, R = 20;
-  const x = scale(pts.map(xv), L, W - R, false), y = scale(pts.map(p => p.cost_cny), H - B, T, true);
+  const x = scale(pts.map(xv), L, W - R, false), y = scale(pts.map(p => p.total), H - B, T, true);
   let g = axes(x, y, W, H, L, B, T, R, byReplicas ? t("replicas_axis") : t("tpot_axis"), t("cost_axis"), byReplicas ? 0 : 1);
-  r.pareto.filter(p => p.cost_cny > 0).forEach(p => { g += `<circle cx="${x(xv(p))}" cy="${y(p.cost_cny)}" r="3.5" fill="${COLORS[1]}"><title>${esc(p.gpus + "× " + p.device)}: ¥${fmt(p.cost_cny, 0)}</title></circle>`; });
-  r.plans.forEach(p => { g += `<rect x="${x(xv(p)) - 4}" y="${y(p.cost_cny) - 4}" width="8" height="8" fill="${COLORS[0]}"><title>${esc(p.rank + ". " + p.gpus + "× " + p.device)}</title></rect><text x="${x(xv(p)) + 6}" y="${y(p.cost_cny) - 5}">${p.rank}</text>`; });
-  el.innerHTML = svg(W, H, g, "chart_pareto_label") + `<div class="legend"><span><i style="background:${COLORS[1]}"></i>${t("pareto")}</span><span><i style="background:${COLORS[0]}"></i>${t("plans")}</span></div>`;
+  r.pareto.map(frontPoint).filter(p => p.total > 0).forEach(p => { g += frontDot(r, p, x(xv(p)), y(p.total), `¥${fmt(p.total, 0)}`); });
+  r.plans.map(planPoint).filter(p => p.total > 0).forEach(p => { g += planMark(p, x(xv(p)), y(p.total)); });
+  el.innerHTML = svg(W, H, g, "chart_pareto_label") + chartLegend(r);
 }
 
 async function loadValue() {
@@ -344,12 +386,12 @@ function renderValue(rows) {
   $("#val-meta").textContent = basis($("#val-region").value, kindsOf("#val-kinds")) +
     (rows.some(r => r.international) ? " · " + t("international_offers", {offers: rows.filter(r => r.international).map(r => r.offer || r.device).join(", ")}) : "");
   if (!rows.length) { $("#chart-value").innerHTML = `<p class="muted">${t("no_value")}</p>`; return; }
-  const top = rows.slice(0, 20), W = 640, L = 150, R = 50, H = 36 + top.length * 22;
+  const top = rows.slice(0, 20), W = 680, L = 190, R = 50, H = 36 + top.length * 22;
   const max = Math.max(...top.map(r => r.effective_tflops_per_cny_hour), 1);
   let g = "";
   top.forEach((r, i) => {
     const y = 6 + i * 22, w = (W - L - R) * r.effective_tflops_per_cny_hour / max;
-    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(r.device)}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h${r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : ""}</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)}</text>`;
+    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(devName(r.device, r.device_name))}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h${r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : ""}</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)}</text>`;
   });
   const ay = 10 + top.length * 22;
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${L + (W - L - R) * v / max}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
@@ -381,7 +423,8 @@ function renderTco(rows) {
 // ---- compare ----------------------------------------------------------------------------------------
 $("#compare-form").addEventListener("submit", async ev => {
   ev.preventDefault();
-  const devices = [...$("#cmp-devices").selectedOptions].map(o => o.value);
+  const devices = cmpDevices();
+  saveUrl();
   $("#cmp-error").hidden = true;
   if (devices.length < 2 || devices.length > 4) { state.cmpBody = null; cmpFail(t("pick_devices")); return; }
   const task = $("#cmp-task").value;
@@ -390,6 +433,14 @@ $("#compare-form").addEventListener("submit", async ev => {
   if ($("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
   await runCompare(body);
 });
+function cmpDevices() { return [...$("#cmp-devices").selectedOptions].map(o => o.value); }
+// compare's tokens: trained on (training), generated (serving: output tokens in all, which the hours and bill follow)
+function syncCmpTask() {
+  const serve = $("#cmp-task").value === "inference";
+  $("#cmp-tokens-label").textContent = t(serve ? "output" : "tokens");
+  $("#cmp-tokens-label").dataset.i18n = serve ? "output" : "tokens";
+}
+$("#cmp-task").addEventListener("change", syncCmpTask);
 function cmpFail(m) { state.compare = null; $("#cmp-table").innerHTML = ""; $("#cmp-meta").textContent = ""; $("#cmp-error").textContent = m; $("#cmp-error").hidden = false; }
 async function runCompare(body) {
   state.cmpBody = body;
@@ -401,17 +452,27 @@ async function runCompare(body) {
 function renderCompare(rows) {
   // memory as plan and the CLI's compare count it (needed / usable / capacity, memCell); a pre-allocating engine's
   // pool (vLLM gpu_memory_utilization: what the card shows in use) is a note under it, in the answer's language
+  const dash = "—", fits = r => r.fits !== false && r.runs !== false;
+  const serving = rows.some(r => r.tpot_s != null || r.serving_rule);
+  // what the API says about each row (the CLI's compare prints them under the table): layout notes, the bill
+  // (whole instances, a minimum term), the evidence behind the speed, precision, memory headroom, calibration
+  const notes = r => [r.layout_note && !(r.served && r.served.note) ? r.layout_note : null, ...(r.notes || []), r.memory_warning, r.memory_likely_short,
+    r.precision_note, r.calibration, r.evidence].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
   const f = [["device", r => esc(devName(r.device, r.device_name))],
+    ["layout", r => esc((r.layout || {}).label || "") + (r.layout && (r.layout.framework || r.layout.engine) ? ` <span class="muted">${esc(r.layout.framework || r.layout.engine)}</span>` : "")],
     ["mem_usable", r => memCell(r) + (r.memory_pool_note ? `<div class="muted pool-note">${esc(r.memory_pool_note)}</div>` : "")],
-    ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fmt(r.tokens_per_s, 0)],
+    ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fits(r) ? fmt(r.tokens_per_s, 0) : `<span class="muted">${esc(t("cmp.speed_no_fit"))}</span>`],
+    ...(serving ? [["tpot", r => fits(r) && r.tpot_s != null ? fmt(r.tpot_s * 1000, 1) : dash]] : []),
     // a request rate: tokens/s above is the layout's capacity; this is the rate served at its run batch
     ...(rows.some(r => r.served) ? [["served", r => r.served ? esc(r.served.note) : esc(r.layout_note || "")]] : []),
-    ["hours", r => fmt(r.hours, 2)],
-    ["cost", r => fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
+    ["hours", r => r.hours == null ? dash : fmt(r.hours, 2)],
+    ["cost", r => r.cost_cny == null ? dash : fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
     ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
-      : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")]];
-  $("#cmp-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
-  $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr><th scope="row">${t(k)}</th>${rows.map(r => `<td class="num">${g(r)}</td>`).join("")}</tr>`).join("");
+      : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")],
+    ["note", notes]];
+  // the serving rule (the TPOT assumed when none was given, the request lengths) is one for all rows: under the basis
+  $("#cmp-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) + (rows[0].serving_rule ? " · " + rows[0].serving_rule : "") : "";
+  $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr data-row="${k}"><th scope="row">${t(k)}</th>${rows.map(r => `<td class="${k === "note" || k === "layout" ? "cmp-text" : "num"}">${g(r)}</td>`).join("")}</tr>`).join("");
 }
 
 // ---- catalog: search, keyboard (each device is a button), detail with sources by title ----------------
@@ -464,7 +525,7 @@ function renderDetail({d, offers}) {
 // ---- start ------------------------------------------------------------------------------------------
 function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error").hidden = false; }
 (async function init() {
-  await Promise.all([loadMessages(lang), loadMessages("en")]);
+  await Promise.all([...new Set([lang, "en"])].map(loadMessages));
   applyLang();
   const [models, accs, offers, frameworks] = await Promise.all([api("/api/models"), api("/api/accelerators"), api("/api/offers?limit=1000"), api("/api/frameworks")]);
   state.frameworks = frameworks; fillFrameworks("");
@@ -479,7 +540,7 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   const priced = new Set(offers.map(o => o.device));
   $("#tco-gpu").innerHTML = accs.filter(a => priced.has(a.id)).map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
   FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
-  restoreForm(); syncTask(); fillFrameworks(params.get("framework") || "");
+  restoreForm(); syncTask(); syncCmpTask(); fillFrameworks(params.get("framework") || "");
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();
   document.body.dataset.ready = "1";
 })().catch(showInit);
