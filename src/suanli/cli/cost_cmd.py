@@ -491,10 +491,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         # the rent side at this use: the offer, its unit, the units billed and the bill (the table's figure)
         console.print("[dim]" + say_json(r.rent_at_utilization_note_i18n, r.rent_at_utilization_note) + "[/dim]",
                       highlight=False, soft_wrap=True)
+        if r.commitment_note is not None:  # a contract longer than the year, billed here for the year's share
+            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(r.commitment_note_i18n, r.commitment_note)}",
+                          highlight=False, soft_wrap=True)
         items: list[dict[str, Any]] = []
         for k, v in r.model_dump().items():
             if k in ("break_even_note", "break_even_note_i18n", "use_pattern", "hours_in_use",
-                     "rent_at_utilization_note", "rent_at_utilization_note_i18n") or k.startswith("rent_at_utilization_") \
+                     "rent_at_utilization_note", "rent_at_utilization_note_i18n", "commitment_note",
+                     "commitment_note_i18n") or k.startswith("rent_at_utilization_") \
                     and k != "rent_at_utilization_cny":  # said in the line above the table
                 continue
             if k == "break_even_utilization" and v is None:

@@ -137,7 +137,7 @@ def render_plan(r: PlanResult) -> None:
             "GiB": f"{p.memory_needed_bytes / 2**30:,.0f}/{p.memory_usable_bytes / 2**30:,.0f}",
         }
         if serving:
-            row["TPOT ms"] = (p.tpot_s or 0) * 1000
+            row["TPOT ms"] = "—" if p.tpot_s is None else p.tpot_s * 1000  # none: one output token, no gap
             row["TTFT ms"] = (p.ttft_s or 0) * 1000
         row.update({"hours": p.hours, "¥ rent": p.cost_cny, "¥ migr": p.migration_cost_cny,
                     "¥ total": p.total_cost_cny})

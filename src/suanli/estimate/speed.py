@@ -55,6 +55,7 @@ __all__ = [
     "inference_speed",
     "matmul_params",
     "steady_tpot_s",
+    "tpot_within",
     "training_flops_per_token",
     "training_speed",
 ]
@@ -478,8 +479,19 @@ def steady_tpot_s(step_s: Any, prefill_s: Any, output: Any) -> Any:
     requests' prefill interleaved with it, the batch's prompts per `output` steps (chunked prefill piggybacks prompt
     chunks on decode iterations: Sarathi-Serve, Agrawal et al. OSDI '24, arXiv 2403.02310; vLLM
     enable_chunked_prefill). At the run batch of a rate λ this is the self-consistent figure: τ = step + λτ · prefill
-    per prompt, b = λ · output · τ. One function for `estimate` (tpot_steady_s) and the planner's serving rows."""
+    per prompt, b = λ · output · τ. One function for `estimate` (tpot_steady_s) and the planner's serving rows.
+    With output ≤ 1 a request has no second token, so no inter-token gap: TPOT is undefined there, NaN (vLLM's
+    benchmark_serving counts TPOT only for outputs of 2+ tokens, (latency − TTFT) / (output − 1)), and a TPOT target
+    does not apply (`tpot_within`), rather than the prefill ÷ 1 this formula would charge the one token."""
+    if output <= 1:
+        return step_s + math.nan  # same shape as step_s (a float or an array), every element NaN
     return step_s + prefill_s / output
+
+
+def tpot_within(tpot_s: Any, limit_s: float, output: int) -> Any:
+    """Whether a TPOT meets the target `limit_s`: always where output ≤ 1 (no inter-token gap, `steady_tpot_s` NaN:
+    the check does not apply), else tpot_s ≤ limit_s (NaN fails: a configuration without speeds)."""
+    return np.asarray(tpot_s) <= limit_s if output > 1 else np.full(np.shape(tpot_s), True)
 
 
 def inference_speed(

@@ -23,7 +23,7 @@ from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, messages, render
 from suanli.estimate.memory import preallocate_fraction, weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
-                              migration_tco, yuan_per_effective_tflops)
+                              migration_tco, rent_bill, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 memory_within_error, migration_weeks, plan_workload, pooled_evidence, serving_capacity,
@@ -114,7 +114,7 @@ def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, re
     `plan` bill it (the one billing rule, `plan.cost.billed_cost`)."""
     out = []
     for o in offer_q.usable_offers(cat, region, kinds, device=device_id):
-        c = job_cost(o, o.cards, hours)
+        c = rent_bill(o, hours, hours)  # a minimum term longer than `hours` billed for their share (`within_horizon`)
         out.append((c.cost_cny / (c.cards_rented * hours), o, c))
     return sorted(out, key=lambda t: t[0])
 

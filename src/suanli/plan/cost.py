@@ -104,10 +104,15 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
                             min_cards))
     high_unit = offer.price_cny_max.value if offer.price_cny_max else offer.price_cny.value
     notes: list[Message] = []
+    # one idle-card rule (tco, compare, and the planner's `plan.warn.idle_cards`, which reads `idle_cards`): whole
+    # instances are billed (`billed_cost`), so any cards rented beyond `gpus` sit idle and are said, whatever the
+    # offer's `whole_machine_only` flag
+    idle = instances * offer.cards - gpus
     if min_cards > gpus:
         notes.append(Message("cost.note.block_whole", cards=instances * offer.cards, gpus=gpus))
-    elif offer.whole_machine_only and gpus % offer.cards:
-        notes.append(Message("cost.note.whole_machine", cards=instances * offer.cards, gpus=gpus))
+    elif idle > 0:
+        notes.append(Message("cost.note.whole_machine" if offer.whole_machine_only else "cost.note.idle_cards",
+                             cards=instances * offer.cards, gpus=gpus, per_instance=offer.cards))
     note = billing_note(offer, hours, units)
     if note is not None:
         notes.append(note)
@@ -120,7 +125,7 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         units_billed=units,
         cost_cny=low,
         cost_cny_max=high_unit * units * instances * (1 - subsidy),
-        idle_cards=instances * offer.cards - gpus,
+        idle_cards=idle,
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() for n in notes],
     )
@@ -224,11 +229,41 @@ def held_hours(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, u
     return horizon_h if use_pattern == "spread" and UNIT_HOURS[offer.billing_unit] > 1 else used_h
 
 
+def horizon_units(offer: Offer, horizon_h: float = HOURS_PER_YEAR) -> int:
+    """The billing units of `offer` that `horizon_h` spans (a year: 12 months, 365 days, 8,760 hours), rounded up."""
+    return math.ceil(horizon_h / UNIT_HOURS[offer.billing_unit] - 1e-9)
+
+
+def within_horizon(offer: Offer, horizon_h: float = HOURS_PER_YEAR) -> Offer:
+    """`offer` as a comparison over `horizon_h` bills it: a minimum term longer than the horizon (SMM's five-year
+    H200 contracts, `min_units` 60 months) counts only the horizon's share of it (12 of the 60 months in a year),
+    the contract's other units belonging to the years after; a term within the horizon is kept whole.
+    Why pro rata rather than leaving such an offer out: rent-vs-buy is a per-card-per-year figure set against an
+    owned card amortised over years, so a multi-year contract at a monthly price costs its monthly price each year
+    of it (the honest per-year figure), while billing all 60 months inside one year (¥990,000 per H200 card-year
+    instead of 12 × ¥132,000 ÷ 8 = ¥198,000) made every such offer look five times dearer; and excluding it would
+    drop a real price. The commitment is not hidden: `commitment_note` names it (`rent_vs_buy`)."""
+    units = horizon_units(offer, horizon_h)
+    return offer if offer.min_units <= units else offer.model_copy(update={"min_units": units})
+
+
+def commitment_note(offer: Offer, horizon_h: float = HOURS_PER_YEAR) -> Message | None:
+    """What a contract longer than the horizon commits the renter to (`within_horizon` bills its horizon's share):
+    its minimum term, in years, and what the whole term costs per card. None: the term fits the horizon."""
+    if offer.min_units <= horizon_units(offer, horizon_h):
+        return None
+    term_h = offer.min_units * UNIT_HOURS[offer.billing_unit]
+    whole = job_cost(offer, offer.cards, term_h)  # one instance over the whole term (a block rented whole, whole)
+    return Message("rvb.note.commitment", offer=offer.id, units=offer.min_units, billing_unit=offer.billing_unit,
+                   years=term_h / HOURS_PER_YEAR, total=whole.cost_cny / whole.cards_rented,
+                   share=horizon_h / term_h)
+
+
 def rent_bill(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, use_pattern: str = "spread") -> JobCost:
     """The bill for `used_h` hours of use of one instance of `offer` (its cards; a block rented whole, whole) within
-    `horizon_h`: `job_cost` over `held_hours` — units rounded up, minimum term, the one billing rule. Per card:
-    `cost_cny / cards_rented`."""
-    return job_cost(offer, offer.cards, held_hours(offer, used_h, horizon_h, use_pattern))
+    `horizon_h`: `job_cost` over `held_hours` — units rounded up, minimum term, the one billing rule; a minimum term
+    longer than the horizon billed for the horizon's share (`within_horizon`). Per card: `cost_cny / cards_rented`."""
+    return job_cost(within_horizon(offer, horizon_h), offer.cards, held_hours(offer, used_h, horizon_h, use_pattern))
 
 
 def _per_card_bills(offers: Sequence[Offer], used_h: Any, horizon_h: float, use_pattern: str) -> Any:
@@ -240,7 +275,8 @@ def _per_card_bills(offers: Sequence[Offer], used_h: Any, horizon_h: float, use_
         # (`job_cost`'s cards_rented of one instance: a block rented whole, whole)
         held = np.broadcast_to(held_hours(o, used_h, horizon_h, use_pattern), np.shape(used_h))
         cards_rented = job_cost(o, o.cards, 0.0).cards_rented
-        rows.append(billed_cost(o.price_cny.value, unit_h, o.min_units, o.cards, o.cards, held, 0.0,
+        rows.append(billed_cost(o.price_cny.value, unit_h, within_horizon(o, horizon_h).min_units, o.cards, o.cards,
+                                held, 0.0,
                                 o.min_cards_per_order or 0) / cards_rented)
     return np.vstack(rows)
 
@@ -268,6 +304,10 @@ class RentVsBuy(BaseModel):
     rent_at_utilization_cards: int | None = Field(None, description="cards the bill rents (the bill ÷ them per card)")
     rent_at_utilization_note: str = Field("", description="the rent at this use in words: offer, unit, units, bill")
     rent_at_utilization_note_i18n: dict[str, Any] = Field(default_factory=dict)
+    commitment_note: str | None = Field(
+        None, description="the minimum term of a priced offer longer than the year (billed here for the year's share, "
+                          "`within_horizon`): what it commits the renter to; None when no such offer prices renting")
+    commitment_note_i18n: dict[str, Any] | None = None
 
 
 def rent_vs_buy(
@@ -289,7 +329,9 @@ def rent_vs_buy(
     ¥2.45 × 24 × 365 ≈ ¥21k at full use) and break-even u solves price·8760·u = fixed + power·u. Or `rent` is the
     offers to rent from: renting at utilization u costs the cheapest per-card bill for u × 8,760 h in use over them,
     each in its own unit (`rent_bill`: units rounded up, minimum term; `use_pattern` says whether a monthly offer is
-    held all year, `USE_PATTERNS`) — not a monthly subscription scaled by u. Break-even is then found on the hour
+    held all year, `USE_PATTERNS`) — not a monthly subscription scaled by u. A minimum term longer than the year
+    (a five-year contract) is billed for the year's share, and `commitment_note` says what it commits to
+    (`within_horizon`, which says why). Break-even is then found on the hour
     grid (every billing unit's boundary is a whole hour): the last hour of use at which renting is still cheaper,
     ÷ 8,760; above it buying never costs more."""
     offers: tuple[Offer, ...] = () if isinstance(rent, int | float) else tuple(rent)
@@ -326,13 +368,19 @@ def rent_vs_buy(
     else:
         # the cheapest per-card bill at full use and at this use, each offer in its own unit (ties: the first)
         full = [rent_bill(o, HOURS_PER_YEAR, HOURS_PER_YEAR, use_pattern) for o in offers]
-        rent_full = min(c.cost_cny / c.cards_rented for c in full)
+        j_full = min(range(len(offers)), key=lambda j: full[j].cost_cny / full[j].cards_rented)
+        rent_full = full[j_full].cost_cny / full[j_full].cards_rented
         bills = [rent_bill(o, used_h, HOURS_PER_YEAR, use_pattern) for o in offers]
         i = min(range(len(offers)), key=lambda j: bills[j].cost_cny / bills[j].cards_rented)
         o, bill = offers[i], bills[i]
         rent_u = bill.cost_cny / bill.cards_rented
         at = {"rent_at_utilization_offer": o.id, "rent_at_utilization_billing_unit": o.billing_unit,
               "rent_at_utilization_units": bill.units_billed, "rent_at_utilization_cards": bill.cards_rented}
+        # a contract longer than the year, billed for the year's share (`within_horizon`): said, at this use's
+        # offer first, else the full-use one's
+        commit = commitment_note(o) or commitment_note(offers[j_full])
+        if commit is not None:
+            at |= {"commitment_note": render(commit), "commitment_note_i18n": commit.to_json()}
         at_note = Message("rvb.rent_at.offer", share=utilization, hours=used_h,
                           pattern=Message(f"rvb.pattern.{use_pattern}", option="--use-pattern blocks"), offer=o.id, billing_unit=o.billing_unit,
                           units=bill.units_billed, bill=bill.cost_cny,

@@ -82,6 +82,7 @@ from suanli.estimate.speed import (
     assumed_cpu_adam_s,
     served_tokens_per_s,
     steady_tpot_s,
+    tpot_within,
     training_rates,
     training_speed_terms,
     training_step,
@@ -89,7 +90,7 @@ from suanli.estimate.speed import (
 from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, duration, render, t
-from suanli.plan.cost import billed_cost, billing_note, cost_assumptions, offer_download_delta_h
+from suanli.plan.cost import billed_cost, billing_note, cost_assumptions, job_cost, offer_download_delta_h
 from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
@@ -708,7 +709,7 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
         mem = inference_memory(mt, tp, 1.0, 1.0, bb, pool)
         good = (needed_bytes(mem) + runtime <= usable) & np.isfinite(k["total_s"])
         if req.tpot_s is not None:
-            good &= steady_tpot_s(k["step_s"], k["prefill_s"], req.output) <= req.tpot_s
+            good &= tpot_within(steady_tpot_s(k["step_s"], k["prefill_s"], req.output), req.tpot_s, req.output)
         if req.ttft_s is not None:
             good &= joining_ttft_s(st, tp, 1.0, bb, rates, k["step_s"]) <= req.ttft_s
         return np.asarray(good)
@@ -891,7 +892,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
         fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
         if req.tpot_s is not None:
-            fail |= np.where(tpot <= req.tpot_s, 0, F_TPOT)
+            fail |= np.where(tpot_within(tpot, req.tpot_s, req.output) if _steady_serving(req) else tpot <= req.tpot_s,
+                             0, F_TPOT)
         if req.ttft_s is not None:
             fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
         # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
@@ -1187,6 +1189,12 @@ TIE_LATENCY_S = 1e-6
 # spread of this model's own TPOT estimates, and less than a user notices), so a plan 1 % faster for 50x the rent no
 # longer ranks first (buyer regression 2026-12-01: 50 B200 replicas at b1, ¥1.33 M a month, before ¥1,372 ones)
 TIE_TPOT_RATIO = 1.05
+
+
+def _tpot_or_none(tpot_s: Any) -> float | None:
+    """A configuration's TPOT as a plan or layout quotes it: None where there is none (NaN: one output token has no
+    inter-token gap, `steady_tpot_s`)."""
+    return None if np.isnan(tpot_s) else float(tpot_s)
 
 
 def _tpot_band(tpot_s: np.ndarray) -> np.ndarray:
@@ -1493,7 +1501,7 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
         precision=_precision_of(grid, i, r), micro_batch=int(grid["b"][i]), grad_accum=None,
         flash_attention=_flash(d.stack), tokens_per_s=float(grid["tok_s"][i]),
         memory_needed_bytes=float(grid["mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
-        tpot_s=float(grid["tpot"][i]), ttft_s=float(grid["ttft"][i]),
+        tpot_s=_tpot_or_none(grid["tpot"][i]), ttft_s=float(grid["ttft"][i]),
     ), None
 
 
@@ -1520,7 +1528,7 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
         precision=_precision_of(grid, i, r), micro_batch=int(grid["max_b"][i]), grad_accum=None,
         flash_attention=_flash(d.stack), tokens_per_s=float(grid["max_rps"][i]) * r.output,
         memory_needed_bytes=float(grid["max_mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
-        tpot_s=float(grid["max_tpot"][i]), ttft_s=float(grid["max_ttft"][i]),
+        tpot_s=_tpot_or_none(grid["max_tpot"][i]), ttft_s=float(grid["max_ttft"][i]),
     ), None
 
 
@@ -1556,13 +1564,14 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.migration_share", weeks_min=d.weeks[0], weeks_max=d.weeks[1],
                                 engineers=cost_assumptions(cat).migration_engineers.value, why=d.weeks[2], one_off=one_off, share=mig,
                                 months=req.migration_months))
+    # idle cards by `job_cost`'s one rule (tco and compare say the same): whole instances (or a block) billed
+    # beyond the plan's cards; the hours do not change them
+    idle = job_cost(offer, gpus, 0.0).idle_cards
     block = offer.min_cards_per_order or 0
     if block > gpus:
-        warnings.append(Message("plan.warn.whole_block", block=block, idle=block - gpus))
-    elif offer.whole_machine_only or offer.cards > 1:
-        idle = int(math.ceil(gpus / offer.cards) * offer.cards) - gpus
-        if idle:
-            warnings.append(Message("plan.warn.idle_cards", cards=offer.cards, idle=idle))
+        warnings.append(Message("plan.warn.whole_block", block=block, idle=idle))
+    elif idle:
+        warnings.append(Message("plan.warn.idle_cards", cards=offer.cards, idle=idle))
     export_note = china_export_controlled(d.acc)
     if export_note:  # whatever the offer's region: a Chinese listing of such a card is no licence
         warnings.append(Message("plan.warn.china_export", device=_device_name(d.acc), device_id=d.acc.id))
@@ -1605,6 +1614,12 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                          tp=int(grid["tp"][i]), engine=d.engine, device=_device_name(d.acc), tokens=req.tokens or 0.0,
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          mem_gib=mem_gib, usable_gib=usable_gib)
+    elif np.isnan(grid["tpot"][i]):  # one output token: no inter-token gap, no TPOT to quote (`steady_tpot_s`)
+        reason = Message("plan.reason.serve_replicas_no_tpot", objective=req.objective,
+                         replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]), engine=d.engine,
+                         device=_device_name(d.acc), hours=duration(float(grid["hours"][i])), cost=cost,
+                         billing=offer.billing_unit, ttft_ms=float(grid["ttft"][i]) * 1000, mem_gib=mem_gib,
+                         usable_gib=usable_gib)
     else:
         reason = Message("plan.reason.serve_replicas", objective=req.objective, replicas=int(grid["replicas"][i]),
                          tp=int(grid["tp"][i]), engine=d.engine, device=_device_name(d.acc),
@@ -1668,7 +1683,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         download_gbit_per_s=None if math.isnan(dl_gbit) else dl_gbit,
         flash_attention=_flash(d.stack),
         ttft_s=None if training else float(grid["ttft"][i]),
-        tpot_s=None if training else float(grid["tpot"][i]),
+        tpot_s=None if training else _tpot_or_none(grid["tpot"][i]),
         memory_per_gpu_bytes=float(grid["mem"][i]),
         memory_needed_bytes=float(grid["mem"][i]),
         memory_usable_bytes=float(grid["usable"][i]),
