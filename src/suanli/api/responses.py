@@ -112,6 +112,9 @@ class CompareRow(Shape):
     serving_rule: str | None = Field(None, description="serving: how the batch per replica was chosen (the planner's "
                                      "serving search within the request's targets, else a 200 ms TPOT; or --batch)")
     serving_rule_i18n: MessageJson | None = Field(None, description="serving_rule as a message, else null")
+    users_note: str | None = Field(None, description="with concurrent_users: the request rate they send (Little's "
+                                   "law, as plan says it), else null")
+    users_note_i18n: MessageJson | None = Field(None, description="users_note as a message, else null")
     tpot_s: float | None = Field(None, description="serving: the time per output token at the row's batch, the kind "
                                  "`tpot_kind` names")
     tpot_kind: str | None = Field(None, description="serving: `steady` (a rate or a TPOT stated: the steady-state TPOT "
@@ -186,6 +189,9 @@ class TcoRow(OfferFacts):
     effective_cny_per_card_hour: float
     notes: list[str]
     notes_i18n: list[MessageJson] = Field([], description="notes as messages (id, params)")
+    one_job: bool = Field(True, description="one instance of the offer (or spanning ones) holds the cards as one job, "
+                          "plan's rule (offers.can_rent); false: separate instances, which plan rents only for serving "
+                          "replicas a single instance holds (listed after every offer that holds the job)")
     offer_kinds: list[str]
     cny_per_million_tokens: float | None = Field(None, description="only with tokens_per_s")
 

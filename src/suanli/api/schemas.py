@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from suanli.estimate.workload import Precision, Task, Workload
 from suanli.catalog.load import packaged_assumptions
-from suanli.plan.request import PlanRequest
+from suanli.plan.request import MAX_CONCURRENT_USERS, PlanRequest
 from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
 
 __all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
@@ -86,6 +86,9 @@ class CompareBody(BaseModel):
                                          "requests per second the cards must sustain")
     ttft_s: float | None = Field(None, gt=0, le=LIMITS["ttft_s"], description="serving target: time to first token")
     tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="serving target: time per output token")
+    concurrent_users: int | None = Field(None, ge=1, le=MAX_CONCURRENT_USERS, description="serving: users streaming "
+                                         "at once, instead of requests_per_s, as in POST /api/plan (needs tpot_s; "
+                                         "requests_per_s = users ÷ (ttft_s + output × tpot_s), Little's law)")
     input: int | None = Field(None, ge=1, le=1_048_576, description="serving: prompt tokens per request (as plan; "
                               "default 512; a training compare refuses it)")
     output: int | None = Field(None, ge=1, le=1_048_576, description="serving: output tokens per request (as plan; "

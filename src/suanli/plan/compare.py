@@ -252,13 +252,15 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
 def _rate_search(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
                  requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
                  error_bands: dict[str, ErrorBand] | None,
-                 lengths: tuple[int, int] = (512, 256)) -> tuple[Layout | None, Message | None]:
+                 lengths: tuple[int, int] = (512, 256),
+                 users: int | None = None) -> tuple[Layout | None, Message | None]:
     """The planner's serving search (`plan.search.serving_layout`) for `requests_per_s` on exactly `gpus` cards,
     `tp` pinned when given: the layout with the batch each replica runs to carry the rate and that batch's TPOT and
-    TTFT, or None and the planner's why-not."""
+    TTFT, or None and the planner's why-not. `users`: the concurrent users the rate comes from (plan's rule: the
+    replicas also hold one slot of the running batch per user)."""
     req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, requests_per_s=requests_per_s,
                        tpot_s=tpot_s, ttft_s=ttft_s, precision=precision if precision in SERVE_PRECISIONS else "bf16",
-                       input=lengths[0], output=lengths[1])
+                       input=lengths[0], output=lengths[1], concurrent_users=users)
     return serving_layout(cat, m, req, acc.id, error_bands)
 
 
@@ -287,7 +289,8 @@ def _capacity_tp(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
 def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                  tp: int | None, requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
                  error_bands: dict[str, ErrorBand] | None = None,
-                 lengths: tuple[int, int] = (512, 256)) -> tuple[Workload, Message | None, Layout | None]:
+                 lengths: tuple[int, int] = (512, 256),
+                 users: int | None = None) -> tuple[Workload, Message | None, Layout | None]:
     """A compare with a request rate: the row is the cards' capacity, the rate what it serves.
 
     The rate is served as `suanli plan --gpus N --requests-per-s R` serves it (`_rate_search`, the planner's
@@ -312,10 +315,10 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
         w, _ = _served_layout(cat, m, acc, gpus, precision, tokens, best_tp, None, cap_tpot, ttft_s, error_bands,
                               lengths, steady=True)
     lay, swhy = _rate_search(cat, m, acc, gpus, precision, w.tp, requests_per_s, tpot_s, ttft_s, error_bands,
-                             lengths)
+                             lengths, users)
     if lay is None and tp is None:
         other, _ = _rate_search(cat, m, acc, gpus, precision, None, requests_per_s, tpot_s, ttft_s, error_bands,
-                                lengths)
+                                lengths, users)
         # no tp carries it: the capacity tp's own why-not (its "serve at most" is the capacity column's rate, the
         # most any tp serves)
         if other is not None:
@@ -324,9 +327,59 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
             if cwhy is None:
                 w, lay, swhy = w2, other, None
     if lay is None:
-        return w, Message("cmp.serving.not_served", rate=Message("cmp.serving.rate", rps=requests_per_s),
-                          why=swhy or Message("cmp.no_layout_fits")), None
+        return w, _not_served_row(cat, m, acc, w, requests_per_s, tpot_s, ttft_s, error_bands, lengths, users,
+                                  swhy), None
     return w, None, lay
+
+
+def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_per_s: float, tpot_s: float | None,
+                    ttft_s: float | None, error_bands: dict[str, ErrorBand] | None, lengths: tuple[int, int],
+                    users: int | None, why: Message | None) -> Message:
+    """Why a compare row does not serve the rate, in the row's own layout (buyer review 2026-12-01: 'tp2 batch 33
+    within 50 ms' above 'its best TPOT is 184 ms' read as another tp): the row's tp × replicas serves at most its
+    capacity within the targets (that batch per replica); the batch per replica that would carry the rate on that
+    layout (the planner's search with the latency targets lifted) and the TPOT and TTFT it runs at. The planner's
+    own why-not (`why`) where the rate is not carried in memory at any batch."""
+    rate = Message("cmp.serving.rate", rps=requests_per_s)
+    c = estimate(cat, m, acc, w, dict(error_bands or {})).contract()
+    cap_tok_s = c["speed"].get("output_tokens_per_s")
+    carry, _ = _rate_search(cat, m, acc, w.gpus, w.precision, w.tp, requests_per_s, None, None, error_bands,
+                            lengths, users)
+    if not cap_tok_s or carry is None:
+        return Message("cmp.serving.not_served", rate=rate, why=why or Message("cmp.no_layout_fits"))
+    limits = ([Message("cmp.serving.tpot", tpot_ms=tpot_s * 1000)] if tpot_s is not None
+              else [Message("cmp.serving.tpot_default", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)]) + \
+        ([Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else [])
+    return Message("cmp.serving.not_served_row", rate=rate, tp=w.tp, replicas=w.gpus // w.tp, batch=w.batch,
+                   rps=cap_tok_s / lengths[1], targets=Message("list.items", items=limits),
+                   carry_batch=carry.micro_batch, tpot_ms=(carry.tpot_s or 0.0) * 1000,
+                   ttft_ms=(carry.ttft_s or 0.0) * 1000)
+
+
+def serving_row_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None = None,
+                       tp: int | None = None, batch: int | None = None, requests_per_s: float | None = None,
+                       tpot_s: float | None = None, ttft_s: float | None = None,
+                       error_bands: dict[str, ErrorBand] | None = None,
+                       lengths: tuple[int, int] = (512, 256),
+                       users: int | None = None) -> tuple[Workload, Message | None, Layout | None]:
+    """The serving layout of a compare row on exactly `gpus` cards of `acc`, the one function `compare` and
+    `migrate cost --task inference` take it from: `batch` given, that batch (`_inference_layout`); a rate, the cards'
+    capacity and the rate's run batch (`_rate_layout`); else the planner's serving search within the stated TPOT (a
+    steady-state capacity) or `DEFAULT_SERVING_TPOT_S` (`_served_layout`), through plan's evidence step with
+    `error_bands` (a batch whose memory headroom is within the known error is set aside, as plan does). Returns
+    (the workload, why nothing meets the targets or None, the rate's served layout or None). `users`: the
+    concurrent users `requests_per_s` was derived from (`compare_devices`)."""
+    if batch is not None:
+        w, why = _inference_layout(cat, m, acc, gpus, precision, batch, tokens, tp, lengths)
+        return w, why, None
+    target_tpot = serving_target(requests_per_s, tpot_s, ttft_s)[0]
+    if requests_per_s is not None:  # the layout's capacity in the row, the rate's run batch beside
+        return _rate_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, target_tpot, ttft_s,
+                            error_bands, lengths, users)
+    # a stated TPOT: the capacity at the steady-state TPOT a rate is served at (as with a rate)
+    w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, target_tpot, ttft_s, error_bands,
+                            lengths, steady=tpot_s is not None)
+    return w, why, None
 
 
 def _served_facts(lay: Layout, requests_per_s: float, capacity_tok_s: float | None) -> dict[str, Any]:
@@ -376,7 +429,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
                     tpot_s: float | None = None, ttft_s: float | None = None,
                     error_bands: dict[str, ErrorBand] | None = None, input_tokens: int | None = None,
-                    output_tokens: int | None = None) -> list[dict[str, Any]]:
+                    output_tokens: int | None = None, concurrent_users: int | None = None) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
@@ -388,7 +441,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     the row names the layout (its batch included) and how the batch was chosen (`serving_rule`), and its numbers are
     `suanli estimate`'s for that layout. With the validated `error_bands` each row says the out-of-sample evidence
     for its speed column on the device's stack (`evidence`, as a plan does). Without a `precision` each device runs
-    the default (`estimate.precision.default_precision`: an FP8 checkpoint in FP8 where the device runs it)."""
+    the default (`estimate.precision.default_precision`: an FP8 checkpoint in FP8 where the device runs it).
+    `concurrent_users` means what it means to plan (`plan.request`: needs `tpot_s`; the rate by Little's law, each
+    user holding a slot of the running batch), its rate then served as a stated one."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -413,8 +468,17 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     elif batch is not None:
         raise InputError("batch", Message("err.training_the_planner_picks_the_micro"))
     make_workload(task=task, precision=precision or "bf16", recompute=recompute)  # a bad task/precision/recompute named once
+    users_note: Message | None = None
+    if concurrent_users is not None:  # plan's rule, the one function (`PlanRequest._derive_rate`, Little's law)
+        if task != "inference":
+            raise InputError("concurrent-users", Message("err.a_serving_target_training_compares_take"))
+        if batch is not None:
+            raise InputError("batch", Message("err.give_batch_or_serving_targets_requests"))
+        ureq = make_request(model=m.id, task="inference", gpus=gpus, concurrent_users=concurrent_users,
+                            requests_per_s=requests_per_s, tpot_s=tpot_s, ttft_s=ttft_s, tokens=None,
+                            input=input_tokens, output=output_tokens)
+        requests_per_s, users_note = ureq.requests_per_s, ureq.rate_note()
     rule: Message | None = None
-    target_tpot = tpot_s
     # the serving lengths (None: not given; serving defaults to 512 prompt / 256 output tokens, as plan): a training
     # compare refuses either whenever it is given, its default value included (`--input 512` was accepted silently)
     if task != "inference" and (input_tokens is not None or output_tokens is not None):
@@ -427,8 +491,6 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                                                      if batch is not None
                                                      else serving_target(requests_per_s, tpot_s, ttft_s)[1]),
                        input=input_tokens, output=output_tokens)
-        if batch is None:
-            target_tpot = serving_target(requests_per_s, tpot_s, ttft_s)[0]
     rows = []
     for g in devices:
         acc = lookup.accelerator(cat, g)
@@ -439,14 +501,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         layouts: list[tuple[Workload, str | None, Message | str | None]]
         steady_row = batch is None and (requests_per_s is not None or tpot_s is not None)
         if task == "inference":
-            if batch is not None:
-                w, why = _inference_layout(cat, m, acc, gpus, prec, batch, tokens, tp, lengths)
-            elif requests_per_s is not None:  # the layout's capacity in the row, the rate's run batch beside
-                w, why, served_lay = _rate_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot,
-                                                  ttft_s, error_bands, lengths)
-            else:  # a stated TPOT: the capacity at the steady-state TPOT a rate is served at (as with a rate)
-                w, why = _served_layout(cat, m, acc, gpus, prec, tokens, tp, requests_per_s, target_tpot, ttft_s,
-                                        error_bands, lengths, steady=tpot_s is not None)
+            w, why, served_lay = serving_row_layout(cat, m, acc, gpus, prec, tokens, tp, batch, requests_per_s,
+                                                    tpot_s, ttft_s, error_bands, lengths, concurrent_users)
             layouts = [(w, None, why)]
         else:  # a multi-node job: the fastest layout on each network its offers rent, as plan searches it
             layouts = [_training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,
@@ -493,6 +549,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "layout_note_i18n": why.to_json() if isinstance(why, Message) else None,
             "serving_rule": render(rule) if rule is not None else None,
             "serving_rule_i18n": rule.to_json() if rule is not None else None,
+            # --concurrent-users: the rate it sends (plan's `rate_note`, Little's law); None without it
+            "users_note": render(users_note) if users_note is not None else None,
+            "users_note_i18n": users_note.to_json() if users_note is not None else None,
             # the TPOT the row was chosen by and quotes: a serving capacity (a rate or a TPOT stated) the steady-state
             # one a user sees while the rate is served (`speed.steady_tpot_s`, estimate's tpot_steady_s: the decode
             # step + the batch's prefill ÷ output); a batch job (--batch, or neither a rate nor a TPOT: the default
@@ -639,11 +698,22 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
     rows = []
     for o in offer_q.usable_offers(cat, region, kinds, device=acc.id):
         c = job_cost(o, gpus, hours, subsidy)
+        notes, notes_i18n = list(c.notes), list(c.notes_i18n)
+        # plan's offer rule for a job on these cards (`offers.can_rent`, the one rentability rule): an offer none of
+        # whose instances holds `gpus` cards rents no training job on them; plan rents its separate instances only
+        # for serving replicas whose tensor-parallel group one instance holds (AutoDL's 1-card H800: 8 separate
+        # 1-card instances, never one 8-card job)
+        one_job = bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, gpus, False))
+        if not one_job:
+            limit = offer_q.max_cards(o, acc.max_cards_per_node)
+            msg = Message("tco.separate_instances", gpus=gpus, instances=math.ceil(gpus / limit), limit=limit)
+            notes.append(render(msg))
+            notes_i18n.append(msg.to_json())
         row: dict[str, Any] = {
             "offer": o.id, "provider": o.provider, "billing_unit": o.billing_unit, "units_billed": c.units_billed,
             "cards_rented": c.cards_rented, "cost_cny": c.cost_cny, "cost_cny_max": c.cost_cny_max,
-            "effective_cny_per_card_hour": c.cost_cny / (gpus * hours), "notes": c.notes,
-            "notes_i18n": c.notes_i18n,
+            "effective_cny_per_card_hour": c.cost_cny / (gpus * hours), "notes": notes,
+            "notes_i18n": notes_i18n, "one_job": one_job,
             "date": o.date, "source": o.source, **offer_facts(o, today), **pricing_basis(region, kinds),
         }
         if tokens_per_s:
@@ -651,8 +721,9 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
         rows.append(row)
     if not rows:
         raise InputError("gpu", no_price_message(cat, acc.id, region, kinds), no_price(cat, acc.id, region, kinds))
-    # the order the planner chooses in (`fresh_first`): fresh prices first, then the cheapest
-    rows.sort(key=lambda r: (r["stale"] is not None, r["cost_cny"]))  # offer_facts' stale: offers.is_stale on today
+    # the order the planner chooses in (`fresh_first`): fresh prices first, then the cheapest; an offer that cannot
+    # hold the cards as one job (plan's rule, `one_job`) after every offer that can
+    rows.sort(key=lambda r: (not r["one_job"], r["stale"] is not None, r["cost_cny"]))  # offer_facts' stale: offers.is_stale on today
     return rows
 
 
@@ -679,14 +750,16 @@ def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float
     return out
 
 
-def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int) -> tuple[Workload, dict[str, Any], Message | None]:
-    """Serving on `gpus` cards by compare's rule (one serving rule): the planner's serving search
-    (`plan.search.serving_layout` through `_served_layout`: replicas × tp = gpus, the batch per replica with the most
-    output tokens/s) within `DEFAULT_SERVING_TPOT_S` (MLPerf Inference's Server bound, as `compare` without targets);
-    when no configuration meets it, the batch-1 layout and why. The migration saving compares devices at this
-    serving layout, not at batch-1 decode."""
+def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
+                      error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, dict[str, Any], Message | None]:
+    """Serving on `gpus` cards as `compare --gpus N` lays out its row (`serving_row_layout`, the one function): the
+    planner's serving search (replicas × tp = gpus, the batch per replica with the most output tokens/s) within
+    `DEFAULT_SERVING_TPOT_S` (MLPerf Inference's Server bound, as `compare` without targets), through plan's
+    evidence step with `error_bands` (a batch whose memory headroom is within the known error is set aside, as in
+    compare: the saving rests on a layout the tool expects to run); when no configuration meets it, the batch-1
+    layout and why. The migration saving compares devices at this serving layout, not at batch-1 decode."""
     prec = default_precision(m, acc, lookup.stack(cat, acc.stack), "inference")  # an FP8 checkpoint: FP8 where it runs
-    w, why = _served_layout(cat, m, acc, gpus, prec, None, None, None, DEFAULT_SERVING_TPOT_S, None)
+    w, why, _ = serving_row_layout(cat, m, acc, gpus, prec, error_bands=error_bands)
     return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "replicas": gpus // w.tp, "batch": w.batch,
                "engine": w.engine, "precision": w.precision, "tpot_target_s": DEFAULT_SERVING_TPOT_S,
                "batch_rule": "most output tokens/s within the TPOT target (planner's serving search)"
@@ -788,7 +861,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 w, layout_why = w8.model_copy(update={"gpus": gpus}), None
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
-                    w, layout, layout_why = _serving_workload(cat, m, acc, gpus)
+                    w, layout, layout_why = _serving_workload(cat, m, acc, gpus, error_bands)
                 rentable = [o for o in dev_offers
                             if bool(offer_q.can_rent(o, cards_per_node, gpus, w.tp, serving))]
                 if rentable:

@@ -475,11 +475,24 @@ def _tp_heads_refusal(m: ModelArch, fw: Framework, tp: int, engine: str | None =
     return tp_heads_refusal(m, tp, engine=engine, runner=name, candidates=TP_SIZES)
 
 
+def _offload_dp1_zero(fw: Framework, pinned: int | None) -> int:
+    """The ZeRO stage an optimizer offload runs at on one data-parallel replica (-1: none): DeepSpeed's ZeRO-Offload
+    "enables large models with up to 13 billion parameters to be efficiently trained on a single GPU", its tutorial's
+    config at stage 2 (deepspeed.ai/tutorials/zero-offload, read 2026-12-01; ZeRO-Offload, Ren et al. 2021, arXiv
+    2101.06840: "over 13 billion parameters on a single GPU"). Stage 2 where the framework offloads at it, else its
+    lowest offload stage; a pinned --zero is that stage when the framework offloads at it."""
+    stages = fw.offload_zero_stages
+    if pinned is not None:
+        return pinned if pinned in stages else -1
+    return 2 if 2 in stages else (min(stages) if stages else -1)
+
+
 def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
-             m: ModelArch | None = None) -> dict[str, np.ndarray]:
+             m: ModelArch | None = None, offload: bool = False) -> dict[str, np.ndarray]:
     """The framework's layouts (gpus × tp × pp × vpp × ep × zero × recompute × micro-batch), pins applied, generic
     validity pruned before any arithmetic (vidur's is_valid pruning). Virtual pipeline stages only where the
-    framework runs the interleaved schedule, pp > 1 and the layers split into pp × vpp equal chunks."""
+    framework runs the interleaved schedule, pp > 1 and the layers split into pp × vpp equal chunks. `offload` (the
+    optimizer offloaded): a ZeRO stage runs without data parallelism too (`_offload_dp1_zero`)."""
     def pick(values: tuple[Any, ...], allowed: bool | tuple[Any, ...], pin: Any) -> list[Any]:
         vals = [v for v in values if (v in allowed if isinstance(allowed, tuple) else (allowed or v == 1))]
         return [v for v in vals if pin is None or v == pin] if pin is not None else vals
@@ -504,7 +517,9 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
         # more virtual stages shrink both the bubble and the extra activations (1 + (p − 1)/(p·v)) while the kernel
         # hides their sends, so v = 2 is dominated wherever v = 4 splits the layers: searched only where it does not
         valid &= ~((vpp == 2) & (np.mod(max(layers, 1), pp * 4) == 0))
-    valid &= (zero == 0) | (dp > 1)
+    # ZeRO shards nothing over one replica, so dp 1 runs ZeRO 0 — except to offload the optimizer, which DeepSpeed
+    # runs through a ZeRO stage on one GPU too (`_offload_dp1_zero`); one stage there (they shard nothing alike)
+    valid &= (zero == 0) | (dp > 1) | ((zero == _offload_dp1_zero(fw, req.zero)) if offload else False)
     valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
     valid &= zero_runs(fw, tp, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline / tensor parallelism
     if m is not None:
@@ -557,7 +572,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     fws = {f.id: f for f in cat.frameworks}
     for (fw_id, precision, flash, opt), idx in groups.items():
         fw = fws[fw_id]
-        lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m)
+        lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m, offload=opt == OPT_OFFLOAD)
         if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
             z_ok = np.isin(lay["zero"], optimizer_zero_stages(fw, "", offload=True) if opt == OPT_OFFLOAD else (0,))
             lay = {k: v[z_ok] for k, v in lay.items()}

@@ -74,8 +74,9 @@ def test_estimate_compare_tco_migrate(client: TestClient) -> None:
                                              "task": "lora", "gpus": 8, "tokens": 1e8}).json()
     assert [r["device"] for r in rows] == ["rtx-4090", "a100-80g", "ascend-910b"]
     tco = client.post("/api/tco", json={"gpu": "rtx-4090", "hours": 40, "gpus": 8}).json()  # cn listings by default
-    # fresh prices first, then the cheapest (the planner's rule, plan.compare.fresh_first)
-    key = [(r["stale"] is not None, r["cost_cny"]) for r in tco]
+    # offers that hold the 8 cards as one job (plan's rule, offers.can_rent) first, then fresh prices first, then the
+    # cheapest (the planner's rule, plan.compare.fresh_first)
+    key = [(not r["one_job"], r["stale"] is not None, r["cost_cny"]) for r in tco]
     assert key == sorted(key)
     m = client.post("/api/migrate", json={"model": "qwen2.5-14b", "saving": 20000}).json()
     assert m["to"] == "ascend-910b" and m["monthly_saving_cny"] == 20000

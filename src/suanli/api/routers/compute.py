@@ -152,7 +152,7 @@ async def compare_ep(request: Request, body: CompareBody, lang: Annotated[Lang, 
                                    tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch,
                                    requests_per_s=body.requests_per_s, tpot_s=body.tpot_s, ttft_s=body.ttft_s,
                                    today=as_of(), error_bands=packaged_error_bands(), input_tokens=body.input,
-                                   output_tokens=body.output)
+                                   output_tokens=body.output, concurrent_users=body.concurrent_users)
         except InputError as e:  # the core says `gpu`; the request said devices
             if e.field == "gpu":
                 raise as_field(e, "devices") from None
