@@ -54,7 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from suanli.api.deps import PlanCache
     from suanli.api.docs import install_docs
     from suanli.api.guard import Guard
-    from suanli.api.routers import bench, catalog, compute, meta, plans, prices
+    from suanli.api.routers import bench, catalog, compute, cost, meta, plans, prices
     from suanli.store import open_store
 
     settings = settings or Settings.from_env()
@@ -74,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.plan_cache = PlanCache(settings.plan_cache_size)
     app.state.compute_slots = threading.BoundedSemaphore(settings.compute_slots)
     install_handlers(app)
-    for r in (meta.router, catalog.router, prices.router, compute.router, plans.router, bench.router):
+    for r in (meta.router, catalog.router, prices.router, compute.router, cost.router, plans.router, bench.router):
         app.include_router(r)
     install_docs(app)
     if settings.web:

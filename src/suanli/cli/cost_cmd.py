@@ -19,19 +19,9 @@ from suanli.i18n import Message, render
 from suanli.plan.compare import (
     compare_devices,
     migration_cost,
-    no_price,
-    no_price_message,
-    offer_facts,
-    rent_for,
-    rent_options,
     tco_rows,
 )
-from suanli.plan.cost import (
-    USE_PATTERNS,
-    rent_vs_buy,
-)
 from suanli.plan.scenarios import Scenario, run_scenario
-from suanli.units import HOURS_PER_YEAR
 
 _ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): option defaults and help texts
 
@@ -100,29 +90,8 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
                           highlight=False, soft_wrap=True)
 
 
-RVB_CLOSE_MARGIN = 0.10  # assumed: a verdict whose rent and own costs at full use are within 10 % shows the price range
-
-
 def _break_even_text(be: float | None) -> str:
     return tr("cli.rvb.be_share", share=be) if be is not None else tr("cli.rvb.be_never")
-
-
-def _fresh_range(cat: Any, device: str, reg: str, kinds: tuple[str, ...], today: Any, r: Any, rent: float,
-                 card: float, srv: float, tdp: float, pue: float, electricity: float, ops: float, years: float,
-                 utilization: float, use_pattern: str = "spread") -> dict[str, Any] | None:
-    """When renting and owning at full use are within `RVB_CLOSE_MARGIN`, break-even at the cheapest and dearest
-    fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict. Each
-    break-even rents from that offer alone, billed in its own unit as the verdict is (`rent_vs_buy`)."""
-    margin = abs(r.rent_cny_per_year_full_use - r.buy_cny_per_year) / max(r.buy_cny_per_year, 1e-9)
-    if margin >= RVB_CLOSE_MARGIN:
-        return None
-    opts = [t for t in rent_options(cat, device, HOURS_PER_YEAR, reg, kinds) if not offer_q.is_stale(t[1], today)]
-    lo, hi = (opts[0], opts[-1]) if opts else (None, None)
-    be = [rent_vs_buy([t[1]], card, srv, tdp, pue, electricity, ops, years, utilization,
-                      use_pattern).break_even_utilization if t is not None else None for t in (lo, hi)]
-    return {"margin": margin, "offers": [{"offer": t[1].id, "provider": t[1].provider, "date": str(t[1].date),
-                                          "rent_cny_per_card_hour": t[0]} for t in opts],
-            "break_even_at_lowest": be[0], "break_even_at_highest": be[1]}
 
 
 def _say_fresh_range(fresh: dict[str, Any]) -> None:
@@ -369,101 +338,23 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         offer is still rented every month and an hourly one bills the hours in use; in whole months (blocks) each
         offer bills the units covering them. A fresh price before a stale one, as the planner chooses. Buying
         shares one server's non-card hardware among --cards."""
-        if use_pattern not in USE_PATTERNS:
-            raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
-                                                    allowed=", ".join(USE_PATTERNS)))
-        cat = planning_catalog()
-        acc = lookup.accelerator(cat, gpu)
-        if n_cards is not None and not 1 <= n_cards <= acc.max_cards_per_node:
-            raise InputError("cards", Message("err.must_be_to_cards_per_server", acc_max_cards_per_node=acc.max_cards_per_node, acc_id=acc.id, n_cards=n_cards))
-        cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
-        servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
-        if n_cards is not None and servers and server_share is None:
-            # only a server row for --cards prices that server's non-card hardware: one for 1 card spread over 8 is
-            # no figure (and flips verdicts), so the buyer gives the share
-            same = [p for p in servers if p.cards == n_cards]
-            if not same:
-                have = "/".join(str(c) for c in sorted({p.cards for p in servers}))
-                raise InputError("cards", f"no server price for {n_cards} {acc.id} cards in the catalog (its server "
-                                 f"holds {have}); pass --server-share (CNY of non-card hardware per card)",
-                                 Message("error.rvb_no_server", cards=n_cards, device=acc.id, have=have))
-            servers = same
-        def mid(p: Any) -> float:
-            return (p.price_cny.value + (p.price_cny_max.value if p.price_cny_max else p.price_cny.value)) / 2
-
-        card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
-        card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
-        srv = server_share
         from suanli.i18n import messages
+        from suanli.views.rent_vs_buy import rent_vs_buy_answer
 
-        srv_msg: Message | None = Message("rvb.server.flag") if server_share is not None else None
-        if card is None and servers:  # only a server price: its cards included, so the whole capex per card
-            card = mid(servers[0]) / max(servers[0].cards, 1)
-            card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
-            if srv is None:
-                srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
-        if card is None:
-            raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id))
-        share_cards = None
-        if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
-            # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
-            sv = servers[0]
-            share_cards = n_cards or sv.cards
-            chassis = max(mid(sv) - card * sv.cards, 0.0)
-            srv = chassis / share_cards
-            srv_msg = Message("rvb.server.shared", id=sv.id, server=mid(sv), server_cards=sv.cards, chassis=chassis,
-                              cards=share_cards, assumed=Message("rvb.server.assumed_chassis", server_cards=sv.cards,
-                                                                 cards=share_cards) if share_cards > sv.cards else "")
-        priced_server = srv is not None
-        if srv is None:
-            srv_msg = Message("rvb.server.not_priced")
-        srv_note = render(srv_msg, "en") if srv_msg is not None else None  # the JSON contract stays English
         reg, kinds = _basis(region, offer_kinds)
-        today = as_of()
-        rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
-        rent_o: Any = None
-        rent_bill: Any = None
-        pool: list[Any] = []  # the offers renting at a use is billed from: the fresh ones, else all (rent_for's rule)
-        if rent_price is not None:
-            rent = rent_price
-        else:
-            found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today)
-            if found is None:
-                raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price",
-                                 Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds)))
-            rent, o, bill = found
-            rent_o, rent_bill = o, bill
-            usable = offer_q.usable_offers(cat, reg, kinds, device=acc.id)
-            pool = [u for u in usable if not offer_q.is_stale(u, today)] or list(usable)
-            rent_info = {
-                # the offer as plans cite it too (catalog.offers.rent_message: one formatter)
-                "rent_from": (f"{o.id}, {render(rent_message(o), 'en')}, billed per {o.billing_unit}: {bill.cards_rented} "
-                              f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
-                              + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")),
-                "rent_offer": offer_facts(o, today), "rent_billing_unit": o.billing_unit,
-                "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
-            }
-        if tdp_w is not None:
-            tdp = tdp_w
-        elif acc.specs.tdp_w is not None:
-            tdp = acc.specs.tdp_w.value
-        else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
-            raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id))
-        r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern)
-        fresh = _fresh_range(cat, acc.id, reg, kinds, today, r, rent, card, srv or 0.0, tdp, pue, electricity, ops,
-                             years, utilization, use_pattern) if rent_price is None else None
-        at_o = next((u for u in pool if u.id == r.rent_at_utilization_offer), None)
-        if at_o is not None:
-            extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)}
-        else:
-            extra_at = {}
-        extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
-                 "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
-                 "server_cards": share_cards, "fresh_rent_range": fresh, **extra_at}
+        cat = planning_catalog()
+        # one computation for the CLI and POST /api/rent-vs-buy (views.rent_vs_buy): prices, offer, verdict, totals
+        a = rent_vs_buy_answer(cat, gpu, utilization, use_pattern, years, pue, electricity, ops, card_price,
+                               server_share, rent_price, tdp_w, n_cards, reg, kinds, as_of())
         if json_:
-            emit_json({**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
-                       "offer_kinds": list(kinds), **extra})  # the years the capex is spread over (--years)
+            emit_json(a.json)
             return
+        acc, r, rent, card, srv_msg, fresh = (a.acc, a.result, a.rent_cny_per_card_hour, a.card_cny, a.server_msg,
+                                              a.fresh)
+        srv, priced_server, rent_o, rent_bill, at_o = (a.server_share_cny, a.server_share_cny is not None,
+                                                       a.rent_offer, a.rent_bill, a.at_offer)
+        rent_info: dict[str, Any] = {"rent_offer": a.json.get("rent_offer") or {}}
+        extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": a.json.get("rent_at_utilization_offer_facts") or {}}
         if rent_o is not None:
             o, bill = rent_o, rent_bill
             console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(

@@ -166,6 +166,8 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]],
     post("/api/tco", "/api/tco", {"gpu": "h100", "hours": 40, "gpus": 8, "tokens_per_s": 1000, "region": "any",
                                   "offer_kinds": ["listing", "index", "reference"]})
     post("/api/migrate", "/api/migrate", {"model": "qwen2.5-14b", "saving": 20000})
+    post("/api/rent-vs-buy", "/api/rent-vs-buy", {"gpu": "910b", "cards": 8})
+    post("/api/rent-vs-buy", "/api/rent-vs-buy", {"gpu": "l20", "rent_price": 5.0, "tdp_w": 300, "use_pattern": "blocks"})
     post("/api/migrate", "/api/migrate", {"model": "qwen2.5-14b", "region": "any",
                                           "offer_kinds": ["listing", "index", "reference"]})
     return out
@@ -173,11 +175,12 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]],
 
 def _api_routes() -> dict[tuple[str, str], APIRoute]:
     """(method, path as OpenAPI writes it) -> route, from the app's routers."""
-    from suanli.api.routers import bench, catalog, compute, meta, plans, prices
+    from suanli.api.routers import bench, catalog, compute, cost, meta, plans, prices
     from suanli.web.messages import router as messages
 
     out = {}
-    for router in (meta.router, catalog.router, prices.router, compute.router, plans.router, bench.router, messages):
+    for router in (meta.router, catalog.router, prices.router, compute.router, cost.router, plans.router, bench.router,
+                   messages):
         for r in router.routes:
             if isinstance(r, APIRoute) and r.include_in_schema:
                 out |= {(m, r.path.replace(":path}", "}")): r for m in r.methods}

@@ -7,7 +7,13 @@ const MSG = {};                                   // lang -> {id: text}
 const params = new URLSearchParams(location.hash.slice(1));
 let lang = params.get("lang") || localStorage.getItem("suanli-lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 if (lang !== "zh" && lang !== "en") lang = "en";
-const fill = (s, p) => s.replace(/\{(\w+)\}/g, (m, k) => (p && k in p ? p[k] : m));
+// {k} or a Python format spec as the catalog's CLI sentences write them ({lo:.1f}, {tps:,.0f}, {lo:g}): numbers in the page's locale
+const fill = (s, p) => s.replace(/\{(\w+)(?::([^}]*))?\}/g, (m, k, spec) => {
+  if (!p || !(k in p)) return m;
+  const v = p[k], d = /\.(\d+)/.exec(spec || "");
+  if (spec === undefined || typeof v !== "number") return v;
+  return v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", d ? {minimumFractionDigits: +d[1], maximumFractionDigits: +d[1]} : {maximumFractionDigits: 6});
+});
 const t = (k, p) => { const c = MSG[lang] || {}; return fill(c["web." + k] ?? c[k] ?? (MSG.en || {})["web." + k] ?? k, p); };
 const label = (prefix, v) => { const c = MSG[lang] || {}; return c[prefix + "." + v] ?? v; };  // vendor.huawei -> 华为
 // devices named as their vendors write them in Chinese (name_zh from /api/accelerators: 华为昇腾 910B) on the zh page
@@ -15,7 +21,7 @@ const NAMES = {}, EN_NAMES = {};
 const knowNames = accs => accs.forEach(a => { NAMES[a.id] = a.name_zh; EN_NAMES[a.id] = a.name; });
 const devName = (id, name) => (lang === "zh" && NAMES[id]) || name || EN_NAMES[id] || id;
 const state = {plan: null, compare: null, value: null, tco: null, accs: null, detail: null, sources: null,
-  planBody: null, cmpBody: null, tcoBody: null};  // the requests behind the answers shown (the toggle asks again)
+  planBody: null, cmpBody: null, tcoBody: null, mig: null, migBody: null, rvb: null, rvbBody: null};  // the requests behind the answers shown (the toggle asks again)
 const COLORS = ["#0b6bcb","#e8590c","#2f9e44","#ae3ec9","#b8860b","#1098ad","#d6336c","#5c7cfa","#868e96","#5c940d"];
 const GiB = 2 ** 30;
 
@@ -39,6 +45,8 @@ function applyLang() {
   if (state.compare) renderCompare(state.compare);
   if (state.value) renderValue(state.value);
   if (state.tco) renderTco(state.tco);
+  if (state.mig) renderMigrate(state.mig);
+  if (state.rvb) renderRvb(state.rvb);
   if (state.accs) renderAccs(state.accs);
   if (state.detail) renderDetail(state.detail);
 }
@@ -71,7 +79,9 @@ const TAB_FORM = {
   plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline",
     "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision"],
   compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-region", "cmp-kinds"],
-  value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"], catalog: []};
+  value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"],
+  migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-region", "mig-kinds"],
+  rvb: ["rvb-gpu", "rvb-cards", "rvb-years", "rvb-util", "rvb-pattern", "rvb-server", "rvb-region", "rvb-kinds"], catalog: []};
 const FORM = Object.values(TAB_FORM).flat();
 // a select's value that is none of its options (a link's unknown model): kept as an option of its own, so that the
 // request carries the typed name and the API's refusal ("did you mean …") reaches the user
@@ -141,6 +151,7 @@ $("#lang-toggle").addEventListener("click", async () => {
   await loadMessages(lang); applyLang(); saveUrl();
   await Promise.all([
     state.planBody && runPlan(state.planBody), state.cmpBody && runCompare(state.cmpBody), state.tcoBody && runTco(state.tcoBody),
+    state.migBody && runMigrate(state.migBody), state.rvbBody && runRvb(state.rvbBody),
     state.detail && openDevice(state.detail.d.id, false)]);
 });
 // POST answers in the page's language, inputs named by the page's form labels (“输出 token”), not JSON fields
@@ -153,7 +164,7 @@ function syncTask() {
   fillFrameworks($("#framework").value);
 }
 $("#task").addEventListener("change", () => { syncTask(); saveUrl(); });
-["#plan-form", "#compare-form", "#value-form", "#tco-form"].forEach(f => $(f).addEventListener("change", saveUrl));
+["#plan-form", "#compare-form", "#value-form", "#tco-form", "#mig-form", "#rvb-form"].forEach(f => $(f).addEventListener("change", saveUrl));
 
 // ---- plan -------------------------------------------------------------------------------------------
 function showPlanError(message, relax) {
@@ -475,6 +486,98 @@ function renderCompare(rows) {
   $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr data-row="${k}"><th scope="row">${t(k)}</th>${rows.map(r => `<td class="${k === "note" || k === "layout" ? "cmp-text" : "num"}">${g(r)}</td>`).join("")}</tr>`).join("");
 }
 
+// ---- migrate: what the move costs (POST /api/migrate, as `suanli migrate cost`) ---------------------------
+$("#mig-form").addEventListener("submit", async ev => {
+  ev.preventDefault(); saveUrl();
+  await runMigrate({model: $("#mig-model").value, task: $("#mig-task").value, from_gpu: $("#mig-from").value,
+    to_gpu: $("#mig-to").value, monthly_spend: Number($("#mig-spend").value || 100000),
+    region: $("#mig-region").value, offer_kinds: kindsOf("#mig-kinds")});
+});
+function migFail(m) { state.mig = null; $("#mig-table").innerHTML = ""; $("#mig-notes").innerHTML = ""; $("#mig-meta").textContent = ""; $("#mig-error").textContent = m; $("#mig-error").hidden = false; }
+async function runMigrate(body) {
+  state.migBody = body;
+  $("#mig-error").hidden = true; $("#mig-btn").disabled = true;
+  try { state.mig = await api(pageUrl("/api/migrate"), body); renderMigrate(state.mig); }
+  catch (e) { migFail(e.message); }
+  finally { $("#mig-btn").disabled = false; }
+}
+const yuan = v => "¥" + fmt(v, 0);
+function renderMigrate(r) {
+  $("#mig-error").hidden = true;
+  $("#mig-meta").textContent = fill(t("cli.mig.header"), {model: r.model, src: devName(r.from), dst: devName(r.to),
+    stack: label("stack", r.stack), reason: r.weeks_reason}) + " · " + basis(r.region, r.offer_kinds);
+  const [lo, hi] = r.calendar_weeks, [clo, chi] = r.one_off_cost_cny, pb = r.payback_months;
+  const rows = [
+    ["mig.item.task", r.workload_note ? esc(r.workload_note) : esc(t("mig.value.task_given", {task: r.task}))],
+    ["mig.item.migration", esc(t("mig.value.effort", {lo, hi, n: r.engineers, plo: r.person_weeks[0], phi: r.person_weeks[1]}))],
+    ["mig.item.one_off", `${yuan(clo)}–${yuan(chi)}`],
+    ["mig.item.monthly_saving", yuan(r.monthly_saving_cny)],
+    ["mig.item.payback", esc(pb ? t("mig.value.months", {lo: pb[0], hi: pb[1]}) : t("mig.value.never"))]];
+  for (const [dev, d] of Object.entries(r.derived || {})) {
+    if (d === null || typeof d !== "object") { rows.push(["mig.item.ratio", fmt(d, 2)]); continue; }
+    const lay = d.workload || {}, n = lay.gpus ?? 8;
+    let v = t("mig.value.device_8", {tps: d.tokens_per_s_8_cards, cny: d.cny_per_card_hour, offer: d.offer});
+    if (lay.replicas) v += t("mig.value.serving_layout", {tp: lay.tp, replicas: lay.replicas, batch: lay.batch});
+    if (lay.layout_rule) v += t("mig.value.training_layout", {tp: lay.tp, pp: lay.pp, zero: lay.zero, batch: lay.batch, recompute: lay.recompute});
+    if (d.layout_note) v += " — " + d.layout_note;
+    rows.push([n === 8 ? t("mig.item.device_8", {device: devName(dev)}) : t("mig.item.device_n", {device: devName(dev), gpus: n}), esc(v)]);
+  }
+  rows.push(["mig.item.verdict", `<strong>${esc(r.verdict)}</strong>`]);
+  $("#mig-table").innerHTML = `<thead><tr><th scope="col">${esc(t("col.item"))}</th><th scope="col">${esc(t("value"))}</th></tr></thead><tbody>` +
+    rows.map(([k, v]) => `<tr><th scope="row">${esc(t(k))}</th>${td("value", v)}</tr>`).join("") + "</tbody>";
+  // the listings the saving was priced from, with their dates (and the stale and international marks), then the
+  // evidence behind each device's speed, the saving at the known error, the calibration and how effort is read
+  const used = r.offers_used || [];
+  const ev = [...new Set(Object.values(r.derived || {}).map(d => d && d.evidence).filter(Boolean))];
+  const known = r.if_known_error && r.if_known_error.note;
+  $("#mig-notes").innerHTML = (used.length ? `<h3>${esc(t("mig_offers"))}</h3><ul class="mig-offers">` + used.map(o =>
+    `<li>${esc(devName(o.device))}: ${esc(o.offer)} · ${esc(o.provider)} · ${esc(kindLabel(o.kind))} · ${esc(o.date)} · ${esc(t("cny_h"))} ${fmt(o.cny_per_card_hour, 2)}${intlTag(o.region)}${o.stale ? `<div class="warn">${esc(o.stale)}</div>` : ""}</li>`).join("") + "</ul>" : "") +
+    (ev.length || known ? `<h3>${esc(t("mig_evidence"))}</h3><ul>` + [...ev, known].filter(Boolean).map(x => `<li>${esc(x)}</li>`).join("") + "</ul>" : "") +
+    (r.calibration ? `<p class="muted">${esc(r.calibration)}</p>` : "") + `<p class="muted">${esc(t("mig.effort.seed_reading"))}</p>`;
+}
+
+// ---- rent vs buy (POST /api/rent-vs-buy, as `suanli rent-vs-buy`) --------------------------------------
+$("#rvb-form").addEventListener("submit", async ev => {
+  ev.preventDefault(); saveUrl();
+  const num = id => { const v = $(id).value; return v === "" ? undefined : Number(v); };
+  const body = {gpu: $("#rvb-gpu").value, utilization: num("#rvb-util"), years: num("#rvb-years"), cards: num("#rvb-cards"),
+    server_share: num("#rvb-server"), use_pattern: $("#rvb-pattern").value, region: $("#rvb-region").value, offer_kinds: kindsOf("#rvb-kinds")};
+  Object.keys(body).forEach(k => body[k] === undefined && delete body[k]);
+  await runRvb(body);
+});
+function rvbFail(m) { state.rvb = null; $("#rvb-table").innerHTML = ""; $("#rvb-notes").innerHTML = ""; $("#rvb-meta").textContent = ""; $("#rvb-error").textContent = m; $("#rvb-error").hidden = false; }
+async function runRvb(body) {
+  state.rvbBody = body;
+  $("#rvb-error").hidden = true; $("#rvb-btn").disabled = true;
+  try { state.rvb = await api(pageUrl("/api/rent-vs-buy"), body); renderRvb(state.rvb); }
+  catch (e) { rvbFail(e.message); }
+  finally { $("#rvb-btn").disabled = false; }
+}
+const pct = v => fmt(v * 100, 1) + "%";
+function renderRvb(r) {
+  $("#rvb-error").hidden = true;
+  const body = state.rvbBody || {}, tot = r.totals;
+  $("#rvb-meta").textContent = devName(body.gpu) + " · " + basis(r.region, r.offer_kinds);
+  const rows = [[t("rvb_per_card_year", {share: pct(r.utilization)}), r.rent_at_utilization_cny, r.buy_at_utilization_cny],
+    [t("rvb_full_use"), r.rent_cny_per_year_full_use, r.buy_cny_per_year],
+    [t("rvb_total", {cards: tot.cards, years: fmt(tot.years, 2)}), tot.rent_cny, tot.own_cny],
+    [t("rvb_capex"), null, r.capex_cny], [t("rvb_power"), null, r.power_cny_per_year_full_use]];
+  $("#rvb-table").innerHTML = `<thead><tr><th scope="col">${esc(t("col.item"))}</th><th scope="col">${esc(t("rvb_rent"))}</th><th scope="col">${esc(t("rvb_own"))}</th></tr></thead><tbody>` +
+    rows.map(([k, a, b]) => `<tr><th scope="row">${esc(k)}</th>${td("rvb_rent", a == null ? "—" : yuan(a), "num")}${td("rvb_own", b == null ? "—" : yuan(b), "num")}</tr>`).join("") + "</tbody>";
+  const which = tot.rent_cny <= tot.own_cny ? "rent" : "buy";
+  const o = r.rent_offer, fr = r.fresh_rent_range;
+  const line = (k, html, cls = "") => `<p${cls ? ` class="${cls}"` : ""}><strong>${esc(t(k))}:</strong> ${html}</p>`;
+  $("#rvb-notes").innerHTML =
+    `<p class="verdict"><strong>${esc(t("rvb_cheaper", {share: pct(r.utilization), which: t("rvb.cheaper." + which), diff: fmt(Math.abs(tot.own_cny - tot.rent_cny), 0), cards: tot.cards, years: fmt(tot.years, 2)}))}</strong></p>` +
+    line("rvb_break_even", r.break_even_utilization != null ? `${pct(r.break_even_utilization)} — ${esc(r.break_even_note)}` : esc(r.break_even_note)) +
+    line("rvb_offer", (o ? `${esc(o.offer)} · ${esc(o.provider)} · ${esc(kindLabel(o.kind))} · ${esc(o.date)} · ${esc(t("cny_h"))} ${fmt(r.rent_cny_per_card_hour, 2)}${intlTag(o.region)}` +
+      (o.stale ? `<div class="warn">${esc(o.stale)}</div>` : "") + "<br>" : "") + `<span class="muted">${esc(r.rent_at_utilization_note)}</span>`) +
+    (r.commitment_note ? line("rvb_commitment", esc(r.commitment_note), "warn") : "") +
+    (r.server_share_note ? line("rvb_server_note", esc(r.server_share_note)) : "") +
+    (fr && fr.offers.length > 1 ? `<p class="warn">${esc(t("rvb_fresh", {lo: fmt(fr.offers[0].rent_cny_per_card_hour, 2), hi: fmt(fr.offers[fr.offers.length - 1].rent_cny_per_card_hour, 2),
+      be_lo: fr.break_even_at_lowest == null ? t("mig.value.never") : pct(fr.break_even_at_lowest), be_hi: fr.break_even_at_highest == null ? t("mig.value.never") : pct(fr.break_even_at_highest)}))}</p>` : "");
+}
+
 // ---- catalog: search, keyboard (each device is a button), detail with sources by title ----------------
 async function loadCatalog() {
   try {
@@ -534,11 +637,15 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   state.offers = Object.fromEntries(offers.map(o => [o.id, o])); knowNames(accs);
   const llm = models.filter(m => m.kind === "llm");
   const opts = llm.map(m => `<option value="${esc(m.id)}">${esc(m.id)} (${(m.params / 1e9).toFixed(1)} B)</option>`).join("");
-  $("#model").innerHTML = opts; $("#cmp-model").innerHTML = opts;
-  const q7 = llm.find(m => /qwen2\.5-7b/i.test(m.id)); if (q7) { $("#model").value = q7.id; $("#cmp-model").value = q7.id; }
+  $("#model").innerHTML = opts; $("#cmp-model").innerHTML = opts; $("#mig-model").innerHTML = opts;
+  const q7 = llm.find(m => /qwen2\.5-7b/i.test(m.id)); if (q7) { $("#model").value = q7.id; $("#cmp-model").value = q7.id; $("#mig-model").value = q7.id; }
   $("#cmp-devices").innerHTML = accs.map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
   const priced = new Set(offers.map(o => o.device));
   $("#tco-gpu").innerHTML = accs.filter(a => priced.has(a.id)).map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
+  // migrate and rent-vs-buy: every device (the API names what is missing: a price, a purchase), the CLI's defaults
+  const devOpts = accs.map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
+  ["#mig-from", "#mig-to", "#rvb-gpu"].forEach(s => { $(s).innerHTML = devOpts; });
+  $("#mig-from").value = "h100-sxm"; $("#mig-to").value = "ascend-910b"; $("#rvb-gpu").value = "rtx-4090";
   FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
   restoreForm(); syncTask(); syncCmpTask(); fillFrameworks(params.get("framework") || "");
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();

@@ -1,0 +1,151 @@
+"""POST /api/rent-vs-buy: `suanli rent-vs-buy --json` over HTTP, the same computation (`views.rent_vs_buy`, which
+calls the core's `plan.cost.rent_vs_buy`), within the per-request time budget (503 past it)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from suanli.api.deps import catalog, run_bounded
+from suanli.api.errors import as_field
+from suanli.api.responses import OfferFacts
+from suanli.api.schemas import OfferKinds, Region
+from suanli.catalog.load import packaged_assumptions
+from suanli.errors import InputError
+from suanli.i18n import Lang, Surface, localize
+from suanli.units import MIN_UTILIZATION
+from suanli.views.bounds import MAX_NAME_CHARS
+from suanli.views.shape import MessageJson, Shape
+from suanli.web.messages import request_lang, request_surface
+
+__all__ = ["RentVsBuyAnswer", "RentVsBuyBody", "router"]
+
+router = APIRouter(prefix="/api", tags=["compute"])
+_ASSUME = packaged_assumptions()  # the CLI's defaults (assumptions.yaml), each with its source
+
+
+class RentVsBuyBody(BaseModel):
+    """The options of `suanli rent-vs-buy`, with its defaults; the bounds are the core's (`plan.cost.rent_vs_buy`)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    gpu: str = Field("rtx-4090", min_length=1, max_length=MAX_NAME_CHARS, description="device id or alias")
+    utilization: float = Field(0.5, ge=MIN_UTILIZATION, le=1, description="share of the year the card works "
+                               "(hours in use ÷ 8,760; 0.001–1)")
+    use_pattern: Literal["spread", "blocks"] = Field("spread", description="spread: some use every month (a monthly "
+                                                     "offer is rented all year); blocks: whole months")
+    years: float = Field(_ASSUME.amortization_years.value, gt=0, le=50, description="amortization years")
+    pue: float = Field(_ASSUME.pue.value, ge=1, le=5, description="data-centre PUE")
+    electricity: float = Field(_ASSUME.electricity_cny_per_kwh.value, ge=0, le=100, description="CNY per kWh")
+    ops: float = Field(0.0, ge=0, le=1e8, description="operations CNY per card per year")
+    card_price: float | None = Field(None, gt=0, le=1e8, description="CNY per card (default: catalog purchase)")
+    server_share: float | None = Field(None, ge=0, le=1e8, description="server CNY per card (default: catalog)")
+    rent_price: float | None = Field(None, gt=0, le=1e5, description="CNY per card-hour in use, billed linearly "
+                                     "(default: the cheapest way to rent a card for a year, any billing unit)")
+    tdp_w: float | None = Field(None, gt=0, le=1e5, description="card power in W (default: the catalog's TDP)")
+    cards: int | None = Field(None, ge=1, le=64, description="cards per server you buy: the server's non-card "
+                              "hardware is shared by them (default: the catalog server's cards); at most the "
+                              "device's cards per node")
+    region: Region = "cn"
+    offer_kinds: OfferKinds = ("listing",)
+
+
+class FreshRentOffer(Shape):
+    offer: str
+    provider: str
+    date: str
+    rent_cny_per_card_hour: float
+
+
+class FreshRentRange(Shape):
+    """A close verdict (rent and own at full use within 10 %, assumed): break-even at the cheapest and dearest fresh
+    price for a card-year."""
+
+    margin: float
+    offers: list[FreshRentOffer]
+    break_even_at_lowest: float | None
+    break_even_at_highest: float | None
+
+
+class RentVsBuyTotals(Shape):
+    """The whole purchase beside the rent for it: `cards` (else the catalog server's cards, else 1) × `years`."""
+
+    cards: int
+    years: float
+    rent_cny: float
+    own_cny: float
+    capex_cny: float
+    running_cny: float = Field(description="power and operations over the years")
+
+
+class RentVsBuyAnswer(Shape):
+    """POST /api/rent-vs-buy: `suanli rent-vs-buy --json`, its sentences in the request's language."""
+
+    rent_cny_per_year_full_use: float
+    buy_cny_per_year: float
+    capex_cny: float
+    power_cny_per_year_full_use: float
+    break_even_utilization: float | None = Field(description="share of the year above which owning is cheaper; null "
+                                                 "when it never is (break_even_note says why)")
+    break_even_note: str
+    break_even_note_i18n: MessageJson | dict[str, Any]
+    rent_at_utilization_cny: float = Field(description="renting one card for the year at this use")
+    buy_at_utilization_cny: float = Field(description="owning one card for the year at this use")
+    cheaper: str = Field(description="rent or buy, at this use")
+    utilization: float
+    use_pattern: str
+    hours_in_use: float
+    rent_at_utilization_offer: str | None
+    rent_at_utilization_billing_unit: str | None
+    rent_at_utilization_units: int | None
+    rent_at_utilization_cards: int | None
+    rent_at_utilization_note: str
+    rent_at_utilization_note_i18n: MessageJson | dict[str, Any]
+    commitment_note: str | None = Field(description="a minimum term longer than the year: what it commits to")
+    commitment_note_i18n: MessageJson | None = None
+    years: float
+    resale_value_cny: float
+    region: str
+    offer_kinds: list[str]
+    rent_cny_per_card_hour: float = Field(description="the year's rent ÷ 8,760 h, or rent_price")
+    rent_from: str = Field(description="the offer and bill the year's rent comes from, or --rent-price")
+    rent_offer: OfferFacts | None = None
+    rent_billing_unit: str | None = None
+    rent_cny_per_card_year: float | None = None
+    card_cny: float
+    card_from: str | None
+    server_share_cny: float | None
+    server_share_note: str | None
+    server_share_note_i18n: MessageJson | None = None
+    server_cards: int | None
+    fresh_rent_range: FreshRentRange | None
+    totals: RentVsBuyTotals
+    rent_at_utilization_offer_facts: OfferFacts | None = None
+
+
+_FIELDS = {"rent-price": "rent_price", "card-price": "card_price", "tdp-w": "tdp_w", "use-pattern": "use_pattern"}
+
+
+@router.post("/rent-vs-buy", response_model=RentVsBuyAnswer, response_model_exclude_unset=True)
+async def rent_vs_buy_ep(request: Request, body: RentVsBuyBody, lang: Annotated[Lang, Depends(request_lang)] = "en",
+                         surface: Annotated[Surface, Depends(request_surface)] = "api") -> dict[str, Any]:
+    """Per card per year: renting against owning (capex ÷ years, power = TDP × PUE × price, operations), the
+    break-even utilization, the offer the rent comes from and any commitment, and the totals for `cards` × `years`;
+    `suanli rent-vs-buy --json`, its sentences in the request's language (`?lang=` or Accept-Language)."""
+    from suanli.views.dates import as_of
+    from suanli.views.rent_vs_buy import rent_vs_buy_answer
+
+    def run() -> dict[str, Any]:
+        try:
+            return rent_vs_buy_answer(catalog(request), body.gpu, body.utilization, body.use_pattern, body.years,
+                                      body.pue, body.electricity, body.ops, body.card_price, body.server_share,
+                                      body.rent_price, body.tdp_w, body.cards, body.region, tuple(body.offer_kinds),
+                                      as_of()).json
+        except InputError as e:  # the core names the CLI's flags (rent-price); the request its fields (rent_price)
+            if e.field in _FIELDS:
+                raise as_field(e, _FIELDS[e.field]) from None
+            raise
+
+    return localize(await run_bounded(request, run, "rent-vs-buy"), lang, surface)  # type: ignore[no-any-return]

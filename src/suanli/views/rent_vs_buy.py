@@ -1,0 +1,173 @@
+"""Rent vs buy for one device, one function for `suanli rent-vs-buy` and POST /api/rent-vs-buy: the card and server
+prices the catalog gives (or the caller's), the rent offer (the cheapest way to hold a card for a year, any billing
+unit; `plan.compare.rent_for`), the core's verdict (`plan.cost.rent_vs_buy`), the fresh-price range of a close
+verdict and the whole purchase's totals. The CLI prints `RentVsBuyAnswer` as text or its `json` (`--json`); the API
+returns its `json`. Errors name the CLI's flags (`rent-price`, `cards`); the API renames them to its fields."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from suanli.catalog import lookup
+from suanli.catalog import offers as offer_q
+from suanli.catalog.offers import rent_message
+from suanli.catalog.schema import Accelerator, Catalog, Offer
+from suanli.errors import InputError
+from suanli.i18n import Message, render
+from suanli.plan.compare import no_price, no_price_message, offer_facts, rent_for, rent_options
+from suanli.plan.cost import USE_PATTERNS, RentVsBuy, rent_vs_buy
+from suanli.units import HOURS_PER_YEAR
+
+__all__ = ["RVB_CLOSE_MARGIN", "RentVsBuyAnswer", "fresh_range", "rent_vs_buy_answer"]
+
+RVB_CLOSE_MARGIN = 0.10  # assumed: a verdict whose rent and own costs at full use are within 10 % shows the price range
+
+
+def fresh_range(cat: Catalog, device: str, reg: str, kinds: tuple[str, ...], today: dt.date, r: RentVsBuy,
+                card: float, srv: float, tdp: float, pue: float, electricity: float, ops: float, years: float,
+                utilization: float, use_pattern: str = "spread") -> dict[str, Any] | None:
+    """When renting and owning at full use are within `RVB_CLOSE_MARGIN`, break-even at the cheapest and dearest
+    fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict. Each
+    break-even rents from that offer alone, billed in its own unit as the verdict is (`rent_vs_buy`)."""
+    margin = abs(r.rent_cny_per_year_full_use - r.buy_cny_per_year) / max(r.buy_cny_per_year, 1e-9)
+    if margin >= RVB_CLOSE_MARGIN:
+        return None
+    opts = [t for t in rent_options(cat, device, HOURS_PER_YEAR, reg, kinds) if not offer_q.is_stale(t[1], today)]
+    lo, hi = (opts[0], opts[-1]) if opts else (None, None)
+    be = [rent_vs_buy([t[1]], card, srv, tdp, pue, electricity, ops, years, utilization,
+                      use_pattern).break_even_utilization if t is not None else None for t in (lo, hi)]
+    return {"margin": margin, "offers": [{"offer": t[1].id, "provider": t[1].provider, "date": str(t[1].date),
+                                          "rent_cny_per_card_hour": t[0]} for t in opts],
+            "break_even_at_lowest": be[0], "break_even_at_highest": be[1]}
+
+
+@dataclass(frozen=True)
+class RentVsBuyAnswer:
+    """The answer and what its text needs: `json` is `suanli rent-vs-buy --json` and POST /api/rent-vs-buy."""
+
+    json: dict[str, Any]
+    acc: Accelerator
+    result: RentVsBuy
+    rent_cny_per_card_hour: float
+    card_cny: float
+    server_share_cny: float | None  # None: no server priced
+    server_msg: Message | None
+    rent_offer: Offer | None  # None: --rent-price
+    rent_bill: Any
+    at_offer: Offer | None
+    fresh: dict[str, Any] | None
+    totals: dict[str, Any]
+    region: str
+    kinds: tuple[str, ...]
+
+
+def _mid(p: Any) -> float:
+    return float((p.price_cny.value + (p.price_cny_max.value if p.price_cny_max else p.price_cny.value)) / 2)
+
+
+def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: str, years: float, pue: float,
+                       electricity: float, ops: float = 0.0, card_price: float | None = None,
+                       server_share: float | None = None, rent_price: float | None = None,
+                       tdp_w: float | None = None, n_cards: int | None = None, region: str = offer_q.DEFAULT_REGION,
+                       kinds: tuple[str, ...] = ("listing",), today: dt.date | None = None) -> RentVsBuyAnswer:
+    """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use, and
+    the whole purchase (`n_cards`, else the catalog server's cards, else 1, × `years`)."""
+    if use_pattern not in USE_PATTERNS:
+        raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
+                                                allowed=", ".join(USE_PATTERNS)))
+    today = today or dt.date.today()
+    reg = region
+    acc = lookup.accelerator(cat, gpu)
+    if n_cards is not None and not 1 <= n_cards <= acc.max_cards_per_node:
+        raise InputError("cards", Message("err.must_be_to_cards_per_server", acc_max_cards_per_node=acc.max_cards_per_node,
+                                          acc_id=acc.id, n_cards=n_cards))
+    cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
+    servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
+    if n_cards is not None and servers and server_share is None:
+        # only a server row for --cards prices that server's non-card hardware: one for 1 card spread over 8 is
+        # no figure (and flips verdicts), so the buyer gives the share
+        same = [p for p in servers if p.cards == n_cards]
+        if not same:
+            have = "/".join(str(c) for c in sorted({p.cards for p in servers}))
+            raise InputError("cards", f"no server price for {n_cards} {acc.id} cards in the catalog (its server "
+                             f"holds {have}); pass --server-share (CNY of non-card hardware per card)",
+                             Message("error.rvb_no_server", cards=n_cards, device=acc.id, have=have))
+        servers = same
+
+    card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
+    card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
+    srv = server_share
+    srv_msg: Message | None = Message("rvb.server.flag", cny=server_share) if server_share is not None else None
+    if card is None and servers:  # only a server price: its cards included, so the whole capex per card
+        card = _mid(servers[0]) / max(servers[0].cards, 1)
+        card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
+        if srv is None:
+            srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
+    if card is None:
+        raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id))
+    share_cards = None
+    if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
+        # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
+        sv = servers[0]
+        share_cards = n_cards or sv.cards
+        chassis = max(_mid(sv) - card * sv.cards, 0.0)
+        srv = chassis / share_cards
+        srv_msg = Message("rvb.server.shared", id=sv.id, server=_mid(sv), server_cards=sv.cards, chassis=chassis,
+                          cards=share_cards, assumed=Message("rvb.server.assumed_chassis", server_cards=sv.cards,
+                                                             cards=share_cards) if share_cards > sv.cards else "")
+    priced_server = srv is not None
+    if srv is None:
+        srv_msg = Message("rvb.server.not_priced")
+    srv_note = render(srv_msg, "en") if srv_msg is not None else None  # the JSON contract stays English
+    rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
+    rent_o: Offer | None = None
+    rent_bill: Any = None
+    pool: list[Offer] = []  # the offers renting at a use is billed from: the fresh ones, else all (rent_for's rule)
+    if rent_price is not None:
+        rent = rent_price
+    else:
+        found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today)
+        if found is None:
+            raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price",
+                             Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds)))
+        rent, o, bill = found
+        rent_o, rent_bill = o, bill
+        usable = offer_q.usable_offers(cat, reg, kinds, device=acc.id)
+        pool = [u for u in usable if not offer_q.is_stale(u, today)] or list(usable)
+        rent_info = {
+            # the offer as plans cite it too (catalog.offers.rent_message: one formatter)
+            "rent_from": (f"{o.id}, {render(rent_message(o), 'en')}, billed per {o.billing_unit}: {bill.cards_rented} "
+                          f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
+                          + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")),
+            "rent_offer": offer_facts(o, today), "rent_billing_unit": o.billing_unit,
+            "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
+        }
+    if tdp_w is not None:
+        tdp = tdp_w
+    elif acc.specs.tdp_w is not None:
+        tdp = acc.specs.tdp_w.value
+    else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
+        raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id))
+    r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern)
+    fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv or 0.0, tdp, pue, electricity, ops,
+                        years, utilization, use_pattern) if rent_price is None else None
+    at_o = next((u for u in pool if u.id == r.rent_at_utilization_offer), None)
+    extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)} if at_o is not None else {}
+    # the whole purchase beside the rent for it: --cards (else the catalog server's cards, else 1) × --years
+    total_cards = n_cards or share_cards or 1
+    totals = {"cards": total_cards, "years": years,
+              "rent_cny": r.rent_at_utilization_cny * total_cards * years,
+              "own_cny": r.buy_at_utilization_cny * total_cards * years,
+              "capex_cny": r.capex_cny * total_cards,
+              "running_cny": (r.buy_at_utilization_cny - r.capex_cny / years) * total_cards * years}
+    extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
+             "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
+             "server_share_note_i18n": srv_msg.to_json() if srv_msg is not None else None,
+             "server_cards": share_cards, "fresh_rent_range": fresh, "totals": totals, **extra_at}
+    out = {**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
+           "offer_kinds": list(kinds), **extra}  # the years the capex is spread over (--years)
+    return RentVsBuyAnswer(json=out, acc=acc, result=r, rent_cny_per_card_hour=rent, card_cny=card,
+                           server_share_cny=srv if priced_server else None, server_msg=srv_msg, rent_offer=rent_o,
+                           rent_bill=rent_bill, at_offer=at_o, fresh=fresh, totals=totals, region=reg, kinds=kinds)

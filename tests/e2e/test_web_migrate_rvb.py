@@ -1,0 +1,161 @@
+"""The page's Migrate and Rent vs buy tabs in headless Chromium (webmig 2026-12-01): a buyer asks "H100 → 910B, what
+does the move cost" and "buy or rent at 50 % use" on the page and gets what `suanli migrate cost` and
+`suanli rent-vs-buy` print, in English and Chinese, the form kept in the URL, at phone and desktop width with no
+horizontal scroll, no console error and no serious or critical axe-core violation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from browser_env import CHROMIUM, FLAGS, require_browser
+
+require_browser()
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+AXE_JS = None
+try:
+    import axe_playwright_python
+
+    AXE_JS = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+except ImportError:  # the e2e extra brings it
+    pass
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+def _page(browser: Any, lang: str, size: str) -> Page:
+    # bypass_csp: only so that the test can inject axe-core; the page itself runs under the CSP
+    ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport=SIZES[size], bypass_csp=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(60_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and not m.text.startswith(
+        "Failed to load resource: the server responded with a status of 4") else None)
+    pg.errors = errors  # type: ignore[attr-defined]
+    return pg
+
+
+def _checks(pg: Page, where: str) -> None:
+    wide = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"{where}: page is {wide[0]} px wide in a {wide[1]} px viewport"
+    if AXE_JS is None:
+        return
+    pg.add_script_tag(content=AXE_JS)
+    result = pg.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert bad == [], f"{where}: {bad}"
+
+
+def _hash(pg: Page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(pg.url).fragment)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_migrate_tab(browser: Any, base_url: str, lang: str, size: str) -> None:
+    """H100 → 910B at ¥100k a month with indexes allowed (no Chinese H100 listing): the saving, the one-off, the
+    payback, the verdict, each device's tokens/s and card-hour price, and the listings used with their dates."""
+    pg = _page(browser, lang, size)
+    pg.goto(f"{base_url}/#lang={lang}&tab=migrate&mig-model=Qwen/Qwen2.5-14B-Instruct&mig-kinds=all")
+    pg.wait_for_selector("body[data-ready='1']")
+    assert pg.locator("#tab-migrate").get_attribute("aria-selected") == "true"
+    assert pg.locator("#mig-from").input_value() == "h100-sxm" and pg.locator("#mig-to").input_value() == "ascend-910b"
+    assert pg.locator("#mig-spend").input_value() == "100000"  # the CLI's defaults
+    pg.click("#mig-btn")
+    pg.wait_for_selector("#mig-table tbody tr, #mig-error:not([hidden])")
+    assert pg.locator("#mig-error").is_hidden(), pg.locator("#mig-error").inner_text()
+    table = pg.locator("#mig-table").inner_text()
+    zh = lang == "zh"
+    for word in (["每月节省", "一次性成本", "回本", "结论", "华为昇腾 910B，8 张卡"] if zh else
+                 ["monthly saving", "one-off cost", "payback", "verdict", "Huawei Ascend 910B, 8 cards"]):
+        assert word in table, (word, table)
+    assert "{" not in table  # every template filled, format specs included ({lo:.1f})
+    notes = pg.locator("#mig-notes").inner_text()
+    assert ("所用报价" if zh else "Listings used") in notes and "omniyq-910b-8card-month" in notes
+    assert "2026-07-20" in notes  # the listing's date
+    assert "→" in pg.locator("#mig-meta").inner_text()
+    h = _hash(pg)
+    assert h["tab"] == ["migrate"] and h["mig-kinds"] == ["all"] and "model" not in h  # this tab's form only
+    _checks(pg, f"migrate {size} {lang}")
+    # a refusal replaces the answer: the default Chinese listings have no H100 price
+    pg.select_option("#mig-kinds", "listing")
+    pg.click("#mig-btn")
+    pg.wait_for_selector("#mig-error:not([hidden])")
+    assert pg.locator("#mig-table").inner_text() == ""
+    assert "h100" in pg.locator("#mig-error").inner_text().lower()
+    assert pg.errors == []  # type: ignore[attr-defined]
+    pg.context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rent_vs_buy_tab(browser: Any, base_url: str, lang: str, size: str) -> None:
+    """The L20 at 50 % use: rent ¥68,854 a card-year (the hourly offer for the hours in use) against own ¥26,253,
+    break-even 18.5 %, the offer used with its date; the 910B's eight-card month says rent at every use."""
+    pg = _page(browser, lang, size)
+    pg.goto(f"{base_url}/#lang={lang}&tab=rvb&rvb-gpu=l20&rvb-util=0.5")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("#rvb-btn")
+    pg.wait_for_selector("#rvb-table tbody tr, #rvb-error:not([hidden])")
+    assert pg.locator("#rvb-error").is_hidden(), pg.locator("#rvb-error").inner_text()
+    zh = lang == "zh"
+    table = pg.locator("#rvb-table").inner_text()
+    assert "68,854" in table and "26,253" in table, table
+    labels = {pg.locator("#rvb-table td").nth(i).get_attribute("data-label") for i in range(2)}  # phone: cards
+    assert labels == ({"租用", "自购"} if zh else {"Rent", "Own"}), labels
+    notes = pg.locator("#rvb-notes").inner_text()
+    assert "18.5%" in notes and ("盈亏平衡利用率" if zh else "Break-even utilization") in notes
+    assert "ctyun-l20-1card-month" in notes and "2026-" in notes  # the year's offer and its date
+    assert ("买" if zh else "buy") in notes
+    assert "{" not in table + notes
+    h = _hash(pg)
+    assert h["tab"] == ["rvb"] and h["rvb-gpu"] == ["l20"]
+    _checks(pg, f"rent-vs-buy {size} {lang}")
+    # whole server: 8 910B cards for 3 years, the totals say how many cards and years
+    pg.select_option("#rvb-gpu", "ascend-910b")
+    pg.fill("#rvb-cards", "8")
+    pg.click("#rvb-btn")
+    pg.wait_for_function("document.querySelector('#rvb-notes').innerText.includes('omniyq-910b-8card-month')")
+    table = pg.locator("#rvb-table").inner_text()
+    assert ("8 张卡 × 3 年" if zh else "8 card(s) × 3 year(s)") in table, table
+    assert "rvb-cards=8" in pg.url
+    # a refusal names the form's field in the page's language
+    pg.fill("#rvb-util", "0.0005")
+    pg.evaluate("document.querySelector('#rvb-util').removeAttribute('min')")
+    pg.click("#rvb-btn")
+    pg.wait_for_selector("#rvb-error:not([hidden])")
+    assert ("利用率" if zh else "Utilization") in pg.locator("#rvb-error").inner_text()
+    assert pg.locator("#rvb-table").inner_text() == ""
+    assert pg.errors == []  # type: ignore[attr-defined]
+    pg.context.close()
+
+
+def test_toggle_asks_again(browser: Any, base_url: str) -> None:
+    """The language toggle asks for both answers again: the verdict and the break-even note switch language."""
+    pg = _page(browser, "en", "desktop")
+    pg.goto(f"{base_url}/#lang=en&tab=rvb&rvb-gpu=l20")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("#rvb-btn")
+    pg.wait_for_selector("#rvb-table tbody tr")
+    assert "buying pays off" in pg.locator("#rvb-notes").inner_text()
+    pg.click("#lang-toggle")
+    pg.wait_for_function("document.querySelector('#rvb-notes').innerText.includes('买卡更划算')")
+    assert pg.locator("#tab-rvb").inner_text() == "租还是买"
+    assert pg.errors == []  # type: ignore[attr-defined]
+    pg.context.close()
