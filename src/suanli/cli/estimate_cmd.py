@@ -39,11 +39,25 @@ def _fmt_b(n: float) -> str:
     return f"{n / GB:,.2f} GB ({n / GiB:,.2f} GiB)"
 
 
-def _label(prefix: str, key: str) -> str:
+def _label(prefix: str, key: str, **params: Any) -> str:
     """`<prefix>.<key>` in this run's language where the catalog has it, else the key (a JSON field name)."""
     from suanli.i18n import messages
 
-    return tr(f"{prefix}.{key}") if f"{prefix}.{key}" in messages(lang()) else key
+    return tr(f"{prefix}.{key}", **params) if f"{prefix}.{key}" in messages(lang()) else key
+
+
+_LATENCY = ("ttft_s", "tpot_s", "ttft_joining_s", "tpot_steady_s")  # named with the batch: which TTFT/TPOT is which
+
+
+def _speed_row(s: dict[str, Any], key: str, batch: int) -> dict[str, object]:
+    """One speed row: the latencies named with the batch they are for (the static batch started at once, then
+    the ones plan judges by: a request joining a running batch, the batch kept full); a TPOT that does not exist
+    (one output token: `tpot_steady_s` null) says so rather than a blank cell."""
+    v = s[key]
+    if key == "tpot_steady_s" and (v is None or v != v):  # null in --json, NaN in the contract
+        v = tr("est.no_tpot")
+    return {"metric": _label("est.metric", key, batch=batch) if key in _LATENCY else _label("est.metric", key),
+            "value": _value(v)}
 
 
 def _value(v: object) -> object:
@@ -106,8 +120,10 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
         console.print(tr("cli.est.speed_no_fit"), highlight=False)
     elif s:
         keys = [k for k in s if k != "efficiency"]
-        emit_rows([{"metric": _label("est.metric", k), "value": _value(s[k])} for k in keys], ["metric", "value"],
+        emit_rows([_speed_row(s, k, w.batch) for k in keys], ["metric", "value"],
                   title=tr("cli.est.speed_title"), headers=headers)
+        if "ttft_joining_s" in s:  # which TTFT and TPOT plan's targets are checked against
+            console.print(f"{note}{tr('cli.est.latency_note')}", highlight=False)
         for eff in s["efficiency"]:
             src = tr("est.assumed") if eff["source"] == "assumed" else eff["source"]
             if str(eff["metric"]).endswith("_s"):  # seconds (an engine's step overhead): 2.6 ms, not 0.00

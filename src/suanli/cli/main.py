@@ -121,6 +121,9 @@ def _lang_from_argv() -> None:
             set_lang(a[7:].lower())
 
 
+_RUNNING: Any = None  # the command this run loaded (`LazyGroup.get_command`): the flags an error line can name
+
+
 class LazyGroup(TyperGroup):
     """A typer group whose commands are imported on first use; help lists them from the message catalog."""
 
@@ -139,6 +142,8 @@ class LazyGroup(TyperGroup):
             return typer.core.TyperCommand(cmd_name, help=t(f"cmd.{cmd_name}", lang()))
         cmd = _loaded(COMMANDS[cmd_name]).get_command(ctx, cmd_name)
         _end_startup()
+        global _RUNNING
+        _RUNNING = cmd  # its flags name a refused field in the error line (`_flag_of`)
         return cmd
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -256,7 +261,7 @@ def _run() -> None:
     except SuanliError as e:
         from suanli.errors import error_text
 
-        _fail(_zh_field(error_text(e, lang()), e), e.detail)
+        _fail(_field_line(error_text(e, lang()), e), e.detail)
     except _pydantic_validation_error() as e:  # a model built straight from user input (bench spec, API-shaped options)
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or e.title
@@ -333,7 +338,7 @@ def _usage_line(e: Any) -> str:
 
             if label := messages("zh").get("field." + flag):
                 return f"{label.strip('“”')}：{render(said, lang())}"
-        return f"{flag}: {render(said, lang())}" if flag else render(said, lang())
+        return f"{flag}{_field_sep()}{render(said, lang())}" if flag else render(said, lang())
     elif (m := _MISSING_VALUE.match(text)) is not None:
         msg = Message("error.cli.needs_value", option=m.group(1))
     elif (m := _NO_VALUE.match(text)) is not None:
@@ -373,18 +378,58 @@ def error_head() -> str:
     return label("cli.label.error")
 
 
-def _zh_field(text: str, e: SuanliError) -> str:
-    """In Chinese, the `field: ` label of an input that has no flag (a file, an import or plan id: arguments) as its
-    Chinese name (`field.<name>`, quotes dropped: `文件：'x.csv' 不存在`); a field with a flag (`flag.<name>`) keeps
-    the name the user typed it by (`task: …`), as every other error line does."""
+def _field_sep() -> str:
+    """What follows the field an error line names: ": ", and "：" in Chinese (full-width colon, no space, as
+    every zh label: `output.label`)."""
+    return "：" if lang() == "zh" else ": "
+
+
+def _options(cmd: Any) -> Iterator[Any]:
+    """The options of a click command and, for a group, of every command under it."""
+    yield from (p for p in getattr(cmd, "params", ()) if getattr(p, "param_type_name", "") == "option")
+    for sub in (getattr(cmd, "commands", None) or {}).values():
+        yield from _options(sub)
+
+
+def _flag_of(field: str) -> str | None:
+    """The flag a refused input was typed with, as the CLI names it (`i18n.field_name`, surface cli): the
+    catalog's `flag.<name>` (`budget_cny` -> --budget) where the command has that flag, else the option of the
+    command that ran (or of `suanli` itself: --lang) whose flag or parameter is the field (`requests-per-s`,
+    `requests_per_s` -> --requests-per-s); None for a field no flag sets (a file, an id, a field of a file)."""
+    from suanli.i18n import field_name
+
+    typed = sys.argv[1:]
+    opts = [*_options(typer.main.get_command(app)), *_options(_RUNNING)]
+    longs = {o for p in opts for o in p.opts if o.startswith("--")}
+    key = field.replace("-", "_")
+    named = field_name(key, lang(), "cli")
+    if named != key and any(f in longs for f in named.split("/")):
+        return named
+    for p in opts:
+        names = [o for o in p.opts if o.startswith("--")]
+        if names and ("--" + field.replace("_", "-") in names or p.name == key):
+            return next((o for o in names if o in typed or any(a.startswith(o + "=") for a in typed)), names[0])
+    return None
+
+
+def _field_line(text: str, e: SuanliError) -> str:
+    """The error line with its `field: ` label named as the user typed it: the flag (`--requests-per-s: …`,
+    `--task：…` in Chinese) where a flag sets the field (`_flag_of`); in Chinese, an input without a flag (a
+    file, an import or plan id: arguments) by its Chinese name (`field.<name>`, quotes dropped: `文件：'x.csv'
+    不存在`); anything else as it is."""
     field = getattr(e, "field", None)
-    if lang() != "zh" or not isinstance(field, str) or not text.startswith(field + ": "):
+    if not isinstance(field, str) or not field or not text.startswith(field + ": "):
+        return text
+    rest = text.removeprefix(field + ": ")
+    flag = _flag_of(field)
+    if flag is not None:
+        return f"{flag}{_field_sep()}{rest}"
+    if lang() != "zh":
         return text
     from suanli.i18n import messages
 
-    key = field.replace("-", "_")
-    label = None if "flag." + key in messages("zh") else messages("zh").get("field." + key)
-    return f"{label.strip('“”')}：{text.removeprefix(field + ': ')}" if label else text
+    label = messages("zh").get("field." + field.replace("-", "_"))
+    return f"{label.strip('“”')}：{rest}" if label else text
 
 
 def _fail(message: str, detail: Any = None) -> None:

@@ -203,11 +203,19 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
 
 
 def serving_target(requests_per_s: float | None = None, tpot_s: float | None = None,
-                   ttft_s: float | None = None) -> tuple[float | None, Message]:
+                   ttft_s: float | None = None, output: int | None = None) -> tuple[float | None, Message]:
     """The TPOT a compare serves within and the sentence that says how each row's batch was chosen: the request's
     targets when it states a rate or a TPOT (the planner's serving search, `plan.search.serving_layout`), else
     `DEFAULT_SERVING_TPOT_S` (the planner has no default TPOT; MLPerf Inference's Server bound). With a rate the
-    sentence says the row is the layout's capacity and the rate is served at a smaller batch (`_rate_layout`)."""
+    sentence says the row is the layout's capacity and the rate is served at a smaller batch (`_rate_layout`).
+    With `output` ≤ 1 there is no TPOT (`speed.tpot_within`: no gap between tokens): the sentence says so instead
+    of a TPOT bound no row is held to."""
+    if output is not None and output <= 1:
+        ttft = [Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else []
+        within = Message("list.items", items=ttft) if ttft else Message("cmp.serving.within_memory")
+        rule = (Message("cmp.serving.capacity_rate", targets=within, rate=Message("cmp.serving.rate", rps=requests_per_s))
+                if requests_per_s is not None else Message("cmp.serving.targets", targets=within))
+        return tpot_s, Message("cmp.serving.no_tpot", rule=rule)
     if requests_per_s is None and tpot_s is None:
         return DEFAULT_SERVING_TPOT_S, Message("cmp.serving.default_tpot", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000,
                                                field="tpot_s", other=Message("input.name", field="requests_per_s"))
@@ -489,7 +497,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     if task == "inference":
         rule = Message("cmp.serving.lengths", rule=(Message("cmp.serving.batch_given", batch=batch)
                                                      if batch is not None
-                                                     else serving_target(requests_per_s, tpot_s, ttft_s)[1]),
+                                                     else serving_target(requests_per_s, tpot_s, ttft_s,
+                                                                         output_tokens)[1]),
                        input=input_tokens, output=output_tokens)
     rows = []
     for g in devices:

@@ -68,13 +68,16 @@ class InferenceSpeedJson(Shape):
     prefill_tokens_per_s: float
     decode_tokens_per_s: float
     output_tokens_per_s: float
-    ttft_s: float = Field(description="time to first token of a static batch of `batch` prompts prefilled together")
-    tpot_s: float
-    ttft_joining_s: float = Field(description="time to first token of one request joining a running batch of `batch` "
-                                  "(continuous batching: the step in flight, then its own prefill); plans quote this")
-    tpot_steady_s: float = Field(description="TPOT a user sees when the batch is kept full by continuous batching: "
-                                 "decode step + the batch's prefill spread over its output (Sarathi-Serve); serving "
-                                 "plans quote this")
+    ttft_s: float = Field(description="TTFT if all `batch` requests arrive at once: a static batch of `batch` "
+                          "prompts prefilled together (not what plan judges --ttft by: ttft_joining_s)")
+    tpot_s: float = Field(description="TPOT of that static batch while it only decodes (one decode step, no new "
+                          "prompt interleaved; not what plan judges --tpot by: tpot_steady_s)")
+    ttft_joining_s: float = Field(description="TTFT of one request joining a running batch of `batch` (continuous "
+                                  "batching: the step in flight, then its own prefill); plan judges --ttft by this")
+    tpot_steady_s: float | None = Field(description="TPOT a user sees when the batch is kept full by continuous "
+                                        "batching: decode step + the batch's prefill spread over its output "
+                                        "(Sarathi-Serve); plan judges --tpot by this. null with one output token "
+                                        "(--output 1: no gap between tokens, no TPOT)")
     prefill_bound: str
     decode_bound: str
     efficiency: list[Efficiency]

@@ -38,13 +38,13 @@ def test_table_shows_usable_row() -> None:
 
 def test_errors_name_the_flag_in_one_line() -> None:
     for args, first in (
-        (["plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--budget", "-1"], "error: budget: "),
+        (["plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--budget", "-1"], "error: --budget: "),
         (["plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "abc"], "error: --tokens: "),
         (["estimate", "--model", "qwen2.5-7b", "--gpu", "h100", "--gpus", "x"], "error: --gpus: "),
-        (["estimate", "--model", "qwen2.5-72b", "--gpu", "910b", "--kv-dtype", "fp8"], "error: kv-dtype: "),
-        (["estimate", "--model", "qwen2.5-7b", "--gpu", "h100", "--download-gbit", "-1"], "error: download-gbit: "),
+        (["estimate", "--model", "qwen2.5-72b", "--gpu", "910b", "--kv-dtype", "fp8"], "error: --kv-dtype: "),
+        (["estimate", "--model", "qwen2.5-7b", "--gpu", "h100", "--download-gbit", "-1"], "error: --download-gbit: "),
         (["estimate", "--model", "qwen2.5-7b", "--task", "full", "--gpu", "h100", "--inter-node-gbit", "0"],
-         "error: inter-node-gbit: "),
+         "error: --inter-node-gbit: "),
     ):
         r = _run(*args)
         lines = [x for x in r.stderr.splitlines() if x.strip()]

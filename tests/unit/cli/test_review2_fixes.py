@@ -32,7 +32,7 @@ def test_migrate_check_title_is_its_own() -> None:
 
 
 def test_rent_vs_buy_refuses_a_server_row_for_other_card_counts_and_warns_export() -> None:
-    for lg, needle in (("en", "error: cards: no server price for 8 rtx-4090 cards"), ("zh", "错误：cards: 目录中没有装 8 张")):
+    for lg, needle in (("en", "error: --cards: no server price for 8 rtx-4090 cards"), ("zh", "错误：--cards：目录中没有装 8 张")):
         out = _run("--lang", lg, "rent-vs-buy", "--gpu", "rtx-4090", "--cards", "8")
         assert out.returncode == 2 and needle in out.stderr and "--server-share" in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1
@@ -61,7 +61,7 @@ def test_slow_tpot_warns_and_tokens_per_s_per_user_sets_it() -> None:
 def test_concurrent_users_errors_in_chinese() -> None:
     out = _run("--lang", "zh", "plan", "--model", "qwen2.5-7b", "--task", "inference", "--concurrent-users", "100")
     # the CLI names the field by its flag (i18n.field_name), the API by its JSON name
-    assert out.returncode == 2 and "错误：concurrent-users: 需要 --tpot" in out.stderr and "tpot_s" not in out.stderr
+    assert out.returncode == 2 and "错误：--concurrent-users：需要 --tpot" in out.stderr and "tpot_s" not in out.stderr
     out = _run("--lang", "zh", "plan", "--model", "qwen2.5-7b", "--task", "inference", "--concurrent-users", "100",
                "--tpot", "0.05", "--requests-per-s", "3")
     assert "只能给出其一" in out.stderr and "not both" not in out.stderr
@@ -95,8 +95,8 @@ def test_migrate_cost_without_a_price_is_one_short_line() -> None:
     lines = out.stderr.strip().splitlines()
     # one line: the catalog's account once below it said "widen" and "pass --saving" a second time
     assert out.returncode == 2 and len(lines) == 1 and out.stderr.count("--saving") == 1
-    assert lines[0] == ("error: saving: no cn (Chinese platforms) listing price for h100-sxm to derive the monthly "
+    assert lines[0] == ("error: --saving: no cn (Chinese platforms) listing price for h100-sxm to derive the monthly "
                         "saving: pass --saving, or widen with --offer-kinds listing,index")
     assert len(lines[0]) < 200
     zh = _run("--lang", "zh", "migrate", "cost", "--model", "qwen2.5-7b").stderr.strip().splitlines()
-    assert len(zh) == 1 and zh[0].startswith("错误：saving: h100-sxm 没有国内平台的挂牌价格")
+    assert len(zh) == 1 and zh[0].startswith("错误：--saving：h100-sxm 没有国内平台的挂牌价格")

@@ -83,24 +83,24 @@ def test_cli_process_prints_the_chinese_line(tmp_path: Path) -> None:
                         "--gpu", "910b", "--precision", "fp8"], capture_output=True, text=True,
                        env={**os.environ, "SUANLI_HOME": str(tmp_path)})
     assert r.returncode == 2
-    assert r.stderr.startswith("错误：precision: 华为昇腾 910B 没有 FP8 张量核心"), r.stderr
+    assert r.stderr.startswith("错误：--precision：华为昇腾 910B 没有 FP8 张量核心"), r.stderr
     assert english_words(r.stderr) == [], r.stderr
 
 
 # click's usage errors: the run() the console script calls, one "错误" line, the closest names kept
 CLI_USAGE = [
     (("plan", "--modle", "qwen"), "错误：没有这个选项：--modle（您是不是要找：--file, --model, --name）"),
-    (("plan", "--model", "qwen", "--tokens", "abc"), "错误：--tokens: 必须是数字（实际为 'abc'）"),
+    (("plan", "--model", "qwen", "--tokens", "abc"), "错误：--tokens：必须是数字（实际为 'abc'）"),
     (("plna",), "错误：没有这个命令：'plna'。您是不是要找：'plan', 'plans'？"),
     (("plan", "--model"), "错误：选项 '--model' 后面需要一个值。"),
     (("gpu",), "错误：缺少参数 'name'。"),
     (("gpu", "h20", "h200"), "错误：多余的参数：h200"),
     (("gpus", "--json=3"), "错误：选项 '--json' 不接受值。"),
-    (("estimate", "--model", "qwen2.5-7b", "--gpu", "rtx-4090", "--gpus", "x"), "错误：--gpus: 必须是整数（实际为 'x'）"),
+    (("estimate", "--model", "qwen2.5-7b", "--gpu", "rtx-4090", "--gpus", "x"), "错误：--gpus：必须是整数（实际为 'x'）"),
     (("plan", "--model", "qwen2.5-7b", "--task", "dpo", "--tokens", "1e8"),
-     "错误：task: 'dpo' 不是可选值之一：'inference', 'lora', 'qlora', 'full' 或 'pretrain'"),
+     "错误：--task：'dpo' 不是可选值之一：'inference', 'lora', 'qlora', 'full' 或 'pretrain'"),
     (("plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--region", "mars"),
-     "错误：region: 'mars' 不是可选值之一：'any', 'cn' 或 'international'"),
+     "错误：--region：'mars' 不是可选值之一：'any', 'cn' 或 'international'"),
 ]
 
 
