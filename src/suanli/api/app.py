@@ -19,7 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from suanli import __version__
-from suanli.api.errors import ERROR_RESPONSES, SafeJSONResponse, finite, install_handlers
+from suanli.api.errors import ERROR_RESPONSES, finite, install_handlers
+from suanli.api.money import MoneyJSONResponse
 
 __all__ = ["Settings", "create_app", "finite"]
 
@@ -64,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Which GPU or NPU to rent for an AI job, how many, how long, at what cost. Every number has a "
         "source. Every non-2xx answer is `{error, field, errors}`. Writes (POST /api/offers/import, "
         "/api/offers/{id}/prices, /api/plans, /api/bench-results) need `Authorization: Bearer TOKEN`.",
-        default_response_class=SafeJSONResponse,
+        default_response_class=MoneyJSONResponse,  # money to the fen at the boundary (views.money)
         docs_url=None,  # served by install_docs from a package: no CDN, works offline
         redoc_url=None,
         responses=ERROR_RESPONSES,  # type: ignore[arg-type]

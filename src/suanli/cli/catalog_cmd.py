@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -277,4 +277,11 @@ def register(app: typer.Typer) -> None:
             emit_json(rows)
             return
         cols = ["id", "filename", "rows", "new_prices", "via", "imported_at", "forced", "rolled_back_at"]
-        emit_rows(rows, cols, title=tr("cli.imports.title"), headers=col_headers(cols, "imports.col"))
+
+        def minute(at: Any) -> Any:  # 2026-12-01T10:47:23 -> 2026-12-01 10:47: wraps at its space (--json: whole)
+            return at[:16].replace("T", " ") if isinstance(at, str) else at
+
+        shown = [{**r, "imported_at": minute(r.get("imported_at")), "rolled_back_at": minute(r.get("rolled_back_at"))}
+                 for r in rows]
+        emit_rows(shown, cols, title=tr("cli.imports.title"), headers=col_headers(cols, "imports.col"),
+                  drop_first=("via",), keep_always=("imported_at",))

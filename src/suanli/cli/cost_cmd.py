@@ -151,7 +151,6 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second the --gpus cards must serve (the planner's serving search)")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s (default when no --requests-per-s: 0.2, MLPerf Inference's Server bound)")] = None,
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
-        concurrent_users: Annotated[int | None, typer.Option(help="serving: users streaming at once, instead of --requests-per-s (as plan: needs --tpot; rate = users ÷ (TTFT + output × TPOT), Little's law)")] = None,
         input_: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens per request (as plan; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="serving: output tokens per request (as plan; default 256)")] = None,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
@@ -180,7 +179,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
                                error_bands=packaged_error_bands(),  # each row's speed evidence on its stack
-                               input_tokens=input_, output_tokens=output, concurrent_users=concurrent_users)
+                               input_tokens=input_, output_tokens=output)
         from suanli.views.estimates import calibration_rows
 
         rows = calibration_rows(rows, cat)  # the calibration file's factors each row used, as estimate applies them
@@ -218,9 +217,6 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
 
             for i, (text, devices) in enumerate(bill_notes.items(), 1):
                 console.print(escape(f"({i}) {', '.join(devices)}: {text}"), highlight=False, soft_wrap=True)
-        if rows[0].get("users_note"):  # --concurrent-users: the rate they send (plan's sentence)
-            console.print(say_json(rows[0].get("users_note_i18n"), rows[0]["users_note"]), highlight=False,
-                          soft_wrap=True)
         if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
             console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
                           soft_wrap=True)
@@ -289,7 +285,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             emit_json(rows)
             return
         cols = ["provider", "kind", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
-                "effective_cny_per_card_hour", *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
+                "list_cny_per_card_hour", "effective_cny_per_card_hour",
+                *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
+        # two prices per card-hour, both named (buyer review 2026-12-01: tco's 2.6 beside compare's 2.57 for the
+        # 910B month): the offer's at full use (a month = 730 h), as compare, migrate and rent-vs-buy show it, and
+        # this job's, the bill ÷ (cards × --hours)
+        from suanli.catalog.offers import card_hour_price
+
+        by_id = {o.id: o for o in cat.offers}
         # the notes are sentences: numbered under the table (one number per distinct sentence), so the column
         # holds only their numbers and the table keeps its width for the figures at 80 columns
         footnotes: dict[str, int] = {}
@@ -302,10 +305,15 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         shown = [{**r, "provider": _provider(r.get("offer"), r.get("provider")),
                   "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
                   "notes": refs(r),
+                  "list_cny_per_card_hour": card_hour_price(by_id[r["offer"]]) if r.get("offer") in by_id else None,
                   "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit")}
                  for r in rows]
         emit_rows(shown, cols, title=tr("cli.tco.title", gpus=gpus, device=display_name(lookup.accelerator(cat, gpu)),
-                                         hours=hours), headers=col_headers(cols, "tco.col"))
+                                         hours=hours), headers=col_headers(cols, "tco.col"),
+                  keep_always=("cost_cny", "effective_cny_per_card_hour"), drop_later=("cost_cny_max",),
+                  # ¥ max that repeats ¥ in every row goes first, before a provider's name wraps
+                  drop_first=("cost_cny_max",) if all(r["cost_cny_max"] == r["cost_cny"] for r in rows) else ())
+        console.print("[dim]" + tr("cli.tco.per_card_hour", gpus=gpus, hours=hours) + "[/dim]", highlight=False)
         from rich.markup import escape
 
         for text, i in footnotes.items():
@@ -355,6 +363,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                                        a.rent_offer, a.rent_bill, a.at_offer)
         rent_info: dict[str, Any] = {"rent_offer": a.json.get("rent_offer") or {}}
         extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": a.json.get("rent_at_utilization_offer_facts") or {}}
+        totals, total_cards = a.totals, a.totals["cards"]
         if rent_o is not None:
             o, bill = rent_o, rent_bill
             console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(
@@ -398,10 +407,16 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 continue
             if k == "break_even_utilization" and v is None:
                 v = say_json(r.break_even_note_i18n, r.break_even_note)
+            elif k in ("break_even_utilization", "utilization"):  # a share of the year, as the README says it
+                v = f"{v * 100:.1f}".rstrip("0").rstrip(".") + "%"
             if k == "cheaper" and isinstance(v, str):
                 v = tr(f"rvb.cheaper.{v}")
             items.append({"item": tr(f"rvb.item.{k}") if f"rvb.item.{k}" in messages(lang()) else k, "value": v})
         emit_rows(items, ["item", "value"], title=tr("cli.rvb.title"), headers=col_headers(["item", "value"]))
+        console.print(tr("cli.rvb.totals", cards=total_cards, years=years, share=utilization, rent=totals["rent_cny"],
+                         own=totals["own_cny"], capex=totals["capex_cny"], running=totals["running_cny"],
+                         cheaper=tr(f"rvb.cheaper.{'rent' if totals['rent_cny'] <= totals['own_cny'] else 'buy'}"),
+                         diff=abs(totals["own_cny"] - totals["rent_cny"])), highlight=False, soft_wrap=True)
         if fresh is not None:
             _say_fresh_range(fresh)
 

@@ -167,9 +167,53 @@ def _max_width(text: str) -> int:
     return max((cell_len(line) for line in text.split("\n")), default=0)
 
 
+_NUMBER = re.compile(r"[-+]?[¥$]?[\d,.]+[%kKMG]?")  # 1,600 · 46.53 · 15,000 · 64.7%: never cut, never wrapped
+_HYPHEN = re.compile(r"[^-]*-|[^-]+")  # an id's parts, each keeping its '-': ascend-|910b, vllm-|ascend
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_HEAD_CJK = 8  # a header word up to 8 cells (新价格, 撤回时间, GiB/卡) stays on one line
+
+
+def _head_min(text: str) -> int:
+    """The narrowest width for a header: its words whole, and a short Chinese header whole (新价格 stacked one
+    character a line at 80 columns, buyer review 2026-12-01)."""
+    runs = [cell_len(x) for x in _CJK_RUN.findall(text) if cell_len(x) <= _HEAD_CJK]  # a longer one may wrap
+    words = [cell_len(x) for x in text.split() if cell_len(x) <= _HEAD_CJK]  # GiB/卡 whole, not GiB/ over 卡
+    return max([_min_width(text), *runs, *words])
+
+
+def _hyphen_min(text: str) -> int:
+    """The narrowest width at which `text` wraps with ids broken only after a '-' (ascend-|910b), numbers whole."""
+    return max((cell_len(part) for line in text.split("\n") for x in _pieces(line) if x.strip()
+                for part in ([x.rstrip()] if _NUMBER.fullmatch(x.strip()) else _HYPHEN.findall(x.rstrip()))),
+               default=0)
+
+
+def _cut_floor(text: str) -> int:
+    """The narrowest width an ellipsis may cut `text`'s words to: 8 cells (a number stays whole)."""
+    return max((cell_len(x.rstrip()) if _NUMBER.fullmatch(x.strip()) else min(8, cell_len(x.rstrip()))
+                for line in text.split("\n") for x in _pieces(line) if x.strip()), default=0)
+
+
+def _fold(piece: str, width: int) -> list[str]:
+    """A word wider than `width`: broken after its '-' (an id: mtt-|s4000), and a part still too wide cut with
+    an ellipsis (never split mid-word into two unmarked halves)."""
+    out: list[str] = []
+    line = ""
+    for part in _HYPHEN.findall(piece):
+        if line and cell_len(line + part) > width:
+            out.append(line)
+            line = ""
+        if cell_len(part) > width:
+            cut = next((i for i in range(len(part), 0, -1) if cell_len(part[:i]) <= width - 1), 0)
+            part = part[:cut] + "…"
+        line += part
+    out.append(line)
+    return out
+
+
 def wrap_cell(text: str, width: int) -> str:
-    """`text` wrapped to `width` cells at spaces, after · _ and between CJK characters only (a piece wider
-    than `width` is cut)."""
+    """`text` wrapped to `width` cells at spaces, after · _ and between CJK characters only; a word wider than
+    `width` breaks after a '-' and else is cut with an ellipsis (`_fold`)."""
     out: list[str] = []
     for para in text.split("\n"):
         line = ""
@@ -180,28 +224,49 @@ def wrap_cell(text: str, width: int) -> str:
             if line and cell_len(line + piece) > width:
                 out.append(line.rstrip())
                 line = ""
-            while cell_len(piece) > width:  # only when the column had to go below its widest word
-                cut = next(i for i in range(len(piece), 0, -1) if cell_len(piece[:i]) <= width or i == 1)
-                out.append(piece[:cut])
-                piece = piece[cut:]
+            if cell_len(piece.rstrip()) > width:  # only when the column had to go below its widest word
+                *whole, piece = _fold(piece.rstrip(), width)
+                if line:
+                    out.append(line.rstrip())
+                out.extend(whole)
+                line = ""
             line += piece
         out.append(line.rstrip())
     return "\n".join(out)
 
 
-def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence[int] = ()) -> tuple[list[int], list[int]]:
+def _wrap_head(text: str, width: int) -> str:
+    """A header wrapped at its spaces (TTFT|毫秒, not TTFT 毫|秒); a word wider than `width` as a cell wraps."""
+    out: list[str] = []
+    for word in text.split(" "):
+        if out and cell_len(out[-1] + " " + word) <= width:
+            out[-1] += " " + word
+        else:
+            out.extend(wrap_cell(word, width).split("\n") if cell_len(word) > width else [word])
+    return "\n".join(out)
+
+
+def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence[int] = (),
+                keep_always: Sequence[int] = (), drop_later: Sequence[int] = ()) -> tuple[list[int], list[int]]:
     """Column widths for a table of `cells` (header first) in `width` terminal cells, words kept whole:
     every column at its full width when that fits, after leaving out `drop_first` and then columns with one
     value in every row (all-zero first) if needed; else each at least its widest word, the rest shared by how
-    much each lacks; else the longest words are cut (widest column first, not below 8 cells); else columns go
-    from the right, never the first. Returns (kept column indexes, their widths)."""
+    much each lacks, after leaving out `drop_later` (the caller's less important columns, in order) if the
+    words do not fit whole; else ids break after a '-', then the longest words are cut with an ellipsis
+    (widest column first, not below 8 cells; numbers never); else columns go from the right. The first column
+    and `keep_always` (the figure a table ranks by) never go. Returns (kept column indexes, their widths)."""
     n = len(cells[0]) if cells else 0
-    lo = [max(_min_width(r[j]) for r in cells) for j in range(n)]
+    lo = [max([_head_min(cells[0][j]), *(_min_width(r[j]) for r in cells[1:])]) for j in range(n)]
     hi = [max(_max_width(r[j]) for r in cells) for j in range(n)]
     keep = list(range(n))
+    fixed = {0, *keep_always}
 
     def fits(bound: list[int]) -> bool:
         return sum(bound[k] for k in keep) + _GAP * (len(keep) - 1) <= width
+
+    def drop(j: int) -> None:
+        if j in keep and j not in fixed:
+            keep.remove(j)
 
     # low-value columns (the caller's, then one value in every row) go before anything wraps
     constant = sorted((j for j in range(1, n) if len(cells) > 2 and len({r[j] for r in cells[1:]}) == 1),
@@ -209,38 +274,48 @@ def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence
     for j in [*drop_first, *constant]:
         if fits(hi):
             break
-        if j in keep and j != 0:
-            keep.remove(j)
-    # then the longest words are cut, widest column first, down to 8 cells (or the header's widest word) —
-    # an id split over two lines is better than a verdict column gone; only then columns go from the right
-    floor = {j: max(min(8, lo[j]), _min_width(cells[0][j])) for j in range(n)}
-    while not fits(lo):
-        j = max(keep, key=lambda k: lo[k] - floor[k])
-        if lo[j] <= floor[j]:
+        drop(j)
+    for j in drop_later:  # then the caller's less important columns, before any word is broken
+        if fits(lo):
             break
-        lo[j] -= 1
-        hi[j] = max(hi[j], lo[j])
+        drop(j)
+    # then ids break after a '-', then the longest words are cut with an ellipsis, widest column first, down to
+    # 8 cells (or the header's widest word; numbers whole); only then columns go from the right
+    head = [_head_min(cells[0][j]) for j in range(n)]
+    for floor in ([max([head[j], *(_hyphen_min(r[j]) for r in cells[1:])]) for j in range(n)],
+                  [max([head[j], *(_cut_floor(r[j]) for r in cells[1:])]) for j in range(n)]):
+        while not fits(lo):  # the widest word first (a long note's id before a source's)
+            j = max(keep, key=lambda k: lo[k] if lo[k] > floor[k] else -1)
+            if lo[j] <= floor[j]:
+                break
+            lo[j] -= 1
+            hi[j] = max(hi[j], lo[j])
     for j in range(n - 1, 0, -1):
         if fits(lo) or len(keep) <= 1:
             break
-        if j in keep:
-            keep.remove(j)
+        drop(j)
     room = width - _GAP * (len(keep) - 1)
     if sum(hi[k] for k in keep) <= room:
         return keep, [hi[k] for k in keep]
     w = {k: lo[k] for k in keep}
     spare = room - sum(w.values())
-    for k in sorted(keep, key=lambda k: hi[k] - w[k]):  # whole columns first, the cheapest to complete first
-        if 0 < hi[k] - w[k] <= spare:
-            spare -= hi[k] - w[k]
-            w[k] = hi[k]
-    while spare > 0:  # then one cell at a time to the narrowest column still short of its full width
-        short = [k for k in keep if w[k] < hi[k]]
-        if not short:
-            break
-        k = min(short, key=lambda k: w[k])
-        w[k] += 1
-        spare -= 1
+    # whole cells and short headers first (a longer header may wrap at its spaces: `list` over `¥/card-h`), then
+    # whole headers; in each
+    # pass whole columns first, the cheapest to complete first
+    short_head = {k: _max_width(cells[0][k]) if _max_width(cells[0][k]) <= _HEAD_CJK else 0 for k in keep}  # ¥ total
+    body = {k: max(lo[k], min(hi[k], max([short_head[k], *(_max_width(r[k]) for r in cells[1:])]))) for k in keep}
+    for goal in (body, hi):
+        for k in sorted(keep, key=lambda k: goal[k] - w[k]):
+            if 0 < goal[k] - w[k] <= spare:
+                spare -= goal[k] - w[k]
+                w[k] = goal[k]
+        while spare > 0:  # then one cell at a time to the narrowest column still short of the goal
+            short = [k for k in keep if w[k] < goal[k]]
+            if not short:
+                break
+            k = min(short, key=lambda k: w[k])
+            w[k] += 1
+            spare -= 1
     return keep, [w[k] for k in keep]
 
 
@@ -251,9 +326,12 @@ def emit_rows(
     title: str | None = None,
     headers: Mapping[str, str] | None = None,
     drop_first: Sequence[str] = (),
+    keep_always: Sequence[str] = (),
+    drop_later: Sequence[str] = (),
 ) -> None:
     """Print rows as a table, JSON list or CSV with the given column order. A table fits the terminal with
-    words whole (`fit_columns`); columns that cannot fit are named below it (`drop_first`: which go first)."""
+    words whole (`fit_columns`); columns that cannot fit are named below it (`drop_first`: which go first;
+    `drop_later`: which go before a word breaks; `keep_always`: never)."""
     if fmt is Format.json:
         emit_json([{c: r.get(c) for c in columns} for r in rows])
         return
@@ -269,12 +347,15 @@ def emit_rows(
         return
     names = [(headers or {}).get(c, c) for c in columns]
     cells = [names, *[[_cell(r.get(c)) for c in columns] for r in rows]]
-    keep, widths = fit_columns(cells, console.width, [columns.index(c) for c in drop_first if c in columns])
+    def at(names_: Sequence[str]) -> list[int]:
+        return [columns.index(c) for c in names_ if c in columns]
+
+    keep, widths = fit_columns(cells, console.width, at(drop_first), at(keep_always), at(drop_later))
     table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                   collapse_padding=True, padding=(0, 1))
     for j, wd in zip(keep, widths):
         numeric = any(isinstance(r.get(columns[j]), int | float) and not isinstance(r.get(columns[j]), bool) for r in rows)
-        table.add_column(wrap_cell(names[j], wd), width=wd, no_wrap=True, overflow="crop",
+        table.add_column(_wrap_head(names[j], wd), width=wd, no_wrap=True, overflow="crop",
                          justify="right" if numeric else "left")
     for row in cells[1:]:
         table.add_row(*(wrap_cell(row[j], wd) for j, wd in zip(keep, widths)))

@@ -113,6 +113,10 @@ def render_plan(r: PlanResult) -> None:
             if q.concurrent_users and q.requests_per_s
             else Message("plan.what.rps", rps=q.requests_per_s) if q.requests_per_s
             else Message("plan.what.generated", tokens=q.tokens))
+    if q.task == "inference":  # the request's lengths, as compare states them (the 512-token prompt was unsaid)
+        what = Message("plan.what.lengths", what=what, input=q.input, output=q.output,
+                       default=Message("plan.what.lengths_default")
+                       if not {"input", "output"} & q.model_fields_set else "")
     console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
                                          objective=q.objective)) + "[/bold] · "
                   + t("plan.scope", lg, region=t(f"price_region.{q.region}", lg),
@@ -143,7 +147,10 @@ def render_plan(r: PlanResult) -> None:
                     "¥ total": p.total_cost_cny})
         rows.append(row)
     if rows:
-        emit_rows(rows, list(rows[0]), title=t("plan.ranked", lg), headers={k: t(v, lg) for k, v in cols.items()})
+        # ¥ total is what the plans are ranked by: it never goes; its parts (the reasons give both) and the
+        # memory column go before an id is broken (buyer review 2026-12-01: `¥ total` had gone at 80 columns)
+        emit_rows(rows, list(rows[0]), title=t("plan.ranked", lg), headers={k: t(v, lg) for k, v in cols.items()},
+                  keep_always=("¥ total",), drop_later=("¥ migr", "¥ rent", "GiB", "TTFT ms"))
     for p in r.plans:
         console.print(f"{p.rank}. {say(_i18n([p.reason_i18n], [p.reason])[0])}", highlight=False)
         for w in _i18n(p.warnings_i18n, p.warnings):
