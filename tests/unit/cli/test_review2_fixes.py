@@ -94,7 +94,7 @@ def test_migrate_cost_without_a_price_is_one_short_line() -> None:
     out = _run("--lang", "en", "migrate", "cost", "--model", "qwen2.5-7b")
     lines = out.stderr.strip().splitlines()
     # one line: the catalog's account once below it said "widen" and "pass --saving" a second time
-    assert out.returncode == 2 and len(lines) == 1 and out.stderr.count("--saving") == 1
+    assert out.returncode == 2 and len(lines) == 1 and out.stderr.count("pass --saving") == 1  # and the field
     assert lines[0] == ("error: --saving: no cn (Chinese platforms) listing price for h100-sxm to derive the monthly "
                         "saving: pass --saving, or widen with --offer-kinds listing,index")
     assert len(lines[0]) < 200
