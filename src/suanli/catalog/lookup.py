@@ -108,18 +108,37 @@ def model(catalog: Catalog, name: str) -> ModelArch:
 
 
 _TRAINING_TASKS = ("pretrain", "full", "lora", "qlora")
+# a name that is the tuned checkpoint's own: an "instruct", "chat" or "it" word (qwen2.5-7b-instruct, glm-4-9b-chat,
+# llama-2-7b-chat, gemma-2b-it); not chatglm3-6b, whose "chat" is part of the family's name
+_TUNED_WORD = re.compile(r"(^|[-/.])(instruct|chat|it)($|[-/.])")
+
+
+def _typed_hf_id(m: ModelArch, asked: str) -> str | None:
+    """The catalog's spelling of a full Hugging Face id (organisation/name) typed as the preset's id or one of its
+    aliases; None for a short name, a config.json path or an organisation the preset does not name."""
+    if "/" not in asked:
+        return None
+    key = normalize(asked)
+    return next((n for n in (m.id, *m.aliases) if "/" in n and normalize(n) == key), None)
 
 
 def checkpoint_id(m: ModelArch, task: str, asked: str | None = None) -> str:
-    """The Hugging Face id a job downloads: training (pretrain, full, lora, qlora) starts from the pre-trained base
-    checkpoint (`base_id`) of an instruction-tuned preset, same architecture; inference serves the preset's own id.
-    A name asked for that is the tuned checkpoint's own (`asked` with an "instruct" or "chat" word: qwen2.5-7b-instruct,
-    glm-4-9b-chat; not chatglm3-6b) keeps it."""
-    if m.base_id is None or task not in _TRAINING_TASKS:
-        return m.id
-    if asked is not None and re.search(r"(^|[-/.])(instruct|chat)($|[-/.])", normalize(asked)):
-        return m.id
-    return m.base_id
+    """The Hugging Face id a job downloads. Training (pretrain, full, lora, qlora) starts from the pre-trained base
+    checkpoint, serving (inference) loads the instruction-tuned one, same architecture: a preset whose id is the tuned
+    checkpoint names its base in `base_id` (Qwen2.5-7B-Instruct -> Qwen2.5-7B), one whose id is the base names its
+    tuned checkpoint in `instruct_id` (Llama-3.1-8B -> Llama-3.1-8B-Instruct); a preset with neither is both.
+    What was asked for overrides the task: a full Hugging Face id typed (meta-llama/Llama-3.1-8B, Qwen/Qwen3-8B-Base)
+    is the checkpoint, as typed; a short name with an "instruct", "chat" or "it" word (qwen2.5-7b-instruct,
+    llama-3.1-8b-instruct, gemma-2b-it) is the tuned one for every task."""
+    if asked is not None:
+        typed = _typed_hf_id(m, asked)
+        if typed is not None:
+            return typed
+        if _TUNED_WORD.search(normalize(asked)):
+            return m.instruct_id or m.id
+    if task in _TRAINING_TASKS:
+        return m.base_id or m.id
+    return m.instruct_id or m.id
 
 
 def stack(catalog: Catalog, stack_id: str) -> SoftwareStack:

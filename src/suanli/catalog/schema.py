@@ -455,6 +455,15 @@ class ModelArch(_Strict):
         None, description="source id for `base_id`: the base checkpoint's model card, and where its config.json's "
         "dimensions were checked against `id`'s (required with base_id)"
     )
+    instruct_id: str | None = Field(
+        None, description="where `id` is the pre-trained (base) checkpoint: the Hugging Face id of the instruction-tuned "
+        "checkpoint made from it (-Instruct, -Chat, -it), same dimensions; one of `aliases`. Serving names it "
+        "(catalog.lookup.checkpoint_id); None: `id` is the tuned one, or no tuned checkpoint is public"
+    )
+    instruct_source: str | None = Field(
+        None, description="source id for `instruct_id`: the tuned checkpoint's model card, and where its config.json's "
+        "dimensions were checked against `id`'s, or that they were not (required with instruct_id)"
+    )
     family: str
     kind: Literal["llm", "diffusion"] = "llm"
     hf_architecture: str | None = Field(None, description="transformers class that builds an equivalent model")
@@ -539,6 +548,12 @@ class ModelArch(_Strict):
             raise ValueError(f"base_id {self.base_id} is not among the aliases of {self.id}")
         if (self.base_id is None) != (self.base_source is None):  # a base checkpoint named is a base checkpoint cited
             raise ValueError(f"base_id and base_source of {self.id} go together")
+        if self.instruct_id is not None and self.instruct_id not in self.aliases:
+            raise ValueError(f"instruct_id {self.instruct_id} is not among the aliases of {self.id}")
+        if (self.instruct_id is None) != (self.instruct_source is None):  # a tuned checkpoint named is one cited
+            raise ValueError(f"instruct_id and instruct_source of {self.id} go together")
+        if self.base_id is not None and self.instruct_id is not None:  # `id` is either the tuned one or the base
+            raise ValueError(f"{self.id} names both a base_id and an instruct_id: `id` is one of the two")
         return self
 
     @model_validator(mode="after")
