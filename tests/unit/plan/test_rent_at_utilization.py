@@ -122,6 +122,6 @@ def test_cli_names_the_offer_and_unit_of_the_rent_at_this_use() -> None:
     zh = _run("--lang", "zh", "rent-vs-buy", "--gpu", "l20")
     assert zh.returncode == 0, zh.stderr
     assert "ctyun-l20-1card-hour，按小时计费：4,380 个小时 = ¥68,854" in zh.stdout and "45,270" not in zh.stdout
-    assert "0.185" in zh.stdout
+    assert "18.5%" in zh.stdout  # the break-even as a share, as the README says it (buyer review 2026-12-01)
     bad = _run("rent-vs-buy", "--gpu", "l20", "--use-pattern", "weekends")
     assert bad.returncode != 0 and "use-pattern" in bad.stderr and "Traceback" not in bad.stderr
