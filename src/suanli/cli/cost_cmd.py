@@ -151,6 +151,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second the --gpus cards must serve (the planner's serving search)")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s (default when no --requests-per-s: 0.2, MLPerf Inference's Server bound)")] = None,
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
+        concurrent_users: Annotated[int | None, typer.Option(help="serving: users streaming at once, instead of --requests-per-s (as plan: needs --tpot; rate = users ÷ (TTFT + output × TPOT), Little's law)")] = None,
         input_: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens per request (as plan; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="serving: output tokens per request (as plan; default 256)")] = None,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
@@ -179,7 +180,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
                                error_bands=packaged_error_bands(),  # each row's speed evidence on its stack
-                               input_tokens=input_, output_tokens=output)
+                               input_tokens=input_, output_tokens=output, concurrent_users=concurrent_users)
         from suanli.views.estimates import calibration_rows
 
         rows = calibration_rows(rows, cat)  # the calibration file's factors each row used, as estimate applies them
@@ -217,6 +218,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
 
             for i, (text, devices) in enumerate(bill_notes.items(), 1):
                 console.print(escape(f"({i}) {', '.join(devices)}: {text}"), highlight=False, soft_wrap=True)
+        if rows[0].get("users_note"):  # --concurrent-users: the rate they send (plan's sentence)
+            console.print(say_json(rows[0].get("users_note_i18n"), rows[0]["users_note"]), highlight=False,
+                          soft_wrap=True)
         if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
             console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
                           soft_wrap=True)
