@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from suanli.estimate.workload import Precision, Task, Workload
 from suanli.catalog.load import packaged_assumptions
 from suanli.plan.request import MAX_CONCURRENT_USERS, PlanRequest
 from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
 
-__all__ = ["CompareBody", "EstimateBody", "MigrateBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
+__all__ = ["CompareBody", "EstimateBody", "JsonBody", "MigrateBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
 
 _NAME = Field(min_length=1, max_length=MAX_NAME_CHARS)
 _ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): the defaults below
@@ -23,7 +23,22 @@ OfferKinds = Annotated[tuple[Literal["listing", "index", "reference"], ...],
                        Field(min_length=1, max_length=3, description="which prices to use: rentable listings by default")]
 
 
-class EstimateBody(Workload):
+def _bool_not_a_number(cls: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
+    """JSON true/false is not a number (OpenAPI's `number`/`integer`), though pydantic's lax mode reads it as 1/0:
+    refused for every field whose type has no bool in it (schemathesis: `"server_share": false` was accepted)."""
+    if isinstance(value, bool) and info.field_name is not None:
+        if "bool" not in str(cls.model_fields[info.field_name].annotation):
+            raise ValueError("Input should be a valid number, not a boolean")
+    return value
+
+
+class JsonBody(BaseModel):
+    """What every request body shares: a boolean is never read as a number."""
+
+    _no_bool_numbers = field_validator("*", mode="before")(classmethod(_bool_not_a_number))
+
+
+class EstimateBody(Workload, JsonBody):
     """A model and a device plus the workload fields of `suanli estimate`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -32,7 +47,7 @@ class EstimateBody(Workload):
     gpu: str = Field(min_length=1, max_length=200, description="accelerator id or alias")
 
 
-class PlanBody(PlanRequest):
+class PlanBody(PlanRequest, JsonBody):
     """The fields of `suanli plan` (with the shared bounds of `suanli.views.bounds`), plus what to return.
     Saving is a write: POST the same body to /api/plans with the token."""
 
@@ -69,7 +84,7 @@ class SavePlanBody(PlanBody):
     name: str | None = Field(None, max_length=300, description="name of the saved plan")
 
 
-class CompareBody(BaseModel):
+class CompareBody(JsonBody):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     model: str = _NAME
@@ -102,7 +117,7 @@ class CompareBody(BaseModel):
     offer_kinds: OfferKinds = ("listing",)
 
 
-class TcoBody(BaseModel):
+class TcoBody(JsonBody):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     gpu: str = _NAME
@@ -115,7 +130,7 @@ class TcoBody(BaseModel):
     offer_kinds: OfferKinds = ("listing",)
 
 
-class MigrateBody(BaseModel):
+class MigrateBody(JsonBody):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     model: str = _NAME
@@ -134,7 +149,7 @@ class MigrateBody(BaseModel):
     offer_kinds: OfferKinds = ("listing",)
 
 
-class PriceBody(BaseModel):
+class PriceBody(JsonBody):
     """A new price for an existing offer; it is added to the offer's history (nothing is overwritten)."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)

@@ -57,3 +57,17 @@ def test_the_openapi_error_body_says_so(tmp_path: Path) -> None:
     spec = c.get("/openapi.json").json()
     props = spec["components"]["schemas"]["ErrorBody"]["properties"]
     assert "always present" in props["error_i18n"]["description"]
+
+
+@pytest.mark.parametrize("route, body, field", [
+    ("/api/rent-vs-buy", {"server_share": False}, "server_share"),
+    ("/api/tco", {"gpu": "h100", "hours": 5, "subsidy": False}, "subsidy"),
+    ("/api/estimate", {"model": "qwen2.5-7b", "gpu": "h100", "batch": True}, "batch"),
+    ("/api/migrate", {"model": "qwen2.5-7b", "saving": False}, "saving"),
+])
+def test_a_boolean_is_not_a_number(tmp_path: Path, route: str, body: dict, field: str) -> None:  # type: ignore[type-arg]
+    """JSON true/false is not a number in the OpenAPI schema; pydantic's lax mode would read it as 1/0 (schemathesis
+    found `"server_share": false` accepted by POST /api/rent-vs-buy)."""
+    c = TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path}/s.db")))
+    r = c.post(route, json=body)
+    assert r.status_code == 422 and r.json()["field"] == field, r.text

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from suanli.api.deps import catalog, run_bounded
 from suanli.api.errors import as_field
 from suanli.api.responses import OfferFacts
-from suanli.api.schemas import OfferKinds, Region
+from suanli.api.schemas import JsonBody, OfferKinds, Region
 from suanli.catalog.load import packaged_assumptions
 from suanli.errors import InputError
 from suanli.i18n import Lang, Surface, localize
@@ -26,7 +26,7 @@ router = APIRouter(prefix="/api", tags=["compute"])
 _ASSUME = packaged_assumptions()  # the CLI's defaults (assumptions.yaml), each with its source
 
 
-class RentVsBuyBody(BaseModel):
+class RentVsBuyBody(JsonBody):
     """The options of `suanli rent-vs-buy`, with its defaults; the bounds are the core's (`plan.cost.rent_vs_buy`)."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
