@@ -335,14 +335,13 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
             if cwhy is None:
                 w, lay, swhy = w2, other, None
     if lay is None:
-        return w, _not_served_row(cat, m, acc, w, requests_per_s, tpot_s, ttft_s, error_bands, lengths, users,
-                                  swhy), None
+        return w, _not_served_row(cat, m, acc, w, requests_per_s, tpot_s, ttft_s, error_bands, lengths, swhy), None
     return w, None, lay
 
 
 def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_per_s: float, tpot_s: float | None,
                     ttft_s: float | None, error_bands: dict[str, ErrorBand] | None, lengths: tuple[int, int],
-                    users: int | None, why: Message | None) -> Message:
+                    why: Message | None) -> Message:
     """Why a compare row does not serve the rate, in the row's own layout (buyer review 2026-12-01: 'tp2 batch 33
     within 50 ms' above 'its best TPOT is 184 ms' read as another tp): the row's tp × replicas serves at most its
     capacity within the targets (that batch per replica); the batch per replica that would carry the rate on that
@@ -351,8 +350,11 @@ def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_
     rate = Message("cmp.serving.rate", rps=requests_per_s)
     c = estimate(cat, m, acc, w, dict(error_bands or {})).contract()
     cap_tok_s = c["speed"].get("output_tokens_per_s")
+    # the latency targets lifted, and with them the users: the rate is already derived from them (plan's request
+    # refuses concurrent users without a TPOT, buyer regression 2026-12-01: --concurrent-users failed whenever one
+    # device could not carry the rate)
     carry, _ = _rate_search(cat, m, acc, w.gpus, w.precision, w.tp, requests_per_s, None, None, error_bands,
-                            lengths, users)
+                            lengths, None)
     if not cap_tok_s or carry is None:
         return Message("cmp.serving.not_served", rate=rate, why=why or Message("cmp.no_layout_fits"))
     limits = ([Message("cmp.serving.tpot", tpot_ms=tpot_s * 1000)] if tpot_s is not None

@@ -1,0 +1,15 @@
+"""costc task (2026-12-01): POST /api/compare with concurrent users beyond one device's capacity answers rows
+(was 400 "concurrent_users: needs tpot_s")."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+
+def test_api_compare_users_beyond_one_devices_capacity(client: TestClient) -> None:
+    body = {"model": "qwen2.5-72b", "devices": ["h800", "910b"], "gpus": 16, "concurrent_users": 200, "tpot_s": 0.05}
+    r = client.post("/api/compare", json=body)
+    assert r.status_code == 200, r.text
+    rows = r.json()
+    rows = rows["rows"] if isinstance(rows, dict) else rows
+    assert any(row["served"] is None and row["layout_note_i18n"]["id"] == "cmp.serving.not_served_row" for row in rows)

@@ -1,0 +1,19 @@
+"""`suanli compare --concurrent-users` when one device cannot carry the rate (buyer regression 2026-12-01): the
+row says what its layout serves at most, in English and Chinese (was: "--concurrent-users: needs --tpot")."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from suanli.cli.main import app
+
+ARGS = ("compare", "--model", "qwen2.5-72b", "--gpu", "h800", "--gpu", "910b", "--gpus", "16",
+        "--concurrent-users", "200", "--tpot", "0.05")
+
+
+def test_users_beyond_one_devices_capacity_en_zh() -> None:
+    for lang, says in (("en", "does not serve 15.62 requests/s"), ("zh", "15.62")):
+        r = CliRunner().invoke(app, ["--lang", lang, *ARGS], env={"COLUMNS": "200"})
+        assert r.exit_code == 0 and r.exception is None, (r.exception, r.output)
+        assert says in r.output
+        assert "--tpot" not in r.output.split("serving")[0]  # no refusal line
