@@ -294,6 +294,25 @@ def _capacity_tp(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     return best
 
 
+def _capacity_row(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
+                  tp: int | None, tpot_s: float, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
+                  lengths: tuple[int, int]) -> tuple[Workload, Message | None]:
+    """The capacity row of a compare that states a TPOT or a rate, the one function both take it from (costc task:
+    --tpot without a rate took `serving_capacity`'s single pick, tp4 × 2 at 10,928 tok/s for qwen3-32b on 8 × H800,
+    while a rate showed tp2 × 4 at 12,838): the steady-state capacity (`_served_layout`, steady) at the tp whose
+    capacity is the most any tp carries (`_capacity_tp`, plan's `_capacity_rates` rule), through plan's evidence step.
+    When nothing meets the targets, the batch-1 layout and why."""
+    w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, tpot_s, ttft_s, error_bands, lengths,
+                            steady=True)
+    if why is not None:
+        return w, why
+    best_tp = _capacity_tp(cat, m, acc, gpus, precision, tp, tpot_s, ttft_s, error_bands, lengths, w.tp)
+    if best_tp != w.tp:
+        w, _ = _served_layout(cat, m, acc, gpus, precision, tokens, best_tp, None, tpot_s, ttft_s, error_bands,
+                              lengths, steady=True)
+    return w, None
+
+
 def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                  tp: int | None, requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
                  error_bands: dict[str, ErrorBand] | None = None,
@@ -313,15 +332,10 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     tp cannot carry it and no tp is pinned, plan's tp for the rate, whose capacity then makes the row. Returns (the
     capacity workload, why the rate is not served or nothing fits, the rate's layout or None)."""
     cap_tpot = tpot_s if tpot_s is not None else DEFAULT_SERVING_TPOT_S
-    w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, cap_tpot, ttft_s, error_bands, lengths,
-                            steady=True)
+    w, why = _capacity_row(cat, m, acc, gpus, precision, tokens, tp, cap_tpot, ttft_s, error_bands, lengths)
     if why is not None:  # nothing meets the latency targets at any batch: the batch-1 layout and why (as before)
         return _served_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, tpot_s, ttft_s,
                               error_bands, lengths) + (None,)
-    best_tp = _capacity_tp(cat, m, acc, gpus, precision, tp, cap_tpot, ttft_s, error_bands, lengths, w.tp)
-    if best_tp != w.tp:
-        w, _ = _served_layout(cat, m, acc, gpus, precision, tokens, best_tp, None, cap_tpot, ttft_s, error_bands,
-                              lengths, steady=True)
     lay, swhy = _rate_search(cat, m, acc, gpus, precision, w.tp, requests_per_s, tpot_s, ttft_s, error_bands,
                              lengths, users)
     if lay is None and tp is None:
@@ -386,9 +400,11 @@ def serving_row_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precisio
     if requests_per_s is not None:  # the layout's capacity in the row, the rate's run batch beside
         return _rate_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, target_tpot, ttft_s,
                             error_bands, lengths, users)
-    # a stated TPOT: the capacity at the steady-state TPOT a rate is served at (as with a rate)
+    if tpot_s is not None:  # a stated TPOT: the capacity row a rate shows (`_capacity_row`, the one function)
+        w, why = _capacity_row(cat, m, acc, gpus, precision, tokens, tp, tpot_s, ttft_s, error_bands, lengths)
+        return w, why, None
     w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, target_tpot, ttft_s, error_bands,
-                            lengths, steady=tpot_s is not None)
+                            lengths)
     return w, why, None
 
 

@@ -745,6 +745,33 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
             "max_mem": needed_bytes(mem) + runtime}
 
 
+def _at_most_within_memory_error(bands: dict[str, ErrorBand], devs: list[_Device], di: np.ndarray,
+                                 most: dict[str, np.ndarray], st: Any, mt: Any, tp: np.ndarray,
+                                 rates: dict[str, np.ndarray], replicas: np.ndarray, pool: np.ndarray | None,
+                                 runtime: np.ndarray, usable: np.ndarray, req: PlanRequest) -> dict[str, np.ndarray]:
+    """Plan's evidence step on the serve-at-most batch (`_serve_at_most`), as `evidence_pick` applies it to the
+    batches of the grid: a largest batch whose memory headroom is within the stack's known inference-memory error
+    and under its pooled bias (`error_rule`: headroom < min(limit, risk) fails, as `_evidence_fails`) is set aside for
+    the largest batch whose headroom passes, when that one serves at least 1 / DEMOTION_COST_FACTOR of the rate (the
+    same terms a passing layout replaces a failing one on). Buyer regression 2026-12-01: qwen2.5-7b on one RTX 4090
+    at --tpot 0.2 quoted batch 141 at 21.58 of 21.59 GiB ("likely short") where compare's no-target row, through
+    `evidence_pick`, ran batch 64."""
+    need_pct = np.zeros(di.shape)
+    for j in np.unique(di):
+        limit, risk = error_rule(bands, devs[int(j)].stack.id, memory_group(req.task), True)
+        if limit is not None and risk is not None:
+            need_pct[di == j] = max(0.0, min(limit, risk))
+    if not np.any(need_pct > 0):
+        return most
+    kept = usable * (1 - need_pct / 100)  # headroom ≥ need_pct: (usable − need) / usable ≥ need_pct / 100
+    fails = (most["max_b"] >= 1) & (most["max_mem"] > kept)
+    if not np.any(fails):
+        return most
+    ev = _serve_at_most(st, mt, tp, rates, replicas, pool, runtime, kept, req)
+    take = fails & (ev["max_b"] >= 1) & (ev["max_rps"] * DEMOTION_COST_FACTOR >= most["max_rps"])
+    return {k_: np.where(take, ev[k_], v) for k_, v in most.items()}
+
+
 def _round_down(x: float, digits: int = 3) -> float:
     """`x` rounded down to `digits` significant figures (a rate lowered to it is still served)."""
     if not math.isfinite(x) or x <= 0:
@@ -837,7 +864,8 @@ def _steady_serving(req: PlanRequest) -> bool:
     return (req.requests_per_s or 0) * req.output > 0 or (req.concurrent_users or 0) > 0
 
 
-def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
+def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device],
+                bands: dict[str, ErrorBand] | None = None) -> tuple[dict[str, np.ndarray], int]:
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
     inference kernels, then the replicas needed for the request rate."""
     arch.require_llm(m, "serving plans")
@@ -926,6 +954,9 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req)
                 if users == 0 and (need_tok_s > 0 or req.gpus is not None)
                 else {k_: np.full(di.shape, np.nan) for k_ in ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem")})
+        if bands and not np.all(np.isnan(most["max_b"])):
+            most = _at_most_within_memory_error(bands, devs, di, most, st, mt, tp, rates, replicas, pool, runtime,
+                                                usable, req)
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
         # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
         # sets: tokens to generate add it to the hours (a job); a stated serving period is the rental, and the
@@ -1085,7 +1116,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
             raise InputError("framework", Message("err.no_framework_in_the_catalog_runs", req_task=req.task, names_list=' and '.join(_unrun_pins(least, req)), least_name=least.name))
     offers = usable_offers(cat, req.region, req.offer_kinds, None if req.billing == "any" else req.billing)
     devs = _devices(cat, m, req, offers)
-    grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs)
+    grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs, error_bands)
     # a configuration whose speed cannot be estimated (an offload without the device's PCIe rate) is no plan: the
     # why-not says so (`why.measure_no_speed`)
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
@@ -1475,10 +1506,12 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
 DEFAULT_SERVING_TPOT_S = 0.2
 
 
-def _one_device_serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, device: str, **update: Any
+def _one_device_serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                           bands: dict[str, ErrorBand] | None = None, **update: Any
                            ) -> tuple[PlanRequest, list[_Device], dict[str, np.ndarray] | None, Message | None]:
     """The serving grid of exactly `req.gpus` cards of one device, prices and device filters aside (`update`
-    overrides request fields): (request, devices, grid, None), or (request, devices, None, why it is excluded)."""
+    overrides request fields; `bands`: the serve-at-most batch by plan's evidence step, `_serve_grid`):
+    (request, devices, grid, None), or (request, devices, None, why it is excluded)."""
     if req.gpus is None:
         raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
     acc = lookup.accelerator(cat, device)
@@ -1487,7 +1520,7 @@ def _one_device_serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, device:
     devs = _devices(cat, m, r, (), priced=False)
     if devs[0].excluded is not None:
         return r, devs, None, devs[0].excluded
-    return r, devs, _serve_grid(cat, m, r, devs)[0], None
+    return r, devs, _serve_grid(cat, m, r, devs, bands)[0], None
 
 
 def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
@@ -1500,7 +1533,7 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     the why-not line `plan` would give the device)."""
     if req.task != "inference":
         raise InputError("task", Message("err.serving_layout_lays_out_serving_fastest"))
-    r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device)
+    r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device, error_bands)
     if grid is None:
         return None, excluded
     d, acc = devs[0], devs[0].acc
@@ -1528,7 +1561,8 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     plan's evidence step with `error_bands` as `serving_layout` (`evidence_pick`, its TPOT, TTFT and memory margins
     those of that largest batch); a rate up to it is served. Returns (layout, None) or (None, the why-not
     `serving_layout` gives)."""
-    r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device, requests_per_s=None, concurrent_users=None,
+    r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device, error_bands, requests_per_s=None,
+                                                     concurrent_users=None,
                                                      tokens=None)
     if grid is None:
         return None, excluded

@@ -36,7 +36,14 @@ def test_capacity_gives_way_to_a_layout_that_passes_the_evidence(cat) -> None:  
     assert (lay.tp, lay.micro_batch) == (4, 256) and not demoted(lay.tpot_s)
     assert lay.tokens_per_s * DEMOTION_COST_FACTOR >= bare.tokens_per_s
     assert lay.tpot_s <= 0.05
-    # compare's row with the bands is that layout
+    # compare's row: the capacity a rate shows (costc task 2026-12-01, one function `compare._capacity_row`): the best
+    # over every tp (plan's `_capacity_rates` rule, each tp's own capacity through the evidence step), tp2 × 4 at
+    # batch 160, not `serving_capacity`'s single pick over the whole device (tp4 × 2 at 256); a rate up to it is
+    # served on tp2 (the evidence step demotes, never refuses), so the rate's row showed it already
     rows = compare_devices(cat, m, ["h800", "910b"], "inference", 8, tpot_s=0.05, error_bands=bands)
-    assert rows[0]["layout"]["tp"] == 4 and rows[0]["layout"]["batch"] == 256
-    assert rows[0]["tokens_per_s"] == pytest.approx(lay.tokens_per_s, rel=1e-6)
+    rated = compare_devices(cat, m, ["h800", "910b"], "inference", 8, tpot_s=0.05, requests_per_s=7.246,
+                            error_bands=bands)
+    assert (rows[0]["layout"]["tp"], rows[0]["layout"]["batch"]) == (2, 160)
+    assert rows[0]["layout"] == rated[0]["layout"]
+    assert rows[0]["tokens_per_s"] == pytest.approx(rated[0]["tokens_per_s"], rel=1e-12)
+    assert rows[0]["tokens_per_s"] == pytest.approx(bare.tokens_per_s, rel=1e-6)

@@ -38,14 +38,19 @@ def test_default_serves_at_a_real_batch_within_the_default_tpot(cat) -> None:  #
 def test_rows_are_the_planner_serving_layout(cat) -> None:  # type: ignore[no-untyped-def]
     """One serving model: with --tpot each row is the planner's capacity layout (`serving_capacity`: the largest batch
     whose steady-state TPOT, decode step + the batch's prefill over the output, is within it, through plan's evidence
-    step with the packaged error bands), re-estimated by `suanli estimate` (its tpot_steady_s)."""
+    step with the packaged error bands), re-estimated by `suanli estimate` (its tpot_steady_s). The tp is the one
+    whose own capacity is the most (plan's `_capacity_rates` rule, as with a rate: costc task 2026-12-01), so the
+    row is `serving_capacity` with that tp pinned and carries at least its pick over the whole device."""
     m = lookup.model(cat, "qwen2.5-72b")
     bands = packaged_error_bands()
     rows = compare_devices(cat, m, DEVICES, "inference", 8, tpot_s=0.05, error_bands=bands)
     for r in rows:
         req = make_request(model=m.id, task="inference", gpus=8, tpot_s=0.05, tokens=1e9, precision="bf16")
+        whole, _ = serving_capacity(cat, m, req, r["device"], bands)
+        req = req.model_copy(update={"tp": r["layout"]["tp"]})
         lay, why = serving_capacity(cat, m, req, r["device"], bands)
-        assert lay is not None and why is None
+        assert lay is not None and why is None and whole is not None
+        assert r["tokens_per_s"] >= whole.tokens_per_s * (1 - 1e-9)
         assert (r["layout"]["tp"], r["layout"]["dp"], r["layout"]["batch"]) == (lay.tp, lay.dp, lay.micro_batch)
         assert r["layout"]["engine"] == lay.engine
         assert r["tokens_per_s"] == pytest.approx(lay.tokens_per_s, rel=1e-6)

@@ -32,3 +32,29 @@ def test_compare_users_beyond_one_devices_capacity(cat) -> None:  # type: ignore
     assert note["params"]["rps"] < rate
     assert note["params"]["carry_batch"] > b910["layout"]["batch"]
     assert all("200 users" in r["users_note"] for r in rows.values())
+
+
+def test_capacity_sets_aside_a_batch_within_the_memory_error(cat) -> None:  # type: ignore[no-untyped-def]
+    """qwen2.5-7b on one RTX 4090: --tpot 0.2 quoted batch 141 at 21.58 of 21.59 GiB and --tpot 0.05 batch 100, both
+    "likely short", while the no-target row (plan's evidence step over the grid) ran batch 64; the capacity now takes
+    the largest batch whose headroom passes the memory evidence (b79, 19.0 GiB), and plan's "serve at most" quotes
+    that capacity (7 req/s, was 7.84)."""
+    from suanli.plan.search import error_rule, plan
+    from suanli.plan.request import make_request
+
+    bands = packaged_error_bands()
+    m = lookup.model(cat, "qwen2.5-7b")
+    limit, risk = error_rule(bands, lookup.accelerator(cat, "rtx-4090").stack, "inference-memory", True)
+    assert limit is not None and risk is not None
+    for tpot in (0.2, 0.05):
+        r = compare_devices(cat, m, ["rtx-4090", "h800"], tpot_s=tpot, error_bands=bands)[0]
+        headroom = 100 * (r["memory_usable_bytes"] - r["memory_needed_bytes"]) / r["memory_usable_bytes"]
+        assert headroom >= min(limit, risk) and not r["likely_short"], (tpot, r["layout"]["batch"], headroom)
+        assert 64 <= r["layout"]["batch"] < 100
+    r = compare_devices(cat, m, ["rtx-4090", "h800"], tpot_s=0.05, error_bands=bands)[0]
+    req = make_request(model=m.id, task="inference", requests_per_s=8.5, tpot_s=0.05, precision="bf16", gpus=1,
+                       devices=("rtx-4090",))
+    res = plan(cat, m, req, error_bands=bands)
+    text = " ".join(str(x) for x in (res.model_dump(mode="json").get("relax") or []))
+    at_most = r["tokens_per_s"] / 256
+    assert 7.0 <= at_most < 7.01 and "serve at most 7 req/s" in text, text[:600]  # the row's rate, rounded down
