@@ -22,6 +22,7 @@ from suanli.bench.home import calibration_path
 from suanli.bench.results import BenchResult
 from suanli.catalog import lookup
 from suanli.catalog.hf_config import from_hf_config
+from suanli.catalog.peaks import PEAK_FIELDS
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import InputError, NotFoundError
 from suanli.estimate.estimate import Estimate, estimate
@@ -90,8 +91,10 @@ def device_for_result(cat: Catalog, r: BenchResult) -> Accelerator:
         "memory_bandwidth_gb_per_s": {"value": r.micro.bandwidth.bytes_per_s / 1e9, "source": src, "note": note},
     }
     for mm in r.micro.matmul:
-        key = {"fp32": "fp32_tflops", "tf32": "tf32_dense_tflops", "bf16": "bf16_dense_tflops",
-               "fp16": "fp16_dense_tflops"}.get(mm.precision)
+        # the field the estimator reads a dtype's peak from first (catalog.peaks.PEAK_FIELDS, the one table); tf32
+        # is no estimator dtype (see below): the host's TF32 rate fills the TF32 peak a tf32 run is compared with
+        key = "tf32_dense_tflops" if mm.precision == "tf32" else (
+            PEAK_FIELDS[mm.precision][0] if mm.precision in ("fp32", "bf16", "fp16") else None)
         if key:
             specs[key] = {"value": mm.tflops, "source": src, "note": note}
     if r.backend.total_memory_bytes:
@@ -141,7 +144,7 @@ class ComparisonRow(BaseModel):
     error_pct: float | None
 
 
-# The estimator has no tf32 precision (`estimate.precision.weight_bytes_per_param`, `_PEAK_FIELDS`): its fp32 is
+# The estimator has no tf32 precision (`estimate.precision.weight_bytes_per_param`, `catalog.peaks.PEAK_FIELDS`): its fp32 is
 # full-fp32 matmuls at the fp32 peak (`fp32_tflops`, CUDA cores), torch's default (set_float32_matmul_precision
 # defaults to "highest", allow_tf32 off since 1.12: pytorch.org/docs/2.0/generated/torch.set_float32_matmul_precision
 # .html, pytorch/pytorch#79537, read 2026-12-01). A tf32 run (the harness's `--precision tf32`: fp32 weights,

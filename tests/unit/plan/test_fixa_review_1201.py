@@ -118,12 +118,13 @@ def test_tco_plan_and_compare_say_the_same_idle_cards(cat: Catalog) -> None:
     # compare: the row billed on that offer carries job_cost's note
     rows = compare_devices(cat, m, ["l40s", "h20"], "inference", 2, tokens=1e8)
     l40s_row = next(x for x in rows if x["device"] == "l40s")
-    if l40s_row["offer"] == l40s.id:
-        assert "cost.note.idle_cards" in [n["id"] for n in l40s_row["notes_i18n"]]
+    assert l40s_row["offer"] == l40s.id  # the 8-card L40S month is the row's offer (the note below is its idle cards)
+    assert "cost.note.idle_cards" in [n["id"] for n in l40s_row["notes_i18n"]]
 
 
 def test_no_idle_note_on_one_card_offers(cat: Catalog) -> None:
     one = next(o for o in cat.offers if o.cards == 1 and not o.min_cards_per_order)
     jc = job_cost(one, 3, 10.0)
     assert jc.idle_cards == 0 and not [n for n in jc.notes_i18n if "idle" in n["id"] or "whole" in n["id"]]
-    assert Message("cost.note.idle_cards", cards=8, gpus=2, per_instance=8)
+    note = Message("cost.note.idle_cards", cards=8, gpus=2, per_instance=8)
+    assert note.render("en").endswith("pays for 8 cards to use 2") and "为使用 2 张卡需付 8 张卡" in note.render("zh")
