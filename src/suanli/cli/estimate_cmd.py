@@ -52,9 +52,9 @@ _LATENCY = ("ttft_s", "tpot_s", "ttft_joining_s", "tpot_steady_s")  # named with
 def _speed_row(s: dict[str, Any], key: str, batch: int) -> dict[str, object]:
     """One speed row: the latencies named with the batch they are for (the static batch started at once, then
     the ones plan judges by: a request joining a running batch, the batch kept full); a TPOT that does not exist
-    (one output token: `tpot_steady_s` null) says so rather than a blank cell."""
+    (one output token: `tpot_s` and `tpot_steady_s` null) says so rather than a blank cell."""
     v = s[key]
-    if key == "tpot_steady_s" and (v is None or v != v):  # null in --json, NaN in the contract
+    if key in ("tpot_s", "tpot_steady_s") and (v is None or v != v):  # null in --json, NaN in the contract
         v = tr("est.no_tpot")
     return {"metric": _label("est.metric", key, batch=batch) if key in _LATENCY else _label("est.metric", key),
             "value": _value(v)}
@@ -119,7 +119,7 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
     if s and m["fits"] is False:  # it never runs: no speed, as its time below (--json keeps them with runs false)
         console.print(tr("cli.est.speed_no_fit"), highlight=False)
     elif s:
-        keys = [k for k in s if k != "efficiency"]
+        keys = [k for k in s if k not in ("efficiency", "decode_step_s")]  # the step: --json only
         emit_rows([_speed_row(s, k, w.batch) for k in keys], ["metric", "value"],
                   title=tr("cli.est.speed_title"), headers=headers)
         if "ttft_joining_s" in s:  # which TTFT and TPOT plan's targets are checked against

@@ -137,7 +137,10 @@ class Estimate(BaseModel):
                 "decode_tokens_per_s": s.decode_tokens_per_s,
                 "output_tokens_per_s": s.output_tokens_per_s,
                 "ttft_s": s.ttft_s,
-                "tpot_s": s.tpot_s,
+                # one output token: no gap between tokens, no TPOT (fb33107's rule, `speed.steady_tpot_s`); the
+                # kernel's decode step stays as its own field
+                "tpot_s": s.tpot_s if w.output > 1 else None,
+                "decode_step_s": s.tpot_s,
                 "ttft_joining_s": s.ttft_joining_s,
                 "tpot_steady_s": s.tpot_steady_s,
                 "prefill_bound": s.prefill_bound,

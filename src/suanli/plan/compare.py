@@ -396,7 +396,7 @@ def serving_row_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precisio
     if batch is not None:
         w, why = _inference_layout(cat, m, acc, gpus, precision, batch, tokens, tp, lengths)
         return w, why, None
-    target_tpot = serving_target(requests_per_s, tpot_s, ttft_s)[0]
+    target_tpot = serving_target(requests_per_s, tpot_s, ttft_s, lengths[1])[0]  # one output token: no TPOT bound
     if requests_per_s is not None:  # the layout's capacity in the row, the rate's run batch beside
         return _rate_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, target_tpot, ttft_s,
                             error_bands, lengths, users)

@@ -935,8 +935,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
         fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
         if req.tpot_s is not None:
-            fail |= np.where(tpot_within(tpot, req.tpot_s, req.output) if _steady_serving(req) else tpot <= req.tpot_s,
-                             0, F_TPOT)
+            # one output token: no TPOT applies, a batch job's decode step included (fb33107's rule, `tpot_within`)
+            fail |= np.where(tpot_within(tpot, req.tpot_s, req.output), 0, F_TPOT)
         if req.ttft_s is not None:
             fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
         # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
@@ -2490,7 +2490,7 @@ def _evidence_fails(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_D
     with np.errstate(divide="ignore", invalid="ignore"):
         if req.task == "inference":
             for key, target_s, group in (("tpot", req.tpot_s, "decode-speed"), ("ttft", req.ttft_s, "prefill-speed")):
-                if target_s:
+                if target_s and (key != "tpot" or req.output > 1):  # one output token: no TPOT to miss
                     est = grid[key][k]
                     checks.append((group, np.where(est > 0, 100 * (target_s / est - 1), np.inf), False))
         elif req.deadline_hours is not None:

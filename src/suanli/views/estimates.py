@@ -70,8 +70,12 @@ class InferenceSpeedJson(Shape):
     output_tokens_per_s: float
     ttft_s: float = Field(description="TTFT if all `batch` requests arrive at once: a static batch of `batch` "
                           "prompts prefilled together (not what plan judges --ttft by: ttft_joining_s)")
-    tpot_s: float = Field(description="TPOT of that static batch while it only decodes (one decode step, no new "
-                          "prompt interleaved; not what plan judges --tpot by: tpot_steady_s)")
+    tpot_s: float | None = Field(description="TPOT of that static batch while it only decodes (one decode step, no "
+                                 "new prompt interleaved; not what plan judges --tpot by: tpot_steady_s). null with "
+                                 "one output token (--output 1: no gap between tokens, no TPOT; decode_step_s keeps "
+                                 "the step)")
+    decode_step_s: float = Field(description="one decode step of the batch, seconds (the kernel's figure: tpot_s "
+                                 "where the request has two or more output tokens)")
     ttft_joining_s: float = Field(description="TTFT of one request joining a running batch of `batch` (continuous "
                                   "batching: the step in flight, then its own prefill); plan judges --ttft by this")
     tpot_steady_s: float | None = Field(description="TPOT a user sees when the batch is kept full by continuous "

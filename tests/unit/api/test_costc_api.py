@@ -13,3 +13,13 @@ def test_api_compare_users_beyond_one_devices_capacity(client: TestClient) -> No
     rows = r.json()
     rows = rows["rows"] if isinstance(rows, dict) else rows
     assert any(row["served"] is None and row["layout_note_i18n"]["id"] == "cmp.serving.not_served_row" for row in rows)
+
+
+def test_api_estimate_one_output_token_has_no_tpot(client: TestClient) -> None:
+    body = {"model": "qwen2.5-14b", "gpu": "rtx-5090", "batch": 80, "output": 1, "precision": "int4", "engine": "vllm"}
+    r = client.post("/api/estimate", json=body)
+    assert r.status_code == 200, r.text
+    s = r.json()["speed"]
+    assert s["tpot_s"] is None and s["tpot_steady_s"] is None and s["decode_step_s"] > 0
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["InferenceSpeedJson"]["properties"]
+    assert "decode_step_s" in schema and "one output token" in schema["tpot_s"]["description"]

@@ -58,3 +58,22 @@ def test_capacity_sets_aside_a_batch_within_the_memory_error(cat) -> None:  # ty
     text = " ".join(str(x) for x in (res.model_dump(mode="json").get("relax") or []))
     at_most = r["tokens_per_s"] / 256
     assert 7.0 <= at_most < 7.01 and "serve at most 7 req/s" in text, text[:600]  # the row's rate, rounded down
+
+
+def test_one_output_token_has_no_tpot(cat) -> None:  # type: ignore[no-untyped-def]
+    """estimate --output 1: tpot_s null beside tpot_steady_s (was 0.0208 s, the decode step, beside "no TPOT"); the
+    step stays as decode_step_s. compare's batch job with one output token is not held to the default 200 ms
+    decode-step bound (no TPOT applies, fb33107)."""
+    from suanli.estimate.estimate import estimate
+    from suanli.estimate.workload import make_workload
+
+    m = lookup.model(cat, "qwen2.5-14b")
+    acc = lookup.accelerator(cat, "rtx-5090")
+    w = make_workload(task="inference", precision="int4", batch=80, output=1, engine="vllm")
+    s = estimate(cat, m, acc, w).contract()["speed"]
+    assert s["tpot_s"] is None and s["decode_step_s"] == pytest.approx(0.0208, rel=0.05)
+    s2 = estimate(cat, m, acc, w.model_copy(update={"output": 2})).contract()["speed"]
+    assert s2["tpot_s"] == s2["decode_step_s"]
+    rows = compare_devices(cat, lookup.model(cat, "qwen2.5-7b"), ["h800", "910b"], output_tokens=1)
+    assert all(r["tpot_s"] is None for r in rows)
+    assert rows[0]["serving_rule_i18n"]["params"]["rule"]["id"] == "cmp.serving.no_tpot"
