@@ -91,13 +91,23 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
 
 
 def _break_even_text(be: float | None) -> str:
+    if be == 0:  # owning cheaper even at 1 h of use: "at any use", never "above 0% use"
+        return tr("cli.rvb.be_any")
     return tr("cli.rvb.be_share", share=be) if be is not None else tr("cli.rvb.be_never")
 
 
 def _say_fresh_range(fresh: dict[str, Any]) -> None:
     offers = fresh["offers"]
+    # buying pays off at any use at every fresh price: the verdict's note says why; the sentence keeps the prices
+    any_use = fresh["break_even_at_lowest"] == 0 and fresh["break_even_at_highest"] == 0
     if not offers:
         line = tr("cli.rvb.fresh_none", margin=fresh["margin"])
+    elif any_use and len(offers) == 1:
+        line = tr("cli.rvb.fresh_one_any", margin=fresh["margin"], offer=offers[0]["offer"], date=offers[0]["date"],
+                  price=offers[0]["rent_cny_per_card_hour"])
+    elif any_use:
+        line = tr("cli.rvb.fresh_range_any", margin=fresh["margin"], n=len(offers),
+                  lo=offers[0]["rent_cny_per_card_hour"], hi=offers[-1]["rent_cny_per_card_hour"])
     elif len(offers) == 1:
         line = tr("cli.rvb.fresh_one", margin=fresh["margin"], offer=offers[0]["offer"], date=offers[0]["date"],
                   price=offers[0]["rent_cny_per_card_hour"], be=_break_even_text(fresh["break_even_at_lowest"]))
@@ -409,7 +419,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                      "commitment_note_i18n") or k.startswith("rent_at_utilization_") \
                     and k != "rent_at_utilization_cny":  # said in the line above the table
                 continue
-            if k == "break_even_utilization" and v is None:
+            if k == "break_even_utilization" and (v is None or v == 0):  # never, or at any use: why, in words
                 v = say_json(r.break_even_note_i18n, r.break_even_note)
             elif k in ("break_even_utilization", "utilization"):  # a share of the year, as the README says it
                 v = f"{v * 100:.1f}".rstrip("0").rstrip(".") + "%"

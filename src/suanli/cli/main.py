@@ -321,8 +321,9 @@ def _usage_line(e: Any) -> str:
     msg: Message | None = None
     if kind == "NoSuchOption":
         opts = sorted(getattr(e, "possibilities", None) or ())
-        msg = (Message("error.cli.no_such_option_hint", option=e.option_name, names=", ".join(opts)) if opts
-               else Message("error.cli.no_such_option", option=e.option_name))
+        msg = _global_option_after_command(e) or (
+            Message("error.cli.no_such_option_hint", option=e.option_name, names=", ".join(opts)) if opts
+            else Message("error.cli.no_such_option", option=e.option_name))
     elif kind == "MissingParameter":
         hint = getattr(e, "param_hint", None) or (param.get_error_hint() if param is not None else "")
         hint = hint if isinstance(hint, str) else " / ".join(repr(x) for x in hint)
@@ -355,6 +356,37 @@ def _usage_line(e: Any) -> str:
     if msg is None:
         return e.format_message() if hasattr(e, "format_message") else text
     return render(msg, lang())
+
+
+def _global_option_after_command(e: Any) -> Message | None:
+    """An option of `suanli` itself (--lang, --version, ...) typed after a command (`suanli plan ... --lang zh`):
+    click only knows the command's options there, so say where it goes — before the command, with the value
+    typed (`suanli --lang zh plan …`) — instead of the closest option of the command (--billing)."""
+    ctx = getattr(e, "ctx", None)
+    if ctx is None or ctx.parent is None:  # at the top level the option is not a global one
+        return None
+    root = ctx.find_root()
+    param = next((p for p in root.command.params if e.option_name in getattr(p, "opts", ())
+                  and e.option_name not in ctx.help_option_names), None)
+    if param is None:
+        return None
+    argv = sys.argv[1:]
+    value = ""
+    if not getattr(param, "is_flag", False):  # the value as typed: `--lang zh` or `--lang=zh`
+        for i, a in enumerate(argv):
+            if a == e.option_name and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+                value = " " + argv[i + 1]
+            elif a.startswith(e.option_name + "="):
+                value = " " + a.split("=", 1)[1]
+    sub: list[str] = []
+    c = ctx  # the command's words after the program's (whose info_name depends on how it was started)
+    while c.parent is not None:
+        sub.insert(0, c.info_name)
+        c = c.parent
+    command = " ".join(sub)
+    example = (f"suanli {e.option_name}" if getattr(param, "is_eager", False)  # --version: runs alone
+               else f"suanli {e.option_name}{value} {command} …")
+    return Message("error.cli.global_option", option=e.option_name, command=f"suanli {command}", example=example)
 
 
 def _pydantic_validation_error() -> Any:

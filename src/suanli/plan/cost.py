@@ -395,7 +395,16 @@ def rent_vs_buy(
             be = None  # renting is cheaper at full use
         else:
             be = float(hours[renting_cheaper[-1]] / HOURS_PER_YEAR) if renting_cheaper.size else 0.0
-    if be is not None:
+    if be == 0.0 and offers:  # owning is cheaper even at 1 h of use (spread use bills a monthly offer the whole
+        # year): say why rather than "above 0.0% use"; the cheapest bill at 1 h in use, its offer and units
+        one_h = [rent_bill(x, 1.0, HOURS_PER_YEAR, use_pattern) for x in offers]
+        k = min(range(len(offers)), key=lambda j: one_h[j].cost_cny / one_h[j].cards_rented)
+        all_year = held_hours(offers[k], 1.0, HOURS_PER_YEAR, use_pattern) >= HOURS_PER_YEAR
+        note = Message("rvb.note.pays_off_any", rent=one_h[k].cost_cny / one_h[k].cards_rented, offer=offers[k].id,
+                       units=one_h[k].units_billed, billing_unit=offers[k].billing_unit,
+                       why=Message("rvb.note.any_spread", field="use_pattern", value="blocks") if all_year else "",
+                       own=fixed + power_full / HOURS_PER_YEAR)
+    elif be is not None:
         note = Message("rvb.note.pays_off", share=be)
     elif rent_full <= power_full:
         note = Message("rvb.note.never_power", power=power_full, rent=rent_full)

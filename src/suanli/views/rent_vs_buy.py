@@ -112,11 +112,25 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
         sv = servers[0]
         share_cards = n_cards or sv.cards
-        chassis = max(_mid(sv) - card * sv.cards, 0.0)
-        srv = chassis / share_cards
-        srv_msg = Message("rvb.server.shared", id=sv.id, server=_mid(sv), server_cards=sv.cards, chassis=chassis,
-                          cards=share_cards, assumed=Message("rvb.server.assumed_chassis", server_cards=sv.cards,
-                                                             cards=share_cards) if share_cards > sv.cards else "")
+        if card_price is None and cards and card * sv.cards > _mid(sv):
+            # the catalog's card × the server's cards costs more than the whole server, cards included (two rounded
+            # reports that disagree, e.g. H200's ¥190,000 a card and ¥1,500,000 for 8): owning is never billed
+            # above the quoted server, so a card is the server ÷ its cards and no non-card hardware is left
+            over = card
+            card = _mid(sv) / sv.cards
+            card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × purchase "
+                         f"{cards[0].id} = ¥{over * sv.cards:,.0f} is more than the server)")
+            srv = 0.0
+            srv_msg = Message("rvb.server.over", id=sv.id, server=_mid(sv), server_cards=sv.cards,
+                              server_source=sv.price_cny.chosen.source, per_card=card, card_id=cards[0].id,
+                              card=over, card_source=cards[0].price_cny.chosen.source,
+                              cards_total=over * sv.cards)
+        else:
+            chassis = max(_mid(sv) - card * sv.cards, 0.0)
+            srv = chassis / share_cards
+            srv_msg = Message("rvb.server.shared", id=sv.id, server=_mid(sv), server_cards=sv.cards, chassis=chassis,
+                              cards=share_cards, assumed=Message("rvb.server.assumed_chassis", server_cards=sv.cards,
+                                                                 cards=share_cards) if share_cards > sv.cards else "")
     priced_server = srv is not None
     if srv is None:
         srv_msg = Message("rvb.server.not_priced")
