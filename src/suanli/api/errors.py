@@ -153,7 +153,9 @@ def _prefixed(request: Request, field: str, message: str) -> str:
     if surface_of(request) == "web":
         from suanli.i18n import messages, normalize_lang
 
-        field = messages(normalize_lang(request_lang_of(request))).get(f"field.{field}", field)
+        cat = messages(normalize_lang(request_lang_of(request)))  # a form's own label first (`field.tco.hours`)
+        route = request.url.path.rstrip("/").rsplit("/", 1)[-1]
+        field = cat.get(f"field.{route}.{field}") or cat.get(f"field.{field}", field)
     return f"{field}: {message}"
 
 

@@ -19,13 +19,14 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from suanli.bench.results import BenchResult
 from suanli.catalog.schema import Accelerator, ModelArch
 from suanli.errors import EstimateError
+from suanli.i18n import Message, render
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.speed import InferenceSpeedTerms, inference_speed_terms, weight_bytes_read
 from suanli.estimate.workload import Workload, make_workload
@@ -79,7 +80,9 @@ class Calibration(BaseModel):
     device: str
     peaks: DevicePeaks
     factors: list[FactorFit]
-    skipped: list[str] = Field(default_factory=list, description="why some measurements were not used")
+    skipped: list[str] = Field(default_factory=list, description="why some measurements were not used (English)")
+    skipped_i18n: list[dict[str, Any]] = Field(default_factory=list, description="the same lines as catalog messages "
+                                               "({id, params}; `bench.cal.skip.*`), one per line of `skipped`")
 
     def get(self, metric: Metric, precision: str = "*") -> FactorFit | None:
         for f in self.factors:
@@ -214,7 +217,7 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: 
     """Efficiency factors of the device `peaks.device` from the results measured on it. `arch_of` gives a result's
     model architecture (None: it cannot be rebuilt, and the run's speeds are not used; its microbenchmarks are)."""
     pts: dict[tuple[Metric, str], list[tuple[float, BenchResult]]] = {}
-    skipped: list[str] = []
+    skipped: list[Message] = []  # why a measurement is not used, as catalog messages (en + zh)
     bw = peaks.memory_bandwidth_bytes_per_s
 
     def add(metric: Metric, precision: str, value: float, r: BenchResult) -> None:
@@ -225,32 +228,34 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: 
             continue
         p = r.config.precision
         if r.accuracy is not None and not r.accuracy.passed:
-            skipped.append(f"{r.id}: accuracy check failed; its speed is not used")
+            skipped.append(Message("bench.cal.skip.accuracy", id=r.id))
             continue
         model = arch_of(r) if r.throughput is not None else None
         if r.throughput is not None and model is None:
-            skipped.append(f"{r.id}: cannot rebuild the architecture of {r.model.name}; its speeds are not used")
+            skipped.append(Message("bench.cal.skip.arch", id=r.id, model=r.model.name))
         elif r.throughput is not None and model is not None:
             if bw:
                 add("decode_bandwidth", p, decode_bytes_per_s(r, model) / bw, r)
             else:
-                skipped.append(f"{r.id}: no peak memory bandwidth for {peaks.device}")
+                skipped.append(Message("bench.cal.skip.bandwidth", id=r.id, device=peaks.device))
             peak = peaks.dense_flops_per_s.get(p)
             if peak:
                 add("prefill_mfu", p, prefill_flops_per_s(r, model) / peak, r)
             else:
-                skipped.append(f"{r.id}: no dense {p} peak for {peaks.device}")
+                skipped.append(Message("bench.cal.skip.peak", id=r.id, precision=p, device=peaks.device))
         if r.micro is not None:
             for m in r.micro.matmul:
                 peak = peaks.dense_flops_per_s.get(m.precision)
                 if peak:
                     add("matmul", m.precision, m.tflops * 1e12 / peak, r)
                 else:
-                    skipped.append(f"{r.id}: no dense {m.precision} peak for {peaks.device} (matmul)")
+                    skipped.append(Message("bench.cal.skip.matmul_peak", id=r.id, precision=m.precision,
+                                               device=peaks.device))
             if r.micro.bandwidth is not None and bw:
                 add("copy_bandwidth", "*", r.micro.bandwidth.bytes_per_s / bw, r)
     factors = [_fit(metric, peaks.device, prec, v) for (metric, prec), v in sorted(pts.items())]
-    return Calibration(device=peaks.device, peaks=peaks, factors=factors, skipped=skipped)
+    return Calibration(device=peaks.device, peaks=peaks, factors=factors, skipped=[render(x, "en") for x in skipped],
+                       skipped_i18n=[x.to_json() for x in skipped])
 
 
 def fit_all(results: Sequence[BenchResult], peaks: Mapping[str, DevicePeaks], arch_of: ArchOf) -> list[Calibration]:

@@ -66,7 +66,12 @@ ENUM_PARAMS: dict[str, str] = {
     "kind": "kind",  # what an unknown name names (gpu, model, plan …): NotFoundError
     "recompute": "recompute",  # activation recompute: none, selective, full (a layout's words)
 }
-_FIELD_PARAMS = ("field", "task_field", "region_field")
+_FIELD_PARAMS = ("field", "task_field", "region_field")  # and every other `*_field` parameter (`_is_field`)
+
+
+def _is_field(name: str) -> bool:
+    """A parameter that names an input (`field`, `region_field`, `side_field` …): shown by `field_name`."""
+    return name in _FIELD_PARAMS or name.endswith("_field")
 
 
 @dataclass(frozen=True)
@@ -164,7 +169,7 @@ def _param(name: str, value: Any, lang: Lang, surface: Surface) -> Any:
     if isinstance(value, Mapping) and value and set(value) <= set(LANGS):
         return value.get(lang) or value.get("en") or next(iter(value.values()))  # data text given in both languages
     cat = messages(lang)
-    if name in _FIELD_PARAMS and isinstance(value, str):
+    if _is_field(name) and isinstance(value, str):
         return field_name(value, lang, surface)
     prefix = ENUM_PARAMS.get(name)
     if prefix is not None and isinstance(value, str):
@@ -224,11 +229,32 @@ def _flag_fields(lang: Lang) -> dict[str, str]:
     return out
 
 
+# a flag with a value the page offers as a select's option: (flag, value) -> the option's label (`web.<id>`); the
+# Prices select has listings alone or all kinds, so any list of kinds beyond listing is "All" there
+_FLAG_VALUE = re.compile(r"(?:pass )?(--offer-kinds|--region) ([a-z]+(?:,[a-z]+)*)")
+_OPTIONS = {("--offer-kinds", "listing"): "web.kinds_listing", ("--region", "cn"): "web.region_cn",
+            ("--region", "any"): "web.region_any", ("--region", "international"): "web.region_international"}
+
+
+def _web_option(m: re.Match[str], lang: Lang) -> str:
+    flag, value = m.group(1), m.group(2)
+    key = _OPTIONS.get((flag, value)) or ("web.kinds_all" if flag == "--offer-kinds" else None)
+    cat = messages(lang)
+    label = cat.get(f"field.{flag.removeprefix('--').replace('-', '_')}")
+    if key is None or key not in cat or label is None:
+        return m.group(0)
+    return cat["web.note.kinds_all" if flag == "--offer-kinds" else "web.note.region"].format(field=label, value=cat[key])
+
+
 def _web_fields(text: str, lang: Lang) -> str:
     """On the page a flag written into a sentence or a catalog note ("pass --offer-kinds listing,index") names the
-    form field instead; flags the page has no field for stay as they are."""
+    form field instead, with a value the page offers as the option's label ("set “Prices” to “All: listings, indexes,
+    references”"); flags the page has no field for stay as they are."""
+    if "--" not in text:
+        return text
     fields = _flag_fields(lang)
-    return _FLAG.sub(lambda m: fields.get(m.group(0), m.group(0)), text) if "--" in text else text
+    text = _FLAG_VALUE.sub(lambda m: _web_option(m, lang), text)
+    return _FLAG.sub(lambda m: fields.get(m.group(0), m.group(0)), text)
 
 
 def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:

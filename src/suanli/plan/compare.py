@@ -63,6 +63,11 @@ def _both(prefix: str, values: Sequence[str], sep: str) -> dict[str, str]:
     return {"en": sep.join(values), "zh": sep.join(zh.get(f"{prefix}.{v}", v) for v in values)}
 
 
+# compare's refusal of a batch beside serving targets, the inputs named per surface (`i18n.field_name`)
+_BATCH_OR_TARGETS = Message("err.give_batch_or_serving_targets_requests", field="batch", rate_field="requests_per_s",
+                            tpot_field="tpot_s", ttft_field="ttft_s")
+
+
 def no_price(cat: Catalog, device: str, region: str, kinds: Kinds) -> Message:
     """No usable price for the device under this region/kinds, what other figures exist, and the catalog's note
     when nothing is public (`price.none`; `no_price_message` is its English)."""
@@ -71,7 +76,7 @@ def no_price(cat: Catalog, device: str, region: str, kinds: Kinds) -> Message:
     if others:
         pairs = sorted({(o.kind, "international" if offer_q.is_international(o.region) else "cn") for o in others})
         zh = messages("zh")
-        alt = Message("price.none_alt", figures={
+        alt = Message("price.none_alt", kinds_field="offer_kinds", region_field="region", figures={
             "en": ", ".join(f"{k} ({r})" for k, r in pairs),
             "zh": "、".join(f"{zh.get(f'price_kind.{k}', k)}（{zh.get(f'price_region.{r}', r)}）" for k, r in pairs)})
     note = offer_q.unpriced_reason(cat, device)
@@ -483,23 +488,26 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     if task == "inference":
         for name in ("pp", "zero", "recompute"):
             if pins[name] is not None:
-                raise InputError(name, Message("err.a_training_layout_dimension_serving_takes"))
+                raise InputError(name, Message("err.a_training_layout_dimension_serving_takes", field="tp"))
         if tp is not None and gpus % tp:
             raise InputError("tp", Message("err.must_divide_the_cards", gpus=gpus))
         if batch is not None and (requests_per_s or tpot_s or ttft_s):
-            raise InputError("batch", Message("err.give_batch_or_serving_targets_requests"))
+            raise InputError("batch", _BATCH_OR_TARGETS)
     elif requests_per_s is not None or tpot_s is not None or ttft_s is not None:
-        raise InputError("requests-per-s" if requests_per_s is not None else "tpot" if tpot_s is not None else "ttft",
-                         Message("err.a_serving_target_training_compares_take"))
+        # the request's own field names (the CLI names them by their flags: cli.main._flag_of)
+        raise InputError("requests_per_s" if requests_per_s is not None else "tpot_s" if tpot_s is not None else "ttft_s",
+                         Message("err.a_serving_target_training_compares_take", field="global_batch"))
     elif batch is not None:
-        raise InputError("batch", Message("err.training_the_planner_picks_the_micro"))
+        raise InputError("batch", Message("err.training_the_planner_picks_the_micro", field="batch",
+                                          global_field="global_batch"))
     make_workload(task=task, precision=precision or "bf16", recompute=recompute)  # a bad task/precision/recompute named once
     users_note: Message | None = None
     if concurrent_users is not None:  # plan's rule, the one function (`PlanRequest._derive_rate`, Little's law)
         if task != "inference":
-            raise InputError("concurrent-users", Message("err.a_serving_target_training_compares_take"))
+            raise InputError("concurrent_users", Message("err.a_serving_target_training_compares_take",
+                                                         field="global_batch"))
         if batch is not None:
-            raise InputError("batch", Message("err.give_batch_or_serving_targets_requests"))
+            raise InputError("batch", _BATCH_OR_TARGETS)
         ureq = make_request(model=m.id, task="inference", gpus=gpus, concurrent_users=concurrent_users,
                             requests_per_s=requests_per_s, tpot_s=tpot_s, ttft_s=ttft_s, tokens=None,
                             input=input_tokens, output=output_tokens)
@@ -508,12 +516,14 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     # the serving lengths (None: not given; serving defaults to 512 prompt / 256 output tokens, as plan): a training
     # compare refuses either whenever it is given, its default value included (`--input 512` was accepted silently)
     if task != "inference" and (input_tokens is not None or output_tokens is not None):
-        raise InputError("input" if input_tokens is not None else "output", Message("err.serving_lengths_only"))
+        raise InputError("input" if input_tokens is not None else "output",
+                         Message("err.serving_lengths_only", input_field="input", output_field="output"))
     input_tokens = 512 if input_tokens is None else input_tokens
     output_tokens = 256 if output_tokens is None else output_tokens
     lengths = (input_tokens, output_tokens)
     if task == "inference":
-        rule = Message("cmp.serving.lengths", rule=(Message("cmp.serving.batch_given", batch=batch)
+        rule = Message("cmp.serving.lengths", input_field="input", output_field="output",
+                       rule=(Message("cmp.serving.batch_given", batch=batch, field="batch")
                                                      if batch is not None
                                                      else serving_target(requests_per_s, tpot_s, ttft_s,
                                                                          output_tokens)[1]),
@@ -868,7 +878,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         w = make_workload(task=task, gpus=8, zero=3 if task in ("full", "pretrain") else 0, batch=1)
         workload_msg = (Message("mig.workload.serving", gpus=8, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
                         if task == "inference"
-                        else Message("mig.workload.training", task=task, gpus=8, zero=w.zero, batch=w.batch))
+                        else Message("mig.workload.training", task=task, gpus=8, zero=w.zero, batch=w.batch,
+                                     task_field="task"))
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         w8 = w
@@ -877,8 +888,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         for side, acc in (("from-gpu", src), ("to-gpu", dst)):
             dev_offers = [o for o in priced.offers if o.device == acc.id]
             if not dev_offers:
-                raise InputError("saving", f"cannot derive it: {no_price_message(cat, acc.id, region, kinds)}; "
-                                 "or pass --saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds)))
+                raise InputError("saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds),
+                                                   field="saving"))
             # the layout on 8 cards, else on the most cards one usable offer can rent (`offers.max_cards`): the
             # saving is tokens per yuan, priced only on offers that can rent the layout (`offers.can_rent`,
             # compare's and plan's rule), never on an 8-card machine that exists only as 1-card rentals
@@ -894,8 +905,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 if rentable:
                     break
             if not rentable:
-                raise InputError("saving", Message("error.saving_no_rent", side=side, device=both(acc.name, acc.name_zh or acc.name),
-                                                   gpus=8, holds=holds))
+                raise InputError("saving", Message("error.saving_no_rent", side_field=side.replace("-", "_"), field="saving",
+                                                   device=both(acc.name, acc.name_zh or acc.name), gpus=8, holds=holds))
             found = fresh_first(((c.cost_cny, o, c) for o in rentable for c in (job_cost(o, gpus, rent_h),)),
                                 today, stale_months)
             assert found is not None
@@ -922,7 +933,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             if e["memory"]["fits"] is False:  # a layout that does not fit never runs: no speed, ratio or verdict
                 # on fewer cards than 8: the refusal says which side no usable offer rents 8 of
                 raise InputError("saving", Message("error.saving_no_fit" if gpus == 8 else "error.saving_no_fit_fewer",
-                                                   model=m.id, gpus=gpus, side=side,
+                                                   model=m.id, gpus=gpus, side_field=side.replace("-", "_"), field="saving",
                                                    device=both(acc.name, acc.name_zh or acc.name),
                                                    precision=est.workload.precision,
                                                    need_gib=e["memory"]["needed_bytes"] / 2**30
@@ -931,8 +942,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                                                    usable_gib=(e["memory"]["usable_bytes"] or 0) / 2**30))
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
             if not tps:
-                raise InputError("saving", f"cannot derive it for {acc.id} (no speed estimate); pass --saving",
-                                 Message("error.saving_no_speed", device=acc.id))
+                raise InputError("saving", Message("error.saving_no_speed", device=acc.id, field="saving"))
             sub = subsidy if acc.domestic else 0.0
             per_yuan[acc.id] = tps / (price * gpus * (1 - sub))
             # tokens_per_s_8_cards: the tokens/s on the workload's cards (`workload.gpus`: 8, or fewer when no

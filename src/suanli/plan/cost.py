@@ -364,7 +364,8 @@ def rent_vs_buy(
         be: float | None = fixed / denom if denom > 0 else None
         be = be if be is not None and be <= 1 else None
         rent_u = rent_full * utilization
-        at_note = Message("rvb.rent_at.price", share=utilization, hours=used_h, price=price, cost=rent_u)
+        at_note = Message("rvb.rent_at.price", share=utilization, hours=used_h, price=price, cost=rent_u,
+                          field="rent_price")
     else:
         # the cheapest per-card bill at full use and at this use, each offer in its own unit (ties: the first)
         full = [rent_bill(o, HOURS_PER_YEAR, HOURS_PER_YEAR, use_pattern) for o in offers]
@@ -382,7 +383,7 @@ def rent_vs_buy(
         if commit is not None:
             at |= {"commitment_note": render(commit), "commitment_note_i18n": commit.to_json()}
         at_note = Message("rvb.rent_at.offer", share=utilization, hours=used_h,
-                          pattern=Message(f"rvb.pattern.{use_pattern}", option="--use-pattern blocks"), offer=o.id, billing_unit=o.billing_unit,
+                          pattern=Message(f"rvb.pattern.{use_pattern}", field="use_pattern"), offer=o.id, billing_unit=o.billing_unit,
                           units=bill.units_billed, bill=bill.cost_cny,
                           per_card=Message("rvb.rent_at.per_card", cards=bill.cards_rented, cost=rent_u)
                           if bill.cards_rented > 1 else "")

@@ -160,7 +160,7 @@ class PlanRequest(BaseModel):
         rate = rate_from_users(users, self.output, self.tpot_s, self.ttft_s or 0.0)
         if self.requests_per_s is not None and abs(self.requests_per_s - rate) > 1e-9 * rate:
             raise _Refused("concurrent_users: give it or requests_per_s (--requests-per-s), not both",
-                           Message("error.users_not_both"))
+                           Message("error.users_not_both", field="requests_per_s"))
         if rate > _MAX_REQUESTS_PER_S:
             raise _Refused(f"concurrent_users: {users:,} users at these targets send {rate:.4g} requests/s, "
                            f"over the bound of {_MAX_REQUESTS_PER_S:g}",

@@ -91,22 +91,22 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         same = [p for p in servers if p.cards == n_cards]
         if not same:
             have = "/".join(str(c) for c in sorted({p.cards for p in servers}))
-            raise InputError("cards", f"no server price for {n_cards} {acc.id} cards in the catalog (its server "
-                             f"holds {have}); pass --server-share (CNY of non-card hardware per card)",
-                             Message("error.rvb_no_server", cards=n_cards, device=acc.id, have=have))
+            raise InputError("cards", Message("error.rvb_no_server", cards=n_cards, device=acc.id, have=have,
+                                              field="server_share"))
         servers = same
 
     card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
     card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
     srv = server_share
-    srv_msg: Message | None = Message("rvb.server.flag", cny=server_share) if server_share is not None else None
+    srv_msg: Message | None = Message("rvb.server.flag", cny=server_share, field="server_share") if server_share is not None else None
     if card is None and servers:  # only a server price: its cards included, so the whole capex per card
         card = _mid(servers[0]) / max(servers[0].cards, 1)
         card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
         if srv is None:
             srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
     if card is None:
-        raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id))
+        raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id,
+                                                       field="card_price"))
     share_cards = None
     if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
         # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
@@ -130,10 +130,10 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
             srv = chassis / share_cards
             srv_msg = Message("rvb.server.shared", id=sv.id, server=_mid(sv), server_cards=sv.cards, chassis=chassis,
                               cards=share_cards, assumed=Message("rvb.server.assumed_chassis", server_cards=sv.cards,
-                                                                 cards=share_cards) if share_cards > sv.cards else "")
+                                                                 cards=share_cards, field="server_share") if share_cards > sv.cards else "")
     priced_server = srv is not None
     if srv is None:
-        srv_msg = Message("rvb.server.not_priced")
+        srv_msg = Message("rvb.server.not_priced", field="server_share")
     srv_note = render(srv_msg, "en") if srv_msg is not None else None  # the JSON contract stays English
     rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
     rent_o: Offer | None = None
@@ -145,7 +145,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today)
         if found is None:
             raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price",
-                             Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds)))
+                             Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds),
+                                                             field="rent_price"))
         rent, o, bill = found
         rent_o, rent_bill = o, bill
         usable = offer_q.usable_offers(cat, reg, kinds, device=acc.id)
@@ -163,7 +164,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     elif acc.specs.tdp_w is not None:
         tdp = acc.specs.tdp_w.value
     else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
-        raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id))
+        raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id, field="tdp_w"))
     r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern)
     fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv or 0.0, tdp, pue, electricity, ops,
                         years, utilization, use_pattern) if rent_price is None else None

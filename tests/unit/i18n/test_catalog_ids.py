@@ -40,8 +40,7 @@ REMOVED_20261201 = (
 # (err.plan_needs_llm, 2026-12-01: it names commands, not fields — `suanli plan` / POST /api/plan, `suanli estimate
 # --model M --gpu <card>` / POST /api/estimate with model and gpu, `suanli scenarios` / GET /api/scenarios; field_name
 # names fields only, and a route parameter would cost the CLI its copy-pasteable command: kept)
-API_WORDING = {"error.saving_no_price", "error.saving_no_speed", "error.saving_no_fit", "error.saving_no_rent",
-               "error.saving_no_fit_fewer", "err.plan_needs_llm", "price.none_alt"}
+API_WORDING = {"err.plan_needs_llm"}  # error.saving_no_* and price.none_alt name their fields per surface now
 
 
 def _sources() -> tuple[str, str]:
@@ -61,7 +60,7 @@ def _sources() -> tuple[str, str]:
 
 
 def _referenced(msg_id: str, blob: str, web: str) -> bool:
-    msg_id = msg_id.removesuffix(".api")  # the API's wording of a sentence is used where the sentence is
+    msg_id = msg_id.removesuffix(".api").removesuffix(".web")  # the API's / page's wording: used where the sentence is
     if re.search(r"(?<![\w.])" + re.escape(msg_id) + r"(?!\w)", blob):
         return True
     if msg_id.startswith("web.") and re.search(r"[\"'`]" + re.escape(msg_id[4:]) + r"[\"'`]", web):

@@ -88,4 +88,4 @@ def test_batch_given_is_kept_and_targets_are_serving_only(cat) -> None:  # type:
     assert e.value.field == "batch"
     with pytest.raises(InputError) as e:
         compare_devices(cat, m, ["h100", "a100-80g"], "lora", 1, tpot_s=0.05)
-    assert e.value.field == "tpot"
+    assert e.value.field == "tpot_s"
