@@ -8,7 +8,7 @@ line and never a traceback.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ __all__ = [
     "error_label",
     "error_text",
     "or_list",
+    "shown_name",
     "unknown_name",
     "Invalid",
     "validation_message",
@@ -65,34 +66,46 @@ class NotFoundError(InputError, LookupError):
     """A name (device, model, offer, stack) is not in the catalog; the message lists the closest names, else the
     known ones (`unknown_name`)."""
 
-    def __init__(self, field: str, name: str, candidates: Iterable[str], known: Iterable[str] | None = None) -> None:
+    def __init__(self, field: str, name: str, candidates: Iterable[str], known: Iterable[str] | None = None,
+                 near: list[str] | None = None, ids: Mapping[str, str] | None = None) -> None:
         self.name = name
-        self.suggestions, i18n = unknown_name(field, name, candidates, known)
+        self.suggestions, i18n = unknown_name(field, name, candidates, known, near, ids)
         super().__init__(field, i18n)
 
 
 _LIST_ALL = 16  # up to this many known names are listed whole (the 15 frameworks); more: the first 8 and how many
+SHOWN_CHARS = 80  # a name longer than this is echoed as its first 80 characters and "…" (as request validation does)
+FUZZY_MAX_CHARS = 200  # past this no name is close (difflib is quadratic; no id is this long): the known names instead
 
 
-def unknown_name(kind: str, name: str, candidates: Iterable[str],
-                 known: Iterable[str] | None = None) -> tuple[list[str], Message]:
+def shown_name(name: str) -> str:
+    """A name as an error line echoes it: at most `SHOWN_CHARS` characters, "…" where it was cut (a 60 KB name
+    typed or sent does not come back three times)."""
+    return name if len(name) <= SHOWN_CHARS else name[:SHOWN_CHARS] + "…"
+
+
+def unknown_name(kind: str, name: str, candidates: Iterable[str], known: Iterable[str] | None = None,
+                 near: list[str] | None = None, ids: Mapping[str, str] | None = None) -> tuple[list[str], Message]:
     """The one sentence for a name that is not known (a gpu, model, engine, framework, offer or stack id, in
-    every command and the API): the closest `candidates` (ids and aliases; `did_you_mean`, difflib) when some
-    are close — "unknown gpu 'h10'. Did you mean: h100, h20, a10?" — else the known names (`known`: the ids,
-    default the candidates), all of them up to 16, or the first 8 and their number — "unknown gpu 'xyz';
-    known: a10, a100-40g, … (84 in all)". Returns (suggestions, message)."""
+    every command and the API): the closest `candidates` (ids and aliases — `ids`, each alias's id, suggests the
+    id, each once; `did_you_mean`, difflib) when some are close — "unknown gpu 'h10'. Did you mean:
+    h100-sxm, h20, a10?" — or `near`, what the caller knows to be meant (a vendor's devices for its name), else the
+    known names (`known`: the ids, default the candidates), all of them up to 16, or the first 8 and their
+    number — "unknown gpu 'xyz'; known: a10, a100-40g, … (84 in all)". The name is echoed as `shown_name` cuts it.
+    Returns (suggestions, message)."""
     from suanli.i18n import Message as M
 
     pool = list(candidates)
-    close = did_you_mean(name, pool)
+    said = repr(shown_name(name))
+    close = list(dict.fromkeys(near)) if near else did_you_mean(name, pool, ids=ids)
     if close:
-        return close, M("error.unknown_hint", kind=kind, name=repr(name), names=", ".join(close))
-    ids = sorted(dict.fromkeys(pool if known is None else known))
-    if not ids:
-        return [], M("error.unknown", kind=kind, name=repr(name))
-    shown = ids if len(ids) <= _LIST_ALL else ids[:8]
-    more = M("error.unknown_more", n=len(ids)) if len(shown) < len(ids) else ""
-    return [], M("error.unknown_known", kind=kind, name=repr(name), names=", ".join(shown), more=more)
+        return close, M("error.unknown_hint", kind=kind, name=said, names=", ".join(close))
+    names = sorted(dict.fromkeys(pool if known is None else known))
+    if not names:
+        return [], M("error.unknown", kind=kind, name=said)
+    shown = names if len(names) <= _LIST_ALL else names[:8]
+    more = M("error.unknown_more", n=len(names)) if len(shown) < len(names) else ""
+    return [], M("error.unknown_known", kind=kind, name=said, names=", ".join(shown), more=more)
 
 
 class CatalogError(SuanliError):
@@ -202,10 +215,17 @@ def error_label(lang: str) -> str:
     return t("error.prefix", lang)
 
 
-def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
-    """Closest candidate names to `name` (difflib ratio, case-insensitive), best first."""
-    pool = {c.lower(): c for c in candidates}
-    key = name.lower()
-    close = difflib.get_close_matches(key, list(pool), n=n, cutoff=0.5)
-    contains = [c for k, c in pool.items() if key and key in k and k not in close]
-    return [pool[c] for c in close] + contains[: max(0, n - len(close))]
+def did_you_mean(name: str, candidates: Iterable[str], n: int = 3, ids: Mapping[str, str] | None = None) -> list[str]:
+    """Closest candidate names to `name` (difflib ratio, case-insensitive), best first, then the names that contain
+    it; at most `n`, each once. `ids` (a name or alias → its id) suggests the ids: h100, h100-sxm and h100-80gb are
+    one device. None for a name of one character (every short id is "close" to "0"; "x" is in
+    mlu370-x8) or longer than `FUZZY_MAX_CHARS`."""
+    key = name.strip().lower()
+    if len(key) < 2 or len(key) > FUZZY_MAX_CHARS:
+        return []
+    pool: dict[str, str] = {}
+    for c in candidates:
+        pool.setdefault(c.lower(), (ids or {}).get(c, c))
+    close = difflib.get_close_matches(key, list(pool), n=max(1, len(pool)), cutoff=0.5)
+    contains = [k for k in pool if key in k and k not in close]
+    return list(dict.fromkeys(pool[k] for k in close + contains))[:n]

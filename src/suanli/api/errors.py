@@ -111,12 +111,14 @@ def error_json(status: int, message: str, field: str | None = None, errors: list
     return SafeJSONResponse(error_body(message, field, errors, i18n, where), status_code=status, headers=headers)
 
 
-def field_in(request: Request, field: str | None) -> str | None:
+def field_in(request: Request, field: str | None, value: str | None = None) -> str | None:
     """Where a field named by suanli's checks sits in the request: path, query, else the body of a request that
-    has one; None when it names nothing the request sent."""
+    has one; None when it names nothing the request sent. `value`: what was refused — a path parameter holding it is
+    where it sits though the check names it otherwise (GET /api/accelerators/h1: field "gpu", in "path")."""
     if not field:
         return None
-    if field in request.path_params:
+    if field in request.path_params or (value is not None and field not in request.query_params
+                                        and value in request.path_params.values()):
         return "path"
     if field in request.query_params:
         return "query"
@@ -238,7 +240,7 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(NotFoundError)
     async def _not_found(request: Request, e: NotFoundError) -> Response:
         text, i18n = _said(request, e)
-        return error_json(404, text, e.field, [{"field": e.field, "in": field_in(request, e.field),
+        return error_json(404, text, e.field, [{"field": e.field, "in": field_in(request, e.field, e.name),
                                                 "message": _bare(request, e), "suggestions": e.suggestions}], i18n=i18n)
 
     @app.exception_handler(InputError)

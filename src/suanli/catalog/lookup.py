@@ -71,8 +71,18 @@ def accelerator(catalog: Catalog, name: str) -> Accelerator:
         for a in catalog.accelerators:
             if k in {compact(n) for n in _names(a)}:
                 return a
-    raise NotFoundError("gpu", name, [n for a in catalog.accelerators for n in (a.id, *a.aliases)],
-                        [a.id for a in catalog.accelerators])
+    to_id = {n: a.id for a in catalog.accelerators for n in (a.id, *a.aliases)}  # an alias suggests its device's id
+    raise NotFoundError("gpu", name, list(to_id), [a.id for a in catalog.accelerators], _vendor_devices(catalog, tight),
+                        to_id)
+
+
+def _vendor_devices(catalog: Catalog, key: str) -> list[str]:
+    """A vendor's name typed for a device ('华为', 'NVIDIA', 'cambricon'): that vendor's devices (families first, at
+    most 8) to suggest; none for anything else."""
+    keys = {key, _without_company(key)}  # '华为昇腾': 昇腾
+    v = next((v for k, v in VENDOR_ALIASES.items() if compact(k) in keys), key)
+    mine = [a for a in catalog.accelerators if a.vendor == v]
+    return [a.id for a in sorted(mine, key=lambda a: (a.variant_of is not None, a.id))][:8]
 
 
 def vendor(catalog: Catalog, name: str) -> str:
@@ -85,7 +95,8 @@ def vendor(catalog: Catalog, name: str) -> str:
     hit = next((v for k, v in VENDOR_ALIASES.items() if compact(k) == key), None)
     if hit is not None and hit in known:
         return hit
-    raise NotFoundError("vendor", name, [*known, *(k for k, v in VENDOR_ALIASES.items() if v in known)], known)
+    to_id: dict[str, str] = {**{v: v for v in known}, **{k: v for k, v in VENDOR_ALIASES.items() if v in known}}
+    raise NotFoundError("vendor", name, list(to_id), known, ids=to_id)
 
 
 def _model_keys(m: ModelArch) -> set[str]:
@@ -103,8 +114,8 @@ def model(catalog: Catalog, name: str) -> ModelArch:
         keys = _model_keys(m)
         if key in keys or bare in keys:
             return m
-    raise NotFoundError("model", name, [n for m in catalog.models for n in (m.id, *m.aliases)],
-                        [m.id for m in catalog.models])
+    to_id = {n: m.id for m in catalog.models for n in (m.id, *m.aliases)}  # an alias suggests its model's id
+    raise NotFoundError("model", name, list(to_id), [m.id for m in catalog.models], ids=to_id)
 
 
 _TRAINING_TASKS = ("pretrain", "full", "lora", "qlora")

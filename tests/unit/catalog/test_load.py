@@ -90,7 +90,7 @@ def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
 def test_did_you_mean(cat) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(NotFoundError) as e:
         lookup.accelerator(cat, "h10")
-    assert "h100" in e.value.suggestions
+    assert "h100-sxm" in e.value.suggestions  # the id, where the alias h100 matched (full-hB)
     with pytest.raises(NotFoundError) as e2:
         lookup.model(cat, "qwen2.5-7")
     assert any("Qwen2.5-7B" in s or "qwen2.5-7b" in s for s in e2.value.suggestions)

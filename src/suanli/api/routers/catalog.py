@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path as PathParam, Query, Request
 
 from suanli.api.deps import catalog
 from suanli.api.responses import FrameworkRow, ScenarioAnswer, ValueRow
@@ -20,6 +20,7 @@ from suanli.web.messages import request_lang
 router = APIRouter(prefix="/api", tags=["catalog"])
 SCENARIOS_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "scenarios.yaml"
 _NAME = Annotated[str | None, Query(max_length=200)]
+_PATH_NAME = Annotated[str, PathParam(min_length=1, max_length=200)]  # a longer name is a 422 in the one error shape
 
 
 @router.get("/accelerators", response_model=list[views.AcceleratorRow], response_model_exclude_unset=True)
@@ -33,7 +34,7 @@ def accelerators(request: Request, vendor: _NAME = None, market: Literal["all", 
 
 
 @router.get("/accelerators/{name}", response_model=views.AcceleratorDetail, response_model_exclude_unset=True)
-def accelerator(request: Request, name: str, lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
+def accelerator(request: Request, name: _PATH_NAME, lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
     """One accelerator; in Chinese (?lang=zh / Accept-Language) its notes, market line and link name are the
     catalog's Chinese twins (note_zh …) where it has them."""
     c = catalog(request)
@@ -47,7 +48,7 @@ def models(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/models/{name:path}", response_model=views.ModelDetail, response_model_exclude_unset=True)
-def model(request: Request, name: str) -> dict[str, Any]:
+def model(request: Request, name: _PATH_NAME) -> dict[str, Any]:
     return views.model_detail(lookup.model(catalog(request), name))
 
 
@@ -93,7 +94,7 @@ def scenarios() -> list[dict[str, Any]]:
 
 
 @router.get("/scenarios/{scenario_id}", tags=["scenarios"], response_model=ScenarioAnswer, response_model_exclude_unset=True)
-def scenario(request: Request, scenario_id: str, region: Literal["any", "cn", "international"] = "cn",
+def scenario(request: Request, scenario_id: _PATH_NAME, region: Literal["any", "cn", "international"] = "cn",
              offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
                                     Query(min_length=1, max_length=3)] = ["listing"],  # noqa: B006
              lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:

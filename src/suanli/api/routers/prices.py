@@ -18,6 +18,7 @@ from suanli.views import catalog as views
 
 router = APIRouter(prefix="/api", tags=["prices"])
 _NAME = Annotated[str | None, Query(max_length=200)]
+_OFFER_ID = Annotated[str, Path(min_length=1, max_length=200)]  # a longer id is a 422 in the one error shape
 OFFERS_PAGE = 50  # `suanli offers --limit`'s default
 MAX_PAGE = 1000  # the most rows one GET of a list returns
 LIST_PAGE = 100  # imports, saved plans, benchmark results per page by default
@@ -55,7 +56,7 @@ def offers(request: Request, response: Response, device: _NAME = None, provider:
 
 
 @router.get("/offers/{offer_id}/history", response_model=list[PriceRow], response_model_exclude_unset=True)
-def offer_history(request: Request, offer_id: str) -> list[dict[str, Any]]:
+def offer_history(request: Request, offer_id: _OFFER_ID) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = store_of(request).price_history(offer_id=offer_id)
     if not rows:
         raise NotFoundError("offer", offer_id, [o.id for o in catalog(request).offers])
@@ -103,7 +104,7 @@ def rollback_ep(request: Request, import_id: Annotated[int, Path(ge=1, le=2**31 
 
 
 @router.post("/offers/{offer_id}/prices", dependencies=[Token], response_model=ImportResultJson, response_model_exclude_unset=True)
-def add_price_ep(request: Request, offer_id: str, body: PriceBody) -> dict[str, Any]:
+def add_price_ep(request: Request, offer_id: _OFFER_ID, body: PriceBody) -> dict[str, Any]:
     """A new price for an existing offer (needs the token). The date may not be in the future."""
     return dict(store_of(request).add_price(offer_id, body.price_cny, body.date, body.source,
                                             price_cny_max=body.price_cny_max, note=body.note, via="api"))
