@@ -100,8 +100,6 @@ class CompareServed(Shape):
 class CompareRow(Shape):
     """One device of POST /api/compare: the same job's memory, speed, hours and cheapest cost."""
 
-    model_id: str = Field(description="the Hugging Face checkpoint the job downloads (training: the base, serving: the "
-                          "instruction-tuned one; a full id as typed), as POST /api/plan's model_id")
     device: str
     device_name: str
     layout: CompareLayout = Field(description="the layout this row ran: the device's fastest on exactly `gpus` cards, "
@@ -188,7 +186,9 @@ class TcoRow(OfferFacts):
     cards_rented: int
     cost_cny: float
     cost_cny_max: float
-    effective_cny_per_card_hour: float
+    list_cny_per_card_hour: float = Field(description="the offer's price per card-hour at full use (a month = 730 h), "
+                                          "as compare shows it")
+    effective_cny_per_card_hour: float = Field(description="this job's: the bill ÷ cards ÷ hours")
     notes: list[str]
     notes_i18n: list[MessageJson] = Field([], description="notes as messages (id, params)")
     one_job: bool = Field(True, description="one instance of the offer (or spanning ones) holds the cards as one job, "
@@ -269,9 +269,7 @@ class MigrateAnswer(MigrationTCO):
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
-    model: str = Field(description="the Hugging Face checkpoint the task downloads (training: the base, serving: "
-                       "the instruction-tuned one; a full id as typed), as POST /api/plan's model_id")
-    preset: str = Field(description="the catalog preset behind `model`")
+    model: str
     from_: str = Field(alias="from", description="the device used today")
     to: str
     stack: str

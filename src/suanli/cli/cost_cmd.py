@@ -190,8 +190,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
                                error_bands=packaged_error_bands(),  # each row's speed evidence on its stack
-                               input_tokens=input_, output_tokens=output, concurrent_users=concurrent_users,
-                               asked=model)  # each row's model_id: the checkpoint the job downloads
+                               input_tokens=input_, output_tokens=output, concurrent_users=concurrent_users)
         from suanli.views.estimates import calibration_rows
 
         rows = calibration_rows(rows, cat)  # the calibration file's factors each row used, as estimate applies them
@@ -214,9 +213,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "stack": _stack(cat, r["stack"]),
         } for r in rows]
         cols = list(table[0])
-        # the title names the checkpoint the job downloads, as plan/estimate do (`lookup.checkpoint_id`: the rows'
-        # model_id; a config.json: hf_config's config_model_name)
-        emit_rows(table, cols, title=tr("cli.compare.title", model=rows[0]["model_id"], task=task, gpus=gpus),
+        # the title names the model as plan/estimate do: its id (a config.json: hf_config's config_model_name)
+        emit_rows(table, cols, title=tr("cli.compare.title", model=arch.id, task=task, gpus=gpus),
                   headers=col_headers(cols, "compare.col"))
         # each row's bill in words (tco's notes: billing rounding, a machine or block rented whole), numbered under
         # the table as tco numbers them, one number per distinct sentence, naming the devices it applies to
@@ -305,10 +303,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
         # two prices per card-hour, both named (buyer review 2026-12-01: tco's 2.6 beside compare's 2.57 for the
         # 910B month): the offer's at full use (a month = 730 h), as compare, migrate and rent-vs-buy show it, and
-        # this job's, the bill ÷ (cards × --hours)
-        from suanli.catalog.offers import card_hour_price
-
-        by_id = {o.id: o for o in cat.offers}
+        # this job's, the bill ÷ (cards × --hours); both from the row (tco_rows), as the API and the page read them
         # the notes are sentences: numbered under the table (one number per distinct sentence), so the column
         # holds only their numbers and the table keeps its width for the figures at 80 columns
         footnotes: dict[str, int] = {}
@@ -321,14 +316,18 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         shown = [{**r, "provider": _provider(r.get("offer"), r.get("provider")),
                   "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
                   "notes": refs(r),
-                  "list_cny_per_card_hour": card_hour_price(by_id[r["offer"]]) if r.get("offer") in by_id else None,
                   "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit")}
                  for r in rows]
         emit_rows(shown, cols, title=tr("cli.tco.title", gpus=gpus, device=display_name(lookup.accelerator(cat, gpu)),
                                          hours=hours), headers=col_headers(cols, "tco.col"),
-                  keep_always=("cost_cny", "effective_cny_per_card_hour"), drop_later=("cost_cny_max",),
-                  # ¥ max that repeats ¥ in every row goes first, before a provider's name wraps
-                  drop_first=("cost_cny_max",) if all(r["cost_cny_max"] == r["cost_cny"] for r in rows) else ())
+                  # the notes' numbers (their sentences print below) and ¥/1M tok when --tokens-per-s was given stay
+                  keep_always=("cost_cny", "effective_cny_per_card_hour", "notes",
+                               *(["cny_per_million_tokens"] if tokens_per_s else [])),
+                  drop_later=("cost_cny_max",),
+                  # ¥ max that repeats ¥ in every row goes first, before a provider's name wraps; then kind and
+                  # billing unit (the offer's words, not the bill's figures)
+                  drop_first=(*(("cost_cny_max",) if all(r["cost_cny_max"] == r["cost_cny"] for r in rows) else ()),
+                              "kind", "billing_unit"))
         console.print("[dim]" + tr("cli.tco.per_card_hour", gpus=gpus, hours=hours) + "[/dim]", highlight=False)
         from rich.markup import escape
 
@@ -429,10 +428,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 v = tr(f"rvb.cheaper.{v}")
             items.append({"item": tr(f"rvb.item.{k}") if f"rvb.item.{k}" in messages(lang()) else k, "value": v})
         emit_rows(items, ["item", "value"], title=tr("cli.rvb.title"), headers=col_headers(["item", "value"]))
+        # the core's totals and verdict (plan.cost.rent_vs_buy_totals), as the page reads them
         console.print(tr("cli.rvb.totals", cards=total_cards, years=years, share=utilization, rent=totals["rent_cny"],
-                         own=totals["own_cny"], capex=totals["capex_cny"], running=totals["running_cny"],
-                         cheaper=tr(f"rvb.cheaper.{'rent' if totals['rent_cny'] <= totals['own_cny'] else 'buy'}"),
-                         diff=abs(totals["own_cny"] - totals["rent_cny"])), highlight=False, soft_wrap=True)
+                         own=totals["own_cny"], capex=totals["capex_all_cards_cny"], running=totals["running_cny"],
+                         cheaper=tr(f"rvb.cheaper.{totals['cheaper']}"), diff=totals["diff_cny"]),
+                      highlight=False, soft_wrap=True)
         if fresh is not None:
             _say_fresh_range(fresh)
 
@@ -508,8 +508,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
 
             out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
                                  subsidy, horizon_months, region=reg, kinds=kinds, today=as_of(),
-                                 error_bands=packaged_error_bands(),  # each device's speed evidence on its stack
-                                 asked=model)  # its "model": the checkpoint the task downloads
+                                 error_bands=packaged_error_bands())  # each device's speed evidence on its stack
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
@@ -520,7 +519,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if json_:
             emit_json(out)
             return
-        console.print(tr("cli.mig.header", model=f"[bold]{out['model']}[/bold]", src=_device(cat, out["from"]),
+        console.print(tr("cli.mig.header", model=f"[bold]{m.id}[/bold]", src=_device(cat, out["from"]),
                          dst=_device(cat, out["to"]), stack=_stack(cat, out["stack"]),
                          reason=say_json(out.get("weeks_reason_i18n"), out["weeks_reason"])), highlight=False)
         lo, hi = out["calendar_weeks"]

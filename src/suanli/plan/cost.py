@@ -22,6 +22,7 @@ __all__ = [
     "JobCost",
     "MigrationTCO",
     "RentVsBuy",
+    "RentVsBuyTotals",
     "USE_PATTERNS",
     "UNIT_HOURS",  # re-exported: `units.UNIT_HOURS` is the one table
     "billed_cost",
@@ -38,6 +39,7 @@ __all__ = [
     "offer_download_delta_h",
     "rent_bill",
     "rent_vs_buy",
+    "rent_vs_buy_totals",
     "yuan_per_effective_tflops",
 ]
 
@@ -286,8 +288,9 @@ class RentVsBuy(BaseModel):
 
     rent_cny_per_year_full_use: float
     buy_cny_per_year: float
-    capex_cny: float
+    capex_cny: float = Field(description="capex per card: the card and its server share (totals: all cards)")
     power_cny_per_year_full_use: float
+    running_cny_per_year: float = Field(0.0, description="power at this use and operations, per card-year")
     break_even_utilization: float | None
     break_even_note: str = Field("", description="the break-even in words; says so when buying never pays off")
     break_even_note_i18n: dict[str, Any] = Field(default_factory=dict, description="break_even_note as a message")
@@ -416,6 +419,7 @@ def rent_vs_buy(
         buy_cny_per_year=fixed + power_full,
         capex_cny=capex,
         power_cny_per_year_full_use=power_full,
+        running_cny_per_year=ops_cny_per_year + power_full * utilization,
         break_even_utilization=be,
         break_even_note=render(note),
         break_even_note_i18n=note.to_json(),
@@ -429,6 +433,34 @@ def rent_vs_buy(
         rent_at_utilization_note_i18n=at_note.to_json(),
         **at,
     )
+
+
+class RentVsBuyTotals(BaseModel):
+    """The whole purchase beside the rent for it: `cards` × `years` of `RentVsBuy`'s per-card-year figures."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cards: int
+    years: float
+    rent_cny: float = Field(description="renting the cards for the years at this use")
+    own_cny: float = Field(description="owning them: capex_all_cards_cny + running_cny (no resale value)")
+    capex_all_cards_cny: float = Field(description="capex of all the cards (the top level's capex_cny is per card)")
+    running_cny: float = Field(description="power at this use and operations over the years, all cards")
+    cheaper: str = Field(description="rent or buy over the whole purchase (the per-card verdict, `RentVsBuy.cheaper`)")
+    diff_cny: float = Field(description="|own_cny − rent_cny|: what the cheaper side saves")
+
+
+def rent_vs_buy_totals(r: RentVsBuy, cards: int, years: float) -> RentVsBuyTotals:
+    """`r` for `cards` cards over `years`: capex once per card, the year's running cost and rent every year; the
+    verdict is `r.cheaper` (own = capex ÷ years + running, per card-year, so the totals scale both sides alike)."""
+    if cards < 1:
+        raise InputError("cards", Message("err.must_be_at_least"))
+    rent = r.rent_at_utilization_cny * cards * years
+    capex = r.capex_cny * cards
+    running = r.running_cny_per_year * cards * years
+    own = capex + running
+    return RentVsBuyTotals(cards=cards, years=years, rent_cny=rent, own_cny=own, capex_all_cards_cny=capex,
+                           running_cny=running, cheaper=r.cheaper, diff_cny=abs(own - rent))
 
 
 # seed-000 §4: "需要投入2人周×2人的适配成本", after "通常1-2周可以完成": read as 2 calendar weeks for 2 engineers

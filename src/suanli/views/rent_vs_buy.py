@@ -17,7 +17,7 @@ from suanli.catalog.schema import Accelerator, Catalog, Offer
 from suanli.errors import InputError
 from suanli.i18n import Message, render
 from suanli.plan.compare import no_price, no_price_message, offer_facts, rent_for, rent_options
-from suanli.plan.cost import USE_PATTERNS, RentVsBuy, rent_vs_buy
+from suanli.plan.cost import USE_PATTERNS, RentVsBuy, rent_vs_buy, rent_vs_buy_totals
 from suanli.units import HOURS_PER_YEAR
 
 __all__ = ["RVB_CLOSE_MARGIN", "RentVsBuyAnswer", "fresh_range", "rent_vs_buy_answer"]
@@ -172,11 +172,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)} if at_o is not None else {}
     # the whole purchase beside the rent for it: --cards (else the catalog server's cards, else 1) × --years
     total_cards = n_cards or share_cards or 1
-    totals = {"cards": total_cards, "years": years,
-              "rent_cny": r.rent_at_utilization_cny * total_cards * years,
-              "own_cny": r.buy_at_utilization_cny * total_cards * years,
-              "capex_cny": r.capex_cny * total_cards,
-              "running_cny": (r.buy_at_utilization_cny - r.capex_cny / years) * total_cards * years}
+    # the core's sums (`plan.cost.rent_vs_buy_totals`): rent, own = capex + running, the verdict and the difference
+    totals = rent_vs_buy_totals(r, total_cards, years).model_dump(mode="json")
     extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
              "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
              "server_share_note_i18n": srv_msg.to_json() if srv_msg is not None else None,

@@ -35,7 +35,7 @@ def test_server_below_n_cards_counts_the_server_per_card(cat: Catalog) -> None:
     assert a.card_cny == pytest.approx(per_card) and a.server_share_cny == 0.0
     assert a.result.capex_cny == pytest.approx(per_card)
     assert a.totals["cards"] == server.cards
-    assert a.totals["capex_cny"] == pytest.approx(server.price_cny.value)  # was ¥1,520,000 > the quoted ¥1,500,000
+    assert a.totals["capex_all_cards_cny"] == pytest.approx(server.price_cny.value)  # was ¥1,520,000 > the quoted ¥1,500,000
     assert a.json["card_from"].startswith(f"purchase {server.id} ÷ {server.cards} cards")
     note = a.json["server_share_note"]
     for said in (card.id, server.id, card.price_cny.chosen.source, server.price_cny.chosen.source,

@@ -75,9 +75,11 @@ class RentVsBuyTotals(Shape):
     cards: int
     years: float
     rent_cny: float
-    own_cny: float
-    capex_cny: float
-    running_cny: float = Field(description="power and operations over the years")
+    own_cny: float = Field(description="capex_all_cards_cny + running_cny (no resale value)")
+    capex_all_cards_cny: float = Field(description="capex of all the cards (the top level's capex_cny is per card)")
+    running_cny: float = Field(description="power at this use and operations over the years, all cards")
+    cheaper: str = Field(description="rent or buy over the whole purchase (as the per-card verdict)")
+    diff_cny: float = Field(description="|own_cny − rent_cny|: what the cheaper side saves")
 
 
 class RentVsBuyAnswer(Shape):
@@ -85,8 +87,9 @@ class RentVsBuyAnswer(Shape):
 
     rent_cny_per_year_full_use: float
     buy_cny_per_year: float
-    capex_cny: float
+    capex_cny: float = Field(description="capex per card: the card and its server share (totals: all cards)")
     power_cny_per_year_full_use: float
+    running_cny_per_year: float = Field(description="power at this use and operations, per card-year")
     break_even_utilization: float | None = Field(description="share of the year above which owning is cheaper; null "
                                                  "when it never is (break_even_note says why)")
     break_even_note: str

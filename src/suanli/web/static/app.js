@@ -426,9 +426,16 @@ function renderTco(rows) {
   // each row carries the request's basis (region, offer_kinds) and the offer's own `international` flag
   $("#tco-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
   const where = r => regionCell(((state.offers || {})[r.offer] || {}).region || (r.international ? "" : "cn"), r.international);
-  const head = ["provider", "offer", "kind", "region", "billing", "cost", "cny_h", "date"];
-  $("#tco-table").innerHTML = `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>` +
-    rows.map(r => `<tr>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", fmt(r.cost_cny, 0) + (r.cost_cny_max && r.cost_cny_max !== r.cost_cny ? "–" + fmt(r.cost_cny_max, 0) : ""), "num")}${td("cny_h", fmt(r.effective_cny_per_card_hour, 2), "num")}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}</tr>`).join("") + "</tbody>";
+  // two prices per card-hour, labelled as the CLI's tco (list: the offer's at full use on a 730-h month, as Compare
+  // shows it; job: the bill ÷ cards ÷ hours), both from the API row; each row's notes (a minimum term, separate
+  // instances that are not one job) as the CLI prints them under its table
+  const perMillion = rows.some(r => r.cny_per_million_tokens != null), b = state.tcoBody || {};
+  const head = ["provider", "offer", "kind", "region", "billing", "cost", "tco.col.list_cny_per_card_hour",
+    "tco.col.effective_cny_per_card_hour", ...(perMillion ? ["tco.col.cny_per_million_tokens"] : []), "date", "tco.col.notes"];
+  const notes = r => (r.notes || []).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
+  $("#tco-table").innerHTML = `<caption class="muted">${esc(t("tco_prices", {gpus: b.gpus || 1, hours: b.hours}))}</caption>` +
+    `<thead><tr>${head.map(k => `<th scope="col">${esc(t(k))}</th>`).join("")}</tr></thead><tbody>` +
+    rows.map(r => `<tr${r.one_job === false ? ' class="separate"' : ""}>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", fmt(r.cost_cny, 0) + (r.cost_cny_max && r.cost_cny_max !== r.cost_cny ? "–" + fmt(r.cost_cny_max, 0) : ""), "num")}${td("tco.col.list_cny_per_card_hour", fmt(r.list_cny_per_card_hour, 2), "num")}${td("tco.col.effective_cny_per_card_hour", fmt(r.effective_cny_per_card_hour, 2), "num")}${perMillion ? td("tco.col.cny_per_million_tokens", fmt(r.cny_per_million_tokens, 2), "num") : ""}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}${td("tco.col.notes", notes(r), "cmp-text")}</tr>`).join("") + "</tbody>";
 }
 
 // ---- compare ----------------------------------------------------------------------------------------
@@ -561,21 +568,31 @@ function renderRvb(r) {
   const rows = [[t("rvb_per_card_year", {share: pct(r.utilization)}), r.rent_at_utilization_cny, r.buy_at_utilization_cny],
     [t("rvb_full_use"), r.rent_cny_per_year_full_use, r.buy_cny_per_year],
     [t("rvb_total", {cards: tot.cards, years: fmt(tot.years, 2)}), tot.rent_cny, tot.own_cny],
+    [t("rvb_capex_all", {cards: tot.cards}), null, tot.capex_all_cards_cny],
+    [t("rvb_running", {cards: tot.cards, years: fmt(tot.years, 2)}), null, tot.running_cny],
     [t("rvb_capex"), null, r.capex_cny], [t("rvb_power"), null, r.power_cny_per_year_full_use]];
   $("#rvb-table").innerHTML = `<thead><tr><th scope="col">${esc(t("col.item"))}</th><th scope="col">${esc(t("rvb_rent"))}</th><th scope="col">${esc(t("rvb_own"))}</th></tr></thead><tbody>` +
     rows.map(([k, a, b]) => `<tr><th scope="row">${esc(k)}</th>${td("rvb_rent", a == null ? "—" : yuan(a), "num")}${td("rvb_own", b == null ? "—" : yuan(b), "num")}</tr>`).join("") + "</tbody>";
-  const which = tot.rent_cny <= tot.own_cny ? "rent" : "buy";
+  // the verdict and the difference are the core's (plan.cost.rent_vs_buy_totals), as the CLI prints them
   const o = r.rent_offer, fr = r.fresh_rent_range;
   const line = (k, html, cls = "") => `<p${cls ? ` class="${cls}"` : ""}><strong>${esc(t(k))}:</strong> ${html}</p>`;
   $("#rvb-notes").innerHTML =
-    `<p class="verdict"><strong>${esc(t("rvb_cheaper", {share: pct(r.utilization), which: t("rvb.cheaper." + which), diff: fmt(Math.abs(tot.own_cny - tot.rent_cny), 0), cards: tot.cards, years: fmt(tot.years, 2)}))}</strong></p>` +
-    line("rvb_break_even", r.break_even_utilization != null ? `${pct(r.break_even_utilization)} — ${esc(r.break_even_note)}` : esc(r.break_even_note)) +
+    `<p class="verdict"><strong>${esc(t("rvb_cheaper", {share: pct(r.utilization), which: t("rvb.cheaper." + tot.cheaper), diff: fmt(tot.diff_cny, 0), cards: tot.cards, years: fmt(tot.years, 2)}))}</strong></p>` +
+    // never (null) or at any use (0, a558a7a): the note says why, as the CLI's table does; no "0%"
+    line("rvb_break_even", r.break_even_utilization ? `${pct(r.break_even_utilization)} — ${esc(r.break_even_note)}` : esc(r.break_even_note)) +
     line("rvb_offer", (o ? `${esc(o.offer)} · ${esc(o.provider)} · ${esc(kindLabel(o.kind))} · ${esc(o.date)} · ${esc(t("cny_h"))} ${fmt(r.rent_cny_per_card_hour, 2)}${intlTag(o.region)}` +
       (o.stale ? `<div class="warn">${esc(o.stale)}</div>` : "") + "<br>" : "") + `<span class="muted">${esc(r.rent_at_utilization_note)}</span>`) +
     (r.commitment_note ? line("rvb_commitment", esc(r.commitment_note), "warn") : "") +
     (r.server_share_note ? line("rvb_server_note", esc(r.server_share_note)) : "") +
-    (fr && fr.offers.length > 1 ? `<p class="warn">${esc(t("rvb_fresh", {lo: fmt(fr.offers[0].rent_cny_per_card_hour, 2), hi: fmt(fr.offers[fr.offers.length - 1].rent_cny_per_card_hour, 2),
-      be_lo: fr.break_even_at_lowest == null ? t("mig.value.never") : pct(fr.break_even_at_lowest), be_hi: fr.break_even_at_highest == null ? t("mig.value.never") : pct(fr.break_even_at_highest)}))}</p>` : "");
+    (fr && fr.offers.length > 1 ? `<p class="warn">${esc(rvbFresh(fr))}</p>` : "");
+}
+// the close call's break-even at the cheapest and dearest fresh price, in the CLI's words (cli.rvb.be_*): buying
+// pays off "at any use" at 0 (a558a7a), never "0%"; at any use at both prices the verdict's note says why
+const beText = be => be == null ? t("cli.rvb.be_never") : be === 0 ? t("cli.rvb.be_any") : t("cli.rvb.be_share", {share: pct(be)});
+function rvbFresh(fr) {
+  const lo = fmt(fr.offers[0].rent_cny_per_card_hour, 2), hi = fmt(fr.offers[fr.offers.length - 1].rent_cny_per_card_hour, 2);
+  if (fr.break_even_at_lowest === 0 && fr.break_even_at_highest === 0) return t("rvb_fresh_any", {lo, hi});
+  return t("rvb_fresh", {lo, hi, be_lo: beText(fr.break_even_at_lowest), be_hi: beText(fr.break_even_at_highest)});
 }
 
 // ---- catalog: search, keyboard (each device is a button), detail with sources by title ----------------
