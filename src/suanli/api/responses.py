@@ -100,6 +100,8 @@ class CompareServed(Shape):
 class CompareRow(Shape):
     """One device of POST /api/compare: the same job's memory, speed, hours and cheapest cost."""
 
+    model_id: str = Field(description="the Hugging Face checkpoint the job downloads (training: the base, serving: the "
+                          "instruction-tuned one; a full id as typed), as POST /api/plan's model_id")
     device: str
     device_name: str
     layout: CompareLayout = Field(description="the layout this row ran: the device's fastest on exactly `gpus` cards, "
@@ -269,7 +271,9 @@ class MigrateAnswer(MigrationTCO):
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
-    model: str
+    model: str = Field(description="the Hugging Face checkpoint the task downloads (training: the base, serving: "
+                       "the instruction-tuned one; a full id as typed), as POST /api/plan's model_id")
+    preset: str = Field(description="the catalog preset behind `model`")
     from_: str = Field(alias="from", description="the device used today")
     to: str
     stack: str

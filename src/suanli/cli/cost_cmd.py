@@ -190,7 +190,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
                                error_bands=packaged_error_bands(),  # each row's speed evidence on its stack
-                               input_tokens=input_, output_tokens=output, concurrent_users=concurrent_users)
+                               input_tokens=input_, output_tokens=output, concurrent_users=concurrent_users,
+                               asked=model)  # each row's model_id: the checkpoint the job downloads
         from suanli.views.estimates import calibration_rows
 
         rows = calibration_rows(rows, cat)  # the calibration file's factors each row used, as estimate applies them
@@ -213,8 +214,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "stack": _stack(cat, r["stack"]),
         } for r in rows]
         cols = list(table[0])
-        # the title names the model as plan/estimate do: its id (a config.json: hf_config's config_model_name)
-        emit_rows(table, cols, title=tr("cli.compare.title", model=arch.id, task=task, gpus=gpus),
+        # the title names the checkpoint the job downloads, as plan/estimate do (`lookup.checkpoint_id`: the rows'
+        # model_id; a config.json: hf_config's config_model_name)
+        emit_rows(table, cols, title=tr("cli.compare.title", model=rows[0]["model_id"], task=task, gpus=gpus),
                   headers=col_headers(cols, "compare.col"))
         # each row's bill in words (tco's notes: billing rounding, a machine or block rented whole), numbered under
         # the table as tco numbers them, one number per distinct sentence, naming the devices it applies to
@@ -508,7 +510,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
 
             out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
                                  subsidy, horizon_months, region=reg, kinds=kinds, today=as_of(),
-                                 error_bands=packaged_error_bands())  # each device's speed evidence on its stack
+                                 error_bands=packaged_error_bands(),  # each device's speed evidence on its stack
+                                 asked=model)  # its "model": the checkpoint the task downloads
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
@@ -519,7 +522,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if json_:
             emit_json(out)
             return
-        console.print(tr("cli.mig.header", model=f"[bold]{m.id}[/bold]", src=_device(cat, out["from"]),
+        console.print(tr("cli.mig.header", model=f"[bold]{out['model']}[/bold]", src=_device(cat, out["from"]),
                          dst=_device(cat, out["to"]), stack=_stack(cat, out["stack"]),
                          reason=say_json(out.get("weeks_reason_i18n"), out["weeks_reason"])), highlight=False)
         lo, hi = out["calendar_weeks"]

@@ -121,7 +121,11 @@ def to_jsonable(obj: Any) -> Any:
 
 
 def emit_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(to_jsonable(obj), indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    """`obj` as JSON on stdout, money rounded as the API rounds it (`views.money.round_money`: CNY amounts to the
+    fen, prices per unit to 4 decimals), so --json and the API answer the same figures."""
+    from suanli.views.money import round_money
+
+    sys.stdout.write(json.dumps(round_money(to_jsonable(obj)), indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
 def _cell(v: Any) -> str:

@@ -326,7 +326,8 @@ def register(app: typer.Typer) -> None:
             from suanli.store.settings import redact_url
 
             store = open_store()
-            saved = store.save_plan(m.id, req.model_dump(mode="json"), plan_json(result), name=name)
+            # the checkpoint the job downloads (plan's model_id), as POST /api/plans stores it
+            saved = store.save_plan(result.model_id, req.model_dump(mode="json"), plan_json(result), name=name)
             where = redact_url(store.url)
         if json_:
             emit_json({**plan_json(result), **({"saved_plan_id": saved} if saved is not None else {})})

@@ -460,7 +460,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
                     tpot_s: float | None = None, ttft_s: float | None = None,
                     error_bands: dict[str, ErrorBand] | None = None, input_tokens: int | None = None,
-                    output_tokens: int | None = None, concurrent_users: int | None = None) -> list[dict[str, Any]]:
+                    output_tokens: int | None = None, concurrent_users: int | None = None,
+                    asked: str | None = None) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
@@ -474,7 +475,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     for its speed column on the device's stack (`evidence`, as a plan does). Without a `precision` each device runs
     the default (`estimate.precision.default_precision`: an FP8 checkpoint in FP8 where the device runs it).
     `concurrent_users` means what it means to plan (`plan.request`: needs `tpot_s`; the rate by Little's law, each
-    user holding a slot of the running batch), its rate then served as a stated one."""
+    user holding a slot of the running batch), its rate then served as a stated one. Each row names the checkpoint
+    the job downloads (`model_id`: `lookup.checkpoint_id` of the task and the name `asked`, as plan and estimate do)."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -579,6 +581,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         short = memory_likely_short(tight)  # the bias exceeds the headroom: "likely short", not "fits (tight)"
         pool = _pool_note(cat, e)
         rows.append({
+            "model_id": lookup.checkpoint_id(m, task, asked),  # what the job downloads (plan's model_id)
             "device": acc.id,
             "device_name": acc.name,
             "layout": _layout_facts(w, framework, w.engine, pins),
@@ -848,13 +851,14 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
-                   error_bands: dict[str, ErrorBand] | None = None) -> dict[str, Any]:
+                   error_bands: dict[str, ErrorBand] | None = None, asked: str | None = None) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
     is derived from tokens per yuan on 8 cards of each device, each rented for the whole horizon (the spend goes
     on month after month, so an offer's minimum term counts only beyond it) from the usable offer (`region`,
     `kinds`, any billing unit) the planner would take (`fresh_first`: the cheapest fresh price, a stale one only
     when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`). With the
-    validated `error_bands` each device's derived speed carries its stack's out-of-sample evidence (`evidence`)."""
+    validated `error_bands` each device's derived speed carries its stack's out-of-sample evidence (`evidence`). `model`
+    is the checkpoint the task downloads (`lookup.checkpoint_id` with the name `asked`), `preset` the catalog entry."""
     assume = cost_assumptions(cat)  # None: the catalog's `assumptions:` (engineers, CNY per engineer-week)
     engineers = assume.migration_engineers.value if engineers is None else engineers
     engineer_week = assume.engineer_cny_per_week.value if engineer_week is None else engineer_week
@@ -961,7 +965,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
                                       lookup.stack(cat, src.stack))  # both sides' known bias
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
-    return {"model": m.id, "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
+    return {"model": lookup.checkpoint_id(m, task, asked), "preset": m.id,  # what the task downloads; the preset
+            "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
             "weeks_reason_i18n": why_msg.to_json(), "task": task,
             "workload_note": render(workload_msg) if workload_msg else None,
             "workload_note_i18n": workload_msg.to_json() if workload_msg else None,

@@ -152,7 +152,8 @@ async def compare_ep(request: Request, body: CompareBody, lang: Annotated[Lang, 
                                    tp=body.tp, pp=body.pp, recompute=body.recompute, global_batch=body.global_batch,
                                    requests_per_s=body.requests_per_s, tpot_s=body.tpot_s, ttft_s=body.ttft_s,
                                    today=as_of(), error_bands=packaged_error_bands(), input_tokens=body.input,
-                                   output_tokens=body.output, concurrent_users=body.concurrent_users)
+                                   output_tokens=body.output, concurrent_users=body.concurrent_users,
+                                   asked=body.model)  # model_id: the checkpoint the job downloads
         except InputError as e:  # the core says `gpu`; the request said devices
             if e.field == "gpu":
                 raise as_field(e, "devices") from None
@@ -194,7 +195,7 @@ async def migrate_ep(request: Request, body: MigrateBody,
             return with_migration_calibration(migration_cost(
                 c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend, body.saving, body.task,
                 body.engineers, body.engineer_week, body.subsidy, body.horizon_months, region=body.region,
-                kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands()), c)
+                kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands(), asked=body.model), c)
         except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
             if e.field == "gpu":
                 raise as_field(e, "to_gpu" if e.name == body.to_gpu else "from_gpu") from None
