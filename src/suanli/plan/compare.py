@@ -26,8 +26,8 @@ from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens
                               migration_tco, rent_bill, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
-                                memory_within_error, migration_weeks, plan_workload, pooled_evidence, serving_capacity,
-                                serving_layout)
+                                memory_within_error, migration_weeks, plan_workload, pooled_evidence, round_down_rate,
+                                serving_capacity, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 __all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
@@ -380,7 +380,7 @@ def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_
               else [Message("cmp.serving.tpot_default", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)]) + \
         ([Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else [])
     return Message("cmp.serving.not_served_row", rate=rate, tp=w.tp, replicas=w.gpus // w.tp, batch=w.batch,
-                   rps=cap_tok_s / lengths[1], targets=Message("list.items", items=limits),
+                   rps=round_down_rate(cap_tok_s / lengths[1]), targets=Message("list.items", items=limits),
                    carry_batch=carry.micro_batch, tpot_ms=(carry.tpot_s or 0.0) * 1000,
                    ttft_ms=(carry.ttft_s or 0.0) * 1000)
 

@@ -97,7 +97,7 @@ from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
            "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks", "DEMOTION_COST_FACTOR",
            "error_rule",
-           "plan", "pooled_evidence", "plan_workload", "serving_layout"]
+           "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
@@ -772,7 +772,7 @@ def _at_most_within_memory_error(bands: dict[str, ErrorBand], devs: list[_Device
     return {k_: np.where(take, ev[k_], v) for k_, v in most.items()}
 
 
-def _round_down(x: float, digits: int = 3) -> float:
+def round_down_rate(x: float, digits: int = 3) -> float:
     """`x` rounded down to `digits` significant figures (a rate lowered to it is still served)."""
     if not math.isfinite(x) or x <= 0:
         return x
@@ -817,7 +817,7 @@ def _rate_at_most(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> floa
     rate (`cap_rps`, `_capacity_rates`: the rate compare's capacity row serves), rounded down to 3 significant
     figures so that the rate quoted is served; where none serves within the targets, the row's own rate."""
     best = float(grid["cap_rps"][i])
-    return _round_down(best) if best > 0 else float(grid["tok_s"][i]) / req.output
+    return round_down_rate(best) if best > 0 else float(grid["tok_s"][i]) / req.output
 
 
 _RUN_BATCH_ROUNDS = 8  # concurrent users: rounds of "more replicas, so a smaller batch each" for the rate they send

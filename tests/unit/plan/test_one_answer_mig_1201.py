@@ -86,3 +86,19 @@ def test_tco_applies_plans_offer_rule(cat) -> None:  # type: ignore[no-untyped-d
     assert autodl["notes_i18n"][-1]["id"] == "tco.separate_instances"
     one = tco_rows(cat, "h800", 10.0, gpus=1)
     assert all(r["one_job"] for r in one) and one[0]["offer"].startswith("autodl-h800")
+
+
+def test_not_served_row_quotes_its_at_most_rounded_down(cat) -> None:  # type: ignore[no-untyped-def]
+    """compare's "serves at most N req/s" on a row that cannot carry the rate is rounded down as plan's hint is
+    (`search.round_down_rate`: a quoted rate is served), never to nearest (audit 2026-12-01: 2.596 showed as 2.6)."""
+    from suanli.plan.search import round_down_rate
+
+    assert round_down_rate(2.596) == pytest.approx(2.59) and round_down_rate(14.6999) == pytest.approx(14.6)
+    m = lookup.model(cat, "qwen2.5-72b")
+    rows = compare_devices(cat, m, ["h800", "910b"], gpus=16, requests_per_s=15.625, tpot_s=0.05,
+                           error_bands=packaged_error_bands())
+    row = next(r for r in rows if r["device"] == lookup.accelerator(cat, "910b").id)
+    note = row["layout_note_i18n"]
+    assert note["id"] == "cmp.serving.not_served_row"
+    rps = note["params"]["rps"]  # 14.6 (tp8 × 2 at batch 93): the quoted maximum, rounded down to 3 figures
+    assert rps == round_down_rate(rps) and rps < 15.625
