@@ -15,6 +15,7 @@ from suanli.api.schemas import JsonBody, OfferKinds, Region
 from suanli.catalog.load import packaged_assumptions
 from suanli.errors import InputError
 from suanli.i18n import Lang, Surface, localize
+from suanli.plan.cost import RentVsBuyTotals  # the core's totals, one declaration (duplicates D13)
 from suanli.units import MIN_UTILIZATION
 from suanli.views.bounds import MAX_NAME_CHARS
 from suanli.views.shape import MessageJson, Shape
@@ -67,19 +68,6 @@ class FreshRentRange(Shape):
     offers: list[FreshRentOffer]
     break_even_at_lowest: float | None
     break_even_at_highest: float | None
-
-
-class RentVsBuyTotals(Shape):
-    """The whole purchase beside the rent for it: `cards` (else the catalog server's cards, else 1) × `years`."""
-
-    cards: int
-    years: float
-    rent_cny: float
-    own_cny: float = Field(description="capex_all_cards_cny + running_cny (no resale value)")
-    capex_all_cards_cny: float = Field(description="capex of all the cards (the top level's capex_cny is per card)")
-    running_cny: float = Field(description="power at this use and operations over the years, all cards")
-    cheaper: str = Field(description="rent or buy over the whole purchase (as the per-card verdict)")
-    diff_cny: float = Field(description="|own_cny − rent_cny|: what the cheaper side saves")
 
 
 class RentVsBuyAnswer(Shape):
