@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Catalog
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # `from cli_run import run_cli` (tests/cli_run.py)
 
 # CI (CI=true) runs hypothesis with a fixed seed so a landing cannot go red on a draw; local runs keep exploring, and
 # what they find is saved in .hypothesis/ and replayed until fixed

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from suanli.api import Settings, create_app
 from suanli.views.money import AMOUNT_DECIMALS, RATE_DECIMALS, message_money_params, money_decimals, round_money
+from cli_run import run_cli  # tests/cli_run.py: the one in-process CLI runner
 
 
 @pytest.fixture()
@@ -28,23 +29,9 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TestClient:
 
 def _run_cli(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
              home: Path) -> str:
-    from suanli.cli.main import run
-    from suanli.cli.output import set_lang
-
-    monkeypatch.setattr("sys.argv", ["suanli", *args])
-    monkeypatch.setenv("SUANLI_HOME", str(home))
-    monkeypatch.setenv("SUANLI_TODAY", "2026-12-01")
-    monkeypatch.setenv("COLUMNS", "300")
-    code = 0
-    try:
-        run()
-    except SystemExit as e:
-        code = int(e.code or 0)
-    finally:
-        set_lang(None)
-    out = capsys.readouterr()
-    assert code == 0, out.err
-    return out.out
+    code, out, err = run_cli(args, monkeypatch, capsys, home, today="2026-12-01")
+    assert code == 0, err
+    return out
 
 
 CASES = [  # (preset, task, the checkpoint the job downloads)

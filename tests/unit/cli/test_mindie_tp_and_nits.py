@@ -17,6 +17,7 @@ from suanli.estimate.tp_heads import allowed_tps, tp_heads_refusal
 from suanli.i18n import Message, render
 from suanli.plan.request import make_request
 from suanli.plan.search import plan
+from cli_run import run_cli  # tests/cli_run.py: the one in-process CLI runner
 
 
 def test_mindie_pads_heads_and_vllm_ascend_refusal_points_to_it(cat) -> None:  # type: ignore[no-untyped-def]
@@ -54,21 +55,7 @@ def test_plan_pinned_tp_on_910b_why_not_names_mindie(cat) -> None:  # type: igno
 
 def _run_cli(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
              tmp_path: Path) -> tuple[int, str, str]:
-    from suanli.cli.main import run
-    from suanli.cli.output import set_lang
-
-    monkeypatch.setattr("sys.argv", ["suanli", *args])
-    monkeypatch.setenv("SUANLI_HOME", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "300")
-    code = 0
-    try:
-        run()
-    except SystemExit as e:
-        code = int(e.code or 0)
-    finally:
-        set_lang(None)
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_cli(args, monkeypatch, capsys, tmp_path)
 
 
 def test_click_usage_error_reads_as_chinese(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

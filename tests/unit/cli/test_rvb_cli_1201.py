@@ -14,26 +14,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from suanli.api import Settings, create_app
+from cli_run import run_cli  # tests/cli_run.py: the one in-process CLI runner
 
 
 def _run_cli(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
              tmp_path: Path) -> tuple[int, str, str]:
-    from suanli.cli.main import run
-    from suanli.cli.output import set_lang
-
-    monkeypatch.setattr("sys.argv", ["suanli", *args])
-    monkeypatch.setenv("SUANLI_HOME", str(tmp_path))
-    monkeypatch.setenv("SUANLI_TODAY", "2026-12-01")
-    monkeypatch.setenv("COLUMNS", "300")
-    code = 0
-    try:
-        run()
-    except SystemExit as e:
-        code = int(e.code or 0)
-    finally:
-        set_lang(None)
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_cli(args, monkeypatch, capsys, tmp_path, today="2026-12-01")
 
 
 @pytest.mark.parametrize("kinds", ["all", "index"])

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from suanli.errors import unknown_name
+from cli_run import run_cli  # tests/cli_run.py: the one in-process CLI runner
 
 CASES = [
     (("estimate", "--model", "qwen2.5-7b", "--gpu", "nonexistent"), "gpu: unknown gpu 'nonexistent'; known: a10, "),
@@ -30,19 +31,9 @@ CASES = [
 
 def _err(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
          tmp_path: Path) -> str:
-    from suanli.cli.main import run
-    from suanli.cli.output import set_lang
-
-    monkeypatch.setattr("sys.argv", ["suanli", "--lang", "en", *args])
-    monkeypatch.setenv("SUANLI_HOME", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "300")
-    try:
-        with pytest.raises(SystemExit) as ex:
-            run()
-    finally:
-        set_lang(None)
-    assert ex.value.code == 2
-    return capsys.readouterr().err
+    code, _, err = run_cli(("--lang", "en", *args), monkeypatch, capsys, tmp_path)
+    assert code == 2
+    return err
 
 
 @pytest.mark.parametrize(("args", "said"), CASES, ids=lambda a: "-".join(a[:1] + a[-1:]) if isinstance(a, tuple) else "")

@@ -6,22 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli  # tests/cli_run.py: the one in-process CLI runner
 
 
 def _err(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> str:
-    from suanli.cli.main import run
-    from suanli.cli.output import set_lang
-
-    monkeypatch.setattr("sys.argv", ["suanli", "--lang", "en", *args])
-    monkeypatch.setenv("SUANLI_HOME", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "300")
-    try:
-        with pytest.raises(SystemExit) as ex:
-            run()
-    finally:
-        set_lang(None)
-    assert ex.value.code == 2
-    return capsys.readouterr().err
+    code, _, err = run_cli(["--lang", "en", *args], monkeypatch, capsys, tmp_path)
+    assert code == 2
+    return err
 
 
 @pytest.mark.parametrize("args", [["gpu", "x" * 60_000], ["model", "x" * 60_000],

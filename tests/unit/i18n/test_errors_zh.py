@@ -19,6 +19,7 @@ from suanli.errors import SuanliError, error_text
 from suanli.i18n import Message, messages, render
 
 from .test_messages import _NAMES
+from cli_run import run_cli  # tests/cli_run.py: the one in-process CLI runner
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "suanli"
 _WORD = re.compile(r"[A-Za-z]{4,}")
@@ -106,19 +107,9 @@ CLI_USAGE = [
 
 def _run_cli(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
              tmp_path: Path) -> str:
-    from suanli.cli.main import run
-    from suanli.cli.output import set_lang
-
-    monkeypatch.setattr("sys.argv", ["suanli", *args])
-    monkeypatch.setenv("SUANLI_HOME", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "300")
-    try:
-        with pytest.raises(SystemExit) as ex:
-            run()
-    finally:
-        set_lang(None)
-    assert ex.value.code == 2
-    return capsys.readouterr().err
+    code, _, err = run_cli(args, monkeypatch, capsys, tmp_path)
+    assert code == 2
+    return err
 
 
 @pytest.mark.parametrize(("args", "line"), CLI_USAGE, ids=lambda a: "-".join(a[:3]) if isinstance(a, tuple) else "")
