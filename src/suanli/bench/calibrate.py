@@ -226,7 +226,7 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: 
     for r in results:
         if device_key(r) != peaks.device:
             continue
-        p = r.config.precision
+        p = r.roof_precision()  # the precision named, or tf32/fp32 by the TF32 setting the run recorded
         if r.accuracy is not None and not r.accuracy.passed:
             skipped.append(Message("bench.cal.skip.accuracy", id=r.id))
             continue
@@ -245,11 +245,12 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: 
                 skipped.append(Message("bench.cal.skip.peak", id=r.id, precision=p, device=peaks.device))
         if r.micro is not None:
             for m in r.micro.matmul:
-                peak = peaks.dense_flops_per_s.get(m.precision)
+                mp = m.roof_precision()  # an fp32 GEMM with TF32 recorded on ran at the TF32 peak
+                peak = peaks.dense_flops_per_s.get(mp)
                 if peak:
-                    add("matmul", m.precision, m.tflops * 1e12 / peak, r)
+                    add("matmul", mp, m.tflops * 1e12 / peak, r)
                 else:
-                    skipped.append(Message("bench.cal.skip.matmul_peak", id=r.id, precision=m.precision,
+                    skipped.append(Message("bench.cal.skip.matmul_peak", id=r.id, precision=mp,
                                                device=peaks.device))
             if r.micro.bandwidth is not None and bw:
                 add("copy_bandwidth", "*", r.micro.bandwidth.bytes_per_s / bw, r)

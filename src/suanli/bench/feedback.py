@@ -92,9 +92,10 @@ def device_for_result(cat: Catalog, r: BenchResult) -> Accelerator:
     }
     for mm in r.micro.matmul:
         # the field the estimator reads a dtype's peak from first (catalog.peaks.PEAK_FIELDS, the one table); tf32
-        # is no estimator dtype (see below): the host's TF32 rate fills the TF32 peak a tf32 run is compared with
-        key = "tf32_dense_tflops" if mm.precision == "tf32" else (
-            PEAK_FIELDS[mm.precision][0] if mm.precision in ("fp32", "bf16", "fp16") else None)
+        # is no estimator dtype (see below): the host's TF32 rate fills the TF32 peak a tf32 run is compared with.
+        # The GEMM's recorded TF32 setting decides which (an "fp32" GEMM with TF32 on measured the TF32 rate)
+        p = mm.roof_precision()
+        key = "tf32_dense_tflops" if p == "tf32" else (PEAK_FIELDS[p][0] if p in ("fp32", "bf16", "fp16") else None)
         if key:
             specs[key] = {"value": mm.tflops, "source": src, "note": note}
     if r.backend.total_memory_bytes:
@@ -150,6 +151,9 @@ class ComparisonRow(BaseModel):
 # .html, pytorch/pytorch#79537, read 2026-12-01). A tf32 run (the harness's `--precision tf32`: fp32 weights,
 # float32_matmul_precision "high") is therefore compared with the TF32 roof, the dense TF32 tensor-core peak
 # (`tf32_dense_tflops`, never the 2:4-sparse one) standing in for the fp32 peak, and is not calibrated.
+# Which roof follows what torch actually used (`BenchResult.tf32`, read during the run; `roof_precision`): an fp32
+# run with TF32 on (TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1) takes the TF32 roof, a tf32 run with TF32 off
+# (NVIDIA_TF32_OVERRIDE=0) the fp32 peak; a result that did not record it (before 2026-12-01) goes by its precision.
 
 
 def compare_basis(
@@ -158,16 +162,25 @@ def compare_basis(
     """The device and efficiency factors a result is estimated with, and the line that says how, where it differs
     from the catalog device (a tf32 run: the TF32 dense roof, without fp32 runs' compute factors)."""
     acc = device_for_result(cat, r)
-    if r.config.precision != "tf32":
-        return acc, overrides, None  # fp32 (TF32 off), bf16, fp16: the estimator's own precision and peak
     s = acc.specs
     fp32 = f"{s.fp32_tflops.value:g}" if s.fp32_tflops is not None else "-"
+    named_tf32 = r.config.precision == "tf32"
+    why = r.tf32.cause() if r.tf32 is not None else ""
+    if r.roof_precision() != "tf32":
+        if named_tf32:  # recorded TF32 off: its matmuls ran in full fp32, at the fp32 peak
+            return acc, overrides, Message("cli.fb.tf32_off", device=acc.id, why=why, fp32=fp32)
+        return acc, overrides, None  # fp32 (TF32 off), bf16, fp16: the estimator's own precision and peak
     if s.tf32_dense_tflops is None:
-        return acc, overrides, Message("cli.fb.tf32_no_roof", device=acc.id, fp32=fp32)
+        if named_tf32:
+            return acc, overrides, Message("cli.fb.tf32_no_roof", device=acc.id, fp32=fp32)
+        return acc, overrides, Message("cli.fb.tf32_on_no_roof", device=acc.id, why=why, fp32=fp32)
     roof = acc.model_copy(update={"specs": s.model_copy(update={"fp32_tflops": s.tf32_dense_tflops})})
     # a share of the fp32 CUDA-core peak says nothing of the TF32 tensor cores: calibrated fp32 compute factors go
     kept = tuple(f for f in overrides if not (f.metric == "matmul" and f.precision == "fp32"))
-    return roof, kept, Message("cli.fb.tf32_roof", device=acc.id, tf32=f"{s.tf32_dense_tflops.value:g}", fp32=fp32)
+    tf32 = f"{s.tf32_dense_tflops.value:g}"
+    if named_tf32:
+        return roof, kept, Message("cli.fb.tf32_roof", device=acc.id, tf32=tf32, fp32=fp32)
+    return roof, kept, Message("cli.fb.tf32_on_roof", device=acc.id, why=why, tf32=tf32, fp32=fp32)
 
 
 def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFactor, ...] = ()) -> tuple[Estimate, list[ComparisonRow]]:
@@ -217,10 +230,10 @@ def calibrate_results(
         if r.throughput is None and r.micro is None:
             continue
         acc = device_for_result(cat, r)
-        if r.config.precision == "tf32":  # the whole run: its speeds and its microbenchmarks (compare_basis)
-            tf32_runs.setdefault(acc.id, []).append(r.id)
+        if "tf32" in (r.config.precision, r.roof_precision()):  # the whole run: speeds and microbenchmarks
+            tf32_runs.setdefault(acc.id, []).append(r.id)  # (compare_basis); an fp32 run that ran TF32 too
             continue
-        if r.micro is not None and any(m.precision == "tf32" for m in r.micro.matmul):
+        if r.micro is not None and any(m.roof_precision() == "tf32" for m in r.micro.matmul):
             tf32_micro.setdefault(acc.id, []).append(r.id)  # an fp32/bf16 run's extra tf32 GEMM (cuda default)
         by_dev.setdefault(acc.id, []).append(r)
         accs[acc.id] = acc

@@ -32,6 +32,7 @@ from suanli.i18n import Message
 
 __all__ = [
     "SCHEMA_VERSION",
+    "TF32_ENV_VARS",
     "AccuracyResult",
     "BandwidthResult",
     "BenchResult",
@@ -41,8 +42,11 @@ __all__ = [
     "ResultStore",
     "RunConfig",
     "Throughput",
+    "Tf32Setting",
     "default_store_dir",
+    "matmul_tf32",
     "new_id",
+    "roof_precision",
 ]
 
 SCHEMA_VERSION = 1
@@ -87,6 +91,60 @@ class Throughput(BaseModel):
     samples_decode_time_s: list[float] = []
 
 
+# The environment variables that override torch's own TF32 switch for cuBLAS matmuls:
+# NVIDIA_TF32_OVERRIDE=0 makes every NVIDIA library (cuBLAS, cuDNN) leave TF32 off whatever the framework asks
+# (github.com/alibaba/DeepRec docs/docs_en/NVIDIA-TF32.md, read 2026-12-01; only 0 is documented there);
+# TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1 "forces TF32 enablement, overrides set_float32_matmul_precision"
+# (docs.pytorch.org/docs/stable/cuda_environment_variables, read 2026-12-01).
+TF32_ENV_VARS = ("NVIDIA_TF32_OVERRIDE", "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE")
+
+
+def matmul_tf32(allow_tf32: bool, env: dict[str, str]) -> bool:
+    """Whether cuBLAS fp32 matmuls run on the TF32 tensor cores: torch's switch (`allow_tf32`, i.e.
+    float32_matmul_precision other than "highest") unless an environment override says otherwise; NVIDIA's
+    library-level override wins over torch's (it is applied inside cuBLAS, below torch)."""
+    if env.get("NVIDIA_TF32_OVERRIDE") == "0":
+        return False
+    if env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1":
+        return True
+    return allow_tf32
+
+
+def roof_precision(precision: str, tf32: bool | None) -> str:
+    """The precision whose peak a run's matmuls ran at: fp32 storage (`fp32`, `tf32`) is tf32 when TF32 was on and
+    fp32 when it was off; None (not recorded, results before 2026-12-01) trusts the precision's name."""
+    if tf32 is None or precision not in ("fp32", "tf32"):
+        return precision
+    return "tf32" if tf32 else "fp32"
+
+
+class Tf32Setting(BaseModel):
+    """torch's TensorFloat-32 switches as the run read them while it measured (not the harness's intent)."""
+
+    float32_matmul_precision: str | None = Field(default=None, description="torch.get_float32_matmul_precision()")
+    cuda_matmul_allow_tf32: bool | None = Field(default=None, description="torch.backends.cuda.matmul.allow_tf32")
+    cudnn_allow_tf32: bool | None = Field(
+        default=None, description="torch.backends.cudnn.allow_tf32 (convolutions; no matmul of a transformer uses it)")
+    env: dict[str, str] = Field(default={}, description="TF32_ENV_VARS that were set, with their values")
+    matmul_tf32: bool = Field(description="fp32 matmuls ran on TF32 tensor cores: NVIDIA device, allow_tf32 and the "
+                                          "overrides (results.matmul_tf32); false off NVIDIA")
+
+    def cause(self) -> str:
+        """What decided `matmul_tf32`: an environment override when one applies, else torch's own setting."""
+        if self.env.get("NVIDIA_TF32_OVERRIDE") == "0":
+            return "NVIDIA_TF32_OVERRIDE=0"
+        if self.env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1":
+            return "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1"
+        return f"float32_matmul_precision {self.float32_matmul_precision}"
+
+    def describe(self) -> str:
+        """One line of what was read, e.g. `on (float32_matmul_precision high, NVIDIA_TF32_OVERRIDE unset)`."""
+        env = ", ".join(f"{k}={self.env[k]}" if k in self.env else f"{k} unset" for k in TF32_ENV_VARS)
+        return (f"{'on' if self.matmul_tf32 else 'off'} (float32_matmul_precision {self.float32_matmul_precision}, "
+                f"cuda.matmul.allow_tf32 {self.cuda_matmul_allow_tf32}, cudnn.allow_tf32 {self.cudnn_allow_tf32}, "
+                f"{env})")
+
+
 class MatmulResult(BaseModel):
     precision: str
     n: int = Field(description="square matrices n x n")
@@ -94,6 +152,11 @@ class MatmulResult(BaseModel):
     time_s: float
     tflops: float = Field(description="flops_per_call / time_s / 1e12")
     samples_time_s: list[float] = []
+    tf32: bool | None = Field(default=None, description="TF32 was on for this GEMM (Tf32Setting.matmul_tf32); "
+                                                        "None: not recorded")
+
+    def roof_precision(self) -> str:
+        return roof_precision(self.precision, self.tf32)
 
 
 class BandwidthResult(BaseModel):
@@ -140,6 +203,12 @@ class BenchResult(BaseModel):
     throughput: Throughput | None = None
     micro: Microbench | None = None
     accuracy: AccuracyResult | None = None
+    tf32: Tf32Setting | None = Field(default=None, description="torch's TF32 settings read during the timed run; "
+                                                               "None: not recorded (results before 2026-12-01)")
+
+    def roof_precision(self) -> str:
+        """The precision whose peak the run's matmuls ran at (`roof_precision`), by the recorded TF32 setting."""
+        return roof_precision(self.config.precision, None if self.tf32 is None else self.tf32.matmul_tf32)
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import os
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -31,8 +32,11 @@ from suanli.bench.results import (
     Microbench,
     ReferenceRun,
     ResultStore,
+    TF32_ENV_VARS,
     RunConfig,
     Throughput,
+    Tf32Setting,
+    matmul_tf32,
 )
 from suanli.bench.testset import throughput_ids
 from suanli.errors import InputError
@@ -47,6 +51,7 @@ __all__ = [
     "memory_bandwidth",
     "precision_mode",
     "run_benchmark",
+    "tf32_setting",
     "timed",
 ]
 
@@ -108,6 +113,23 @@ def precision_mode(precision: str, backend: Backend) -> Iterator[None]:
         yield
     finally:
         torch.set_float32_matmul_precision(before)
+
+
+def tf32_setting(backend: Backend) -> Tf32Setting:
+    """torch's TF32 switches as they are now (call it inside `precision_mode`, where the timed work runs) and the
+    environment overrides that were set; TF32 matmuls exist on NVIDIA GPUs only (the fake backend stands in)."""
+    torch = require_torch()
+    matmul_precision = str(torch.get_float32_matmul_precision())
+    # torch.backends.cuda.matmul.allow_tf32: float32_matmul_precision != "highest" (ATen Context::allowTF32CuBLAS)
+    allow = bool(torch.backends.cuda.matmul.allow_tf32)
+    env = {k: os.environ[k] for k in TF32_ENV_VARS if k in os.environ}
+    return Tf32Setting(
+        float32_matmul_precision=matmul_precision,
+        cuda_matmul_allow_tf32=allow,
+        cudnn_allow_tf32=bool(torch.backends.cudnn.allow_tf32),
+        env=env,
+        matmul_tf32=backend.name in ("cuda", "fake") and matmul_tf32(allow, env),
+    )
 
 
 def _cache_kw(model: Any) -> str:
@@ -206,10 +228,12 @@ def matmul_tflops(
     c = torch.empty(n, n, device=backend.device, dtype=dtype)
     with precision_mode(precision, backend), torch.inference_mode():
         samples = timed(backend, lambda: torch.mm(a, b, out=c), warmup, repeats)
+        tf32 = tf32_setting(backend).matmul_tf32 if precision in ("fp32", "tf32") else None
     t = statistics.median(samples)
     flops = 2.0 * n**3  # n^2 outputs, each n multiplies and n adds
     return MatmulResult(
-        precision=precision, n=n, flops_per_call=flops, time_s=t, tflops=flops / t / 1e12, samples_time_s=samples
+        precision=precision, n=n, flops_per_call=flops, time_s=t, tflops=flops / t / 1e12, samples_time_s=samples,
+        tf32=tf32,
     )
 
 
@@ -271,6 +295,7 @@ def run_benchmark(
                 lm, backend, spec.batch, spec.input_tokens, spec.output_tokens, spec.warmup, spec.repeats
             )
         acc = accuracy.check_against(lm, ref) if spec.accuracy and ref is not None else None
+        tf32 = tf32_setting(backend)  # what torch used, not what the harness asked for
     micro = None
     if spec.micro:
         precisions = spec.matmul_precisions or default_matmul_precisions(backend)
@@ -298,6 +323,7 @@ def run_benchmark(
         throughput=tp,
         micro=micro,
         accuracy=acc,
+        tf32=tf32,
     )
     if store is not None:
         store.save(result)

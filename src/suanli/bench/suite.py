@@ -465,18 +465,19 @@ def _measure_generate(lm: Any, backend: Any, case: SuiteCase) -> tuple[dict[str,
 def _measure_loop(lm: Any, backend: Any, case: SuiteCase, micro: Microbench | None, command: str,
                   accelerator: str | None) -> tuple[dict[str, Any], BenchResult]:
     from suanli.bench.results import RunConfig
-    from suanli.bench.run import measure_throughput, precision_mode
+    from suanli.bench.run import measure_throughput, precision_mode, tf32_setting
 
     assert case.input_tokens is not None and case.output_tokens is not None
     with precision_mode(case.precision, backend):
         tp = measure_throughput(lm, backend, case.batch, case.input_tokens, case.output_tokens, case.warmup,
                                 case.repeats)
+        tf32 = tf32_setting(backend)
     result = BenchResult(
         command=f"{command} --only {case.id}", accelerator=accelerator, backend=backend.info(), model=lm.info,
         config=RunConfig(device=backend.device if backend.name != "fake" else "fake", model=lm.info.name,
                          precision=case.precision, batch=case.batch, input_tokens=case.input_tokens,
                          output_tokens=case.output_tokens, warmup=case.warmup, repeats=case.repeats),
-        throughput=tp, micro=micro,
+        throughput=tp, micro=micro, tf32=tf32,
     )
     metrics: dict[str, Any] = {
         "prefill_tokens_per_s": tp.prefill_tokens_per_s, "prefill_time_s": tp.prefill_time_s, "ttft_s": tp.ttft_s,
@@ -572,7 +573,7 @@ def _measure_matmul(backend: Any, case: SuiteCase) -> dict[str, Any]:
     if case.precision != "fp8":
         m = matmul_tflops(backend, case.precision, case.n, case.warmup, case.repeats)
         return {"tflops": m.tflops, "n": m.n, "time_s": m.time_s, "flops_per_call": m.flops_per_call,
-                "samples_time_s": m.samples_time_s}
+                "samples_time_s": m.samples_time_s, **({"tf32": m.tf32} if m.tf32 is not None else {})}
     import torch
 
     n = int(case.n or 8192)
@@ -756,7 +757,8 @@ def _matmul_result(case: SuiteCase, m: dict[str, Any]) -> Any:
     from suanli.bench.results import MatmulResult
 
     return MatmulResult(precision=case.precision, n=int(m["n"]), flops_per_call=float(m["flops_per_call"]),
-                        time_s=float(m["time_s"]), tflops=float(m["tflops"]), samples_time_s=list(m["samples_time_s"]))
+                        time_s=float(m["time_s"]), tflops=float(m["tflops"]), samples_time_s=list(m["samples_time_s"]),
+                        tf32=m.get("tf32"))
 
 
 def _accuracy(backend: Any, case: SuiteCase, command: str, accelerator: str | None) -> tuple[BenchResult, dict[str, Any]]:

@@ -86,6 +86,10 @@ def _render(r: Any) -> None:
                 {"benchmark": f"copy {b.buffer_bytes / 2**20:,.0f} MiB", "result": f"{b.bytes_per_s / GB:,.1f} GB/s"}
             )
         emit_rows(rows, ["benchmark", "result"], title="Microbenchmarks")
+    # what torch used for fp32 matmuls (bench compare's roof follows it), or "not recorded" for older results
+    tf32 = (tr("cli.bench.tf32", setting=r.tf32.describe()) if r.tf32 is not None
+            else tr("cli.bench.tf32_not_recorded", precision=c.precision))
+    console.print(tf32, highlight=False, soft_wrap=True)
     if r.accuracy:
         colour = "green" if r.accuracy.passed else "red"
         console.print(f"[{colour}]accuracy {r.accuracy.verdict}[/{colour}]", highlight=False, soft_wrap=True)
@@ -254,6 +258,30 @@ def fleet_cmd(
     if failed:
         more = f" (+{len(failed) - 1} more)" if len(failed) > 1 else ""
         raise AccuracyMismatch(f"accuracy: {failed[0]}{more}")
+
+
+@app.command("show")
+def show_cmd(
+    result: Annotated[str | None, typer.Argument(help="result id (prefix); default: the newest")] = None,
+    store: Annotated[Path | None, typer.Option(help="store directory (default $SUANLI_HOME/bench)")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """One stored benchmark result as `bench run` printed it, with the TF32 setting torch used."""
+    from suanli.errors import InputError
+
+    st = _store(store)
+    if result:
+        r = st.get(result)
+    else:
+        results = st.results()
+        if not results:
+            raise InputError("result", f"no stored results in {st.root}; run `suanli bench run` first",
+                             Message("error.no_results", root=str(st.root)))
+        r = max(results, key=lambda x: (x.created_at, x.id))
+    if json_:
+        emit_json(r)
+    else:
+        _render(r)
 
 
 @app.command("list")
