@@ -1,11 +1,13 @@
 """Chromium for the browser tests: where it is, its flags, and the module-level skip (with how to install) when
-it or Playwright is missing. `conftest.py` puts this folder on sys.path, so tests `from browser_env import ...`."""
+it or Playwright is missing; and what the page tests share (pages, the offline guard, sizes, axe-core).
+`conftest.py` puts this folder on sys.path (and holds the `browser` fixture), so tests `from browser_env import ...`."""
 
 from __future__ import annotations
 
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,3 +23,66 @@ def require_browser() -> None:
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
     pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
     pytest.importorskip("uvicorn", reason="pip install -e '.[service]'")
+
+
+# ---- what the page tests share (one copy; they were repeated across test_web*.py) --------------------------
+
+AXE_JS: str | None = None
+try:
+    import axe_playwright_python
+
+    AXE_JS = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+except ImportError:  # the e2e extra brings it; without it the axe checks skip with their reason
+    pass
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
+
+
+def api_refusal(text: str) -> bool:
+    """Chromium logs every 4xx answer; the tests provoke 422s on purpose (the page shows them)."""
+    return text.startswith("Failed to load resource: the server responded with a status of 4")
+
+
+def new_page(browser: Any, *, lang: str = "en", viewport: dict[str, int] | None = None, bypass_csp: bool = False,
+             console: bool = False, timeout_ms: int = 60_000) -> Any:
+    """A page in a new context (locale zh-CN or en-US) whose uncaught errors collect in `pg.errors`, and with
+    `console` its console errors too, but for the API's refusals. bypass_csp: only so that a test can inject
+    axe-core; the page itself runs under the CSP."""
+    ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport=viewport, bypass_csp=bypass_csp)
+    pg = ctx.new_page()
+    pg.set_default_timeout(timeout_ms)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    if console:
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and not api_refusal(m.text) else None)
+    pg.errors = errors
+    return pg
+
+
+def keep_on_server(pg: Any, base_url: str) -> list[str]:
+    """Abort every request that leaves `base_url` (the page is offline); the list returned collects their URLs."""
+    outside: list[str] = []
+
+    def guard(route: Any, request: Any) -> None:
+        if request.url.startswith(base_url):
+            route.continue_()
+        else:
+            outside.append(request.url)
+            route.abort()
+
+    pg.route("**/*", guard)
+    return outside
+
+
+def no_horizontal_scroll(pg: Any, where: str) -> None:
+    wide = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"{where}: page is {wide[0]} px wide in a {wide[1]} px viewport"
+
+
+def axe_clean(pg: Any, where: str) -> None:
+    """No serious or critical axe-core violation on the page as it is (AXE_JS must be loaded)."""
+    pg.add_script_tag(content=AXE_JS)
+    result = pg.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert bad == [], f"{where}: {bad}"

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,3 +38,16 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     th.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium for the module's tests (the modules skip first when it is missing: browser_env)."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_env import CHROMIUM, FLAGS
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()

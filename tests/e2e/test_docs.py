@@ -4,7 +4,7 @@ CSP forbids inline script, so this also proves the page needs none)."""
 
 from __future__ import annotations
 
-from browser_env import CHROMIUM, FLAGS, require_browser
+from browser_env import CHROMIUM, FLAGS, keep_on_server, require_browser
 
 require_browser()
 
@@ -15,19 +15,10 @@ def test_docs_lists_the_operations_offline(base_url: str) -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
-        outside: list[str] = []
         errors: list[str] = []
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
-
-        def guard(route, request) -> None:  # type: ignore[no-untyped-def]
-            if request.url.startswith(base_url):
-                route.continue_()
-            else:
-                outside.append(request.url)
-                route.abort()
-
-        page.route("**/*", guard)
+        outside = keep_on_server(page, base_url)
         page.goto(f"{base_url}/docs")
         page.wait_for_selector(".opblock-summary-path", timeout=30_000)
         paths = page.locator(".opblock-summary-path").all_inner_texts()

@@ -11,11 +11,19 @@ from typing import Any
 
 import pytest
 
-from browser_env import CHROMIUM, FLAGS, require_browser
+from browser_env import (
+    AXE_JS,
+    SIZES,
+    axe_clean,
+    keep_on_server,
+    new_page,
+    no_horizontal_scroll,
+    require_browser,
+)
 
 require_browser()
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -26,41 +34,14 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return p
 
 
-def _api_refusal(text: str) -> bool:
-    """Chromium logs every 4xx answer; the tests provoke 422s on purpose (the page shows them)."""
-    return text.startswith("Failed to load resource: the server responded with a status of 4")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
-
-
 @pytest.fixture(scope="module")
 def page(browser: Any, base_url: str) -> Iterator[Page]:
-    ctx = browser.new_context(locale="en-US", viewport={"width": 1300, "height": 1000})
-    pg = ctx.new_page()
-    pg.set_default_timeout(30_000)
-    outside: list[str] = []
-
-    def guard(route, request) -> None:  # type: ignore[no-untyped-def]
-        if request.url.startswith(base_url):
-            route.continue_()
-        else:
-            outside.append(request.url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and not _api_refusal(m.text) else None)
+    pg = new_page(browser, viewport={"width": 1300, "height": 1000}, console=True, timeout_ms=30_000)
+    outside = keep_on_server(pg, base_url)
     yield pg
     assert outside == [], f"the page tried to load from elsewhere: {outside}"
-    assert errors == [], errors
-    ctx.close()
+    assert pg.errors == [], pg.errors
+    pg.context.close()
 
 
 def test_plan_in_english_then_chinese(page: Page, base_url: str, shots: Path) -> None:
@@ -259,50 +240,21 @@ def test_compare_value_catalog(page: Page, base_url: str, shots: Path) -> None:
 
 # ---- phone and desktop, English and Chinese: no horizontal scroll, no console errors, axe clean ------------
 
-AXE_JS = None
-try:
-    import axe_playwright_python
-
-    AXE_JS = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
-except ImportError:  # the e2e extra brings it; without it the size tests skip with the reason below
-    pass
-
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
-
-
-def _no_horizontal_scroll(pg: Page, where: str) -> None:
-    wide = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert wide[0] <= wide[1], f"{where}: page is {wide[0]} px wide in a {wide[1]} px viewport"
-
-
-def _axe(pg: Page, where: str) -> None:
-    pg.add_script_tag(content=AXE_JS)
-    result = pg.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-           for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    assert bad == [], f"{where}: {bad}"
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_sizes_and_languages(browser: Any, base_url: str, shots: Path, size: str, lang: str) -> None:
     if AXE_JS is None:
         pytest.skip("axe-core missing: pip install 'suanli[e2e]' (axe-playwright-python)")
     if True:
-        # bypass_csp: only so that the test can inject axe-core; the page itself runs under the CSP
-        ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport=SIZES[size], bypass_csp=True)
-        pg = ctx.new_page()
-        pg.set_default_timeout(30_000)
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and not _api_refusal(m.text) else None)
+        pg = new_page(browser, lang=lang, viewport=SIZES[size], bypass_csp=True, console=True, timeout_ms=30_000)
+        ctx, errors = pg.context, pg.errors
         pg.goto(f"{base_url}/#lang={lang}&tab=plan&task=lora&tokens=100000000&max-gpus=16")
         pg.wait_for_selector("body[data-ready='1']")
         assert pg.locator("#plan-btn").inner_text() == ("规划" if lang == "zh" else "Plan")
         pg.click("#plan-btn")
         pg.wait_for_selector("#plans-table tbody tr")
-        _no_horizontal_scroll(pg, f"plan {size} {lang}")
-        _axe(pg, f"plan {size} {lang}")
+        no_horizontal_scroll(pg, f"plan {size} {lang}")
+        axe_clean(pg, f"plan {size} {lang}")
         legend = pg.locator("#chart-memory .legend").inner_text()
         assert ("权重" if lang == "zh" else "weights") in legend  # memory legend keys in the page's language
         assert pg.locator("#chart-pareto svg[role='img']").get_attribute("aria-label")
@@ -328,8 +280,8 @@ def test_sizes_and_languages(browser: Any, base_url: str, shots: Path, size: str
         if lang == "zh":
             assert "华为" in pg.locator("#acc-table").inner_text()
             assert "显存带宽" in pg.locator("#spec-table").inner_text()
-        _no_horizontal_scroll(pg, f"catalog {size} {lang}")
-        _axe(pg, f"catalog {size} {lang}")
+        no_horizontal_scroll(pg, f"catalog {size} {lang}")
+        axe_clean(pg, f"catalog {size} {lang}")
         pg.screenshot(path=str(shots / f"catalog-{size}-{lang}.png"), full_page=True)
 
         pg.click("#tab-tco")  # the rent-cost form and its answer, prices widened through the controls
@@ -339,8 +291,8 @@ def test_sizes_and_languages(browser: Any, base_url: str, shots: Path, size: str
         pg.click("#tco-btn")
         pg.wait_for_selector("#tco-table tbody tr")
         assert ("海外" if lang == "zh" else "international") in pg.locator("#tco-table").inner_text()
-        _no_horizontal_scroll(pg, f"tco {size} {lang}")
-        _axe(pg, f"tco {size} {lang}")
+        no_horizontal_scroll(pg, f"tco {size} {lang}")
+        axe_clean(pg, f"tco {size} {lang}")
         ctx.close()
         assert errors == [], errors
 

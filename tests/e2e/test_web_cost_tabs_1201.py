@@ -6,34 +6,19 @@ reads the core's totals and says "at any use" where break-even is 0, never "0%" 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from browser_env import CHROMIUM, FLAGS, require_browser
+from browser_env import SIZES, new_page, require_browser
 
 require_browser()
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
+from playwright.sync_api import Page  # noqa: E402
 
 
 def _page(browser: Any, lang: str) -> Page:
-    ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport={"width": 1440, "height": 900})
-    pg = ctx.new_page()
-    pg.set_default_timeout(60_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.errors = errors  # type: ignore[attr-defined]
-    return pg
+    return new_page(browser, lang=lang, viewport=SIZES["desktop"])  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -5,61 +5,26 @@ horizontal scroll, no console error and no serious or critical axe-core violatio
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser_env import CHROMIUM, FLAGS, require_browser
+from browser_env import AXE_JS, SIZES, axe_clean, new_page, no_horizontal_scroll, require_browser
 
 require_browser()
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-AXE_JS = None
-try:
-    import axe_playwright_python
-
-    AXE_JS = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
-except ImportError:  # the e2e extra brings it
-    pass
-
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
-
+from playwright.sync_api import Page  # noqa: E402
 
 def _page(browser: Any, lang: str, size: str) -> Page:
-    # bypass_csp: only so that the test can inject axe-core; the page itself runs under the CSP
-    ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport=SIZES[size], bypass_csp=True)
-    pg = ctx.new_page()
-    pg.set_default_timeout(60_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and not m.text.startswith(
-        "Failed to load resource: the server responded with a status of 4") else None)
-    pg.errors = errors  # type: ignore[attr-defined]
-    return pg
+    return new_page(browser, lang=lang, viewport=SIZES[size], bypass_csp=True, console=True)  # type: ignore[no-any-return]
 
 
 def _checks(pg: Page, where: str) -> None:
-    wide = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert wide[0] <= wide[1], f"{where}: page is {wide[0]} px wide in a {wide[1]} px viewport"
+    no_horizontal_scroll(pg, where)
     if AXE_JS is None:
-        pytest.skip("axe-core missing: the accessibility check did not run (see test_web.py's AXE_JS)")
-    pg.add_script_tag(content=AXE_JS)
-    result = pg.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-           for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    assert bad == [], f"{where}: {bad}"
+        pytest.skip("axe-core missing: the accessibility check did not run (see browser_env.AXE_JS)")
+    axe_clean(pg, where)
 
 
 def _hash(pg: Page) -> dict[str, list[str]]:

@@ -5,35 +5,19 @@ compare form kept in the URL without other tabs' fields."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-import pytest
 
-from browser_env import CHROMIUM, FLAGS, require_browser
+from browser_env import new_page, require_browser
 
 require_browser()
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
+from playwright.sync_api import Page  # noqa: E402
 
 
 def _page(browser: Any, width: int = 1300, height: int = 1000) -> Page:
-    ctx = browser.new_context(locale="en-US", viewport={"width": width, "height": height})
-    pg = ctx.new_page()
-    pg.set_default_timeout(60_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.errors = errors  # type: ignore[attr-defined]
-    return pg
+    return new_page(browser, viewport={"width": width, "height": height})  # type: ignore[no-any-return]
 
 
 def _hash(pg: Page) -> dict[str, list[str]]:

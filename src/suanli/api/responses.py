@@ -16,6 +16,7 @@ from pydantic import ConfigDict, Field
 from suanli.plan.cost import MigrationTCO
 from suanli.plan.request import PlanRequest
 from suanli.plan.search import Plan
+from suanli.views.estimates import MemoryVerdictJson
 from suanli.views.plans import PlanJson
 from suanli.views.shape import MessageJson, Shape
 
@@ -97,7 +98,7 @@ class CompareServed(Shape):
     note_i18n: MessageJson | None = Field(None, description="note as a message (id, params)")
 
 
-class CompareRow(Shape):
+class CompareRow(MemoryVerdictJson):
     """One device of POST /api/compare: the same job's memory, speed, hours and cheapest cost."""
 
     model_id: str = Field(description="the Hugging Face checkpoint the job downloads (training: the base, serving: the "
@@ -140,14 +141,6 @@ class CompareRow(Shape):
     memory_pool_note_i18n: MessageJson | None = Field(None, description="memory_pool_note as a message, else null")
     breakdown_bytes: dict[str, float]
     fits: bool | None
-    fits_tight: bool = Field(False, description="true when it fits with a headroom within the stack's known memory "
-                             "error (the plan's memory-within-error check)")
-    memory_warning: str | None = Field(None, description="that check's warning, as a plan gives it, else null")
-    memory_warning_i18n: MessageJson | None = Field(None, description="memory_warning as a message, else null")
-    likely_short: bool = Field(False, description="true when the known memory bias exceeds that headroom: the plan "
-                               "would demote the layout (memory likely short), said instead of fits_tight's wording")
-    memory_likely_short: str | None = Field(None, description="the plan's 'memory likely short' sentence, else null")
-    memory_likely_short_i18n: MessageJson | None = Field(None, description="memory_likely_short as a message, else null")
     runs: bool = Field(True, description="false when the row does not fit in memory: it never runs, and its "
                        "tokens_per_s is what it would reach if it did (as an estimate's `runs`)")
     tokens_per_s: float | None

@@ -164,7 +164,26 @@ class EstimateTime(Shape):
     total_hours: float | None = None
 
 
-class EstimateJson(Shape):
+class MemoryVerdictJson(Shape):
+    """The plan's memory-within-error check on one estimate (`memory_check`): the CLI's 'fits (tight)' / 'likely
+    short', as the estimate (EstimateJson) and each compare row (api.responses.CompareRow) give it."""
+
+    fits_tight: bool = Field(False, description="true when it fits with a headroom (memory_headroom_pct) under the "
+                             "validated memory error of its stack (memory_error_pct): the CLI's 'fits (tight)', the "
+                             "plan's memory-within-error warning (plan.search.memory_within_error)")
+    likely_short: bool = Field(False, description="true when, besides, the known memory bias (memory_bias_pct, "
+                               "negative: needs more than estimated) exceeds that headroom: the CLI's 'likely short', "
+                               "a layout the plan ranks after those that pass")
+    memory_warning: str | None = Field(None, description="the plan's memory-within-error warning when fits_tight, "
+                                       "else null")
+    memory_warning_i18n: MessageJson | None = Field(None, description="memory_warning as a message, else null")
+    memory_likely_short: str | None = Field(None, description="the plan's 'memory likely short' sentence when "
+                                            "likely_short, else null")
+    memory_likely_short_i18n: MessageJson | None = Field(None, description="memory_likely_short as a message, "
+                                                         "else null")
+
+
+class EstimateJson(MemoryVerdictJson):
     """`Estimate.contract()`: the JSON of `suanli estimate --json` and POST /api/estimate."""
 
     model: EstimateModel
@@ -182,13 +201,6 @@ class EstimateJson(Shape):
                                                 "string where a note has none), rendered by ?lang=")
     runs: bool = Field(True, description="false when the configuration does not fit in memory: it never runs, and "
                        "speed, scaling and time are then what it would reach if it did (the CLI prints none)")
-    # the plan's memory-within-error check on this estimate (`memory_check`): the CLI's 'fits (tight)' / 'likely short'
-    fits_tight: bool = Field(False, description="true when it fits with a headroom (memory_headroom_pct) under the "
-                             "validated memory error of its stack (memory_error_pct): the CLI's 'fits (tight)', the "
-                             "plan's memory-within-error warning (plan.search.memory_within_error)")
-    likely_short: bool = Field(False, description="true when, besides, the known memory bias (memory_bias_pct, "
-                               "negative: needs more than estimated) exceeds that headroom: the CLI's 'likely short', "
-                               "a layout the plan ranks after those that pass")
     memory_group: str | None = Field(None, description="the validated error group the fit is judged on: "
                                      "inference-memory or training-memory")
     memory_headroom_pct: float | None = Field(None, description="100 × (usable_bytes − needed_bytes) / usable_bytes: "
@@ -200,13 +212,6 @@ class EstimateJson(Shape):
     memory_bias_pct: float | None = Field(None, description="the pooled median signed error of memory_group on the "
                                           "stack (negative: the estimate below the measured need); likely_short when "
                                           "−memory_bias_pct exceeds memory_headroom_pct; null where none is stored")
-    memory_warning: str | None = Field(None, description="the plan's memory-within-error warning when fits_tight, "
-                                       "else null")
-    memory_warning_i18n: MessageJson | None = Field(None, description="memory_warning as a message, else null")
-    memory_likely_short: str | None = Field(None, description="the plan's 'memory likely short' sentence when "
-                                            "likely_short, else null")
-    memory_likely_short_i18n: MessageJson | None = Field(None, description="memory_likely_short as a message, "
-                                                         "else null")
 
 
 def _calibration_file(path: Path | None = None) -> Path:
