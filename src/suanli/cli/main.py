@@ -220,6 +220,134 @@ def _readable_types() -> None:
 _readable_types()
 
 
+# Help in the run's language. English help is the source's own text (`help=` and docstrings), printed as typer
+# prints it. In Chinese every option's help is the catalog's `help.<command>.<flag>` (the command's words joined by
+# dots, `suanli` for the root; an argument by its name), or `help.<flag>` where every command words it alike; a
+# command's text `cmd.<command>` (first paragraph) and `cmd.<command>.more` (the rest). en.json holds the English
+# text under the same id: a translation is used only while it is the translation of the help the source has now
+# (a changed English help shows in English until zh.json follows; tests/unit/cli/test_help_zh.py catches it).
+# The catalog is read only when help prints.
+def help_key_candidates(path: str, param: Any) -> tuple[str, str]:
+    """The catalog ids of one option's help, the command's own first: `help.plan.requests-per-s`, `help.json`."""
+    longs = [o.removeprefix("--") for o in getattr(param, "opts", ()) if o.startswith("--")]
+    name = longs[0] if longs else str(param.name)
+    return f"help.{path}.{name}", f"help.{name}"
+
+
+def _help_path(ctx: Any) -> str:
+    """The command's words after the program's, joined by dots (`offers.import`); `suanli` for the root."""
+    words: list[str] = []
+    while ctx.parent is not None:
+        words.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    return ".".join(words) or "suanli"
+
+
+def _command_text(path: str, text: str | None, zh: dict[str, str], en: dict[str, str]) -> str | None:
+    """A command's docstring in Chinese: `cmd.<path>` for its first paragraph, `cmd.<path>.more` for the rest,
+    each only where en.json quotes what the docstring says now (lines of a paragraph joined by spaces)."""
+    import inspect
+
+    first, *rest = [p.replace("\n", " ").strip() for p in inspect.cleandoc(text or "").split("\n\n")]
+    out = [zh[f"cmd.{path}"]] if first and en.get(f"cmd.{path}") == first else []
+    if rest:
+        more = f"cmd.{path}.more"
+        out += [zh[more]] if en.get(more) == "\n\n".join(rest) else []
+    return "\n\n".join(out) if out and len(out) == 1 + bool(rest) else None
+
+
+# Where a line of Chinese may break (rich's `_wrap.words` splits at spaces only, and crops a longer run with "…"):
+# before every Han character, keeping an opening bracket or quote with what follows it and closing punctuation
+# with what precedes it (the usual no-break rules); a run of Latin letters, digits or symbols stays one word.
+@functools.cache
+def _zh_word() -> re.Pattern[str]:  # compiled when help prints in Chinese, not at every start (~1.5 ms)
+    opening, closing, han = "（“‘「《【", "，。、：；！？）”’」》】…—", "\u3400-\u4dbf\u4e00-\u9fff"
+    return re.compile(rf"\s*[{opening}]*(?:[{han}]|[^\s{han}{opening}{closing}]+|\S)[{closing}]*\s*")
+
+
+def _zh_words(text: str) -> Iterator[tuple[int, int, str]]:
+    """rich's `_wrap.words` for text with Chinese in it: (start, end, word) with the spaces after the word."""
+    for m in _zh_word().finditer(text):
+        yield m.start(), m.end(), m.group(0)
+
+
+def _rstrip_end_cells(self: Any, size: int) -> None:
+    """rich's `Text.rstrip_end` measuring in cells, not characters: the space after the last word of a wrapped
+    line of Chinese (two cells a character) is dropped, not cropped with the word before it into "…"."""
+    from rich.cells import cell_len
+
+    excess = cell_len(self.plain) - size
+    if excess > 0 and (m := re.search(r"\s+$", self.plain)) is not None:
+        self.right_crop(min(len(m.group(0)), excess))
+
+
+@contextlib.contextmanager
+def _help_in_chinese(cmd: Any, ctx: Any) -> Iterator[None]:
+    """While `cmd`'s help prints in Chinese: its text, its options' help, its sub-commands' one-line help, the
+    usage line and typer's panel titles from the catalog; everything put back after."""
+    if lang() != "zh":
+        yield
+        return
+    import typer.rich_utils as ru
+
+    from suanli.i18n import messages
+
+    zh, en = messages("zh"), messages("en")
+    path = _help_path(ctx)
+    saved: list[tuple[Any, str, Any]] = []
+    missing = object()
+
+    def swap(obj: Any, attr: str, new: Any) -> None:
+        if new is not None:
+            saved.append((obj, attr, obj.__dict__.get(attr, missing) if hasattr(obj, "__dict__") else getattr(obj, attr)))
+            setattr(obj, attr, new)
+
+    for p in cmd.get_params(ctx):
+        ids = [k for k in help_key_candidates(path, p) if p.help and en.get(k) == p.help and k in zh]
+        swap(p, "help", zh[ids[0]] if ids else None)
+    if path != "suanli":  # the root's text is the catalog's already (LazyGroup.format_help)
+        swap(cmd, "help", _command_text(path, cmd.help, zh, en))
+    for name, sub in (getattr(cmd, "commands", None) or {}).items():
+        swap(sub, "help", _command_text(f"{path}.{name}" if path != "suanli" else name, sub.help, zh, en))
+    usage = cmd.get_usage(ctx)  # "用法：suanli plan [OPTIONS]", as a usage error says it (error.cli.usage_line)
+    if usage.startswith("Usage:"):
+        swap(cmd, "get_usage", lambda _ctx: zh["error.cli.usage_line"].format(usage=usage.removeprefix("Usage:").strip()))
+    for attr, msg_id in (("OPTIONS_PANEL_TITLE", "cli.help.options"), ("ARGUMENTS_PANEL_TITLE", "cli.help.arguments"),
+                         ("COMMANDS_PANEL_TITLE", "cli.help.commands"), ("DEFAULT_STRING", "cli.help.default"),
+                         ("REQUIRED_LONG_STRING", "cli.help.required")):
+        swap(ru, attr, zh[msg_id])
+    import rich._wrap
+
+    import rich.text
+
+    swap(rich._wrap, "words", _zh_words)  # rich breaks lines only at spaces: a Chinese sentence has none
+    swap(rich.text.Text, "rstrip_end", _rstrip_end_cells)
+    try:
+        yield
+    finally:
+        for obj, attr, old in reversed(saved):
+            if old is missing:
+                delattr(obj, attr)
+            else:
+                setattr(obj, attr, old)
+
+
+def _translated_help() -> None:
+    """Every typer command and group prints its help through `_help_in_chinese`."""
+    from typer.core import TyperCommand
+
+    for cls in (TyperCommand, TyperGroup):
+        if not cls.__dict__.get("_suanli_help", False):
+            def format_help(self: Any, ctx: Any, formatter: Any, _orig: Any = cls.format_help) -> None:
+                with _help_in_chinese(self, ctx):
+                    _orig(self, ctx, formatter)
+            cls.format_help = format_help  # type: ignore[method-assign]
+            setattr(cls, "_suanli_help", True)
+
+
+_translated_help()
+
+
 # Start-up and the garbage collector. Start-up (imports, ~70 pydantic classes and their validators, the
 # catalog's models) allocates objects that live as long as the process, and the cyclic collector walked them
 # again and again: ~45 ms of `suanli estimate`'s ~0.3 s, including a full pass over everything at exit. So the
