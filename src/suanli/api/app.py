@@ -22,7 +22,7 @@ from suanli import __version__
 from suanli.api.errors import ERROR_RESPONSES, finite, install_handlers
 from suanli.api.money import MoneyJSONResponse
 
-__all__ = ["Settings", "create_app", "finite"]
+__all__ = ["DESCRIPTION", "Settings", "create_app", "finite"]
 
 
 class Settings(BaseModel):
@@ -50,9 +50,15 @@ class Settings(BaseModel):
                    **({"compute_budget_s": float(budget)} if budget else {}))
 
 
+DESCRIPTION = ("Which GPU or NPU to rent for an AI job, how many, how long, at what cost. Every number has a source. "
+               "Every non-2xx answer is `{{error, field, errors, error_i18n}}`. Writes need the server's "
+               "SUANLI_API_TOKEN as `Authorization: Bearer TOKEN` (or `X-API-Token: TOKEN`; 401 without it, 403 when "
+               "the server has none; checked before the body is read): {writes}.")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The API and web page over a store opened (migrated and seeded) now."""
-    from suanli.api.deps import PlanCache
+    from suanli.api.deps import PlanCache, token_routes
     from suanli.api.docs import install_docs
     from suanli.api.guard import Guard
     from suanli.api.routers import bench, catalog, compute, cost, meta, plans, prices
@@ -62,9 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="suanli (算力) API",
         version=__version__,
-        description="Which GPU or NPU to rent for an AI job, how many, how long, at what cost. Every number has a "
-        "source. Every non-2xx answer is `{error, field, errors}`. Writes (POST /api/offers/import, "
-        "/api/offers/{id}/prices, /api/plans, /api/bench-results) need `Authorization: Bearer TOKEN`.",
+        description=DESCRIPTION,  # its list of writes filled in below, from the routes
         default_response_class=MoneyJSONResponse,  # money to the fen at the boundary (views.money)
         docs_url=None,  # served by install_docs from a package: no CDN, works offline
         redoc_url=None,
@@ -77,6 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_handlers(app)
     for r in (meta.router, catalog.router, prices.router, compute.router, cost.router, plans.router, bench.router):
         app.include_router(r)
+    # the writes the description names are the routes that depend on the token, the same that carry `security`
+    app.description = DESCRIPTION.format(writes=", ".join(f"`{m} {p}`" for m, p in token_routes(app)))
     install_docs(app)
     if settings.web:
         static = Path(str(resources.files("suanli") / "web" / "static"))

@@ -10,13 +10,15 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import anyio
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from suanli.api.errors import Refused
+from suanli.api.errors import Refused, route_methods
 from suanli.api.guard import TOKEN_MESSAGES, token_refusal
 from suanli.catalog.schema import Catalog
 
-__all__ = ["PlanCache", "Token", "catalog", "planning_catalog", "run_bounded", "settings_of", "store_of"]
+__all__ = ["API_TOKEN_HEADER", "BEARER", "PlanCache", "Token", "catalog", "planning_catalog", "run_bounded", "settings_of",
+           "store_of", "token_routes"]
 
 T = TypeVar("T")
 
@@ -46,10 +48,20 @@ def planning_catalog(request: Request) -> Catalog:
     return calibrated(store_of(request).planning_catalog())
 
 
-def require_token(request: Request, authorization: Annotated[str | None, Header()] = None,
-                  x_api_token: Annotated[str | None, Header()] = None) -> None:
-    """Checked again here (the guard middleware refuses first, before the body is read)."""
-    refusal = token_refusal(settings_of(request).api_token, authorization, x_api_token)
+# the token's two headers as OpenAPI security schemes, so /openapi.json says which operations need it (`security`
+# on exactly the routes that depend on `Token`) and /docs has an Authorize button; auto_error=False: they only
+# describe, the refusal stays `token_refusal`'s (the guard's 401/403 in the one error shape, before the body is read)
+BEARER = HTTPBearer(scheme_name="bearerToken", auto_error=False,
+                    description="SUANLI_API_TOKEN as `Authorization: Bearer TOKEN` (writes only)")
+API_TOKEN_HEADER = APIKeyHeader(name="X-API-Token", scheme_name="apiTokenHeader", auto_error=False,
+                                description="SUANLI_API_TOKEN as `X-API-Token: TOKEN`, instead of the bearer header")
+
+
+def require_token(request: Request, _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)] = None,
+                  _header: Annotated[str | None, Security(API_TOKEN_HEADER)] = None) -> None:
+    """Checked again here (the guard middleware refuses first, before the body is read), on the headers as sent."""
+    refusal = token_refusal(settings_of(request).api_token, request.headers.get("authorization"),
+                            request.headers.get("x-api-token"))
     if refusal is not None:
         from suanli.i18n import Message
 
@@ -57,6 +69,21 @@ def require_token(request: Request, authorization: Annotated[str | None, Header(
 
 
 Token = Depends(require_token)
+
+
+def token_routes(app: Any) -> list[tuple[str, str]]:
+    """(method, path template) of every route that depends on the token: the writes, which the app's description
+    lists and whose OpenAPI operations carry `security`."""
+    out = []
+    for template, methods, route in route_methods(app):
+        stack = list(getattr(getattr(route, "dependant", None), "dependencies", []) or [])
+        while stack:
+            d = stack.pop()
+            if getattr(d, "call", None) is require_token:
+                out += [(m, template) for m in sorted(methods)]
+                break
+            stack.extend(getattr(d, "dependencies", []) or [])
+    return sorted(out, key=lambda mt: mt[1])
 
 
 class PlanCache:

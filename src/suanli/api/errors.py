@@ -228,6 +228,39 @@ class Refused(Exception):
         super().__init__(message)
 
 
+ECHO_CHARS = 80  # the most of a refused input an error echoes back (a 60 KB name: its first 80 characters)
+
+
+def _echo(value: Any) -> str:
+    """What was sent, as an error quotes it: a string as it always was ('50'), anything else as its JSON (a list or
+    an object as JSON, never a Python repr), at most `ECHO_CHARS` characters."""
+    return _bounded(repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _echo_bounded(said: Any, err: Any) -> Any:
+    """A validation error's message with the input it names bounded (`_echo`): a missing field names none — its
+    `input` is the whole body, which the message never shows — so `value` goes; `msg` (pydantic's sentence) is
+    bounded too."""
+    from suanli.i18n import Message
+
+    if "value" not in said.params:
+        return said
+    params = dict(said.params)
+    if err.get("type") == "missing":
+        del params["value"]
+    elif said.id.startswith("error.v."):  # the generic shapes, whose value is repr(input)
+        params["value"] = _echo(err.get("input"))
+    elif not isinstance(params["value"], str | int | float) or isinstance(params["value"], bool):
+        params["value"] = _echo(params["value"])  # a value not one of the allowed ones, sent as a list or object
+    elif isinstance(params["value"], str):
+        params["value"] = _bounded(params["value"])
+    return Message(said.id, params)
+
+
+def _bounded(text: str) -> str:
+    return text[:ECHO_CHARS] + "…" if len(text) > ECHO_CHARS else text
+
+
 def install_handlers(app: FastAPI) -> None:
     from suanli.store.importer import OfferImportError
 
@@ -300,13 +333,14 @@ def install_handlers(app: FastAPI) -> None:
             if named:  # a whole-body check that names its field ("concurrent_users: needs tpot_s"): that field
                 field, message = named.group(1), message[named.end():]
             own = getattr((x.get("ctx") or {}).get("error"), "i18n", None) is not None  # a validator's message
-            said = validation_message(x)  # else pydantic's generic shape (English keeps pydantic's own sentence)
+            said = _echo_bounded(validation_message(x), x)  # else pydantic's generic shape (English keeps pydantic's
+            # own sentence); what was sent echoed at most 80 characters, never for a missing field
             if (named and own) or (lang != "en" and said.id != "error.v.other"):
                 message = render(said, lang, surface_of(request))
             if said_first is None:  # error_i18n: the first error's message (English keeps pydantic's own sentence);
                 # a long input is not echoed back (a 60 KB name: its first 80 characters)
-                said_first = {k: ({n: (v[:80] + "…" if isinstance(v, str) and len(v) > 80 else v)
-                                   for n, v in v.items()} if k == "params" else v)
+                said_first = {k: ({n: (_bounded(v) if isinstance(v, str) else v) for n, v in v.items()}
+                                  if k == "params" else v)
                               for k, v in (said if said.id != "error.v.other" or lang != "en"
                                            else Message("error.v.other", msg=message)).to_json().items()}
             errs.append({"field": field, "in": loc[0] if loc else None, "message": message})

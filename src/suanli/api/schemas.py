@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from suanli.estimate.workload import Precision, Task, Workload
 from suanli.catalog.load import packaged_assumptions
@@ -23,19 +24,43 @@ OfferKinds = Annotated[tuple[Literal["listing", "index", "reference"], ...],
                        Field(min_length=1, max_length=3, description="which prices to use: rentable listings by default")]
 
 
-def _bool_not_a_number(cls: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
-    """JSON true/false is not a number (OpenAPI's `number`/`integer`), though pydantic's lax mode reads it as 1/0:
-    refused for every field whose type has no bool in it (schemathesis: `"server_share": false` was accepted)."""
-    if isinstance(value, bool) and info.field_name is not None:
-        if "bool" not in str(cls.model_fields[info.field_name].annotation):
-            raise ValueError("Input should be a valid number, not a boolean")
-    return value
+def _accepts(annotation: Any) -> set[type]:
+    """The JSON-facing types a field's annotation takes (Annotated, unions and Literals walked: a Literal's values'
+    types)."""
+    import types
+    import typing
+
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        return _accepts(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        return set().union(*(_accepts(a) for a in typing.get_args(annotation)))
+    if origin is Literal:
+        return {type(v) for v in typing.get_args(annotation)}
+    return {origin or annotation} if isinstance(origin or annotation, type) else set()
+
+
+def _json_types(cls: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
+    """A number field takes a JSON number, nothing else, though pydantic's lax mode reads true/false as 1/0 and
+    "50" as 50: JSON true/false and JSON strings are refused for every field that takes a number and neither
+    (schemathesis: `"server_share": false` was accepted; an integrator: `"requests_per_s": "50"` was accepted while
+    `true` was refused, review 2026-12-01). Other fields need no rule: pydantic reads neither as text, a list or
+    a Literal."""
+    if info.field_name is None or not isinstance(value, bool | str):
+        return value
+    takes = _accepts(cls.model_fields[info.field_name].annotation)
+    if not takes & {int, float} or type(value) in takes:
+        return value
+    # pydantic's own error types, so the catalog words it: "must be a (whole) number (got '50')"
+    raise PydanticCustomError("float_type" if float in takes else "int_type",
+                              "Input should be a number, not a {kind}", {"kind": "boolean" if isinstance(value, bool)
+                                                                         else "string"})
 
 
 class JsonBody(BaseModel):
-    """What every request body shares: a boolean is never read as a number."""
+    """What every request body shares: a number is a JSON number (never a boolean, never a string)."""
 
-    _no_bool_numbers = field_validator("*", mode="before")(classmethod(_bool_not_a_number))
+    _json_types = field_validator("*", mode="before")(classmethod(_json_types))
 
 
 class EstimateBody(Workload, JsonBody):
@@ -185,7 +210,10 @@ def _bench_body() -> type:
                 except ValidationError as e:
                     err = e.errors()[0]
                     where = ".".join(str(p) for p in err["loc"])
-                    raise ValueError(f"{where}: {err['msg']}") from None
+                    said = err["msg"]
+                    if err["type"] in ("int_type", "float_type") and isinstance(err.get("input"), str):
+                        said = "Input should be a number, not a string"  # JsonBody's words
+                    raise ValueError(f"{where}: {said}") from None
                 except ValueError:
                     raise ValueError("numbers must be finite") from None
                 finally:
