@@ -277,45 +277,16 @@ def _rate_search(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     return serving_layout(cat, m, req, acc.id, error_bands)
 
 
-def _capacity_tp(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
-                 tpot_s: float, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
-                 lengths: tuple[int, int], first: int) -> int:
-    """The tp whose capacity is the most any tp the rate search may serve on carries: each tp's own capacity
-    (`plan.search.serving_capacity` with that tp pinned: its largest batch within the steady-state TPOT and the TTFT,
-    by plan's evidence step among that tp's configurations), the highest rate first; `first` (the capacity
-    `serving_capacity` picks over every tp) on equal rates. A pinned `tp` is itself."""
-    if tp is not None:
-        return tp
-    req = make_request(model=m.id, task="inference", gpus=gpus, tpot_s=tpot_s, ttft_s=ttft_s,
-                       precision=precision if precision in SERVE_PRECISIONS else "bf16",
-                       input=lengths[0], output=lengths[1], tokens=_SEARCH_TOKENS)
-    best, best_tok_s = first, -1.0
-    for t in sorted(TP_SIZES, key=lambda t_: t_ != first):
-        if gpus % t or t > acc.max_cards_per_node:
-            continue
-        lay, _ = serving_capacity(cat, m, req.model_copy(update={"tp": t}), acc.id, error_bands)
-        if lay is not None and lay.tokens_per_s > best_tok_s * (1 + 1e-9):
-            best, best_tok_s = t, lay.tokens_per_s
-    return best
-
-
 def _capacity_row(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                   tp: int | None, tpot_s: float, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
                   lengths: tuple[int, int]) -> tuple[Workload, Message | None]:
     """The capacity row of a compare that states a TPOT or a rate, the one function both take it from (costc task:
     --tpot without a rate took `serving_capacity`'s single pick, tp4 × 2 at 10,928 tok/s for qwen3-32b on 8 × H800,
-    while a rate showed tp2 × 4 at 12,838): the steady-state capacity (`_served_layout`, steady) at the tp whose
-    capacity is the most any tp carries (`_capacity_tp`, plan's `_capacity_rates` rule), through plan's evidence step.
-    When nothing meets the targets, the batch-1 layout and why."""
-    w, why = _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, tpot_s, ttft_s, error_bands, lengths,
-                            steady=True)
-    if why is not None:
-        return w, why
-    best_tp = _capacity_tp(cat, m, acc, gpus, precision, tp, tpot_s, ttft_s, error_bands, lengths, w.tp)
-    if best_tp != w.tp:
-        w, _ = _served_layout(cat, m, acc, gpus, precision, tokens, best_tp, None, tpot_s, ttft_s, error_bands,
-                              lengths, steady=True)
-    return w, None
+    while a rate showed tp2 × 4 at 12,838): the steady-state capacity (`_served_layout`, steady:
+    `plan.search.serving_capacity`, whose `capacity_configs` takes the best over every tp through plan's evidence
+    step, the rule plan's "serve at most" follows). When nothing meets the targets, the batch-1 layout and why."""
+    return _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, tpot_s, ttft_s, error_bands, lengths,
+                          steady=True)
 
 
 def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
@@ -329,8 +300,8 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     `serving_layout` over every tp, or the pinned one: any configuration whose run batch carries the rate within the
     targets, through plan's evidence step, which warns or demotes but never refuses). So the quoted maximum — the
     capacity column and the "serve at most N req/s" of a rate not served — is the best over every tp that search may
-    serve on (`_capacity_tp`: each tp's own `serving_capacity`, the largest batch within the steady-state TPOT, not
-    only the tp `serving_capacity` prefers over all of them when its full batch passes the evidence checks), and the
+    serve on (`_capacity_row`: `plan.search.capacity_configs`, each tp's own capacity, the largest batch within the
+    steady-state TPOT, through plan's evidence step, then the best over every tp), and the
     capacity row shows that tp: a rate the row says is beyond the cards is one plan does not serve either (qwen3-32b
     on 8 × H800, --tpot 0.05 --ttft 1: tp2 × 4 at 50.1 req/s, not tp4 × 2 at 42.6 while tp2 × 4 served 43–50). The
     batch each replica runs for the rate is searched at the capacity's tp (TPOT and TTFT at that batch); when that

@@ -96,7 +96,7 @@ from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
            "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks", "DEMOTION_COST_FACTOR",
-           "error_rule",
+           "capacity_configs", "error_rule",
            "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -782,10 +782,10 @@ def round_down_rate(x: float, digits: int = 3) -> float:
 
 def _capacity_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
                    group: np.ndarray) -> np.ndarray:
-    """The capacity configuration (grid indices) of each `group` (a device, or a device on one card count): of those
-    with a serve-at-most rate (`_serve_at_most`), the highest rate first (equal rates in grid order), through plan's
-    evidence step with `bands` (`_evidence_fails` on that largest batch's TPOT, TTFT and memory, `_one_per_device`).
-    The one rule `serving_capacity` (compare's capacity) and "serve at most N req/s" (`_capacity_rates`) follow."""
+    """The capacity configuration (grid indices) of each `group`: of those with a serve-at-most rate
+    (`_serve_at_most`), the highest rate first (equal rates in grid order), through plan's evidence step with `bands`
+    (`_evidence_fails` on that largest batch's TPOT, TTFT and memory, `_one_per_device`). `capacity_configs` takes it
+    per tp."""
     ok = np.nonzero((grid["max_b"] >= 1) & (grid["max_rps"] > 0))[0]
     order = np.argsort(-grid["max_rps"][ok], kind="stable")
     with np.errstate(divide="ignore"):
@@ -795,20 +795,35 @@ def _capacity_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_De
     return ok[_one_per_device(order, group[ok], fails, score)]
 
 
+def capacity_configs(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
+                     grid: dict[str, np.ndarray]) -> np.ndarray:
+    """The one place that decides "serve at most N req/s on G cards of D, at tp T, batch B": the capacity
+    configuration (grid index) of each device on each card count, highest rate first. Each tp's own capacity
+    (`_capacity_pick` per device, cards and tp: its highest serve-at-most rate through plan's evidence step), then
+    the best of those over every tp (equal rates: the earlier in grid order). Over every tp, not only the tp plan's
+    evidence step prefers over all of them at once: the search serves a rate on any tp whose run batch carries it
+    (the evidence step warns or demotes, never refuses), so a lower quote would be contradicted by the rates served
+    above it (qwen3-32b on 8 × H800 at --tpot 0.05: tp2 × 4, not tp4 × 2). Plan's "serve at most" (`_capacity_rates`),
+    `serving_capacity` and compare's capacity row all take it from here; the quoted rate is rounded down
+    (`round_down_rate`)."""
+    key = np.stack([grid["dev"].astype(float), grid["gpus"].astype(float), grid["tp"].astype(float)])
+    per_tp = np.unique(key, axis=1, return_inverse=True)[1].reshape(-1)
+    picks = _capacity_pick(bands, req, devs, grid, per_tp)
+    if not picks.size:
+        return picks
+    picks = picks[np.lexsort((picks, -grid["max_rps"][picks]))]  # highest rate first, equal rates in grid order
+    group = np.unique(key[:2, picks], axis=1, return_inverse=True)[1].reshape(-1)
+    _, first = np.unique(group, return_index=True)
+    return picks[np.sort(first)]
+
+
 def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
                     grid: dict[str, np.ndarray]) -> np.ndarray:
-    """Per configuration, the serve-at-most rate (requests/s) of its device on its card count: the best over its
-    tps of the capacity configuration `_capacity_pick` chooses on each tp (NaN where none serves within the targets).
-    Over every tp, not only the tp `_capacity_pick` prefers over all of them: the search serves a rate on any tp
-    whose run batch carries it (the evidence step warns or demotes, never refuses), so a lower quote was contradicted
-    by the rates served above it (compare's `_capacity_tp`, the same rule)."""
-    key = np.stack([grid["dev"].astype(float), grid["gpus"].astype(float), grid["tp"].astype(float)])
-    group = np.unique(key[:2], axis=1, return_inverse=True)[1].reshape(-1)
-    per_tp = np.unique(key, axis=1, return_inverse=True)[1].reshape(-1)
+    """Per configuration, the serve-at-most rate (requests/s) of its device on its card count: its capacity
+    configuration's (`capacity_configs`), NaN where none serves within the targets."""
     cap = np.full(grid["dev"].shape, np.nan)
-    for j in _capacity_pick(bands, req, devs, grid, per_tp):
-        rows = group == group[j]
-        cap[rows] = np.fmax(cap[rows], grid["max_rps"][j])
+    for j in capacity_configs(bands, req, devs, grid):
+        cap[(grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])] = grid["max_rps"][j]
     return cap
 
 
@@ -1556,10 +1571,10 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
 def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
                      error_bands: dict[str, ErrorBand] | None = None) -> tuple[Layout | None, Message | None]:
     """The most a serving layout on exactly `req.gpus` cards of `device` carries within the request's TPOT (the
-    steady-state one a rate is served at) and TTFT: of the configurations `serving_layout` searches, the one whose
-    `_serve_at_most` rate is highest, at that largest batch (plan's "serve at most N req/s" × output tokens/s), by
-    plan's evidence step with `error_bands` as `serving_layout` (`evidence_pick`, its TPOT, TTFT and memory margins
-    those of that largest batch); a rate up to it is served. Returns (layout, None) or (None, the why-not
+    steady-state one a rate is served at) and TTFT: of the configurations `serving_layout` searches, the capacity
+    configuration (`capacity_configs`: each tp's highest `_serve_at_most` rate through plan's evidence step with
+    `error_bands`, the best over every tp), at that largest batch (plan's "serve at most N req/s" × output tokens/s,
+    compare's capacity row); a rate up to it is served. Returns (layout, None) or (None, the why-not
     `serving_layout` gives)."""
     r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device, error_bands, requests_per_s=None,
                                                      concurrent_users=None,
@@ -1567,7 +1582,7 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     if grid is None:
         return None, excluded
     d, acc = devs[0], devs[0].acc
-    picked = _capacity_pick(error_bands or {}, r, devs, grid, grid["dev"])
+    picked = capacity_configs(error_bands or {}, r, devs, grid)
     if picked.size == 0:
         return serving_layout(cat, m, req, device, error_bands)
     i = int(picked[0])

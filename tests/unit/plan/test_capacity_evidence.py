@@ -1,7 +1,8 @@
 """compare's capacity (`serving_capacity`: the largest batch within the steady-state TPOT) takes plan's evidence step
-as `serving_layout` does (`evidence_pick`, DEMOTION_COST_FACTOR): a layout whose TPOT margin at that batch lies within
-its stack's known decode error gives way to one that passes at up to twice its time per request (consistency fix
-2026-12-01; the capacity skipped it)."""
+as `serving_layout` does (`evidence_pick`, DEMOTION_COST_FACTOR) on each tp: a layout whose TPOT margin at that batch
+lies within its stack's known decode error gives way to one of its tp that passes at up to twice its time per request
+(consistency fix 2026-12-01; the capacity skipped it); the capacity is then the best over every tp
+(`search.capacity_configs`, capacity task 2026-12-01)."""
 
 from __future__ import annotations
 
@@ -32,18 +33,21 @@ def test_capacity_gives_way_to_a_layout_that_passes_the_evidence(cat) -> None:  
         return margin < limit and risk > margin
 
     assert demoted(bare.tpot_s)
-    # with them: the best that passes, within the demotion factor (the old capacity ignored the bands)
-    assert (lay.tp, lay.micro_batch) == (4, 256) and not demoted(lay.tpot_s)
-    assert lay.tokens_per_s * DEMOTION_COST_FACTOR >= bare.tokens_per_s
-    assert lay.tpot_s <= 0.05
-    # compare's row: the capacity a rate shows (costc task 2026-12-01, one function `compare._capacity_row`): the best
-    # over every tp (plan's `_capacity_rates` rule, each tp's own capacity through the evidence step), tp2 × 4 at
-    # batch 160, not `serving_capacity`'s single pick over the whole device (tp4 × 2 at 256); a rate up to it is
-    # served on tp2 (the evidence step demotes, never refuses), so the rate's row showed it already
+    # with them: each tp's own capacity through the evidence step, then the best over every tp (capacity task
+    # 2026-12-01, `search.capacity_configs`): tp2's best is demoted on its TPOT but no tp2 configuration passes within
+    # the demotion factor, so it stays, and its rate beats tp4 × 2 at batch 256 (10,928 tokens/s, the single pick over
+    # the whole device this function returned before, while plan and compare quoted tp2). A rate up to it is served
+    # on tp2 (the evidence step demotes, never refuses).
+    assert (lay.tp, lay.micro_batch) == (2, 160) and lay.tokens_per_s == pytest.approx(bare.tokens_per_s, rel=1e-12)
+    tp4, _ = serving_capacity(cat, m, req.model_copy(update={"tp": 4}), "h800", bands)
+    assert tp4 is not None and tp4.tpot_s is not None
+    assert (tp4.tp, tp4.micro_batch) == (4, 256) and not demoted(tp4.tpot_s)
+    assert tp4.tokens_per_s == pytest.approx(10_928, rel=2e-4) and tp4.tokens_per_s * DEMOTION_COST_FACTOR >= lay.tokens_per_s
+    # compare's row is that capacity, with a TPOT or a rate (`compare._capacity_row` calls `serving_capacity`)
     rows = compare_devices(cat, m, ["h800", "910b"], "inference", 8, tpot_s=0.05, error_bands=bands)
     rated = compare_devices(cat, m, ["h800", "910b"], "inference", 8, tpot_s=0.05, requests_per_s=7.246,
                             error_bands=bands)
     assert (rows[0]["layout"]["tp"], rows[0]["layout"]["batch"]) == (2, 160)
     assert rows[0]["layout"] == rated[0]["layout"]
     assert rows[0]["tokens_per_s"] == pytest.approx(rated[0]["tokens_per_s"], rel=1e-12)
-    assert rows[0]["tokens_per_s"] == pytest.approx(bare.tokens_per_s, rel=1e-6)
+    assert rows[0]["tokens_per_s"] == pytest.approx(lay.tokens_per_s, rel=1e-6)
