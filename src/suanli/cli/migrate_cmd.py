@@ -121,10 +121,14 @@ def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
 
 
 def run_check(
-    model: str, task: str = "inference", torch_npu: str | None = None
+    model: str, task: str = "inference", torch_npu: str | None = None, uses: tuple[str, ...] | list[str] = ()
 ) -> tuple[CoverageReport, float]:
-    """Trace and classify; returns the report and the wall time in seconds."""
+    """Trace and classify; returns the report and the wall time in seconds. `uses`: code-level libraries the trace
+    cannot see (`--uses`, validated against libraries.yaml before anything is traced)."""
+    from suanli.migrate.libraries import from_config, merge, resolve_uses
+
     t0 = time.perf_counter()
+    cli_uses = resolve_uses(uses)
     ops = load_op_list(torch_npu or default_torch_npu_version())
     cfg, name, arch, catalog = _load_model(model)
     try:
@@ -152,6 +156,7 @@ def run_check(
         trace, ops,
         fused=load_fused(), caveats=load_caveats(), adapted_lists=adapted,
         stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=moe or multimodal,
+        libraries=merge(from_config(cfg), cli_uses),  # quant_method, attn_implementation; then --uses
     )
     if identity is not None:
         report = report.model_copy(update={"adapted_match": identity.to_json(),
@@ -227,7 +232,9 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     # the report's sentences in this run's language, from its messages (their English text where it has none)
     i18n = report.warnings_i18n if len(report.warnings_i18n) == len(report.warnings) else [None] * len(report.warnings)
     for w, m in zip(report.warnings, i18n):
-        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {say_json(m, w)}", highlight=False, soft_wrap=True)
+        # escaped: the sentences end in "[kind; source]" and URLs, which rich would read as markup and drop
+        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {escape(say_json(m, w))}", highlight=False,
+                      soft_wrap=True)
     stats = "cli.mig.stats_cached" if trace.get("cached") else "cli.mig.stats"  # a cached trace: no build, no trace
     console.print("[dim]" + say_id(stats, ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
                                    trace=trace["trace_s"], total=wall_s) + "[/]", highlight=False)
@@ -237,6 +244,8 @@ def _verdict_text(report: CoverageReport) -> str:
     """`report.verdict_text` in this run's language, from the report's own counts (coverage.classify's wording)."""
     from suanli.i18n import Message
 
+    if report.verdict_text_i18n is not None:
+        return say_json(report.verdict_text_i18n, report.verdict_text)
     if lang() != "zh":
         return report.verdict_text
     if report.verdict == "needs-port":
@@ -260,10 +269,14 @@ def check(
     torch_npu: str | None = typer.Option(
         None, "--torch-npu", help="torch_npu version or prefix (2.1, 2.6, 2.13.0); default: the one for your torch"
     ),
+    uses: str | None = typer.Option(
+        None, "--uses", help="code-level libraries the trace cannot see, comma-separated: flash-attn, bitsandbytes, "
+        "gptq, awq, fp8, deepspeed, … (a config's quant_method and attn_implementation are read by themselves)"
+    ),
     json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
     """Trace the model's aten operators (meta device, no weights) and check them against torch_npu."""
-    report, wall_s = run_check(model, task.value, torch_npu)
+    report, wall_s = run_check(model, task.value, torch_npu, (uses or "").split(","))
     if json_out:
         emit_json(dict(summarize(report)))
     else:

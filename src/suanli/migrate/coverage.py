@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.errors import DataFileError, InputError
 from suanli.i18n import Message, render
+from suanli.migrate.libraries import LibraryUse
 from suanli.plan.cost import MIGRATION_ENGINEERS
 
 __all__ = [
@@ -175,6 +176,9 @@ class CoverageReport(_Frozen):
     non_aten_ops: dict[str, int]
     verdict: Verdict
     verdict_text: str
+    verdict_text_i18n: dict[str, Any] | None = Field(None, exclude=True, description="the verdict text as a message")
+    libraries: list[LibraryUse] = Field(
+        default_factory=list, description="CUDA-era libraries the config names or --uses gives (libraries.yaml)")
     fused: list[FusedHint]
     adapted_lists: list[AdaptedList]
     warnings: list[str]
@@ -357,21 +361,31 @@ def _torch_major_minor(text: str | None) -> tuple[int, int] | None:
 
 
 def _effort(
-    stack: Any, *, adapted: bool | None, moe_or_multimodal: bool, has_fallback: bool
+    stack: Any, *, adapted: bool | None, moe_or_multimodal: bool, has_fallback: bool,
+    blocking_libraries: tuple[str, ...] = (), ops_missing: bool | None = None,
 ) -> tuple[tuple[float, float] | None, Message]:
     """Calendar weeks of migration (for `plan.cost.MIGRATION_ENGINEERS` engineers) from the catalog's `cann` stack (seed-000: 1–2 weeks on the adapted list, 2–4 when
     operators must be adapted; seed-003: 1–2 months for MoE/multimodal, so an MoE/multimodal model on the list spans
-    1 week to 2 months)."""
+    1 week to 2 months). A library with no NPU build (`blocking_libraries`, libraries.yaml) is a port as a falling-back
+    operator is: an adapted model that uses one takes the unadapted range. `ops_missing` False (the trace found every
+    operator covered and no library to port) words an unlisted model's range as the price of being off the list."""
     if stack is None:
         return None, Message("mig.basis.no_stack")
-    if adapted and not has_fallback:
-        field, why = "migration_weeks_adapted", "mig.basis.adapted"
+    why_msg: Message
+    if adapted and not has_fallback and not blocking_libraries:
+        field, why_msg = "migration_weeks_adapted", Message("mig.basis.adapted")
     elif moe_or_multimodal:
-        field, why = "migration_weeks_moe_multimodal", "mig.basis.moe_multimodal"
+        field, why_msg = "migration_weeks_moe_multimodal", Message("mig.basis.moe_multimodal")
     else:
-        field, why = "migration_weeks_unadapted", (
-            "mig.basis.not_adapted" if not adapted else "mig.basis.adapted_fallback"
-        )
+        field = "migration_weeks_unadapted"
+        if adapted and has_fallback:
+            why_msg = Message("mig.basis.adapted_fallback")
+        elif adapted:
+            why_msg = Message("mig.basis.adapted_libraries", libs=", ".join(blocking_libraries))
+        elif adapted is False and ops_missing is False:
+            why_msg = Message("mig.basis.not_adapted_covered")
+        else:
+            why_msg = Message("mig.basis.not_adapted")
     value = getattr(stack, field, None)
     if value is None:
         return None, Message("mig.basis.no_field", field=field)
@@ -385,7 +399,7 @@ def _effort(
         return (low, high), Message("mig.basis.chosen", why=Message("mig.basis.adapted_moe"),
                                     field=f"{field} … migration_weeks_moe_multimodal",
                                     source=f"{chosen.source}, {moe.chosen.source}")
-    return (low, high), Message("mig.basis.chosen", why=Message(why), field=field, source=chosen.source)
+    return (low, high), Message("mig.basis.chosen", why=why_msg, field=field, source=chosen.source)
 
 
 def classify(
@@ -397,12 +411,16 @@ def classify(
     adapted_lists: Iterable[AdaptedList] = (),
     stack: Any = None,
     moe_or_multimodal: bool = False,
+    libraries: Iterable[LibraryUse] = (),
 ) -> CoverageReport:
     """The coverage report for one trace against one torch_npu operator list.
 
     `stack` is the catalog's `cann` SoftwareStack (or None); `adapted_lists` says whether the model is on
-    each stack's adapted list (the caller looks that up in the catalog).
+    each stack's adapted list (the caller looks that up in the catalog). `libraries` are the CUDA-era libraries
+    the model uses beyond its operators (`migrate.libraries`: its config, `--uses`); one with no NPU build
+    (`replace`/`none`) makes the verdict needs-port, whatever the operators say.
     """
+    libs = list(libraries)
     caveats = caveats or Caveats()
     cls = _Classifier(trace, ops, caveats)
     hints, fused_by_op = _fused_hints(trace, ops, fused)
@@ -451,6 +469,12 @@ def classify(
                 warnings.append(Message("mig.warn.caveat", op=op, message=text, caveat_kind=c.kind,
                                         source=c.source))
 
+    # the libraries first among the report's own sentences: each with what replaces it on Ascend and its sources
+    for u in libs:
+        warnings.append(Message("mig.warn.library", lib=u.id, via=u.via, status=Message(f"mig.lib.{u.status}"),
+                                message={"en": u.message, "zh": u.message_zh} if u.message_zh else u.message,
+                                sources="; ".join(u.sources) or "-"))
+
     trace_tv, npu_tv = _torch_major_minor(trace.torch_version), _torch_major_minor(ops.torch_requirement)
     if trace_tv and npu_tv and trace_tv != npu_tv:
         warnings.append(Message("mig.warn.torch_mismatch", torch=trace.torch_version, version=ops.version,
@@ -466,21 +490,32 @@ def classify(
     relevant = [a for a in adapted if a.use in (trace.task, "both")] or adapted
     listed = [a for a in relevant if a.listed]
     is_adapted: bool | None = True if listed else (None if all(a.listed is None for a in relevant) else False)
+    blocking = tuple(u.id for u in libs if u.blocks)
     weeks, basis_msg = _effort(
-        stack, adapted=is_adapted, moe_or_multimodal=moe_or_multimodal, has_fallback=bool(fallback)
+        stack, adapted=is_adapted, moe_or_multimodal=moe_or_multimodal, has_fallback=bool(fallback),
+        blocking_libraries=blocking, ops_missing=bool(fallback or non_aten or blocking),
     )
 
+    vt: Message
     if non_aten:
         verdict: Verdict = "needs-port"
-        text = (f"{len(non_aten)} non-aten operator(s) need an NPU kernel or replacement"
-                + (f"; {len(fallback)} more fall back to the CPU" if fallback else ""))
+        vt = Message("mig.vt.needs_port", n=len(non_aten))
+        if fallback:
+            vt = Message("mig.vt.join", first=vt, second=Message("mig.vt.needs_port_more", n=len(fallback)))
     elif fallback:
         verdict = "cpu-fallback"
-        text = (f"runs on torch_npu {ops.version}, but {len(fallback)} operator(s) fall back to the CPU "
-                f"({sum(fallback.values())} calls per step): expect host round-trips")
+        vt = Message("mig.vt.cpu_fallback", version=ops.version, n=len(fallback), calls=sum(fallback.values()))
     else:
         verdict = "npu-native"
-        text = f"every traced operator has an NPU kernel in torch_npu {ops.version} (directly or by decomposition)"
+        vt = Message("mig.vt.npu_native", version=ops.version)
+    if blocking:  # a library with no NPU build: a port, whatever the traced operators say
+        replaced = ", ".join(f"{u.id} → {u.replacement}" if u.replacement else u.id for u in libs if u.blocks)
+        vt = Message("mig.vt.libraries", n=len(blocking), libs=replaced, ops=vt)
+        verdict = "needs-port"
+    elif verdict == "npu-native" and is_adapted is False:
+        # the effort below is the unadapted range: say here that it is for the model being off the lists
+        vt = Message("mig.vt.npu_native_unlisted", version=ops.version)
+    text = render(vt)
 
     return CoverageReport(
         model=trace.model,
@@ -492,6 +527,8 @@ def classify(
         non_aten_ops=dict(sorted(non_aten.items())),
         verdict=verdict,
         verdict_text=text,
+        verdict_text_i18n=vt.to_json(),
+        libraries=libs,
         fused=hints,
         adapted_lists=adapted,
         warnings=[render(w) for w in warnings],

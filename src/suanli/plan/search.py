@@ -221,6 +221,16 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[f
                 "migration.adapted_moe", stack=_stack_name(stack), adapted_hi=hi,
                 moe_lo=stack.migration_weeks_moe_multimodal.value[0], moe_hi=stack.migration_weeks_moe_multimodal.value[1])
         return lo, hi, Message("migration.adapted", stack=_stack_name(stack))
+    if not stack.adapted_models and not stack.adapted_lists:
+        # the vendor publishes no adapted-model list (DTK, Neuware, MACA, XPU, MUSA): not "off the list", and the
+        # range is the catalog's own for the stack, said with its source (assumed there, with why: stacks.yaml note)
+        rng = (stack.migration_weeks_moe_multimodal if complex_arch and stack.migration_weeks_moe_multimodal
+               is not None else stack.migration_weeks_unadapted)
+        if rng is not None:
+            c = rng.chosen
+            lo, hi = c.value
+            return lo, hi, Message("migration.no_list_assumed" if c.source == "assumed" else "migration.no_list",
+                                   stack=_stack_name(stack), source=c.source, note=both(c.note or "", c.note_zh))
     if complex_arch and stack.migration_weeks_moe_multimodal is not None:
         lo, hi = stack.migration_weeks_moe_multimodal.value
         return lo, hi, Message("migration.moe_not_adapted", stack=_stack_name(stack))
