@@ -388,6 +388,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
                 + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "") + "[/dim]",
                 highlight=False, soft_wrap=True)
+            for note, note_i18n in zip(a.json.get("rent_notes") or [], a.json.get("rent_notes_i18n") or []):
+                # the bill's notes: separate instances when no offer holds the cards as one job (tco's note)
+                console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}",
+                              highlight=False, soft_wrap=True)
             facts = rent_info["rent_offer"]
             if facts.get("stale"):
                 console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(facts.get('stale_i18n'), facts['stale'])}",

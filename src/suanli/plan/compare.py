@@ -30,8 +30,8 @@ from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZ
                                 serving_capacity, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
-__all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts",
-           "pricing_basis", "rent_for", "rent_options", "tco_rows", "value_table"]
+__all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options",
+           "pricing_basis", "rent_for", "rent_options", "separate_instances", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
 
@@ -108,29 +108,58 @@ def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_
     return None if best is None else (best[0], best[1])
 
 
+def separate_instances(acc: Any, o: Offer, gpus: int) -> Message | None:
+    """None when `o` rents `gpus` cards of `acc` as one job, plan's offer rule (`offers.can_rent`, the one
+    rentability rule: single-card listings never combine into one job across machines, `max_cards` per instance or
+    order, whole nodes); else what renting them there is: "N separate instances, not one `gpus`-card job", which
+    plan rents only for serving replicas whose tensor-parallel group one instance holds (`tco`, `rent-vs-buy`)."""
+    if bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, gpus, False)):
+        return None
+    limit = offer_q.max_cards(o, acc.max_cards_per_node)
+    return Message("tco.separate_instances", gpus=gpus, instances=math.ceil(gpus / limit), limit=limit)
+
+
 def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
-                 kinds: Kinds = offer_q.DEFAULT_KINDS) -> list[tuple[float, Offer, JobCost]]:
+                 kinds: Kinds = offer_q.DEFAULT_KINDS, gpus: int = 1) -> list[tuple[float, Offer, JobCost]]:
     """Every usable offer's CNY per card-hour of renting a card for `hours` (rent-vs-buy: a year, 8,760 h), any
     billing unit: one instance of the offer's cards held for the hours and billed as `job_cost` bills it (units
     rounded up, minimum term, a block rented whole: `min_cards_per_order`), ÷ the cards that bill rents
-    (`cards_rented`, rent-vs-buy's per-card rule, `plan.cost.rent_bill`) ÷ hours; with the offer and the bill,
-    cheapest first.
+    (`cards_rented`, rent-vs-buy's per-card rule, `plan.cost.rent_bill`) ÷ hours; with the offer and the bill.
+    `gpus` are the cards rented together (rent-vs-buy: the cards bought): an offer that cannot hold them as one job
+    (`separate_instances`, plan's and tco's rule) carries the "separate instances" note in its bill's notes and
+    comes after every offer that can, as `tco` orders them; within each, cheapest first.
     Monthly billing counts calendar months (`units.HOURS_PER_MONTH`), so a year, 8,760 h, is 12 bills, as `tco` and
     `plan` bill it (the one billing rule, `plan.cost.billed_cost`)."""
+    if gpus < 1:
+        raise InputError("cards", Message("err.must_be_at_least"))
+    acc = lookup.accelerator(cat, device_id)
     out = []
-    for o in offer_q.usable_offers(cat, region, kinds, device=device_id):
+    for o in offer_q.usable_offers(cat, region, kinds, device=acc.id):
         c = rent_bill(o, hours, hours)  # a minimum term longer than `hours` billed for their share (`within_horizon`)
-        out.append((c.cost_cny / (c.cards_rented * hours), o, c))
-    return sorted(out, key=lambda t: t[0])
+        apart = separate_instances(acc, o, gpus)
+        if apart is not None:
+            c = c.model_copy(update={"notes": [*c.notes, render(apart)], "notes_i18n": [*c.notes_i18n, apart.to_json()]})
+        out.append((apart is not None, c.cost_cny / (c.cards_rented * hours), o, c))
+    return [(price, o, c) for _, price, o, c in sorted(out, key=lambda t: (t[0], t[1]))]
 
 
 def rent_for(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
              kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
-             stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> tuple[float, Offer, JobCost] | None:
-    """The cheapest of `rent_options` by the planner's rule (`plan.search._price`): a fresh price before a stale
-    one (`offers.is_stale` on `today` at `stale_months`: a stale offer rents the card only when no fresh one can),
-    then the lowest CNY per card-hour. None when unpriced."""
-    return fresh_first(rent_options(cat, device_id, hours, region, kinds), today, stale_months)
+             stale_months: float = offer_q.DEFAULT_STALE_MONTHS, gpus: int = 1) -> tuple[float, Offer, JobCost] | None:
+    """The cheapest of `rent_options` for `gpus` cards by the planner's rules: among the offers that hold them as
+    one job (`separate_instances`; separate instances only when no offer can), a fresh price before a stale one
+    (`fresh_first`: `offers.is_stale` on `today` at `stale_months`, a stale offer rents the card only when no fresh
+    one can), then the lowest CNY per card-hour. None when unpriced."""
+    return fresh_first(one_job_options(cat, device_id, rent_options(cat, device_id, hours, region, kinds, gpus), gpus),
+                       today, stale_months)
+
+
+def one_job_options(cat: Catalog, device_id: str, options: Sequence[tuple[float, Offer, JobCost]],
+                    gpus: int) -> list[tuple[float, Offer, JobCost]]:
+    """The `rent_options` whose offer holds `gpus` cards as one job (`separate_instances`), else all of them: the
+    pool rent-vs-buy chooses from (`rent_for`, its rent at a use and its price range)."""
+    acc = lookup.accelerator(cat, device_id)
+    return [t for t in options if separate_instances(acc, t[1], gpus) is None] or list(options)
 
 
 _Bill = TypeVar("_Bill")
@@ -162,6 +191,7 @@ def _peak_tflops(acc: Any, precision: str) -> float | None:
 
 _TRAIN_PRECISIONS = ("bf16", "fp8", "int8", "int4")  # what the planner's request takes (PlanRequest.precision)
 _SEARCH_TOKENS = 1e9  # the planner needs a token count to rank; layouts rank by tokens/s, so any count picks the same
+DEFAULT_GLOBAL_BATCH = 64  # sequences per step of a training compare row (`compare --global-batch`'s default), migrate's too
 
 
 def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned: dict[str, Any]) -> dict[str, Any]:
@@ -428,7 +458,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     precision: str | None = None, batch: int | None = None, tokens: float | None = None,
                     zero: int | None = None, region: str = offer_q.DEFAULT_REGION, kinds: Kinds = offer_q.DEFAULT_KINDS,
                     today: dt.date | None = None, tp: int | None = None, pp: int | None = None,
-                    recompute: str | None = None, global_batch: int = 64, requests_per_s: float | None = None,
+                    recompute: str | None = None, global_batch: int = DEFAULT_GLOBAL_BATCH, requests_per_s: float | None = None,
                     tpot_s: float | None = None, ttft_s: float | None = None,
                     error_bands: dict[str, ErrorBand] | None = None, input_tokens: int | None = None,
                     output_tokens: int | None = None, concurrent_users: int | None = None,
@@ -714,10 +744,9 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
         # whose instances holds `gpus` cards rents no training job on them; plan rents its separate instances only
         # for serving replicas whose tensor-parallel group one instance holds (AutoDL's 1-card H800: 8 separate
         # 1-card instances, never one 8-card job)
-        one_job = bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, gpus, False))
-        if not one_job:
-            limit = offer_q.max_cards(o, acc.max_cards_per_node)
-            msg = Message("tco.separate_instances", gpus=gpus, instances=math.ceil(gpus / limit), limit=limit)
+        msg = separate_instances(acc, o, gpus)
+        one_job = msg is None
+        if msg is not None:
             notes.append(render(msg))
             notes_i18n.append(msg.to_json())
         row: dict[str, Any] = {
@@ -852,11 +881,10 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     used: list[dict[str, Any]] = []
     workload_msg: Message | None = None
     if saving is None:
-        w = make_workload(task=task, gpus=8, zero=3 if task in ("full", "pretrain") else 0, batch=1)
+        w = make_workload(task=task, gpus=8, batch=1)  # a bad task named once; each side's layout is compare's
         workload_msg = (Message("mig.workload.serving", gpus=8, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
                         if task == "inference"
-                        else Message("mig.workload.training", task=task, gpus=8, zero=w.zero, batch=w.batch,
-                                     task_field="task"))
+                        else Message("mig.workload.training", task=task, gpus=8, task_field="task"))
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         w8 = w
@@ -889,23 +917,23 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             assert found is not None
             _, offer, month = found
             price = month.cost_cny / (gpus * rent_h)
-            if gpus > cards_per_node and not serving:  # a multi-node job runs on the renting offer's network
-                net = offer_q.offer_network_gbit_per_s(offer)
-                w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
+            if not serving:
+                # compare's training row on these cards, the one function (`_training_layout`: the planner's fastest
+                # layout, `compare`'s default global batch, plan's evidence step with the bands; else the leanest
+                # plain one), searched on the network compare searches it on (`_networks`/`_on_network`: a multi-node
+                # job on the renting offer's, else none), at the device's default precision as compare takes it
+                net = (offer_q.offer_network_gbit_per_s(offer) if gpus > cards_per_node else None)
+                prec = default_precision(m, acc, lookup.stack(cat, acc.stack), task)
+                w, fw, twhy = _training_layout(cat, m, acc, task, gpus, prec, None, DEFAULT_GLOBAL_BATCH, {},
+                                               _on_network(priced, acc, net), error_bands)
+                if net is not None:  # estimated on that network, as `_priced_job` estimates compare's row
+                    w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
+                layout = {"task": task, "gpus": gpus, "tp": w.tp, "pp": w.pp, "zero": w.zero, "batch": w.batch,
+                          "recompute": w.recompute, "framework": fw,
+                          "layout_rule": f"compare's training layout: the planner's fastest on {gpus} cards"
+                          if twhy is None else f"the leanest plain layout on {gpus} cards (none fits)"}
             est = estimate(cat, m, acc, w, dict(error_bands or {}))
             e = est.contract()
-            if e["memory"]["fits"] is False and not serving:
-                # the default ZeRO/micro-batch-1 layout does not fit: the planner's fastest layout on these cards
-                # (compare's training rule, `_training_layout`) when one fits, on the renting offer's network
-                wt, fw, twhy = _training_layout(cat, m, acc, task, gpus, w.precision, None, 64, {},
-                                                [offer] if gpus > cards_per_node else None)
-                # the fastest layout that fits, else the leanest plain one: the need `compare` and `plan` quote
-                est = estimate(cat, m, acc, wt, dict(error_bands or {}))
-                e = est.contract()
-                if twhy is None:
-                    layout = {"task": task, "gpus": gpus, "tp": wt.tp, "pp": wt.pp, "zero": wt.zero, "batch": wt.batch,
-                              "recompute": wt.recompute, "framework": fw,
-                              "layout_rule": f"the planner's fastest layout on {gpus} cards (the default layout does not fit)"}
             evidence = _speed_evidence(cat, est)
             if e["memory"]["fits"] is False:  # a layout that does not fit never runs: no speed, ratio or verdict
                 # on fewer cards than 8: the refusal says which side no usable offer rents 8 of

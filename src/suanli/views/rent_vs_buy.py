@@ -16,8 +16,8 @@ from suanli.catalog.offers import rent_message
 from suanli.catalog.schema import Accelerator, Catalog, Offer
 from suanli.errors import InputError
 from suanli.i18n import Message, render
-from suanli.plan.compare import no_price, no_price_message, offer_facts, rent_for, rent_options
-from suanli.plan.cost import USE_PATTERNS, RentVsBuy, rent_vs_buy, rent_vs_buy_totals
+from suanli.plan.compare import no_price, no_price_message, offer_facts, one_job_options, rent_for, rent_options
+from suanli.plan.cost import USE_PATTERNS, RentVsBuy, card_within_server, rent_vs_buy, rent_vs_buy_totals
 from suanli.units import HOURS_PER_YEAR
 
 __all__ = ["RVB_CLOSE_MARGIN", "RentVsBuyAnswer", "fresh_range", "rent_vs_buy_answer"]
@@ -27,14 +27,16 @@ RVB_CLOSE_MARGIN = 0.10  # assumed: a verdict whose rent and own costs at full u
 
 def fresh_range(cat: Catalog, device: str, reg: str, kinds: tuple[str, ...], today: dt.date, r: RentVsBuy,
                 card: float, srv: float, tdp: float, pue: float, electricity: float, ops: float, years: float,
-                utilization: float, use_pattern: str = "spread") -> dict[str, Any] | None:
+                utilization: float, use_pattern: str = "spread", gpus: int = 1) -> dict[str, Any] | None:
     """When renting and owning at full use are within `RVB_CLOSE_MARGIN`, break-even at the cheapest and dearest
     fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict. Each
-    break-even rents from that offer alone, billed in its own unit as the verdict is (`rent_vs_buy`)."""
+    break-even rents from that offer alone, billed in its own unit as the verdict is (`rent_vs_buy`). The offers are
+    those that hold the `gpus` cards bought as one job, else all (`plan.compare.one_job_options`, rent_for's pool)."""
     margin = abs(r.rent_cny_per_year_full_use - r.buy_cny_per_year) / max(r.buy_cny_per_year, 1e-9)
     if margin >= RVB_CLOSE_MARGIN:
         return None
-    opts = [t for t in rent_options(cat, device, HOURS_PER_YEAR, reg, kinds) if not offer_q.is_stale(t[1], today)]
+    opts = [t for t in one_job_options(cat, device, rent_options(cat, device, HOURS_PER_YEAR, reg, kinds, gpus), gpus)
+            if not offer_q.is_stale(t[1], today)]
     lo, hi = (opts[0], opts[-1]) if opts else (None, None)
     be = [rent_vs_buy([t[1]], card, srv, tdp, pue, electricity, ops, years, utilization,
                       use_pattern).break_even_utilization if t is not None else None for t in (lo, hi)]
@@ -99,7 +101,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
     srv = server_share
     srv_msg: Message | None = Message("rvb.server.flag", cny=server_share, field="server_share") if server_share is not None else None
+    included_cards: int | None = None  # the cards of a server whose price per card is the capex
     if card is None and servers:  # only a server price: its cards included, so the whole capex per card
+        included_cards = servers[0].cards
         card = _mid(servers[0]) / max(servers[0].cards, 1)
         card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
         if srv is None:
@@ -112,19 +116,26 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
         sv = servers[0]
         share_cards = n_cards or sv.cards
-        if card_price is None and cards and card * sv.cards > _mid(sv):
-            # the catalog's card × the server's cards costs more than the whole server, cards included (two rounded
-            # reports that disagree, e.g. H200's ¥190,000 a card and ¥1,500,000 for 8): owning is never billed
-            # above the quoted server, so a card is the server ÷ its cards and no non-card hardware is left
-            over = card
-            card = _mid(sv) / sv.cards
-            card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × purchase "
-                         f"{cards[0].id} = ¥{over * sv.cards:,.0f} is more than the server)")
+        capped = card_within_server(card, _mid(sv), sv.cards)  # the one cap (plan.cost), catalog or typed card
+        if capped is not None:
+            # the card × the server's cards costs more than the whole server, cards included (two rounded reports
+            # that disagree, e.g. H200's ¥190,000 a card and ¥1,500,000 for 8, or a --card-price above the server's
+            # per card): a card is the server ÷ its cards and no non-card hardware is left
+            over, card = card, capped
             srv = 0.0
-            srv_msg = Message("rvb.server.over", id=sv.id, server=_mid(sv), server_cards=sv.cards,
-                              server_source=sv.price_cny.chosen.source, per_card=card, card_id=cards[0].id,
-                              card=over, card_source=cards[0].price_cny.chosen.source,
-                              cards_total=over * sv.cards)
+            if card_price is None:
+                card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × purchase "
+                             f"{cards[0].id} = ¥{over * sv.cards:,.0f} is more than the server)")
+                srv_msg = Message("rvb.server.over", id=sv.id, server=_mid(sv), server_cards=sv.cards,
+                                  server_source=sv.price_cny.chosen.source, per_card=card, card_id=cards[0].id,
+                                  card=over, card_source=cards[0].price_cny.chosen.source,
+                                  cards_total=over * sv.cards)
+            else:  # the typed price, capped by the same rule and said so (--server-share keeps it as typed)
+                card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × --card-price "
+                             f"¥{over:,.0f} = ¥{over * sv.cards:,.0f} is more than the server)")
+                srv_msg = Message("rvb.server.over_typed", id=sv.id, server=_mid(sv), server_cards=sv.cards,
+                                  server_source=sv.price_cny.chosen.source, per_card=card, card=over,
+                                  cards_total=over * sv.cards, field="card_price", share_field="server_share")
         else:
             chassis = max(_mid(sv) - card * sv.cards, 0.0)
             srv = chassis / share_cards
@@ -135,6 +146,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     if srv is None:
         srv_msg = Message("rvb.server.not_priced", field="server_share")
     srv_note = render(srv_msg, "en") if srv_msg is not None else None  # the JSON contract stays English
+    # the whole purchase: --cards, else the catalog server's cards (the one its share or its price per card comes
+    # from), else 1; renting them is one job where an offer holds them so (plan's rule, `rent_for`'s `gpus`)
+    total_cards = n_cards or share_cards or included_cards or 1
     rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
     rent_o: Offer | None = None
     rent_bill: Any = None
@@ -142,14 +156,16 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     if rent_price is not None:
         rent = rent_price
     else:
-        found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today)
+        found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today, gpus=total_cards)
         if found is None:
             raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price",
                              Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds),
                                                              field="rent_price"))
         rent, o, bill = found
         rent_o, rent_bill = o, bill
-        usable = offer_q.usable_offers(cat, reg, kinds, device=acc.id)
+        # the offers that hold the cards as one job, else all (`one_job_options`, rent_for's pool)
+        usable = [t[1] for t in one_job_options(cat, acc.id, rent_options(cat, acc.id, HOURS_PER_YEAR, reg, kinds,
+                                                                          total_cards), total_cards)]
         pool = [u for u in usable if not offer_q.is_stale(u, today)] or list(usable)
         rent_info = {
             # the offer as plans cite it too (catalog.offers.rent_message: one formatter)
@@ -158,6 +174,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
                           + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")),
             "rent_offer": offer_facts(o, today), "rent_billing_unit": o.billing_unit,
             "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
+            # the bill's notes: "N separate instances, not one N-card job" when no offer holds the cards as one
+            # (`plan.compare.separate_instances`, tco's note), a block rented whole, the billing rounding
+            "rent_notes": list(bill.notes), "rent_notes_i18n": list(bill.notes_i18n),
         }
     if tdp_w is not None:
         tdp = tdp_w
@@ -167,11 +186,10 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id, field="tdp_w"))
     r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern)
     fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv or 0.0, tdp, pue, electricity, ops,
-                        years, utilization, use_pattern) if rent_price is None else None
+                        years, utilization, use_pattern, total_cards) if rent_price is None else None
     at_o = next((u for u in pool if u.id == r.rent_at_utilization_offer), None)
     extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)} if at_o is not None else {}
-    # the whole purchase beside the rent for it: --cards (else the catalog server's cards, else 1) × --years
-    total_cards = n_cards or share_cards or 1
+    # the whole purchase beside the rent for it: total_cards × --years
     # the core's sums (`plan.cost.rent_vs_buy_totals`): rent, own = capex + running, the verdict and the difference
     totals = rent_vs_buy_totals(r, total_cards, years).model_dump(mode="json")
     extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,

@@ -105,6 +105,10 @@ class RentVsBuyAnswer(Shape):
     rent_offer: OfferFacts | None = None
     rent_billing_unit: str | None = None
     rent_cny_per_card_year: float | None = None
+    rent_notes: list[str] = Field(default_factory=list, description="the rent's bill in words: 'N separate instances, "
+                                  "not one N-card job' when no offer holds the cards bought as one job (tco's note, "
+                                  "plan's rule offers.can_rent), a block rented whole")
+    rent_notes_i18n: list[MessageJson] = Field(default_factory=list, description="rent_notes as messages")
     card_cny: float
     card_from: str | None
     server_share_cny: float | None
