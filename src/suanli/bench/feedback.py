@@ -35,7 +35,9 @@ __all__ = [
     "compare_basis",
     "compare_result",
     "device_for_result",
+    "MICRO_SPREAD_LIMIT",
     "load_calibration",
+    "micro_spread_warnings",
     "model_for_result",
     "save_calibration",
 ]
@@ -44,6 +46,12 @@ __all__ = [
 MIN_PLAUSIBLE = 0.02
 MAX_PLAUSIBLE = 1.5
 _METRIC_MAP = {"decode_bandwidth": ("decode_bandwidth", "*"), "prefill_mfu": ("matmul", "hf"), "matmul": ("matmul", "*")}
+# assumed: the same microbenchmark on the same idle host repeats within a few per cent (each is a median of samples)
+# and clock states differ by well under 2x, so runs more than 2x apart mean other work shared the host: worth a warning
+MICRO_SPREAD_LIMIT = 2.0
+# peak memory measured as the process's peak RSS (CPU runs) holds the runtime (~380 MB of PyTorch), not the tensors
+# the estimate counts: shown beside the estimate without an error figure
+NOT_COMPARABLE_MEMORY = frozenset({"process-peak-rss"})
 
 
 
@@ -143,6 +151,7 @@ class ComparisonRow(BaseModel):
     measured: float
     estimated: float | None
     error_pct: float | None
+    comparable: bool = True  # False: measured and estimated count different things (process RSS); no error
 
 
 # The estimator has no tf32 precision (`estimate.precision.weight_bytes_per_param`, `catalog.peaks.PEAK_FIELDS`): its fp32 is
@@ -197,29 +206,76 @@ def compare_result(cat: Catalog, r: BenchResult, overrides: tuple[EfficiencyFact
         ("tpot_s", t.decode_step_latency_s, s.tpot_s if s else None),
         (f"peak_memory_bytes ({t.memory_kind})", float(t.peak_memory_bytes), e.memory.per_gpu_bytes),
     ]
+    rss = t.memory_kind in NOT_COMPARABLE_MEMORY
     rows = [
-        ComparisonRow(metric=k, measured=m, estimated=v, error_pct=None if v is None or not m else (v - m) / m * 100)
-        for k, m, v in pairs
+        ComparisonRow(metric=k, measured=m, estimated=v,
+                      error_pct=None if v is None or not m or (rss and i == 4) else (v - m) / m * 100,
+                      comparable=not (rss and i == 4))
+        for i, (k, m, v) in enumerate(pairs)
     ]
     return e, rows
 
 
-def _tf32_note(dev: str, runs: list[str], micro: list[str]) -> str:
+def _spread_device(r: BenchResult) -> str:
+    return r.accelerator or _host_id(r)  # the id device_for_result gives the result
+
+
+def micro_spread_warnings(results: list[BenchResult], device: str | None = None) -> list[Message]:
+    """One warning per microbenchmark whose runs on the same host and device (same kind, precision and size)
+    differ by more than MICRO_SPREAD_LIMIT: calibration fits their median without knowing which was disturbed."""
+    groups: dict[tuple[str, str, str, str, int], list[tuple[float, str]]] = {}
+    for r in results:
+        if r.micro is None:
+            continue
+        dev = _spread_device(r)
+        if device is not None and dev != device:
+            continue
+        for mm in r.micro.matmul:
+            groups.setdefault((r.backend.host, dev, "matmul", mm.roof_precision(), mm.n), []).append((mm.tflops, r.id))
+        if r.micro.bandwidth is not None:
+            b = r.micro.bandwidth
+            groups.setdefault((r.backend.host, dev, "copy", "", b.buffer_bytes), []).append((b.bytes_per_s / 1e9, r.id))
+    out: list[Message] = []
+    for (host, dev, kind, precision, size), vals in sorted(groups.items()):
+        if len({rid for _, rid in vals}) < 2:
+            continue
+        lo, hi = min(vals), max(vals)
+        if lo[0] <= 0 or hi[0] / lo[0] <= MICRO_SPREAD_LIMIT:
+            continue
+        bench = (Message("cli.bench.micro_matmul", precision=precision, n=size) if kind == "matmul"
+                 else Message("cli.bench.micro_copy", mib=size / 2**20))
+        out.append(Message("cli.cal.spread", device=dev, host=host or "?", bench=bench, ratio=hi[0] / lo[0],
+                           lo=lo[0], lo_run=lo[1], hi=hi[0], hi_run=hi[1], unit="TFLOPS" if kind == "matmul" else "GB/s",
+                           runs=len(vals), limit=MICRO_SPREAD_LIMIT))
+    return out
+
+
+def _ids(ids: list[str]) -> str:
+    return f"{', '.join(ids[:3])}{' …' if len(ids) > 3 else ''}"
+
+
+def _tf32_note(dev: str, runs: list[str], micro: list[str]) -> Message:
     """One line for a device's tf32 measurements, none of which calibrates (see compare_basis)."""
-    what = "; ".join(x for x in (
-        f"tf32 run(s) {', '.join(runs[:3])}{' …' if len(runs) > 3 else ''}" if runs else "",
-        f"the tf32 matmul microbenchmark of {', '.join(micro[:3])}{' …' if len(micro) > 3 else ''}" if micro else "",
-    ) if x)
-    return (f"{dev}: {what} not used for calibration: the estimator has no tf32 precision (its fp32 runs at the "
-            "fp32 peak, TF32 off); `suanli bench compare` shows a tf32 run against the TF32 roof; calibrate with "
-            "--precision fp32 or bf16")
+    what = [*([Message("cli.cal.tf32_runs", ids=_ids(runs))] if runs else []),
+            *([Message("cli.cal.tf32_micro", ids=_ids(micro))] if micro else [])]
+    return Message("cli.cal.tf32_note", device=dev, what=what)
+
+
+def _reject(rejected: list[str], rejected_i18n: list[Message] | None, msg: Message) -> None:
+    """`rejected` keeps the English line (calibrate --json, the record); `rejected_i18n` the message to show."""
+    from suanli.i18n import render
+
+    rejected.append(render(msg, "en", "cli"))
+    if rejected_i18n is not None:
+        rejected_i18n.append(msg)
 
 
 def calibrate_results(
-    cat: Catalog, results: list[BenchResult], rejected: list[str] | None = None
+    cat: Catalog, results: list[BenchResult], rejected: list[str] | None = None,
+    rejected_i18n: list[Message] | None = None,
 ) -> list[EfficiencyFactor]:
     """Fit decode-bandwidth and prefill/matmul efficiency per device from stored results (median over runs).
-    Implausible fits are left out and described in `rejected`."""
+    Implausible fits are left out and described in `rejected` (English) and `rejected_i18n` (messages)."""
     if rejected is None:
         rejected = []
     by_dev: dict[str, list[BenchResult]] = {}
@@ -238,7 +294,7 @@ def calibrate_results(
         by_dev.setdefault(acc.id, []).append(r)
         accs[acc.id] = acc
     for dev in sorted({*tf32_runs, *tf32_micro}):
-        rejected.append(_tf32_note(dev, tf32_runs.get(dev, []), tf32_micro.get(dev, [])))
+        _reject(rejected, rejected_i18n, _tf32_note(dev, tf32_runs.get(dev, []), tf32_micro.get(dev, [])))
     out: list[EfficiencyFactor] = []
     today = dt.date.today().isoformat()
     for dev, rs in sorted(by_dev.items()):
@@ -254,11 +310,9 @@ def calibrate_results(
             if accs[dev].family == "host" and f.metric == "matmul":
                 continue  # the stand-in's peak is this very microbenchmark: the ratio is 1 by construction
             if not MIN_PLAUSIBLE <= f.value <= MAX_PLAUSIBLE:
-                rejected.append(
-                    f"{dev}: measured {f.metric} ({f.precision}) {f.value:.3g} of peak is outside "
-                    f"[{MIN_PLAUSIBLE}, {MAX_PLAUSIBLE}] and was not used; check results {', '.join(f.result_ids[:3])} "
-                    "(a wrong --accelerator, or a machine busy with other work)"
-                )
+                _reject(rejected, rejected_i18n, Message(
+                    "cli.cal.implausible", device=dev, metric=f.metric, precision=f.precision, value=f.value,
+                    lo=str(MIN_PLAUSIBLE), hi=str(MAX_PLAUSIBLE), ids=", ".join(f.result_ids[:3])))
                 continue
             metric, engine = _METRIC_MAP[f.metric]
             out.append(EfficiencyFactor(

@@ -55,45 +55,82 @@ def _row(r: Any) -> dict[str, Any]:
         "decode tok/s": round(tp.decode_tokens_per_s, 1) if tp else None,
         "TTFT ms": round(tp.ttft_s * 1e3, 2) if tp else None,
         "peak GB": round(tp.peak_memory_bytes / GB, 3) if tp else None,
-        "acc": ("pass" if r.accuracy.passed else "FAIL") if r.accuracy else "",
+        "acc": tr("cli.bench.acc_pass" if r.accuracy.passed else "cli.bench.acc_fail") if r.accuracy else "",
     }
+
+
+def _tf32_text(s: Any) -> str:
+    """`Tf32Setting.describe()` in this run's language (English: the same text, byte for byte); the torch names
+    and values stay as torch spells them."""
+    from suanli.bench.results import TF32_ENV_VARS
+
+    env = [f"{k}={s.env[k]}" if k in s.env else tr("cli.bench.env_unset", name=k) for k in TF32_ENV_VARS]
+    settings = [f"float32_matmul_precision {s.float32_matmul_precision}", f"cuda.matmul.allow_tf32 {s.cuda_matmul_allow_tf32}",
+                f"cudnn.allow_tf32 {s.cudnn_allow_tf32}", *env]
+    return tr("cli.bench.tf32_setting", state=tr("cli.bench.on" if s.matmul_tf32 else "cli.bench.off"),
+              settings=tr("cli.bench.sep").join(settings))
+
+
+def _accuracy_text(r: Any) -> str:
+    """The accuracy verdict line. English shows the stored verdict (the record, as `run` wrote it); another
+    language rebuilds it from the result's fields."""
+    from suanli.cli.output import lang
+
+    a = r.accuracy
+    if lang() == "en":
+        return f"accuracy {a.verdict}"
+    common = {"precision": a.precision, "device": r.backend.device, "ref_precision": a.reference_precision,
+              "ref_device": a.reference_device}
+    if a.passed:
+        return tr("cli.bench.accuracy_pass", **common, logit_rel=a.max_logit_rel_diff, tol_logit=a.tolerance_logit_rel,
+                  ppl=a.perplexity, ref_ppl=a.reference_perplexity, ppl_rel=a.perplexity_rel_diff,
+                  tol_ppl=a.tolerance_perplexity_rel)
+    bad = []
+    if a.max_logit_rel_diff > a.tolerance_logit_rel:
+        bad.append(tr("cli.bench.accuracy_bad_logits", max_abs=a.max_abs_logit_diff, logit_rel=a.max_logit_rel_diff,
+                      tol_logit=a.tolerance_logit_rel))
+    if a.perplexity_rel_diff > a.tolerance_perplexity_rel:
+        bad.append(tr("cli.bench.accuracy_bad_ppl", ppl=a.perplexity, ref_ppl=a.reference_perplexity,
+                      ppl_rel=a.perplexity_rel_diff, tol_ppl=a.tolerance_perplexity_rel))
+    return tr("cli.bench.accuracy_fail", **common, name=r.model.name, ref_id=a.reference_id,
+              bad=tr("cli.bench.sep_semicolon").join(bad))
 
 
 def _render(r: Any) -> None:
     c, tp = r.config, r.throughput
-    console.print(
-        f"[bold]{r.model.name}[/bold] ({r.model.params / 1e6:,.2f} M params, {r.model.weight_bytes / GB:,.3f} GB "
-        f"weights) · {c.precision} · {c.device} = {r.backend.device_name} · batch {c.batch}, input {c.input_tokens}, "
-        f"output {c.output_tokens} · median of {c.repeats} after {c.warmup} warm-up",
-        highlight=False,
-    )
+    head = tr("cli.bench.header", params_m=r.model.params / 1e6, weights_gb=r.model.weight_bytes / GB,
+              precision=c.precision, device=c.device, device_name=r.backend.device_name, batch=c.batch,
+              input=c.input_tokens, output=c.output_tokens, repeats=c.repeats, warmup=c.warmup)
+    console.print(f"[bold]{r.model.name}[/bold] {head}", highlight=False)
     if tp:
         rows = [
-            {"metric": "prefill tokens/s", "value": f"{tp.prefill_tokens_per_s:,.1f}"},
-            {"metric": "decode tokens/s", "value": f"{tp.decode_tokens_per_s:,.1f}"},
-            {"metric": "TTFT", "value": f"{tp.ttft_s * 1e3:,.2f} ms"},
-            {"metric": "time per output token", "value": f"{tp.decode_step_latency_s * 1e3:,.2f} ms"},
-            {"metric": f"peak memory ({tp.memory_kind})", "value": _mem(tp.peak_memory_bytes)},
+            {"metric": tr("cli.bench.m_prefill"), "value": f"{tp.prefill_tokens_per_s:,.1f}"},
+            {"metric": tr("cli.bench.m_decode"), "value": f"{tp.decode_tokens_per_s:,.1f}"},
+            {"metric": tr("cli.bench.m_ttft"), "value": f"{tp.ttft_s * 1e3:,.2f} ms"},
+            {"metric": tr("cli.bench.m_tpot"), "value": f"{tp.decode_step_latency_s * 1e3:,.2f} ms"},
+            {"metric": tr("cli.bench.m_peak", memory_kind=tp.memory_kind), "value": _mem(tp.peak_memory_bytes)},
         ]
-        emit_rows(rows, ["metric", "value"], title="Throughput")
+        cols = ["metric", "value"]
+        emit_rows(rows, cols, title=tr("cli.bench.throughput"), headers=col_headers(cols, "bench.col"))
     if r.micro:
         rows = [
-            {"benchmark": f"matmul {m.precision} n={m.n}", "result": f"{m.tflops:,.3f} TFLOPS"} for m in r.micro.matmul
+            {"benchmark": tr("cli.bench.micro_matmul", precision=m.precision, n=m.n), "result": f"{m.tflops:,.3f} TFLOPS"}
+            for m in r.micro.matmul
         ]
         if r.micro.bandwidth:
             b = r.micro.bandwidth
-            rows.append(
-                {"benchmark": f"copy {b.buffer_bytes / 2**20:,.0f} MiB", "result": f"{b.bytes_per_s / GB:,.1f} GB/s"}
-            )
-        emit_rows(rows, ["benchmark", "result"], title="Microbenchmarks")
+            rows.append({"benchmark": tr("cli.bench.micro_copy", mib=b.buffer_bytes / 2**20),
+                         "result": f"{b.bytes_per_s / GB:,.1f} GB/s"})
+        cols = ["benchmark", "result"]
+        emit_rows(rows, cols, title=tr("cli.bench.micro"), headers=col_headers(cols, "bench.col"))
     # what torch used for fp32 matmuls (bench compare's roof follows it), or "not recorded" for older results
-    tf32 = (tr("cli.bench.tf32", setting=r.tf32.describe()) if r.tf32 is not None
+    tf32 = (tr("cli.bench.tf32", setting=_tf32_text(r.tf32)) if r.tf32 is not None
             else tr("cli.bench.tf32_not_recorded", precision=c.precision))
     console.print(tf32, highlight=False, soft_wrap=True)
     if r.accuracy:
         colour = "green" if r.accuracy.passed else "red"
-        console.print(f"[{colour}]accuracy {r.accuracy.verdict}[/{colour}]", highlight=False, soft_wrap=True)
-    console.print(f"result {r.id}", highlight=False)
+        console.print(f"[{colour}]{_accuracy_text(r)}[/{colour}]", highlight=False, soft_wrap=True)
+    console.print(tr("cli.bench.result_id", id=r.id), highlight=False)
 
 
 def _writable_store(path: Path | None) -> Any:
@@ -247,11 +284,10 @@ def fleet_cmd(
     if json_:
         emit_json(report)
     else:
-        console.print(
-            f"Ray {report.ray_version} at {report.address}: {report.nodes} node(s), {len(report.tasks)} task(s)",
-            highlight=False,
-        )
-        emit_rows([_row(r) for r in report.results], _RUN_COLUMNS, title="Fleet results")
+        console.print(tr("cli.bench.fleet_head", version=report.ray_version, address=report.address,
+                         nodes=report.nodes, tasks=len(report.tasks)), highlight=False)
+        emit_rows([_row(r) for r in report.results], _RUN_COLUMNS, title=tr("cli.bench.fleet_title"),
+                  headers=col_headers(_RUN_COLUMNS, "bench.col"))
     if report.errors:
         raise SuanliError(f"fleet: {len(report.errors)} task(s) failed: " + " | ".join(report.errors))
     failed = [r.accuracy.verdict for r in report.results if r.accuracy is not None and not r.accuracy.passed]
@@ -372,10 +408,10 @@ def suite_cmd(
         emit_json(run)
         return
     counts = {s: sum(1 for v in run.cases.values() if v == s) for s in ("ok", "skipped", "failed")}
-    console.print(
-        f"run {run.run_id} on {run.environment.device_name} ({run.accelerator or 'no catalog id'}): "
-        f"{counts['ok']} ok, {counts['skipped']} skipped, {counts['failed']} failed → {outdir}; "
-        f"next: suanli bench import {outdir}", highlight=False, soft_wrap=True)
+    console.print(tr("cli.bench.suite_done", run_id=run.run_id, device_name=run.environment.device_name,
+                     accelerator=run.accelerator or tr("cli.bench.no_catalog_id"), ok=counts["ok"],
+                     skipped=counts["skipped"], failed=counts["failed"], outdir=str(outdir)),
+                  highlight=False, soft_wrap=True)
 
 
 @app.command("import")
@@ -406,11 +442,11 @@ def import_cmd(
         emit_json(report)
         return
     console.print(
-        f"{report.records} result file(s) of {len(report.runs)} run(s): {len(report.stored_results)} result(s) "
-        f"stored ({len(report.already_stored)} already there), {report.cases} validation case(s)"
+        tr("cli.bench.import_done", records=report.records, runs=len(report.runs), stored=len(report.stored_results),
+           already=len(report.already_stored), cases=report.cases)
         + (f" → {', '.join(report.case_files)}" if report.case_files else ""), highlight=False, soft_wrap=True)
     for line in report.not_cases:
-        console.print(f"[yellow]no case:[/yellow] {line}", highlight=False, soft_wrap=True)
+        console.print(f"[yellow]{tr('cli.bench.no_case')}[/yellow] {line}", highlight=False, soft_wrap=True)
     if report.case_files:
         hint = "" if target == MEASURED_DIR else f" --measured-dir {target}"
-        console.print(f"next: suanli validate{hint}; suanli calibrate", highlight=False)
+        console.print(tr("cli.bench.import_next", hint=hint), highlight=False)

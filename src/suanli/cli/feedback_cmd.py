@@ -7,11 +7,27 @@ from typing import Annotated
 import typer
 
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, say, tr
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, label, say, tr
 from suanli.errors import InputError
 from suanli.i18n import Message
 
 __all__ = ["register"]
+
+_MEMORY = "peak_memory_bytes ("
+
+
+def _metric_label(metric: str) -> str:
+    """A comparison row's metric in this run's language (English: the row's own key, as --json names it)."""
+    if metric.startswith(_MEMORY) and metric.endswith(")"):
+        return tr("fb.metric.peak_memory_bytes", memory_kind=metric[len(_MEMORY):-1])
+    return tr(f"fb.metric.{metric}")
+
+
+def _table_rows(rows: list, error_key: str = "error_pct") -> list[dict]:
+    """Rows for the table: metrics named in the run's language; a row that is not comparable (process RSS
+    beside the tensor estimate) says so where the error would be."""
+    return [{**x.model_dump(), "metric": _metric_label(x.metric),
+             error_key: x.error_pct if x.comparable else tr("cli.fb.not_comparable")} for x in rows]
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -35,7 +51,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         e, rows = compare_result(cat, r, load_calibration())
         roof = compare_basis(cat, r)[2]  # a tf32 run: compared with the TF32 roof, said here
         if json_:
-            emit_json({"result": r.id, "device": e.device.id, "rows": rows,
+            emit_json({"result": r.id, "device": e.device.id, "rows": [x.model_dump() for x in rows],  # error null
                        "roof": say(roof) if roof else None,
                        "efficiency": [x.model_dump() for x in (e.inference.efficiencies if e.inference else [])]})
             return
@@ -45,7 +61,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if roof:
             console.print(say(roof), highlight=False)
         cols = ["metric", "measured", "estimated", "error_pct"]
-        emit_rows([x.model_dump() for x in rows], cols, title=tr("cli.fb.title"), headers=col_headers(cols, "fb.col"))
+        emit_rows(_table_rows(rows), cols, title=tr("cli.fb.title"), headers=col_headers(cols, "fb.col"))
         for x in e.inference.efficiencies if e.inference else []:
             console.print(tr("cli.fb.efficiency", metric=x.metric, value=x.value, source=x.source), highlight=False)
 
@@ -56,7 +72,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Fit efficiency factors per device from stored benchmark results; later estimates use them."""
-        from suanli.bench.feedback import calibrate_results, compare_result, load_calibration, save_calibration
+        from suanli.bench.feedback import (
+            calibrate_results,
+            compare_result,
+            load_calibration,
+            micro_spread_warnings,
+            save_calibration,
+        )
         from suanli.bench.results import ResultStore
 
         st = ResultStore(store)
@@ -65,10 +87,15 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if not results:
             raise InputError("store", f"no usable results in {st.root}; run `suanli bench run` first",
                              Message("error.no_usable_results", root=str(st.root)))
+        # runs of one host and device whose microbenchmarks disagree beyond MICRO_SPREAD_LIMIT: said before the fit
+        warnings = micro_spread_warnings(results, device)
+        for w in warnings:  # on stderr, so that --json stays one JSON document on stdout
+            err_console.print(f"[yellow]{label('cli.cal.warning')}[/yellow]{say(w)}", highlight=False)
         rejected: list[str] = []
-        factors = calibrate_results(cat, results, rejected)
-        for line in rejected:  # on stderr, so that --json stays one JSON document on stdout
-            err_console.print(f"[yellow]{tr('cli.fb.not_used')}[/yellow] {line}", highlight=False)
+        rejected_i18n: list[Message] = []
+        factors = calibrate_results(cat, results, rejected, rejected_i18n)
+        for msg in rejected_i18n:
+            err_console.print(f"[yellow]{label('cli.fb.not_used')}[/yellow]{say(msg)}", highlight=False)
         if device:
             factors = [f for f in factors if f.device == device]
             if not factors:
@@ -81,12 +108,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         path = save_calibration(factors)
         after = compare_result(cat, newest, load_calibration())[1]
         if json_:
-            emit_json({"path": str(path), "factors": factors, "rejected": rejected, "before": before, "after": after})
+            emit_json({"path": str(path), "factors": factors, "rejected": rejected,
+                       "warnings": [say(w) for w in warnings],
+                       "before": [x.model_dump() for x in before], "after": [x.model_dump() for x in after]})
             return
+        cols = ["device", "metric", "precision", "engine", "value", "source"]
         emit_rows([{"device": f.device, "metric": f.metric, "precision": f.precision, "engine": f.engine,
                     "value": f.value, "source": f.source} for f in factors],
-                  ["device", "metric", "precision", "engine", "value", "source"], title=f"Calibrated factors → {path}")
-        emit_rows([{"metric": b.metric, "measured": b.measured, "estimate before": b.estimated,
-                    "estimate after": a.estimated, "error after %": a.error_pct} for b, a in zip(before, after)],
-                  ["metric", "measured", "estimate before", "estimate after", "error after %"],
-                  title=f"Next estimate for result {newest.id} changes")
+                  cols, title=tr("cli.cal.title", path=str(path)), headers=col_headers(cols, "cal.col"))
+        cols = ["metric", "measured", "estimate before", "estimate after", "error after %"]
+        shown = _table_rows(after, "error after %")
+        emit_rows([{"metric": s["metric"], "measured": b.measured, "estimate before": b.estimated,
+                    "estimate after": a.estimated, "error after %": s["error after %"]}
+                   for b, a, s in zip(before, after, shown)],
+                  cols, title=tr("cli.cal.next", id=newest.id), headers=col_headers(cols, "cal.col"))

@@ -23,6 +23,8 @@ CLI_WORDS = re.compile(r"--[a-z][a-z0-9-]*|\bsuanli [a-z]")
 EXCEPTIONS = {
     "err.cuda_torch_sees_no_cuda_device": "bench.backends: raised by `suanli bench run` only (the API stores results)",
     "err.has_no_accelerator_and_no_microbenchmarks": "bench calibration of a run: `suanli calibrate` only",
+    "cli.cal.implausible": "bench calibration's rejected fit: `suanli calibrate` only",
+    "cli.cal.tf32_note": "bench calibration's tf32 note: `suanli calibrate` only",
     "err.is_not_a_valid_calibration_file": "the local calibration file, written and read by the CLI's calibrate",
     "error.api.host": "the operator's `suanli serve --allowed-hosts`: a server start-up option, no request field",
     "plan.assume.calibrated": "names the command that writes the calibration file (only the CLI writes it)",
