@@ -38,6 +38,8 @@ SKYPILOT_CLOUDS = {"aws": "aws", "runpod": "runpod", "paperspace": "paperspace"}
 # (docs.sglang.io/advanced_features/server_arguments.html, read 2026-12-01: '--quantization fp8 on a fp16 checkpoint');
 # LMDeploy's api_server takes --model-format awq/gptq/fp8 checkpoints only
 _PREQUANTIZED = ("int4", "int8", "nf4")
+# which pre-quantized checkpoints fill MODEL at each precision (the engine reads the method from the checkpoint)
+_CHECKPOINT_KINDS = {"int4": "AWQ or GPTQ", "int8": "GPTQ-Int8 or W8A8", "nf4": "bitsandbytes NF4"}
 # multi-node launchers take the head node from SkyPilot's env (docs.skypilot.co/en/stable/running-jobs/
 # distributed-jobs.html, read 2026-12-01: SKYPILOT_NODE_IPS, SKYPILOT_NUM_NODES, SKYPILOT_NUM_GPUS_PER_NODE,
 # SKYPILOT_NODE_RANK)
@@ -68,6 +70,9 @@ def _envs(p: Plan, result: PlanResult) -> dict[str, Any]:
         "TP": p.tp, "PP": p.pp, "VPP": p.vpp, "EP": p.ep, "DP": p.dp,
         "ZERO_STAGE": p.zero if p.zero is not None else 0, "RECOMPUTE": p.recompute or "none",
         "MICRO_BATCH": p.micro_batch, "GRAD_ACCUM": p.grad_accum or 1,
+        # serving: the tokens of one sequence the plan sized the KV cache for (prompt + generated)
+        **({"CONTEXT_LEN": result.request.input + result.request.output}
+           if result.request.task == "inference" else {}),
         **({"SEQ": result.request.seq, "GLOBAL_BATCH": result.request.global_batch,
             # the memory measure the plan chose (ZeRO-Offload / 8-bit AdamW): without it the job may not fit
             "OPTIMIZER": p.optimizer, "OFFLOAD_OPTIMIZER": p.offload_optimizer}
@@ -102,8 +107,14 @@ def _provider(p: Plan, cat: Catalog) -> str:
 
 
 def skypilot_notes(p: Plan, cat: Catalog) -> list[Message]:
-    """What the export cannot carry over, one line each for stderr: a plan priced on a provider that is not a
-    SkyPilot cloud is launched on SkyPilot's own clouds, at their prices, not the plan's."""
+    """What the export cannot carry over, one line each for stderr: a device no SkyPilot cloud lists (H800, A800, …:
+    exported under its catalog id) runs only where the user's Kubernetes cluster labels its nodes with that name
+    (SkyPilot's Kubernetes GPU label, lowercase: `kubectl label nodes <node> skypilot.co/accelerator=a40`,
+    skypilot-org/skypilot#2653, read 2026-12-01), so no cloud will rent it at any price; otherwise a plan priced on a
+    provider that is not a SkyPilot cloud is launched on SkyPilot's own clouds, at their prices, not the plan's."""
+    if p.device not in SKYPILOT_NAMES:  # only NVIDIA devices get this far (skypilot_accelerator refuses the rest)
+        acc = next(a for a in cat.accelerators if a.id == p.device)
+        return [Message("export.skypilot.k8s_label", name=acc.name, device=p.device)]
     provider = _provider(p, cat)
     if skypilot_cloud(provider) is None:
         return [Message("export.skypilot.other_cloud", provider=provider)]
@@ -111,36 +122,46 @@ def skypilot_notes(p: Plan, cat: Catalog) -> list[Message]:
 
 
 def _quant_flag(precision: str) -> str | None:
-    """The --quantization value for vLLM/SGLang: awq for a 4-bit checkpoint (GPTQ checkpoints: gptq), gptq for
-    8-bit (Qwen's GPTQ-Int8 releases), fp8 quantized on load; None for bf16/fp16."""
-    return {"int4": "awq", "nf4": "awq", "int8": "gptq", "fp8": "fp8"}.get(precision)
+    """The --quantization value for vLLM/SGLang: fp8 only, the one precision they quantize a bf16 checkpoint to on
+    load (SGLang's server arguments, read 2026-12-01: '--quantization fp8 on a fp16 checkpoint or directly load a fp8
+    checkpoint without specifying any arguments'). A pre-quantized int4/int8/nf4 checkpoint gets no flag: vLLM reads
+    the method from the checkpoint's config (docs.vllm.ai/en/stable/configuration/engine_args/, --quantization, read
+    2026-12-01: 'If None, we first check the quantization_config attribute in the model config file'), SGLang too,
+    and a named method that is not the checkpoint's is refused (--quantization awq on Qwen's GPTQ-Int4 release)."""
+    return "fp8" if precision == "fp8" else None
 
 
 def _serve_run(p: Plan) -> tuple[str, str, bool]:
-    """(setup, run, is_template) starting the plan's engine on SERVE_PORT with the replica's tp × pp cards.
-    vLLM: `vllm serve MODEL --tensor-parallel-size --pipeline-parallel-size --port --quantization`
-    (docs.vllm.ai/en/stable/configuration/engine_args.html, read 2026-12-01); SGLang: `python -m
-    sglang.launch_server --model-path --tp-size --host --port --quantization` (docs.sglang.io/advanced_features/
-    server_arguments.html, read 2026-12-01); LMDeploy: `lmdeploy serve api_server MODEL --tp --server-name
-    --server-port --model-format awq` (lmdeploy.readthedocs.io, w4a16 guide, read 2026-12-01)."""
+    """(setup, run, is_template) starting the plan's engine on SERVE_PORT with the replica's tp × pp cards, at most
+    $MICRO_BATCH sequences at once (the batch the plan was judged at) of at most $CONTEXT_LEN tokens (the request's
+    input + output, what the plan sized the KV cache for). Flags, each as its engine's docs spell it (read 2026-12-01):
+    vLLM `vllm serve MODEL --tensor-parallel-size --pipeline-parallel-size --port --max-num-seqs --max-model-len
+    --quantization` (docs.vllm.ai/en/stable/configuration/engine_args/); SGLang `python -m sglang.launch_server
+    --model-path --tp-size --pp-size --host --port --max-running-requests --context-length --quantization`
+    (docs.sglang.io/advanced_features/server_arguments.html); LMDeploy `lmdeploy serve api_server MODEL --tp
+    --server-name --server-port --max-batch-size --session-len` (`lmdeploy serve api_server -h`, InternLM/lmdeploy
+    docs/en/serving/api_server.md). LMDeploy gets no --model-format: it takes the format from the checkpoint's
+    quantization_config and asserts a given one matches it (InternLM/lmdeploy:lmdeploy/turbomind/deploy/converter.py,
+    'mismatched quant method'), so `awq` would refuse a GPTQ checkpoint."""
     engine = p.engine or "vllm"
     q = _quant_flag(p.precision)
     if engine == "vllm":
         run = (f"vllm serve $MODEL --tensor-parallel-size $TP --pipeline-parallel-size $PP --port {SERVE_PORT}"
-               + (f" --quantization {q}" if q else ""))
+               " --max-num-seqs $MICRO_BATCH --max-model-len $CONTEXT_LEN" + (f" --quantization {q}" if q else ""))
         return "pip install vllm", run, False
     if engine == "sglang":
         run = ("python -m sglang.launch_server --model-path $MODEL --tp-size $TP"
                + (" --pp-size $PP" if p.pp > 1 else "") + f" --host 0.0.0.0 --port {SERVE_PORT}"
+               " --max-running-requests $MICRO_BATCH --context-length $CONTEXT_LEN"
                + (f" --quantization {q}" if q else ""))
         return 'pip install "sglang[all]"', run, False
     if engine == "lmdeploy" and p.pp == 1:
-        fmt = {"int4": "awq", "nf4": "awq", "int8": "gptq", "fp8": "fp8"}.get(p.precision)
         run = (f"lmdeploy serve api_server $MODEL --tp $TP --server-name 0.0.0.0 --server-port {SERVE_PORT}"
-               + (f" --model-format {fmt}" if fmt else ""))
+               " --max-batch-size $MICRO_BATCH --session-len $CONTEXT_LEN")
         return "pip install lmdeploy", run, False
     return ("", f"# TEMPLATE: start {engine} here with $MODEL on $TP × $PP cards, OpenAI-compatible on port "
-            f"{SERVE_PORT}; suanli writes no launch command for this engine\nexit 1", True)
+            f"{SERVE_PORT}, at most $MICRO_BATCH sequences of $CONTEXT_LEN tokens at once; suanli writes no launch "
+            f"command for this engine\nexit 1", True)
 
 
 def _train_run(p: Plan, task: str) -> tuple[str, bool]:
@@ -206,9 +227,11 @@ def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog) -> str:
         notes = [f"# written by suanli plan --skypilot: a SkyServe service (sky serve up), "
                  f"{p.replicas} replica(s) × {replica_cards} card(s) = {p.gpus} cards; {p.reason}"]
         if unknown_ckpt or template:
-            why = (f"MODEL must be filled in with an AWQ/GPTQ {p.precision} checkpoint id of {result.model_id} "
-                   f"(sky serve up --env MODEL=…): suanli's catalog knows none, and the bf16 checkpoint cannot be "
-                   f"served at {p.precision}" if unknown_ckpt else f"run: is a template for {p.engine}")
+            kinds = _CHECKPOINT_KINDS.get(p.precision, p.precision.upper())
+            why = (f"MODEL must be filled in with a pre-quantized {p.precision} checkpoint id of {result.model_id} "
+                   f"({kinds}; sky serve up --env MODEL=…), whose quantization_config the engine reads the method "
+                   f"from: suanli's catalog knows none, and the bf16 checkpoint cannot be served at {p.precision}"
+                   if unknown_ckpt else f"run: is a template for {p.engine}")
             notes.append(f"# {why}; the readiness probe stays commented out until then (SkyServe requires one)")
             text = text.replace("  readiness_probe: /v1/models\n", "  # readiness_probe: /v1/models\n")
         return "\n".join(notes) + "\n" + text

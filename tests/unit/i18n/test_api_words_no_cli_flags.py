@@ -28,7 +28,6 @@ EXCEPTIONS = {
     "err.is_not_a_valid_calibration_file": "the local calibration file, written and read by the CLI's calibrate",
     "error.api.host": "the operator's `suanli serve --allowed-hosts`: a server start-up option, no request field",
     "plan.assume.calibrated": "names the command that writes the calibration file (only the CLI writes it)",
-    "plan.warn.quantization": "accuracy is measured by `suanli bench run`, which only the CLI offers",
     # not worded per surface yet (left for a follow-up; listed so that nothing new joins them)
     "cap.flash_unsourced": "TODO: --no-flash-attention has no API field yet",
     "cap.fw.no_offload": "TODO: --offload-optimizer as a field parameter",

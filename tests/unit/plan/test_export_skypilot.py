@@ -83,7 +83,8 @@ def test_int4_without_a_known_checkpoint_leaves_model_empty_and_probe_commented(
     task = yaml.safe_load(text)
     assert task["envs"]["MODEL"] is None and task["envs"]["BASE_MODEL"] == serving.model_id
     assert "readiness_probe" not in task["service"] and "# readiness_probe: /v1/models" in text
-    assert "AWQ/GPTQ int4 checkpoint id" in text and "--quantization awq" in task["run"]
+    # the engine reads AWQ or GPTQ from the checkpoint's quantization_config: no --quantization (test_export_runs_…)
+    assert "pre-quantized int4 checkpoint id" in text and "--quantization" not in task["run"]
 
 
 @pytest.mark.parametrize(("engine", "start"), [
