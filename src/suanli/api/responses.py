@@ -191,6 +191,11 @@ class TcoRow(OfferFacts):
                           "replicas a single instance holds (listed after every offer that holds the job)")
     offer_kinds: list[str]
     cny_per_million_tokens: float | None = Field(None, description="only with tokens_per_s")
+    subsidy: float = Field(0.0, description="share of the bill the subsidy refunds (0: none); cost_cny, "
+                           "cost_cny_max, effective_cny_per_card_hour and cny_per_million_tokens are after it")
+    gross_cost_cny: float | None = Field(None, description="the bill before the subsidy (cost_cny without it)")
+    subsidy_note: str | None = Field(None, description="the subsidy in words: share, gross → net; null: none")
+    subsidy_note_i18n: MessageJson | None = None
 
 
 class FrameworkRow(Shape):

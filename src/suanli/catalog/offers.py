@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Unpriced
+from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Purchase, Unpriced
 from suanli.errors import InputError
 from suanli.i18n import Message, render
 from suanli.units import UNIT_HOURS
@@ -231,22 +231,23 @@ def rent_message(offer: Offer) -> Message:
                    date=str(offer.date), second_hand=Message("offer.second_hand") if is_second_hand(offer) else "")
 
 
-def offer_date(offer: Offer) -> dt.date:
+def offer_date(offer: Offer | Purchase) -> dt.date:
     """The first day of the offer's date (2026 → 2026-01-01, 2026-07 → 2026-07-01): a year-only date is read at
     its oldest, so a freshness check never calls an old price new."""
     parts = [int(x) for x in offer.date.split("-")] + [1, 1]
     return dt.date(parts[0], parts[1], parts[2])
 
 
-def offer_age_months(offer: Offer, today: dt.date) -> float:
+def offer_age_months(offer: Offer | Purchase, today: dt.date) -> float:
     """Months (30.44 days) between the offer's date and `today`."""
     return (today - offer_date(offer)).days / 30.436875
 
 
-def is_stale(offer: Offer, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> bool:
+def is_stale(offer: Offer | Purchase, today: dt.date, months: float = DEFAULT_STALE_MONTHS) -> bool:
     """The one freshness rule: a price older than `months` (default 12) on `today` is stale. `offers --stale`
     lists such prices, cost answers warn about them, and the planner prices a configuration on a stale offer
-    only when no fresh one can rent it (`plan.search._price`)."""
+    only when no fresh one can rent it (`plan.search._price`); rent-vs-buy warns about a stale purchase price
+    (`views.rent_vs_buy`) by the same rule."""
     return offer_age_months(offer, today) > months
 
 

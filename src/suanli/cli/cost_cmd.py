@@ -331,6 +331,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                   drop_first=(*(("cost_cny_max",) if all(r["cost_cny_max"] == r["cost_cny"] for r in rows) else ()),
                               "kind", "billing_unit"))
         console.print("[dim]" + tr("cli.tco.per_card_hour", gpus=gpus, hours=hours) + "[/dim]", highlight=False)
+        if rows[0].get("subsidy_note"):  # gross and net of the first row (plan.cost.subsidy_note: one rule)
+            console.print(tr("cli.tco.subsidy", line=say_json(rows[0].get("subsidy_note_i18n"), rows[0]["subsidy_note"])),
+                          highlight=False)
         from rich.markup import escape
 
         for text, i in footnotes.items():
@@ -350,7 +353,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
         rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: the cheapest way to rent a card for a year, any billing unit)")] = None,
         tdp_w: Annotated[float | None, typer.Option("--tdp-w", help="card power in W (default: the catalog's TDP)")] = None,
-        n_cards: Annotated[int | None, typer.Option("--cards", "--gpus", help="cards per server you buy: the server's non-card hardware is shared by them (default: the catalog server's cards)")] = None,
+        n_cards: Annotated[int | None, typer.Option("--cards", "--gpus", help="cards you buy: up to one server's (its non-card hardware is shared by them) or a multiple of them, whole servers (default: the catalog server's cards)")] = None,
+        subsidy: Annotated[float, typer.Option(help="share of the rent refunded by a local compute subsidy (domestic only; rent side only, as tco)")] = 0.0,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -370,7 +374,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         # one computation for the CLI and POST /api/rent-vs-buy (views.rent_vs_buy): prices, offer, verdict, totals
         a = rent_vs_buy_answer(cat, gpu, utilization, use_pattern, years, pue, electricity, ops, card_price,
-                               server_share, rent_price, tdp_w, n_cards, reg, kinds, as_of())
+                               server_share, rent_price, tdp_w, n_cards, reg, kinds, as_of(), subsidy)
         if json_:
             emit_json(a.json)
             return
@@ -413,9 +417,23 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         console.print(tr("cli.rvb.amortized", years=years), highlight=False, soft_wrap=True)  # buy ¥/year's basis
         if priced_server and srv and srv_msg is not None:  # the server the share comes from, and how it is split
             console.print("[dim]" + tr("cli.rvb.server", note=say(srv_msg)) + "[/dim]", highlight=False, soft_wrap=True)
+        # the purchase prices' rows and dates, as the rent offer's are cited; stale or low-confidence ones warned
+        dated = [tr(f"rvb.purchase.{w}", id=a.json[f"{w}_price_id"], date=a.json[f"{w}_price_date"])
+                 for w in ("card", "server") if a.json.get(f"{w}_price_date")]
+        for line in dated:
+            console.print("[dim]" + line + "[/dim]", highlight=False, soft_wrap=True)
+        for note, note_i18n in zip(a.json["purchase_notes"], a.json["purchase_notes_i18n"]):
+            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}", highlight=False,
+                          soft_wrap=True)
+        if a.json.get("servers"):  # --cards a multiple of the server's: whole servers bought
+            console.print(tr("rvb.purchase.servers", servers=a.json["servers"], server_cards=a.json["server_cards"],
+                             cards=total_cards), highlight=False, soft_wrap=True)
         # the rent side at this use: the offer, its unit, the units billed and the bill (the table's figure)
         console.print("[dim]" + say_json(r.rent_at_utilization_note_i18n, r.rent_at_utilization_note) + "[/dim]",
                       highlight=False, soft_wrap=True)
+        if r.subsidy_note is not None:  # the subsidy on the rent (plan.cost.subsidy_note), rent side only
+            console.print(tr("rvb.subsidy_rent_only", line=say_json(r.subsidy_note_i18n, r.subsidy_note)),
+                          highlight=False, soft_wrap=True)
         if r.commitment_note is not None:  # a contract longer than the year, billed here for the year's share
             console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(r.commitment_note_i18n, r.commitment_note)}",
                           highlight=False, soft_wrap=True)
@@ -423,7 +441,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         for k, v in r.model_dump().items():
             if k in ("break_even_note", "break_even_note_i18n", "use_pattern", "hours_in_use",
                      "rent_at_utilization_note", "rent_at_utilization_note_i18n", "commitment_note",
-                     "commitment_note_i18n") or k.startswith("rent_at_utilization_") \
+                     "commitment_note_i18n", "subsidy", "gross_rent_at_utilization_cny", "subsidy_note",
+                     "subsidy_note_i18n") or k.startswith("rent_at_utilization_") \
                     and k != "rent_at_utilization_cny":  # said in the line above the table
                 continue
             if k == "break_even_utilization" and (v is None or v == 0):  # never, or at any use: why, in words

@@ -756,6 +756,9 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
             "list_cny_per_card_hour": offer_q.card_hour_price(o),
             "effective_cny_per_card_hour": c.cost_cny / (gpus * hours), "notes": notes,
             "notes_i18n": notes_i18n, "one_job": one_job,
+            # the subsidy (`plan.cost.subsidy_note`, job_cost's): the bill before it and the line that says it
+            "subsidy": c.subsidy, "gross_cost_cny": c.gross_cost_cny, "subsidy_note": c.subsidy_note,
+            "subsidy_note_i18n": c.subsidy_note_i18n,
             "date": o.date, "source": o.source, **offer_facts(o, today), **pricing_basis(region, kinds),
         }
         if tokens_per_s:

@@ -41,6 +41,8 @@ __all__ = [
     "rent_bill",
     "rent_vs_buy",
     "rent_vs_buy_totals",
+    "gross_of",
+    "subsidy_note",
     "yuan_per_effective_tflops",
 ]
 
@@ -85,6 +87,27 @@ class JobCost(BaseModel):
     idle_cards: int
     notes: list[str] = []  # English
     notes_i18n: list[dict[str, Any]] = []  # the same notes as messages (`Message.to_json`)
+    subsidy: float = Field(0.0, description="share of the bill a local compute subsidy refunds (0: none)")
+    gross_cost_cny: float | None = Field(None, description="the bill before the subsidy (cost_cny is after it)")
+    subsidy_note: str | None = Field(None, description="the subsidy in words: share, gross → net (None: none)")
+    subsidy_note_i18n: dict[str, Any] | None = None
+
+
+def gross_of(net_cny: float, subsidy: float) -> float:
+    """The bill before the subsidy where only the net is kept (plan's search prices net through `billed_cost`):
+    net ÷ (1 − subsidy)."""
+    return net_cny / (1 - subsidy)
+
+
+# seed-003 §八 Q4 (国产GPU算力租赁比NVIDIA便宜吗？): "部分地方政府对国产算力有20%-30%的补贴，可显著降低实际成本" — a refund on
+# renting domestic compute; the seeds say nothing of purchases, so rent-vs-buy applies it to the rent side only
+def subsidy_note(gross_cny: float, subsidy: float) -> Message | None:
+    """The one subsidy line every surface prints where a subsidy applies (tco, plan, rent-vs-buy): its share of
+    domestic compute and the bill before and after it, gross × (1 − subsidy) = net (`billed_cost`'s factor).
+    None: no subsidy."""
+    if not subsidy:
+        return None
+    return Message("cost.subsidy", pct=round(subsidy * 100, 2), gross=gross_cny, net=gross_cny * (1 - subsidy))
 
 
 def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> JobCost:
@@ -119,6 +142,9 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
     note = billing_note(offer, hours, units)
     if note is not None:
         notes.append(note)
+    gross = float(billed_cost(offer.price_cny.value, unit_h, offer.min_units, offer.cards, gpus, hours, 0.0,
+                              min_cards))
+    sub_msg = subsidy_note(gross, subsidy)
     return JobCost(
         offer_id=offer.id,
         provider=offer.provider,
@@ -131,6 +157,10 @@ def job_cost(offer: Offer, gpus: int, hours: float, subsidy: float = 0.0) -> Job
         idle_cards=idle,
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() for n in notes],
+        subsidy=subsidy,
+        gross_cost_cny=gross,
+        subsidy_note=render(sub_msg) if sub_msg is not None else None,
+        subsidy_note_i18n=sub_msg.to_json() if sub_msg is not None else None,
     )
 
 
@@ -262,14 +292,17 @@ def commitment_note(offer: Offer, horizon_h: float = HOURS_PER_YEAR) -> Message 
                    share=horizon_h / term_h)
 
 
-def rent_bill(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, use_pattern: str = "spread") -> JobCost:
+def rent_bill(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, use_pattern: str = "spread",
+              subsidy: float = 0.0) -> JobCost:
     """The bill for `used_h` hours of use of one instance of `offer` (its cards; a block rented whole, whole) within
     `horizon_h`: `job_cost` over `held_hours` — units rounded up, minimum term, the one billing rule; a minimum term
     longer than the horizon billed for the horizon's share (`within_horizon`). Per card: `cost_cny / cards_rented`."""
-    return job_cost(within_horizon(offer, horizon_h), offer.cards, held_hours(offer, used_h, horizon_h, use_pattern))
+    return job_cost(within_horizon(offer, horizon_h), offer.cards, held_hours(offer, used_h, horizon_h, use_pattern),
+                    subsidy)
 
 
-def _per_card_bills(offers: Sequence[Offer], used_h: Any, horizon_h: float, use_pattern: str) -> Any:
+def _per_card_bills(offers: Sequence[Offer], used_h: Any, horizon_h: float, use_pattern: str,
+                    subsidy: float = 0.0) -> Any:
     """CNY per card of each offer's bill (rows) for each of `used_h` (columns): `billed_cost`, as `rent_bill`."""
     rows = []
     for o in offers:
@@ -279,7 +312,7 @@ def _per_card_bills(offers: Sequence[Offer], used_h: Any, horizon_h: float, use_
         held = np.broadcast_to(held_hours(o, used_h, horizon_h, use_pattern), np.shape(used_h))
         cards_rented = job_cost(o, o.cards, 0.0).cards_rented
         rows.append(billed_cost(o.price_cny.value, unit_h, within_horizon(o, horizon_h).min_units, o.cards, o.cards,
-                                held, 0.0,
+                                held, subsidy,
                                 o.min_cards_per_order or 0) / cards_rented)
     return np.vstack(rows)
 
@@ -312,6 +345,12 @@ class RentVsBuy(BaseModel):
         None, description="the minimum term of a priced offer longer than the year (billed here for the year's share, "
                           "`within_horizon`): what it commits the renter to; None when no such offer prices renting")
     commitment_note_i18n: dict[str, Any] | None = None
+    subsidy: float = Field(0.0, description="share of the rent a local compute subsidy refunds (rent side only: "
+                           "seed-003 speaks of it for rented domestic compute, not purchases)")
+    gross_rent_at_utilization_cny: float | None = Field(
+        None, description="rent_at_utilization_cny before the subsidy (None: no subsidy)")
+    subsidy_note: str | None = Field(None, description="the subsidy on the rent at this use: share, gross → net")
+    subsidy_note_i18n: dict[str, Any] | None = None
 
 
 def rent_vs_buy(
@@ -325,6 +364,7 @@ def rent_vs_buy(
     amortization_years: float,
     utilization: float = 0.5,
     use_pattern: str = "spread",
+    subsidy: float = 0.0,
 ) -> RentVsBuy:
     """Per card per year; PUE, electricity price and amortisation years are the caller's (defaults: the catalog's
     `assumptions:`, `cost_assumptions`). Buying costs capex / years + ops + power (TDP × PUE × price × hours used).
@@ -337,7 +377,8 @@ def rent_vs_buy(
     (a five-year contract) is billed for the year's share, and `commitment_note` says what it commits to
     (`within_horizon`, which says why). Break-even is then found on the hour
     grid (every billing unit's boundary is a whole hour): the last hour of use at which renting is still cheaper,
-    ÷ 8,760; above it buying never costs more."""
+    ÷ 8,760; above it buying never costs more. `subsidy` (0–1) refunds that share of every rent bill (`billed_cost`'s
+    factor, as tco and plan apply it); purchases are not subsidised (seed-003 names rented compute only)."""
     offers: tuple[Offer, ...] = () if isinstance(rent, int | float) else tuple(rent)
     price = float(rent) if isinstance(rent, int | float) else 1.0  # with offers: checked per offer by job_cost
     if not isinstance(rent, int | float) and not offers:  # nothing to rent from: the caller asks for --rent-price
@@ -353,6 +394,8 @@ def rent_vs_buy(
         if not (math.isfinite(v) and 0 <= v <= hi):
             raise InputError(name, Message("err.must_be_a_number_in_got_3", hi=hi, v=v))
     check_utilization(utilization)
+    if not (math.isfinite(subsidy) and 0 <= subsidy < 1):
+        raise InputError("subsidy", Message("err.must_be_in"))
     if use_pattern not in USE_PATTERNS:
         raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
                                                 allowed=", ".join(USE_PATTERNS)))
@@ -363,22 +406,24 @@ def rent_vs_buy(
     buy_u = fixed + power_full * utilization
     at: dict[str, Any] = {}
     if not offers:  # a price per card-hour in use: linear in the hours
-        rent_full = price * HOURS_PER_YEAR
+        rent_full = price * (1 - subsidy) * HOURS_PER_YEAR
         denom = rent_full - power_full
         be: float | None = fixed / denom if denom > 0 else None
         be = be if be is not None and be <= 1 else None
         rent_u = rent_full * utilization
-        at_note = Message("rvb.rent_at.price", share=utilization, hours=used_h, price=price, cost=rent_u,
-                          field="rent_price")
+        gross_u = price * HOURS_PER_YEAR * utilization
+        at_note = Message("rvb.rent_at.price", share=utilization, hours=used_h, price=price * (1 - subsidy),
+                          cost=rent_u, field="rent_price")
     else:
         # the cheapest per-card bill at full use and at this use, each offer in its own unit (ties: the first)
-        full = [rent_bill(o, HOURS_PER_YEAR, HOURS_PER_YEAR, use_pattern) for o in offers]
+        full = [rent_bill(o, HOURS_PER_YEAR, HOURS_PER_YEAR, use_pattern, subsidy) for o in offers]
         j_full = min(range(len(offers)), key=lambda j: full[j].cost_cny / full[j].cards_rented)
         rent_full = full[j_full].cost_cny / full[j_full].cards_rented
-        bills = [rent_bill(o, used_h, HOURS_PER_YEAR, use_pattern) for o in offers]
+        bills = [rent_bill(o, used_h, HOURS_PER_YEAR, use_pattern, subsidy) for o in offers]
         i = min(range(len(offers)), key=lambda j: bills[j].cost_cny / bills[j].cards_rented)
         o, bill = offers[i], bills[i]
         rent_u = bill.cost_cny / bill.cards_rented
+        gross_u = (bill.gross_cost_cny if bill.gross_cost_cny is not None else bill.cost_cny) / bill.cards_rented
         at = {"rent_at_utilization_offer": o.id, "rent_at_utilization_billing_unit": o.billing_unit,
               "rent_at_utilization_units": bill.units_billed, "rent_at_utilization_cards": bill.cards_rented}
         # a contract longer than the year, billed for the year's share (`within_horizon`): said, at this use's
@@ -394,7 +439,7 @@ def rent_vs_buy(
         # break-even on the hour grid: rent(h) − buy(h) for h = 1 … 8,760 h in use; every unit's boundary (hour,
         # day, week, 730-h month, year) is a whole hour, so between grid points the bill is flat while owning rises
         hours = np.arange(1.0, HOURS_PER_YEAR + 1.0)
-        rent_h = _per_card_bills(offers, hours, HOURS_PER_YEAR, use_pattern).min(axis=0)
+        rent_h = _per_card_bills(offers, hours, HOURS_PER_YEAR, use_pattern, subsidy).min(axis=0)
         renting_cheaper = np.flatnonzero(rent_h < fixed + power_full * hours / HOURS_PER_YEAR)
         if renting_cheaper.size and renting_cheaper[-1] == hours.size - 1:
             be = None  # renting is cheaper at full use
@@ -402,7 +447,7 @@ def rent_vs_buy(
             be = float(hours[renting_cheaper[-1]] / HOURS_PER_YEAR) if renting_cheaper.size else 0.0
     if be == 0.0 and offers:  # owning is cheaper even at 1 h of use (spread use bills a monthly offer the whole
         # year): say why rather than "above 0.0% use"; the cheapest bill at 1 h in use, its offer and units
-        one_h = [rent_bill(x, 1.0, HOURS_PER_YEAR, use_pattern) for x in offers]
+        one_h = [rent_bill(x, 1.0, HOURS_PER_YEAR, use_pattern, subsidy) for x in offers]
         k = min(range(len(offers)), key=lambda j: one_h[j].cost_cny / one_h[j].cards_rented)
         all_year = held_hours(offers[k], 1.0, HOURS_PER_YEAR, use_pattern) >= HOURS_PER_YEAR
         note = Message("rvb.note.pays_off_any", rent=one_h[k].cost_cny / one_h[k].cards_rented, offer=offers[k].id,
@@ -415,6 +460,10 @@ def rent_vs_buy(
         note = Message("rvb.note.never_power", power=power_full, rent=rent_full)
     else:  # fixed > rent − power: owning costs more than renting even at full use
         note = Message("rvb.note.never", own=fixed + power_full, rent=rent_full)
+    sub_msg = subsidy_note(gross_u, subsidy)  # the rent at this use before and after it
+    if sub_msg is not None:
+        at |= {"subsidy": subsidy, "gross_rent_at_utilization_cny": gross_u,
+               "subsidy_note": render(sub_msg), "subsidy_note_i18n": sub_msg.to_json()}
     return RentVsBuy(
         rent_cny_per_year_full_use=rent_full,
         buy_cny_per_year=fixed + power_full,

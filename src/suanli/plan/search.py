@@ -90,7 +90,8 @@ from suanli.estimate.speed import (
 from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, duration, render, t
-from suanli.plan.cost import billed_cost, billing_note, cost_assumptions, job_cost, offer_download_delta_h
+from suanli.plan.cost import (billed_cost, billing_note, cost_assumptions, gross_of, job_cost, offer_download_delta_h,
+                              subsidy_note)
 from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
@@ -165,6 +166,9 @@ class Plan(BaseModel):
         "period, compute_hours = the serving hours) or tokens to generate (added to the hours)")
     cost_cny: float
     cost_cny_max: float
+    subsidy: float = Field(0.0, description="share of the rent a local compute subsidy refunds (domestic devices; "
+                           "0: none); cost_cny and cost_cny_max are after it")
+    gross_cost_cny: float | None = Field(None, description="the rent before the subsidy (cost_cny without it)")
     offer: str
     offer_kind: str
     billing_unit: str
@@ -1703,6 +1707,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     # where to rent it: provider, price per card-unit, kind, date (the offer formatter rent-vs-buy uses too)
     full_reason: Message = Message("plan.reason.with", reason=reason,
                                    extra=Message("plan.reason.rent", rent=rent_message(offer)))
+    sub = req.subsidy if d.acc.domestic else 0.0  # the subsidy `_price` applied: gross → net (plan.cost, one rule)
+    sub_msg = subsidy_note(gross_of(cost, sub), sub)
+    if sub_msg is not None:
+        full_reason = Message("plan.reason.with", reason=full_reason, extra=sub_msg)
     first_h = None if training else float(grid["first_h"][i])
     if first_h is not None:
         env_h = job_setup(cat).environment_minutes.value / 60
@@ -1769,6 +1777,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         first_serve_hours=first_h,
         cost_cny=cost,
         cost_cny_max=cost_max,
+        subsidy=sub,
+        gross_cost_cny=gross_of(cost, sub),
         offer=offer.id,
         offer_kind=offer.kind,
         billing_unit=offer.billing_unit,

@@ -17,6 +17,7 @@ from suanli.catalog.schema import Accelerator, Catalog, Offer
 from suanli.errors import InputError
 from suanli.i18n import Message, render
 from suanli.plan.compare import no_price, no_price_message, offer_facts, one_job_options, rent_for, rent_options
+from suanli.catalog.schema import Purchase
 from suanli.plan.cost import USE_PATTERNS, RentVsBuy, card_within_server, rent_vs_buy, rent_vs_buy_totals
 from suanli.units import HOURS_PER_YEAR
 
@@ -27,7 +28,8 @@ RVB_CLOSE_MARGIN = 0.10  # assumed: a verdict whose rent and own costs at full u
 
 def fresh_range(cat: Catalog, device: str, reg: str, kinds: tuple[str, ...], today: dt.date, r: RentVsBuy,
                 card: float, srv: float, tdp: float, pue: float, electricity: float, ops: float, years: float,
-                utilization: float, use_pattern: str = "spread", gpus: int = 1) -> dict[str, Any] | None:
+                utilization: float, use_pattern: str = "spread", gpus: int = 1,
+                subsidy: float = 0.0) -> dict[str, Any] | None:
     """When renting and owning at full use are within `RVB_CLOSE_MARGIN`, break-even at the cheapest and dearest
     fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict. Each
     break-even rents from that offer alone, billed in its own unit as the verdict is (`rent_vs_buy`). The offers are
@@ -39,7 +41,7 @@ def fresh_range(cat: Catalog, device: str, reg: str, kinds: tuple[str, ...], tod
             if not offer_q.is_stale(t[1], today)]
     lo, hi = (opts[0], opts[-1]) if opts else (None, None)
     be = [rent_vs_buy([t[1]], card, srv, tdp, pue, electricity, ops, years, utilization,
-                      use_pattern).break_even_utilization if t is not None else None for t in (lo, hi)]
+                      use_pattern, subsidy).break_even_utilization if t is not None else None for t in (lo, hi)]
     return {"margin": margin, "offers": [{"offer": t[1].id, "provider": t[1].provider, "date": str(t[1].date),
                                           "rent_cny_per_card_hour": t[0]} for t in opts],
             "break_even_at_lowest": be[0], "break_even_at_highest": be[1]}
@@ -65,6 +67,25 @@ class RentVsBuyAnswer:
     kinds: tuple[str, ...]
 
 
+def purchase_notes(rows: list[tuple[str, Purchase]], today: dt.date,
+                   months: float = offer_q.DEFAULT_STALE_MONTHS) -> tuple[dict[str, Any], list[Message]]:
+    """The purchase prices an answer used, as rent offers are cited: each row's date (`card_price_date`,
+    `server_price_date`), the staleness warning by rent offers' rule (`offers.is_stale`: older than `months`) and
+    the catalog row's own note (a low-confidence identification) — the warnings first."""
+    dates: dict[str, Any] = {}
+    stale: list[Message] = []
+    notes: list[Message] = []
+    for what, p in rows:
+        dates[f"{what}_price_date"] = p.date
+        dates[f"{what}_price_id"] = p.id
+        if offer_q.is_stale(p, today, months):
+            stale.append(Message("rvb.purchase.stale", id=p.id, date=p.date, age=offer_q.offer_age_months(p, today),
+                                 months=months))
+        if p.note:
+            notes.append(Message("rvb.purchase.note", id=p.id, note=p.note))
+    return dates, stale + notes
+
+
 def _mid(p: Any) -> float:
     return float((p.price_cny.value + (p.price_cny_max.value if p.price_cny_max else p.price_cny.value)) / 2)
 
@@ -73,37 +94,50 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
                        electricity: float, ops: float = 0.0, card_price: float | None = None,
                        server_share: float | None = None, rent_price: float | None = None,
                        tdp_w: float | None = None, n_cards: int | None = None, region: str = offer_q.DEFAULT_REGION,
-                       kinds: tuple[str, ...] = ("listing",), today: dt.date | None = None) -> RentVsBuyAnswer:
+                       kinds: tuple[str, ...] = ("listing",), today: dt.date | None = None,
+                       subsidy: float = 0.0) -> RentVsBuyAnswer:
     """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use, and
-    the whole purchase (`n_cards`, else the catalog server's cards, else 1, × `years`)."""
+    the whole purchase (`n_cards`, else the catalog server's cards, else 1, × `years`). `n_cards` above the cards
+    of one server is whole servers (a multiple of them): bought as n servers, each sharing its own non-card
+    hardware, and rented as one job where an offer holds it (`rent_for`'s rule). `subsidy` refunds that share of
+    the rent (tco's rule, domestic devices only); purchases are not subsidised: seed-003 §八 Q4 speaks of
+    "对国产算力有20%-30%的补贴" answering whether renting domestic compute is cheaper, and names no purchase."""
     if use_pattern not in USE_PATTERNS:
         raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
                                                 allowed=", ".join(USE_PATTERNS)))
     today = today or dt.date.today()
     reg = region
     acc = lookup.accelerator(cat, gpu)
-    if n_cards is not None and not 1 <= n_cards <= acc.max_cards_per_node:
-        raise InputError("cards", Message("err.must_be_to_cards_per_server", acc_max_cards_per_node=acc.max_cards_per_node,
-                                          acc_id=acc.id, n_cards=n_cards))
+    per_node = acc.max_cards_per_node
+    if n_cards is not None and not (1 <= n_cards <= per_node or n_cards % per_node == 0 and n_cards <= 4096):
+        raise InputError("cards", Message("err.cards_whole_servers", max_cards=per_node, acc_id=acc.id,
+                                          n_cards=n_cards))
+    if subsidy and not acc.domestic:  # tco's rule (`tco_rows`): a subsidy for domestic compute
+        raise InputError("subsidy", Message("err.subsidies_apply_to_domestic_compute_is", acc_id=acc.id))
+    whole = n_cards is not None and n_cards > per_node  # whole servers: the server's own cards share its hardware
     cards = [p for p in cat.purchases if p.device == acc.id and p.item == "card"]
     servers = [p for p in cat.purchases if p.device == acc.id and p.item == "server"]
     if n_cards is not None and servers and server_share is None:
         # only a server row for --cards prices that server's non-card hardware: one for 1 card spread over 8 is
         # no figure (and flips verdicts), so the buyer gives the share
-        same = [p for p in servers if p.cards == n_cards]
+        same = [p for p in servers if p.cards == n_cards or whole and p.cards > 0 and n_cards % p.cards == 0]
         if not same:
             have = "/".join(str(c) for c in sorted({p.cards for p in servers}))
             raise InputError("cards", Message("error.rvb_no_server", cards=n_cards, device=acc.id, have=have,
                                               field="server_share"))
         servers = same
 
+    used_rows: list[tuple[str, Purchase]] = []  # the purchase rows the capex comes from, dated and noted below
     card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
+    if card_price is None and cards:
+        used_rows.append(("card", cards[0]))
     card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
     srv = server_share
     srv_msg: Message | None = Message("rvb.server.flag", cny=server_share, field="server_share") if server_share is not None else None
     included_cards: int | None = None  # the cards of a server whose price per card is the capex
     if card is None and servers:  # only a server price: its cards included, so the whole capex per card
         included_cards = servers[0].cards
+        used_rows.append(("server", servers[0]))
         card = _mid(servers[0]) / max(servers[0].cards, 1)
         card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
         if srv is None:
@@ -115,7 +149,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
         # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
         sv = servers[0]
-        share_cards = n_cards or sv.cards
+        used_rows.append(("server", sv))
+        share_cards = sv.cards if whole else n_cards or sv.cards
         capped = card_within_server(card, _mid(sv), sv.cards)  # the one cap (plan.cost), catalog or typed card
         if capped is not None:
             # the card × the server's cards costs more than the whole server, cards included (two rounded reports
@@ -184,9 +219,11 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         tdp = acc.specs.tdp_w.value
     else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
         raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id, field="tdp_w"))
-    r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern)
+    r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern,
+                    subsidy)
     fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv or 0.0, tdp, pue, electricity, ops,
-                        years, utilization, use_pattern, total_cards) if rent_price is None else None
+                        years, utilization, use_pattern, total_cards, subsidy) if rent_price is None else None
+    dates, p_notes = purchase_notes(used_rows, today)
     at_o = next((u for u in pool if u.id == r.rent_at_utilization_offer), None)
     extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)} if at_o is not None else {}
     # the whole purchase beside the rent for it: total_cards × --years
@@ -195,7 +232,12 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
              "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
              "server_share_note_i18n": srv_msg.to_json() if srv_msg is not None else None,
-             "server_cards": share_cards, "fresh_rent_range": fresh, "totals": totals, **extra_at}
+             "server_cards": share_cards, "fresh_rent_range": fresh, "totals": totals, **extra_at,
+             # whole servers bought (--cards a multiple of the server's cards), else null
+             "servers": total_cards // share_cards if whole and share_cards else None,
+             # the purchase rows' dates, their staleness (rent offers' rule) and low-confidence notes
+             "card_price_date": None, "server_price_date": None, **dates,
+             "purchase_notes": [render(m, "en") for m in p_notes], "purchase_notes_i18n": [m.to_json() for m in p_notes]}
     out = {**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
            "offer_kinds": list(kinds), **extra}  # the years the capex is spread over (--years)
     return RentVsBuyAnswer(json=out, acc=acc, result=r, rent_cny_per_card_hour=rent, card_cny=card,

@@ -46,9 +46,11 @@ class RentVsBuyBody(JsonBody):
     rent_price: float | None = Field(None, gt=0, le=1e5, description="CNY per card-hour in use, billed linearly "
                                      "(default: the cheapest way to rent a card for a year, any billing unit)")
     tdp_w: float | None = Field(None, gt=0, le=1e5, description="card power in W (default: the catalog's TDP)")
-    cards: int | None = Field(None, ge=1, le=64, description="cards per server you buy: the server's non-card "
-                              "hardware is shared by them (default: the catalog server's cards); at most the "
-                              "device's cards per node")
+    cards: int | None = Field(None, ge=1, le=4096, description="cards you buy: up to one server's (its non-card "
+                              "hardware is shared by them; default: the catalog server's cards) or a multiple of the "
+                              "device's cards per node, whole servers")
+    subsidy: float = Field(0.0, ge=0, lt=1, description="share of the rent a local compute subsidy refunds (domestic "
+                           "devices; rent side only, as tco applies it)")
     region: Region = "cn"
     offer_kinds: OfferKinds = ("listing",)
 
@@ -118,6 +120,18 @@ class RentVsBuyAnswer(Shape):
     fresh_rent_range: FreshRentRange | None
     totals: RentVsBuyTotals
     rent_at_utilization_offer_facts: OfferFacts | None = None
+    subsidy: float = Field(0.0, description="share of the rent the subsidy refunds (0: none; never the purchase)")
+    gross_rent_at_utilization_cny: float | None = Field(None, description="rent_at_utilization_cny before the subsidy")
+    subsidy_note: str | None = Field(None, description="the subsidy in words: share, gross → net")
+    subsidy_note_i18n: MessageJson | None = None
+    servers: int | None = Field(None, description="whole servers bought when cards is a multiple of a server's")
+    card_price_id: str | None = Field(None, description="the catalog purchase row of the card price (null: typed)")
+    card_price_date: str | None = Field(None, description="that row's date (null: typed or none)")
+    server_price_id: str | None = Field(None, description="the catalog purchase row of the server price")
+    server_price_date: str | None = Field(None, description="that row's date (null: typed or none)")
+    purchase_notes: list[str] = Field(default_factory=list, description="a purchase price older than 12 months (rent "
+                                      "offers' staleness rule) and the catalog row's own note (low confidence)")
+    purchase_notes_i18n: list[MessageJson] = Field(default_factory=list, description="purchase_notes as messages")
 
 
 _FIELDS = {"rent-price": "rent_price", "card-price": "card_price", "tdp-w": "tdp_w", "use-pattern": "use_pattern"}
@@ -137,7 +151,7 @@ async def rent_vs_buy_ep(request: Request, body: RentVsBuyBody, lang: Annotated[
             return rent_vs_buy_answer(catalog(request), body.gpu, body.utilization, body.use_pattern, body.years,
                                       body.pue, body.electricity, body.ops, body.card_price, body.server_share,
                                       body.rent_price, body.tdp_w, body.cards, body.region, tuple(body.offer_kinds),
-                                      as_of()).json
+                                      as_of(), body.subsidy).json
         except InputError as e:  # the core names the CLI's flags (rent-price); the request its fields (rent_price)
             if e.field in _FIELDS:
                 raise as_field(e, _FIELDS[e.field]) from None
