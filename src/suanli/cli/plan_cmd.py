@@ -157,7 +157,12 @@ def render_plan(r: PlanResult) -> None:
             console.print(f"   [yellow]![/yellow] {say(w)}", highlight=False)
     # the planner orders why-not by relevance (nearest priced misses first); the table shows the first 8 and says
     # how many more the JSON lists
-    why = [{"device": w["device"], "reason": say(_i18n([w.get("reason_i18n")], [w["reason"]])[0])}
+    # every reason of a device (the planner's `reasons`, most fundamental first) on a line of its own, ended by
+    # "why.sep"; a record saved before the list (`plans --show`) has the one sentence
+    sep = t("why.sep", lg) + "\n"
+    why = [{"device": w["device"], "reason": sep.join(say(x) for x in _i18n(w.get("reasons_i18n") or [],
+                                                                            w.get("reasons") or []))
+            or say(_i18n([w.get("reason_i18n")], [w["reason"]])[0])}
            for w in r.why_not if (w.get("reason_i18n") or {}).get("id") != "why.ranked_below"]
     if why:
         emit_rows(why[:WHY_NOT_ROWS], ["device", "reason"], title=t("plan.why_not", lg),

@@ -45,7 +45,18 @@ class ScenarioResult(BaseModel):
 
 
 def _cny(v: float) -> str:
-    return f"¥{v:,.0f}" if v >= 100 else f"¥{v:,.2f}"
+    return "¥0" if v == 0 else f"¥{v:,.0f}" if v >= 100 else f"¥{v:,.2f}"
+
+
+def _migration(best: Plan, seed_best: Plan | None) -> Message | str:
+    """What of each side's total is migration, in one clause (buyer review 2026-12-01: the planner's ¥5,037 held
+    ¥5,000 of migration and only the seeds' side said so): both sides where a seeds' plan exists, "" when neither
+    total includes any."""
+    if seed_best is None:
+        return Message("scn.migration_planner", cny=_cny(best.migration_cost_cny)) if best.migration_cost_cny > 0 else ""
+    if best.migration_cost_cny <= 0 and seed_best.migration_cost_cny <= 0:
+        return ""
+    return Message("scn.migration", cny=_cny(best.migration_cost_cny), seed_cny=_cny(seed_best.migration_cost_cny))
 
 
 def _msg(d: Any, text: str) -> Message:
@@ -94,7 +105,8 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
     elif seed_best is None:
         reasons = {w["device"]: _msg(w.get("reason_i18n"), w["reason"]) for w in theirs.why_not}
         why = Message("scn.seeds_no_plan", gpus=best.gpus, device=best.device, cost=_cny(best.total_cost_cny),
-                      hours=best.hours, seeds=", ".join(seed_ids), reasons=Message("scn.list", items=[
+                      hours=best.hours, migration=_migration(best, None), seeds=", ".join(seed_ids),
+                      reasons=Message("scn.list", items=[
                           Message("scn.device_reason", device=d, reason=reasons.get(d, Message("scn.no_plan_short")))
                           for d in seed_ids]))
     else:
@@ -103,8 +115,7 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
         why = Message("scn.differs", gpus=best.gpus, device=best.device, cost=_cny(best.total_cost_cny),
                       hours=best.hours, seed_gpus=seed_best.gpus, seed_device=seed_best.device,
                       seed_cost=_cny(seed_best.total_cost_cny), dc=dc, seed_hours=seed_best.hours, dh=dh,
-                      migration=Message("scn.migration", cny=_cny(seed_best.migration_cost_cny))
-                      if seed_best.migration_cost_cny > best.migration_cost_cny else "")
+                      migration=_migration(best, seed_best))
     return _result(s, why, planner=best, planner_device=best.device if best else None, seed_best=seed_best,
                    agrees=agrees)
 

@@ -98,7 +98,7 @@ from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
            "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks", "DEMOTION_COST_FACTOR",
            "capacity_configs", "error_rule",
-           "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout"]
+           "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout", "why_not_reasons"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
@@ -373,28 +373,8 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             reason = Message("why.stack_not_allowed", stack=acc.stack)
         elif not req.allow_migration and weeks[1] > 0:
             reason = Message("why.migration_not_allowed", weeks_min=weeks[0], weeks_max=weeks[1], why=weeks[2])
-        elif fw_reason is not None:
-            reason = fw_reason
-        elif fw is not None and req.tp is not None and _tp_heads_refusal(m, fw, req.tp, engine, cat):
-            reason = _tp_heads_refusal(m, fw, req.tp, engine, cat)
-        elif acc.specs.memory_gib is None or acc.specs.memory_bandwidth_gb_per_s is None:
-            # name every missing figure: the specs not published, and the price when it is not public either
-            missing = [Message(k) for k, v in (("why.no_memory_size", acc.specs.memory_gib),
-                                               ("why.no_bandwidth", acc.specs.memory_bandwidth_gb_per_s)) if v is None]
-            note = None if acc.id in by_device else _both(lambda lg: unpriced_reason(cat, acc.id, lg))
-            if note:
-                missing.append(Message("why.unpriced", note=note))
-            reason = missing[0] if len(missing) == 1 else Message("why.all", parts=missing)
-        elif not precisions[0]:
-            reason = precisions[1]
-        elif priced and acc.id not in by_device:
-            note = _both(lambda lg: unpriced_reason(cat, acc.id, lg))
-            reason = Message("why.unpriced", note=note) if note else _no_offer_reason(cat, acc.id, req)
         else:
-            try:
-                peak_flops_per_s(acc, "bf16")
-            except EstimateError:
-                reason = Message("why.no_peak", precision="16-bit")
+            reason = _catalog_gaps(cat, m, req, acc, stack, fw, fw_reason, engine, precisions, by_device, priced)
         out.append(_Device(
             acc=acc, stack=stack, framework=fw, engine=engine, precisions=precisions[0],
             capacity=(acc.specs.memory_gib.value if acc.specs.memory_gib else 0.0) * GiB,
@@ -403,6 +383,44 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             excluded=reason, unpriced=not priced,
         ))
     return out
+
+
+def _catalog_gaps(cat: Catalog, m: ModelArch, req: PlanRequest, acc: Accelerator, stack: SoftwareStack,
+                  fw: Framework | None, fw_reason: Message | None, engine: str | None,
+                  precisions: tuple[tuple[str, ...], Message], by_device: dict[str, list[Offer]], priced: bool
+                  ) -> Message | None:
+    """Every reason the catalog (or a pin) gives to leave `acc` out, most fundamental first (buyer review
+    2026-12-01, issue 11: say exactly which figure is missing and that it is not public): no framework runs the
+    task on its stack (or not with the pins), the model's heads do not split over the pinned tp, the stack cannot
+    run the precision, then each unpublished figure (memory size, memory bandwidth, 16-bit peak), then no public
+    price (`priced` only). One reason as itself, several as `why.all` (the JSON lists them: `why_not_reasons`);
+    None when nothing rules it out."""
+    gaps: list[Message] = []
+    if fw_reason is not None:
+        gaps.append(fw_reason)
+    elif fw is not None and req.tp is not None and (heads := _tp_heads_refusal(m, fw, req.tp, engine, cat)):
+        gaps.append(heads)
+    if not precisions[0]:
+        gaps.append(precisions[1])
+    gaps += [Message(k) for k, v in (("why.no_memory_size", acc.specs.memory_gib),
+                                     ("why.no_bandwidth", acc.specs.memory_bandwidth_gb_per_s)) if v is None]
+    if precisions[0]:  # a 16-bit peak matters where the device runs a precision at all
+        try:
+            peak_flops_per_s(acc, "bf16")
+        except EstimateError:
+            gaps.append(Message("why.no_peak", precision="16-bit"))
+    if priced and acc.id not in by_device:
+        note = _both(lambda lg: unpriced_reason(cat, acc.id, lg))
+        gaps.append(Message("why.unpriced", note=note) if note else _no_offer_reason(cat, acc.id, req))
+    if not gaps:
+        return None
+    return gaps[0] if len(gaps) == 1 else Message("why.all", parts=gaps)
+
+
+def why_not_reasons(reason: Message) -> list[Message]:
+    """A why-not reason as the list of its reasons (`why.all`'s parts; else the one), in the order given."""
+    parts = reason.params.get("parts") if reason.id == "why.all" else None
+    return list(parts) if isinstance(parts, list | tuple) and parts else [reason]
 
 
 def _stack_name(stack: SoftwareStack) -> str | dict[str, str]:
@@ -1238,7 +1256,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         model_id=lookup.checkpoint_id(m, req.task, req.model),  # training: the base checkpoint of an -Instruct preset
         plans=plans,
         pareto=pareto,
-        why_not=[{"device": d, "reason": render(r), "reason_i18n": r.to_json()} for d, r in why],
+        why_not=[{"device": d, "reason": render(r), "reason_i18n": r.to_json(),
+                  "reasons": [render(x) for x in why_not_reasons(r)],
+                  "reasons_i18n": [x.to_json() for x in why_not_reasons(r)]} for d, r in why],
         configurations_evaluated=n_grid,
         search_seconds=time.perf_counter() - t0,
         relax=[render(x) for x in relax],
@@ -2175,8 +2195,9 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
     seen: set[tuple[str, str]] = set()
     key: dict[str, tuple[int, float, int, int]] = {}
     for dev_id, r in out:
-        first = (stack_of[dev_id], r.id) not in seen
-        seen.add((stack_of[dev_id], r.id))
+        lead = why_not_reasons(r)[0].id  # a device's first (most fundamental) reason
+        first = (stack_of[dev_id], lead) not in seen
+        seen.add((stack_of[dev_id], lead))
         tier, far = miss[dev_id]
         key[dev_id] = (tier, far if tier in (1, 2) else 0.0, 0 if priced[dev_id] else 1, 0 if first else 1)
     out.sort(key=lambda r: key[r[0]])
@@ -2332,7 +2353,11 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     if allowed and all(d.excluded is not None for d in allowed):
         # every allowed device is ruled out, some by what the request pinned (others may lack a framework or engine
         # whatever the pin): say which pin to drop, not "nothing fits"
-        pins = _pins_to_drop(req, [d.excluded for d in allowed if d.excluded is not None and d.excluded.id in _PINNED])
+        # (a device some of whose reasons are no pin's doing, a missing price or figure, stays out whatever is
+        # dropped: only devices every reason of which a pin caused count)
+        pinned = [why_not_reasons(d.excluded) for d in allowed if d.excluded is not None]
+        pins = _pins_to_drop(req, [r for rs in pinned if all(x.id in _PINNED for x in rs)
+                                   and (len(rs) == 1 or _pins_to_drop(req, rs) is not None) for r in rs])
         if pins is not None:
             tips.append(Message("relax.drop_pin", pins=pins))
             return tips

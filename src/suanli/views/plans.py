@@ -41,6 +41,9 @@ class WhyNot(Shape):
     device: str
     reason: str
     reason_i18n: MessageJson
+    reasons: list[str] = Field([], description="every reason that applies, most fundamental first (no framework runs "
+                               "the task, each unpublished figure, no public price); `reason` joins them")
+    reasons_i18n: list[MessageJson] = Field([], description="reasons as messages")
 
 
 class PlanJson(Shape):
