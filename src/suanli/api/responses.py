@@ -115,6 +115,9 @@ class CompareRow(MemoryVerdictJson):
     serving_rule: str | None = Field(None, description="serving: how the batch per replica was chosen (the planner's "
                                      "serving search within the request's targets, else a 200 ms TPOT; or --batch)")
     serving_rule_i18n: MessageJson | None = Field(None, description="serving_rule as a message, else null")
+    period_note: str | None = Field(None, description="serving a rate or a stated period (hours/days): the period its "
+                                    "hours and cost are billed for, as POST /api/plan bills it; else null")
+    period_note_i18n: MessageJson | None = Field(None, description="period_note as a message, else null")
     users_note: str | None = Field(None, description="with concurrent_users: the request rate they send (Little's "
                                    "law, as plan says it), else null")
     users_note_i18n: MessageJson | None = Field(None, description="users_note as a message, else null")
@@ -173,7 +176,8 @@ class CompareRow(MemoryVerdictJson):
 
 
 class TcoRow(OfferFacts):
-    """One usable offer of POST /api/tco: the cost of holding the cards for the hours, cheapest first.
+    """One usable offer of POST /api/tco: the cost of holding the cards for the hours, in plan's order (offers that
+    hold the cards as one job first; within them fresh prices before stale ones, `stale` set; then the cheapest).
     `region` is the request's region (cn, any or international); `international` marks the offer."""
 
     billing_unit: str

@@ -134,6 +134,9 @@ class CompareBody(JsonBody):
     output: int | None = Field(None, ge=1, le=1_048_576, description="serving: output tokens per request (as plan; "
                                "default 256; a training compare refuses it)")
     global_batch: int = Field(64, ge=1, le=1_000_000, description="training: sequences per optimizer step")
+    hours: float | None = Field(None, gt=0, le=1e6, description="serving period in hours, as POST /api/plan's (default "
+                                "with requests_per_s: one calendar month, 730 h): hours and cost billed as plan bills it")
+    days: float | None = Field(None, gt=0, le=1e5, description="serving period in days (instead of hours)")
     tp: int | None = Field(None, ge=1, le=64, description="pin tensor parallelism (default: each device's fastest layout)")
     pp: int | None = Field(None, ge=1, le=64, description="pin pipeline parallelism (training)")
     zero: int | None = Field(None, ge=0, le=3, description="pin the ZeRO stage (training)")
@@ -170,6 +173,16 @@ class MigrateBody(JsonBody):
                                  description="CNY per engineer-week (default: the catalog's assumption)")
     subsidy: float = Field(0.0, ge=0, lt=1)
     horizon_months: float = Field(12.0, gt=0, le=1200)
+    # compare's serving targets and precision (POST /api/compare's fields): each side's row is compare's for them
+    precision: Precision | None = Field(None, description="as POST /api/compare's (default: each device's default)")
+    requests_per_s: float | None = Field(None, gt=0, le=LIMITS["requests_per_s"], description="task inference: "
+                                         "requests per second, as POST /api/compare's")
+    tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="task inference: time per output token")
+    ttft_s: float | None = Field(None, gt=0, le=LIMITS["ttft_s"], description="task inference: time to first token")
+    input: int | None = Field(None, ge=1, le=1_048_576, description="task inference: prompt tokens per request "
+                              "(default 512)")
+    output: int | None = Field(None, ge=1, le=1_048_576, description="task inference: output tokens per request "
+                               "(default 256)")
     region: Region = "cn"
     offer_kinds: OfferKinds = ("listing",)
 

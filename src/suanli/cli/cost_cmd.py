@@ -17,6 +17,7 @@ from suanli.cli.output import col_headers, console, display_name, emit_json, emi
 from suanli.errors import InputError
 from suanli.i18n import Message, render
 from suanli.plan.compare import (
+    ServingTargets,
     compare_devices,
     migration_cost,
     tco_rows,
@@ -165,6 +166,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         input_: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens per request (as plan; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="serving: output tokens per request (as plan; default 256)")] = None,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
+        hours: Annotated[float | None, typer.Option(help="serving period in hours (as plan; default with --requests-per-s 730: a calendar month)")] = None,
+        days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
         global_batch: Annotated[int, typer.Option(help="training: sequences per optimizer step (as plan)")] = 64,
         tp: Annotated[int | None, typer.Option(help="pin tensor parallelism (default: the fastest layout per device)")] = None,
         pp: Annotated[int | None, typer.Option(help="pin pipeline parallelism (training)")] = None,
@@ -191,7 +194,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),
                                error_bands=packaged_error_bands(),  # each row's speed evidence on its stack
                                input_tokens=input_, output_tokens=output, concurrent_users=concurrent_users,
-                               asked=model)  # each row's model_id: the checkpoint the job downloads
+                               asked=model,  # each row's model_id: the checkpoint the job downloads
+                               hours=hours, days=days)  # serving: plan's period and cost rule
         from suanli.views.estimates import calibration_rows
 
         rows = calibration_rows(rows, cat)  # the calibration file's factors each row used, as estimate applies them
@@ -236,6 +240,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
             console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
                           soft_wrap=True)
+        if rows[0].get("period_note"):  # the serving period hours and cost are billed for (plan's sentence)
+            console.print("[dim]" + tr("plan.assumed", text=say_json(rows[0].get("period_note_i18n"),
+                                                                     rows[0]["period_note"])) + "[/dim]",
+                          highlight=False, soft_wrap=True)
         for r in rows:  # a request rate: the batch it is served at beside the capacity column (its TPOT, TTFT)
             if r.get("served"):
                 console.print(f"{_device(cat, r['device'])}: {say_json(r['served'].get('note_i18n'), r['served']['note'])}",
@@ -289,7 +297,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
-        """Cost of holding N cards for H hours under every usable offer and billing unit, cheapest first."""
+        """Cost of holding N cards for H hours under every usable offer and billing unit, in plan's order: fresh prices first, then the cheapest."""
         reg, kinds = _basis(region, offer_kinds)
         cat = planning_catalog()
         from suanli.views.bounds import check_tco  # the API's bounds
@@ -331,6 +339,13 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                   drop_first=(*(("cost_cny_max",) if all(r["cost_cny_max"] == r["cost_cny"] for r in rows) else ()),
                               "kind", "billing_unit"))
         console.print("[dim]" + tr("cli.tco.per_card_hour", gpus=gpus, hours=hours) + "[/dim]", highlight=False)
+        # the order said as it is (plan's offer choice, `fresh_first`; one-job offers before separate instances):
+        # a stale row after a fresh one is no "cheaper first" slip (buyer review 2026-12-01)
+        if any(r.get("stale") for r in rows):
+            console.print("[dim]" + tr("cli.tco.order_stale", months=offer_q.DEFAULT_STALE_MONTHS) + "[/dim]",
+                          highlight=False)
+        if not all(r.get("one_job", True) for r in rows):
+            console.print("[dim]" + tr("cli.tco.order_apart", gpus=gpus) + "[/dim]", highlight=False)
         if rows[0].get("subsidy_note"):  # gross and net of the first row (plan.cost.subsidy_note: one rule)
             console.print(tr("cli.tco.subsidy", line=say_json(rows[0].get("subsidy_note_i18n"), rows[0]["subsidy_note"])),
                           highlight=False)
@@ -520,6 +535,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         engineer_week: Annotated[float, typer.Option(help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})")] = _ASSUME.engineer_cny_per_week.value,
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,
         horizon_months: Annotated[float, typer.Option(help="horizon for the verdict")] = 12.0,
+        precision: Annotated[str | None, typer.Option(help="precision, as compare's (default: bf16; serving an FP8 checkpoint: fp8 where the device runs FP8)")] = None,
+        requests_per_s: Annotated[float | None, typer.Option(help="--task inference: requests per second, as compare's (each side's row is compare's for the targets)")] = None,
+        tpot: Annotated[float | None, typer.Option(help="--task inference: time-per-output-token target, s, as compare's (default: 0.2)")] = None,
+        ttft: Annotated[float | None, typer.Option(help="--task inference: time-to-first-token target, s, as compare's")] = None,
+        input_: Annotated[int | None, typer.Option("--input", help="--task inference: prompt tokens per request (as compare; default 512)")] = None,
+        output: Annotated[int | None, typer.Option("--output", help="--task inference: output tokens per request (as compare; default 256)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -534,7 +555,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             out = migration_cost(cat, m, to_gpu, from_gpu, monthly_spend, saving, task, engineers, engineer_week,
                                  subsidy, horizon_months, region=reg, kinds=kinds, today=as_of(),
                                  error_bands=packaged_error_bands(),  # each device's speed evidence on its stack
-                                 asked=model)  # its "model": the checkpoint the task downloads
+                                 asked=model,  # its "model": the checkpoint the task downloads
+                                 precision=precision,  # compare's serving targets: each side's row is compare's
+                                 targets=ServingTargets(requests_per_s, tpot, ttft, input_, output))
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
@@ -568,6 +591,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                            offer=d["offer"])
                 if lay.get("replicas"):  # serving: the layout and batch the throughput is at
                     value += tr("mig.value.serving_layout", tp=lay["tp"], replicas=lay["replicas"], batch=lay["batch"])
+                if lay.get("served_batch"):  # a rate (compare's "serves" line): the batch each replica runs for it
+                    value += tr("mig.value.serves", rps=lay["requests_per_s"], batch=lay["served_batch"])
                 if lay.get("layout_rule"):  # training: the default layout does not fit, the planner's one does
                     value += tr("mig.value.training_layout", tp=lay["tp"], pp=lay["pp"], zero=lay["zero"],
                                 batch=lay["batch"], recompute=lay["recompute"])

@@ -20,17 +20,17 @@ from suanli.estimate.estimate import ErrorBand, Estimate, band_evidence, estimat
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
-from suanli.i18n import Message, both, messages, render
+from suanli.i18n import Message, both, duration, messages, render
 from suanli.estimate.memory import preallocate_fraction, weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
                               migration_tco, rent_bill, yuan_per_effective_tflops)
 from suanli.plan.request import make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
-                                memory_within_error, migration_weeks, plan_workload, pooled_evidence, round_down_rate,
-                                serving_capacity, serving_layout)
+                                memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
+                                round_down_rate, serving_capacity, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
-__all__ = ["card_hour_offer", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options",
+__all__ = ["ServingTargets", "card_hour_among", "card_hour_offer", "serving_period", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options",
            "pricing_basis", "rent_for", "rent_options", "separate_instances", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
@@ -100,6 +100,13 @@ def card_hour_offer(cat: Catalog, device_id: str, region: str = offer_q.DEFAULT_
     rented by the month: price ÷ 8 ÷ 730 h, `units.HOURS_PER_MONTH`), chosen by `fresh_first` (a fresh price before a stale one on `today`,
     then the lowest). None when the device has no usable offer."""
     offers = [o for o in offer_q.filter_catalog(cat, region, kinds).offers if o.device == device_id]
+    return card_hour_among(offers, today, stale_months)
+
+
+def card_hour_among(offers: Sequence[Offer], today: dt.date | None = None,
+                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> tuple[float, Offer] | None:
+    """`card_hour_offer`'s rule over the given offers: one card for one hour under hourly billing when an hourly
+    offer exists, else the price per card-hour at full use of the billing unit; `fresh_first`. None: no offer."""
     hourly = fresh_first(((c.cost_cny, o, c) for o in offers if o.billing_unit == "hour"
                           for c in (job_cost(o, 1, 1.0),)), today, stale_months)
     if hourly is not None:
@@ -462,7 +469,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     tpot_s: float | None = None, ttft_s: float | None = None,
                     error_bands: dict[str, ErrorBand] | None = None, input_tokens: int | None = None,
                     output_tokens: int | None = None, concurrent_users: int | None = None,
-                    asked: str | None = None) -> list[dict[str, Any]]:
+                    asked: str | None = None, hours: float | None = None,
+                    days: float | None = None) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
@@ -477,7 +485,11 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     the default (`estimate.precision.default_precision`: an FP8 checkpoint in FP8 where the device runs it).
     `concurrent_users` means what it means to plan (`plan.request`: needs `tpot_s`; the rate by Little's law, each
     user holding a slot of the running batch), its rate then served as a stated one. Each row names the checkpoint
-    the job downloads (`model_id`: `lookup.checkpoint_id` of the task and the name `asked`, as plan and estimate do)."""
+    the job downloads (`model_id`: `lookup.checkpoint_id` of the task and the name `asked`, as plan and estimate do).
+    Serving hours and cost are plan's (`serving_period`): a rate or a stated period (`hours`, `days`) bills the period
+    (default one calendar month, 730 h, its set-up not billed; a stated one holds the set-up at its start), else
+    `tokens` to generate bill their hours and the set-up, as `suanli plan` bills them. Each row's ¥ per card-hour and
+    TFLOPS per ¥ are the offer's that priced the row (`offer`), one offer per row."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -515,6 +527,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                             requests_per_s=requests_per_s, tpot_s=tpot_s, ttft_s=ttft_s, tokens=None,
                             input=input_tokens, output=output_tokens)
         requests_per_s, users_note = ureq.requests_per_s, ureq.rate_note()
+    period = serving_period(task, requests_per_s, tokens, hours, days)  # plan's serving period (None: a job's hours)
+    # plan's sentence for it (`plan.assume.period`: the default month, or as given)
+    period_note = (Message("plan.assume.period_given" if period[1] else "plan.assume.period",
+                           hours=duration(period[0]), field="hours") if period is not None else None)
     rule: Message | None = None
     # the serving lengths (None: not given; serving defaults to 512 prompt / 256 output tokens, as plan): a training
     # compare refuses either whenever it is given, its default value included (`--input 512` was accepted silently)
@@ -555,7 +571,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         # can rent it on that network (`_priced_job`: `offers.can_rent`, each offer on its own hours); the offer by
         # the planner's rule (`fresh_first`: a fresh price before a stale one, then the cheapest)
         tries = [(_priced_job(cat, priced, m, acc, lay_[0], net, gpus, task == "inference", dl_bytes, error_bands,
-                              today), lay_) for net, lay_ in zip(nets, layouts)]
+                              today, period), lay_) for net, lay_ in zip(nets, layouts)]
         best = fresh_first(((t_[0][4][0], t_[0][4][1], t_) for t_ in tries if t_[0][4] is not None), today)
         (e, c, hours, rentable, found), (_, framework, why) = best[2] if best is not None else tries[0]
         w = e.workload
@@ -565,13 +581,22 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         if found:
             hours = found[2][1]  # the chosen offer's hours
         # unpriced: no usable price, or prices but no offer that can rent the job; the line names the device
-        unpriced = (no_price(full, acc.id, region, kinds) if not any(o.device == acc.id for o in priced.offers)
+        # unpriced: no usable price, or prices but no offer that can rent the job; the line names the device and
+        # plan's why-not for it (`search.no_rent_why`, one function: a replica wider than the largest instance)
+        dev_offers = [o for o in priced.offers if o.device == acc.id]
+        largest = max((offer_q.max_cards(o, acc.max_cards_per_node) for o in dev_offers), default=0)
+        unpriced = (no_price(full, acc.id, region, kinds) if not dev_offers
                     else Message("cmp.unpriced_device", device=both(acc.name, acc.name_zh or acc.name),
-                                 why=Message("why.no_usable_offer"))
+                                 why=no_rent_why(w.tp, largest, task == "inference"))
                     if hours and not any(t_[0][3] for t_ in tries) else None)
-        basis = card_hour_offer(priced, acc.id, "any", kinds, today)
-        price = basis[0] if basis else None
+        # one offer per row: the ¥ per card-hour and TFLOPS per ¥ are the offer's that priced the row (its price at
+        # full use of its billing unit, `offers.card_hour_price`); a row with no bill (no hours) takes the offer
+        # `card_hour_offer`'s rule picks among those that can rent the job; none: blank
         used = next((o for o in priced.offers if cost is not None and o.id == cost.offer_id), None)
+        if used is None and hours is None:
+            basis = card_hour_among([o for t_ in tries for o in t_[0][3]], today)
+            used = basis[1] if basis else None
+        price = offer_q.card_hour_price(used) if used is not None else None
         peak = _peak_tflops(acc, prec)
         eff = c["scaling"].get("efficiency") or 1.0
         native = native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
@@ -593,6 +618,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             # --concurrent-users: the rate it sends (plan's `rate_note`, Little's law); None without it
             "users_note": render(users_note) if users_note is not None else None,
             "users_note_i18n": users_note.to_json() if users_note is not None else None,
+            # serving a period (a rate, or --hours/--days): its hours and whether given, as plan assumes them
+            "period_note": render(period_note) if period_note is not None else None,
+            "period_note_i18n": period_note.to_json() if period_note is not None else None,
             # the TPOT the row was chosen by and quotes: a serving capacity (a rate or a TPOT stated) the steady-state
             # one a user sees while the rate is served (`speed.steady_tpot_s`, estimate's tpot_steady_s: the decode
             # step + the batch's prefill ÷ output); a batch job (--batch, or neither a rate nor a TPOT: the default
@@ -626,13 +654,13 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "scaling_efficiency": eff,
             "hours": hours,
             "cost_cny": cost.cost_cny if cost else None,
-            "offer": cost.offer_id if cost else None,
+            "offer": used.id if used is not None else None,
             # the chosen offer's bill in words, as tco gives it (`job_cost`: `billing_note` when the rounding up or the
             # minimum term leaves most paid hours unused, a machine or block rented whole)
             "notes": list(cost.notes) if cost else [],
             "notes_i18n": list(cost.notes_i18n) if cost else [],
             "cny_per_card_hour": price,
-            "card_hour_billing_unit": basis[1].billing_unit if basis else None,
+            "card_hour_billing_unit": used.billing_unit if used is not None else None,
             "dense_tflops": peak,
             "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, eff) if price and peak else None,
             "stack": acc.stack,
@@ -687,13 +715,43 @@ def _on_network(priced: Catalog, acc: Any, net: float | None) -> list[Offer] | N
                  or offer_q.offer_network_gbit_per_s(o) == net)]
 
 
+MAX_PERIOD_HOURS = 1e6  # PlanRequest.hours' bound (days: 1e5)
+
+
+def serving_period(task: str, requests_per_s: float | None, tokens: float | None, hours: float | None,
+                   days: float | None) -> tuple[float, bool] | None:
+    """The serving period a compare row is billed for, plan's rule and request fields (`PlanRequest.hours`/`days`,
+    `serving_hours`, `setup_in_period`): with a request rate or a stated period, (the period: `hours`, `days` × 24,
+    else one calendar month `units.HOURS_PER_MONTH`; whether it was stated, so the set-up is held inside it); None
+    where the hours come from `tokens` to generate (a job) or nothing gives them. Refused: a period for training, both
+    `hours` and `days`, a period beside `tokens` without a rate (a job or a period, not both)."""
+    if hours is None and days is None:
+        return (HOURS_PER_MONTH, False) if task == "inference" and requests_per_s is not None else None
+    name = "hours" if hours is not None else "days"
+    if task != "inference":
+        raise InputError(name, Message("err.serving_period_only", field="tokens"))
+    if hours is not None and days is not None:
+        raise InputError("hours", Message("error.req.hours_or_days"))
+    hi = MAX_PERIOD_HOURS if hours is not None else MAX_PERIOD_HOURS / 10
+    v = hours if hours is not None else days
+    assert v is not None
+    if not (math.isfinite(v) and 0 < v <= hi):
+        raise InputError(name, Message("err.must_be_a_number_in_got_2", hi=hi, v=v))
+    if tokens is not None and requests_per_s is None:
+        raise InputError(name, Message("err.tokens_or_serving_period", tokens_field="tokens"))
+    return (hours if hours is not None else v * 24), True
+
+
 def _priced_job(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, w: Workload, net: float | None, gpus: int,
                 serving: bool, dl_bytes: float, error_bands: dict[str, ErrorBand] | None,
-                today: dt.date | None) -> tuple[Any, dict[str, Any], float | None, list[Offer], Any]:
+                today: dt.date | None,
+                period: tuple[float, bool] | None = None) -> tuple[Any, dict[str, Any], float | None, list[Offer], Any]:
     """The job `w` estimated on network `net` (None: no cap; NaN: the estimate's default) and priced on the offers
     that can rent it there (`offers.can_rent` with `net`, the planner's rule), each on its own hours (its download
     rate, `plan.cost.job_hours_on_offer`): (estimate, contract, billed hours, rentable offers, the `fresh_first`
-    choice as (cost, offer, (JobCost, hours)) or None)."""
+    choice as (cost, offer, (JobCost, hours)) or None). `period` (`serving_period`): serving billed for the period as
+    plan bills it (`plan.search._price`): a stated one holds the first serve (its download at the offer's rate) at
+    its start, max(period, first serve); the default month bills the month alone."""
     if net is not None:
         w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
     e = estimate(cat, m, acc, w, dict(error_bands or {}))
@@ -701,12 +759,22 @@ def _priced_job(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, w: Worklo
     t = c["time"]
     # the hours a job is billed: compute and set-up (`total_hours`, as plan and estimate count them); a job that
     # does not fit has no time
-    hours = t.get("total_hours", t.get("hours")) if c["memory"]["fits"] is not False else None
+    hours_fit = c["memory"]["fits"] is not False
+    hours = t.get("total_hours", t.get("hours")) if hours_fit else None
     dl_h = (t.get("setup_breakdown_hours") or t.get("first_serve_breakdown_hours") or {}).get("download_h", 0.0)
     rentable = [o for o in priced.offers if o.device == acc.id
                 and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, w.tp, serving, net))]
+    if period is not None and hours_fit:
+        first_h = float(t.get("first_serve_hours") or 0.0)
+        hours, stated = period
+
+        def on_offer(o: Offer) -> float:
+            return max(hours, job_hours_on_offer(o, first_h, dl_bytes, dl_h)) if stated else hours
+    else:
+        def on_offer(o: Offer) -> float:
+            return job_hours_on_offer(o, hours or 0.0, dl_bytes, dl_h)
     found = fresh_first(((jc.cost_cny, o, (jc, oh)) for o in rentable
-                         for oh in (job_hours_on_offer(o, hours, dl_bytes, dl_h),)
+                         for oh in (on_offer(o),)
                          for jc in (job_cost(o, gpus, oh),)), today) if hours else None
     return e, c, hours, rentable, found
 
@@ -796,19 +864,58 @@ def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float
 
 
 def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
-                      error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, dict[str, Any], Message | None]:
+                      error_bands: dict[str, ErrorBand] | None = None, precision: str | None = None,
+                      targets: ServingTargets | None = None) -> tuple[Workload, dict[str, Any], Message | None]:
     """Serving on `gpus` cards as `compare --gpus N` lays out its row (`serving_row_layout`, the one function): the
     planner's serving search (replicas × tp = gpus, the batch per replica with the most output tokens/s) within
     `DEFAULT_SERVING_TPOT_S` (MLPerf Inference's Server bound, as `compare` without targets), through plan's
     evidence step with `error_bands` (a batch whose memory headroom is within the known error is set aside, as in
     compare: the saving rests on a layout the tool expects to run); when no configuration meets it, the batch-1
-    layout and why. The migration saving compares devices at this serving layout, not at batch-1 decode."""
-    prec = default_precision(m, acc, lookup.stack(cat, acc.stack), "inference")  # an FP8 checkpoint: FP8 where it runs
-    w, why, _ = serving_row_layout(cat, m, acc, gpus, prec, error_bands=error_bands)
+    layout and why. The migration saving compares devices at this serving layout, not at batch-1 decode.
+    `targets` (`migrate cost --requests-per-s/--tpot/--ttft/--input/--output`): compare's row for them, the same
+    function and arguments (a rate: the cards' capacity within the targets, the rate's run batch beside), so the
+    saving is for the job asked about; `precision` as compare's --precision (default: the device's default)."""
+    tg = targets or ServingTargets()
+    # an FP8 checkpoint: FP8 where it runs (the one default rule, as compare)
+    prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), "inference")
+    w, why, served = serving_row_layout(cat, m, acc, gpus, prec, None, None, None, tg.requests_per_s, tg.tpot_s,
+                                        tg.ttft_s, error_bands, tg.lengths)
+    tpot = serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[0]
     return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "replicas": gpus // w.tp, "batch": w.batch,
-               "engine": w.engine, "precision": w.precision, "tpot_target_s": DEFAULT_SERVING_TPOT_S,
+               "engine": w.engine, "precision": w.precision,
+               "tpot_target_s": tpot if tpot is not None or tg.requests_per_s is not None else DEFAULT_SERVING_TPOT_S,
+               "ttft_target_s": tg.ttft_s, "requests_per_s": tg.requests_per_s,
+               "input": tg.lengths[0], "output": tg.lengths[1],
+               "served_batch": served.micro_batch if served is not None else None,
                "batch_rule": "most output tokens/s within the TPOT target (planner's serving search)"
                if why is None else "batch 1: no configuration meets the TPOT target"}, why
+
+
+class ServingTargets:
+    """`migrate cost --task inference`'s serving targets, compare's flags and fields (`requests_per_s`, `tpot_s`,
+    `ttft_s`, `input`, `output`; None: not given, compare's defaults)."""
+
+    def __init__(self, requests_per_s: float | None = None, tpot_s: float | None = None, ttft_s: float | None = None,
+                 input_tokens: int | None = None, output_tokens: int | None = None) -> None:
+        self.requests_per_s, self.tpot_s, self.ttft_s = requests_per_s, tpot_s, ttft_s
+        self.given = any(v is not None for v in (requests_per_s, tpot_s, ttft_s, input_tokens, output_tokens))
+        self.lengths = (512 if input_tokens is None else input_tokens, 256 if output_tokens is None else output_tokens)
+        self.input_tokens, self.output_tokens = input_tokens, output_tokens
+
+    def check(self, task: str) -> None:
+        """compare's validation: serving targets and lengths only with task inference; the bounds plan's request
+        states (`make_request`)."""
+        if task != "inference":
+            for name, v in (("requests_per_s", self.requests_per_s), ("tpot_s", self.tpot_s), ("ttft_s", self.ttft_s)):
+                if v is not None:
+                    raise InputError(name, Message("err.a_serving_target_migrate", field="task"))
+            if self.input_tokens is not None or self.output_tokens is not None:
+                raise InputError("input" if self.input_tokens is not None else "output",
+                                 Message("err.serving_lengths_only", input_field="input", output_field="output"))
+            return
+        make_request(model="x", task="inference", requests_per_s=self.requests_per_s, tpot_s=self.tpot_s,
+                     ttft_s=self.ttft_s, tokens=None if self.requests_per_s else _SEARCH_TOKENS,
+                     input=self.input_tokens, output=self.output_tokens)
 
 
 def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: Any, task: str, ratio: float,
@@ -854,14 +961,18 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
-                   error_bands: dict[str, ErrorBand] | None = None, asked: str | None = None) -> dict[str, Any]:
+                   error_bands: dict[str, ErrorBand] | None = None, asked: str | None = None,
+                   precision: str | None = None, targets: ServingTargets | None = None) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
     is derived from tokens per yuan on 8 cards of each device, each rented for the whole horizon (the spend goes
     on month after month, so an offer's minimum term counts only beyond it) from the usable offer (`region`,
     `kinds`, any billing unit) the planner would take (`fresh_first`: the cheapest fresh price, a stale one only
     when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`). With the
     validated `error_bands` each device's derived speed carries its stack's out-of-sample evidence (`evidence`). `model`
-    is the checkpoint the task downloads (`lookup.checkpoint_id` with the name `asked`), `preset` the catalog entry."""
+    is the checkpoint the task downloads (`lookup.checkpoint_id` with the name `asked`), `preset` the catalog entry.
+    `targets` (serving only) and `precision` are compare's: each side's row is `compare`'s for them."""
+    tg = targets or ServingTargets()
+    tg.check(task)
     assume = cost_assumptions(cat)  # None: the catalog's `assumptions:` (engineers, CNY per engineer-week)
     engineers = assume.migration_engineers.value if engineers is None else engineers
     engineer_week = assume.engineer_cny_per_week.value if engineer_week is None else engineer_week
@@ -884,8 +995,15 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     used: list[dict[str, Any]] = []
     workload_msg: Message | None = None
     if saving is None:
-        w = make_workload(task=task, gpus=8, batch=1)  # a bad task named once; each side's layout is compare's
-        workload_msg = (Message("mig.workload.serving", gpus=8, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
+        # a bad task or precision named once; each side's layout is compare's
+        w = make_workload(task=task, gpus=8, batch=1, precision=precision or "bf16")
+        w = w.model_copy(update={"precision": "bf16"})
+        workload_msg = (Message("mig.workload.serving_targets", gpus=8, rule=Message(
+                            "cmp.serving.lengths", input_field="input", output_field="output",
+                            rule=serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[1],
+                            input=tg.lengths[0], output=tg.lengths[1]))
+                        if task == "inference" and tg.given
+                        else Message("mig.workload.serving", gpus=8, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
                         if task == "inference"
                         else Message("mig.workload.training", task=task, gpus=8, task_field="task"))
         priced = offer_q.filter_catalog(cat, region, kinds)
@@ -907,7 +1025,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 w, layout_why = w8.model_copy(update={"gpus": gpus}), None
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
-                    w, layout, layout_why = _serving_workload(cat, m, acc, gpus, error_bands)
+                    w, layout, layout_why = _serving_workload(cat, m, acc, gpus, error_bands, precision, tg)
                 rentable = [o for o in dev_offers
                             if bool(offer_q.can_rent(o, cards_per_node, gpus, w.tp, serving))]
                 if rentable:
@@ -926,7 +1044,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 # plain one), searched on the network compare searches it on (`_networks`/`_on_network`: a multi-node
                 # job on the renting offer's, else none), at the device's default precision as compare takes it
                 net = (offer_q.offer_network_gbit_per_s(offer) if gpus > cards_per_node else None)
-                prec = default_precision(m, acc, lookup.stack(cat, acc.stack), task)
+                prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), task)
                 w, fw, twhy = _training_layout(cat, m, acc, task, gpus, prec, None, DEFAULT_GLOBAL_BATCH, {},
                                                _on_network(priced, acc, net), error_bands)
                 if net is not None:  # estimated on that network, as `_priced_job` estimates compare's row

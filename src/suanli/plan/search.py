@@ -1920,6 +1920,15 @@ def _largest_instance(d: _Device) -> int:
     return max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
 
 
+def no_rent_why(tp: int, largest: int, serving: bool) -> Message:
+    """Why no usable offer rents a configuration, the one sentence plan's why-not and compare's unpriced row give:
+    serving whose tensor-parallel group of `tp` cards is wider than the `largest` instance an offer holds (replicas
+    never span nodes), "a replica fits from tp N, N cards in one instance"; else no offer holds the job."""
+    if serving and 0 < largest < tp:
+        return Message("why.serve_no_instance", tp=tp, largest=largest)
+    return Message("why.no_usable_offer")
+
+
 def _one_instance(grid: dict[str, np.ndarray], rows: np.ndarray, devs: list[_Device]) -> np.ndarray:
     """Serving: the configurations among `rows` a plan could rent, whose replica (its tensor-parallel group) fits one
     instance of a usable offer of its device (replicas never span nodes); training: `rows` as they are."""
@@ -2150,8 +2159,7 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                         ratios.append(max(_limit_miss(bit, grid, j, req) for bit, j in near))
                     else:
                         # the smallest tensor-parallel group that meets the limits needs an instance
-                        parts.append(Message("why.serve_no_instance", tp=tp_min, largest=largest)
-                                     if serve and 0 < largest < tp_min else Message("why.no_usable_offer"))
+                        parts.append(no_rent_why(tp_min, largest, bool(serve)))
                         tier = 2
                 # only layouts an offer prices (finite cost: one a 1-card offer cannot rent has no hours to
                 # quote), and a clause only for a limit they miss (buyer review 3)

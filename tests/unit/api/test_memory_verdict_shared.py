@@ -20,7 +20,7 @@ BEFORE = {
         "memory_capacity_bytes", "memory_likely_short", "memory_likely_short_i18n", "memory_needed_bytes",
         "memory_per_gpu_bytes", "memory_pool_note", "memory_pool_note_i18n", "memory_usable_bytes", "memory_warning",
         "memory_warning_i18n", "model_id", "no_price", "no_price_i18n", "notes", "notes_i18n", "offer",
-        "offer_facts", "offer_kinds", "precision_note", "precision_note_i18n", "region", "runs",
+        "offer_facts", "offer_kinds", "period_note", "period_note_i18n", "precision_note", "precision_note_i18n", "region", "runs",
         "scaling_efficiency", "served", "serving_rule", "serving_rule_i18n", "stack", "tokens_per_s", "tpot_kind",
         "tpot_s", "users_note", "users_note_i18n"},
     "EstimateJson": {

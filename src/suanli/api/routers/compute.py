@@ -153,7 +153,8 @@ async def compare_ep(request: Request, body: CompareBody, lang: Annotated[Lang, 
                                    requests_per_s=body.requests_per_s, tpot_s=body.tpot_s, ttft_s=body.ttft_s,
                                    today=as_of(), error_bands=packaged_error_bands(), input_tokens=body.input,
                                    output_tokens=body.output, concurrent_users=body.concurrent_users,
-                                   asked=body.model)  # model_id: the checkpoint the job downloads
+                                   asked=body.model,  # model_id: the checkpoint the job downloads
+                                   hours=body.hours, days=body.days)  # serving: plan's period
         except InputError as e:  # the core says `gpu`; the request said devices
             if e.field == "gpu":
                 raise as_field(e, "devices") from None
@@ -182,7 +183,7 @@ async def migrate_ep(request: Request, body: MigrateBody,
                      lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
     """Migration cost and pay-back; the weeks' reason, workload note and verdict in the request's language. Prices
     are judged fresh or stale on `suanli migrate cost`'s date (`views.dates.as_of`: SUANLI_TODAY, else today)."""
-    from suanli.plan.compare import migration_cost
+    from suanli.plan.compare import ServingTargets, migration_cost
     from suanli.views.dates import as_of
 
     def run() -> dict[str, Any]:
@@ -195,7 +196,9 @@ async def migrate_ep(request: Request, body: MigrateBody,
             return with_migration_calibration(migration_cost(
                 c, lookup.model(c, body.model), body.to_gpu, body.from_gpu, body.monthly_spend, body.saving, body.task,
                 body.engineers, body.engineer_week, body.subsidy, body.horizon_months, region=body.region,
-                kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands(), asked=body.model), c)
+                kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands(), asked=body.model,
+                precision=body.precision,  # compare's serving targets, compare's field names
+                targets=ServingTargets(body.requests_per_s, body.tpot_s, body.ttft_s, body.input, body.output)), c)
         except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
             if e.field == "gpu":
                 raise as_field(e, "to_gpu" if e.name == body.to_gpu else "from_gpu") from None
