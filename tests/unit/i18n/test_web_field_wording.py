@@ -15,6 +15,7 @@ FORM_LABELS = {
     "requests_per_s": "rps", "concurrent_users": "users", "output": "output", "budget_cny": "budget",
     "deadline_hours": "deadline", "max_gpus": "max_gpus", "region": "region", "offer_kinds": "kinds",
     "framework": "framework_pick", "domestic_only": "domestic", "already_on": "already_on", "gpu": "tco_gpu",
+    "days": "period", "subsidy": "subsidy",  # Compare's period in days, the subsidy fields (task full-web)
 }
 
 

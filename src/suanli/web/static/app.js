@@ -71,17 +71,21 @@ const regionCell = (region, intl) => (region && region !== "international" ? esc
   (intl ? ` <span class="intl">${t("international")}</span>` : "");
 const kindLabel = k => t("kind_" + k);
 const basis = (region, kinds) => t("basis", {region: t("region_" + region), kinds: (kinds || ["listing"]).map(kindLabel).join(", ")});
+// a subsidised cost as the CLI's subsidy line writes it (plan.cost.subsidy_note): gross → net, else the figure alone
+const grossNet = (net, gross, sub, d = 0) => sub && gross != null && gross !== net
+  ? `<span class="gross">${fmt(gross, d)} →</span> ${fmt(net, d)}` : fmt(net, d);
 const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` class="${cls}"` : ""}>${html}</td>`;
 
 // ---- state in the URL (#tab=plan&model=…&task=…) -----------------------------------------------------
 // each tab's own fields: a link to one tab carries that tab's form only (the compare link no plan fields)
 const TAB_FORM = {
-  plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline",
+  plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline", "subsidy",
     "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision"],
-  compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-region", "cmp-kinds"],
-  value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-region", "tco-kinds"],
-  migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-region", "mig-kinds"],
-  rvb: ["rvb-gpu", "rvb-cards", "rvb-years", "rvb-util", "rvb-pattern", "rvb-server", "rvb-region", "rvb-kinds"], catalog: []};
+  compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-period", "cmp-period-unit", "cmp-region", "cmp-kinds"],
+  value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-subsidy", "tco-region", "tco-kinds"],
+  migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-precision", "mig-rps", "mig-tpot", "mig-ttft", "mig-input",
+    "mig-output", "mig-region", "mig-kinds"],
+  rvb: ["rvb-gpu", "rvb-cards", "rvb-years", "rvb-util", "rvb-pattern", "rvb-subsidy", "rvb-server", "rvb-region", "rvb-kinds"], catalog: []};
 const FORM = Object.values(TAB_FORM).flat();
 // a select's value that is none of its options (a link's unknown model): kept as an option of its own, so that the
 // request carries the typed name and the API's refusal ("did you mean …") reaches the user
@@ -180,7 +184,7 @@ $("#plan-form").addEventListener("submit", async ev => {
   const num = id => { const v = $(id).value; return v === "" ? undefined : Number(v); };
   const task = $("#task").value;
   const body = {model: $("#model").value, task, objective: $("#objective").value, max_gpus: num("#max-gpus"), gpus: num("#gpus"),
-    budget_cny: num("#budget"), deadline_hours: num("#deadline"), domestic_only: $("#domestic").checked,
+    budget_cny: num("#budget"), deadline_hours: num("#deadline"), subsidy: num("#subsidy"), domestic_only: $("#domestic").checked,
     region: $("#region").value, offer_kinds: kindsOf("#kinds")};
   if ($("#no-migration").checked) body.allow_migration = false;
   if (task === "inference") {
@@ -230,6 +234,12 @@ const layout = p => p.replicas != null ? `${p.replicas}×tp${p.tp} b${p.micro_ba
     `${p.recompute && p.recompute !== "none" ? "·" + esc(p.recompute) : ""}${p.precision !== "bf16" ? " " + esc(p.precision) : ""}` +
     `${p.offload_optimizer ? " +offload" : ""}${p.optimizer === "adamw8bit" ? " adamw8bit" : ""}`;
 
+// every reason of a device (the planner's `reasons`, most fundamental first) on a line of its own, ended by the
+// catalog's "why.sep", as the CLI prints them; a record saved before the list has the one sentence
+function whyLines(w) {
+  const rs = w.reasons && w.reasons.length ? w.reasons : [w.reason], sep = t("why.sep");
+  return rs.map((x, i) => `<div class="why-line">${esc(x)}${i < rs.length - 1 ? esc(sep) : ""}</div>`).join("");
+}
 function renderPlan(r) {
   $("#plan-error").hidden = true;
   $("#plan-results").hidden = false;
@@ -249,14 +259,14 @@ function renderPlan(r) {
     ${td("rank", p.rank, "num")}${td("device", esc(devName(p.device, p.device_name)))}${td("gpus", p.gpus, "num")}${td("layout", layout(p))}${td("framework", engineOf(p))}
     ${td("mem_usable", memCell(p), "num")}
     ${serving ? td("ttft", fmt(p.ttft_s == null ? null : p.ttft_s * 1000, 0), "num") + td("tpot", fmt(p.tpot_s == null ? null : p.tpot_s * 1000, 1), "num") : ""}
-    ${td("hours", fmt(p.hours), "num")}${td("cost", fmt(p.cost_cny, 0), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
+    ${td("hours", fmt(p.hours), "num")}${td("cost", grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
     ${td("offer", offerCell(p))}
     ${td("reason", esc(p.reason) + p.warnings.map(w => `<div class="warn">! ${esc(w)}</div>`).join(""), "reason")}</tr>`).join("");
   $("#plans-table").innerHTML = r.plans.length
     ? `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody>`
     : `<tbody><tr><td class="error">${t("no_plan")}<ul class="relax">${(r.relax || []).map(x => `<li>${esc(x)}</li>`).join("")}</ul></td></tr></tbody>`;
   $("#why-table").innerHTML = `<tbody>${r.why_not.filter(w => (w.reason_i18n || {}).id !== "why.ranked_below" && w.reason !== "ranked below the plans shown").slice(0, 10)
-    .map(w => `<tr>${td("device", esc(devName(w.device)))}${td("why", esc(w.reason), "reason")}</tr>`).join("")}</tbody>`;
+    .map(w => `<tr>${td("device", esc(devName(w.device)))}${td("why", whyLines(w), "reason")}</tr>`).join("")}</tbody>`;
   $("#side-by-side").innerHTML = "";
   memoryChart($("#chart-memory"), r.plans);
   if (r.request && r.request.task === "inference") servingChart($("#chart-pareto"), r);
@@ -271,7 +281,7 @@ $("#compare-plans-btn").addEventListener("click", () => {
   const fields = [["device", p => esc(devName(p.device, p.device_name))], ["gpus", p => p.gpus], ["layout", layout], ["framework", engineOf],
     ["mem_usable", memCell], ["tokens_per_s", p => fmt(p.tokens_per_s, 0)], ...(serving ? [["ttft", p => fmt(p.ttft_s * 1000, 0)], ["tpot", p => fmt(p.tpot_s * 1000, 1)]] : []),
     ["setup_hours", p => fmt(p.setup_hours, 2)], ["hours", p => fmt(p.hours)],
-    ["cost", p => fmt(p.cost_cny, 0)], ["migration", migrationCell], ["total", p => fmt(p.total_cost_cny, 0)], ["offer", offerCell], ["billing", p => esc(label("billing_unit", p.billing_unit))],
+    ["cost", p => grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy)], ["migration", migrationCell], ["total", p => fmt(p.total_cost_cny, 0)], ["offer", offerCell], ["billing", p => esc(label("billing_unit", p.billing_unit))],
     ["scaling", p => fmt(p.scaling_efficiency, 2)], ["warnings", p => p.warnings.map(esc).join("<br>")]];
   $("#side-by-side").innerHTML = `<div class="table-wrap" tabindex="0"><table id="side-table" class="side">${fields.map(([k, f]) => `<tr><th scope="row">${t(k)}</th>${plans.map(p => `<td>${f(p)}</td>`).join("")}</tr>`).join("")}</table></div>`;
 });
@@ -412,14 +422,16 @@ function renderValue(rows) {
 // ---- rent cost (TCO) per offer -------------------------------------------------------------------------
 $("#tco-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
-  await runTco({gpu: $("#tco-gpu").value, hours: Number($("#tco-hours").value), gpus: Number($("#tco-gpus").value || 1),
-    region: $("#tco-region").value, offer_kinds: kindsOf("#tco-kinds")});
+  const body = {gpu: $("#tco-gpu").value, hours: Number($("#tco-hours").value), gpus: Number($("#tco-gpus").value || 1),
+    region: $("#tco-region").value, offer_kinds: kindsOf("#tco-kinds")};
+  if ($("#tco-subsidy").value !== "") body.subsidy = Number($("#tco-subsidy").value);
+  await runTco(body);
 });
 async function runTco(body) {
   state.tcoBody = body;
   $("#tco-error").hidden = true; $("#tco-btn").disabled = true;
   try { state.tco = await api(pageUrl("/api/tco"), body); renderTco(state.tco); }
-  catch (e) { state.tco = null; $("#tco-table").innerHTML = ""; $("#tco-meta").textContent = ""; $("#tco-error").textContent = e.message; $("#tco-error").hidden = false; }
+  catch (e) { state.tco = null; $("#tco-table").innerHTML = ""; $("#tco-meta").textContent = ""; $("#tco-subsidy-note").hidden = true; $("#tco-error").textContent = e.message; $("#tco-error").hidden = false; }
   finally { $("#tco-btn").disabled = false; }
 }
 function renderTco(rows) {
@@ -435,7 +447,11 @@ function renderTco(rows) {
   const notes = r => (r.notes || []).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
   $("#tco-table").innerHTML = `<caption class="muted">${esc(t("tco_prices", {gpus: b.gpus || 1, hours: b.hours}))}</caption>` +
     `<thead><tr>${head.map(k => `<th scope="col">${esc(t(k))}</th>`).join("")}</tr></thead><tbody>` +
-    rows.map(r => `<tr${r.one_job === false ? ' class="separate"' : ""}>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", fmt(r.cost_cny, 0) + (r.cost_cny_max && r.cost_cny_max !== r.cost_cny ? "–" + fmt(r.cost_cny_max, 0) : ""), "num")}${td("tco.col.list_cny_per_card_hour", fmt(r.list_cny_per_card_hour, 2), "num")}${td("tco.col.effective_cny_per_card_hour", fmt(r.effective_cny_per_card_hour, 2), "num")}${perMillion ? td("tco.col.cny_per_million_tokens", fmt(r.cny_per_million_tokens, 2), "num") : ""}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}${td("tco.col.notes", notes(r), "cmp-text")}</tr>`).join("") + "</tbody>";
+    rows.map(r => `<tr${r.one_job === false ? ' class="separate"' : ""}>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", grossNet(r.cost_cny, r.gross_cost_cny, r.subsidy) + (r.cost_cny_max && r.cost_cny_max !== r.cost_cny ? "–" + fmt(r.cost_cny_max, 0) : ""), "num")}${td("tco.col.list_cny_per_card_hour", fmt(r.list_cny_per_card_hour, 2), "num")}${td("tco.col.effective_cny_per_card_hour", fmt(r.effective_cny_per_card_hour, 2), "num")}${perMillion ? td("tco.col.cny_per_million_tokens", fmt(r.cny_per_million_tokens, 2), "num") : ""}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}${td("tco.col.notes", notes(r), "cmp-text")}</tr>`).join("") + "</tbody>";
+  // the subsidy as the CLI's tco says it under its table: the first row's gross → net, and which figures are after it
+  const sub = rows.find(r => r.subsidy_note);
+  $("#tco-subsidy-note").hidden = !sub;
+  $("#tco-subsidy-note").textContent = sub ? t("tco_subsidy", {line: sub.subsidy_note}) : "";
 }
 
 // ---- compare ----------------------------------------------------------------------------------------
@@ -448,7 +464,10 @@ $("#compare-form").addEventListener("submit", async ev => {
   const task = $("#cmp-task").value;
   const body = {model: $("#cmp-model").value, task, gpus: Number($("#cmp-gpus").value || 1), devices,
     region: $("#cmp-region").value, offer_kinds: kindsOf("#cmp-kinds")};
-  if ($("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
+  // serving: a period (hours or days, as plan) bills plan's serving period; the tokens to generate then do not set the hours
+  const period = task === "inference" && $("#cmp-period").value !== "" ? Number($("#cmp-period").value) : undefined;
+  if (period !== undefined) body[$("#cmp-period-unit").value === "days" ? "days" : "hours"] = period;
+  else if ($("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
   await runCompare(body);
 });
 function cmpDevices() { return [...$("#cmp-devices").selectedOptions].map(o => o.value); }
@@ -457,6 +476,7 @@ function syncCmpTask() {
   const serve = $("#cmp-task").value === "inference";
   $("#cmp-tokens-label").textContent = t(serve ? "output" : "tokens");
   $("#cmp-tokens-label").dataset.i18n = serve ? "output" : "tokens";
+  document.querySelectorAll(".cmp-serve").forEach(e => { e.hidden = !serve; });
 }
 $("#cmp-task").addEventListener("change", syncCmpTask);
 function cmpFail(m) { state.compare = null; $("#cmp-table").innerHTML = ""; $("#cmp-meta").textContent = ""; $("#cmp-error").textContent = m; $("#cmp-error").hidden = false; }
@@ -475,7 +495,7 @@ function renderCompare(rows) {
   // what the API says about each row (the CLI's compare prints them under the table): layout notes, the bill
   // (whole instances, a minimum term), the evidence behind the speed, precision, memory headroom, calibration
   const notes = r => [r.layout_note && !(r.served && r.served.note) ? r.layout_note : null, ...(r.notes || []), r.memory_warning, r.memory_likely_short,
-    r.precision_note, r.calibration, r.evidence].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
+    r.precision_note, r.calibration, r.evidence, periods.length > 1 ? r.period_note : null].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
   const f = [["device", r => esc(devName(r.device, r.device_name))],
     ["layout", r => esc((r.layout || {}).label || "") + (r.layout && (r.layout.framework || r.layout.engine) ? ` <span class="muted">${esc(r.layout.framework || r.layout.engine)}</span>` : "")],
     ["mem_usable", r => memCell(r) + (r.memory_pool_note ? `<div class="muted pool-note">${esc(r.memory_pool_note)}</div>` : "")],
@@ -484,22 +504,34 @@ function renderCompare(rows) {
     // a request rate: tokens/s above is the layout's capacity; this is the rate served at its run batch
     ...(rows.some(r => r.served) ? [["served", r => r.served ? esc(r.served.note) : esc(r.layout_note || "")]] : []),
     ["hours", r => r.hours == null ? dash : fmt(r.hours, 2)],
-    ["cost", r => r.cost_cny == null ? dash : fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
+    ["cost", r => r.cost_cny == null ? dash : fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["job_cny_h", r => r.job_cny_per_card_hour == null ? dash : fmt(r.job_cny_per_card_hour, 2)], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
     ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
       : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")],
     ["note", notes]];
   // the serving rule (the TPOT assumed when none was given, the request lengths) is one for all rows: under the basis
-  $("#cmp-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) + (rows[0].serving_rule ? " · " + rows[0].serving_rule : "") : "";
+  // the serving period the hours and cost are billed for (plan's sentence): once under the basis when the rows agree,
+  // else in each row's notes
+  const periods = [...new Set(rows.map(r => r.period_note).filter(Boolean))];
+  $("#cmp-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) + (rows[0].serving_rule ? " · " + rows[0].serving_rule : "") +
+    (periods.length === 1 ? " · " + t("plan.assumed", {text: periods[0]}) : "") : "";
   $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr data-row="${k}"><th scope="row">${t(k)}</th>${rows.map(r => `<td class="${k === "note" || k === "layout" ? "cmp-text" : "num"}">${g(r)}</td>`).join("")}</tr>`).join("");
 }
 
 // ---- migrate: what the move costs (POST /api/migrate, as `suanli migrate cost`) ---------------------------
 $("#mig-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
-  await runMigrate({model: $("#mig-model").value, task: $("#mig-task").value, from_gpu: $("#mig-from").value,
+  const body = {model: $("#mig-model").value, task: $("#mig-task").value, from_gpu: $("#mig-from").value,
     to_gpu: $("#mig-to").value, monthly_spend: Number($("#mig-spend").value || 100000),
-    region: $("#mig-region").value, offer_kinds: kindsOf("#mig-kinds")});
+    region: $("#mig-region").value, offer_kinds: kindsOf("#mig-kinds")};
+  if (body.task === "inference") {  // compare's serving targets (POST /api/migrate's fields): each side is compare's row for them
+    if ($("#mig-precision").value) body.precision = $("#mig-precision").value;
+    [["#mig-rps", "requests_per_s"], ["#mig-tpot", "tpot_s"], ["#mig-ttft", "ttft_s"], ["#mig-input", "input"], ["#mig-output", "output"]]
+      .forEach(([id, k]) => { if ($(id).value !== "") body[k] = Number($(id).value); });
+  }
+  await runMigrate(body);
 });
+function syncMigTask() { const serve = $("#mig-task").value === "inference"; document.querySelectorAll(".mig-serve").forEach(e => { e.hidden = !serve; }); }
+$("#mig-task").addEventListener("change", syncMigTask);
 function migFail(m) { state.mig = null; $("#mig-table").innerHTML = ""; $("#mig-notes").innerHTML = ""; $("#mig-meta").textContent = ""; $("#mig-error").textContent = m; $("#mig-error").hidden = false; }
 async function runMigrate(body) {
   state.migBody = body;
@@ -525,6 +557,7 @@ function renderMigrate(r) {
     const lay = d.workload || {}, n = lay.gpus ?? 8;
     let v = t("mig.value.device_8", {tps: d.tokens_per_s_8_cards, cny: d.cny_per_card_hour, offer: d.offer});
     if (lay.replicas) v += t("mig.value.serving_layout", {tp: lay.tp, replicas: lay.replicas, batch: lay.batch});
+    if (lay.served_batch) v += t("mig.value.serves", {rps: lay.requests_per_s, batch: lay.served_batch});
     if (lay.layout_rule) v += t("mig.value.training_layout", {tp: lay.tp, pp: lay.pp, zero: lay.zero, batch: lay.batch, recompute: lay.recompute});
     if (d.layout_note) v += " — " + d.layout_note;
     rows.push([n === 8 ? t("mig.item.device_8", {device: devName(dev)}) : t("mig.item.device_n", {device: devName(dev), gpus: n}), esc(v)]);
@@ -548,7 +581,7 @@ $("#rvb-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
   const num = id => { const v = $(id).value; return v === "" ? undefined : Number(v); };
   const body = {gpu: $("#rvb-gpu").value, utilization: num("#rvb-util"), years: num("#rvb-years"), cards: num("#rvb-cards"),
-    server_share: num("#rvb-server"), use_pattern: $("#rvb-pattern").value, region: $("#rvb-region").value, offer_kinds: kindsOf("#rvb-kinds")};
+    server_share: num("#rvb-server"), subsidy: num("#rvb-subsidy"), use_pattern: $("#rvb-pattern").value, region: $("#rvb-region").value, offer_kinds: kindsOf("#rvb-kinds")};
   Object.keys(body).forEach(k => body[k] === undefined && delete body[k]);
   await runRvb(body);
 });
@@ -565,14 +598,14 @@ function renderRvb(r) {
   $("#rvb-error").hidden = true;
   const body = state.rvbBody || {}, tot = r.totals;
   $("#rvb-meta").textContent = devName(body.gpu) + " · " + basis(r.region, r.offer_kinds);
-  const rows = [[t("rvb_per_card_year", {share: pct(r.utilization)}), r.rent_at_utilization_cny, r.buy_at_utilization_cny],
+  const rows = [[t("rvb_per_card_year", {share: pct(r.utilization)}), r.rent_at_utilization_cny, r.buy_at_utilization_cny, r.gross_rent_at_utilization_cny],
     [t("rvb_full_use"), r.rent_cny_per_year_full_use, r.buy_cny_per_year],
     [t("rvb_total", {cards: tot.cards, years: fmt(tot.years, 2)}), tot.rent_cny, tot.own_cny],
     [t("rvb_capex_all", {cards: tot.cards}), null, tot.capex_all_cards_cny],
     [t("rvb_running", {cards: tot.cards, years: fmt(tot.years, 2)}), null, tot.running_cny],
     [t("rvb_capex"), null, r.capex_cny], [t("rvb_power"), null, r.power_cny_per_year_full_use]];
   $("#rvb-table").innerHTML = `<thead><tr><th scope="col">${esc(t("col.item"))}</th><th scope="col">${esc(t("rvb_rent"))}</th><th scope="col">${esc(t("rvb_own"))}</th></tr></thead><tbody>` +
-    rows.map(([k, a, b]) => `<tr><th scope="row">${esc(k)}</th>${td("rvb_rent", a == null ? "—" : yuan(a), "num")}${td("rvb_own", b == null ? "—" : yuan(b), "num")}</tr>`).join("") + "</tbody>";
+    rows.map(([k, a, b, g]) => `<tr><th scope="row">${esc(k)}</th>${td("rvb_rent", a == null ? "—" : (g != null && r.subsidy ? "¥" + grossNet(a, g, r.subsidy) : yuan(a)), "num")}${td("rvb_own", b == null ? "—" : yuan(b), "num")}</tr>`).join("") + "</tbody>";
   // the verdict and the difference are the core's (plan.cost.rent_vs_buy_totals), as the CLI prints them
   const o = r.rent_offer, fr = r.fresh_rent_range;
   const line = (k, html, cls = "") => `<p${cls ? ` class="${cls}"` : ""}><strong>${esc(t(k))}:</strong> ${html}</p>`;
@@ -584,6 +617,14 @@ function renderRvb(r) {
       (o.stale ? `<div class="warn">${esc(o.stale)}</div>` : "") + "<br>" : "") + `<span class="muted">${esc(r.rent_at_utilization_note)}</span>`) +
     (r.commitment_note ? line("rvb_commitment", esc(r.commitment_note), "warn") : "") +
     (r.server_share_note ? line("rvb_server_note", esc(r.server_share_note)) : "") +
+    // the subsidy (rent side only), the purchase prices' rows and dates, their staleness and notes, whole servers, and
+    // the rent's notes (separate instances), as the CLI prints them
+    (r.subsidy_note ? line("subsidy", esc(t("rvb.subsidy_rent_only", {line: r.subsidy_note}))) : "") +
+    (r.card_price_date || r.server_price_date ? line("rvb_purchase", ["card", "server"].filter(w => r[w + "_price_date"])
+      .map(w => esc(t("rvb.purchase." + w, {id: r[w + "_price_id"], date: r[w + "_price_date"]}))).join("<br>") +
+      (r.purchase_notes || []).map(n => `<div class="warn">! ${esc(n)}</div>`).join("")) : "") +
+    (r.servers ? `<p>${esc(t("rvb.purchase.servers", {servers: r.servers, server_cards: r.server_cards, cards: tot.cards}))}</p>` : "") +
+    (r.rent_notes || []).map(n => `<p class="warn">! ${esc(n)}</p>`).join("") +
     (fr && fr.offers.length > 1 ? `<p class="warn">${esc(rvbFresh(fr))}</p>` : "");
 }
 // the close call's break-even at the cheapest and dearest fresh price, in the CLI's words (cli.rvb.be_*): buying
@@ -664,7 +705,7 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   ["#mig-from", "#mig-to", "#rvb-gpu"].forEach(s => { $(s).innerHTML = devOpts; });
   $("#mig-from").value = "h100-sxm"; $("#mig-to").value = "ascend-910b"; $("#rvb-gpu").value = "rtx-4090";
   FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
-  restoreForm(); syncTask(); syncCmpTask(); fillFrameworks(params.get("framework") || "");
+  restoreForm(); syncTask(); syncCmpTask(); syncMigTask(); fillFrameworks(params.get("framework") || "");
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();
   document.body.dataset.ready = "1";
 })().catch(showInit);
