@@ -139,25 +139,25 @@ def test_why_not_one_reason_per_line(browser: Any, base_url: str, lang: str, siz
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", LANGS)
 def test_compare_serving_period(browser: Any, base_url: str, lang: str, size: str) -> None:
-    """Serving compared over 30 days: sent as days (a number), each row billed 720 h, the period note shown; the
-    period field is for serving only."""
+    """Serving 2 requests/s compared over 30 days: sent as numbers (days, requests_per_s), each row billed 720 h as
+    plan bills the period, the period note shown; the rate and period fields are for serving only."""
     zh = lang == "zh"
     pg = _open(browser, base_url, lang, size,
-               "tab=compare&cmp-task=inference&cmp-devices=rtx-4090,l20&cmp-period=30&cmp-period-unit=days")
+               "tab=compare&cmp-task=inference&cmp-devices=rtx-4090,l20&cmp-rps=2&cmp-period=30&cmp-period-unit=days")
     assert pg.locator("#cmp-period").is_visible()
     _answer(pg, "#cmp-btn", "#cmp-table", "#cmp-error")
     body = pg.evaluate("state.cmpBody")
-    assert body["days"] == 30 and "tokens" not in body and "hours" not in body, body
+    assert body["days"] == 30 and body["requests_per_s"] == 2 and "tokens" not in body and "hours" not in body, body
     rows = pg.evaluate("state.compare")
     assert all(r["hours"] == 720 and r["period_note"] for r in rows)
     meta = pg.locator("#cmp-meta").inner_text()
     assert rows[0]["period_note"] in meta and ("假设" if zh else "assumed") in meta, meta
     assert ("服务时长" if zh else "Serving period") in meta and "720" in meta
     h = _hash(pg)
-    assert h["cmp-period"] == ["30"] and h["cmp-period-unit"] == ["days"]
+    assert h["cmp-period"] == ["30"] and h["cmp-period-unit"] == ["days"] and h["cmp-rps"] == ["2"]
     _checks(pg, f"compare period {size} {lang}")
     pg.select_option("#cmp-task", "lora")
-    assert pg.locator("#cmp-period").is_hidden()
+    assert pg.locator("#cmp-period").is_hidden() and pg.locator("#cmp-rps").is_hidden()
     assert pg.errors == []  # type: ignore[attr-defined]
     pg.context.close()
 

@@ -81,7 +81,7 @@ const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` cl
 const TAB_FORM = {
   plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline", "subsidy",
     "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision"],
-  compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-period", "cmp-period-unit", "cmp-region", "cmp-kinds"],
+  compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-rps", "cmp-period", "cmp-period-unit", "cmp-region", "cmp-kinds"],
   value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-subsidy", "tco-region", "tco-kinds"],
   migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-precision", "mig-rps", "mig-tpot", "mig-ttft", "mig-input",
     "mig-output", "mig-region", "mig-kinds"],
@@ -464,10 +464,13 @@ $("#compare-form").addEventListener("submit", async ev => {
   const task = $("#cmp-task").value;
   const body = {model: $("#cmp-model").value, task, gpus: Number($("#cmp-gpus").value || 1), devices,
     region: $("#cmp-region").value, offer_kinds: kindsOf("#cmp-kinds")};
-  // serving: a period (hours or days, as plan) bills plan's serving period; the tokens to generate then do not set the hours
-  const period = task === "inference" && $("#cmp-period").value !== "" ? Number($("#cmp-period").value) : undefined;
+  // serving a rate or for a period (hours or days, as plan) bills plan's serving period (a rate alone: the default
+  // month); the tokens to generate then do not set the hours
+  const serve = task === "inference", val = id => serve && $(id).value !== "" ? Number($(id).value) : undefined;
+  const rate = val("#cmp-rps"), period = val("#cmp-period");
+  if (rate !== undefined) body.requests_per_s = rate;
   if (period !== undefined) body[$("#cmp-period-unit").value === "days" ? "days" : "hours"] = period;
-  else if ($("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
+  if (rate === undefined && period === undefined && $("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
   await runCompare(body);
 });
 function cmpDevices() { return [...$("#cmp-devices").selectedOptions].map(o => o.value); }
