@@ -158,8 +158,12 @@ class CompareRow(MemoryVerdictJson):
     cny_per_card_hour: float | None
     card_hour_billing_unit: str | None = Field(description="billing unit of the offer behind cny_per_card_hour (hour, "
                                                "or a longer unit at full use)")
+    job_cny_per_card_hour: float | None = Field(None, description="this job's, tco's effective_cny_per_card_hour: "
+                                                "cost_cny ÷ cards ÷ hours (idle cards of a whole instance or a "
+                                                "minimum term count); null without a cost")
     dense_tflops: float | None
-    effective_tflops_per_cny_hour: float | None
+    effective_tflops_per_cny_hour: float | None = Field(description="dense TFLOPS × scaling per ¥ of "
+                                                        "job_cny_per_card_hour (of cny_per_card_hour without a cost)")
     stack: str
     evidence: str | None = Field(None, description="what the out-of-sample validation cases say about tokens_per_s "
                                  "on this device's stack (their number and median signed error), else null")

@@ -27,6 +27,7 @@ from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelA
 from suanli.errors import InputError, NotFoundError
 from suanli.estimate.estimate import Estimate, estimate
 from suanli.i18n import Message
+from suanli.units import GB
 
 __all__ = [
     "ComparisonRow",
@@ -96,7 +97,7 @@ def device_for_result(cat: Catalog, r: BenchResult) -> Accelerator:
     src = f"bench:{r.id}"
     note = "the host's own microbenchmark, used as its peak"
     specs: dict[str, Any] = {
-        "memory_bandwidth_gb_per_s": {"value": r.micro.bandwidth.bytes_per_s / 1e9, "source": src, "note": note},
+        "memory_bandwidth_gb_per_s": {"value": r.micro.bandwidth.bytes_per_s / GB, "source": src, "note": note},
     }
     for mm in r.micro.matmul:
         # the field the estimator reads a dtype's peak from first (catalog.peaks.PEAK_FIELDS, the one table); tf32
@@ -234,7 +235,7 @@ def micro_spread_warnings(results: list[BenchResult], device: str | None = None)
             groups.setdefault((r.backend.host, dev, "matmul", mm.roof_precision(), mm.n), []).append((mm.tflops, r.id))
         if r.micro.bandwidth is not None:
             b = r.micro.bandwidth
-            groups.setdefault((r.backend.host, dev, "copy", "", b.buffer_bytes), []).append((b.bytes_per_s / 1e9, r.id))
+            groups.setdefault((r.backend.host, dev, "copy", "", b.buffer_bytes), []).append((b.bytes_per_s / GB, r.id))
     out: list[Message] = []
     for (host, dev, kind, precision, size), vals in sorted(groups.items()):
         if len({rid for _, rid in vals}) < 2:

@@ -19,6 +19,7 @@ import re
 import uuid
 from importlib import resources
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -137,12 +138,22 @@ class Tf32Setting(BaseModel):
             return "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1"
         return f"float32_matmul_precision {self.float32_matmul_precision}"
 
-    def describe(self) -> str:
-        """One line of what was read, e.g. `on (float32_matmul_precision high, NVIDIA_TF32_OVERRIDE unset)`."""
-        env = ", ".join(f"{k}={self.env[k]}" if k in self.env else f"{k} unset" for k in TF32_ENV_VARS)
-        return (f"{'on' if self.matmul_tf32 else 'off'} (float32_matmul_precision {self.float32_matmul_precision}, "
-                f"cuda.matmul.allow_tf32 {self.cuda_matmul_allow_tf32}, cudnn.allow_tf32 {self.cudnn_allow_tf32}, "
-                f"{env})")
+    def describe(self, translate: Callable[..., str] | None = None) -> str:
+        """One line of what was read, e.g. `on (float32_matmul_precision high, NVIDIA_TF32_OVERRIDE unset)`, in the
+        language of `translate` (a catalog message id and its parameters to text, as `cli.output.tr`; None: English,
+        the text a result records); the torch names and values stay as torch spells them."""
+        if translate is None:
+            from suanli.i18n import t
+
+            def translate(msg_id: str, /, **params: Any) -> str:
+                return t(msg_id, "en", "cli", **params)
+        env = [f"{k}={self.env[k]}" if k in self.env else translate("cli.bench.env_unset", name=k)
+               for k in TF32_ENV_VARS]
+        settings = [f"float32_matmul_precision {self.float32_matmul_precision}",
+                    f"cuda.matmul.allow_tf32 {self.cuda_matmul_allow_tf32}", f"cudnn.allow_tf32 {self.cudnn_allow_tf32}",
+                    *env]
+        return translate("cli.bench.tf32_setting", state=translate("cli.bench.on" if self.matmul_tf32 else "cli.bench.off"),
+                         settings=translate("cli.bench.sep").join(settings))
 
 
 class MatmulResult(BaseModel):

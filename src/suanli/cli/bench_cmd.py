@@ -60,15 +60,8 @@ def _row(r: Any) -> dict[str, Any]:
 
 
 def _tf32_text(s: Any) -> str:
-    """`Tf32Setting.describe()` in this run's language (English: the same text, byte for byte); the torch names
-    and values stay as torch spells them."""
-    from suanli.bench.results import TF32_ENV_VARS
-
-    env = [f"{k}={s.env[k]}" if k in s.env else tr("cli.bench.env_unset", name=k) for k in TF32_ENV_VARS]
-    settings = [f"float32_matmul_precision {s.float32_matmul_precision}", f"cuda.matmul.allow_tf32 {s.cuda_matmul_allow_tf32}",
-                f"cudnn.allow_tf32 {s.cudnn_allow_tf32}", *env]
-    return tr("cli.bench.tf32_setting", state=tr("cli.bench.on" if s.matmul_tf32 else "cli.bench.off"),
-              settings=tr("cli.bench.sep").join(settings))
+    """`Tf32Setting.describe` in this run's language (English: the same text, byte for byte), the one function."""
+    return str(s.describe(tr))
 
 
 def _accuracy_text(r: Any) -> str:

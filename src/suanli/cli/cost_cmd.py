@@ -214,14 +214,18 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "tokens_per_s": r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit"),
             "scaling": r["scaling_efficiency"] if r.get("runs", True) else None, "hours": r["hours"],
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
+            # tco's job ¥/card-h (the bill ÷ cards ÷ hours: idle cards of a whole instance count); the value column's
+            "job_cny_per_card_hour": r.get("job_cny_per_card_hour"),
             "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"] if r.get("runs", True) else None,
             "stack": _stack(cat, r["stack"]),
         } for r in rows]
         cols = list(table[0])
         # the title names the checkpoint the job downloads, as plan/estimate do (`lookup.checkpoint_id`: the rows'
         # model_id; a config.json: hf_config's config_model_name)
+        if all(r.get("job_cny_per_card_hour") is None for r in rows):  # no bill (no hours): no job price to show
+            cols.remove("job_cny_per_card_hour")
         emit_rows(table, cols, title=tr("cli.compare.title", model=rows[0]["model_id"], task=task, gpus=gpus),
-                  headers=col_headers(cols, "compare.col"))
+                  headers=col_headers(cols, "compare.col"), keep_always=("cost_cny", "job_cny_per_card_hour"))
         # each row's bill in words (tco's notes: billing rounding, a machine or block rented whole), numbered under
         # the table as tco numbers them, one number per distinct sentence, naming the devices it applies to
         bill_notes: dict[str, list[str]] = {}

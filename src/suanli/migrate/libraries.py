@@ -88,7 +88,7 @@ def load_libraries(data_dir: Path = DATA_DIR) -> Libraries:
     for lib in libs.libraries:
         missing = [s for s in lib.sources if s not in known]
         if missing:
-            raise DataFileError(str(path), None, lib.id, Message("err.unknown_source_ids", ids=", ".join(missing)))
+            raise DataFileError(str(path), lib.id, "sources", Message("err.unknown_source_ids", ids=", ".join(missing)))
     return libs
 
 

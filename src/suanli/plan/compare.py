@@ -22,9 +22,10 @@ from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, duration, messages, render
 from suanli.estimate.memory import preallocate_fraction, weights_bytes
-from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cost, job_hours_on_offer,
-                              migration_tco, rent_bill, yuan_per_effective_tflops)
-from suanli.plan.request import make_request
+from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cny_per_card_hour, job_cost,
+                              job_hours_on_offer, migration_tco, period_billed_hours, rent_bill,
+                              yuan_per_effective_tflops)
+from suanli.plan.request import DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
                                 round_down_rate, serving_capacity, serving_layout)
@@ -221,7 +222,7 @@ def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned
 
 def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, batch: int,
                       tokens: float | None, tp: int | None,
-                      lengths: tuple[int, int] = (512, 256)) -> tuple[Workload, Message | None]:
+                      lengths: tuple[int, int] = DEFAULT_LENGTHS) -> tuple[Workload, Message | None]:
     """Serving on exactly `gpus` cards as the planner lays it out (replicas × tp = gpus, tp within a node) with the
     engine `suanli estimate` defaults to on the device's stack: the tp with the most output tokens/s that fits, the
     widest when none fits. Returns the workload and, when nothing fits, why."""
@@ -276,7 +277,7 @@ def serving_target(requests_per_s: float | None = None, tpot_s: float | None = N
 def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                    tp: int | None, requests_per_s: float | None, tpot_s: float | None,
                    ttft_s: float | None,
-                   error_bands: dict[str, ErrorBand] | None = None, lengths: tuple[int, int] = (512, 256),
+                   error_bands: dict[str, ErrorBand] | None = None, lengths: tuple[int, int] = DEFAULT_LENGTHS,
                    steady: bool = False) -> tuple[Workload, Message | None]:
     """Serving on exactly `gpus` cards as the planner searches it (`plan.search.serving_layout`: replicas × tp =
     gpus, the batch per replica, the planner's engine for the device's stack), within the targets (`tpot_s` already
@@ -302,7 +303,7 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
 def _rate_search(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
                  requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
                  error_bands: dict[str, ErrorBand] | None,
-                 lengths: tuple[int, int] = (512, 256),
+                 lengths: tuple[int, int] = DEFAULT_LENGTHS,
                  users: int | None = None) -> tuple[Layout | None, Message | None]:
     """The planner's serving search (`plan.search.serving_layout`) for `requests_per_s` on exactly `gpus` cards,
     `tp` pinned when given: the layout with the batch each replica runs to carry the rate and that batch's TPOT and
@@ -329,7 +330,7 @@ def _capacity_row(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: st
 def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tokens: float | None,
                  tp: int | None, requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
                  error_bands: dict[str, ErrorBand] | None = None,
-                 lengths: tuple[int, int] = (512, 256),
+                 lengths: tuple[int, int] = DEFAULT_LENGTHS,
                  users: int | None = None) -> tuple[Workload, Message | None, Layout | None]:
     """A compare with a request rate: the row is the cards' capacity, the rate what it serves.
 
@@ -397,7 +398,7 @@ def serving_row_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precisio
                        tp: int | None = None, batch: int | None = None, requests_per_s: float | None = None,
                        tpot_s: float | None = None, ttft_s: float | None = None,
                        error_bands: dict[str, ErrorBand] | None = None,
-                       lengths: tuple[int, int] = (512, 256),
+                       lengths: tuple[int, int] = DEFAULT_LENGTHS,
                        users: int | None = None) -> tuple[Workload, Message | None, Layout | None]:
     """The serving layout of a compare row on exactly `gpus` cards of `acc`, the one function `compare` and
     `migrate cost --task inference` take it from: `batch` given, that batch (`_inference_layout`); a rate, the cards'
@@ -488,8 +489,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     the job downloads (`model_id`: `lookup.checkpoint_id` of the task and the name `asked`, as plan and estimate do).
     Serving hours and cost are plan's (`serving_period`): a rate or a stated period (`hours`, `days`) bills the period
     (default one calendar month, 730 h, its set-up not billed; a stated one holds the set-up at its start), else
-    `tokens` to generate bill their hours and the set-up, as `suanli plan` bills them. Each row's ¥ per card-hour and
-    TFLOPS per ¥ are the offer's that priced the row (`offer`), one offer per row."""
+    `tokens` to generate bill their hours and the set-up, as `suanli plan` bills them. Each row's ¥ per card-hour is the list
+    price of the offer that priced the row (`offer`, one offer per row); `job_cny_per_card_hour` is the job's own (tco's
+    "job ¥/card-h": the bill ÷ cards ÷ hours, idle cards of a whole instance or a minimum term counted), and TFLOPS
+    per ¥ is priced from it (from the list price where the row has no bill)."""
     full = cat
     priced = offer_q.filter_catalog(cat, region, kinds)
     if not 2 <= len(devices) <= 4:
@@ -537,8 +540,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     if task != "inference" and (input_tokens is not None or output_tokens is not None):
         raise InputError("input" if input_tokens is not None else "output",
                          Message("err.serving_lengths_only", input_field="input", output_field="output"))
-    input_tokens = 512 if input_tokens is None else input_tokens
-    output_tokens = 256 if output_tokens is None else output_tokens
+    input_tokens = DEFAULT_INPUT_TOKENS if input_tokens is None else input_tokens
+    output_tokens = DEFAULT_OUTPUT_TOKENS if output_tokens is None else output_tokens
     lengths = (input_tokens, output_tokens)
     if task == "inference":
         rule = Message("cmp.serving.lengths", input_field="input", output_field="output",
@@ -597,8 +600,13 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             basis = card_hour_among([o for t_ in tries for o in t_[0][3]], today)
             used = basis[1] if basis else None
         price = offer_q.card_hour_price(used) if used is not None else None
+        # the job's own price per card-hour, tco's "job ¥/card-h" (`plan.cost.job_cny_per_card_hour`: the bill ÷ the
+        # cards asked for ÷ the hours billed), so the cards an instance or a minimum term leaves idle count; the
+        # value column is priced from it (a row with no bill: the list price)
+        job_price = job_cny_per_card_hour(cost.cost_cny, gpus, hours) if cost is not None and hours else None
         peak = _peak_tflops(acc, prec)
         eff = c["scaling"].get("efficiency") or 1.0
+        value_price = job_price if job_price is not None else price
         native = native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
         # the plan's memory-within-error check, the one function (buyer regression 4)
         tight = (memory_within_error(dict(error_bands or {}), lookup.stack(cat, acc.stack), task,
@@ -661,8 +669,11 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "notes_i18n": list(cost.notes_i18n) if cost else [],
             "cny_per_card_hour": price,
             "card_hour_billing_unit": used.billing_unit if used is not None else None,
+            "job_cny_per_card_hour": job_price,
             "dense_tflops": peak,
-            "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, eff) if price and peak else None,
+            # per ¥ of the job's price per card-hour (the list price where the row has no bill)
+            "effective_tflops_per_cny_hour": (yuan_per_effective_tflops(value_price, peak, eff)
+                                              if value_price and peak else None),
             "stack": acc.stack,
             "evidence": render(evidence) if evidence is not None else None,
             "evidence_i18n": evidence.to_json() if evidence is not None else None,
@@ -715,31 +726,18 @@ def _on_network(priced: Catalog, acc: Any, net: float | None) -> list[Offer] | N
                  or offer_q.offer_network_gbit_per_s(o) == net)]
 
 
-MAX_PERIOD_HOURS = 1e6  # PlanRequest.hours' bound (days: 1e5)
-
-
 def serving_period(task: str, requests_per_s: float | None, tokens: float | None, hours: float | None,
                    days: float | None) -> tuple[float, bool] | None:
-    """The serving period a compare row is billed for, plan's rule and request fields (`PlanRequest.hours`/`days`,
-    `serving_hours`, `setup_in_period`): with a request rate or a stated period, (the period: `hours`, `days` × 24,
-    else one calendar month `units.HOURS_PER_MONTH`; whether it was stated, so the set-up is held inside it); None
-    where the hours come from `tokens` to generate (a job) or nothing gives them. Refused: a period for training, both
-    `hours` and `days`, a period beside `tokens` without a rate (a job or a period, not both)."""
-    if hours is None and days is None:
-        return (HOURS_PER_MONTH, False) if task == "inference" and requests_per_s is not None else None
-    name = "hours" if hours is not None else "days"
-    if task != "inference":
-        raise InputError(name, Message("err.serving_period_only", field="tokens"))
-    if hours is not None and days is not None:
-        raise InputError("hours", Message("error.req.hours_or_days"))
-    hi = MAX_PERIOD_HOURS if hours is not None else MAX_PERIOD_HOURS / 10
-    v = hours if hours is not None else days
-    assert v is not None
-    if not (math.isfinite(v) and 0 < v <= hi):
-        raise InputError(name, Message("err.must_be_a_number_in_got_2", hi=hi, v=v))
-    if tokens is not None and requests_per_s is None:
-        raise InputError(name, Message("err.tokens_or_serving_period", tokens_field="tokens"))
-    return (hours if hours is not None else v * 24), True
+    """The serving period a compare row is billed for: plan's request (`make_request`) with these fields, so
+    compare refuses and accepts what plan does (a period for training, both `hours` and `days`, a period beside
+    `tokens` without a rate, a period with neither a rate nor tokens, the bounds), and its
+    (`PlanRequest.serving_hours`: `hours`, `days` × 24 or the 730-h month; `setup_in_period`: a stated period holds
+    the set-up at its start) where it serves a rate; None where the hours come from `tokens` to generate (a job) or
+    nothing gives them."""
+    if hours is None and days is None and not (task == "inference" and requests_per_s is not None):
+        return None
+    req = make_request(model="x", task=task, requests_per_s=requests_per_s, tokens=tokens, hours=hours, days=days)
+    return (req.serving_hours, req.setup_in_period) if req.requests_per_s else None
 
 
 def _priced_job(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, w: Workload, net: float | None, gpus: int,
@@ -768,8 +766,8 @@ def _priced_job(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, w: Worklo
         first_h = float(t.get("first_serve_hours") or 0.0)
         hours, stated = period
 
-        def on_offer(o: Offer) -> float:
-            return max(hours, job_hours_on_offer(o, first_h, dl_bytes, dl_h)) if stated else hours
+        def on_offer(o: Offer) -> float:  # plan's rule, the one function (`search._price`)
+            return period_billed_hours(hours, job_hours_on_offer(o, first_h, dl_bytes, dl_h)) if stated else hours
     else:
         def on_offer(o: Offer) -> float:
             return job_hours_on_offer(o, hours or 0.0, dl_bytes, dl_h)
@@ -822,7 +820,7 @@ def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: fl
             "cards_rented": c.cards_rented, "cost_cny": c.cost_cny, "cost_cny_max": c.cost_cny_max,
             # two prices per card-hour: the offer's at full use (a 730-h month, as compare shows it) and this job's
             "list_cny_per_card_hour": offer_q.card_hour_price(o),
-            "effective_cny_per_card_hour": c.cost_cny / (gpus * hours), "notes": notes,
+            "effective_cny_per_card_hour": job_cny_per_card_hour(c.cost_cny, gpus, hours), "notes": notes,
             "notes_i18n": notes_i18n, "one_job": one_job,
             # the subsidy (`plan.cost.subsidy_note`, job_cost's): the bill before it and the line that says it
             "subsidy": c.subsidy, "gross_cost_cny": c.gross_cost_cny, "subsidy_note": c.subsidy_note,
@@ -899,7 +897,8 @@ class ServingTargets:
                  input_tokens: int | None = None, output_tokens: int | None = None) -> None:
         self.requests_per_s, self.tpot_s, self.ttft_s = requests_per_s, tpot_s, ttft_s
         self.given = any(v is not None for v in (requests_per_s, tpot_s, ttft_s, input_tokens, output_tokens))
-        self.lengths = (512 if input_tokens is None else input_tokens, 256 if output_tokens is None else output_tokens)
+        self.lengths = (DEFAULT_INPUT_TOKENS if input_tokens is None else input_tokens,  # plan's defaults
+                        DEFAULT_OUTPUT_TOKENS if output_tokens is None else output_tokens)
         self.input_tokens, self.output_tokens = input_tokens, output_tokens
 
     def check(self, task: str) -> None:

@@ -35,9 +35,11 @@ __all__ = [
     "cost_per_million_tokens",
     "held_hours",
     "job_cost",
+    "job_cny_per_card_hour",
     "job_hours_on_offer",
     "migration_tco",
     "offer_download_delta_h",
+    "period_billed_hours",
     "rent_bill",
     "rent_vs_buy",
     "rent_vs_buy_totals",
@@ -71,6 +73,22 @@ def job_hours_on_offer(offer: Offer, total_h: float, dl_bytes: float, dl_h: floa
     rate `dl_h`) with the download at the offer's own rate (`offer_download_delta_h`), as the planner bills them."""
     gbit = offer_download_gbit_per_s(offer)
     return float(total_h + offer_download_delta_h(dl_bytes, dl_h, float("nan") if gbit is None else gbit))
+
+
+def period_billed_hours(period_h: Any, first_serve_h: Any) -> Any:
+    """The hours a stated serving period (`PlanRequest.setup_in_period`) is billed: the period is the rental and the
+    first serve (set-up, its download at the offer's rate: `job_hours_on_offer`) takes its start, so the period, or
+    the first serve where that is longer. One rule for plan's vectors (`search._price`) and compare's offer (a float
+    for floats, `np.maximum` element-wise for arrays)."""
+    out = np.maximum(period_h, first_serve_h)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def job_cny_per_card_hour(cost_cny: float, gpus: int, hours: float) -> float:
+    """A job's own price per card-hour (tco's "job ¥/card-h"): its bill ÷ the cards it asked for ÷ its hours, so
+    the cards a whole instance or a minimum term makes it pay for and leave idle count (an 8-card month rented for
+    1 card for 100 h: ¥15,000 ÷ 1 ÷ 100), unlike the offer's list price at full use (`offers.card_hour_price`)."""
+    return cost_cny / (gpus * hours)
 
 
 class JobCost(BaseModel):

@@ -14,13 +14,17 @@ from suanli.units import HOURS_PER_MONTH
 if TYPE_CHECKING:
     from suanli.plan.search import PlanResult
 
-__all__ = ["MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
+__all__ = ["DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
 _MAX_REQUESTS_PER_S = 1e6  # requests_per_s's own bound below
 # serving settings: given without a task they make it inference (README: `suanli plan … --requests-per-s 5`)
 _SERVING_FIELDS = ("requests_per_s", "concurrent_users", "ttft_s", "tpot_s", "tokens_per_s_per_user")
+# serving request lengths when none are given (plan's `input`/`output`; compare and migrate cost take these too)
+DEFAULT_INPUT_TOKENS = 512
+DEFAULT_OUTPUT_TOKENS = 256
+DEFAULT_LENGTHS = (DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS)
 SLOW_TPOT_S = 1.0  # assumed: a TPOT target over 1 s per token is most likely tokens/s typed as seconds (30 → 1/30 s)
 
 
@@ -53,8 +57,8 @@ class PlanRequest(BaseModel):
     concurrent_users: int | None = Field(
         None, ge=1, le=MAX_CONCURRENT_USERS, description="serving: users streaming at once, instead of requests_per_s "
         "(needs tpot_s; requests_per_s = users ÷ (ttft_s + output × tpot_s), Little's law; ttft_s not given: 0)")
-    input: int = Field(512, ge=1, le=1_048_576)
-    output: int = Field(256, ge=1, le=1_048_576)
+    input: int = Field(DEFAULT_INPUT_TOKENS, ge=1, le=1_048_576)
+    output: int = Field(DEFAULT_OUTPUT_TOKENS, ge=1, le=1_048_576)
     ttft_s: float | None = Field(None, gt=0, description="time-to-first-token target")
     tpot_s: float | None = Field(None, gt=0, description="time-per-output-token target")
     tokens_per_s_per_user: float | None = Field(
@@ -136,6 +140,7 @@ class PlanRequest(BaseModel):
             object.__setattr__(self, "tpot_s", tpot)  # frozen model: set once, while validating
         if self.concurrent_users is not None:
             self._derive_rate()
+        self._check_period()
         if self.task == "inference":
             if self.requests_per_s is None and self.tokens is None:
                 raise Invalid(Message("error.req.inference_needs_rate"))
@@ -143,9 +148,24 @@ class PlanRequest(BaseModel):
             raise Invalid(Message("error.req.training_needs_tokens"))
         if self.objective == "fastest-within-budget" and self.budget_cny is None:
             raise Invalid(Message("error.req.fwb_needs_budget"))
-        if self.hours is not None and self.days is not None:
-            raise Invalid(Message("error.req.hours_or_days"))
         return self
+
+    def _check_period(self) -> None:
+        """The serving period's refusals, plan's and compare's one rule: hours or days, not both; a period serves
+        (a training job's hours come from its tokens); beside tokens to generate it needs a request rate (a job or a
+        period, not both: with a rate the period is billed)."""
+        if self.hours is None and self.days is None:
+            return
+        name = "hours" if self.hours is not None else "days"
+        if self.hours is not None and self.days is not None:
+            raise _Refused("hours: give the serving period as hours or days, not both",
+                           Message("error.req.hours_or_days"))
+        if self.task != "inference":
+            msg = Message("err.serving_period_only", field="tokens")
+            raise _Refused(f"{name}: {render(msg)}", msg)
+        if self.tokens is not None and not self.requests_per_s:
+            msg = Message("err.tokens_or_serving_period", tokens_field="tokens")
+            raise _Refused(f"{name}: {render(msg)}", msg)
 
     def _derive_rate(self) -> None:
         """requests_per_s from concurrent_users (Little's law, `rate_from_users`); a rate given beside it must be

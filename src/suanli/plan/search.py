@@ -91,7 +91,7 @@ from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, duration, render, t
 from suanli.plan.cost import (billed_cost, billing_note, cost_assumptions, gross_of, job_cost, offer_download_delta_h,
-                              subsidy_note)
+                              period_billed_hours, subsidy_note)
 from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
 
@@ -1013,7 +1013,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         billed = np.full(di.shape, 1.0 if horizon else 0.0)
         setup_h = first["total_h"] * billed
         if req.setup_in_period:
-            total_h = np.maximum(hours, setup_h)  # the period, or the set-up where it is longer
+            total_h = period_billed_hours(hours, setup_h)  # the period, or the set-up where it is longer
             hours = total_h - setup_h  # the serving hours
         else:
             total_h = hours + setup_h
@@ -1089,7 +1089,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         delta = offer_download_delta_h(dl_bytes, dl_h, gbit)  # the offer's own download rate (one function)
         hours = base_h + delta * billed  # serving without a horizon: the set-up is not billed
         if in_period:  # a stated serving period is the rental: the offer's download moves the first serve only
-            hours = np.maximum(req.serving_hours, first_h + delta)
+            hours = period_billed_hours(req.serving_hours, first_h + delta)  # compare bills the period so too
         c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub, min_cards), np.inf)
         cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub, min_cards)
         # when the job is done / serving starts (the period is the same for every offer: its first serve decides)
@@ -1186,7 +1186,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         grid[key][sel] += add
     if in_period:  # the stated period is what is rented; set-up takes its start, the rest is served
         grid["compute_h"] = grid["compute_h"].copy()
-        grid["hours"][sel] = np.maximum(req.serving_hours, grid["setup_h"][sel])
+        grid["hours"][sel] = period_billed_hours(req.serving_hours, grid["setup_h"][sel])
         grid["compute_h"][sel] = grid["hours"][sel] - grid["setup_h"][sel]
     grid["dl_gbit"] = grid["dl_gbit"].copy()
     grid["dl_gbit"][sel] = priced["dl_gbit"]

@@ -52,8 +52,8 @@ def test_card_hour_price_is_the_rows_offer(cat: Catalog) -> None:
         assert r["cny_per_card_hour"] == pytest.approx(offer_q.card_hour_price(o))
         assert r["card_hour_billing_unit"] == o.billing_unit
         assert r["offer_facts"]["offer"] == r["offer"]
-        assert r["effective_tflops_per_cny_hour"] == pytest.approx(
-            r["dense_tflops"] * r["scaling_efficiency"] / r["cny_per_card_hour"])
+        assert r["effective_tflops_per_cny_hour"] == pytest.approx(  # per ¥ of the job's price (audit 2026-12-01)
+            r["dense_tflops"] * r["scaling_efficiency"] / r["job_cny_per_card_hour"])
     b = rows["ascend-910b"]
     assert b["offer"] == "omniyq-910b-8card-month" and b["cny_per_card_hour"] == pytest.approx(15_000 / 8 / 730)
 
