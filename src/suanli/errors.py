@@ -8,6 +8,7 @@ line and never a traceback.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "PlanError",
     "SuanliError",
     "did_you_mean",
+    "echoed",
     "error_label",
     "error_text",
     "or_list",
@@ -167,24 +169,49 @@ _PYDANTIC_SHAPES = {
 }
 
 
+def echoed(value: Any) -> str:
+    """A refused input as every error quotes it (the CLI, the API, the offers importer): text quoted as it was given
+    ('50'), anything else as its JSON (true, [1, 2], {"a": 1}; never a Python repr: True, {'a': 1}), at most
+    `SHOWN_CHARS` characters and "…" where it was cut (`shown_name`)."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return shown_name(text)
+
+
+def _plain_value(value: Any) -> Any:
+    """A refusal's own `value` parameter bounded as `echoed` bounds it: text cut at `SHOWN_CHARS`, a list, object,
+    boolean or null as its JSON; a number or a message as it is."""
+    if isinstance(value, str):
+        return shown_name(value)
+    if value is None or isinstance(value, bool | list | tuple | dict | set):
+        return echoed(sorted(value, key=str) if isinstance(value, set) else value)
+    return value
+
+
 def validation_message(err: Any) -> Message:
     """One pydantic error (an item of `ValidationError.errors()`) as a catalog message: the refusal's own message
     where a validator raised one with it (`Invalid`, or any error with an `i18n` message), else its generic shape —
     missing field, not one of the allowed values (named), out of range (the limit named), wrong type — else
-    pydantic's English sentence as it is. The field is not part of it: callers name it."""
+    pydantic's English sentence as it is. The field is not part of it: callers name it.
+
+    What was sent is echoed one way for every caller (`echoed`: at most 80 characters, JSON for anything but text,
+    never a Python repr); a missing field echoes nothing (pydantic's `input` is then the whole body or row)."""
     from suanli.i18n import Message as M
 
     ctx = err.get("ctx") or {}
     said = getattr(ctx.get("error"), "i18n", None)
     if isinstance(said, M):
-        return said
+        if "value" not in said.params:
+            return said
+        return M(said.id, {**said.params, "value": _plain_value(said.params["value"])})
     kind = str(err.get("type") or "")
     if kind in ("literal_error", "enum"):
-        return M("err.is_not_one_of", value=err.get("input"), allowed=or_list(str(ctx.get("expected", ""))))
+        return M("err.is_not_one_of", value=_plain_value(err.get("input")),
+                 allowed=or_list(str(ctx.get("expected", ""))))
     shape = _PYDANTIC_SHAPES.get(kind)
     if shape is not None:
         limits = {k: ctx[k] for k in ("gt", "ge", "lt", "le", "min_length", "max_length", "multiple_of") if k in ctx}
-        return M(shape, value=repr(err.get("input")), **limits)
+        sent = {} if kind == "missing" else {"value": echoed(err.get("input"))}
+        return M(shape, **sent, **limits)
     return M("error.v.other", msg=str(err.get("msg", "")).removeprefix("Value error, "))
 
 

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError
+from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError, shown_name
 from suanli.i18n import Surface
 from suanli.views.shape import MessageJson
 
@@ -30,7 +30,9 @@ __all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allow
            "finite", "install_handlers", "route_methods"]
 
 log = logging.getLogger("suanli.api")
-_NAMED = re.compile(r"^([a-z][a-z0-9_]*): ")
+# a whole-body check's line that names its field first: `concurrent_users: …`, or a dotted path into the body
+# (`config.batch: …`, BenchResultBody's strict check; a list index as its number, `results.0.x`)
+_NAMED = re.compile(r"^([a-z][a-z0-9_]*(?:\.(?:[a-z][a-z0-9_]*|[0-9]+))*): ")
 
 
 class ErrorItem(BaseModel):
@@ -228,39 +230,6 @@ class Refused(Exception):
         super().__init__(message)
 
 
-ECHO_CHARS = 80  # the most of a refused input an error echoes back (a 60 KB name: its first 80 characters)
-
-
-def _echo(value: Any) -> str:
-    """What was sent, as an error quotes it: a string as it always was ('50'), anything else as its JSON (a list or
-    an object as JSON, never a Python repr), at most `ECHO_CHARS` characters."""
-    return _bounded(repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str))
-
-
-def _echo_bounded(said: Any, err: Any) -> Any:
-    """A validation error's message with the input it names bounded (`_echo`): a missing field names none — its
-    `input` is the whole body, which the message never shows — so `value` goes; `msg` (pydantic's sentence) is
-    bounded too."""
-    from suanli.i18n import Message
-
-    if "value" not in said.params:
-        return said
-    params = dict(said.params)
-    if err.get("type") == "missing":
-        del params["value"]
-    elif said.id.startswith("error.v."):  # the generic shapes, whose value is repr(input)
-        params["value"] = _echo(err.get("input"))
-    elif not isinstance(params["value"], str | int | float) or isinstance(params["value"], bool):
-        params["value"] = _echo(params["value"])  # a value not one of the allowed ones, sent as a list or object
-    elif isinstance(params["value"], str):
-        params["value"] = _bounded(params["value"])
-    return Message(said.id, params)
-
-
-def _bounded(text: str) -> str:
-    return text[:ECHO_CHARS] + "…" if len(text) > ECHO_CHARS else text
-
-
 def install_handlers(app: FastAPI) -> None:
     from suanli.store.importer import OfferImportError
 
@@ -333,13 +302,14 @@ def install_handlers(app: FastAPI) -> None:
             if named:  # a whole-body check that names its field ("concurrent_users: needs tpot_s"): that field
                 field, message = named.group(1), message[named.end():]
             own = getattr((x.get("ctx") or {}).get("error"), "i18n", None) is not None  # a validator's message
-            said = _echo_bounded(validation_message(x), x)  # else pydantic's generic shape (English keeps pydantic's
-            # own sentence); what was sent echoed at most 80 characters, never for a missing field
-            if (named and own) or (lang != "en" and said.id != "error.v.other"):
-                message = render(said, lang, surface_of(request))
+            said = validation_message(x)  # else pydantic's generic shape (English keeps pydantic's own sentence);
+            # what was sent echoed as `errors.echoed` quotes it (at most 80 characters, JSON), never for a missing field
+            generic = said.id.startswith("error.v.")  # a validator's generic shape (a nested field's wrong type):
+            if (named and own and not (generic and lang == "en")) or (lang != "en" and said.id != "error.v.other"):
+                message = render(said, lang, surface_of(request))  # English keeps its own words as the others do
             if said_first is None:  # error_i18n: the first error's message (English keeps pydantic's own sentence);
                 # a long input is not echoed back (a 60 KB name: its first 80 characters)
-                said_first = {k: ({n: (_bounded(v) if isinstance(v, str) else v) for n, v in v.items()}
+                said_first = {k: ({n: (shown_name(v) if isinstance(v, str) else v) for n, v in v.items()}
                                   if k == "params" else v)
                               for k, v in (said if said.id != "error.v.other" or lang != "en"
                                            else Message("error.v.other", msg=message)).to_json().items()}

@@ -41,24 +41,31 @@ def _accepts(annotation: Any) -> set[type]:
 
 
 def _json_types(cls: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
-    """A number field takes a JSON number, nothing else, though pydantic's lax mode reads true/false as 1/0 and
-    "50" as 50: JSON true/false and JSON strings are refused for every field that takes a number and neither
-    (schemathesis: `"server_share": false` was accepted; an integrator: `"requests_per_s": "50"` was accepted while
-    `true` was refused, review 2026-12-01). Other fields need no rule: pydantic reads neither as text, a list or
-    a Literal."""
-    if info.field_name is None or not isinstance(value, bool | str):
+    """A number field takes a JSON number and a boolean field JSON true or false, nothing else, though pydantic's lax
+    mode reads true/false as 1/0, "50" as 50 and "true", "yes", "1" or 1 as true: JSON true/false and JSON strings
+    are refused for every field that takes a number and neither (schemathesis: `"server_share": false` was
+    accepted; an integrator: `"requests_per_s": "50"` was accepted while `true` was refused, review 2026-12-01), and
+    JSON strings and numbers for every field that takes a boolean and neither (`"domestic_only": "true"` was read
+    as true, `"breakdown": 0` as false). Other fields need no rule: pydantic reads neither as text, a list or a
+    Literal."""
+    if info.field_name is None or not isinstance(value, bool | str | int | float):
         return value
     takes = _accepts(cls.model_fields[info.field_name].annotation)
-    if not takes & {int, float} or type(value) in takes:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if type(value) in takes or (number and takes & {int, float}):
         return value
-    # pydantic's own error types, so the catalog words it: "must be a (whole) number (got '50')"
-    raise PydanticCustomError("float_type" if float in takes else "int_type",
-                              "Input should be a number, not a {kind}", {"kind": "boolean" if isinstance(value, bool)
-                                                                         else "string"})
+    kind = "boolean" if isinstance(value, bool) else "string" if isinstance(value, str) else "number"
+    if takes & {int, float}:  # pydantic's own error types, so the catalog words it: "must be a (whole) number"
+        raise PydanticCustomError("float_type" if float in takes else "int_type",
+                                  "Input should be a number, not a {kind}", {"kind": kind})
+    if bool in takes and str not in takes:  # "must be true or false (got 'true')"
+        raise PydanticCustomError("bool_type", "Input should be true or false, not a {kind}", {"kind": kind})
+    return value
 
 
 class JsonBody(BaseModel):
-    """What every request body shares: a number is a JSON number (never a boolean, never a string)."""
+    """What every request body shares: a number is a JSON number (never a boolean, never a string), a boolean is
+    JSON true or false (never a string, never a number)."""
 
     _json_types = field_validator("*", mode="before")(classmethod(_json_types))
 
@@ -185,6 +192,10 @@ class MigrateBody(JsonBody):
                                "(default 256)")
     region: Region = "cn"
     offer_kinds: OfferKinds = ("listing",)
+    # `suanli migrate cost --uses`: validated by migrate.libraries.resolve_uses (at most 12, known names), as
+    # `migrate check --uses`; one with no NPU build charges the weeks migrate check charges (plan.search.migration_weeks)
+    uses: _Names = Field((), max_length=MAX_LIST_ITEMS, description="code-level libraries the model uses (flash-attn, "
+                         "bitsandbytes, gptq, awq, fp8, deepspeed, …), as `suanli migrate check --uses`")
 
 
 class PriceBody(JsonBody):
@@ -209,6 +220,7 @@ def _bench_body() -> type:
     from pydantic import ValidationError
 
     from suanli.bench.results import BenchResult
+    from suanli.errors import Invalid, validation_message
 
     inside = contextvars.ContextVar("inside", default=False)
 
@@ -222,11 +234,15 @@ def _bench_body() -> type:
                     BenchResult.model_validate_json(json.dumps(raw, allow_nan=False), strict=True)
                 except ValidationError as e:
                     err = e.errors()[0]
-                    where = ".".join(str(p) for p in err["loc"])
+                    where = ".".join(str(p) for p in err["loc"])  # the dotted path the error's `field` names
                     said = err["msg"]
                     if err["type"] in ("int_type", "float_type") and isinstance(err.get("input"), str):
                         said = "Input should be a number, not a string"  # JsonBody's words
-                    raise ValueError(f"{where}: {said}") from None
+                    elif err["type"] == "bool_type" and isinstance(err.get("input"), str | int | float):
+                        said = "Input should be true or false, not a " + (
+                            "string" if isinstance(err.get("input"), str) else "number")
+                    # its catalog message, the value echoed as every error echoes it (`errors.validation_message`)
+                    raise Invalid(f"{where}: {said}", validation_message(err)) from None
                 except ValueError:
                     raise ValueError("numbers must be finite") from None
                 finally:

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 
 from suanli.catalog import lookup
 from suanli.catalog.schema import ASSUMED, Catalog, Offer, Source
-from suanli.errors import DataFileError, NotFoundError, SuanliError
+from suanli.errors import DataFileError, NotFoundError, SuanliError, echoed
 from suanli.i18n import Message
 
 __all__ = [
@@ -211,20 +211,20 @@ def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[
             try:
                 out[k] = int(v)
             except ValueError:
-                errs.append(_row(line, k, "import.err.int", value=repr(v)))
+                errs.append(_row(line, k, "import.err.int", value=echoed(v)))
         elif k in _SOURCED_FIELDS:
             try:
                 num = float(v.replace(",", ""))
             except ValueError:
-                errs.append(_row(line, k, "import.err.number", value=repr(v)))
+                errs.append(_row(line, k, "import.err.number", value=echoed(v)))
                 continue
             if not (num == num) or num in (float("inf"), float("-inf")) or num < 0:
-                errs.append(_row(line, k, "import.err.finite", value=repr(v)))
+                errs.append(_row(line, k, "import.err.finite", value=echoed(v)))
                 continue
             out[k] = num
         elif k == "whole_machine_only":
             if v.lower() not in _TRUE | _FALSE:
-                errs.append(_row(line, k, "import.err.bool", value=repr(v)))
+                errs.append(_row(line, k, "import.err.bool", value=echoed(v)))
             out[k] = v.lower() in _TRUE
         else:
             out[k] = v
