@@ -409,7 +409,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(
                 "cli.rvb.rent_from", offer=o.id, rent=rent_message(o), billing_unit=o.billing_unit,
                 cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
-                + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "") + "[/dim]",
+                + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "")
+                # whole servers bought: each server's cards rented as one instance of the offer
+                + (tr("cli.rvb.instances", instances=a.rent_instances, cards=a.rent_instance_cards)
+                   if a.rent_instances else "") + "[/dim]",
                 highlight=False, soft_wrap=True)
             for note, note_i18n in zip(a.json.get("rent_notes") or [], a.json.get("rent_notes_i18n") or []):
                 # the bill's notes: separate instances when no offer holds the cards as one job (tco's note)

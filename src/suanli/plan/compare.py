@@ -31,7 +31,7 @@ from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZ
                                 round_down_rate, serving_capacity, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
-__all__ = ["ServingTargets", "card_hour_among", "card_hour_offer", "serving_period", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options",
+__all__ = ["ServingTargets", "card_hour_among", "card_hour_offer", "serving_period", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options", "one_job_tier",
            "pricing_basis", "rent_for", "rent_options", "separate_instances", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
@@ -135,7 +135,8 @@ def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, re
     (`cards_rented`, rent-vs-buy's per-card rule, `plan.cost.rent_bill`) ÷ hours; with the offer and the bill.
     `gpus` are the cards rented together (rent-vs-buy: the cards bought): an offer that cannot hold them as one job
     (`separate_instances`, plan's and tco's rule) carries the "separate instances" note in its bill's notes and
-    comes after every offer that can, as `tco` orders them; within each, cheapest first.
+    comes after every offer that can, as `tco` orders them; among those, an offer that holds a server's cards
+    (`one_job_tier`) before one that cannot; within each, cheapest first.
     Monthly billing counts calendar months (`units.HOURS_PER_MONTH`), so a year, 8,760 h, is 12 bills, as `tco` and
     `plan` bill it (the one billing rule, `plan.cost.billed_cost`)."""
     if gpus < 1:
@@ -147,15 +148,25 @@ def rent_options(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, re
         apart = separate_instances(acc, o, gpus)
         if apart is not None:
             c = c.model_copy(update={"notes": [*c.notes, render(apart)], "notes_i18n": [*c.notes_i18n, apart.to_json()]})
-        out.append((apart is not None, c.cost_cny / (c.cards_rented * hours), o, c))
+        out.append((one_job_tier(acc, o, gpus), c.cost_cny / (c.cards_rented * hours), o, c))
     return [(price, o, c) for _, price, o, c in sorted(out, key=lambda t: (t[0], t[1]))]
+
+
+def one_job_tier(acc: Any, o: Offer, gpus: int) -> int:
+    """0: `o` holds the `gpus` cards as one job (`separate_instances`); 1: it cannot, but one instance holds a
+    server's cards (`min(gpus, max_cards_per_node)`: more cards than a server are rented as whole-server instances,
+    never as single-card VMs while an offer holds a server); 2: neither."""
+    if separate_instances(acc, o, gpus) is None:
+        return 0
+    return 1 if separate_instances(acc, o, min(gpus, acc.max_cards_per_node)) is None else 2
 
 
 def rent_for(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region: str = offer_q.DEFAULT_REGION,
              kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
              stale_months: float = offer_q.DEFAULT_STALE_MONTHS, gpus: int = 1) -> tuple[float, Offer, JobCost] | None:
     """The cheapest of `rent_options` for `gpus` cards by the planner's rules: among the offers that hold them as
-    one job (`separate_instances`; separate instances only when no offer can), a fresh price before a stale one
+    one job (`separate_instances`; separate instances only when no offer can, then whole-server instances first:
+    `one_job_options`), a fresh price before a stale one
     (`fresh_first`: `offers.is_stale` on `today` at `stale_months`, a stale offer rents the card only when no fresh
     one can), then the lowest CNY per card-hour. None when unpriced."""
     return fresh_first(one_job_options(cat, device_id, rent_options(cat, device_id, hours, region, kinds, gpus), gpus),
@@ -164,10 +175,14 @@ def rent_for(cat: Catalog, device_id: str, hours: float = HOURS_PER_YEAR, region
 
 def one_job_options(cat: Catalog, device_id: str, options: Sequence[tuple[float, Offer, JobCost]],
                     gpus: int) -> list[tuple[float, Offer, JobCost]]:
-    """The `rent_options` whose offer holds `gpus` cards as one job (`separate_instances`), else all of them: the
-    pool rent-vs-buy chooses from (`rent_for`, its rent at a use and its price range)."""
+    """The `rent_options` whose offer holds `gpus` cards as one job (`separate_instances`), else those whose offer
+    holds a server's cards as one instance (`one_job_tier` 1: an 8-card month for 16 cards, never AutoDL's 1-card
+    hour while one exists), else all of them: the pool rent-vs-buy chooses from (`rent_for`, its rent at a use and
+    its price range)."""
     acc = lookup.accelerator(cat, device_id)
-    return [t for t in options if separate_instances(acc, t[1], gpus) is None] or list(options)
+    tiers = [one_job_tier(acc, t[1], gpus) for t in options]
+    best = min(tiers, default=0)
+    return [t for t, k in zip(options, tiers) if k == best]
 
 
 _Bill = TypeVar("_Bill")

@@ -504,11 +504,12 @@ def rent_vs_buy(
 
 
 def card_within_server(card_cny: float, server_cny: float, server_cards: int) -> float | None:
-    """The one cap on a card's purchase price beside a server priced with its cards included (rent-vs-buy's capex,
-    the catalog's card price and a typed `--card-price` alike): owning is never billed above the quoted server, so
-    when the card × the server's cards costs more than the whole server (two figures that disagree: the catalog's
-    H200 at ¥190,000 a card against ¥1,500,000 for the 8-card server), a card is the server ÷ its cards and no
-    non-card hardware is left. Returns that capped price per card; None when the card is within the server."""
+    """The one cap on the catalog's card purchase price beside a server priced with its cards included
+    (rent-vs-buy's capex): owning is never billed above the quoted server, so when the card × the server's cards
+    costs more than the whole server (two figures that disagree: the catalog's H200 at ¥190,000 a card against
+    ¥1,500,000 for the 8-card server), a card is the server ÷ its cards and no non-card hardware is left. A typed
+    `--card-price` is the buyer's quote and kept: there the capped price is only said beside it (the server works
+    out cheaper per card). Returns that capped price per card; None when the card is within the server."""
     if server_cards < 1:
         raise InputError("cards", Message("err.must_be_at_least"))
     return server_cny / server_cards if card_cny * server_cards > server_cny else None

@@ -16,7 +16,8 @@ from suanli.catalog.offers import rent_message
 from suanli.catalog.schema import Accelerator, Catalog, Offer
 from suanli.errors import InputError
 from suanli.i18n import Message, render
-from suanli.plan.compare import no_price, no_price_message, offer_facts, one_job_options, rent_for, rent_options
+from suanli.plan.compare import (no_price, no_price_message, offer_facts, one_job_options, rent_for, rent_options,
+                                 separate_instances)
 from suanli.catalog.schema import Purchase
 from suanli.plan.cost import USE_PATTERNS, RentVsBuy, card_within_server, rent_vs_buy, rent_vs_buy_totals
 from suanli.units import HOURS_PER_YEAR
@@ -65,6 +66,8 @@ class RentVsBuyAnswer:
     totals: dict[str, Any]
     region: str
     kinds: tuple[str, ...]
+    rent_instances: int | None = None  # whole servers bought: rented as this many instances of a server's cards
+    rent_instance_cards: int | None = None  # the cards of each (the device's cards per node)
 
 
 def purchase_notes(rows: list[tuple[str, Purchase]], today: dt.date,
@@ -99,7 +102,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use, and
     the whole purchase (`n_cards`, else the catalog server's cards, else 1, × `years`). `n_cards` above the cards
     of one server is whole servers (a multiple of them): bought as n servers, each sharing its own non-card
-    hardware, and rented as one job where an offer holds it (`rent_for`'s rule). `subsidy` refunds that share of
+    hardware, and rented as n instances of a server's cards, each one job where an offer holds it (`rent_for`'s
+    rule with the server's cards). A typed `card_price` is kept as typed (the buyer's quote); when the catalog's
+    cards-included server works out cheaper per card a purchase note says so. `subsidy` refunds that share of
     the rent (tco's rule, domestic devices only); purchases are not subsidised: seed-003 §八 Q4 speaks of
     "对国产算力有20%-30%的补贴" answering whether renting domestic compute is cheaper, and names no purchase."""
     if use_pattern not in USE_PATTERNS:
@@ -146,31 +151,30 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id,
                                                        field="card_price"))
     share_cards = None
+    cheaper_server: Message | None = None  # a typed card dearer than the catalog's cards-included server per card
     if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
         # server's non-card hardware, shared by the cards it holds (--cards; default the catalog server's)
         sv = servers[0]
         used_rows.append(("server", sv))
         share_cards = sv.cards if whole else n_cards or sv.cards
-        capped = card_within_server(card, _mid(sv), sv.cards)  # the one cap (plan.cost), catalog or typed card
-        if capped is not None:
-            # the card × the server's cards costs more than the whole server, cards included (two rounded reports
-            # that disagree, e.g. H200's ¥190,000 a card and ¥1,500,000 for 8, or a --card-price above the server's
-            # per card): a card is the server ÷ its cards and no non-card hardware is left
+        capped = card_within_server(card, _mid(sv), sv.cards)  # the one cap (plan.cost)
+        if capped is not None and card_price is not None:
+            # the buyer's own quote wins: kept as typed (the server's non-card share is then 0), and the catalog's
+            # cards-included server, cheaper per card, said beside it (audit 2026-12-01: 28fa9eb capped it)
+            cheaper_server = Message("rvb.purchase.server_cheaper", id=sv.id, server=_mid(sv), server_cards=sv.cards,
+                                     per_card=capped, card=card, field="card_price")
+        if capped is not None and card_price is None:
+            # the catalog's card × the server's cards costs more than the whole server, cards included (two rounded
+            # reports that disagree, e.g. H200's ¥190,000 a card and ¥1,500,000 for 8): a card is the server ÷ its
+            # cards and no non-card hardware is left
             over, card = card, capped
             srv = 0.0
-            if card_price is None:
-                card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × purchase "
-                             f"{cards[0].id} = ¥{over * sv.cards:,.0f} is more than the server)")
-                srv_msg = Message("rvb.server.over", id=sv.id, server=_mid(sv), server_cards=sv.cards,
-                                  server_source=sv.price_cny.chosen.source, per_card=card, card_id=cards[0].id,
-                                  card=over, card_source=cards[0].price_cny.chosen.source,
-                                  cards_total=over * sv.cards)
-            else:  # the typed price, capped by the same rule and said so (--server-share keeps it as typed)
-                card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × --card-price "
-                             f"¥{over:,.0f} = ¥{over * sv.cards:,.0f} is more than the server)")
-                srv_msg = Message("rvb.server.over_typed", id=sv.id, server=_mid(sv), server_cards=sv.cards,
-                                  server_source=sv.price_cny.chosen.source, per_card=card, card=over,
-                                  cards_total=over * sv.cards, field="card_price", share_field="server_share")
+            card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × purchase "
+                         f"{cards[0].id} = ¥{over * sv.cards:,.0f} is more than the server)")
+            srv_msg = Message("rvb.server.over", id=sv.id, server=_mid(sv), server_cards=sv.cards,
+                              server_source=sv.price_cny.chosen.source, per_card=card, card_id=cards[0].id,
+                              card=over, card_source=cards[0].price_cny.chosen.source,
+                              cards_total=over * sv.cards)
         else:
             chassis = max(_mid(sv) - card * sv.cards, 0.0)
             srv = chassis / share_cards
@@ -184,6 +188,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     # the whole purchase: --cards, else the catalog server's cards (the one its share or its price per card comes
     # from), else 1; renting them is one job where an offer holds them so (plan's rule, `rent_for`'s `gpus`)
     total_cards = n_cards or share_cards or included_cards or 1
+    # whole servers: each server's cards rented as one instance (n instances of the node offer), as they are bought
+    rent_gpus = per_node if whole else total_cards
+    instances: int | None = None
     rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
     rent_o: Offer | None = None
     rent_bill: Any = None
@@ -191,22 +198,28 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     if rent_price is not None:
         rent = rent_price
     else:
-        found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today, gpus=total_cards)
+        found = rent_for(cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today, gpus=rent_gpus)
         if found is None:
             raise InputError("rent-price", no_price_message(cat, acc.id, reg, kinds) + "; or pass --rent-price",
                              Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds),
                                                              field="rent_price"))
         rent, o, bill = found
+        if whole and separate_instances(acc, o, per_node) is None:
+            instances = total_cards // per_node  # n × one server's cards, each one job
+        elif whole:  # no offer holds a server's cards: the note counts every card bought (tco's "N separate")
+            bill = next(c for _, u, c in rent_options(cat, acc.id, HOURS_PER_YEAR, reg, kinds, total_cards)
+                        if u.id == o.id)
         rent_o, rent_bill = o, bill
         # the offers that hold the cards as one job, else all (`one_job_options`, rent_for's pool)
         usable = [t[1] for t in one_job_options(cat, acc.id, rent_options(cat, acc.id, HOURS_PER_YEAR, reg, kinds,
-                                                                          total_cards), total_cards)]
+                                                                          rent_gpus), rent_gpus)]
         pool = [u for u in usable if not offer_q.is_stale(u, today)] or list(usable)
         rent_info = {
             # the offer as plans cite it too (catalog.offers.rent_message: one formatter)
             "rent_from": (f"{o.id}, {render(rent_message(o), 'en')}, billed per {o.billing_unit}: {bill.cards_rented} "
                           f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
-                          + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")),
+                          + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")
+                          + (f"; {instances} × {per_node}-card instances, one per server bought" if instances else "")),
             "rent_offer": offer_facts(o, today), "rent_billing_unit": o.billing_unit,
             "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
             # the bill's notes: "N separate instances, not one N-card job" when no offer holds the cards as one
@@ -222,19 +235,24 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern,
                     subsidy)
     fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv or 0.0, tdp, pue, electricity, ops,
-                        years, utilization, use_pattern, total_cards, subsidy) if rent_price is None else None
+                        years, utilization, use_pattern, rent_gpus, subsidy) if rent_price is None else None
     dates, p_notes = purchase_notes(used_rows, today)
+    if cheaper_server is not None:
+        p_notes.append(cheaper_server)
     at_o = next((u for u in pool if u.id == r.rent_at_utilization_offer), None)
     extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)} if at_o is not None else {}
     # the whole purchase beside the rent for it: total_cards × --years
     # the core's sums (`plan.cost.rent_vs_buy_totals`): rent, own = capex + running, the verdict and the difference
     totals = rent_vs_buy_totals(r, total_cards, years).model_dump(mode="json")
+    # a server's cards when whole servers are bought: the priced row's (shared or cards-included), else the node's
+    server_cards = share_cards or included_cards or per_node
     extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
              "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
              "server_share_note_i18n": srv_msg.to_json() if srv_msg is not None else None,
-             "server_cards": share_cards, "fresh_rent_range": fresh, "totals": totals, **extra_at,
+             # the cards of one server bought: its non-card share's, else (whole servers) the included server's
+             "server_cards": share_cards or (server_cards if whole else None), "fresh_rent_range": fresh, "totals": totals, **extra_at,
              # whole servers bought (--cards a multiple of the server's cards), else null
-             "servers": total_cards // share_cards if whole and share_cards else None,
+             "servers": total_cards // server_cards if whole else None,
              # the purchase rows' dates, their staleness (rent offers' rule) and low-confidence notes
              "card_price_date": None, "server_price_date": None, **dates,
              "purchase_notes": [render(m, "en") for m in p_notes], "purchase_notes_i18n": [m.to_json() for m in p_notes]}
@@ -242,4 +260,5 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
            "offer_kinds": list(kinds), **extra}  # the years the capex is spread over (--years)
     return RentVsBuyAnswer(json=out, acc=acc, result=r, rent_cny_per_card_hour=rent, card_cny=card,
                            server_share_cny=srv if priced_server else None, server_msg=srv_msg, rent_offer=rent_o,
-                           rent_bill=rent_bill, at_offer=at_o, fresh=fresh, totals=totals, region=reg, kinds=kinds)
+                           rent_bill=rent_bill, at_offer=at_o, fresh=fresh, totals=totals, region=reg, kinds=kinds,
+                           rent_instances=instances, rent_instance_cards=per_node if instances else None)

@@ -3,8 +3,9 @@
 1. `rent_options`/`rent_for` apply plan's one-job offer rule (`offers.can_rent`, through `compare.separate_instances`,
    the function `tco_rows` uses): the cards bought rent from an offer that holds them as one job when one exists,
    and an offer that cannot says "N separate instances" as tco does.
-2. A typed card price above a cards-included server's price per card is capped at the server ÷ its cards with a
-   note, as the catalog's H200 card is (`plan.cost.card_within_server`, one rule), CLI and POST /api/rent-vs-buy.
+2. The catalog's card price above a cards-included server's price per card is capped at the server ÷ its cards
+   (`plan.cost.card_within_server`); a typed one is the buyer's quote and kept, with a note that the catalog's
+   server works out cheaper per card (audit 2026-12-01 reversed the cap on it), CLI and POST /api/rent-vs-buy.
 3. `migrate cost --task training` takes compare's training layout for the device and cards (`_training_layout`),
    so both state the same layout and tokens/s."""
 
@@ -83,7 +84,7 @@ def test_cli_prints_separate_instances(monkeypatch: pytest.MonkeyPatch, capsys: 
     assert "8 separate instances, not one 8-card job" in out
 
 
-# 2. a typed card price capped as the catalog's ------------------------------------------------------------------
+# 2. the catalog's card price capped; a typed one kept with a note ------------------------------------------------
 
 
 def test_card_within_server_is_one_rule() -> None:
@@ -92,20 +93,20 @@ def test_card_within_server_is_one_rule() -> None:
     assert card_within_server(187_500.0, 1_500_000.0, 8) is None  # exactly the server: within it
 
 
-def test_typed_card_price_capped_with_a_note(cat: Catalog) -> None:
+def test_typed_card_price_kept_with_a_note(cat: Catalog) -> None:
     a = _answer(cat, "h200", card_price=200_000.0)
-    assert a.card_cny == 187_500.0 and a.json["server_share_cny"] == 0.0
-    assert a.server_msg is not None and a.server_msg.id == "rvb.server.over_typed"
-    note = a.json["server_share_note"]
+    assert a.card_cny == 200_000.0 and a.json["server_share_cny"] == 0.0
+    assert a.server_msg is not None and a.server_msg.id == "rvb.server.shared"
+    note = a.json["purchase_notes"][-1]
     assert "¥200,000" in note and "¥1,500,000" in note and "¥187,500" in note and "--card-price" in note
-    catalog = _answer(cat, "h200")  # the catalog's card, capped by the same rule
-    assert catalog.card_cny == a.card_cny and catalog.server_msg is not None
+    catalog = _answer(cat, "h200")  # the catalog's card, capped
+    assert catalog.card_cny == 187_500.0 and catalog.server_msg is not None
     assert catalog.server_msg.id == "rvb.server.over"
     below = _answer(cat, "h200", card_price=100_000.0)  # within the server: kept, the rest is non-card hardware
     assert below.card_cny == 100_000.0 and below.server_msg is not None and below.server_msg.id == "rvb.server.shared"
 
 
-def test_typed_card_price_capped_cli_and_api_alike(monkeypatch: pytest.MonkeyPatch,
+def test_typed_card_price_kept_cli_and_api_alike(monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     fastapi = pytest.importorskip("fastapi.testclient")
     from suanli.api import Settings, create_app
@@ -120,9 +121,10 @@ def test_typed_card_price_capped_cli_and_api_alike(monkeypatch: pytest.MonkeyPat
     assert r.status_code == 200, r.text
     api = r.json()
     for got in (cli, api):
-        assert got["card_cny"] == 187_500.0 and got["capex_cny"] == 187_500.0
-        assert got["server_share_note_i18n"]["id"] == "rvb.server.over_typed"
-    assert "card_price" in api["server_share_note"]  # the API names its own field
+        assert got["card_cny"] == 200_000.0 and got["capex_cny"] == 200_000.0
+        assert got["purchase_notes_i18n"][-1]["id"] == "rvb.purchase.server_cheaper"
+        assert "¥187,500" in got["purchase_notes"][-1]
+    assert "`card_price`" in api["purchase_notes"][-1] and "--card-price" in cli["purchase_notes"][-1]
 
 
 # 3. migrate cost's training layout is compare's ----------------------------------------------------------------

@@ -53,11 +53,11 @@ def test_server_above_n_cards_keeps_the_chassis_share(cat: Catalog) -> None:
     assert a.server_msg is not None and a.server_msg.id == "rvb.server.shared"
 
 
-def test_card_price_given_is_capped_as_the_catalogs(cat: Catalog) -> None:
-    """A typed --card-price above the cards-included server's price per card is capped by the same rule as the
-    catalog's (`plan.cost.card_within_server`) and said (rent-full task, defect 2); with --server-share it is kept."""
+def test_card_price_given_is_kept(cat: Catalog) -> None:
+    """The buyer's own quote wins (audit 2026-12-01 reversed 28fa9eb's cap on it): kept as typed, the rest of the
+    server is its non-card hardware (none here), and the cheaper catalog server is a purchase note."""
     a = _answer(cat, "h200", card_price=190_000.0)
-    assert a.card_cny == 187_500.0 and a.server_msg is not None and a.server_msg.id == "rvb.server.over_typed"
+    assert a.card_cny == 190_000.0 and a.server_msg is not None and a.server_msg.id == "rvb.server.shared"
     kept = _answer(cat, "h200", card_price=190_000.0, server_share=0.0)
     assert kept.card_cny == 190_000.0
 
