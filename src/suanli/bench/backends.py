@@ -43,7 +43,7 @@ def require_torch() -> Any:
     try:
         import torch
     except ImportError as e:  # pragma: no cover - exercised only where torch is missing
-        raise InputError("torch", TORCH_HINT) from e
+        raise InputError("torch", TORCH_HINT, Message("err.bench_install_extra", extra="torch")) from e
     return torch
 
 

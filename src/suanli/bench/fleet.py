@@ -34,7 +34,7 @@ def require_ray() -> Any:
     try:
         import ray
     except ImportError as e:
-        raise InputError("ray", RAY_HINT) from e
+        raise InputError("ray", RAY_HINT, Message("err.bench_install_extra", extra="ray")) from e
     return ray
 
 

@@ -161,7 +161,7 @@ def _require_transformers() -> Any:
     except ImportError as e:  # pragma: no cover
         from suanli.bench import TORCH_HINT
 
-        raise InputError("transformers", TORCH_HINT) from e
+        raise InputError("transformers", TORCH_HINT, Message("err.bench_install_extra", extra="torch")) from e
     return transformers
 
 

@@ -47,7 +47,7 @@ from pydantic import BaseModel, Field
 
 from suanli import __version__
 from suanli.bench.results import BenchResult, Microbench, new_id
-from suanli.i18n import Message
+from suanli.i18n import Message, render
 
 __all__ = [
     "RUN_FORMAT",
@@ -127,6 +127,8 @@ class CaseRecord(BaseModel):
     case: SuiteCase
     status: Literal["ok", "skipped", "failed"]
     reason: str | None = None
+    reason_i18n: dict[str, Any] | None = Field(
+        default=None, description="the skip reason as a catalog message (`{id, params}`; `reason` is its English)")
     command: str
     environment: Environment
     accelerator: str | None = Field(default=None, description="catalog accelerator id the device is, if known")
@@ -590,26 +592,29 @@ def _measure_matmul(backend: Any, case: SuiteCase) -> dict[str, Any]:
             "kernel": "torch._scaled_mm e4m3 x e4m3 -> bf16, unit scales"}
 
 
-def _skip_reason(case: SuiteCase, backend: Any) -> str | None:
+def _skip_reason(case: SuiteCase, backend: Any) -> Message | None:
     """Why a case cannot run on this device or in this environment (None: it can)."""
     if case.kind == "matmul" and case.precision == "fp8":
         if backend.name != "cuda":
-            return f"fp8 matmul is measured on CUDA only (compute capability >= 8.9); this is {backend.name}"
+            return Message("bench.suite.skip_fp8_not_cuda", backend=backend.name)
         import torch
 
         cc = torch.cuda.get_device_capability(backend.device)
         if cc < (8, 9) or not hasattr(torch, "_scaled_mm"):
-            return f"torch has no fp8 matmul on compute capability {cc[0]}.{cc[1]} (needs >= 8.9)"
+            return Message("bench.suite.skip_fp8_cc", major=cc[0], minor=cc[1])
     if case.optimizer == "adamw8bit":
         try:
             import bitsandbytes  # noqa: F401
         except Exception as e:  # noqa: BLE001 - ImportError or its CUDA-setup errors: recorded as the reason
-            return f"bitsandbytes is not importable ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+            if type(e) is ModuleNotFoundError and e.name and str(e) == f"No module named '{e.name}'":
+                return Message("bench.suite.skip_bnb_missing", module=e.name)  # Python's sentence, translated
+            return Message("bench.suite.skip_bnb",
+                           error=f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
     if case.task == "lora":
         try:
             import peft  # noqa: F401
         except ImportError:
-            return "peft is not installed (pip install 'suanli[lora]')"
+            return Message("bench.suite.skip_peft")
     return None
 
 
@@ -701,10 +706,10 @@ def run_suite(
         need = case.min_seconds * (1 if key is None or key in loaded else 2)
         reason = _skip_reason(case, backend)
         if reason is None and left < need:
-            reason = f"time budget: {left:.0f} s of {budget_s:.0f} s left, the case needs about {need:.0f} s"
+            reason = Message("bench.suite.skip_budget", left=left, budget=budget_s, need=need)
         t0 = time.perf_counter()
-        if reason is not None:
-            rec.status, rec.reason = "skipped", reason
+        if reason is not None:  # the record keeps the English sentence and its message (shown in each language)
+            rec.status, rec.reason, rec.reason_i18n = "skipped", render(reason, "en"), reason.to_json()
         else:
             try:
                 if case.kind == "matmul":

@@ -32,7 +32,7 @@ from suanli.bench.results import BenchResult, ResultStore, _safe
 from suanli.bench.suite import CaseRecord, read_records
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError
-from suanli.i18n import Message
+from suanli.i18n import Message, render
 
 __all__ = ["ImportReport", "cases_for_run", "import_suite", "measured_label"]
 
@@ -45,6 +45,8 @@ class ImportReport(BaseModel):
     case_files: list[str] = Field(default_factory=list)
     cases: int = 0
     not_cases: list[str] = Field(default_factory=list, description="records that gave no case, and why")
+    not_cases_i18n: list[dict[str, Any]] = Field(
+        default_factory=list, description="`not_cases` as catalog messages (`{id, params}`), item by item")
 
 
 def _slug(s: str) -> str:
@@ -72,17 +74,21 @@ def _device_for_run(cat: Catalog, recs: list[CaseRecord]) -> tuple[str, dict[str
 
 def cases_for_run(
     cat: Catalog, recs: list[CaseRecord], source_id: str
-) -> tuple[list[dict[str, Any]], list[str], dict[str, Any] | None]:
-    """Validation cases of one run's records, one line per record that gave none, and the host stand-in device."""
+) -> tuple[list[dict[str, Any]], list[Message], dict[str, Any] | None]:
+    """Validation cases of one run's records, one message per record that gave none (why), and the host stand-in
+    device."""
     device, spec = _device_for_run(cat, recs)
     rss: list[str] = []
     cases: list[dict[str, Any]] = []
-    skipped: list[str] = []
+    skipped: list[Message] = []
     stamp = f"{recs[0].environment.date:%Y%m%d}"
     for rec in recs:
         c = rec.case
         if rec.status != "ok":
-            skipped.append(f"{c.id}: {rec.status} ({rec.reason})")
+            # the record's own message where it has one (files written before 2026-12-01 keep English only)
+            reason = Message.from_json(rec.reason_i18n) if rec.reason_i18n else rec.reason
+            skipped.append(Message("bench.import.not_case", id=c.id, status=Message(f"bench.status.{rec.status}"),
+                                   reason=reason))
             continue
         if c.kind not in ("inference", "train") or c.model is None:
             continue
@@ -129,8 +135,7 @@ def cases_for_run(
         elif not exact and "peak_memory_bytes" in m and (c.kind == "train" or c.mode == "loop"):
             rss.append(c.id)
     if rss:
-        skipped.append(f"peak memory of {len(rss)} case(s): {recs[0].environment.memory_kind} is the process's "
-                       "memory, not tensor memory; no memory cases")
+        skipped.append(Message("bench.import.rss_memory", n=len(rss), memory_kind=recs[0].environment.memory_kind))
     return cases, skipped, spec
 
 
@@ -202,7 +207,8 @@ def import_suite(
         stem = f"{_slug(dev)}-{first.environment.date:%Y%m%d}-{run_id[-6:]}"
         source_id = f"suanli-measured-{stem}"
         cases, skipped, spec = cases_for_run(cat, recs, source_id)
-        report.not_cases += skipped
+        report.not_cases += [render(m, "en") for m in skipped]
+        report.not_cases_i18n += [m.to_json() for m in skipped]
         for rec in recs:
             if rec.case.model and rec.hf_config:
                 configs[rec.case.model] = rec.hf_config

@@ -370,6 +370,7 @@ class Purchase(_Strict):
     date: str
     source: str
     note: str | None = None
+    note_zh: str | None = Field(None, description="the note in Chinese (rent-vs-buy's zh output; JSON keeps `note`)")
 
     _v_date = field_validator("date", mode="before")(_check_date)
 

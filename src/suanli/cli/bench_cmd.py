@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, tr
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, label, lang, say_json, tr
 from suanli.i18n import Message
 from suanli.units import GB, GiB
 
@@ -67,8 +67,6 @@ def _tf32_text(s: Any) -> str:
 def _accuracy_text(r: Any) -> str:
     """The accuracy verdict line. English shows the stored verdict (the record, as `run` wrote it); another
     language rebuilds it from the result's fields."""
-    from suanli.cli.output import lang
-
     a = r.accuracy
     if lang() == "en":
         return f"accuracy {a.verdict}"
@@ -281,12 +279,25 @@ def fleet_cmd(
                          nodes=report.nodes, tasks=len(report.tasks)), highlight=False)
         emit_rows([_row(r) for r in report.results], _RUN_COLUMNS, title=tr("cli.bench.fleet_title"),
                   headers=col_headers(_RUN_COLUMNS, "bench.col"))
-    if report.errors:
-        raise SuanliError(f"fleet: {len(report.errors)} task(s) failed: " + " | ".join(report.errors))
-    failed = [r.accuracy.verdict for r in report.results if r.accuracy is not None and not r.accuracy.passed]
+    if report.errors:  # each task's error is Ray's own text; the sentence around it in this run's language
+        raise _with_message(SuanliError, Message("err.fleet_tasks_failed", n=len(report.errors),
+                                                 errors=" | ".join(report.errors)))
+    failed = [r for r in report.results if r.accuracy is not None and not r.accuracy.passed]
     if failed:
-        more = f" (+{len(failed) - 1} more)" if len(failed) > 1 else ""
-        raise AccuracyMismatch(f"accuracy: {failed[0]}{more}")
+        # English: the stored verdict, as before; another language: the verdict rebuilt from the result (bench show)
+        first = failed[0].accuracy.verdict if failed[0].accuracy is not None else ""
+        verdict = {"en": first, "zh": _accuracy_text(failed[0]) if lang() == "zh" else first}
+        more = Message("err.fleet_accuracy_more", n=len(failed) - 1) if len(failed) > 1 else ""
+        raise _with_message(AccuracyMismatch, Message("err.fleet_accuracy", verdict=verdict, more=more))
+
+
+def _with_message(kind: type[Exception], msg: Message) -> Exception:
+    """An error of `kind` whose text is `msg` in English and which carries `msg` (shown in the run's language)."""
+    from suanli.i18n import render
+
+    e = kind(render(msg, "en"))
+    e.i18n = msg  # type: ignore[attr-defined]
+    return e
 
 
 @app.command("show")
@@ -379,15 +390,20 @@ def suite_cmd(
         m = rec.metrics
         key = next((k for k in ("tflops", "bytes_per_s", "decode_tokens_per_s", "prefill_tokens_per_s",
                                 "train_tokens_per_s", "max_logit_rel_diff") if k in m), None)
-        if rec.case.measure == "prefill":
+        if rec.case.measure == "prefill" and "prefill_tokens_per_s" in m:  # a skipped prefill case has no metrics
             key = "prefill_tokens_per_s"
         value = "" if key is None else f"{key} {m[key]:,.4g}"
         if "peak_memory_bytes" in m:
-            value += f", peak {m['peak_memory_bytes'] / GB:,.2f} GB"
-        tail = value if rec.status == "ok" else (rec.reason or "")
+            value += tr("cli.bench.suite_peak", gb=m["peak_memory_bytes"] / GB)
+        tail = value if rec.status == "ok" else say_json(rec.reason_i18n, rec.reason or "")
         if not json_:
+            from rich.cells import cell_len
+            from rich.markup import escape  # a reason's 'suanli[lora]' is text, not markup
+
             colour = {"ok": "green", "skipped": "yellow", "failed": "red"}[rec.status]
-            console.print(f"[{colour}]{rec.status:7s}[/{colour}] {rec.case.id:38s} {rec.elapsed_s:6.1f} s  {tail}",
+            status = tr(f"bench.status.{rec.status}")  # padded to 7 cells, as the English ids are
+            status += " " * max(0, 7 - cell_len(status))
+            console.print(f"[{colour}]{status}[/{colour}] {rec.case.id:38s} {rec.elapsed_s:6.1f} s  {escape(tail)}",
                           highlight=False, soft_wrap=True)
 
     import shlex
@@ -438,8 +454,11 @@ def import_cmd(
         tr("cli.bench.import_done", records=report.records, runs=len(report.runs), stored=len(report.stored_results),
            already=len(report.already_stored), cases=report.cases)
         + (f" → {', '.join(report.case_files)}" if report.case_files else ""), highlight=False, soft_wrap=True)
-    for line in report.not_cases:
-        console.print(f"[yellow]{tr('cli.bench.no_case')}[/yellow] {line}", highlight=False, soft_wrap=True)
+    from rich.markup import escape  # a reason's 'suanli[lora]' is text, not markup
+
+    for line, said in zip(report.not_cases, report.not_cases_i18n, strict=True):
+        console.print(f"[yellow]{label('cli.bench.no_case')}[/yellow]{escape(say_json(said, line))}", highlight=False,
+                      soft_wrap=True)
     if report.case_files:
         hint = "" if target == MEASURED_DIR else f" --measured-dir {target}"
         console.print(tr("cli.bench.import_next", hint=hint), highlight=False)

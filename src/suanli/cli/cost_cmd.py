@@ -504,19 +504,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         # each plan's speed evidence and price freshness as `suanli plan` gives them
         results = [run_scenario(cat, s, region=reg, kinds=kinds, today=as_of(), error_bands=packaged_error_bands())
                    for s in items]
-        if json_:
-            emit_json([
-                {
-                    "id": r.scenario.id, "title": r.scenario.title, "source": r.scenario.source,
-                    "seed_answer": list(r.scenario.seed_answer), "seed_reason": r.scenario.seed_reason,
-                    "plan_input": r.scenario.plan, "assumption": r.scenario.assumption,
-                    "planner_answer": r.planner_device,
-                    "planner_plan": r.planner.model_dump(mode="json") if r.planner else None,
-                    "seed_best_plan": r.seed_best.model_dump(mode="json") if r.seed_best else None,
-                    "agrees": r.agrees, "explanation": r.explanation, "region": reg, "offer_kinds": list(kinds),
-                }
-                for r in results
-            ])
+        if json_:  # the API's shape (views.scenarios): the English explanation and its message, explanation_i18n
+            from suanli.views.scenarios import scenario_json
+
+            emit_json([scenario_json(r, reg, kinds) for r in results])
             return
         rows = [{
             "scenario": r.scenario.title, "seeds": tr("list.sep").join(_device(cat, d) for d in r.scenario.seed_answer),

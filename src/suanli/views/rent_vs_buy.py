@@ -15,7 +15,7 @@ from suanli.catalog import offers as offer_q
 from suanli.catalog.offers import rent_message
 from suanli.catalog.schema import Accelerator, Catalog, Offer
 from suanli.errors import InputError
-from suanli.i18n import Message, render
+from suanli.i18n import Message, both, render
 from suanli.plan.compare import (no_price, no_price_message, offer_facts, one_job_options, rent_for, rent_options,
                                  separate_instances)
 from suanli.catalog.schema import Purchase
@@ -85,7 +85,7 @@ def purchase_notes(rows: list[tuple[str, Purchase]], today: dt.date,
             stale.append(Message("rvb.purchase.stale", id=p.id, date=p.date, age=offer_q.offer_age_months(p, today),
                                  months=months))
         if p.note:
-            notes.append(Message("rvb.purchase.note", id=p.id, note=p.note))
+            notes.append(Message("rvb.purchase.note", id=p.id, note=both(p.note, p.note_zh)))  # its zh twin in zh
     return dates, stale + notes
 
 

@@ -111,11 +111,6 @@ def scenario(request: Request, scenario_id: _PATH_NAME, region: Literal["any", "
     # each plan's speed evidence (the planner's evidence warnings) and price freshness as POST /api/plan / the CLI
     r = run_scenario(catalog(request), items[scenario_id], region=region, kinds=tuple(offer_kinds), today=as_of(),
                      error_bands=packaged_error_bands())
-    return localize({"id": r.scenario.id, "title": r.scenario.title, "source": r.scenario.source,
-            "seed_answer": list(r.scenario.seed_answer), "seed_reason": r.scenario.seed_reason,
-            "plan_input": r.scenario.plan, "assumption": r.scenario.assumption,
-            "planner_answer": r.planner_device,
-            "planner_plan": r.planner.model_dump(mode="json") if r.planner else None,
-            "seed_best_plan": r.seed_best.model_dump(mode="json") if r.seed_best else None,
-            "agrees": r.agrees, "explanation": r.explanation, "explanation_i18n": r.explanation_i18n or None,
-            "region": region, "offer_kinds": list(offer_kinds)}, lang)
+    from suanli.views.scenarios import scenario_json
+
+    return localize(scenario_json(r, region, offer_kinds), lang)  # the CLI's --json shape (views.scenarios)
