@@ -28,6 +28,7 @@ __all__ = [
     "ImportResultJson",
     "ImportRow",
     "Info",
+    "LibraryUsed",
     "MigrateAnswer",
     "OfferFacts",
     "PriceRow",
@@ -246,6 +247,25 @@ class DerivedPrice(Shape):
     evidence: str | None = Field(None, description="what the out-of-sample validation cases say about this speed on "
                                  "the device's stack (their number and median signed error), else null")
     evidence_i18n: MessageJson | None = Field(None, description="evidence as a message, else null")
+    # the subsidy on the domestic side (subsidy > 0 only), as POST /api/tco's rows carry it (plan.cost.job_cost)
+    subsidy: float | None = Field(None, description="share of the domestic side's rent a local subsidy refunds")
+    gross_cost_cny: float | None = Field(None, description="the rent over the horizon before the subsidy")
+    cost_cny: float | None = Field(None, description="the rent over the horizon after the subsidy")
+    horizon_hours: float | None = Field(None, description="the hours the rent is for (horizon_months × 730)")
+    subsidy_note: str | None = Field(None, description="the subsidy in words: share, gross → net")
+    subsidy_note_i18n: MessageJson | None = Field(None, description="subsidy_note as a message (id, params)")
+
+
+class LibraryUsed(Shape):
+    """A CUDA-era library the model uses (`migrate.libraries.LibraryUse`: from `uses`, or a config's fields)."""
+
+    id: str
+    via: str = Field(description="the config field and value, or --uses")
+    status: str = Field(description="npu (runs on Ascend), replace (no NPU build; replaced), none, unknown")
+    replacement: str | None = None
+    message: str
+    message_zh: str | None = None
+    sources: list[str] = Field(default_factory=list, description="URLs (or owner/repo:path)")
 
 
 class OfferUsed(OfferFacts):
@@ -294,6 +314,8 @@ class MigrateAnswer(MigrationTCO):
     if_known_error: KnownErrorSaving | None = Field(
         None, description="the saving if the target stack's speed is off by its known (pooled) signed error; null "
         "when the saving was given or no bands are stored")
+    libraries: list[LibraryUsed] = Field(default_factory=list, description="the libraries `uses` named; one with no "
+                                         "NPU build charges the weeks `suanli migrate check` charges")
     region: str
     offer_kinds: list[str]
     offers_used: list[OfferUsed]

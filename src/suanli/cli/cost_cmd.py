@@ -539,14 +539,23 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         ttft: Annotated[float | None, typer.Option(help="--task inference: time-to-first-token target, s, as compare's")] = None,
         input_: Annotated[int | None, typer.Option("--input", help="--task inference: prompt tokens per request (as compare; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="--task inference: output tokens per request (as compare; default 256)")] = None,
+        uses: Annotated[str | None, typer.Option(help="code-level libraries, comma-separated, as migrate check's --uses: flash-attn, bitsandbytes, gptq, awq, fp8, deepspeed, … (a config.json's quant_method and attn_implementation are read by themselves)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
         """Cost/benefit of moving a workload to a domestic stack: engineer-weeks, saving, payback months."""
+        from suanli.migrate.libraries import from_config, merge, resolve_uses
+
         reg, kinds = _basis(region, offer_kinds)
+        libraries = resolve_uses((uses or "").split(","))  # validated first, as migrate check does
         cat = planning_catalog()
         m = load_model_arg(cat, model)
+        if model.endswith(".json"):  # the libraries the config names, then --uses: migrate check's list
+            from suanli.views.files import parse_json, read_file_bytes
+
+            cfg = parse_json(read_file_bytes(model, "model", max_bytes=4 * 2**20), model, "model")
+            libraries = merge(from_config(cfg), libraries)
         try:
             from suanli.validate.bands import packaged_error_bands
 
@@ -555,7 +564,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                  error_bands=packaged_error_bands(),  # each device's speed evidence on its stack
                                  asked=model,  # its "model": the checkpoint the task downloads
                                  precision=precision,  # compare's serving targets: each side's row is compare's
-                                 targets=ServingTargets(requests_per_s, tpot, ttft, input_, output))
+                                 targets=ServingTargets(requests_per_s, tpot, ttft, input_, output),
+                                 libraries=libraries)  # the weeks migrate check charges for them
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
@@ -577,6 +587,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
              if out.get("workload_note") else tr("mig.value.task_given", task=out["task"])},
             {"item": tr("mig.item.migration"), "value": tr("mig.value.effort", lo=lo, hi=hi, n=out["engineers"],
                                                            plo=out["person_weeks"][0], phi=out["person_weeks"][1])},
+            *([{"item": tr("mig.item.libraries"), "value": tr("list.sep").join(
+                tr("mig.value.library", lib=u["id"], status=tr("mig.lib." + u["status"])) for u in out["libraries"])}] if out.get("libraries") else []),
             {"item": tr("mig.item.one_off"), "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
             {"item": tr("mig.item.monthly_saving"), "value": f"¥{out['monthly_saving_cny']:,.0f}"},
             {"item": tr("mig.item.payback"),
@@ -604,6 +616,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         rows.append({"item": tr("mig.item.verdict"), "value": say_json(out.get("verdict_i18n"), out["verdict"])})
         emit_rows(rows, ["item", "value"], title=tr("cli.mig.title"), headers=col_headers(["item", "value"]))
         _say_basis(reg, kinds, list(out["offers_used"]))
+        for dev, d in out.get("derived", {}).items():  # the subsidy as tco says it (plan.cost.subsidy_note), domestic side
+            if isinstance(d, dict) and d.get("subsidy_note"):
+                console.print(tr("mig.subsidy", line=say_json(d.get("subsidy_note_i18n"), d["subsidy_note"]),
+                                 device=_device(cat, dev), months=horizon_months), highlight=False)
         said: set[str] = set()
         for d in out.get("derived", {}).values():  # the out-of-sample evidence behind each tokens/s, once per stack
             ev = say_json(d.get("evidence_i18n"), d["evidence"]) if isinstance(d, dict) and d.get("evidence") else None

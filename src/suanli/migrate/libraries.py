@@ -140,7 +140,7 @@ def resolve_uses(names: Iterable[str], libs: Libraries | None = None) -> list[Li
     libs = libs or load_libraries()
     wanted = [n.strip() for n in names if n.strip()]
     if len(wanted) > MAX_USES:
-        raise InputError("uses", Message("err.uses_too_many", n=len(wanted), max=MAX_USES))
+        raise InputError("uses", Message("err.uses_too_many", n=len(wanted), max=MAX_USES, field="uses"))
     index = {_key(n): lib for lib in libs.libraries for n in (lib.id, *lib.names)}
     out: list[LibraryUse] = []
     for name in wanted:

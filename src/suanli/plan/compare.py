@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
@@ -30,6 +30,9 @@ from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZ
                                 memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
                                 round_down_rate, serving_capacity, serving_layout)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
+
+if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
+    from suanli.migrate.libraries import LibraryUse
 
 __all__ = ["ServingTargets", "card_hour_among", "card_hour_offer", "serving_period", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options", "one_job_tier",
            "pricing_basis", "rent_for", "rent_options", "separate_instances", "tco_rows", "value_table"]
@@ -976,7 +979,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
                    error_bands: dict[str, ErrorBand] | None = None, asked: str | None = None,
-                   precision: str | None = None, targets: ServingTargets | None = None) -> dict[str, Any]:
+                   precision: str | None = None, targets: ServingTargets | None = None,
+                   libraries: Sequence[LibraryUse] = ()) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
     is derived from tokens per yuan on 8 cards of each device, each rented for the whole horizon (the spend goes
     on month after month, so an offer's minimum term counts only beyond it) from the usable offer (`region`,
@@ -984,7 +988,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`). With the
     validated `error_bands` each device's derived speed carries its stack's out-of-sample evidence (`evidence`). `model`
     is the checkpoint the task downloads (`lookup.checkpoint_id` with the name `asked`), `preset` the catalog entry.
-    `targets` (serving only) and `precision` are compare's: each side's row is `compare`'s for them."""
+    `targets` (serving only) and `precision` are compare's: each side's row is `compare`'s for them. `libraries`
+    (`migrate.libraries.LibraryUse`: a config's and `uses`'s) go into `migration_weeks`, the weeks `migrate check`
+    charges for them. `subsidy` refunds that share of the domestic side's rent: its `derived` entry carries the bill
+    over the horizon before and after it (`subsidy`, `gross_cost_cny`, `cost_cny`, `subsidy_note`: `job_cost`'s, as
+    tco's rows)."""
     tg = targets or ServingTargets()
     tg.check(task)
     assume = cost_assumptions(cat)  # None: the catalog's `assumptions:` (engineers, CNY per engineer-week)
@@ -1002,7 +1010,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     if src.id == dst.id:
         raise InputError("to-gpu", Message("err.is_the_device_used_today_pick", dst_id=dst.id))
     stack = lookup.stack(cat, dst.stack)
-    lo, hi, why_msg = migration_weeks(cat, stack, m)
+    lo, hi, why_msg = migration_weeks(cat, stack, m, libraries)
     why = render(why_msg)
     derived: dict[str, Any] = {}
     known: dict[str, Any] | None = None  # the saving if the target's speed is off by its known error
@@ -1085,11 +1093,18 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 raise InputError("saving", Message("error.saving_no_speed", device=acc.id, field="saving"))
             sub = subsidy if acc.domestic else 0.0
             per_yuan[acc.id] = tps / (price * gpus * (1 - sub))
+            # the subsidy as tco says it (`plan.cost.job_cost` → `subsidy_note`: one rule): the horizon's bill before
+            # and after it, on the domestic side only
+            billed = job_cost(offer, gpus, rent_h, sub) if sub else None
             # tokens_per_s_8_cards: the tokens/s on the workload's cards (`workload.gpus`: 8, or fewer when no
             # usable offer rents 8)
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
                                "workload": layout, "evidence": render(evidence) if evidence is not None else None,
                                "evidence_i18n": evidence.to_json() if evidence is not None else None}
+            if billed is not None:
+                derived[acc.id].update(subsidy=billed.subsidy, gross_cost_cny=billed.gross_cost_cny,
+                                       cost_cny=billed.cost_cny, horizon_hours=rent_h,
+                                       subsidy_note=billed.subsidy_note, subsidy_note_i18n=billed.subsidy_note_i18n)
             if layout_why is not None:  # no serving layout meets the TPOT: batch 1, and why (compare's layout_note)
                 derived[acc.id].update(layout_note=render(layout_why), layout_note_i18n=layout_why.to_json())
             used.append({"device": acc.id, **offer_facts(offer, today, stale_months), "cny_per_card_hour": price})
@@ -1105,4 +1120,5 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             "workload_note": render(workload_msg) if workload_msg else None,
             "workload_note_i18n": workload_msg.to_json() if workload_msg else None,
             "derived": derived, "if_known_error": known,
+            "libraries": [u.model_dump(mode="json") for u in libraries],
             **t.model_dump(mode="json"), **pricing_basis(region, kinds), "offers_used": used}

@@ -15,7 +15,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -94,6 +94,9 @@ from suanli.plan.cost import (billed_cost, billing_note, cost_assumptions, gross
                               period_billed_hours, subsidy_note)
 from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
+
+if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
+    from suanli.migrate.libraries import LibraryUse
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
            "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks", "DEMOTION_COST_FACTOR",
@@ -201,7 +204,8 @@ class PlanResult(BaseModel):
     warnings_i18n: list[dict[str, Any]] = []
 
 
-def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[float, float, Message]:
+def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch,
+                    libraries: Sequence[LibraryUse] = ()) -> tuple[float, float, Message]:
     """Calendar weeks (low, high) the engineers take to move model `m` onto `stack`, with the reason (a message);
     person-weeks are these × the engineers (`cost.migration_tco`'s person_weeks). CUDA costs nothing; a model on
     the stack's adapted list takes the adapted range (seed-000 §4: 1–2 weeks), others the unadapted range
@@ -210,7 +214,9 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[f
     list, seed-003's community figure by the architecture, and neither says which wins. A config.json model
     (`source` user-config) is matched by its aliases alone — the presets it is by architecture and dimensions
     (`views.files.load_model_arg`, `migrate.identity`) — never by its id, its folder's name or `_name_or_path`, as
-    `migrate check` matches it."""
+    `migrate check` matches it. `libraries` (`migrate.libraries`: a config's quant_method / attn_implementation and
+    `--uses`): one with no NPU build (`LibraryUse.blocks`) is a port, so a model on the list takes the range it would
+    take off the list, as `migrate check` charges it (`coverage._effort`'s blocking_libraries)."""
     if stack.id == "cuda":
         return 0.0, 0.0, Message("migration.cuda")
     ids = {a.lower() for a in stack.adapted_models}
@@ -218,6 +224,13 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch) -> tuple[f
     names = {*own, *(a.lower() for a in m.aliases)}
     on_list = bool(ids & names) or any(i.split("/")[-1] in {n.split("/")[-1] for n in names} for i in ids)
     complex_arch = m.moe is not None or m.kind == "diffusion"
+    ports = tuple(dict.fromkeys(u.id for u in libraries if u.blocks))
+    if on_list and ports:  # migrate check's rule: on the list, but a library with no NPU build is a port
+        rng = (stack.migration_weeks_moe_multimodal if complex_arch and stack.migration_weeks_moe_multimodal
+               is not None else stack.migration_weeks_unadapted)
+        if rng is not None:
+            lo, hi = rng.value
+            return lo, hi, Message("migration.adapted_libraries", stack=_stack_name(stack), libs=", ".join(ports))
     if on_list and stack.migration_weeks_adapted is not None:
         lo, hi = stack.migration_weeks_adapted.value
         if complex_arch and stack.migration_weeks_moe_multimodal is not None:

@@ -191,6 +191,9 @@ async def migrate_ep(request: Request, body: MigrateBody,
 
         from suanli.views.estimates import with_migration_calibration
 
+        from suanli.migrate.libraries import resolve_uses
+
+        libraries = resolve_uses(body.uses)  # as `migrate cost --uses` / `migrate check --uses`
         c = catalog(request)
         try:  # with the calibration file's factors the derived saving used, as `suanli migrate cost --json`
             return with_migration_calibration(migration_cost(
@@ -198,7 +201,8 @@ async def migrate_ep(request: Request, body: MigrateBody,
                 body.engineers, body.engineer_week, body.subsidy, body.horizon_months, region=body.region,
                 kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands(), asked=body.model,
                 precision=body.precision,  # compare's serving targets, compare's field names
-                targets=ServingTargets(body.requests_per_s, body.tpot_s, body.ttft_s, body.input, body.output)), c)
+                targets=ServingTargets(body.requests_per_s, body.tpot_s, body.ttft_s, body.input, body.output),
+                libraries=libraries), c)
         except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
             if e.field == "gpu":
                 raise as_field(e, "to_gpu" if e.name == body.to_gpu else "from_gpu") from None
