@@ -225,7 +225,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if all(r.get("job_cny_per_card_hour") is None for r in rows):  # no bill (no hours): no job price to show
             cols.remove("job_cny_per_card_hour")
         emit_rows(table, cols, title=tr("cli.compare.title", model=rows[0]["model_id"], task=task, gpus=gpus),
-                  headers=col_headers(cols, "compare.col"), keep_always=("cost_cny", "job_cny_per_card_hour"))
+                  headers=col_headers(cols, "compare.col"), drop_later=("stack",),
+                  keep_always=("cost_cny", "job_cny_per_card_hour"))  # the stack before a name wraps
         # each row's bill in words (tco's notes: billing rounding, a machine or block rented whole), numbered under
         # the table as tco numbers them, one number per distinct sentence, naming the devices it applies to
         bill_notes: dict[str, list[str]] = {}

@@ -110,15 +110,24 @@ def _numpy_blas_one_thread() -> Iterator[None]:
         os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
+_LANG_TAG = re.compile(r"(zh|en)(?:[-_][A-Za-z0-9]+)*(?:\.[A-Za-z0-9-]+)?", re.IGNORECASE)
+
+
+def _lang_code(value: str) -> str | None:
+    """`--lang`'s value as zh or en: zh, zh-CN, zh_CN, zh-Hans, zh_CN.UTF-8, en-US …; None for anything else."""
+    m = _LANG_TAG.fullmatch(value.strip())
+    return m.group(1).lower() if m else None
+
+
 def _lang_from_argv() -> None:
     """`--lang` as typed, for what runs before the group's callback has parsed it: eager `--help`, and usage
     errors click raises while it parses (an unknown command, an option without its value)."""
     argv = sys.argv[1:]
     for i, a in enumerate(argv):
-        if a == "--lang" and i + 1 < len(argv) and argv[i + 1].lower() in ("zh", "en"):
-            set_lang(argv[i + 1].lower())
-        elif a.startswith("--lang=") and a[7:].lower() in ("zh", "en"):
-            set_lang(a[7:].lower())
+        if a == "--lang" and i + 1 < len(argv) and _lang_code(argv[i + 1]):
+            set_lang(_lang_code(argv[i + 1]))
+        elif a.startswith("--lang=") and _lang_code(a[7:]):
+            set_lang(_lang_code(a[7:]))
 
 
 _RUNNING: Any = None  # the command this run loaded (`LazyGroup.get_command`): the flags an error line can name
@@ -189,11 +198,12 @@ def _main(
 ) -> None:
     """suanli (算力): which GPU or NPU to rent for an AI job, how many, how long, at what cost and risk."""
     if lang_ is not None:
-        if lang_.lower() not in ("zh", "en"):
+        code = _lang_code(lang_)
+        if code is None:
             from suanli.errors import InputError
 
             raise InputError("lang", Message("err.is_not_one_of_zh_en", lang=lang_))
-        set_lang(lang_.lower())
+        set_lang(code)
 
 
 def _readable_types() -> None:

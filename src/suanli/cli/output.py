@@ -283,6 +283,15 @@ def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence
         if fits(lo):
             break
         drop(j)
+    # and before the first column (the row's name: 华为昇腾 910B) wraps: a row's name whole over a low-value column
+    # (zh review 2026-12-01: 华为昇 | 腾 beside a 软件栈 column)
+    # and its short cells whole (2.57（按月）, not 2.57（按 | 月）), a long text column at its narrowest
+    whole = [hi[0], *(max(lo[k], c) if (c := max(_max_width(r[k]) for r in cells[1:])) <= 2 * _HEAD_CJK else lo[k]
+                      for k in range(1, n))] if len(cells) > 1 else lo
+    for j in drop_later:
+        if fits(whole):
+            break
+        drop(j)
     # then ids break after a '-', then the longest words are cut with an ellipsis, widest column first, down to
     # 8 cells (or the header's widest word; numbers whole); only then columns go from the right
     head = [_head_min(cells[0][j]) for j in range(n)]

@@ -173,10 +173,25 @@ def _param(name: str, value: Any, lang: Lang, surface: Surface) -> Any:
         return field_name(value, lang, surface)
     prefix = ENUM_PARAMS.get(name)
     if prefix is not None and isinstance(value, str):
-        return cat.get(f"{prefix}.{value}", value)
+        return _Label(cat.get(f"{prefix}.{value}", value), cat.get(f"{prefix}.{value}.count"))
     if isinstance(value, list | tuple) and all(isinstance(v, Message) for v in value):
         return ("；" if lang == "zh" else "; ").join(render(v, lang, surface) for v in value)
     return value
+
+
+class _Label(str):
+    """An enum parameter's label; `{billing_unit:count}` is its counting form after a number (`<prefix>.<value>.count`:
+    1 个月, not 1 月 "January"; the label itself where there is none: only `billing_unit.month.count` today)."""
+
+    counted: str
+
+    def __new__(cls, text: str, count: str | None = None) -> _Label:
+        obj = super().__new__(cls, text)
+        obj.counted = count or text
+        return obj
+
+    def __format__(self, spec: str) -> str:
+        return self.counted if spec == "count" else format(str(self), spec)
 
 
 def field_name(name: str, lang: str = DEFAULT_LANG, surface: Surface = "cli") -> str:

@@ -26,4 +26,4 @@ def test_compare_prints_the_billing_note_numbered() -> None:
 
 def test_compare_prints_the_billing_note_in_chinese() -> None:
     lines = [x for x in _run("--lang", "zh", *ARGS).splitlines() if x.startswith("(1) ")]
-    assert len(lines) == 1 and "按 1 月计费 = 730 小时" in lines[0] and "billed" not in lines[0], lines
+    assert len(lines) == 1 and "按 1 个月计费 = 730 小时" in lines[0] and "billed" not in lines[0], lines

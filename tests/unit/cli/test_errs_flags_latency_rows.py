@@ -54,8 +54,8 @@ def test_latency_rows_say_which_is_which_and_which_plan_judges_by() -> None:
         assert row in en, en
     assert "plan judges --ttft and --tpot by the two rows marked plan's" in en
     zh = _run("--lang", "zh", *BUYER).stdout
-    for row in ("TTFT：80 个请求的批次同时开始（秒）", "TTFT：加入 80 个的运行中批次（秒，规划用）",
-                "TPOT：批次持续满载于 80 个（秒，规划用）"):
+    for row in ("TTFT：80 个请求的批次同时开始（秒）", "TTFT：加入已有 80 个请求的运行中批次（秒，规划用）",
+                "TPOT：批次保持 80 个请求满载（秒，规划用）"):
         assert row in zh, zh
     speed = json.loads(_run(*BUYER, "--json").stdout)["speed"]  # the keys stay
     assert {"ttft_s", "tpot_s", "ttft_joining_s", "tpot_steady_s"} <= set(speed)

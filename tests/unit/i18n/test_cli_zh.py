@@ -119,7 +119,7 @@ def test_compare_layouts_unpriced_and_stale_zh() -> None:
 
 def test_tco_notes_stale_migrate_verdict_and_break_even_zh() -> None:
     out = _zh("tco", "--gpu", "h100", "--gpus", "8", "--hours", "40", "--offer-kinds", "all")
-    assert "按 1 月计费 = 730 小时" in out and "请向平台核实现价" in out
+    assert "按 1 个月计费 = 730 小时" in out and "请向平台核实现价" in out
     assert "billed 1 month(s)" not in out and "check the platform" not in out
     assert "billed 1 month(s) = 730 h for a 40.0 h job" in _en("tco", "--gpu", "h100", "--gpus", "8", "--hours", "40",
                                                                "--offer-kinds", "all")
