@@ -28,7 +28,7 @@ _NAMES = {"suanli", "torch", "aten", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA",
           "tokens", "FLOPs", "vLLM",  # terms Chinese ML teams write in English (tokens/s), an engine's name
           "cache", "ZeRO", "Offload", "rank", "RoPE", "scaling", "adafactor",  # KV cache, ZeRO-Offload, RoPE scaling
           "TensorRT", "transformers", "AdamW", "Adam", "bitsandbytes", "DeepSpeed",  # library / optimizer names
-          "loss", "SkyPilot",  # the training loss, written in English by Chinese ML teams; a launcher's name
+          "loss", "SkyPilot", "Kubernetes",  # the training loss, written in English by Chinese ML teams; a launcher's name
           "NVSwitch", "MindFormers", "Hopper", "reduce"}  # validate's seed claims: names; all-reduce (a collective)
 
 

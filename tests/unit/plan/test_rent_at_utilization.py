@@ -121,7 +121,7 @@ def test_cli_names_the_offer_and_unit_of_the_rent_at_this_use() -> None:
     assert blocks["rent_at_utilization_cny"] == pytest.approx(6 * 7545) and blocks["use_pattern"] == "blocks"
     zh = _run("--lang", "zh", "rent-vs-buy", "--gpu", "l20")
     assert zh.returncode == 0, zh.stderr
-    assert "ctyun-l20-1card-hour，按小时计费：4,380 个小时 = ¥68,854" in zh.stdout and "45,270" not in zh.stdout
+    assert "ctyun-l20-1card-hour，按小时计费：4,380 小时 = ¥68,854" in zh.stdout and "45,270" not in zh.stdout
     assert "18.5%" in zh.stdout  # the break-even as a share, as the README says it (buyer review 2026-12-01)
     bad = _run("rent-vs-buy", "--gpu", "l20", "--use-pattern", "weekends")
     assert bad.returncode != 0 and "use-pattern" in bad.stderr and "Traceback" not in bad.stderr
