@@ -64,7 +64,7 @@ def test_render_nested_enum_and_field() -> None:
     assert "“预算（元）”" in render(msg, "zh", "web") and "--budget" not in render(msg, "zh", "web")
     reason = Message("plan.reason.train", objective="cheapest", gpus=2, device="RTX 4090", hours=duration(6.57),
                      cost=17.36, billing="hour", mem_gib=21.2, cap_gib=24)
-    assert render(reason, "zh").startswith("最便宜：2 张 RTX 4090 训练用时 6.6 小时，费用 ¥17（按小时计费）")
+    assert render(reason, "zh").startswith("按「最便宜」排序：2 张 RTX 4090 训练用时 6.6 小时，费用 ¥17（按小时计费）")
     assert render(reason, "en").startswith("cheapest: 2× RTX 4090 trains it in 6.6 h for ¥17 (hourly billing)")
 
 
