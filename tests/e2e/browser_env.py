@@ -32,7 +32,7 @@ try:
     import axe_playwright_python
 
     AXE_JS = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
-except ImportError:  # the e2e extra brings it; without it the axe checks skip with their reason
+except ImportError:  # the e2e extra brings it (as it brings Playwright); axe_clean fails, not skips, without it
     pass
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
@@ -80,9 +80,17 @@ def no_horizontal_scroll(pg: Any, where: str) -> None:
 
 
 def axe_clean(pg: Any, where: str) -> None:
-    """No serious or critical axe-core violation on the page as it is (AXE_JS must be loaded)."""
+    """No serious or critical axe-core violation on the page as it is. Without axe-core the check fails: an
+    accessibility check that did not run is not a passing one (`pip install -e '.[e2e]'` brings it with Playwright)."""
+    assert AXE_JS is not None, f"{where}: axe-core missing: pip install -e '.[e2e]' (axe-playwright-python)"
     pg.add_script_tag(content=AXE_JS)
     result = pg.evaluate("axe.run(document, {resultTypes: ['violations']})")
     bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
            for v in result["violations"] if v["impact"] in ("serious", "critical")]
     assert bad == [], f"{where}: {bad}"
+
+
+def page_checks(pg: Any, where: str) -> None:
+    """What every page state is checked for: no horizontal scroll, axe clean."""
+    no_horizontal_scroll(pg, where)
+    axe_clean(pg, where)

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser_env import AXE_JS, SIZES, axe_clean, new_page, no_horizontal_scroll, require_browser
+from browser_env import SIZES, new_page, page_checks, require_browser
 
 require_browser()
 
@@ -28,13 +28,6 @@ def _open(browser: Any, base_url: str, lang: str, size: str, fragment: str) -> P
     pg.goto(f"{base_url}/#lang={lang}&{fragment}")
     pg.wait_for_selector("body[data-ready='1']")
     return pg
-
-
-def _checks(pg: Page, where: str) -> None:
-    no_horizontal_scroll(pg, where)
-    if AXE_JS is None:
-        pytest.skip("axe-core missing: the accessibility check did not run (see browser_env.AXE_JS)")
-    axe_clean(pg, where)
 
 
 def _answer(pg: Page, btn: str, table: str, error: str) -> None:
@@ -62,7 +55,7 @@ def test_subsidy_tco_and_plan(browser: Any, base_url: str, lang: str, size: str)
     assert "¥15,000 → ¥11,250" in note and ("国产算力补贴 25%" if zh else "subsidy 25 % of domestic compute") in note, note
     assert "{" not in note
     assert _hash(pg)["tco-subsidy"] == ["0.25"]
-    _checks(pg, f"tco subsidy {size} {lang}")
+    page_checks(pg, f"tco subsidy {size} {lang}")
     # plan, domestic only, 30 %: the cost cell gross → net and the reason's line
     pg.goto(f"{base_url}/#lang={lang}&tab=plan&domestic=1&subsidy=0.3")
     pg.reload()
@@ -74,7 +67,7 @@ def test_subsidy_tco_and_plan(browser: Any, base_url: str, lang: str, size: str)
     p = next(x for x in plans if x["device"] == "ascend-910b" and x["gross_cost_cny"] == 15000)
     row = pg.locator("#plans-table tbody tr").nth(plans.index(p)).inner_text()
     assert "15,000 →" in row and "10,500" in row and "¥15,000 → ¥10,500" in row, row
-    _checks(pg, f"plan subsidy {size} {lang}")
+    page_checks(pg, f"plan subsidy {size} {lang}")
     assert pg.errors == []  # type: ignore[attr-defined]
     pg.context.close()
 
@@ -102,7 +95,7 @@ def test_subsidy_and_purchase_rent_vs_buy(browser: Any, base_url: str, lang: str
     assert all(n in notes for n in pg.evaluate("state.rvb.rent_notes || []")), notes  # how the 16 cards are rented
     assert ("采购价" if zh else "Purchase prices") in notes
     assert "{" not in table + notes
-    _checks(pg, f"rent-vs-buy subsidy {size} {lang}")
+    page_checks(pg, f"rent-vs-buy subsidy {size} {lang}")
     pg.fill("#rvb-cards", "12")
     pg.click("#rvb-btn")
     pg.wait_for_selector("#rvb-error:not([hidden])")
@@ -131,7 +124,7 @@ def test_why_not_one_reason_per_line(browser: Any, base_url: str, lang: str, siz
         sep = "；" if lang == "zh" else ";"
         assert lines.nth(0).inner_text() == w["reasons"][0] + sep
         assert lines.nth(len(w["reasons"]) - 1).inner_text() == w["reasons"][-1]
-    _checks(pg, f"why-not {size} {lang}")
+    page_checks(pg, f"why-not {size} {lang}")
     assert pg.errors == []  # type: ignore[attr-defined]
     pg.context.close()
 
@@ -155,7 +148,7 @@ def test_compare_serving_period(browser: Any, base_url: str, lang: str, size: st
     assert ("服务时长" if zh else "Serving period") in meta and "720" in meta
     h = _hash(pg)
     assert h["cmp-period"] == ["30"] and h["cmp-period-unit"] == ["days"] and h["cmp-rps"] == ["2"]
-    _checks(pg, f"compare period {size} {lang}")
+    page_checks(pg, f"compare period {size} {lang}")
     pg.select_option("#cmp-task", "lora")
     assert pg.locator("#cmp-period").is_hidden() and pg.locator("#cmp-rps").is_hidden()
     assert pg.errors == []  # type: ignore[attr-defined]
@@ -185,6 +178,6 @@ def test_migrate_serving_targets(browser: Any, base_url: str, lang: str, size: s
     assert "{" not in table
     h = _hash(pg)
     assert h["mig-rps"] == ["5"] and h["mig-tpot"] == ["0.05"] and h["mig-task"] == ["inference"]
-    _checks(pg, f"migrate serving {size} {lang}")
+    page_checks(pg, f"migrate serving {size} {lang}")
     assert pg.errors == []  # type: ignore[attr-defined]
     pg.context.close()

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser_env import AXE_JS, SIZES, axe_clean, new_page, no_horizontal_scroll, require_browser
+from browser_env import SIZES, new_page, page_checks, require_browser
 
 require_browser()
 
@@ -18,13 +18,6 @@ from playwright.sync_api import Page  # noqa: E402
 
 def _page(browser: Any, lang: str, size: str) -> Page:
     return new_page(browser, lang=lang, viewport=SIZES[size], bypass_csp=True, console=True)  # type: ignore[no-any-return]
-
-
-def _checks(pg: Page, where: str) -> None:
-    no_horizontal_scroll(pg, where)
-    if AXE_JS is None:
-        pytest.skip("axe-core missing: the accessibility check did not run (see browser_env.AXE_JS)")
-    axe_clean(pg, where)
 
 
 def _hash(pg: Page) -> dict[str, list[str]]:
@@ -57,7 +50,7 @@ def test_migrate_tab(browser: Any, base_url: str, lang: str, size: str) -> None:
     assert "→" in pg.locator("#mig-meta").inner_text()
     h = _hash(pg)
     assert h["tab"] == ["migrate"] and h["mig-kinds"] == ["all"] and "model" not in h  # this tab's form only
-    _checks(pg, f"migrate {size} {lang}")
+    page_checks(pg, f"migrate {size} {lang}")
     # a refusal replaces the answer: the default Chinese listings have no H100 price
     pg.select_option("#mig-kinds", "listing")
     pg.click("#mig-btn")
@@ -91,7 +84,7 @@ def test_rent_vs_buy_tab(browser: Any, base_url: str, lang: str, size: str) -> N
     assert "{" not in table + notes
     h = _hash(pg)
     assert h["tab"] == ["rvb"] and h["rvb-gpu"] == ["l20"]
-    _checks(pg, f"rent-vs-buy {size} {lang}")
+    page_checks(pg, f"rent-vs-buy {size} {lang}")
     # whole server: 8 910B cards for 3 years, the totals say how many cards and years
     pg.select_option("#rvb-gpu", "ascend-910b")
     pg.fill("#rvb-cards", "8")

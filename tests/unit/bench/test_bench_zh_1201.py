@@ -83,7 +83,7 @@ def test_tf32_line_in_english_is_the_record() -> None:
 
 def test_bench_and_calibrate_speak_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="the bench suite runs on torch, the optional [torch] extra (make venv and .ci/run install it)")
     home = tmp_path / "home"
     small = ["--input", "16", "--output", "4", "--repeats", "1", "--warmup", "0"]
     outs = []

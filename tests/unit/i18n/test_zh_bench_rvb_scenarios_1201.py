@@ -58,7 +58,7 @@ def test_skip_reasons_render_as_before_in_english_and_in_chinese() -> None:
 
 def test_suite_progress_lines_are_chinese_under_zh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="the bench suite runs on torch, the optional [torch] extra (make venv and .ci/run install it)")
     args = ("bench", "suite", str(tmp_path / "out"), "--device", "cpu", "--budget-s", "0.01", "--only", "decode-tiny-b1-loop")
     code, out, _ = run_cli(("--lang", "zh", *args), monkeypatch, capsys, tmp_path)
     assert code == 0
