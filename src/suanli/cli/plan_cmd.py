@@ -212,16 +212,17 @@ def register(app: typer.Typer) -> None:
         emit_rows(table, cols, title=tr("cli.plans.title", url=store.url.split('@')[-1]),
                   headers=col_headers(cols, "plans.col"))
 
-    def _export_skypilot(path: str, result: PlanResult, cat: Any) -> Message | str | None:
+    def _export_skypilot(path: str, result: PlanResult, cat: Any, m: Any) -> Message | str | None:
         """Write the best plan as a SkyPilot task YAML to `path`; None when written, else why not (a device SkyPilot
         has no accelerator name for, no plan, a path that cannot be written): the caller prints the plan first and
-        then that one warning line, and the exit code stays the plan's."""
+        then that one warning line, and the exit code stays the plan's. `m`: the model planned (a config.json
+        one included), whose own checkpoint precision decides the engine's --quantization flag."""
         from suanli.plan.export import skypilot_yaml
 
         if not result.plans:
             return Message("plan.skypilot.no_plan")
         try:
-            Path(path).write_text(skypilot_yaml(result.plans[0], result, cat), encoding="utf-8")
+            Path(path).write_text(skypilot_yaml(result.plans[0], result, cat, m), encoding="utf-8")
         except InputError as e:
             return e.i18n or str(e)
         except OSError as e:
@@ -324,7 +325,7 @@ def register(app: typer.Typer) -> None:
         result = plan(cat, m, req, as_of(), error_bands=packaged_error_bands())  # each plan's speed evidence
         result = with_rate_note(result)  # a rate derived from --concurrent-users is said first among the assumptions
         result = with_calibration_note(result, cat)  # the calibration file's factors it used, said last
-        not_written = _export_skypilot(skypilot, result, cat) if skypilot else None
+        not_written = _export_skypilot(skypilot, result, cat, m) if skypilot else None
         saved = None
         if save:
             from suanli.store.db import open_store

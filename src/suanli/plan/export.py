@@ -8,7 +8,8 @@ from typing import Any
 
 import yaml
 
-from suanli.catalog.schema import Catalog
+from suanli.catalog import lookup
+from suanli.catalog.schema import Catalog, ModelArch
 from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.search import Plan, PlanResult
@@ -121,17 +122,33 @@ def skypilot_notes(p: Plan, cat: Catalog) -> list[Message]:
     return []
 
 
-def _quant_flag(precision: str) -> str | None:
+def _own_checkpoint(precision: str, model: ModelArch) -> bool:
+    """The model's published checkpoint is already at `precision`: its config.json's quantization_config says so
+    (ModelArch.native_dtype: DeepSeek-V3/R1 quant_method fp8)."""
+    return model.native_dtype is not None and precision == model.native_dtype
+
+
+def _prequantized(precision: str, model: ModelArch) -> bool:
+    """One rule for every precision: the checkpoint served is already quantized to `precision`, either a
+    pre-quantized int4/int8/nf4 release the user names (_PREQUANTIZED) or the model's own checkpoint at its native
+    dtype (an FP8 release); the engine reads its method from the checkpoint's quantization_config."""
+    return precision in _PREQUANTIZED or _own_checkpoint(precision, model)
+
+
+def _quant_flag(precision: str, model: ModelArch) -> str | None:
     """The --quantization value for vLLM/SGLang: fp8 only, the one precision they quantize a bf16 checkpoint to on
     load (SGLang's server arguments, read 2026-12-01: '--quantization fp8 on a fp16 checkpoint or directly load a fp8
-    checkpoint without specifying any arguments'). A pre-quantized int4/int8/nf4 checkpoint gets no flag: vLLM reads
-    the method from the checkpoint's config (docs.vllm.ai/en/stable/configuration/engine_args/, --quantization, read
-    2026-12-01: 'If None, we first check the quantization_config attribute in the model config file'), SGLang too,
-    and a named method that is not the checkpoint's is refused (--quantization awq on Qwen's GPTQ-Int4 release)."""
+    checkpoint without specifying any arguments'). A pre-quantized checkpoint (`_prequantized`: an int4/int8/nf4
+    release, or an FP8 checkpoint such as DeepSeek-V3/R1's own) gets no flag: vLLM reads the method from the
+    checkpoint's config (docs.vllm.ai/en/stable/configuration/engine_args/, --quantization, read 2026-12-01: 'If
+    None, we first check the quantization_config attribute in the model config file'), SGLang too, and a named
+    method that is not the checkpoint's is refused (--quantization awq on Qwen's GPTQ-Int4 release)."""
+    if _prequantized(precision, model):
+        return None
     return "fp8" if precision == "fp8" else None
 
 
-def _serve_run(p: Plan) -> tuple[str, str, bool]:
+def _serve_run(p: Plan, model: ModelArch) -> tuple[str, str, bool]:
     """(setup, run, is_template) starting the plan's engine on SERVE_PORT with the replica's tp × pp cards, at most
     $MICRO_BATCH sequences at once (the batch the plan was judged at) of at most $CONTEXT_LEN tokens (the request's
     input + output, what the plan sized the KV cache for). Flags, each as its engine's docs spell it (read 2026-12-01):
@@ -144,7 +161,7 @@ def _serve_run(p: Plan) -> tuple[str, str, bool]:
     quantization_config and asserts a given one matches it (InternLM/lmdeploy:lmdeploy/turbomind/deploy/converter.py,
     'mismatched quant method'), so `awq` would refuse a GPTQ checkpoint."""
     engine = p.engine or "vllm"
-    q = _quant_flag(p.precision)
+    q = _quant_flag(p.precision, model)
     if engine == "vllm":
         run = (f"vllm serve $MODEL --tensor-parallel-size $TP --pipeline-parallel-size $PP --port {SERVE_PORT}"
                " --max-num-seqs $MICRO_BATCH --max-model-len $CONTEXT_LEN" + (f" --quantization {q}" if q else ""))
@@ -197,12 +214,13 @@ def _train_run(p: Plan, task: str) -> tuple[str, bool]:
             f" suanli writes no launch command for this framework\nexit 1"), True
 
 
-def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog) -> str:
+def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog, model: ModelArch | None = None) -> str:
     """The plan as SkyPilot YAML. Training: one task of `num_nodes` nodes of `per_node` cards, nodes rounded up
     (20 cards at 8 per node: 3 nodes, the last partly idle, never 2 nodes = 16 cards), run by the plan's framework's
     launcher. Serving: a SkyServe service of `replicas` replicas (docs.skypilot.co/en/stable/serving/autoscaling.html:
     'service: replicas: 2'), each one instance with the replica's tp × pp cards, running the plan's engine on
-    SERVE_PORT. `resources: cloud:` only where the plan's provider is a SkyPilot cloud (see `skypilot_notes`)."""
+    SERVE_PORT. `resources: cloud:` only where the plan's provider is a SkyPilot cloud (see `skypilot_notes`).
+    `model`: the model planned (a config.json one included); None: the catalog preset named result.model_id."""
     name = skypilot_accelerator(cat, p.device)  # refuses a device SkyPilot cannot schedule
     per_node = next(a.max_cards_per_node for a in cat.accelerators if a.id == p.device)
     head = f"suanli-{result.model_id.split('/')[-1].lower()}-{result.request.task}"
@@ -210,8 +228,12 @@ def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog) -> str:
     envs = _envs(p, result)
     if result.request.task == "inference" and p.replicas:
         replica_cards = p.gpus // p.replicas
-        setup, run, template = _serve_run(p)
-        unknown_ckpt = p.precision in _PREQUANTIZED or (p.precision == "fp8" and p.engine == "lmdeploy")
+        m = model if model is not None else lookup.model(cat, result.model_id)
+        setup, run, template = _serve_run(p, m)
+        # the catalog names no quantized checkpoint (the model's own is one only at its native dtype), and LMDeploy
+        # quantizes none on load
+        unknown_ckpt = not _own_checkpoint(p.precision, m) and (
+            _prequantized(p.precision, m) or (p.precision == "fp8" and p.engine == "lmdeploy"))
         if unknown_ckpt:  # the catalog names no quantized checkpoint: the user fills one in (sky serve up --env)
             envs = {"MODEL": None, "BASE_MODEL": result.model_id, **{k: v for k, v in envs.items() if k != "MODEL"}}
         task: dict[str, Any] = {

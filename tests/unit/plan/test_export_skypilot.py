@@ -145,3 +145,37 @@ def test_training_export_carries_the_optimizer_measure(cat: Catalog) -> None:
     assert p.offload_optimizer
     envs = yaml.safe_load(skypilot_yaml(p, res, cat))["envs"]
     assert envs["OFFLOAD_OPTIMIZER"] is True and envs["OPTIMIZER"] == p.optimizer
+
+
+# --- task E (2026-12-01): an FP8 checkpoint is pre-quantized like an AWQ/GPTQ one: no --quantization fp8
+
+
+@pytest.mark.parametrize("model_id", ["deepseek-v3", "deepseek-r1"])
+@pytest.mark.parametrize("engine", ["vllm", "sglang", "lmdeploy"])
+def test_native_fp8_checkpoint_gets_no_quantization_flag(cat: Catalog, model_id: str, engine: str) -> None:
+    """DeepSeek-V3/R1 publish FP8 weights (config.json quantization_config.quant_method fp8): the engine reads the
+    method from the checkpoint, so the export at fp8 names no --quantization and serves the model's own id."""
+    m = lookup.model(cat, model_id)
+    assert m.native_dtype == "fp8"
+    req = make_request(model=model_id, task="inference", requests_per_s=1, input=1024, output=512,
+                       devices=("h200",))
+    res = plan(cat, m, req, TODAY)
+    p = res.plans[0].model_copy(update={"engine": engine, "pp": 1})
+    assert p.precision == "fp8"  # the checkpoint's own precision, the default on a device that runs FP8
+    for text in (skypilot_yaml(p, res, cat, m), skypilot_yaml(p, res, cat)):  # model given, or looked up by id
+        task = yaml.safe_load(text)
+        assert "--quantization" not in task["run"]
+        assert task["envs"]["MODEL"] == res.model_id and task["service"]["readiness_probe"] == "/v1/models"
+        assert "pre-quantized" not in text
+
+
+def test_fp8_flag_only_for_a_16bit_checkpoint(cat: Catalog, serving) -> None:  # type: ignore[no-untyped-def]
+    """One rule: a bf16 checkpoint is quantized to fp8 on load (the flag); the same model said to be published in
+    FP8 (a config.json with quantization_config fp8) is not; int4 stays a user-named pre-quantized checkpoint."""
+    m = lookup.model(cat, "qwen2.5-72b")
+    p = serving.plans[0].model_copy(update={"engine": "vllm", "precision": "fp8"})
+    assert "--quantization fp8" in yaml.safe_load(skypilot_yaml(p, serving, cat, m))["run"]
+    fp8_ckpt = m.model_copy(update={"native_dtype": "fp8"})
+    assert "--quantization" not in yaml.safe_load(skypilot_yaml(p, serving, cat, fp8_ckpt))["run"]
+    int4 = yaml.safe_load(skypilot_yaml(p.model_copy(update={"precision": "int4"}), serving, cat, fp8_ckpt))
+    assert "--quantization" not in int4["run"] and int4["envs"]["MODEL"] is None
