@@ -296,6 +296,22 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
         ))
         family_vals.setdefault((by_id[dev].family, dtype), []).append(med)
         family_vals.setdefault(("*", dtype), []).append(med)
+    # a variant with no run of its own (`variant_of`, e.g. the H20 141GB of the H20 96GB) whose dense peak equals its
+    # measured parent's (same die, same compute) inherits the parent's measured factor, not the family median; it is
+    # not counted again in the family medians
+    own = {(f.device, f.precision): f for f in factors}
+    for acc in cat.accelerators:
+        parent = by_id.get(acc.variant_of or "")
+        for dtype in _MEASURED_DTYPES:
+            pf = own.get((parent.id, dtype)) if parent is not None else None
+            mine = dense_peak_tflops(acc, dtype)
+            if pf is None or parent is None or (acc.id, dtype) in runs or mine is None or mine != dense_peak_tflops(parent, dtype):
+                continue
+            factors.append(EfficiencyFactor(
+                id=f"matmul-{acc.id}-{dtype}", metric="matmul", device=acc.id, precision=dtype, value=pf.value,
+                source=pf.source, note=f"inherited from {parent.id} ({pf.note}): {acc.id} has no run of its own and "
+                "the same dense peak (same die, same compute)",
+            ))
     first_source = next((f.source for f in factors), None)
     for (fam, dtype), meds in sorted(family_vals.items()):
         if dtype == "fp16" and (fam, "bf16") in family_vals:
