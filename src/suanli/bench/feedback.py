@@ -179,6 +179,10 @@ def compare_basis(
     if r.roof_precision() != "tf32":
         if named_tf32:  # recorded TF32 off: its matmuls ran in full fp32, at the fp32 peak
             return acc, overrides, Message("cli.fb.tf32_off", device=acc.id, why=why, fp32=fp32)
+        if r.config.precision == "fp32" and r.tf32 is not None and r.tf32.npu_matmul_allow_hf32:
+            # Ascend's HF32 (torch_npu.npu.matmul.allow_hf32 on): the catalog publishes no HF32 peak for any Ascend
+            # device, so the roof stays fp32 and the line says the run may have beaten it
+            return acc, overrides, Message("cli.fb.hf32_on_fp32_roof", device=acc.id, fp32=fp32)
         return acc, overrides, None  # fp32 (TF32 off), bf16, fp16: the estimator's own precision and peak
     if s.tf32_dense_tflops is None:
         if named_tf32:

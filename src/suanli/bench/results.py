@@ -100,15 +100,21 @@ class Throughput(BaseModel):
 TF32_ENV_VARS = ("NVIDIA_TF32_OVERRIDE", "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE")
 
 
-def matmul_tf32(allow_tf32: bool, env: dict[str, str]) -> bool:
-    """Whether cuBLAS fp32 matmuls run on the TF32 tensor cores: torch's switch (`allow_tf32`, i.e.
-    float32_matmul_precision other than "highest") unless an environment override says otherwise; NVIDIA's
-    library-level override wins over torch's (it is applied inside cuBLAS, below torch)."""
+def matmul_tf32(allow_tf32: bool | None, env: dict[str, str], fp32_precision: str | None = None) -> bool:
+    """Whether cuBLAS fp32 matmuls run on the TF32 tensor cores: torch's switch unless an environment override says
+    otherwise; NVIDIA's library-level override wins over torch's (it is applied inside cuBLAS, below torch). torch's
+    switch is `torch.backends.cuda.matmul.fp32_precision` where it is set ("tf32" on, "ieee" off; torch >= 2.9,
+    pytorch/pytorch#125888, docs.pytorch.org/docs/stable/notes/cuda.html 'TensorFloat-32 (TF32) on Ampere (and later)
+    devices', read 2026-12-01; the legacy setters write it too), else `allow_tf32` (float32_matmul_precision other
+    than "highest"); "none" (not set: inherits its parent, all unset means ieee), absent or unreadable: allow_tf32,
+    and off when that is unreadable too (torch raises on it once the new API set the flag)."""
     if env.get("NVIDIA_TF32_OVERRIDE") == "0":
         return False
     if env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1":
         return True
-    return allow_tf32
+    if fp32_precision in ("tf32", "ieee"):
+        return fp32_precision == "tf32"
+    return bool(allow_tf32)
 
 
 def roof_precision(precision: str, tf32: bool | None) -> str:
@@ -120,15 +126,31 @@ def roof_precision(precision: str, tf32: bool | None) -> str:
 
 
 class Tf32Setting(BaseModel):
-    """torch's TensorFloat-32 switches as the run read them while it measured (not the harness's intent)."""
+    """torch's TensorFloat-32 switches as the run read them while it measured (not the harness's intent): on an
+    NVIDIA GPU (and CPU, as before) torch's own, on an Ascend NPU torch_npu's HF32 switches. A switch this torch does
+    not have, or would not read, is None (not recorded)."""
 
     float32_matmul_precision: str | None = Field(default=None, description="torch.get_float32_matmul_precision()")
     cuda_matmul_allow_tf32: bool | None = Field(default=None, description="torch.backends.cuda.matmul.allow_tf32")
     cudnn_allow_tf32: bool | None = Field(
         default=None, description="torch.backends.cudnn.allow_tf32 (convolutions; no matmul of a transformer uses it)")
+    cuda_matmul_fp32_precision: str | None = Field(
+        default=None, description="torch.backends.cuda.matmul.fp32_precision (torch >= 2.9): ieee, tf32, or none "
+        "(not set: its parent's); decides matmul_tf32 where ieee or tf32")
+    cudnn_conv_fp32_precision: str | None = Field(
+        default=None, description="torch.backends.cudnn.conv.fp32_precision (torch >= 2.9; convolutions only)")
+    npu_matmul_allow_hf32: bool | None = Field(
+        default=None, description="torch_npu.npu.matmul.allow_hf32 (Ascend): fp32 matmuls may run in HF32 on the "
+        "cube. The roof stays fp32: the catalog has no HF32 peak for any Ascend device (feedback.compare_basis)")
+    npu_conv_allow_hf32: bool | None = Field(
+        default=None, description="torch_npu.npu.conv.allow_hf32 (Ascend; convolutions only)")
     env: dict[str, str] = Field(default={}, description="TF32_ENV_VARS that were set, with their values")
-    matmul_tf32: bool = Field(description="fp32 matmuls ran on TF32 tensor cores: NVIDIA device, allow_tf32 and the "
-                                          "overrides (results.matmul_tf32); false off NVIDIA")
+    matmul_tf32: bool = Field(description="fp32 matmuls ran on TF32 tensor cores: NVIDIA device, torch's switch and "
+                                          "the overrides (results.matmul_tf32); false off NVIDIA")
+
+    def ascend(self) -> bool:
+        """The record is an Ascend run's: its HF32 switches were read (torch's CUDA ones do not apply there)."""
+        return self.npu_matmul_allow_hf32 is not None or self.npu_conv_allow_hf32 is not None
 
     def cause(self) -> str:
         """What decided `matmul_tf32`: an environment override when one applies, else torch's own setting."""
@@ -136,6 +158,8 @@ class Tf32Setting(BaseModel):
             return "NVIDIA_TF32_OVERRIDE=0"
         if self.env.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1":
             return "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1"
+        if self.cuda_matmul_fp32_precision in ("tf32", "ieee"):
+            return f"cuda.matmul.fp32_precision {self.cuda_matmul_fp32_precision}"
         return f"float32_matmul_precision {self.float32_matmul_precision}"
 
     def describe(self, translate: Callable[..., str] | None = None) -> str:
@@ -147,12 +171,18 @@ class Tf32Setting(BaseModel):
 
             def translate(msg_id: str, /, **params: Any) -> str:
                 return t(msg_id, "en", "cli", **params)
-        env = [f"{k}={self.env[k]}" if k in self.env else translate("cli.bench.env_unset", name=k)
-               for k in TF32_ENV_VARS]
-        settings = [f"float32_matmul_precision {self.float32_matmul_precision}",
-                    f"cuda.matmul.allow_tf32 {self.cuda_matmul_allow_tf32}", f"cudnn.allow_tf32 {self.cudnn_allow_tf32}",
-                    *env]
-        return translate("cli.bench.tf32_setting", state=translate("cli.bench.on" if self.matmul_tf32 else "cli.bench.off"),
+        read = [(name, value) for name, value in (
+            ("float32_matmul_precision", self.float32_matmul_precision),
+            ("cuda.matmul.allow_tf32", self.cuda_matmul_allow_tf32), ("cudnn.allow_tf32", self.cudnn_allow_tf32),
+            ("cuda.matmul.fp32_precision", self.cuda_matmul_fp32_precision),
+            ("cudnn.conv.fp32_precision", self.cudnn_conv_fp32_precision),
+            ("npu.matmul.allow_hf32", self.npu_matmul_allow_hf32), ("npu.conv.allow_hf32", self.npu_conv_allow_hf32),
+        ) if value is not None]  # a switch not recorded is not shown
+        env = [] if self.ascend() else [f"{k}={self.env[k]}" if k in self.env
+                                        else translate("cli.bench.env_unset", name=k) for k in TF32_ENV_VARS]
+        settings = [f"{name} {value}" for name, value in read] + env
+        on = bool(self.npu_matmul_allow_hf32) if self.ascend() else self.matmul_tf32
+        return translate("cli.bench.tf32_setting", state=translate("cli.bench.on" if on else "cli.bench.off"),
                          settings=translate("cli.bench.sep").join(settings))
 
 

@@ -115,20 +115,43 @@ def precision_mode(precision: str, backend: Backend) -> Iterator[None]:
         torch.set_float32_matmul_precision(before)
 
 
+def _read(obj: Any, path: str, kind: type) -> Any:
+    """The switch at `obj.path` as `kind` (bool or str), or None where this torch has no such attribute or refuses
+    to read it (torch >= 2.9 raises RuntimeError on allow_tf32 / get_float32_matmul_precision once the new
+    fp32_precision API set the flag): a switch not read is not recorded, never an error."""
+    try:
+        for name in path.split("."):
+            obj = getattr(obj, name)
+        value = obj() if callable(obj) else obj
+    except (AttributeError, RuntimeError):
+        return None
+    return kind(value) if isinstance(value, (bool, str)) else None
+
+
 def tf32_setting(backend: Backend) -> Tf32Setting:
     """torch's TF32 switches as they are now (call it inside `precision_mode`, where the timed work runs) and the
-    environment overrides that were set; TF32 matmuls exist on NVIDIA GPUs only (the fake backend stands in)."""
+    environment overrides that were set; TF32 matmuls exist on NVIDIA GPUs only (the fake backend stands in). On an
+    Ascend NPU the switches that apply are torch_npu's HF32 ones (`torch_npu.npu.matmul.allow_hf32`, default False;
+    `torch_npu.npu.conv.allow_hf32`, default True: hiascend.com/document/detail/zh/Pytorch/60RC3/apiref/apilist/
+    ptaoplist_000848.html and ptaoplist_000517.html, read 2026-12-01), read from the backend's device module
+    (torch.npu is torch_npu.npu); CUDA's are not recorded there."""
     torch = require_torch()
-    matmul_precision = str(torch.get_float32_matmul_precision())
+    if backend.name == "npu":
+        module = getattr(backend, "module", None)
+        return Tf32Setting(npu_matmul_allow_hf32=_read(module, "matmul.allow_hf32", bool),
+                           npu_conv_allow_hf32=_read(module, "conv.allow_hf32", bool), matmul_tf32=False)
     # torch.backends.cuda.matmul.allow_tf32: float32_matmul_precision != "highest" (ATen Context::allowTF32CuBLAS)
-    allow = bool(torch.backends.cuda.matmul.allow_tf32)
+    allow = _read(torch, "backends.cuda.matmul.allow_tf32", bool)
+    fp32_precision = _read(torch, "backends.cuda.matmul.fp32_precision", str)  # torch >= 2.9
     env = {k: os.environ[k] for k in TF32_ENV_VARS if k in os.environ}
     return Tf32Setting(
-        float32_matmul_precision=matmul_precision,
+        float32_matmul_precision=_read(torch, "get_float32_matmul_precision", str),
         cuda_matmul_allow_tf32=allow,
-        cudnn_allow_tf32=bool(torch.backends.cudnn.allow_tf32),
+        cudnn_allow_tf32=_read(torch, "backends.cudnn.allow_tf32", bool),
+        cuda_matmul_fp32_precision=fp32_precision,
+        cudnn_conv_fp32_precision=_read(torch, "backends.cudnn.conv.fp32_precision", str),
         env=env,
-        matmul_tf32=backend.name in ("cuda", "fake") and matmul_tf32(allow, env),
+        matmul_tf32=backend.name in ("cuda", "fake") and matmul_tf32(allow, env, fp32_precision),
     )
 
 

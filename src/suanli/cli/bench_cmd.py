@@ -115,8 +115,9 @@ def _render(r: Any) -> None:
         cols = ["benchmark", "result"]
         emit_rows(rows, cols, title=tr("cli.bench.micro"), headers=col_headers(cols, "bench.col"))
     # what torch used for fp32 matmuls (bench compare's roof follows it), or "not recorded" for older results
-    tf32 = (tr("cli.bench.tf32", setting=_tf32_text(r.tf32)) if r.tf32 is not None
-            else tr("cli.bench.tf32_not_recorded", precision=c.precision))
+    # (an Ascend run: torch_npu's HF32 switches, and the fp32 roof the catalog has)
+    tf32 = (tr("cli.bench.hf32" if r.tf32.ascend() else "cli.bench.tf32", setting=_tf32_text(r.tf32))
+            if r.tf32 is not None else tr("cli.bench.tf32_not_recorded", precision=c.precision))
     console.print(tf32, highlight=False, soft_wrap=True)
     if r.accuracy:
         colour = "green" if r.accuracy.passed else "red"

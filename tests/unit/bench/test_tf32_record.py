@@ -208,3 +208,127 @@ def test_bench_show_prints_the_setting_and_not_recorded(tmp_path: Any) -> None:
     cmp = CliRunner().invoke(app, ["--lang", "en", "bench", "compare", "20260102", "--store", str(store.root)], env=env)
     assert cmp.exit_code == 0, cmp.output
     assert "tf32 run with TF32 off (NVIDIA_TF32_OVERRIDE=0)" in cmp.stdout
+
+
+# --- task E (2026-12-01): torch >= 2.9's fp32_precision switches and Ascend's HF32 are recorded where they apply
+
+
+def _matmul_ns(**kw: Any) -> Any:
+    return types.SimpleNamespace(**kw)
+
+
+@pytest.mark.parametrize(("fp32_precision", "allow", "on"), [
+    ("tf32", False, True),  # the new switch decides where it is set
+    ("ieee", True, False),
+    ("none", True, True),  # not set: the legacy switch (torch keeps both in step)
+    ("none", False, False),
+])
+def test_fp32_precision_decides_the_matmul_roof(monkeypatch: pytest.MonkeyPatch, fp32_precision: str, allow: bool,
+                                                on: bool) -> None:
+    import torch
+
+    from suanli.bench.run import tf32_setting
+
+    monkeypatch.setattr(torch.backends.cuda, "matmul", _matmul_ns(allow_tf32=allow, fp32_precision=fp32_precision))
+    monkeypatch.setattr(torch.backends.cudnn, "conv", types.SimpleNamespace(fp32_precision="tf32"), raising=False)
+    s = tf32_setting(_fake())
+    assert s.cuda_matmul_fp32_precision == fp32_precision and s.cudnn_conv_fp32_precision == "tf32"
+    assert s.matmul_tf32 is on and s.npu_matmul_allow_hf32 is None and not s.ascend()
+    assert f"cuda.matmul.fp32_precision {fp32_precision}" in s.describe()
+    assert "cudnn.conv.fp32_precision tf32" in s.describe()
+    if fp32_precision != "none":
+        assert s.cause() == f"cuda.matmul.fp32_precision {fp32_precision}"
+    r = BenchResult.model_validate_json(synthetic(0.35, 0.2, 0.8, 0.9, accelerator="h100-sxm").model_copy(
+        update={"tf32": s, "config": synthetic(0.35, 0.2, 0.8, 0.9).config.model_copy(
+            update={"precision": "fp32"})}).to_json())
+    assert r.tf32 == s and r.roof_precision() == ("tf32" if on else "fp32")
+
+
+def test_absent_or_unreadable_switches_are_not_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A torch before 2.9 has no fp32_precision; torch >= 2.9 raises on allow_tf32 and
+    get_float32_matmul_precision once the new API set the flag: neither is an error, the switch is just not recorded."""
+    import torch
+
+    from suanli.bench.run import tf32_setting
+
+    class _Mixed:
+        fp32_precision = "tf32"
+
+        @property
+        def allow_tf32(self) -> bool:
+            raise RuntimeError("you have used mix of the legacy and new APIs")
+
+    def _refuse() -> str:
+        raise RuntimeError("you have used mix of the legacy and new APIs")
+
+    monkeypatch.setattr(torch.backends.cuda, "matmul", _Mixed())
+    monkeypatch.setattr(torch, "get_float32_matmul_precision", _refuse)
+    monkeypatch.setattr(torch.backends, "cudnn", types.SimpleNamespace(allow_tf32=True))  # no cudnn.conv
+    s = tf32_setting(_fake())
+    assert s.cuda_matmul_allow_tf32 is None and s.float32_matmul_precision is None
+    assert s.cudnn_conv_fp32_precision is None and s.matmul_tf32  # the new switch said tf32
+    text = s.describe()
+    assert "allow_tf32 None" not in text and "float32_matmul_precision" not in text and "cudnn.conv" not in text
+    monkeypatch.setattr(torch.backends.cuda, "matmul", _matmul_ns(allow_tf32=True))  # torch < 2.9
+    old = tf32_setting(_fake())
+    assert old.cuda_matmul_fp32_precision is None and old.matmul_tf32 and "fp32_precision" not in old.describe()
+
+
+def _npu(matmul: bool | None, conv: bool | None) -> Any:
+    from suanli.bench.backends import FakeDeviceModule, TorchAcceleratorBackend
+
+    module = FakeDeviceModule()
+    if matmul is not None:
+        module.matmul = types.SimpleNamespace(allow_hf32=matmul)  # type: ignore[attr-defined]
+    if conv is not None:
+        module.conv = types.SimpleNamespace(allow_hf32=conv)  # type: ignore[attr-defined]
+    return TorchAcceleratorBackend("npu", module, 0, tensor_device="cpu")
+
+
+def test_ascend_records_hf32_and_keeps_the_fp32_roof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch_npu.npu.matmul.allow_hf32 (default False) / conv.allow_hf32 (default True) are read on an NPU, the CUDA
+    switches are not (they do not apply there); TF32 stays off and the roof fp32: the catalog has no HF32 peak."""
+    import torch
+
+    from suanli.bench.feedback import compare_basis
+    from suanli.bench.run import tf32_setting
+    from suanli.i18n import render
+
+    monkeypatch.setattr(torch.backends.cuda, "matmul", _matmul_ns(allow_tf32=True, fp32_precision="tf32"))
+    s = tf32_setting(_npu(True, True))
+    assert s.npu_matmul_allow_hf32 is True and s.npu_conv_allow_hf32 is True and s.ascend()
+    assert s.cuda_matmul_allow_tf32 is None and s.cuda_matmul_fp32_precision is None and not s.matmul_tf32
+    assert s.describe() == "on (npu.matmul.allow_hf32 True, npu.conv.allow_hf32 True)"  # no NVIDIA env vars
+    cat = packaged_catalog()
+    ascend = [a for a in cat.accelerators if a.id.startswith("ascend-910b")]
+    assert ascend and all(getattr(a.specs, "hf32_dense_tflops", None) is None for a in ascend)  # no HF32 peak
+    r = _h100("fp32", None).model_copy(update={"accelerator": "ascend-910b2", "tf32": s})
+    assert r.roof_precision() == "fp32"
+    _, _, note = compare_basis(cat, r)
+    assert note is not None and note.id == "cli.fb.hf32_on_fp32_roof"
+    assert "no HF32 peak for ascend-910b2" in render(note, "en") and "HF32 峰值" in render(note, "zh")
+    off = tf32_setting(_npu(False, True))
+    assert off.describe().startswith("off (npu.matmul.allow_hf32 False")
+    assert compare_basis(cat, r.model_copy(update={"tf32": off}))[2] is None
+    bare = tf32_setting(_npu(None, None))  # a torch_npu without the switches: nothing recorded, no error
+    assert bare.npu_matmul_allow_hf32 is None and bare.npu_conv_allow_hf32 is None and not bare.matmul_tf32
+
+
+def test_bench_show_prints_the_hf32_setting(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from suanli.bench.results import ResultStore
+    from suanli.bench.run import tf32_setting
+    from suanli.cli.main import app
+
+    store = ResultStore(tmp_path / "store")
+    r = _h100("fp32", None).model_copy(update={"accelerator": "ascend-910b2", "id": "20260103T000000Z-npu",
+                                               "tf32": tf32_setting(_npu(True, True))})
+    store.save(r)
+    env = {"COLUMNS": "200", "SUANLI_HOME": str(tmp_path / "home")}
+    out = CliRunner().invoke(app, ["--lang", "en", "bench", "show", "20260103", "--store", str(store.root)], env=env)
+    assert out.exit_code == 0, out.output
+    assert ("HF32 matmuls (Ascend): on (npu.matmul.allow_hf32 True, npu.conv.allow_hf32 True); compared at the fp32 "
+            "roof") in out.stdout
+    zh = CliRunner().invoke(app, ["--lang", "zh", "bench", "show", "20260103", "--store", str(store.root)], env=env)
+    assert zh.exit_code == 0 and "HF32 矩阵乘（昇腾）：开启" in zh.stdout
