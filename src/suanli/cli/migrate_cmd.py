@@ -41,7 +41,6 @@ app = typer.Typer(
     add_completion=False,
 )
 
-_EXPERT_KEYS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts")
 _STATUS_STYLE = {
     "npu": "green",
     "composite": "cyan",
@@ -125,6 +124,7 @@ def run_check(
 ) -> tuple[CoverageReport, float]:
     """Trace and classify; returns the report and the wall time in seconds. `uses`: code-level libraries the trace
     cannot see (`--uses`, validated against libraries.yaml before anything is traced)."""
+    from suanli.migrate.effort import complex_arch
     from suanli.migrate.libraries import from_config, merge, resolve_uses
 
     t0 = time.perf_counter()
@@ -140,10 +140,6 @@ def run_check(
                              trace=lambda: trace_model(cfg, name=name, task=task, keep_whole=keep))
     except ImportError as e:
         raise InputError("model", Message("err.tracing_needs_torch_and_transformers_pip", e=e)) from None
-    moe = (arch is not None and getattr(arch, "moe", None) is not None) or any(
-        isinstance(cfg.get(k), int) and cfg[k] > 1 for k in _EXPERT_KEYS
-    )
-    multimodal = "vision_config" in cfg or "audio_config" in cfg
     # the adapted lists by what the model is, never by its file's path (a config.json: migrate.identity)
     identity = None
     if catalog is not None:
@@ -155,7 +151,7 @@ def run_check(
     report = classify(
         trace, ops,
         fused=load_fused(), caveats=load_caveats(), adapted_lists=adapted,
-        stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=moe or multimodal,
+        stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=complex_arch(arch, cfg),
         libraries=merge(from_config(cfg), cli_uses),  # quant_method, attn_implementation; then --uses
     )
     if identity is not None:

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.errors import DataFileError, InputError
 from suanli.i18n import Message, render
+from suanli.migrate.effort import AdaptedList, effort, listing, stack_lists
 from suanli.migrate.libraries import LibraryUse
 from suanli.plan.cost import MIGRATION_ENGINEERS
 
@@ -154,16 +155,6 @@ class FusedHint(_Frozen):
     available: bool = Field(description="the selected torch_npu version registers it")
     matched_modules: list[str]
     source: str
-
-
-class AdaptedList(_Frozen):
-    stack: str
-    name: str
-    name_zh: str | None = Field(None, description="the list's name in Chinese (zh output), as the catalog's name_zh")
-    use: Literal["inference", "training", "both"] = "both"
-    listed: bool | None = Field(description="None when the catalog has no adapted list for the stack")
-    source: str | None = None
-    matched: str | None = Field(None, description="the list's entry the model was found as (a config.json: a preset's)")
 
 
 class CoverageReport(_Frozen):
@@ -360,48 +351,6 @@ def _torch_major_minor(text: str | None) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def _effort(
-    stack: Any, *, adapted: bool | None, moe_or_multimodal: bool, has_fallback: bool,
-    blocking_libraries: tuple[str, ...] = (), ops_missing: bool | None = None,
-) -> tuple[tuple[float, float] | None, Message]:
-    """Calendar weeks of migration (for `plan.cost.MIGRATION_ENGINEERS` engineers) from the catalog's `cann` stack (seed-000: 1–2 weeks on the adapted list, 2–4 when
-    operators must be adapted; seed-003: 1–2 months for MoE/multimodal, so an MoE/multimodal model on the list spans
-    1 week to 2 months). A library with no NPU build (`blocking_libraries`, libraries.yaml) is a port as a falling-back
-    operator is: an adapted model that uses one takes the unadapted range. `ops_missing` False (the trace found every
-    operator covered and no library to port) words an unlisted model's range as the price of being off the list."""
-    if stack is None:
-        return None, Message("mig.basis.no_stack")
-    why_msg: Message
-    if adapted and not has_fallback and not blocking_libraries:
-        field, why_msg = "migration_weeks_adapted", Message("mig.basis.adapted")
-    elif moe_or_multimodal:
-        field, why_msg = "migration_weeks_moe_multimodal", Message("mig.basis.moe_multimodal")
-    else:
-        field = "migration_weeks_unadapted"
-        if adapted and has_fallback:
-            why_msg = Message("mig.basis.adapted_fallback")
-        elif adapted:
-            why_msg = Message("mig.basis.adapted_libraries", libs=", ".join(blocking_libraries))
-        elif adapted is False and ops_missing is False:
-            why_msg = Message("mig.basis.not_adapted_covered")
-        else:
-            why_msg = Message("mig.basis.not_adapted")
-    value = getattr(stack, field, None)
-    if value is None:
-        return None, Message("mig.basis.no_field", field=field)
-    chosen = value.chosen
-    low, high = (float(x) for x in chosen.value)
-    moe = getattr(stack, "migration_weeks_moe_multimodal", None)
-    if field == "migration_weeks_adapted" and moe_or_multimodal and moe is not None:
-        # on the list, but MoE/multimodal: both sources' span, as plan.search.migration_weeks gives it (seed-000
-        # prices it by the adapted list, seed-003's community figure by the architecture; neither says which wins)
-        high = max(high, float(moe.chosen.value[1]))
-        return (low, high), Message("mig.basis.chosen", why=Message("mig.basis.adapted_moe"),
-                                    field=f"{field} … migration_weeks_moe_multimodal",
-                                    source=f"{chosen.source}, {moe.chosen.source}")
-    return (low, high), Message("mig.basis.chosen", why=why_msg, field=field, source=chosen.source)
-
-
 def classify(
     trace: OpTrace,
     ops: NpuOpList,
@@ -487,14 +436,19 @@ def classify(
     rows.sort(key=lambda r: (order[r.status], -r.calls, r.op))
 
     adapted = list(adapted_lists)
-    relevant = [a for a in adapted if a.use in (trace.task, "both")] or adapted
-    listed = [a for a in relevant if a.listed]
-    is_adapted: bool | None = True if listed else (None if all(a.listed is None for a in relevant) else False)
+    # the one rule (migrate.effort), as migrate cost / plan charge it: the stack's lists for the trace's task
+    lst = listing([a for a in adapted if stack is None or a.stack == stack.id], trace.task)
+    is_adapted = lst.listed
     blocking = tuple(u.id for u in libs if u.blocks)
-    weeks, basis_msg = _effort(
-        stack, adapted=is_adapted, moe_or_multimodal=moe_or_multimodal, has_fallback=bool(fallback),
-        blocking_libraries=blocking, ops_missing=bool(fallback or non_aten or blocking),
-    )
+    basis_msg: Message
+    if stack is None:
+        weeks, basis_msg = None, Message("mig.basis.no_stack")
+    else:
+        e = effort(stack, lst, complex_arch=moe_or_multimodal, has_fallback=bool(fallback),
+                   blocking_libraries=blocking, ops_missing=bool(fallback or non_aten or blocking))
+        weeks = e.weeks
+        basis_msg = (Message("mig.basis.chosen", why=e.why, field=e.field, source=e.source)
+                     if e.weeks is not None and e.field is not None else e.why)
 
     vt: Message
     if non_aten:
@@ -563,33 +517,10 @@ def adapted_lists_for(catalog: Any, model_id: str, aliases: Iterable[str] = ()) 
     (vLLM-Ascend, MindSpeed-LLM, MindIE, ...) gives one row; a stack with only the union `adapted_models`
     gives one row for it; a stack with neither gives listed=None (unknown). An empty `model_id` with no
     aliases (a config.json matched to no preset, `migrate.identity`) is on no list."""
-    from suanli.catalog.lookup import normalize
-
-    def keys(name: str) -> set[str]:
-        k = normalize(name)
-        return {k, k.split("/", 1)[1]} if "/" in k else {k}
-
-    mine: set[str] = set().union(*(keys(n) for n in (model_id, *aliases) if n.strip()))
-
-    def found(models: Iterable[str]) -> str | None:
-        return next((m for m in models if keys(m) & mine), None)
-
-    out: list[AdaptedList] = []
-    for s in getattr(catalog, "stacks", ()):
-        if s.id != "cann" and str(getattr(s, "vendor", "")).lower() != "huawei":
-            continue
-        lists = tuple(getattr(s, "adapted_lists", ()) or ())
-        if lists:
-            for lst in lists:
-                hit = found(lst.models.value)
-                out.append(AdaptedList(stack=s.id, name=lst.name, name_zh=lst.name_zh, use=lst.use, listed=hit is not None,
-                                       source=lst.models.source, matched=hit))
-            continue
-        models = tuple(getattr(s, "adapted_models", ()) or ())
-        hit = found(models)
-        out.append(AdaptedList(stack=s.id, name=s.name, name_zh=getattr(s, "name_zh", None), listed=(hit is not None) if models else None,
-                               source=getattr(s, "adapted_source", None), matched=hit))
-    return out
+    names = (model_id, *aliases)
+    return [row for s in getattr(catalog, "stacks", ())
+            if s.id == "cann" or str(getattr(s, "vendor", "")).lower() == "huawei"
+            for row in stack_lists(s, names)]
 
 
 def cann_stack(catalog: Any) -> Any:

@@ -1010,7 +1010,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     if src.id == dst.id:
         raise InputError("to-gpu", Message("err.is_the_device_used_today_pick", dst_id=dst.id))
     stack = lookup.stack(cat, dst.stack)
-    lo, hi, why_msg = migration_weeks(cat, stack, m, libraries)
+    lo, hi, why_msg = migration_weeks(cat, stack, m, libraries, task=task)
     why = render(why_msg)
     derived: dict[str, Any] = {}
     known: dict[str, Any] | None = None  # the saving if the target's speed is off by its known error

@@ -204,57 +204,20 @@ class PlanResult(BaseModel):
     warnings_i18n: list[dict[str, Any]] = []
 
 
-def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch,
-                    libraries: Sequence[LibraryUse] = ()) -> tuple[float, float, Message]:
-    """Calendar weeks (low, high) the engineers take to move model `m` onto `stack`, with the reason (a message);
-    person-weeks are these × the engineers (`cost.migration_tco`'s person_weeks). CUDA costs nothing; a model on
-    the stack's adapted list takes the adapted range (seed-000 §4: 1–2 weeks), others the unadapted range
-    (2–4 weeks), MoE and multimodal the longer range (seed-003 §2: 1–2 months). An MoE or multimodal model on the
-    adapted list gets both sources' span (the adapted low to the MoE/multimodal high): seed-000 prices it by the
-    list, seed-003's community figure by the architecture, and neither says which wins. A config.json model
-    (`source` user-config) is matched by its aliases alone — the presets it is by architecture and dimensions
-    (`views.files.load_model_arg`, `migrate.identity`) — never by its id, its folder's name or `_name_or_path`, as
-    `migrate check` matches it. `libraries` (`migrate.libraries`: a config's quant_method / attn_implementation and
-    `--uses`): one with no NPU build (`LibraryUse.blocks`) is a port, so a model on the list takes the range it would
-    take off the list, as `migrate check` charges it (`coverage._effort`'s blocking_libraries)."""
-    if stack.id == "cuda":
-        return 0.0, 0.0, Message("migration.cuda")
-    ids = {a.lower() for a in stack.adapted_models}
-    own = () if m.source == "user-config" else (m.id.lower(),)
-    names = {*own, *(a.lower() for a in m.aliases)}
-    on_list = bool(ids & names) or any(i.split("/")[-1] in {n.split("/")[-1] for n in names} for i in ids)
-    complex_arch = m.moe is not None or m.kind == "diffusion"
-    ports = tuple(dict.fromkeys(u.id for u in libraries if u.blocks))
-    if on_list and ports:  # migrate check's rule: on the list, but a library with no NPU build is a port
-        rng = (stack.migration_weeks_moe_multimodal if complex_arch and stack.migration_weeks_moe_multimodal
-               is not None else stack.migration_weeks_unadapted)
-        if rng is not None:
-            lo, hi = rng.value
-            return lo, hi, Message("migration.adapted_libraries", stack=_stack_name(stack), libs=", ".join(ports))
-    if on_list and stack.migration_weeks_adapted is not None:
-        lo, hi = stack.migration_weeks_adapted.value
-        if complex_arch and stack.migration_weeks_moe_multimodal is not None:
-            return lo, max(hi, stack.migration_weeks_moe_multimodal.value[1]), Message(
-                "migration.adapted_moe", stack=_stack_name(stack), adapted_hi=hi,
-                moe_lo=stack.migration_weeks_moe_multimodal.value[0], moe_hi=stack.migration_weeks_moe_multimodal.value[1])
-        return lo, hi, Message("migration.adapted", stack=_stack_name(stack))
-    if not stack.adapted_models and not stack.adapted_lists:
-        # the vendor publishes no adapted-model list (DTK, Neuware, MACA, XPU, MUSA): not "off the list", and the
-        # range is the catalog's own for the stack, said with its source (assumed there, with why: stacks.yaml note)
-        rng = (stack.migration_weeks_moe_multimodal if complex_arch and stack.migration_weeks_moe_multimodal
-               is not None else stack.migration_weeks_unadapted)
-        if rng is not None:
-            c = rng.chosen
-            lo, hi = c.value
-            return lo, hi, Message("migration.no_list_assumed" if c.source == "assumed" else "migration.no_list",
-                                   stack=_stack_name(stack), source=c.source, note=both(c.note or "", c.note_zh))
-    if complex_arch and stack.migration_weeks_moe_multimodal is not None:
-        lo, hi = stack.migration_weeks_moe_multimodal.value
-        return lo, hi, Message("migration.moe_not_adapted", stack=_stack_name(stack))
-    if stack.migration_weeks_unadapted is not None:
-        lo, hi = stack.migration_weeks_unadapted.value
-        return lo, hi, Message("migration.not_adapted", stack=_stack_name(stack))
-    return 0.0, 0.0, Message("migration.no_data", stack=_stack_name(stack))
+def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch, libraries: Sequence[LibraryUse] = (), *,
+                    task: str) -> tuple[float, float, Message]:
+    """Calendar weeks (low, high) the engineers take to move model `m` onto `stack` for `task`, with the reason (a
+    message); person-weeks are these × the engineers (`cost.migration_tco`'s person_weeks). The rule is
+    `migrate.effort`'s, the one `migrate check` charges by: the stack's adapted lists for the task (serving or
+    training), the MoE/multimodal span, a library with no NPU build (`libraries`, `LibraryUse.blocks`) as a port, a
+    stack with no list at the catalog's own range. A config.json model (`source` user-config) is matched by its
+    aliases alone (`effort.model_names`). Unknown effort (a range missing from the catalog) is 0–0 weeks, said so."""
+    from suanli.migrate.effort import complex_arch, effort, listing, model_names, stack_lists
+
+    lst = listing(stack_lists(stack, model_names(m)), task)
+    e = effort(stack, lst, complex_arch=complex_arch(m), blocking_libraries=[u.id for u in libraries if u.blocks])
+    lo, hi = e.weeks or (0.0, 0.0)
+    return lo, hi, e.why
 
 
 # ---------------------------------------------------------------------------------------------------- devices
@@ -368,7 +331,7 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             continue
         stack = stacks[acc.stack]
         weeks = ((0.0, 0.0, Message("migration.already_on", stack=_stack_name(stack))) if stack.id in req.already_on
-                 else migration_weeks(cat, stack, m))
+                 else migration_weeks(cat, stack, m, task=req.task))
         fw, fw_reason = _framework_for(cat, req, stack)
         engine = None
         if inference and fw is not None:

@@ -47,7 +47,7 @@ def test_same_config_in_two_folders_gets_the_preset_listing(tmp_path: Path) -> N
     from suanli.plan.search import migration_weeks
 
     cann = next(s for s in cat.stacks if s.id == "cann")
-    assert migration_weeks(cat, cann, b)[:2] == migration_weeks(cat, cann, a)[:2] == (1, 2)
+    assert migration_weeks(cat, cann, b, task="full")[:2] == migration_weeks(cat, cann, a, task="full")[:2] == (1, 2)
 
 
 def test_the_match_says_what_it_went_by() -> None:

@@ -134,14 +134,14 @@ def test_unlisted_npu_native_says_the_weeks_are_for_being_unlisted() -> None:
 def test_stack_without_adapted_list_says_so_and_labels_the_range_assumed() -> None:
     cat = packaged_catalog()
     m = lookup_model(cat, "qwen2.5-7b")
-    lo, hi, msg = migration_weeks(cat, lookup_stack(cat, "dtk"), m)
+    lo, hi, msg = migration_weeks(cat, lookup_stack(cat, "dtk"), m, task="full")
     assert (lo, hi) == (2, 4) and msg.id == "migration.no_list_assumed"
     en, zh = render(msg), render(msg, "zh")
     assert "Hygon DTK (DCU Toolkit) publishes no adapted-model list; the range is assumed" in en
     assert "类CUDA兼容生态，迁移成本较低" in en and "operators to adapt" not in en
     assert "海光 DTK（DCU 工具包） 未公布适配模型清单；该区间为假设值" in zh and "类CUDA兼容生态" in zh
     # CANN keeps its list-based wording
-    _, _, cann_msg = migration_weeks(cat, lookup_stack(cat, "cann"), lookup_model(cat, "mistral-nemo"))
+    _, _, cann_msg = migration_weeks(cat, lookup_stack(cat, "cann"), lookup_model(cat, "mistral-nemo"), task="full")
     assert cann_msg.id == "migration.not_adapted"
 
 

@@ -16,7 +16,6 @@ from suanli.catalog.load import packaged_catalog
 from suanli.catalog.lookup import model as lookup_model
 from suanli.catalog.lookup import stack as lookup_stack
 from suanli.errors import InputError
-from suanli.migrate.coverage import AdaptedList, OpTrace, cann_stack, classify, load_op_list
 from suanli.migrate.libraries import resolve_uses
 from suanli.plan.compare import migration_cost
 from suanli.plan.search import migration_weeks
@@ -24,25 +23,13 @@ from suanli.plan.search import migration_weeks
 COST = ["migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h800"]
 
 
-def _check_weeks(uses: list[str], moe: bool) -> tuple[float, float] | None:
-    """migrate check's weeks for a model on the adapted list with a clean trace (coverage.classify)."""
-    trace = OpTrace(model="m", task="training", device="meta", torch_version="2.13.0", ops={"mm": 4})
-    listed = [AdaptedList(stack="cann", name="MindSpeed-LLM supported models", use="training", listed=True)]
-    rep = classify(trace, load_op_list("2.13"), adapted_lists=listed, stack=cann_stack(packaged_catalog()),
-                   moe_or_multimodal=moe, libraries=resolve_uses(uses))
-    return rep.migration_weeks
-
-
 @pytest.mark.parametrize("uses", [[], ["flash-attn"], ["deepspeed"], ["bitsandbytes", "flash-attn"]])
-@pytest.mark.parametrize("preset", ["qwen2.5-7b", "qwen3-30b-a3b"])
-def test_check_and_cost_charge_the_same_weeks(preset: str, uses: list[str]) -> None:
+def test_migrate_cost_charges_the_libraries(uses: list[str]) -> None:
+    """migrate cost's weeks are `migration_weeks`' for the libraries (check = cost: tests/unit/migrate/test_effort_one_rule.py)."""
     cat = packaged_catalog()
-    m = lookup_model(cat, preset)
-    cann = lookup_stack(cat, "cann")
-    lo, hi, why = migration_weeks(cat, cann, m, resolve_uses(uses))
-    assert (lo, hi) == _check_weeks(uses, moe=m.moe is not None)
-    blocking = [u.id for u in resolve_uses(uses) if u.blocks]
-    assert (why.id == "migration.adapted_libraries") == bool(blocking)
+    m = lookup_model(cat, "qwen2.5-7b")
+    lo, hi, why = migration_weeks(cat, lookup_stack(cat, "cann"), m, resolve_uses(uses), task="full")
+    assert (why.id == "migration.adapted_libraries") == any(u.blocks for u in resolve_uses(uses))
     out = migration_cost(cat, m, "ascend-910b", "h800", saving=1000.0, libraries=resolve_uses(uses))
     assert tuple(out["calendar_weeks"]) == (lo, hi)
     assert [u["id"] for u in out["libraries"]] == [u.id for u in resolve_uses(uses)]
@@ -52,7 +39,8 @@ def test_no_list_stack_keeps_its_range() -> None:  # the libraries are Ascend's:
     cat = packaged_catalog()
     m = lookup_model(cat, "qwen2.5-7b")
     dtk = lookup_stack(cat, "dtk")
-    assert migration_weeks(cat, dtk, m, resolve_uses(["flash-attn"]))[:2] == migration_weeks(cat, dtk, m)[:2]
+    assert (migration_weeks(cat, dtk, m, resolve_uses(["flash-attn"]), task="full")[:2]
+            == migration_weeks(cat, dtk, m, task="full")[:2])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -85,7 +73,7 @@ def test_cli_config_json_libraries_and_same_weeks_as_check(monkeypatch: pytest.M
     assert cost["calendar_weeks"] == [2.0, 4.0]
     assert [(u["id"], u["via"]) for u in cost["libraries"]] == [("flash-attn", "attn_implementation flash_attention_2")]
     assert migration_weeks(packaged_catalog(), lookup_stack(packaged_catalog(), "cann"),
-                           lookup_model(packaged_catalog(), "qwen2.5-7b"))[:2] == (1.0, 2.0)  # without it
+                           lookup_model(packaged_catalog(), "qwen2.5-7b"), task="full")[:2] == (1.0, 2.0)  # without it
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
