@@ -50,6 +50,7 @@ class OfferFacts(Shape):
     region: str
     international: bool
     scope: str = Field(description="what is rented, in words (1 card, 8-card node, …)")
+    scope_i18n: MessageJson | None = Field(None, description="scope as a message (id, params)")
     date: str
     url: str | None
     source: str
@@ -106,6 +107,8 @@ class CompareRow(MemoryVerdictJson):
                           "instruction-tuned one; a full id as typed), as POST /api/plan's model_id")
     device: str
     device_name: str
+    device_name_i18n: MessageJson | None = Field(None, description="device_name as a message: the vendor's Chinese "
+                                                 "name in Chinese where the catalog has one")
     layout: CompareLayout = Field(description="the layout this row ran: the device's fastest on exactly `gpus` cards, "
                                   "pinned dimensions kept; `suanli estimate` with it gives the row's numbers")
     layout_note: str | None = Field(description="why no layout fits (the leanest plain layout is shown), else null")
@@ -231,6 +234,8 @@ class ValueRow(Shape):
     offer: str
     offer_kind: str
     international: bool
+    device_name_i18n: MessageJson | None = Field(None, description="device_name as a message (the vendor's Chinese "
+                                                 "name in Chinese where the catalog has one)")
     region: str
     offer_kinds: list[str]
 
@@ -343,6 +348,7 @@ class ScenarioAnswer(Shape):
     region: str
     offer_kinds: list[str]
 
+    assumption_i18n: MessageJson | None = Field(None, description="assumption as a message (id, params)")
 
 class PriceRow(Shape):
     """One row of the price history (GET /api/prices, /api/offers/{id}/history)."""

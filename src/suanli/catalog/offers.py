@@ -51,6 +51,7 @@ __all__ = [
     "planning_offers",
     "plausibility_band",
     "scope_label",
+    "scope_message",
     "stale_offers",
     "stale_message",
     "stale_warning",
@@ -209,6 +210,17 @@ def scope_label(offer: Offer) -> str:
     if offer.inter_node_network == "none":
         return f"{offer.cards}-card node ({link}no inter-node fabric)"
     return f"{offer.cards}-card {'cluster nodes' if offer.scope == 'cluster' else 'nodes'} ({link}{network_label(offer)})"
+
+
+def scope_message(offer: Offer) -> Message:
+    """`scope_label` as a message (the API's `scope_i18n`): '1 张卡', '8 卡整机（nvswitch；无节点间网络）' in Chinese."""
+    if offer.scope == "card":
+        return Message("offer.scope.card") if offer.cards == 1 else Message("offer.scope.cards", cards=offer.cards)
+    link = {"en": f"{offer.intra_node_link}; ", "zh": f"{offer.intra_node_link}；"} if offer.intra_node_link else ""
+    if offer.inter_node_network == "none":
+        return Message("offer.scope.node", cards=offer.cards, link=link)
+    return Message("offer.scope.cluster" if offer.scope == "cluster" else "offer.scope.nodes", cards=offer.cards,
+                   link=link, network=network_text(offer))
 
 
 def card_hour_price(offer: Offer) -> float:

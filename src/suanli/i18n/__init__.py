@@ -36,6 +36,7 @@ __all__ = [
     "Message",
     "Surface",
     "both",
+    "device_name_message",
     "duration",
     "field_name",
     "lang_from_accept_language",
@@ -323,6 +324,12 @@ def both(name: str, name_zh: str | None) -> str | dict[str, str]:
     """A catalog name as a message parameter: the English and the Chinese name where the data has both (rendered
     in each output's language), else the one name."""
     return {"en": name, "zh": name_zh} if name_zh else name
+
+
+def device_name_message(name: str, name_zh: str | None) -> Message:
+    """A device's name as an answer's `device_name_i18n`: the vendor's Chinese name in Chinese where the catalog has
+    one (`name_zh`), else the one name — so `localize` shows it in the request's language like any other field."""
+    return Message("device.name", name=both(name, name_zh))
 
 
 def duration(hours: float) -> Message:

@@ -20,7 +20,7 @@ from suanli.estimate.estimate import ErrorBand, Estimate, band_evidence, estimat
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
-from suanli.i18n import Message, both, duration, messages, render
+from suanli.i18n import Message, both, device_name_message, duration, messages, render
 from suanli.estimate.memory import preallocate_fraction, weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cny_per_card_hour, job_cost,
                               job_hours_on_offer, migration_tco, period_billed_hours, rent_bill,
@@ -50,8 +50,8 @@ def offer_facts(o: Offer, today: dt.date | None = None, stale_months: float = of
     staleness warning when its price is older than `stale_months`."""
     return {
         "offer": o.id, "provider": o.provider, "kind": o.kind, "region": o.region or "cn",
-        "international": offer_q.is_international(o.region), "scope": offer_q.scope_label(o), "date": o.date,
-        "url": o.url, "source": o.source,
+        "international": offer_q.is_international(o.region), "scope": offer_q.scope_label(o),
+        "scope_i18n": offer_q.scope_message(o).to_json(), "date": o.date, "url": o.url, "source": o.source,
         "stale": offer_q.stale_warning(o, today or dt.date.today(), stale_months),
         "stale_i18n": _json(offer_q.stale_message(o, today or dt.date.today(), stale_months)),
     }
@@ -662,6 +662,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             # plan's memory figure (its GiB/card column): needed of usable, the engine's unused KV pool not needed
             "memory_needed_bytes": e.memory.needed_bytes,
+            "device_name_i18n": device_name_message(acc.name, acc.name_zh).to_json(),
             "memory_usable_bytes": e.memory.usable_bytes,
             "memory_pool_note": render(pool) if pool is not None else None,
             "memory_pool_note_i18n": pool.to_json() if pool is not None else None,
@@ -870,7 +871,8 @@ def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float
         if c is None or peak is None or c[0] <= 0:
             continue
         price, o = c
-        out.append({"device": acc.id, "device_name": acc.name, "vendor": acc.vendor, "domestic": acc.domestic,
+        out.append({"device": acc.id, "device_name": acc.name,
+                    "device_name_i18n": device_name_message(acc.name, acc.name_zh).to_json(), "vendor": acc.vendor, "domestic": acc.domestic,
                     "cny_per_card_hour": price, "card_hour_billing_unit": o.billing_unit, "dense_tflops": peak,
                     "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, scaling_efficiency),
                     "offer": o.id, "offer_kind": o.kind, "international": offer_q.is_international(o.region),
@@ -903,8 +905,7 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
                "ttft_target_s": tg.ttft_s, "requests_per_s": tg.requests_per_s,
                "input": tg.lengths[0], "output": tg.lengths[1],
                "served_batch": served.micro_batch if served is not None else None,
-               "batch_rule": "most output tokens/s within the TPOT target (planner's serving search)"
-               if why is None else "batch 1: no configuration meets the TPOT target"}, why
+               "batch_rule": render(batch_rule), "batch_rule_i18n": batch_rule.to_json()}, why
 
 
 class ServingTargets:
@@ -928,6 +929,7 @@ class ServingTargets:
                     raise InputError(name, Message("err.a_serving_target_migrate", field="task"))
             if self.input_tokens is not None or self.output_tokens is not None:
                 raise InputError("input" if self.input_tokens is not None else "output",
+    batch_rule = Message("mig.batch_rule.search" if why is None else "mig.batch_rule.batch1")
                                  Message("err.serving_lengths_only", input_field="input", output_field="output"))
             return
         make_request(model="x", task="inference", requests_per_s=self.requests_per_s, tpot_s=self.tpot_s,
@@ -1073,8 +1075,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                     w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "pp": w.pp, "zero": w.zero, "batch": w.batch,
                           "recompute": w.recompute, "framework": fw,
-                          "layout_rule": f"compare's training layout: the planner's fastest on {gpus} cards"
-                          if twhy is None else f"the leanest plain layout on {gpus} cards (none fits)"}
+                          "layout_rule": render(rule), "layout_rule_i18n": rule.to_json()}
             est = estimate(cat, m, acc, w, dict(error_bands or {}))
             e = est.contract()
             evidence = _speed_evidence(cat, est)
@@ -1113,6 +1114,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         derived["cost_ratio_same_work"] = ratio
         known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
                                       lookup.stack(cat, src.stack))  # both sides' known bias
+                rule = Message("mig.layout_rule.fastest" if twhy is None else "mig.layout_rule.leanest", gpus=gpus)
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": lookup.checkpoint_id(m, task, asked), "preset": m.id,  # what the task downloads; the preset
             "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,

@@ -30,6 +30,7 @@ class Scenario(BaseModel):
     seed_reason: str
     plan: dict[str, Any]
     assumption: str
+    assumption_zh: str | None = None  # the assumption in Chinese (the API's `assumption` with lang=zh)
 
 
 class ScenarioResult(BaseModel):

@@ -89,7 +89,7 @@ from suanli.estimate.speed import (
 )
 from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
-from suanli.i18n import Message, both, duration, render, t
+from suanli.i18n import Message, both, device_name_message, duration, render, t
 from suanli.plan.cost import (billed_cost, billing_note, cost_assumptions, gross_of, job_cost, offer_download_delta_h,
                               period_billed_hours, subsidy_note)
 from suanli.plan.request import PlanRequest, rate_from_users
@@ -132,6 +132,7 @@ class Plan(BaseModel):
     engine: str | None = None
     gpus: int
     tp: int
+    device_name_i18n: dict[str, Any] = {}  # the name as a message: the vendor's Chinese name in Chinese (`name_zh`)
     pp: int
     dp: int
     ep: int = 1
@@ -1803,6 +1804,7 @@ def _precision_of(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> str:
 
 def _pareto(devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray, cost: np.ndarray,
             hours: np.ndarray) -> list[dict[str, Any]]:
+        device_name_i18n=device_name_message(d.acc.name, d.acc.name_zh).to_json(),
     """Configurations no other beats on both cost and time, cheapest first."""
     if k.size == 0:
         return []

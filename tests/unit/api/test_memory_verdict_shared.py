@@ -15,7 +15,7 @@ VERDICT = {"fits_tight", "likely_short", "memory_warning", "memory_warning_i18n"
 BEFORE = {
     "CompareRow": {
         "breakdown_bytes", "calibration", "calibration_i18n", "card_hour_billing_unit", "cny_per_card_hour",
-        "cost_cny", "dense_tflops", "device", "device_name", "domestic", "effective_tflops_per_cny_hour", "evidence",
+        "cost_cny", "dense_tflops", "device", "device_name", "device_name_i18n", "domestic", "effective_tflops_per_cny_hour", "evidence",
         "evidence_i18n", "fits", "fits_tight", "hours", "job_cny_per_card_hour", "layout", "layout_note", "layout_note_i18n", "likely_short",
         "memory_capacity_bytes", "memory_likely_short", "memory_likely_short_i18n", "memory_needed_bytes",
         "memory_per_gpu_bytes", "memory_pool_note", "memory_pool_note_i18n", "memory_usable_bytes", "memory_warning",

@@ -70,7 +70,7 @@ def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "i
           region: Literal["any", "cn", "international"] = "cn",
           offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
                                  Query(min_length=1, max_length=3, description="repeat for several kinds")] = ["listing"],  # noqa: B006
-          ) -> list[dict[str, Any]]:
+          lang: Annotated[Lang, Depends(request_lang)] = "en") -> list[dict[str, Any]]:
     """Dense TFLOPS per CNY-per-card-hour (the seeds' 每元有效TFLOPS), priced from the offers of `region` (cn by
     default, as POST /api/plan) and `offer_kinds` (listings by default; `?offer_kinds=listing&offer_kinds=index`)."""
     from suanli.estimate.workload import PRECISIONS
@@ -80,7 +80,9 @@ def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "i
         raise InputError("precision", Message("err.is_not_one_of", value=precision, allowed=', '.join(PRECISIONS)))
     from suanli.views.dates import as_of
 
-    return value_table(catalog(request), precision, region=region, kinds=tuple(offer_kinds), today=as_of())
+    # device names in the request's language (`?lang=` or Accept-Language: device_name_i18n, `i18n.localize`)
+    return localize(value_table(catalog(request), precision, region=region, kinds=tuple(offer_kinds),  # type: ignore[no-any-return]
+                                today=as_of()), lang)
 
 
 def _scenarios() -> list[Any]:
