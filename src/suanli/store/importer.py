@@ -157,8 +157,11 @@ def _fmt(filename: str, fmt: str | None) -> str:
     raise _format_error(filename, Message("err.unknown_file_type_use_csv_yaml", v=f or '(none)'))
 
 
+# a CSV cell is text, so a boolean column takes these spellings (case-insensitive; the README's offers import); in
+# YAML or JSON a boolean is the file's own true/false, never text ("yes" is refused, not read as true)
 _TRUE = {"true", "yes", "1", "y", "t"}
 _FALSE = {"false", "no", "0", "n", "f", ""}
+_BOOL_FIELDS = tuple(n for n, f in Offer.model_fields.items() if f.annotation is bool)  # whole_machine_only, …
 
 
 def _csv_rows(text: str, filename: str, delimiter: str) -> tuple[list[tuple[int, dict[str, Any]]], list[RowError]]:
@@ -222,7 +225,7 @@ def _csv_to_offer(raw: dict[str, Any], line: int) -> tuple[dict[str, Any], list[
                 errs.append(_row(line, k, "import.err.finite", value=echoed(v)))
                 continue
             out[k] = num
-        elif k == "whole_machine_only":
+        elif k in _BOOL_FIELDS:
             if v.lower() not in _TRUE | _FALSE:
                 errs.append(_row(line, k, "import.err.bool", value=echoed(v)))
             out[k] = v.lower() in _TRUE
@@ -379,12 +382,18 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
         if not isinstance(raw, dict):
             errors.append(_row(line, None, "import.err.mapping"))
             continue
-        try:
-            o = Offer.model_validate(raw)
+        # YAML/JSON: a boolean is the file's true or false itself; pydantic would read text ("yes") or a number (1)
+        strict = [] if f in ("csv", "tsv") else [k for k in _BOOL_FIELDS if isinstance(raw.get(k), str | int | float)
+                                                 and not isinstance(raw[k], bool)]
+        errors.extend(_row(line, k, "import.err.bool_strict", value=echoed(raw[k])) for k in strict)
+        try:  # the rest of the row is checked too: every problem in one report
+            o = Offer.model_validate({k: v for k, v in raw.items() if k not in strict})
         except ValidationError as e:
             for err in e.errors()[:3]:
                 loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")) or None
                 errors.append(_row_said(line, loc, err["msg"].removeprefix("Value error, "), validation_message(err)))
+            continue
+        if strict:
             continue
         try:
             dev = lookup.accelerator(cat, o.device)
