@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "echoed",
     "error_label",
     "error_text",
+    "nonfinite_at",
     "or_list",
     "shown_name",
     "unknown_name",
@@ -175,6 +177,19 @@ def echoed(value: Any) -> str:
     `SHOWN_CHARS` characters and "…" where it was cut (`shown_name`)."""
     text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return shown_name(text)
+
+
+def nonfinite_at(doc: Any, path: str = "") -> tuple[str, float] | None:
+    """The first NaN or infinity in a parsed JSON document (Python's reader takes them; JSON has none), with its
+    dotted path (`metrics.decode_tokens_per_s`, a list index as its number: `micro.matmul.1.tflops`), else None."""
+    if isinstance(doc, float) and not math.isfinite(doc):
+        return path, doc
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else ()
+    for k, v in items:
+        found = nonfinite_at(v, f"{path}.{k}" if path else str(k))
+        if found is not None:
+            return found
+    return None
 
 
 def _plain_value(value: Any) -> Any:

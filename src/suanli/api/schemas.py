@@ -220,7 +220,8 @@ def _bench_body() -> type:
     from pydantic import ValidationError
 
     from suanli.bench.results import BenchResult
-    from suanli.errors import Invalid, validation_message
+    from suanli.errors import Invalid, echoed, nonfinite_at, validation_message
+    from suanli.i18n import Message
 
     inside = contextvars.ContextVar("inside", default=False)
 
@@ -243,8 +244,10 @@ def _bench_body() -> type:
                             "string" if isinstance(err.get("input"), str) else "number")
                     # its catalog message, the value echoed as every error echoes it (`errors.validation_message`)
                     raise Invalid(f"{where}: {said}", validation_message(err)) from None
-                except ValueError:
-                    raise ValueError("numbers must be finite") from None
+                except ValueError:  # NaN or Infinity (json.dumps refuses them): named by its dotted path
+                    at = nonfinite_at(raw)
+                    msg = Message("error.v.finite", value=echoed(at[1] if at else float("nan")))
+                    raise Invalid(f"{at[0] if at else 'body'}: {msg.render('en')}", msg) from None
                 finally:
                     inside.reset(token)
             return raw

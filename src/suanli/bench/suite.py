@@ -618,12 +618,15 @@ def _skip_reason(case: SuiteCase, backend: Any) -> Message | None:
     return None
 
 
-def read_records(directory: Path) -> tuple[list[CaseRecord], list[str]]:
-    """Every case file under `directory` (the run manifest and other JSON are left out), and unreadable files."""
+def read_records(directory: Path) -> tuple[list[CaseRecord], list[str | Message]]:
+    """Every case file under `directory` (the run manifest and other JSON are left out), and unreadable files (a
+    field's problem as a message naming the file and the field's dotted path, in the reader's language)."""
     from pydantic import ValidationError
 
+    from suanli.errors import echoed, nonfinite_at, validation_message
+
     out: list[CaseRecord] = []
-    bad: list[str] = []
+    bad: list[str | Message] = []
     for p in sorted(directory.glob("*.json")):
         try:
             doc = json.loads(p.read_text(encoding="utf-8"))
@@ -632,11 +635,17 @@ def read_records(directory: Path) -> tuple[list[CaseRecord], list[str]]:
             continue
         if not isinstance(doc, dict) or doc.get("format") != SUITE_FORMAT:
             continue
+        nonfinite = nonfinite_at(doc)
+        if nonfinite is not None:  # JSON has no NaN or Infinity; Python's reader takes them: named, not stored
+            bad.append(Message("bench.import.bad_field", file=p.name, path=nonfinite[0],
+                               msg=Message("error.v.finite", value=echoed(nonfinite[1]))))
+            continue
         try:
             out.append(CaseRecord.model_validate(doc))
         except ValidationError as e:
             err = e.errors()[0]
-            bad.append(f"{p.name}: {'.'.join(str(x) for x in err['loc'])}: {err['msg']}")
+            bad.append(Message("bench.import.bad_field", file=p.name, path=".".join(str(x) for x in err["loc"]),
+                               msg=validation_message(err)))
     return out, bad
 
 

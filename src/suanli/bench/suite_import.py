@@ -176,7 +176,7 @@ def import_suite(
         raise InputError("dir", Message("err.is_not_a_folder_of_suite", directory=directory))
     records, bad = read_records(directory)
     if bad:
-        more = f" (+{len(bad) - 1} more)" if len(bad) > 1 else ""
+        more: Message | str = Message("bench.import.more", n=len(bad) - 1) if len(bad) > 1 else ""
         raise InputError("dir", Message("err.nothing_was_imported", directory=directory, bad=bad[0], more=more))
     if not records:
         raise InputError("dir", Message("err.holds_no_suite_result_files_format", directory=directory))
