@@ -220,7 +220,7 @@ def validation_message(err: Any) -> Message:
         return M(said.id, {**said.params, "value": _plain_value(said.params["value"])})
     kind = str(err.get("type") or "")
     if kind in ("literal_error", "enum"):
-        return M("err.is_not_one_of", value=_plain_value(err.get("input")),
+        return M("err.is_not_one_of", value=echoed(err.get("input")),
                  allowed=or_list(str(ctx.get("expected", ""))))
     shape = _PYDANTIC_SHAPES.get(kind)
     if shape is not None:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from suanli.bench.backends import require_torch
-from suanli.errors import InputError, NotFoundError
+from suanli.errors import InputError, NotFoundError, echoed
 from suanli.i18n import Message
 
 __all__ = [
@@ -42,7 +42,7 @@ def dtype_for(precision: str) -> Any:
     torch = require_torch()
     table = {"fp32": torch.float32, "tf32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
     if precision not in table:
-        raise InputError("precision", Message("err.is_not_one_of", value=precision, allowed=', '.join(PRECISIONS)))
+        raise InputError("precision", Message("err.is_not_one_of", value=echoed(precision), allowed=', '.join(PRECISIONS)))
     return table[precision]
 
 

@@ -39,7 +39,7 @@ from suanli.bench.results import (
     matmul_tf32,
 )
 from suanli.bench.testset import throughput_ids
-from suanli.errors import InputError
+from suanli.errors import InputError, echoed
 from suanli.i18n import Message
 from suanli.units import MiB
 
@@ -294,7 +294,7 @@ def run_benchmark(
     from suanli.bench import accuracy
 
     if spec.precision not in PRECISIONS:
-        raise InputError("precision", Message("err.is_not_one_of", value=spec.precision, allowed=', '.join(PRECISIONS)))
+        raise InputError("precision", Message("err.is_not_one_of", value=echoed(spec.precision), allowed=', '.join(PRECISIONS)))
     backend = backend or get_backend(spec.device)
     ref = reference
     if spec.accuracy and ref is None:

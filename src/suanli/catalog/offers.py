@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Purchase, Unpriced
-from suanli.errors import InputError
+from suanli.errors import InputError, echoed
 from suanli.i18n import Message, render
 from suanli.units import UNIT_HOURS
 
@@ -78,7 +78,7 @@ def parse_region(region: str | None) -> str:
     """`cn` (default), `any` or `international`; anything else is one line naming the allowed values."""
     r = (region or DEFAULT_REGION).strip().lower()
     if r not in REGIONS:
-        raise InputError("region", Message("err.is_not_one_of", value=region, allowed=', '.join(REGIONS)))
+        raise InputError("region", Message("err.is_not_one_of", value=echoed(region), allowed=', '.join(REGIONS)))
     return r
 
 

@@ -10,7 +10,7 @@ from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Offer
 from suanli.cli.output import Format, console, emit_json, emit_rows
-from suanli.errors import InputError
+from suanli.errors import InputError, echoed
 from suanli.i18n import Message
 from suanli.views.catalog import (
     GPU_COLUMNS,
@@ -208,7 +208,7 @@ def register(app: typer.Typer) -> None:
         dev = lookup.accelerator(cat, device).id if device else None
         units = ("second", "minute", "hour", "day", "week", "month", "year")
         if billing_unit is not None and billing_unit not in units:
-            raise InputError("billing-unit", Message("err.is_not_one_of", value=billing_unit, allowed=', '.join(units)))
+            raise InputError("billing-unit", Message("err.is_not_one_of", value=echoed(billing_unit), allowed=', '.join(units)))
         today = as_of()  # SUANLI_TODAY too: the date every cost answer judges freshness on
         sel: list[Offer] = [
             o

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from suanli.errors import InputError, Invalid, unknown_name, validation_message
+from suanli.errors import InputError, Invalid, echoed, unknown_name, validation_message
 from suanli.i18n import Message
 
 __all__ = [
@@ -164,7 +164,7 @@ def make_workload(**kwargs: object) -> Workload:
         if k == "engine" and k in clean and clean[k] not in allowed:  # a name: the closest ones (errors' one helper)
             raise InputError("engine", unknown_name("engine", str(clean[k]), allowed)[1])
         if k in clean and clean[k] not in allowed:
-            raise InputError(k.replace("_", "-"), Message("err.is_not_one_of", value=clean[k], allowed=', '.join(allowed)))
+            raise InputError(k.replace("_", "-"), Message("err.is_not_one_of", value=echoed(clean[k]), allowed=', '.join(allowed)))
     try:
         return Workload(**clean)  # type: ignore[arg-type]
     except ValidationError as e:

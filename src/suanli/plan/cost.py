@@ -13,7 +13,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.catalog.schema import Catalog, CostAssumptions, Offer
-from suanli.errors import EstimateError, InputError
+from suanli.errors import EstimateError, InputError, echoed
 from suanli.estimate.setup import download_hours, offer_download_gbit_per_s
 from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_YEAR, MIN_UTILIZATION, UNIT_HOURS
@@ -275,7 +275,7 @@ def held_hours(offer: Offer, used_h: float, horizon_h: float = HOURS_PER_YEAR, u
     otherwise the hours in use, which `billed_units` rounds up to whole units (`used_h` may be an array of hours:
     `_per_card_bills`)."""
     if use_pattern not in USE_PATTERNS:
-        raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
+        raise InputError("use-pattern", Message("err.is_not_one_of", value=echoed(use_pattern),
                                                 allowed=", ".join(USE_PATTERNS)))
     return horizon_h if use_pattern == "spread" and UNIT_HOURS[offer.billing_unit] > 1 else used_h
 
@@ -415,7 +415,7 @@ def rent_vs_buy(
     if not (math.isfinite(subsidy) and 0 <= subsidy < 1):
         raise InputError("subsidy", Message("err.must_be_in"))
     if use_pattern not in USE_PATTERNS:
-        raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
+        raise InputError("use-pattern", Message("err.is_not_one_of", value=echoed(use_pattern),
                                                 allowed=", ".join(USE_PATTERNS)))
     capex = card_cny + server_share_cny
     fixed = capex / amortization_years + ops_cny_per_year

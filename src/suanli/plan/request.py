@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from suanli.catalog.offers import DEFAULT_STALE_MONTHS
-from suanli.errors import InputError, Invalid, validation_message
+from suanli.errors import InputError, Invalid, echoed, validation_message
 from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_MONTH
 
@@ -142,8 +142,9 @@ class PlanRequest(BaseModel):
             self._derive_rate()
         self._check_period()
         if self.task == "inference":
-            if self.requests_per_s is None and self.tokens is None:
-                raise Invalid(Message("error.req.inference_needs_rate"))
+            if self.requests_per_s is None and self.tokens is None:  # named as the field it needs (CLI: its flag)
+                msg = Message("error.req.inference_needs_rate", field="requests_per_s", users_field="concurrent_users")
+                raise _Refused(f"requests_per_s: {render(msg)}", msg)
         elif self.tokens is None:
             raise Invalid(Message("error.req.training_needs_tokens"))
         if self.objective == "fastest-within-budget" and self.budget_cny is None:
@@ -244,7 +245,7 @@ def with_rate_note(result: PlanResult) -> PlanResult:
 def make_request(**kwargs: object) -> PlanRequest:
     clean = {k: v for k, v in kwargs.items() if v is not None}
     if "objective" in clean and clean["objective"] not in OBJECTIVES:
-        raise InputError("objective", Message("err.is_not_one_of", value=clean['objective'], allowed=', '.join(OBJECTIVES)))
+        raise InputError("objective", Message("err.is_not_one_of", value=echoed(clean['objective']), allowed=', '.join(OBJECTIVES)))
     try:
         return PlanRequest(**clean)  # type: ignore[arg-type]
     except ValidationError as e:

@@ -35,7 +35,7 @@ from suanli.catalog.offers import (
     usable_offers,
 )
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
-from suanli.errors import EstimateError, InputError, PlanError, unknown_name
+from suanli.errors import EstimateError, InputError, PlanError, echoed, unknown_name
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
 from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
@@ -319,10 +319,10 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
     vendors = sorted({a.vendor for a in cat.accelerators})
     for v in req.vendors:
         if v not in vendors:
-            raise InputError("vendor", Message("err.is_not_one_of", value=v, allowed=', '.join(vendors)))
+            raise InputError("vendor", Message("err.is_not_one_of", value=echoed(v), allowed=', '.join(vendors)))
     for st in (*req.stacks, *req.already_on):
         if st not in stacks:
-            raise InputError("stack", Message("err.is_not_one_of", value=st, allowed=', '.join(sorted(stacks))))
+            raise InputError("stack", Message("err.is_not_one_of", value=echoed(st), allowed=', '.join(sorted(stacks))))
     by_device: dict[str, list[Offer]] = {}
     for o in offers:
         by_device.setdefault(o.device, []).append(o)

@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Accelerator, Alternatives, Catalog, ModelArch, Offer
-from suanli.errors import InputError
+from suanli.errors import InputError, echoed
 from suanli.estimate.params import ParamBreakdown
 from suanli.i18n import Message
 from suanli.views.dates import as_of
@@ -207,7 +207,7 @@ def select_accelerators(cat: Catalog, vendor: str | None = None, market: str = "
     if not math.isfinite(min_memory_gib) or min_memory_gib < 0:
         raise InputError("min-memory-gib" if flag_names else "min_memory_gib", Message("err.must_be_a_finite_number_got", hours=min_memory_gib))
     if market not in MARKETS:
-        raise InputError("market", Message("err.is_not_one_of", value=market, allowed=', '.join(MARKETS)))
+        raise InputError("market", Message("err.is_not_one_of", value=echoed(market), allowed=', '.join(MARKETS)))
     if vendor is not None:
         vendor = lookup.vendor(cat, vendor)  # '华为', 'NVIDIA', 'Moore Threads' → the catalog's vendor id
     if sort not in GPU_COLUMNS:
@@ -326,7 +326,7 @@ def select_offers(cat: Catalog, device: str | None = None, provider: str | None 
     """Offers for a device (id or alias), a provider (substring, any case) and a billing unit."""
     dev = lookup.accelerator(cat, device).id if device else None
     if billing_unit is not None and billing_unit not in BILLING_UNITS:
-        raise InputError(billing_field, Message("err.is_not_one_of", value=billing_unit, allowed=', '.join(BILLING_UNITS)))
+        raise InputError(billing_field, Message("err.is_not_one_of", value=echoed(billing_unit), allowed=', '.join(BILLING_UNITS)))
     return [
         o
         for o in cat.offers

@@ -14,7 +14,7 @@ from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.offers import rent_message
 from suanli.catalog.schema import Accelerator, Catalog, Offer
-from suanli.errors import InputError
+from suanli.errors import InputError, echoed
 from suanli.i18n import Message, both, render
 from suanli.plan.compare import (no_price, no_price_message, offer_facts, one_job_options, rent_for, rent_options,
                                  separate_instances)
@@ -108,7 +108,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     the rent (tco's rule, domestic devices only); purchases are not subsidised: seed-003 §八 Q4 speaks of
     "对国产算力有20%-30%的补贴" answering whether renting domestic compute is cheaper, and names no purchase."""
     if use_pattern not in USE_PATTERNS:
-        raise InputError("use-pattern", Message("err.is_not_one_of", value=use_pattern,
+        raise InputError("use-pattern", Message("err.is_not_one_of", value=echoed(use_pattern),
                                                 allowed=", ".join(USE_PATTERNS)))
     today = today or dt.date.today()
     reg = region

@@ -12,7 +12,7 @@ from suanli.api.responses import FrameworkRow, ScenarioAnswer, ValueRow
 from suanli.catalog import lookup
 from suanli.catalog.schema import Source
 from suanli.plan.scenarios import Scenario
-from suanli.errors import InputError, NotFoundError
+from suanli.errors import InputError, NotFoundError, echoed
 from suanli.i18n import Lang, Message, localize
 from suanli.views import catalog as views
 from suanli.web.messages import request_lang
@@ -77,7 +77,7 @@ def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "i
     from suanli.plan.compare import value_table
 
     if precision not in PRECISIONS:
-        raise InputError("precision", Message("err.is_not_one_of", value=precision, allowed=', '.join(PRECISIONS)))
+        raise InputError("precision", Message("err.is_not_one_of", value=echoed(precision), allowed=', '.join(PRECISIONS)))
     from suanli.views.dates import as_of
 
     # device names in the request's language (`?lang=` or Accept-Language: device_name_i18n, `i18n.localize`)

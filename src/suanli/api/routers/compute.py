@@ -77,6 +77,8 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
         except InputError as e:  # the core says `gpu`; the request said devices
             if e.field == "gpu":
                 raise as_field(e, "devices") from None
+            if e.field.replace("-", "_") in PlanBody.model_fields:  # plan's request names its flags (requests-per-s)
+                raise as_field(e, e.field.replace("-", "_")) from None
             raise
         if body.breakdown:
             _breakdowns(c, m, body, out["plans"])
@@ -158,6 +160,8 @@ async def compare_ep(request: Request, body: CompareBody, lang: Annotated[Lang, 
         except InputError as e:  # the core says `gpu`; the request said devices
             if e.field == "gpu":
                 raise as_field(e, "devices") from None
+            if e.field.replace("-", "_") in CompareBody.model_fields:  # plan's request names its flags (requests-per-s)
+                raise as_field(e, e.field.replace("-", "_")) from None
             raise
         from suanli.views.estimates import calibration_rows
 
