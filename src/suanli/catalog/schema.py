@@ -297,6 +297,11 @@ class Offer(_Strict):
         False, description="card scope: the platform rents 1 … cards-per-node cards of one machine as one instance "
         "(a source must say so; otherwise a card rental's instance has exactly `cards` cards)"
     )
+    single_card_why: Literal["form_factor_unpublished"] | None = Field(
+        None, description="card scope without multi_card_instance: why the row is not combined into a multi-card job, "
+        "said in plan's why-not (`form_factor_unpublished`: the listing does not say PCIe or SXM, so the card-to-card "
+        "link a job would run on is unknown). Descriptive only: max_cards does not read it"
+    )
     stock: int | None = Field(None, ge=0, description="cards in stock where the platform publishes it")
     url: str | None = Field(None, description="the listing's page")
     region: str | None = None

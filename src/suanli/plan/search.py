@@ -1907,6 +1907,22 @@ def no_rent_why(tp: int, largest: int, serving: bool) -> Message:
     return Message("why.no_usable_offer")
 
 
+# Offer.single_card_why -> the message saying it (static ids: the catalog-ids test finds them)
+_SINGLE_CARD_WHY = {"form_factor_unpublished": "why.single_card_form_factor"}
+
+
+def _single_card_why(d: _Device, grid: dict[str, np.ndarray], i: int) -> list[Message]:
+    """Why-not clauses for the device's usable one-card rows that say why they are not combined into a multi-card job
+    (`Offer.single_card_why`), when every layout of the device that fits needs more than one card (the rule itself is
+    `max_cards`; this only says it)."""
+    fits = (grid["dev"] == i) & grid["fits"]
+    if not fits.any() or int(grid["gpus"][fits].min()) <= 1:
+        return []
+    return [Message("why.single_card_offer", provider=both(o.provider, o.provider_zh), billing=o.billing_unit,
+                    offer=o.id, why=Message(_SINGLE_CARD_WHY[o.single_card_why]))
+            for o in d.offers if o.single_card_why is not None and max_cards(o, d.acc.max_cards_per_node) == 1]
+
+
 def _one_instance(grid: dict[str, np.ndarray], rows: np.ndarray, devs: list[_Device]) -> np.ndarray:
     """Serving: the configurations among `rows` a plan could rent, whose replica (its tensor-parallel group) fits one
     instance of a usable offer of its device (replicas never span nodes); training: `rows` as they are."""
@@ -2169,6 +2185,8 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                     else Message("why.no_priced")
             else:
                 reason, tier = Message("why.ranked_below"), 0
+        if not d.excluded and (single := _single_card_why(d, grid, i)):  # a one-card row it could not build on
+            reason = Message("why.all", parts=[*why_not_reasons(reason), *single])
         if reason.id in _ASKED:
             tier = 4
         miss[d.acc.id] = (tier, far)
