@@ -225,6 +225,8 @@ class ValueRow(Shape):
 
     device: str
     device_name: str
+    device_name_i18n: MessageJson | None = Field(None, description="device_name as a message (the vendor's Chinese "
+                                                 "name in Chinese where the catalog has one)")
     vendor: str
     domestic: bool
     cny_per_card_hour: float
@@ -234,8 +236,6 @@ class ValueRow(Shape):
     offer: str
     offer_kind: str
     international: bool
-    device_name_i18n: MessageJson | None = Field(None, description="device_name as a message (the vendor's Chinese "
-                                                 "name in Chinese where the catalog has one)")
     region: str
     offer_kinds: list[str]
 
@@ -339,6 +339,7 @@ class ScenarioAnswer(Shape):
     seed_reason: str
     plan_input: dict[str, Any] = Field(description="the fields of the plan request the scenario makes")
     assumption: str
+    assumption_i18n: MessageJson | None = Field(None, description="assumption as a message (id, params)")
     planner_answer: str | None
     planner_plan: Plan | None
     seed_best_plan: Plan | None
@@ -348,7 +349,6 @@ class ScenarioAnswer(Shape):
     region: str
     offer_kinds: list[str]
 
-    assumption_i18n: MessageJson | None = Field(None, description="assumption as a message (id, params)")
 
 class PriceRow(Shape):
     """One row of the price history (GET /api/prices, /api/offers/{id}/history)."""

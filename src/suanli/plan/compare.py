@@ -636,6 +636,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "model_id": lookup.checkpoint_id(m, task, asked),  # what the job downloads (plan's model_id)
             "device": acc.id,
             "device_name": acc.name,
+            "device_name_i18n": device_name_message(acc.name, acc.name_zh).to_json(),
             "layout": _layout_facts(w, framework, w.engine, pins),
             "layout_note": render(why) if why is not None else None,
             "layout_note_i18n": why.to_json() if isinstance(why, Message) else None,
@@ -662,7 +663,6 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             # plan's memory figure (its GiB/card column): needed of usable, the engine's unused KV pool not needed
             "memory_needed_bytes": e.memory.needed_bytes,
-            "device_name_i18n": device_name_message(acc.name, acc.name_zh).to_json(),
             "memory_usable_bytes": e.memory.usable_bytes,
             "memory_pool_note": render(pool) if pool is not None else None,
             "memory_pool_note_i18n": pool.to_json() if pool is not None else None,
@@ -899,6 +899,7 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
     w, why, served = serving_row_layout(cat, m, acc, gpus, prec, None, None, None, tg.requests_per_s, tg.tpot_s,
                                         tg.ttft_s, error_bands, tg.lengths)
     tpot = serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[0]
+    batch_rule = Message("mig.batch_rule.search" if why is None else "mig.batch_rule.batch1")
     return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "replicas": gpus // w.tp, "batch": w.batch,
                "engine": w.engine, "precision": w.precision,
                "tpot_target_s": tpot if tpot is not None or tg.requests_per_s is not None else DEFAULT_SERVING_TPOT_S,
@@ -929,7 +930,6 @@ class ServingTargets:
                     raise InputError(name, Message("err.a_serving_target_migrate", field="task"))
             if self.input_tokens is not None or self.output_tokens is not None:
                 raise InputError("input" if self.input_tokens is not None else "output",
-    batch_rule = Message("mig.batch_rule.search" if why is None else "mig.batch_rule.batch1")
                                  Message("err.serving_lengths_only", input_field="input", output_field="output"))
             return
         make_request(model="x", task="inference", requests_per_s=self.requests_per_s, tpot_s=self.tpot_s,
@@ -1073,6 +1073,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                                                _on_network(priced, acc, net), error_bands)
                 if net is not None:  # estimated on that network, as `_priced_job` estimates compare's row
                     w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
+                rule = Message("mig.layout_rule.fastest" if twhy is None else "mig.layout_rule.leanest", gpus=gpus)
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "pp": w.pp, "zero": w.zero, "batch": w.batch,
                           "recompute": w.recompute, "framework": fw,
                           "layout_rule": render(rule), "layout_rule_i18n": rule.to_json()}
@@ -1114,7 +1115,6 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         derived["cost_ratio_same_work"] = ratio
         known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
                                       lookup.stack(cat, src.stack))  # both sides' known bias
-                rule = Message("mig.layout_rule.fastest" if twhy is None else "mig.layout_rule.leanest", gpus=gpus)
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": lookup.checkpoint_id(m, task, asked), "preset": m.id,  # what the task downloads; the preset
             "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,

@@ -128,11 +128,11 @@ class Plan(BaseModel):
     rank: int
     device: str
     device_name: str
+    device_name_i18n: dict[str, Any] = {}  # the name as a message: the vendor's Chinese name in Chinese (`name_zh`)
     framework: str
     engine: str | None = None
     gpus: int
     tp: int
-    device_name_i18n: dict[str, Any] = {}  # the name as a message: the vendor's Chinese name in Chinese (`name_zh`)
     pp: int
     dp: int
     ep: int = 1
@@ -1739,6 +1739,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         rank=rank,
         device=d.acc.id,
         device_name=d.acc.name,
+        device_name_i18n=device_name_message(d.acc.name, d.acc.name_zh).to_json(),
         framework=d.framework.id if d.framework else "",
         engine=d.engine,
         gpus=gpus,
@@ -1804,7 +1805,6 @@ def _precision_of(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> str:
 
 def _pareto(devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray, cost: np.ndarray,
             hours: np.ndarray) -> list[dict[str, Any]]:
-        device_name_i18n=device_name_message(d.acc.name, d.acc.name_zh).to_json(),
     """Configurations no other beats on both cost and time, cheapest first."""
     if k.size == 0:
         return []
