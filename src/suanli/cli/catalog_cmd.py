@@ -9,7 +9,7 @@ import typer
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Offer
-from suanli.cli.output import Format, console, emit_json, emit_rows
+from suanli.cli.output import Format, console, emit_json, emit_rows, list_sep
 from suanli.errors import InputError, echoed
 from suanli.i18n import Message
 from suanli.views.catalog import (
@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
             console.print(t("cli.gpu.market", lg, value=market)
                           + f" [dim]({a.china_market.chosen.source})[/dim]", highlight=False)
         if d["variants"]:
-            console.print(t("cli.gpu.variants", lg, names=", ".join(d["variants"])), highlight=False)
+            console.print(t("cli.gpu.variants", lg, names=list_sep().join(d["variants"])), highlight=False)
         rows = []
         alts = {f: getattr(a.specs, f) for f in d["specs"]}
         for f, v in d["specs"].items():
@@ -104,7 +104,7 @@ def register(app: typer.Typer) -> None:
         emit_rows(rows, cols, headers={**{c: t("col." + c, lg) for c in cols}, "default": ""},
                   title=t("cli.gpu.specs_title", lg))
         if d["conflicts"]:
-            console.print("[yellow]" + t("cli.gpu.disagree", lg, fields=", ".join(t("spec." + c, lg) for c in d["conflicts"]))
+            console.print("[yellow]" + t("cli.gpu.disagree", lg, fields=list_sep().join(t("spec." + c, lg) for c in d["conflicts"]))
                           + "[/yellow]", highlight=False)
         for n in display_note(a, "notes"):
             console.print(t("cli.gpu.note", lg, note=n), highlight=False)

@@ -313,7 +313,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if json_:
             emit_json(rows)
             return
-        cols = ["provider", "kind", "billing_unit", "units_billed", "cards_rented", "cost_cny", "cost_cny_max",
+        # Chinese: the count and its unit one cell (40 小时, 1 个月), so no width leaves a bare 计费数 40 (native reader's
+        # review 2026-12-01); English keeps its two columns (units, per)
+        zh = lang() == "zh"
+        billed = ["billed"] if zh else ["billing_unit", "units_billed"]
+        cols = ["provider", "kind", *billed, "cards_rented", "cost_cny", "cost_cny_max",
                 "list_cny_per_card_hour", "effective_cny_per_card_hour",
                 *(["cny_per_million_tokens"] if tokens_per_s else []), "notes"]
         # two prices per card-hour, both named (buyer review 2026-12-01: tco's 2.6 beside compare's 2.57 for the
@@ -331,7 +335,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         shown = [{**r, "provider": _provider(r.get("offer"), r.get("provider")),
                   "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
                   "notes": refs(r),
-                  "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit")}
+                  "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit"),
+                  "billed": tr("cli.tco.billed", units=r.get("units_billed"), billing_unit=r.get("billing_unit"))}
                  for r in rows]
         emit_rows(shown, cols, title=tr("cli.tco.title", gpus=gpus, device=display_name(lookup.accelerator(cat, gpu)),
                                          hours=hours), headers=col_headers(cols, "tco.col"),

@@ -15,7 +15,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from suanli.cli.output import err_console, lang, set_lang
+from suanli.cli.output import err_console, lang, list_sep, set_lang
 from suanli.errors import SuanliError
 from suanli.i18n import Message
 
@@ -266,31 +266,6 @@ def _command_text(path: str, text: str | None, zh: dict[str, str], en: dict[str,
     return "\n\n".join(out) if out and len(out) == 1 + bool(rest) else None
 
 
-# Where a line of Chinese may break (rich's `_wrap.words` splits at spaces only, and crops a longer run with "…"):
-# before every Han character, keeping an opening bracket or quote with what follows it and closing punctuation
-# with what precedes it (the usual no-break rules); a run of Latin letters, digits or symbols stays one word.
-@functools.cache
-def _zh_word() -> re.Pattern[str]:  # compiled when help prints in Chinese, not at every start (~1.5 ms)
-    opening, closing, han = "（“‘「《【", "，。、：；！？）”’」》】…—", "\u3400-\u4dbf\u4e00-\u9fff"
-    return re.compile(rf"\s*[{opening}]*(?:[{han}]|[^\s{han}{opening}{closing}]+|\S)[{closing}]*\s*")
-
-
-def _zh_words(text: str) -> Iterator[tuple[int, int, str]]:
-    """rich's `_wrap.words` for text with Chinese in it: (start, end, word) with the spaces after the word."""
-    for m in _zh_word().finditer(text):
-        yield m.start(), m.end(), m.group(0)
-
-
-def _rstrip_end_cells(self: Any, size: int) -> None:
-    """rich's `Text.rstrip_end` measuring in cells, not characters: the space after the last word of a wrapped
-    line of Chinese (two cells a character) is dropped, not cropped with the word before it into "…"."""
-    from rich.cells import cell_len
-
-    excess = cell_len(self.plain) - size
-    if excess > 0 and (m := re.search(r"\s+$", self.plain)) is not None:
-        self.right_crop(min(len(m.group(0)), excess))
-
-
 @contextlib.contextmanager
 def _help_in_chinese(cmd: Any, ctx: Any) -> Iterator[None]:
     """While `cmd`'s help prints in Chinese: its text, its options' help, its sub-commands' one-line help, the
@@ -326,12 +301,7 @@ def _help_in_chinese(cmd: Any, ctx: Any) -> Iterator[None]:
                          ("COMMANDS_PANEL_TITLE", "cli.help.commands"), ("DEFAULT_STRING", "cli.help.default"),
                          ("REQUIRED_LONG_STRING", "cli.help.required")):
         swap(ru, attr, zh[msg_id])
-    import rich._wrap
-
-    import rich.text
-
-    swap(rich._wrap, "words", _zh_words)  # rich breaks lines only at spaces: a Chinese sentence has none
-    swap(rich.text.Text, "rstrip_end", _rstrip_end_cells)
+    # lines break as every Chinese paragraph does (output._breaker, installed for rich's wrapping at import)
     try:
         yield
     finally:
@@ -342,6 +312,26 @@ def _help_in_chinese(cmd: Any, ctx: Any) -> Iterator[None]:
                 setattr(obj, attr, old)
 
 
+@contextlib.contextmanager
+def _help_unquoted() -> Iterator[None]:
+    """While help prints (either language): code quoted with backticks in the catalog and the docstrings
+    (`suanli bench run`) prints without them, as every other line the CLI prints (output.unquote)."""
+    import typer.rich_utils as ru
+
+    from suanli.cli.output import unquote
+
+    make = ru._make_rich_text
+
+    def unquoted(*, text: str, **kw: Any) -> Any:
+        return make(text=unquote(text), **kw)
+
+    ru._make_rich_text = unquoted  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        ru._make_rich_text = make  # type: ignore[assignment]
+
+
 def _translated_help() -> None:
     """Every typer command and group prints its help through `_help_in_chinese`."""
     from typer.core import TyperCommand
@@ -349,7 +339,7 @@ def _translated_help() -> None:
     for cls in (TyperCommand, TyperGroup):
         if not cls.__dict__.get("_suanli_help", False):
             def format_help(self: Any, ctx: Any, formatter: Any, _orig: Any = cls.format_help) -> None:
-                with _help_in_chinese(self, ctx):
+                with _help_in_chinese(self, ctx), _help_unquoted():
                     _orig(self, ctx, formatter)
             cls.format_help = format_help  # type: ignore[method-assign]
             setattr(cls, "_suanli_help", True)
@@ -460,7 +450,7 @@ def _usage_line(e: Any) -> str:
     if kind == "NoSuchOption":
         opts = sorted(getattr(e, "possibilities", None) or ())
         msg = _global_option_after_command(e) or (
-            Message("error.cli.no_such_option_hint", option=e.option_name, names=", ".join(opts)) if opts
+            Message("error.cli.no_such_option_hint", option=e.option_name, names=list_sep().join(opts)) if opts
             else Message("error.cli.no_such_option", option=e.option_name))
     elif kind == "MissingParameter":
         hint = getattr(e, "param_hint", None) or (param.get_error_hint() if param is not None else "")
@@ -487,7 +477,7 @@ def _usage_line(e: Any) -> str:
         group = getattr(ctx, "command", None)
         names = group.list_commands(ctx) if group is not None and hasattr(group, "list_commands") else list(COMMANDS)
         close = did_you_mean(m.group(1), names)
-        msg = (Message("error.cli.no_such_command_hint", name=repr(m.group(1)), names=", ".join(map(repr, close)))
+        msg = (Message("error.cli.no_such_command_hint", name=repr(m.group(1)), names=list_sep().join(map(repr, close)))
                if close else Message("error.cli.no_such_command", name=repr(m.group(1))))
     elif (m := _EXTRA_ARGS.match(text)) is not None:
         msg = Message("error.cli.extra_args", args=m.group(1))

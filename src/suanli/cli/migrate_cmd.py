@@ -16,7 +16,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from suanli.cli.output import col_headers, console, emit_json, lang, say, say_json, tr
+from suanli.cli.output import col_headers, console, emit_json, lang, list_sep, say, say_json, tr
 from suanli.errors import InputError, SuanliError
 from suanli.i18n import Message
 from suanli.migrate.coverage import (
@@ -196,7 +196,7 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     verdict = say_id("cli.mig.verdict", verdict=say_id(f"verdict.{report.verdict}"))
     console.print(f"[bold {colour}]{verdict}[/] — {_verdict_text(report)}", highlight=False)
     if report.fallback_ops:
-        console.print(say_id("cli.mig.fallback") + ", ".join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
+        console.print(say_id("cli.mig.fallback") + list_sep().join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
                       highlight=False)
     from suanli.cli.output import display_name, display_note
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import Enum
 from typing import Any
 
@@ -16,11 +17,30 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["Format", "col_headers", "console", "display_name", "display_note", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "say", "say_json", "set_lang",
-           "to_jsonable", "tr", "wrap_cell"]
+__all__ = ["Format", "col_headers", "console", "display_name", "display_note", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
+           "to_jsonable", "tr", "unquote", "wrap_cell"]
 
-console = Console()
-err_console = Console(stderr=True)
+# Code quoted with backticks in the catalog (`suanli bench run`, `--offer-kinds listing,index`: the quotes let a
+# Chinese sentence hold English code, tests/unit/i18n) prints without them: the terminal shows the code as it is
+# typed (native reader's review 2026-12-01). One rule for both languages, only where the CLI prints text: a
+# table, a line, an error, help (main._help_unquoted); --json, the API and the page keep the text as it is.
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def unquote(text: str) -> str:
+    """`text` with each pair of backticks around code dropped (the code kept)."""
+    return _CODE.sub(r"\1", text) if "`" in text else text
+
+
+class _Console(Console):
+    """rich's console, every string it prints unquoted (`unquote`)."""
+
+    def render_str(self, text: str, *args: Any, **kwargs: Any) -> Any:
+        return super().render_str(unquote(text), *args, **kwargs)
+
+
+console = _Console()
+err_console = _Console(stderr=True)
 
 _lang: str | None = None  # set by `--lang`; else from LC_ALL / LC_MESSAGES / LANG
 
@@ -61,6 +81,11 @@ def tr(msg_id: str, /, **params: Any) -> str:
     from suanli.i18n import t
 
     return t(msg_id, lang(), "cli", **params)
+
+
+def list_sep() -> str:
+    """What joins a list's items in this run's language: 、 in Chinese (类别、计费单位), ", " in English."""
+    return "、" if lang() == "zh" else ", "
 
 
 def label(msg_id: str) -> str:
@@ -144,27 +169,95 @@ def _cell(v: Any) -> str:
             return f"{v:,.0f}"
         return f"{v:,.2f}".rstrip("0").rstrip(".")
     if isinstance(v, list | tuple):
-        return ", ".join(_cell(x) for x in v)
+        return list_sep().join(_cell(x) for x in v)
     if hasattr(v, "params") and hasattr(v, "id"):  # a Message
         return say(v)
     return str(v)
 
 
-# Where a table cell may wrap: at spaces, after "·" "_" (layouts tp2·pp4, snake_case field names) and
-# between CJK characters (Chinese has no spaces; UAX #14 allows a break there).
-# Never inside a name such as "rtx-4090" or "llama-factory".
+# Where a line may break: one rule for table cells (`wrap_cell`) and wrapped paragraphs (rich's `_wrap.words`:
+# help, notes under a table, errors). At spaces, after "·" "_" (layouts tp2·pp4, snake_case field names) and
+# between CJK characters (Chinese has no spaces; UAX #14 allows a break there); never inside a name such as
+# "rtx-4090" or "llama-factory", never at "," (1,600) or "/" (GB/s). In Chinese output also the usual no-break
+# rules (native reader's review 2026-12-01): closing punctuation (，。、；：）」…) stays with what precedes it and an
+# opening bracket or quote with what follows it, and a number stays with its unit (4,380 个小时, ¥150/卡时, 80 GiB).
 _CJK = "\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef"
-_PIECES = re.compile(rf"[{_CJK}]|[^ ·_{_CJK}]*[·_]|[^ ·_{_CJK}]+| +")  # never at "," (1,600) or "/" (GB/s)
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_OPEN = "（“‘「『《【〔［｛"
+_CLOSE = "，。、：；！？）”’」』》】〕］｝…—％"
+# a number's unit: the longest first (个小时 before 个, GB/s before GB); a Chinese measure word glues its number
+# to the word after it too (4 张卡, 3 个请求) only as far as the list names it
+_UNITS_ZH = ("个小时|个月|个词元|张卡|卡时|小时|毫秒|分钟|字节|吉比特|人周|个|张|台|条|行|层|位|倍|项|次|秒|天|周|月|年|"
+             "元|万|亿|卡|名|种|列")
+_UNITS_EN = r"GiB|MiB|TiB|GB/s|TB/s|GB|TB|MB|TFLOPS|tokens/s|tokens|token|ms|[smhW]|kW|bit|B"
 _GAP = 2  # columns are two cells apart (no edges, padding collapsed)
 
 
+_ZH_STOP = rf"\s{_CJK}{_OPEN}{_CLOSE}"
+_ZH_UNIT = rf"(?:{_UNITS_ZH}|(?:{_UNITS_EN})(?![^{_ZH_STOP}/),;:]))"
+_ZH_PER = rf"(?:/(?:{_UNITS_ZH}|[{_HAN}]|(?:{_UNITS_EN})(?![^{_ZH_STOP}/),;:])))"  # ¥150/卡时, 元/卡时, GiB/卡
+
+
+@functools.cache
+def _zh_number() -> re.Pattern[str]:
+    """A number with its unit, kept on one line in Chinese output: 4,380 个小时, ¥150/卡时, 80 GiB, 60%."""
+    return re.compile(rf"[-+]?[¥$￥]?\d[\d,.]*(?: ?%)?(?![^{_ZH_STOP}/])(?: ?{_ZH_UNIT})?{_ZH_PER}?")
+
+
+@functools.cache
+def _breaker(zh: bool) -> re.Pattern[str]:
+    """The pieces a line breaks between, each with the spaces before (at the text's start) and after it."""
+    if not zh:  # English output as before: no glue, curly quotes and dashes part of their word
+        return re.compile(rf"\s*(?:[{_CJK}]|[^\s·_{_CJK}]*[·_]|[^\s·_{_CJK}]+)\s*")
+    stop, number, per = _ZH_STOP, _zh_number().pattern, _ZH_PER
+    word = rf"[^{stop}·_]*[·_]|[^{stop}·_]*/(?:{_UNITS_ZH}|[{_HAN}])|[^{stop}·_]+"
+    return re.compile(rf"\s*[{_OPEN}]*(?:{number}|{word}|[{_HAN}]{per}?|[{_CJK}]|\S)[{_CLOSE}]*\s*")
+
+
+def line_pieces(text: str) -> list[str]:
+    """`text` (one line) as the pieces a line may break between, in this run's language (`_breaker`)."""
+    return _breaker(lang() == "zh").findall(text)
+
+
+def _rich_words(text: str) -> Iterator[tuple[int, int, str]]:
+    """rich's `_wrap.words` with this run's breaker: (start, end, word) with the spaces after the word (rich breaks
+    only at spaces and folds a longer run at any character: a Chinese line started with ，or 个小时 apart)."""
+    for m in _breaker(lang() == "zh").finditer(text):
+        yield m.start(), m.end(), m.group(0)
+
+
+def _rstrip_end_cells(self: Any, size: int) -> None:
+    """rich's `Text.rstrip_end` measuring in cells, not characters: the space after the last word of a wrapped
+    line of Chinese (two cells a character) is dropped, not cropped with the word before it into "…"."""
+    excess = cell_len(self.plain) - size
+    if excess > 0 and (m := re.search(r"\s+$", self.plain)) is not None:
+        self.right_crop(min(len(m.group(0)), excess))
+
+
+def _use_breaker() -> None:
+    """Every paragraph rich wraps in Chinese output breaks as a table cell does (`_breaker`); English as rich does."""
+    import rich._wrap
+    import rich.text
+
+    english = rich._wrap.words
+
+    def words(text: str) -> Iterable[tuple[int, int, str]]:
+        return _rich_words(text) if lang() == "zh" else english(text)
+
+    rich._wrap.words = words  # type: ignore[assignment]  # rich breaks lines only at spaces
+    rich.text.Text.rstrip_end = _rstrip_end_cells  # type: ignore[method-assign]
+
+
+_use_breaker()
+
+
 def _pieces(text: str) -> list[str]:
-    return _PIECES.findall(text)
+    return line_pieces(text)
 
 
 def _min_width(text: str) -> int:
     """The narrowest width at which `text` wraps without breaking a word."""
-    return max((cell_len(x.rstrip()) for line in text.split("\n") for x in _pieces(line) if x.strip()), default=0)
+    return max((cell_len(x.strip()) for line in text.split("\n") for x in _pieces(line) if x.strip()), default=0)
 
 
 def _max_width(text: str) -> int:
@@ -173,6 +266,12 @@ def _max_width(text: str) -> int:
 
 _NUMBER = re.compile(r"[-+]?[¥$]?[\d,.]+[%kKMG]?")  # 1,600 · 46.53 · 15,000 · 64.7%: never cut, never wrapped
 _HYPHEN = re.compile(r"[^-]*-|[^-]+")  # an id's parts, each keeping its '-': ascend-|910b, vllm-|ascend
+def _is_number(piece: str) -> bool:
+    """A number, or in Chinese output a number with its unit (80 GiB, 4,380 个小时): never cut, never wrapped."""
+    x = piece.strip()
+    return bool(_NUMBER.fullmatch(x) or (lang() == "zh" and _zh_number().fullmatch(x)))
+
+
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _HEAD_CJK = 8  # a header word up to 8 cells (新价格, 撤回时间, GiB/卡) stays on one line
 
@@ -188,13 +287,13 @@ def _head_min(text: str) -> int:
 def _hyphen_min(text: str) -> int:
     """The narrowest width at which `text` wraps with ids broken only after a '-' (ascend-|910b), numbers whole."""
     return max((cell_len(part) for line in text.split("\n") for x in _pieces(line) if x.strip()
-                for part in ([x.rstrip()] if _NUMBER.fullmatch(x.strip()) else _HYPHEN.findall(x.rstrip()))),
+                for part in ([x.strip()] if _is_number(x) else _HYPHEN.findall(x.strip()))),
                default=0)
 
 
 def _cut_floor(text: str) -> int:
     """The narrowest width an ellipsis may cut `text`'s words to: 8 cells (a number stays whole)."""
-    return max((cell_len(x.rstrip()) if _NUMBER.fullmatch(x.strip()) else min(8, cell_len(x.rstrip()))
+    return max((cell_len(x.strip()) if _is_number(x) else min(8, cell_len(x.strip()))
                 for line in text.split("\n") for x in _pieces(line) if x.strip()), default=0)
 
 
@@ -216,24 +315,26 @@ def _fold(piece: str, width: int) -> list[str]:
 
 
 def wrap_cell(text: str, width: int) -> str:
-    """`text` wrapped to `width` cells at spaces, after · _ and between CJK characters only; a word wider than
-    `width` breaks after a '-' and else is cut with an ellipsis (`_fold`)."""
+    """`text` wrapped to `width` cells between its pieces (`_breaker`: at spaces, after · _, between CJK characters
+    but not before closing punctuation or between a number and its unit); a piece wider than `width` breaks
+    after a '-' and else is cut with an ellipsis (`_fold`)."""
     out: list[str] = []
     for para in text.split("\n"):
         line = ""
         for piece in _pieces(para):
-            if piece.isspace():
-                line += piece if line else ""
-                continue
-            if line and cell_len(line + piece) > width:
+            if not line:
+                piece = piece.lstrip()
+            if line and cell_len((line + piece).rstrip()) > width:
                 out.append(line.rstrip())
                 line = ""
+                piece = piece.lstrip()
             if cell_len(piece.rstrip()) > width:  # only when the column had to go below its widest word
-                *whole, piece = _fold(piece.rstrip(), width)
+                *whole, last = _fold(piece.rstrip(), width)
                 if line:
                     out.append(line.rstrip())
                 out.extend(whole)
                 line = ""
+                piece = last + piece[len(piece.rstrip()):]
             line += piece
         out.append(line.rstrip())
     return "\n".join(out)
@@ -358,8 +459,8 @@ def emit_rows(
             w.writerow({c: csv_safe(r.get(c)) for c in columns})
         sys.stdout.write(buf.getvalue())
         return
-    names = [(headers or {}).get(c, c) for c in columns]
-    cells = [names, *[[_cell(r.get(c)) for c in columns] for r in rows]]
+    names = [unquote((headers or {}).get(c, c)) for c in columns]
+    cells = [names, *[[unquote(_cell(r.get(c))) for c in columns] for r in rows]]
     def at(names_: Sequence[str]) -> list[int]:
         return [columns.index(c) for c in names_ if c in columns]
 
@@ -376,6 +477,6 @@ def emit_rows(
     if len(keep) < len(columns):
         from suanli.i18n import t
 
-        left = ", ".join(names[j] for j in range(len(columns)) if j not in keep)
+        left = list_sep().join(names[j] for j in range(len(columns)) if j not in keep)
         console.print("[dim]" + t("cli.columns_left_out", lang(), columns=left, width=console.width) + "[/dim]",
                       highlight=False)

@@ -61,7 +61,8 @@ def test_plan_at_80_columns_keeps_total_ids_and_states_the_prompt(tmp_path: Path
         r = _run(tmp_path, "--lang", lang, *args)
         assert r.returncode == 0, r.stderr
         head = " ".join(r.stdout.split("\n\n")[0].splitlines()[:4])
-        assert prompt in " ".join(r.stdout.split()), r.stdout[:400]
+        assert prompt in " ".join(r.stdout.split()) or lang == "zh" and re.sub(r"\s", "", prompt) in re.sub(r"\s", "", r.stdout), \
+            r.stdout[:400]  # a Chinese line may break between two characters (output._breaker)
         lines = r.stdout.splitlines()
         table = lines[: next(i for i, x in enumerate(lines) if x.startswith(("1. ", "1．")) or "未显示" in x
                              or x.startswith("columns left out"))]

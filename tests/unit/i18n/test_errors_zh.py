@@ -90,9 +90,9 @@ def test_cli_process_prints_the_chinese_line(tmp_path: Path) -> None:
 
 # click's usage errors: the run() the console script calls, one "错误" line, the closest names kept
 CLI_USAGE = [
-    (("plan", "--modle", "qwen"), "错误：没有这个选项：--modle（您是不是要找：--file, --model, --name）"),
+    (("plan", "--modle", "qwen"), "错误：没有这个选项：--modle（您是不是要找：--file、--model、--name）"),
     (("plan", "--model", "qwen", "--tokens", "abc"), "错误：--tokens：必须是数字（实际为 'abc'）"),
-    (("plna",), "错误：没有这个命令：'plna'。您是不是要找：'plan', 'plans'？"),
+    (("plna",), "错误：没有这个命令：'plna'。您是不是要找：'plan'、'plans'？"),
     (("plan", "--model"), "错误：选项 '--model' 后面需要一个值。"),
     (("gpu",), "错误：缺少参数 'name'。"),
     (("gpu", "h20", "h200"), "错误：多余的参数：h200"),
