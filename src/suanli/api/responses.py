@@ -133,6 +133,15 @@ class CompareRow(MemoryVerdictJson):
     served: CompareServed | None = Field(None, description="serving with requests_per_s: the rate served at the batch "
                                          "each replica runs (the row's layout and tokens_per_s are its capacity); "
                                          "null without a rate or where the cards cannot carry it (layout_note says why)")
+    max_requests_per_s: float | None = Field(None, description="serving with a rate or a TPOT: the most requests/s "
+                                             "these cards serve at the row's tp within the targets (rounded down), "
+                                             "the largest rate POST /api/plan serves on them; else null")
+    comfortable_requests_per_s: float | None = Field(None, description="where plan warns of a thin margin (TPOT, TTFT "
+                                                     "or memory within the stack's known error) below "
+                                                     "max_requests_per_s: the rate up to which it does not; else null")
+    capacity_note: str | None = Field(None, description="max_requests_per_s (and comfortable_requests_per_s) in "
+                                      "words, where the row has no layout_note; else null")
+    capacity_note_i18n: MessageJson | None = Field(None, description="capacity_note as a message, else null")
     memory_per_gpu_bytes: float = Field(description="everything the card holds per device: the breakdown's sum, a "
                                         "pre-allocating engine's unused KV pool included (what nvidia-smi shows)")
     memory_capacity_bytes: float | None

@@ -253,6 +253,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if r.get("served"):
                 console.print(f"{_device(cat, r['device'])}: {say_json(r['served'].get('note_i18n'), r['served']['note'])}",
                               highlight=False, soft_wrap=True)
+        for r in rows:  # a rate or a TPOT: the most plan serves on the cards, and above which it warns of a thin margin
+            if r.get("capacity_note"):
+                console.print(f"{_device(cat, r['device'])}: {say_json(r.get('capacity_note_i18n'), r['capacity_note'])}",
+                              highlight=False, soft_wrap=True)
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         said: set[str] = set()
         for r in rows:  # the out-of-sample evidence for the speed column, once per stack (a row that runs)

@@ -339,8 +339,8 @@ def _capacity_row(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: st
     """The capacity row of a compare that states a TPOT or a rate, the one function both take it from (costc task:
     --tpot without a rate took `serving_capacity`'s single pick, tp4 × 2 at 10,928 tok/s for qwen3-32b on 8 × H800,
     while a rate showed tp2 × 4 at 12,838): the steady-state capacity (`_served_layout`, steady:
-    `plan.search.serving_capacity`, whose `capacity_configs` takes the best over every tp through plan's evidence
-    step, the rule plan's "serve at most" follows). When nothing meets the targets, the batch-1 layout and why."""
+    `plan.search.serving_capacity`, whose `capacity_configs` takes the best over every tp by plan's own row check,
+    the rule plan's "serve at most" follows). When nothing meets the targets, the batch-1 layout and why."""
     return _served_layout(cat, m, acc, gpus, precision, tokens, tp, None, tpot_s, ttft_s, error_bands, lengths,
                           steady=True)
 
@@ -356,8 +356,8 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     `serving_layout` over every tp, or the pinned one: any configuration whose run batch carries the rate within the
     targets, through plan's evidence step, which warns or demotes but never refuses). So the quoted maximum — the
     capacity column and the "serve at most N req/s" of a rate not served — is the best over every tp that search may
-    serve on (`_capacity_row`: `plan.search.capacity_configs`, each tp's own capacity, the largest batch within the
-    steady-state TPOT, through plan's evidence step, then the best over every tp), and the
+    serve on (`_capacity_row`: `plan.search.capacity_configs`, the largest batch within the steady-state TPOT by
+    plan's own row check, the best over every tp; task D 2026-12-01), and the
     capacity row shows that tp: a rate the row says is beyond the cards is one plan does not serve either (qwen3-32b
     on 8 × H800, --tpot 0.05 --ttft 1: tp2 × 4 at 50.1 req/s, not tp4 × 2 at 42.6 while tp2 × 4 served 43–50). The
     batch each replica runs for the rate is searched at the capacity's tp (TPOT and TTFT at that batch); when that
@@ -385,6 +385,25 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
     return w, None, lay
 
 
+def capacity_quote(cat: Catalog, m: ModelArch, acc: Any, w: Workload, tpot_s: float | None, ttft_s: float | None,
+                   error_bands: dict[str, ErrorBand] | None, lengths: tuple[int, int]) -> Layout | None:
+    """The "serve at most N req/s" of a serving row's cards at its tp and precision (`plan.search.serving_capacity`,
+    the rule plan's rate search and hints follow): its `max_requests_per_s`, `comfortable_requests_per_s` and the
+    clause saying above which rate plan warns of a thin margin (`rate_thin_i18n`); None where nothing meets the
+    targets. `tpot_s` None: the default serving TPOT (`DEFAULT_SERVING_TPOT_S`), as the capacity row takes it."""
+    req = make_request(model=m.id, task="inference", gpus=w.gpus, tp=w.tp, tpot_s=tpot_s or DEFAULT_SERVING_TPOT_S,
+                       ttft_s=ttft_s, tokens=_SEARCH_TOKENS,
+                       precision=w.precision if w.precision in SERVE_PRECISIONS else "bf16",
+                       input=lengths[0], output=lengths[1])
+    lay, _ = serving_capacity(cat, m, req, acc.id, error_bands)
+    return lay if lay is not None and lay.max_requests_per_s else None
+
+
+def _quote_thin(quote: Layout | None) -> Message | str:
+    """A capacity quote's thin-margin clause (`plan.search.rate_thin`), "" where there is none."""
+    return Message.from_json(quote.rate_thin_i18n) if quote is not None and quote.rate_thin_i18n else ""
+
+
 def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_per_s: float, tpot_s: float | None,
                     ttft_s: float | None, error_bands: dict[str, ErrorBand] | None, lengths: tuple[int, int],
                     why: Message | None) -> Message:
@@ -406,8 +425,9 @@ def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_
     limits = ([Message("cmp.serving.tpot", tpot_ms=tpot_s * 1000)] if tpot_s is not None
               else [Message("cmp.serving.tpot_default", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)]) + \
         ([Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else [])
+    thin = _quote_thin(capacity_quote(cat, m, acc, w, tpot_s, ttft_s, error_bands, lengths))
     return Message("cmp.serving.not_served_row", rate=rate, tp=w.tp, replicas=w.gpus // w.tp, batch=w.batch,
-                   rps=round_down_rate(cap_tok_s / lengths[1]), targets=Message("list.items", items=limits),
+                   rps=round_down_rate(cap_tok_s / lengths[1]), thin=thin, targets=Message("list.items", items=limits),
                    carry_batch=carry.micro_batch, tpot_ms=(carry.tpot_s or 0.0) * 1000,
                    ttft_ms=(carry.ttft_s or 0.0) * 1000)
 
@@ -632,6 +652,12 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                  if fits and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
         short = memory_likely_short(tight)  # the bias exceeds the headroom: "likely short", not "fits (tight)"
         pool = _pool_note(cat, e)
+        # a serving capacity (a rate or a TPOT stated): the rate plan serves at most on the row's cards and tp, and
+        # above which it warns of a thin margin (`capacity_quote`, plan's rule); a not-served row's note says it
+        quote = (capacity_quote(cat, m, acc, w, tpot_s, ttft_s, error_bands, lengths)
+                 if task == "inference" and steady_row and fits else None)
+        at_most = (Message("cmp.serving.at_most", rps=round_down_rate(quote.max_requests_per_s or 0.0),
+                           thin=_quote_thin(quote)) if quote is not None and why is None else None)
         rows.append({
             "model_id": lookup.checkpoint_id(m, task, asked),  # what the job downloads (plan's model_id)
             "device": acc.id,
@@ -659,6 +685,11 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             # rate served at the batch each replica runs, with that batch's TPOT and TTFT (None: not served)
             "served": (_served_facts(served_lay, requests_per_s, c["speed"].get("output_tokens_per_s"))
                        if served_lay is not None and requests_per_s is not None else None),
+            "max_requests_per_s": round_down_rate(quote.max_requests_per_s or 0.0) if quote is not None else None,
+            "comfortable_requests_per_s": (round_down_rate(quote.comfortable_requests_per_s or 0.0)
+                                           if quote is not None and quote.rate_thin_i18n else None),
+            "capacity_note": render(at_most) if at_most is not None else None,
+            "capacity_note_i18n": at_most.to_json() if at_most is not None else None,
             "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],
             "memory_capacity_bytes": c["memory"]["capacity_bytes"],
             # plan's memory figure (its GiB/card column): needed of usable, the engine's unused KV pool not needed

@@ -100,7 +100,7 @@ if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
            "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks", "DEMOTION_COST_FACTOR",
-           "capacity_configs", "error_rule",
+           "capacity_configs", "error_rule", "latency_margin_pct", "margin_warned", "rate_thin", "warn_limit",
            "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout", "why_not_reasons"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -666,7 +666,7 @@ def _networks(d: _Device) -> list[float]:
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "fail", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
-            "dl_gbit", "billed", "first_h", "opt", "host_b", "max_b", "max_rps", "max_tpot", "max_ttft", "max_mem")
+            "dl_gbit", "billed", "first_h", "opt", "host_b", *_AT_MOST_KEYS)
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -720,65 +720,118 @@ def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.nd
     return np.asarray(served_tokens_per_s(b, output, inference_step(st, tp, 1.0, b, rates)["total_s"]))
 
 
-def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
-                   pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray,
-                   req: PlanRequest) -> dict[str, np.ndarray]:
-    """The most requests/s each configuration's replicas serve within the request's targets, by the serving search's
-    own rules: the largest whole batch up to SERVE_BATCHES' last that fits in memory with its steady-state TPOT
-    (`steady_tpot_s`) ≤ tpot_s and its joining TTFT ≤ ttft_s (each grows with the batch: bisection), served at
-    replicas × b / total_s(b) (`_served_tok_s` ÷ output). A rate up to it is served (`_run_batch` finds a batch no
-    larger); `plan`'s rate hint, its why-not and compare's capacity quote it. max_b 0: not even batch 1 meets them."""
-    def ok(bb: np.ndarray) -> np.ndarray:
-        k = inference_step(st, tp, 1.0, bb, rates)
-        mem = inference_memory(mt, tp, 1.0, 1.0, bb, pool)
-        good = (needed_bytes(mem) + runtime <= usable) & np.isfinite(k["total_s"])
-        if req.tpot_s is not None:
-            good &= tpot_within(steady_tpot_s(k["step_s"], k["prefill_s"], req.output), req.tpot_s, req.output)
-        if req.ttft_s is not None:
-            good &= joining_ttft_s(st, tp, 1.0, bb, rates, k["step_s"]) <= req.ttft_s
-        return np.asarray(good)
+_AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b", "comf_rps", "comf_thin")
 
-    lo, hi = np.zeros(tp.shape), np.full(tp.shape, float(SERVE_BATCHES[-1]))
+
+def _serve_checks(st: Any, mt: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray],
+                  pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray, req: PlanRequest, steady: bool,
+                  limits: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+    """The one serving predicate: each configuration at `b` requests in flight per replica through the inference
+    kernels, its failed targets as bits (F_MEMORY: does not fit or has no speed; F_TPOT: the TPOT — `steady`, the
+    steady-state one (`steady_tpot_s`), else the decode step — over --tpot (`tpot_within`); F_TTFT: the joining TTFT
+    over --ttft) in `fail`, and with `limits` (`_warn_limits`) the margins plan warns of in `thin` (same bits: TPOT or
+    TTFT margin, memory headroom under the stack's known error, `margin_warned`). Plan's rows at the batch each
+    replica runs (`_serve_grid`) and the capacity search (`_serve_at_most`: the largest batch, the largest one
+    without a warning) both call it, so "serve at most N req/s" is the rate plan serves (task D 2026-12-01)."""
+    k = inference_step(st, tp, 1.0, b, rates)
+    needed = needed_bytes(inference_memory(mt, tp, 1.0, 1.0, b, pool)) + runtime
+    per_replica = np.asarray(served_tokens_per_s(b, req.output, k["total_s"]))
+    tpot = steady_tpot_s(k["step_s"], k["prefill_s"], req.output) if steady else k["step_s"]
+    ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
+    fail = np.where((needed <= usable) & np.isfinite(per_replica), 0, F_MEMORY)
+    if req.tpot_s is not None:
+        # one output token: no TPOT applies, a batch job's decode step included (fb33107's rule, `tpot_within`)
+        fail |= np.where(tpot_within(tpot, req.tpot_s, req.output), 0, F_TPOT)
+    if req.ttft_s is not None:
+        fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
+    out: dict[str, Any] = {"k": k, "mem": needed, "per_replica": per_replica, "tpot": tpot, "ttft": ttft,
+                           "fail": fail}
+    if limits is not None:
+        thin = np.zeros(np.shape(fail), dtype=int)
+        for bit, target, est in ((F_TPOT, req.tpot_s if req.output > 1 else None, tpot), (F_TTFT, req.ttft_s, ttft)):
+            if target:
+                thin |= np.where(margin_warned(latency_margin_pct(est, target), limits[str(bit)]), bit, 0)
+        thin |= np.where(margin_warned(memory_headroom_pct(needed, usable), limits[str(F_MEMORY)]), F_MEMORY, 0)
+        out["thin"] = thin
+    return out
+
+
+def _warn_limits(bands: dict[str, ErrorBand], devs: list[_Device], di: np.ndarray,
+                 req: PlanRequest) -> dict[str, np.ndarray] | None:
+    """Per configuration, the margin (%) under which plan warns (`warn_limit`) on its TPOT (key str(F_TPOT)), TTFT
+    (str(F_TTFT)) and memory headroom (str(F_MEMORY)); NaN where it never does. None without bands."""
+    if not bands:
+        return None
+    out = {str(bit): np.full(di.shape, np.nan) for bit in (F_TPOT, F_TTFT, F_MEMORY)}
+    for j in np.unique(di):
+        stack = devs[int(j)].stack.id
+        for bit, group, memory in ((F_TPOT, "decode-speed", False), (F_TTFT, "prefill-speed", False),
+                                   (F_MEMORY, memory_group(req.task), True)):
+            limit = warn_limit(bands, stack, group, memory)
+            out[str(bit)][di == j] = np.nan if limit is None else limit
+    return out
+
+
+def _largest_batch(ok: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """The largest whole batch up to SERVE_BATCHES' last for which `ok(batch)` holds, per configuration (each
+    check only gets worse as the batch grows: bisection); 0 where not even batch 1 does."""
+    lo, hi = np.zeros(shape), np.full(shape, float(SERVE_BATCHES[-1]))
     while np.any(lo < hi):
         open_ = lo < hi
         mid = np.maximum(np.ceil((lo + hi) / 2), 1.0)
         good = ok(mid)
         lo = np.where(open_ & good, mid, lo)
         hi = np.where(open_ & ~good, mid - 1, hi)
+    return lo
+
+
+def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
+                   pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray,
+                   req: PlanRequest, limits: dict[str, np.ndarray] | None = None,
+                   di: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The most requests/s each configuration's replicas serve within the request's targets, by plan's own row check
+    (`_serve_checks`, steady-state TPOT): the largest whole batch up to SERVE_BATCHES' last that passes it (`max_b`),
+    served at replicas × b / total_s(b) (`max_rps`: a rate up to it is served, `_run_batch` finds a batch no larger;
+    just above it plan finds none on that tp); `plan`'s rate hint, its why-not and compare's capacity quote it. With
+    `limits` (the bands', `_warn_limits`), also the largest batch at which plan attaches no margin warning
+    (`comf_b`, `comf_rps`: up to that rate plan warns of no thin margin, above it it does) and the margins thin at
+    the next batch (`comf_thin`, bits). max_b 0: not even batch 1 meets them. `di`: the device of each row — the
+    batch searched is no input here, so rows that differ only in it are searched once."""
+    if di is not None and tp.size:
+        n = tp.shape[0]
+        _, u, inv = np.unique(np.stack([di.astype(float), tp]), axis=1, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        if u.size < n:
+            def sub(v: Any) -> Any:
+                return v[u] if isinstance(v, np.ndarray) and v.shape[:1] == (n,) else v
+
+            one = _serve_at_most(st, mt, tp[u], {k_: sub(v) for k_, v in rates.items()}, np.ones(u.size),
+                                 sub(pool), sub(runtime), sub(usable), req,
+                                 None if limits is None else {k_: sub(v) for k_, v in limits.items()})
+            out_ = {k_: v[inv] for k_, v in one.items()}
+            out_["max_rps"] = np.where(out_["max_b"] > 0, out_["max_rps"] * replicas, 0.0)
+            out_["comf_rps"] = np.where(out_["comf_b"] > 0, out_["comf_rps"] * replicas, 0.0)
+            return out_
+
+    def at(bb: np.ndarray, lim: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+        return _serve_checks(st, mt, tp, bb, rates, pool, runtime, usable, req, True, lim)
+
+    def easy(bb: np.ndarray) -> np.ndarray:
+        c_ = at(bb, limits)
+        return np.asarray((c_["fail"] == 0) & (c_["thin"] == 0))
+
+    lo = _largest_batch(lambda bb: np.asarray(at(bb)["fail"] == 0), tp.shape)
     b = np.maximum(lo, 1.0)
-    k = inference_step(st, tp, 1.0, b, rates)
-    rps = np.where(lo > 0, replicas * served_tokens_per_s(b, req.output, k["total_s"]) / req.output, 0.0)
-    mem = inference_memory(mt, tp, 1.0, 1.0, b, pool)
-    return {"max_b": lo, "max_rps": rps, "max_tpot": steady_tpot_s(k["step_s"], k["prefill_s"], req.output),
-            "max_ttft": joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"]),
-            "max_mem": needed_bytes(mem) + runtime}
-
-
-def _at_most_within_memory_error(bands: dict[str, ErrorBand], devs: list[_Device], di: np.ndarray,
-                                 most: dict[str, np.ndarray], st: Any, mt: Any, tp: np.ndarray,
-                                 rates: dict[str, np.ndarray], replicas: np.ndarray, pool: np.ndarray | None,
-                                 runtime: np.ndarray, usable: np.ndarray, req: PlanRequest) -> dict[str, np.ndarray]:
-    """Plan's evidence step on the serve-at-most batch (`_serve_at_most`), as `evidence_pick` applies it to the
-    batches of the grid: a largest batch whose memory headroom is within the stack's known inference-memory error
-    and under its pooled bias (`error_rule`: headroom < min(limit, risk) fails, as `_evidence_fails`) is set aside for
-    the largest batch whose headroom passes, when that one serves at least 1 / DEMOTION_COST_FACTOR of the rate (the
-    same terms a passing layout replaces a failing one on). Buyer regression 2026-12-01: qwen2.5-7b on one RTX 4090
-    at --tpot 0.2 quoted batch 141 at 21.58 of 21.59 GiB ("likely short") where compare's no-target row, through
-    `evidence_pick`, ran batch 64."""
-    need_pct = np.zeros(di.shape)
-    for j in np.unique(di):
-        limit, risk = error_rule(bands, devs[int(j)].stack.id, memory_group(req.task), True)
-        if limit is not None and risk is not None:
-            need_pct[di == j] = max(0.0, min(limit, risk))
-    if not np.any(need_pct > 0):
-        return most
-    kept = usable * (1 - need_pct / 100)  # headroom ≥ need_pct: (usable − need) / usable ≥ need_pct / 100
-    fails = (most["max_b"] >= 1) & (most["max_mem"] > kept)
-    if not np.any(fails):
-        return most
-    ev = _serve_at_most(st, mt, tp, rates, replicas, pool, runtime, kept, req)
-    take = fails & (ev["max_b"] >= 1) & (ev["max_rps"] * DEMOTION_COST_FACTOR >= most["max_rps"])
-    return {k_: np.where(take, ev[k_], v) for k_, v in most.items()}
+    c = at(b)
+    rps = np.where(lo > 0, replicas * c["per_replica"] / req.output, 0.0)
+    out = {"max_b": lo, "max_rps": rps, "max_tpot": c["tpot"], "max_ttft": c["ttft"], "max_mem": c["mem"]}
+    if limits is None:
+        return {**out, "comf_b": lo, "comf_rps": rps, "comf_thin": np.zeros(tp.shape)}
+    clo = _largest_batch(easy, tp.shape)
+    cb = np.maximum(clo, 1.0)
+    crps = np.where(clo > 0, replicas * at(cb)["per_replica"] / req.output, 0.0)
+    nxt = at(np.minimum(clo + 1, np.maximum(lo, 1.0)), limits)["thin"]
+    return {**out, "comf_b": clo, "comf_rps": crps, "comf_thin": np.where(clo < lo, nxt, 0).astype(float)}
 
 
 def round_down_rate(x: float, digits: int = 3) -> float:
@@ -786,54 +839,57 @@ def round_down_rate(x: float, digits: int = 3) -> float:
     if not math.isfinite(x) or x <= 0:
         return x
     step = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
-    return math.floor(x / step * (1 + 1e-12)) * step
+    return float(f"{math.floor(x / step * (1 + 1e-12)) * step:.{digits}g}")  # 44.8, not 44.800000000000004
 
 
-def _capacity_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
-                   group: np.ndarray) -> np.ndarray:
-    """The capacity configuration (grid indices) of each `group`: of those with a serve-at-most rate
-    (`_serve_at_most`), the highest rate first (equal rates in grid order), through plan's evidence step with `bands`
-    (`_evidence_fails` on that largest batch's TPOT, TTFT and memory, `_one_per_device`). `capacity_configs` takes it
-    per tp."""
-    ok = np.nonzero((grid["max_b"] >= 1) & (grid["max_rps"] > 0))[0]
-    order = np.argsort(-grid["max_rps"][ok], kind="stable")
-    with np.errstate(divide="ignore"):
-        score = 1.0 / grid["max_rps"][ok]
-    at_most = {**grid, "tpot": grid["max_tpot"], "ttft": grid["max_ttft"], "mem": grid["max_mem"]}
-    fails = _evidence_fails(bands, req, devs, at_most, ok, np.zeros(ok.size))
-    return ok[_one_per_device(order, group[ok], fails, score)]
-
-
-def capacity_configs(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
-                     grid: dict[str, np.ndarray]) -> np.ndarray:
+def capacity_configs(grid: dict[str, np.ndarray]) -> np.ndarray:
     """The one place that decides "serve at most N req/s on G cards of D, at tp T, batch B": the capacity
-    configuration (grid index) of each device on each card count, highest rate first. Each tp's own capacity
-    (`_capacity_pick` per device, cards and tp: its highest serve-at-most rate through plan's evidence step), then
-    the best of those over every tp (equal rates: the earlier in grid order). Over every tp, not only the tp plan's
-    evidence step prefers over all of them at once: the search serves a rate on any tp whose run batch carries it
-    (the evidence step warns or demotes, never refuses), so a lower quote would be contradicted by the rates served
-    above it (qwen3-32b on 8 × H800 at --tpot 0.05: tp2 × 4, not tp4 × 2). Plan's "serve at most" (`_capacity_rates`),
-    `serving_capacity` and compare's capacity row all take it from here; the quoted rate is rounded down
-    (`round_down_rate`)."""
-    key = np.stack([grid["dev"].astype(float), grid["gpus"].astype(float), grid["tp"].astype(float)])
-    per_tp = np.unique(key, axis=1, return_inverse=True)[1].reshape(-1)
-    picks = _capacity_pick(bands, req, devs, grid, per_tp)
-    if not picks.size:
-        return picks
-    picks = picks[np.lexsort((picks, -grid["max_rps"][picks]))]  # highest rate first, equal rates in grid order
-    group = np.unique(key[:2, picks], axis=1, return_inverse=True)[1].reshape(-1)
-    _, first = np.unique(group, return_index=True)
-    return picks[np.sort(first)]
+    configuration (grid index) of each device on each card count, highest rate first — of its configurations with a
+    serve-at-most rate (`_serve_at_most`, plan's own row check `_serve_checks` at the largest batch), the highest
+    (equal rates: the earlier in grid order), over every tp and precision searched. No evidence step: plan serves any
+    rate up to it on that configuration (the evidence step warns or demotes, never refuses), and none above it on
+    those cards, so the quote is the largest rate plan returns the configuration for (task D 2026-12-01: the quote
+    said 48.0 where plan served 48.48); where plan would warn of a thin margin below it, the quote says from which
+    rate (`comf_rps`, `_rate_thin`). Plan's "serve at most" (`_capacity_rates`), `serving_capacity` and compare's
+    capacity row all take it from here; the quoted rate is rounded down (`round_down_rate`)."""
+    ok = np.nonzero((grid["max_b"] >= 1) & (grid["max_rps"] > 0))[0]
+    if not ok.size:
+        return ok
+    ok = ok[np.lexsort((ok, -grid["max_rps"][ok]))]  # highest rate first, equal rates in grid order
+    key = np.stack([grid["dev"][ok].astype(float), grid["gpus"][ok].astype(float)])
+    _, first = np.unique(key, axis=1, return_index=True)
+    return ok[np.sort(first)]
 
 
 def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
-                    grid: dict[str, np.ndarray]) -> np.ndarray:
-    """Per configuration, the serve-at-most rate (requests/s) of its device on its card count: its capacity
-    configuration's (`capacity_configs`), NaN where none serves within the targets."""
-    cap = np.full(grid["dev"].shape, np.nan)
-    for j in capacity_configs(bands, req, devs, grid):
-        cap[(grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])] = grid["max_rps"][j]
+                    grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Per configuration, the serve-at-most rate (requests/s) of its device on its card count, its capacity
+    configuration's (`capacity_configs`), NaN where none serves within the targets (`cap_rps`); the rate up to which
+    plan warns of no thin margin there (`cap_comf`), the margins thin above it (`cap_thin`, bits) and the known error
+    (%) the first of them is under (`cap_limit`, `warn_limit`)."""
+    cap = {key: np.full(grid["dev"].shape, np.nan) for key in ("cap_rps", "cap_comf", "cap_thin", "cap_limit")}
+    cap["cap_thin"][:] = 0
+    for j in capacity_configs(grid):
+        rows = (grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])
+        cap["cap_rps"][rows] = grid["max_rps"][j]
+        cap["cap_comf"][rows] = grid["comf_rps"][j]
+        thin = int(grid["comf_thin"][j])
+        cap["cap_thin"][rows] = thin
+        if thin:
+            group, memory = _THIN_GROUPS[_first_bit(thin)]
+            limit = warn_limit(bands, devs[int(grid["dev"][j])].stack.id, memory_group(req.task) if memory else group,
+                               memory)
+            cap["cap_limit"][rows] = np.nan if limit is None else limit
     return cap
+
+
+# a thin margin's bit (`_serve_checks`' thin): the validated group its known error is of, memory or not, in this order
+_THIN_GROUPS = {F_TPOT: ("decode-speed", False), F_TTFT: ("prefill-speed", False), F_MEMORY: ("", True)}
+
+
+def _first_bit(bits: int) -> int:
+    """The first of `_THIN_GROUPS`' bits set in `bits` (TPOT, then TTFT, then memory)."""
+    return next(b for b in _THIN_GROUPS if bits & b)
 
 
 def _rate_at_most(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> float:
@@ -842,6 +898,28 @@ def _rate_at_most(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> floa
     figures so that the rate quoted is served; where none serves within the targets, the row's own rate."""
     best = float(grid["cap_rps"][i])
     return round_down_rate(best) if best > 0 else float(grid["tok_s"][i]) / req.output
+
+
+def rate_thin(max_rps: float, comf_rps: float, thin: int, limit: float | None, task: str) -> Message | str:
+    """The clause a "serve at most N req/s" quote adds where plan, on the capacity configuration, warns of a thin
+    margin below N (`_serve_checks`' thin, `margin_warned`): "above Y req/s the TPOT margin is under the known
+    decode-speed error of L %" (Y rounded down), or that it warns at any rate; "" where it warns of none up to N."""
+    if not thin or limit is None or not math.isfinite(limit) or not comf_rps < max_rps:
+        return ""
+    group, memory = _THIN_GROUPS[_first_bit(thin)]
+    kw = dict(margin=Message(f"rate.margin.{'memory' if memory else group}"),
+              group=Message(f"band.{memory_group(task) if memory else group}"), limit=limit)
+    if not comf_rps > 0:
+        return Message("rate.thin_always", **kw)
+    return Message("rate.thin", rps=round_down_rate(comf_rps), **kw)
+
+
+def _rate_thin(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Message | str:
+    """`rate_thin` for configuration `i`'s device on its card count (`_capacity_rates`)."""
+    if "cap_comf" not in grid or not float(grid["cap_rps"][i]) > 0:
+        return ""
+    return rate_thin(float(grid["cap_rps"][i]), float(grid["cap_comf"][i]), int(grid["cap_thin"][i]),
+                     float(grid["cap_limit"][i]), req.task)
 
 
 _RUN_BATCH_ROUNDS = 8  # concurrent users: rounds of "more replicas, so a smaller batch each" for the rate they send
@@ -944,25 +1022,14 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # the batch each replica really runs once the users / the rate are spread over the replicas: memory,
         # TPOT, TTFT and throughput are all this batch's (one model of the world), through the same kernels
         b, replicas = _run_batch(st, tp, b, rates, replicas, users, need_tok_s, req.output, req.gpus is not None)
-        mem = inference_memory(mt, tp, 1.0, 1.0, b, pool)
-        needed = needed_bytes(mem) + runtime
-        fits = needed <= usable
-        k = inference_step(st, tp, 1.0, b, rates)
-        ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
         # steady state: every request's prompt is prefilled on the replica too, so b requests per prefill of b
         # prompts + (output − 1) steps (estimate's output_tokens_per_s), a rate or a batch job alike: never more than
         # the full batch's capacity. Serving a rate (or users), a user's TPOT carries the prefill chunks interleaved
         # with the decode steps (`steady_tpot_s`: estimate's tpot_steady_s); a batch job prefills its batch once,
-        # then decodes (TPOT = step)
-        per_replica = served_tokens_per_s(b, req.output, k["total_s"])
-        tpot = steady_tpot_s(k["step_s"], k["prefill_s"], req.output) if _steady_serving(req) else k["step_s"]
-        # each filter a configuration fails, one bit each (why-not and relax hints name the one that binds)
-        fail = np.where(fits & np.isfinite(per_replica), 0, F_MEMORY)
-        if req.tpot_s is not None:
-            # one output token: no TPOT applies, a batch job's decode step included (fb33107's rule, `tpot_within`)
-            fail |= np.where(tpot_within(tpot, req.tpot_s, req.output), 0, F_TPOT)
-        if req.ttft_s is not None:
-            fail |= np.where(ttft <= req.ttft_s, 0, F_TTFT)
+        # then decodes (TPOT = step). Each filter a configuration fails, one bit each (why-not and relax hints name
+        # the one that binds): `_serve_checks`, the predicate the capacity search (`_serve_at_most`) calls too
+        c = _serve_checks(st, mt, tp, b, rates, pool, runtime, usable, req, _steady_serving(req))
+        k, needed, per_replica, ttft, tpot, fail = c["k"], c["mem"], c["per_replica"], c["ttft"], c["tpot"], c["fail"]
         # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
         # unless the card count is pinned)
         held = (replicas * per_replica >= need_tok_s) & (replicas * b >= users)
@@ -975,12 +1042,11 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         fail |= np.where(gpus <= req.card_limit, 0, F_CARDS)
         ok = fail == 0
         # the most requests/s each configuration serves within the targets (a rate, or the cards pinned: compare)
-        most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req)
+        # and with the bands the most it serves before plan warns of a thin margin (`comf_rps`)
+        most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req,
+                               _warn_limits(bands or {}, devs, di, req), di)
                 if users == 0 and (need_tok_s > 0 or req.gpus is not None)
-                else {k_: np.full(di.shape, np.nan) for k_ in ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem")})
-        if bands and not np.all(np.isnan(most["max_b"])):
-            most = _at_most_within_memory_error(bands, devs, di, most, st, mt, tp, rates, replicas, pool, runtime,
-                                                usable, req)
+                else {k_: np.full(di.shape, np.nan) for k_ in _AT_MOST_KEYS})
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
         # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
         # sets: tokens to generate add it to the hours (a job); a stated serving period is the rental, and the
@@ -1168,7 +1234,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     grid["dl_gbit"] = grid["dl_gbit"].copy()
     grid["dl_gbit"][sel] = priced["dl_gbit"]
     if not training:  # "serve at most N req/s" (why-not, relax) is the capacity configuration's rate, as compare's
-        grid["cap_rps"] = _capacity_rates(error_bands or {}, req, devs, grid)
+        grid.update(_capacity_rates(error_bands or {}, req, devs, grid))
     calendar_h = grid["hours"][sel] + weeks * HOURS_PER_WEEK
     mig = migration_share(one_off, grid["hours"][sel], req.migration_months)
     total = cost + mig
@@ -1433,6 +1499,11 @@ class Layout(BaseModel):
     memory_usable_bytes: float
     tpot_s: float | None = None  # serving (`serving_layout`): the decode step and a joining request's TTFT
     ttft_s: float | None = None
+    # serving capacity (`serving_capacity`): the rate plan serves at most on the configuration, the rate up to which it
+    # warns of no thin margin there, and the clause saying so (`rate_thin`, as a message's JSON; None: no clause)
+    max_requests_per_s: float | None = None
+    comfortable_requests_per_s: float | None = None
+    rate_thin_i18n: dict[str, Any] | None = None
 
     @property
     def label(self) -> str:
@@ -1536,7 +1607,7 @@ def _one_device_serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, device:
                            bands: dict[str, ErrorBand] | None = None, **update: Any
                            ) -> tuple[PlanRequest, list[_Device], dict[str, np.ndarray] | None, Message | None]:
     """The serving grid of exactly `req.gpus` cards of one device, prices and device filters aside (`update`
-    overrides request fields; `bands`: the serve-at-most batch by plan's evidence step, `_serve_grid`):
+    overrides request fields; `bands`: the serve-at-most's comfortable rate, where plan warns of no thin margin):
     (request, devices, grid, None), or (request, devices, None, why it is excluded)."""
     if req.gpus is None:
         raise InputError("gpus", Message("err.serving_layout_needs_the_card_count"))
@@ -1563,7 +1634,7 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     if grid is None:
         return None, excluded
     d, acc = devs[0], devs[0].acc
-    grid["cap_rps"] = _capacity_rates(error_bands or {}, r, devs, grid)  # "serve at most" = serving_capacity's rate
+    grid.update(_capacity_rates(error_bands or {}, r, devs, grid))  # "serve at most" = serving_capacity's rate
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     if sel.size == 0:
         why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set())
@@ -1583,9 +1654,9 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
                      error_bands: dict[str, ErrorBand] | None = None) -> tuple[Layout | None, Message | None]:
     """The most a serving layout on exactly `req.gpus` cards of `device` carries within the request's TPOT (the
     steady-state one a rate is served at) and TTFT: of the configurations `serving_layout` searches, the capacity
-    configuration (`capacity_configs`: each tp's highest `_serve_at_most` rate through plan's evidence step with
-    `error_bands`, the best over every tp), at that largest batch (plan's "serve at most N req/s" × output tokens/s,
-    compare's capacity row); a rate up to it is served. Returns (layout, None) or (None, the why-not
+    configuration (`capacity_configs`: the highest `_serve_at_most` rate over every tp, plan's own row check; with
+    `error_bands` the rate above which plan warns of a thin margin, `rate_thin`), at that largest batch (plan's
+    "serve at most N req/s" × output tokens/s, compare's capacity row); a rate up to it is served. Returns (layout, None) or (None, the why-not
     `serving_layout` gives)."""
     r, devs, grid, excluded = _one_device_serve_grid(cat, m, req, device, error_bands, requests_per_s=None,
                                                      concurrent_users=None,
@@ -1593,10 +1664,11 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     if grid is None:
         return None, excluded
     d, acc = devs[0], devs[0].acc
-    picked = capacity_configs(error_bands or {}, r, devs, grid)
+    picked = capacity_configs(grid)
     if picked.size == 0:
         return serving_layout(cat, m, req, device, error_bands)
     i = int(picked[0])
+    thin = _rate_thin({**grid, **_capacity_rates(error_bands or {}, r, devs, grid)}, i, r)
     return Layout(
         device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
         tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
@@ -1604,6 +1676,8 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
         flash_attention=_flash(d.stack), tokens_per_s=float(grid["max_rps"][i]) * r.output,
         memory_needed_bytes=float(grid["max_mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
         tpot_s=_tpot_or_none(grid["max_tpot"][i]), ttft_s=float(grid["max_ttft"][i]),
+        max_requests_per_s=float(grid["max_rps"][i]), comfortable_requests_per_s=float(grid["comf_rps"][i]),
+        rate_thin_i18n=thin.to_json() if isinstance(thin, Message) else None,
     ), None
 
 
@@ -1890,7 +1964,7 @@ def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest)
         return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, replicas=int(grid["replicas"][i]),
                        batch=int(grid["b"][i]), users=req.concurrent_users)
     return Message("why.rate_gpus", gpus=int(grid["gpus"][i]), rps=_rate_at_most(grid, i, req),
-                   want=req.requests_per_s or 0.0)
+                   thin=_rate_thin(grid, i, req), want=req.requests_per_s or 0.0)
 
 
 def _largest_instance(d: _Device) -> int:
@@ -2005,8 +2079,8 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
                        field="concurrent_users", other=Message("input.name", field="gpus"),
                        held=_slots_held(grid, i, req, slots))
     rps = _rate_at_most(grid, i, req)  # the serving search's own largest batch within the targets
-    return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, device=where["device"],
-                   field="requests_per_s", other=Message("input.name", field="gpus"))
+    return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, thin=_rate_thin(grid, i, req),
+                   device=where["device"], field="requests_per_s", other=Message("input.name", field="gpus"))
 
 
 def _measure_msg(opt: int, fw: Framework) -> Message:
@@ -2492,7 +2566,7 @@ def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, 
     (`estimate.pooled_bias`: `bias`, `bias_cases`, `all_signed`, `prior`)."""
     sb = stack_band(bands, stack.id, group)
     pb = pooled_bias(bands, stack.id, group)
-    limit, _ = error_rule(bands, stack.id, group, memory)
+    limit = warn_limit(bands, stack.id, group, memory)
     kw = dict(metric=metric, estimate=estimate_, target=target, group=Message(f"band.{group}"),
               stack=_stack_name(stack), margin=margin_pct)
     if pb is not None:
@@ -2501,7 +2575,7 @@ def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, 
                   all_cases=pb.all_cases, prior=pb.prior_cases)
     ids = ("plan.warn.memory_within_error", "plan.warn.memory_within_error_all") if memory else (
         "plan.warn.within_error", "plan.warn.within_error_all")
-    if limit is None or margin_pct >= limit:  # `error_rule`: the one rule for memory, speed and deadline
+    if limit is None or not margin_warned(margin_pct, limit):  # the one rule for memory, speed and deadline
         return None
     if sb is not None and sb.cases >= LITTLE_EVIDENCE_CASES and sb.median_abs_pct is not None:
         return Message(ids[0], kw, cases=sb.cases, signed=sb.median_signed_pct or 0.0, median=sb.median_abs_pct)
@@ -2519,6 +2593,35 @@ def _known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, 
         none = (Message("plan.warn.few_on_stack", stack=_stack_name(stack), cases=sb.cases) if sb.cases
                 else Message("plan.warn.none_on_stack", stack=_stack_name(stack)))
     return Message(ids[1], kw, cases=overall.cases, median=overall.median_abs_pct, none=none)
+
+
+def warn_limit(bands: dict[str, ErrorBand], stack_id: str, group: str, memory: bool) -> float | None:
+    """The margin (%) under which plan warns of `group` on a stack (`_known_error`, `margin_warned`): `error_rule`'s
+    limit where a warning can be worded — the stack has LITTLE_EVIDENCE_CASES or more cases, or all stacks' band is
+    stored — else None (no warning at any margin). The capacity quote's comfortable rate (`_serve_checks`) uses it."""
+    limit, _ = error_rule(bands, stack_id, group, memory)
+    sb = stack_band(bands, stack_id, group)
+    if limit is None:
+        return None
+    if sb is not None and sb.cases >= LITTLE_EVIDENCE_CASES and sb.median_abs_pct is not None:
+        return limit
+    return limit if bands.get(group) is not None else None
+
+
+def margin_warned(margin_pct: Any, limit: Any) -> Any:
+    """The one thin-margin rule: a margin (TPOT, TTFT, deadline, memory headroom, in %) under the known error
+    `limit` (`warn_limit`) is warned of — plan's warnings (`_known_error`) and the capacity quote's comfortable rate
+    (`_serve_checks`) both ask it (arrays or floats; a NaN limit warns of nothing)."""
+    return np.asarray(margin_pct) < np.asarray(limit) if isinstance(margin_pct, np.ndarray) or isinstance(
+        limit, np.ndarray) else bool(margin_pct < limit)
+
+
+def latency_margin_pct(est_s: Any, target_s: float) -> Any:
+    """How much slower the real speed may be than the estimate `est_s` before it misses `target_s`, in %
+    (plan's warnings, its evidence step and the capacity quote's comfortable rate); inf where there is no estimate."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(np.asarray(est_s) > 0, 100 * (target_s / np.asarray(est_s) - 1), np.inf)
+    return out if isinstance(est_s, np.ndarray) else float(out)
 
 
 def error_rule(bands: dict[str, ErrorBand], stack_id: str, group: str, memory: bool) -> tuple[float | None, float | None]:
@@ -2555,8 +2658,7 @@ def _evidence_fails(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_D
         if req.task == "inference":
             for key, target_s, group in (("tpot", req.tpot_s, "decode-speed"), ("ttft", req.ttft_s, "prefill-speed")):
                 if target_s and (key != "tpot" or req.output > 1):  # one output token: no TPOT to miss
-                    est = grid[key][k]
-                    checks.append((group, np.where(est > 0, 100 * (target_s / est - 1), np.inf), False))
+                    checks.append((group, latency_margin_pct(grid[key][k], target_s), False))
         elif req.deadline_hours is not None:
             compute_h = grid["compute_h"][k]
             checks.append(("training-throughput", np.where(
@@ -2621,9 +2723,12 @@ def _fastest_passing(bands: dict[str, ErrorBand] | None, req: PlanRequest, devs:
     return int(sel[evidence_pick(bands or {}, req, devs, grid, sel, hours, order, score)[0]])
 
 
-def memory_headroom_pct(needed_bytes: float, usable_bytes: float) -> float:
+def memory_headroom_pct(needed_bytes: Any, usable_bytes: Any) -> Any:
     """How much larger the real need may be than the estimate before it no longer fits, in % of the estimate's
     signed error: a need estimated e too low, (est − real) / real = −e, still fits while e <= 1 − est / usable."""
+    if isinstance(usable_bytes, np.ndarray) or isinstance(needed_bytes, np.ndarray):  # `_serve_checks`' arrays
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(usable_bytes > 0, 100 * (usable_bytes - needed_bytes) / usable_bytes, 0.0)
     return 100 * (usable_bytes - needed_bytes) / usable_bytes if usable_bytes > 0 else 0.0
 
 
@@ -2635,7 +2740,7 @@ def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device)
                                            ("TTFT", p.ttft_s, req.ttft_s, "prefill-speed")):
         if est_s and target_s:
             w = _known_error(bands, d.stack, group, metric, Message("unit.ms", ms=est_s * 1000),
-                             Message("unit.ms", ms=target_s * 1000), 100 * (target_s / est_s - 1))
+                             Message("unit.ms", ms=target_s * 1000), latency_margin_pct(est_s, target_s))
             out += [(group, w)] if w is not None else []
     if req.deadline_hours is not None and req.task != "inference" and p.compute_hours > 0:
         # the compute hours carry the throughput error; set-up and the migration weeks do not

@@ -497,7 +497,7 @@ function renderCompare(rows) {
   const serving = rows.some(r => r.tpot_s != null || r.serving_rule);
   // what the API says about each row (the CLI's compare prints them under the table): layout notes, the bill
   // (whole instances, a minimum term), the evidence behind the speed, precision, memory headroom, calibration
-  const notes = r => [r.layout_note && !(r.served && r.served.note) ? r.layout_note : null, ...(r.notes || []), r.memory_warning, r.memory_likely_short,
+  const notes = r => [r.layout_note && !(r.served && r.served.note) ? r.layout_note : null, r.capacity_note, ...(r.notes || []), r.memory_warning, r.memory_likely_short,
     r.precision_note, r.calibration, r.evidence, periods.length > 1 ? r.period_note : null].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
   const f = [["device", r => esc(devName(r.device, r.device_name))],
     ["layout", r => esc((r.layout || {}).label || "") + (r.layout && (r.layout.framework || r.layout.engine) ? ` <span class="muted">${esc(r.layout.framework || r.layout.engine)}</span>` : "")],
