@@ -67,7 +67,7 @@ def test_rent_vs_buy_tab(browser: Any, base_url: str, lang: str, size: str) -> N
     """The L20 at 50 % use: rent ¥68,854 a card-year (the hourly offer for the hours in use) against own ¥26,253,
     break-even 18.5 %, the offer used with its date; the 910B's eight-card month says rent at every use."""
     pg = _page(browser, lang, size)
-    pg.goto(f"{base_url}/#lang={lang}&tab=rvb&rvb-gpu=l20&rvb-util=0.5")
+    pg.goto(f"{base_url}/#lang={lang}&tab=rvb&rvb-gpu=l20&rvb-util=0.5&rvb-server=0")  # no server priced for the L20: a host owned
     pg.wait_for_selector("body[data-ready='1']")
     pg.click("#rvb-btn")
     pg.wait_for_selector("#rvb-table tbody tr, #rvb-error:not([hidden])")
@@ -87,6 +87,7 @@ def test_rent_vs_buy_tab(browser: Any, base_url: str, lang: str, size: str) -> N
     page_checks(pg, f"rent-vs-buy {size} {lang}")
     # whole server: 8 910B cards for 3 years, the totals say how many cards and years
     pg.select_option("#rvb-gpu", "ascend-910b")
+    pg.fill("#rvb-server", "")  # the catalog's 8-card server
     pg.fill("#rvb-cards", "8")
     pg.click("#rvb-btn")
     pg.wait_for_function("document.querySelector('#rvb-notes').innerText.includes('omniyq-910b-8card-month')")
@@ -107,7 +108,7 @@ def test_rent_vs_buy_tab(browser: Any, base_url: str, lang: str, size: str) -> N
 def test_toggle_asks_again(browser: Any, base_url: str) -> None:
     """The language toggle asks for both answers again: the verdict and the break-even note switch language."""
     pg = _page(browser, "en", "desktop")
-    pg.goto(f"{base_url}/#lang=en&tab=rvb&rvb-gpu=l20")
+    pg.goto(f"{base_url}/#lang=en&tab=rvb&rvb-gpu=l20&rvb-server=0")
     pg.wait_for_selector("body[data-ready='1']")
     pg.click("#rvb-btn")
     pg.wait_for_selector("#rvb-table tbody tr")

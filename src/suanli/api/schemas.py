@@ -171,7 +171,9 @@ class MigrateBody(JsonBody):
     model: str = _NAME
     to_gpu: str = Field("ascend-910b", min_length=1, max_length=200)
     from_gpu: str = Field("h100-sxm", min_length=1, max_length=200)
-    monthly_spend: float = Field(100_000.0, gt=0, le=1e12, description="CNY per month on compute today")
+    monthly_spend: float | None = Field(None, gt=0, le=1e12, description="CNY per month on compute today (default "
+                                        "¥100,000, assumed: seed-000 §4's worked example; the answer's "
+                                        "monthly_spend_default says it was used)")
     saving: float | None = Field(None, ge=0, le=1e12, description="CNY saved per month (default: derived)")
     task: str = Field("full", min_length=1, max_length=MAX_NAME_CHARS)
     engineers: int = Field(_ASSUME.migration_engineers.value, ge=1, le=10_000,

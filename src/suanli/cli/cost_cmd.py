@@ -483,11 +483,15 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 v = f"{v * 100:.1f}".rstrip("0").rstrip(".") + "%"
             if k == "cheaper" and isinstance(v, str):
                 v = tr(f"rvb.cheaper.{v}")
+            if k == "running_cny_per_year" and ops:  # power alone unless --ops adds operations (none in the catalog)
+                items.append({"item": tr("rvb.item.running_with_ops"), "value": v})
+                continue
             items.append({"item": tr(f"rvb.item.{k}") if f"rvb.item.{k}" in messages(lang()) else k, "value": v})
         emit_rows(items, ["item", "value"], title=tr("cli.rvb.title"), headers=col_headers(["item", "value"]))
         # the core's totals and verdict (plan.cost.rent_vs_buy_totals), as the page reads them
         console.print(tr("cli.rvb.totals", cards=total_cards, years=years, share=utilization, rent=totals["rent_cny"],
                          own=totals["own_cny"], capex=totals["capex_all_cards_cny"], running=totals["running_cny"],
+                         running_what=tr("rvb.running.power_ops" if ops else "rvb.running.power"),
                          cheaper=tr(f"rvb.cheaper.{totals['cheaper']}"), diff=totals["diff_cny"]),
                       highlight=False, soft_wrap=True)
         if fresh is not None:
@@ -536,7 +540,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         model: Annotated[str, typer.Option(help="preset or config.json")],
         to_gpu: Annotated[str, typer.Option(help="domestic device to move to, e.g. 910b")] = "ascend-910b",
         from_gpu: Annotated[str, typer.Option(help="device used today")] = "h100-sxm",
-        monthly_spend: Annotated[float, typer.Option(help="CNY spent per month on compute today")] = 100_000.0,
+        monthly_spend: Annotated[float | None, typer.Option(help="CNY spent per month on compute today (default ¥100,000, assumed: seed-000 §4's worked example)")] = None,
         saving: Annotated[float | None, typer.Option(help="CNY saved per month (default: derived from throughput per yuan)")] = None,
         task: Annotated[str, typer.Option(help="workload kind used to derive the saving")] = "full",
         engineers: Annotated[int, typer.Option(help=f"engineers doing the migration (default {_ASSUME.migration_engineers.value}, seed-000)")] = _ASSUME.migration_engineers.value,
@@ -600,6 +604,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             *([{"item": tr("mig.item.libraries"), "value": tr("list.sep").join(
                 tr("mig.value.library", lib=u["id"], status=tr("mig.lib." + u["status"])) for u in out["libraries"])}] if out.get("libraries") else []),
             {"item": tr("mig.item.one_off"), "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
+            # the spend the saving rests on, marked as the assumed default when --monthly-spend was not typed
+            {"item": tr("mig.item.monthly_spend"), "value": say_json(out.get("monthly_spend_note_i18n"),
+                                                                     out.get("monthly_spend_note") or "")
+             + (tr("mig.spend.pass", field="monthly_spend") if out.get("monthly_spend_default") else "")},
             {"item": tr("mig.item.monthly_saving"), "value": f"¥{out['monthly_saving_cny']:,.0f}"},
             {"item": tr("mig.item.payback"),
              "value": tr("mig.value.months", lo=pb[0], hi=pb[1]) if pb else tr("mig.value.never")},

@@ -1005,8 +1005,14 @@ def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: A
             "note": render(msg), "note_i18n": msg.to_json()}
 
 
+#: assumed: the monthly compute spend `migrate cost` prices the saving from when none is given — seed-000 §4's worked
+#: example (¥100k a month, ¥60k saved, 2 people × 2 weeks; `plan.cost.migration_tco`), not a figure about the buyer;
+#: every answer says it and marks it as the default (`monthly_spend_default`)
+DEFAULT_MONTHLY_SPEND_CNY = 100_000.0
+
+
 def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from_gpu: str = "h100-sxm",
-                   monthly_spend: float = 100_000.0, saving: float | None = None, task: str = "full",
+                   monthly_spend: float | None = None, saving: float | None = None, task: str = "full",
                    engineers: int | None = None, engineer_week: float | None = None, subsidy: float = 0.0,
                    horizon_months: float = 12.0, region: str = offer_q.DEFAULT_REGION,
                    kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None,
@@ -1028,6 +1034,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     tco's rows)."""
     tg = targets or ServingTargets()
     tg.check(task)
+    # the spend the saving and the verdict rest on, said beside them: the caller's, else the assumed default (the
+    # seed's worked example), marked so (buyer review 2026-12-01: an unseen ¥100,000 decided the verdict)
+    spend_default = monthly_spend is None
+    monthly_spend = DEFAULT_MONTHLY_SPEND_CNY if monthly_spend is None else monthly_spend
+    spend_msg = Message("mig.spend.default" if spend_default else "mig.spend.given", spend=monthly_spend)
     assume = cost_assumptions(cat)  # None: the catalog's `assumptions:` (engineers, CNY per engineer-week)
     engineers = assume.migration_engineers.value if engineers is None else engineers
     engineer_week = assume.engineer_cny_per_week.value if engineer_week is None else engineer_week
@@ -1153,5 +1164,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             "workload_note": render(workload_msg) if workload_msg else None,
             "workload_note_i18n": workload_msg.to_json() if workload_msg else None,
             "derived": derived, "if_known_error": known,
+            # the monthly spend used; default true when the caller gave none (DEFAULT_MONTHLY_SPEND_CNY, assumed)
+            "monthly_spend_cny": monthly_spend, "monthly_spend_default": spend_default,
+            "monthly_spend_note": render(spend_msg), "monthly_spend_note_i18n": spend_msg.to_json(),
             "libraries": [u.model_dump(mode="json") for u in libraries],
             **t.model_dump(mode="json"), **pricing_basis(region, kinds), "offers_used": used}

@@ -93,7 +93,7 @@ from suanli.i18n import Message, both, device_name_message, duration, render, t
 from suanli.plan.cost import (billed_cost, billing_note, cost_assumptions, gross_of, job_cost, offer_download_delta_h,
                               period_billed_hours, subsidy_note)
 from suanli.plan.request import PlanRequest, rate_from_users
-from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, UNIT_HOURS, GiB
+from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR, UNIT_HOURS, GiB
 
 if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
     from suanli.migrate.libraries import LibraryUse
@@ -120,6 +120,10 @@ SERVE_PRECISIONS = ("bf16", "fp8", "int8", "int4")
 # the filters a configuration can fail before pricing (grid["fail"], a bit each): memory, then the request's limits
 F_MEMORY, F_TPOT, F_TTFT, F_CARDS, F_RATE = 1, 2, 4, 8, 16
 _LIMIT_BITS = (F_TPOT, F_TTFT, F_CARDS, F_RATE)
+# assumed: a training plan whose job runs longer than a year is warned of (`plan.warn.long_job`) when no deadline was
+# given — past a year the prices it was planned at are stale by the catalog's own rule (offers older than 12 months,
+# `offers.DEFAULT_STALE_MONTHS`) and the hardware a generation old; no source sets a limit, so this one is ours
+LONG_JOB_HOURS = HOURS_PER_YEAR
 
 
 class Plan(BaseModel):
@@ -1745,6 +1749,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     billing = billing_note(offer, float(grid["hours"][i]))  # the one rule tco and compare note too
     if billing is not None:
         warnings.append(billing)
+    job_h = float(grid["hours"][i])
+    if training and req.deadline_hours is None and job_h > LONG_JOB_HOURS:  # a plan nobody would run as it stands
+        warnings.append(Message("plan.warn.long_job", hours=duration(job_h), years=job_h / HOURS_PER_YEAR,
+                                limit=LONG_JOB_HOURS / HOURS_PER_YEAR, cards=gpus, field="deadline_hours",
+                                need=math.ceil(gpus * job_h / LONG_JOB_HOURS), cards_field="gpus"))
     prec = _precision_of(grid, i, req)
     if not training:
         warnings.append(Message("plan.warn.decode_bound"))

@@ -57,7 +57,7 @@ class RentVsBuyAnswer:
     result: RentVsBuy
     rent_cny_per_card_hour: float
     card_cny: float
-    server_share_cny: float | None  # None: no server priced
+    server_share_cny: float  # always priced: a catalog server, its cards-included price or --server-share
     server_msg: Message | None
     rent_offer: Offer | None  # None: --rent-price
     rent_bill: Any
@@ -181,9 +181,13 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
             srv_msg = Message("rvb.server.shared", id=sv.id, server=_mid(sv), server_cards=sv.cards, chassis=chassis,
                               cards=share_cards, assumed=Message("rvb.server.assumed_chassis", server_cards=sv.cards,
                                                                  cards=share_cards, field="server_share") if share_cards > sv.cards else "")
-    priced_server = srv is not None
     if srv is None:
-        srv_msg = Message("rvb.server.not_priced", field="server_share")
+        # no server row for the device and no --server-share: a card (PCIe or module) runs only in a server, so a
+        # card-only capex is no buy figure and its verdict no verdict (buyer review 2026-12-01: an L20 "buy is
+        # cheaper by ¥127,803" beside "buying counts the card only"). The one rule --cards keeps above
+        # (`error.rvb_no_server`): without a priced server share, refuse and name the flag that supplies it
+        raise InputError("server-share", Message("error.rvb_server_unpriced", device=acc.id, card=card,
+                                                 field="server_share"))
     srv_note = render(srv_msg, "en") if srv_msg is not None else None  # the JSON contract stays English
     # the whole purchase: --cards, else the catalog server's cards (the one its share or its price per card comes
     # from), else 1; renting them is one job where an offer holds them so (plan's rule, `rent_for`'s `gpus`)
@@ -232,9 +236,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         tdp = acc.specs.tdp_w.value
     else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
         raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id, field="tdp_w"))
-    r = rent_vs_buy(pool or rent, card, srv or 0.0, tdp, pue, electricity, ops, years, utilization, use_pattern,
+    r = rent_vs_buy(pool or rent, card, srv, tdp, pue, electricity, ops, years, utilization, use_pattern,
                     subsidy)
-    fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv or 0.0, tdp, pue, electricity, ops,
+    fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv, tdp, pue, electricity, ops,
                         years, utilization, use_pattern, rent_gpus, subsidy) if rent_price is None else None
     dates, p_notes = purchase_notes(used_rows, today)
     if cheaper_server is not None:
@@ -247,7 +251,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     # a server's cards when whole servers are bought: the priced row's (shared or cards-included), else the node's
     server_cards = share_cards or included_cards or per_node
     extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
-             "server_share_cny": srv if priced_server else None, "server_share_note": srv_note,
+             "server_share_cny": srv, "server_share_note": srv_note,
              "server_share_note_i18n": srv_msg.to_json() if srv_msg is not None else None,
              # the cards of one server bought: its non-card share's, else (whole servers) the included server's
              "server_cards": share_cards or (server_cards if whole else None), "fresh_rent_range": fresh, "totals": totals, **extra_at,
@@ -259,6 +263,6 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     out = {**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
            "offer_kinds": list(kinds), **extra}  # the years the capex is spread over (--years)
     return RentVsBuyAnswer(json=out, acc=acc, result=r, rent_cny_per_card_hour=rent, card_cny=card,
-                           server_share_cny=srv if priced_server else None, server_msg=srv_msg, rent_offer=rent_o,
+                           server_share_cny=srv, server_msg=srv_msg, rent_offer=rent_o,
                            rent_bill=rent_bill, at_offer=at_o, fresh=fresh, totals=totals, region=reg, kinds=kinds,
                            rent_instances=instances, rent_instance_cards=per_node if instances else None)

@@ -30,7 +30,7 @@ def _shape(body: dict[str, object], field: str) -> None:
 def test_equals_the_cli_json(client: TestClient) -> None:
     """The L20 at 50 %: the hourly offer for the hours in use (¥68,854), break-even 18.5 %, the year's rent from the
     monthly listing — the same JSON as `suanli rent-vs-buy --json` for the same options."""
-    r = client.post("/api/rent-vs-buy", json={"gpu": "l20", "utilization": 0.5, "cards": 8})
+    r = client.post("/api/rent-vs-buy", json={"gpu": "l20", "utilization": 0.5, "cards": 8, "server_share": 0})
     assert r.status_code == 200, r.text
     got = r.json()
     assert got["rent_at_utilization_cny"] == pytest.approx(68853.6)
@@ -39,7 +39,7 @@ def test_equals_the_cli_json(client: TestClient) -> None:
     assert got["totals"]["cards"] == 8 and got["totals"]["years"] == 3
     assert got["totals"]["rent_cny"] == pytest.approx(got["rent_at_utilization_cny"] * 24, abs=0.01)
     cli = subprocess.run([sys.executable, "-m", "suanli.cli.main", "rent-vs-buy", "--gpu", "l20", "--utilization",
-                          "0.5", "--cards", "8", "--json"], capture_output=True, text=True,
+                          "0.5", "--cards", "8", "--server-share", "0", "--json"], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).parents[3])
     want = json.loads(cli.stdout)
     for k in ("rent_cny_per_year_full_use", "buy_cny_per_year", "capex_cny", "break_even_utilization",
@@ -77,7 +77,7 @@ def test_refused_in_one_shape(client: TestClient, body: dict[str, object], statu
 
 
 def test_chinese(client: TestClient) -> None:
-    got = client.post("/api/rent-vs-buy?lang=zh", json={"gpu": "l20"}).json()
+    got = client.post("/api/rent-vs-buy?lang=zh", json={"gpu": "l20", "server_share": 0}).json()
     assert "买卡更划算" in got["break_even_note"] and "租用" in got["rent_at_utilization_note"]
     err = client.post("/api/rent-vs-buy", json={"gpu": "l20", "utilization": 5e-4},
                       headers={"Accept-Language": "zh-CN"}).json()

@@ -167,7 +167,8 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]],
                                   "offer_kinds": ["listing", "index", "reference"]})
     post("/api/migrate", "/api/migrate", {"model": "qwen2.5-14b", "saving": 20000})
     post("/api/rent-vs-buy", "/api/rent-vs-buy", {"gpu": "910b", "cards": 8})
-    post("/api/rent-vs-buy", "/api/rent-vs-buy", {"gpu": "l20", "rent_price": 5.0, "tdp_w": 300, "use_pattern": "blocks"})
+    post("/api/rent-vs-buy", "/api/rent-vs-buy", {"gpu": "l20", "rent_price": 5.0, "tdp_w": 300, "use_pattern": "blocks",
+                                                  "server_share": 0})
     post("/api/migrate", "/api/migrate", {"model": "qwen2.5-14b", "region": "any",
                                           "offer_kinds": ["listing", "index", "reference"]})
     return out

@@ -32,19 +32,21 @@ def _rvb(gpu: str, *extra: str) -> dict:  # type: ignore[type-arg]
 
 
 def test_rent_vs_buy_names_the_offer_unit_server_share_and_break_even() -> None:
-    l20 = _rvb("l20")
+    l20 = _rvb("l20", "--server-share", "0")  # no server in the catalog: the buyer's share (here none) is needed
     assert l20["rent_billing_unit"] == "month" and l20["rent_offer"]["offer"] in l20["rent_from"]
     assert "billed per month" in l20["rent_from"] and "12 month(s)" in l20["rent_from"]
     assert l20["rent_cny_per_year_full_use"] == l20["rent_cny_per_card_year"] < 100_000  # not the hourly ¥137,707
-    assert l20["server_share_cny"] is None and l20["server_share_note"].startswith("not priced")
+    assert l20["server_share_cny"] == 0 and l20["server_share_note"].startswith("¥0 per card, as given")
+    refused = _run("rent-vs-buy", "--gpu", "l20")  # no buy verdict on the card alone (task F 2026-12-01)
+    assert refused.returncode != 0 and "--server-share" in refused.stderr and "cheaper" not in refused.stdout
     h800 = _rvb("h800")  # only 8-card server prices: the card figure includes the server
     assert h800["server_share_cny"] == 0 and h800["server_share_note"].startswith("included")
     npu = _rvb("910b")
     assert npu["break_even_utilization"] is None and npu["break_even_note"].startswith("buying never pays off")
-    assert _rvb("l20", "--rent-price", "3")["rent_from"] == "--rent-price"
+    assert _rvb("l20", "--rent-price", "3", "--server-share", "0")["rent_from"] == "--rent-price"
     text = _run("rent-vs-buy", "--gpu", "910b")
     assert "buying never pays off" in text.stdout and "billed per month" in text.stdout
-    assert "¥0 server share" not in _run("rent-vs-buy", "--gpu", "l20").stdout
+    assert "¥0 server share" not in _run("rent-vs-buy", "--gpu", "l20", "--server-share", "0").stdout
 
 
 def test_rent_vs_buy_without_a_listing_names_the_kinds_there_are() -> None:
@@ -56,10 +58,10 @@ def test_rent_vs_buy_without_a_listing_names_the_kinds_there_are() -> None:
 
 
 def test_rent_vs_buy_without_a_tdp_asks_for_it_instead_of_counting_no_power() -> None:
-    out = _run("rent-vs-buy", "--gpu", "k100", "--rent-price", "5")  # a purchase price, no TDP in the catalog
+    out = _run("rent-vs-buy", "--gpu", "k100", "--rent-price", "5", "--server-share", "0")  # a purchase price, no TDP in the catalog
     assert out.returncode != 0 and "--tdp-w" in out.stderr and "Traceback" not in out.stderr
-    given = _rvb("k100", "--rent-price", "5", "--tdp-w", "400")
+    given = _rvb("k100", "--rent-price", "5", "--tdp-w", "400", "--server-share", "0")
     assert given["power_cny_per_year_full_use"] > 0
-    base = _rvb("l20", "--rent-price", "3")
-    assert _rvb("l20", "--rent-price", "3", "--tdp-w", "0")["power_cny_per_year_full_use"] == 0
+    base = _rvb("l20", "--rent-price", "3", "--server-share", "0")
+    assert _rvb("l20", "--rent-price", "3", "--tdp-w", "0", "--server-share", "0")["power_cny_per_year_full_use"] == 0
     assert base["power_cny_per_year_full_use"] > 0

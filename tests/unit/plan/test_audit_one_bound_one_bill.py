@@ -56,7 +56,7 @@ def test_tco_cost_per_token_and_rent_vs_buy_refuse_it_naming_utilization(cat: Ca
 @pytest.mark.parametrize("u", ["5e-4", "nan"])
 @pytest.mark.parametrize("args", [["tco", "--gpu", "l20", "--hours", "10"],
                                   ["tco", "--gpu", "l20", "--hours", "10", "--tokens-per-s", "100"],
-                                  ["rent-vs-buy", "--gpu", "l20"]])
+                                  ["rent-vs-buy", "--gpu", "l20", "--server-share", "0"]])
 def test_the_commands_refuse_it_in_one_line_naming_utilization(
         args: list[str], u: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:

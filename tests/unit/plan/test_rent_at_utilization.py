@@ -109,7 +109,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_names_the_offer_and_unit_of_the_rent_at_this_use() -> None:
-    out = _run("rent-vs-buy", "--gpu", "l20", "--json")
+    out = _run("rent-vs-buy", "--gpu", "l20", "--server-share", "0", "--json")
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     assert r["rent_at_utilization_cny"] == pytest.approx(15.72 * 4380)
@@ -117,9 +117,9 @@ def test_cli_names_the_offer_and_unit_of_the_rent_at_this_use() -> None:
     assert r["rent_at_utilization_offer_facts"]["offer"] == "ctyun-l20-1card-hour"
     assert r["break_even_utilization"] == pytest.approx(0.185, abs=0.001) and r["cheaper"] == "buy"
     assert r["rent_billing_unit"] == "month"  # the year at full use is still 12 monthly bills
-    blocks = json.loads(_run("rent-vs-buy", "--gpu", "l20", "--use-pattern", "blocks", "--json").stdout)
+    blocks = json.loads(_run("rent-vs-buy", "--gpu", "l20", "--server-share", "0", "--use-pattern", "blocks", "--json").stdout)
     assert blocks["rent_at_utilization_cny"] == pytest.approx(6 * 7545) and blocks["use_pattern"] == "blocks"
-    zh = _run("--lang", "zh", "rent-vs-buy", "--gpu", "l20")
+    zh = _run("--lang", "zh", "rent-vs-buy", "--gpu", "l20", "--server-share", "0")
     assert zh.returncode == 0, zh.stderr
     assert "ctyun-l20-1card-hour，按小时计费：4,380 小时 = ¥68,854" in zh.stdout and "45,270" not in zh.stdout
     assert "18.5%" in zh.stdout  # the break-even as a share, as the README says it (buyer review 2026-12-01)

@@ -20,12 +20,12 @@ TODAY = dt.date(2026, 12, 1)
 
 def test_rent_message_names_provider_price_per_card_unit_kind_date_and_second_hand(cat) -> None:  # type: ignore[no-untyped-def]
     o = next(x for x in cat.offers if x.id == "autodl-h800-hour-2026-08")
-    assert render(rent_message(o)) == f"AutoDL, ¥8.88 per card-hour (listing, {o.date}, second-hand)"
+    assert render(rent_message(o)) == f"AutoDL, ¥8.88 per card-hour (listing, {o.date}, quoted via a third party)"
     zh = render(rent_message(o), "zh")
     assert "每卡每小时 ¥8.88" in zh and "挂牌" in zh and "转引" in zh
     first_hand = next(x for x in cat.offers if "second-hand" not in (x.note or "").lower() and x.cards > 1)
     text = render(rent_message(first_hand))
-    assert "second-hand" not in text and f"¥{first_hand.price_cny.value / first_hand.cards:,.2f} per card-" in text
+    assert "quoted via" not in text and f"¥{first_hand.price_cny.value / first_hand.cards:,.2f} per card-" in text
 
 
 def test_every_plan_reason_says_where_to_rent_in_both_languages(cat) -> None:  # type: ignore[no-untyped-def]
@@ -38,7 +38,7 @@ def test_every_plan_reason_says_where_to_rent_in_both_languages(cat) -> None:  #
         assert f"rent: {render(rent_message(o))}" in p.reason
         assert f"租用：{render(rent_message(o), 'zh')}" in render(Message.from_json(p.reason_i18n), "zh")
     h800 = next(p for p in r.plans if p.offer == "autodl-h800-hour-2026-08")
-    assert "rent: AutoDL, ¥8.88 per card-hour (listing, 2026-08-13, second-hand)" in h800.reason
+    assert "rent: AutoDL, ¥8.88 per card-hour (listing, 2026-08-13, quoted via a third party)" in h800.reason
 
 
 def _case(i: int, stack: str, measured: float, default: float) -> CaseResult:

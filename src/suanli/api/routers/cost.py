@@ -134,7 +134,8 @@ class RentVsBuyAnswer(Shape):
     purchase_notes_i18n: list[MessageJson] = Field(default_factory=list, description="purchase_notes as messages")
 
 
-_FIELDS = {"rent-price": "rent_price", "card-price": "card_price", "tdp-w": "tdp_w", "use-pattern": "use_pattern"}
+_FIELDS = {"rent-price": "rent_price", "card-price": "card_price", "tdp-w": "tdp_w", "use-pattern": "use_pattern",
+           "server-share": "server_share"}
 
 
 @router.post("/rent-vs-buy", response_model=RentVsBuyAnswer, response_model_exclude_unset=True)
