@@ -41,6 +41,7 @@ __all__ = [
     "device_key",
     "fit_all",
     "fit_efficiency",
+    "hf32_skip",
     "peaks_from_accelerator",
     "prefill_flops_per_s",
     "prefill_flops_per_token",
@@ -188,6 +189,23 @@ def peaks_from_accelerator(acc: Accelerator, source: str | None = None) -> Devic
     )
 
 
+def hf32_skip(r: BenchResult) -> Message | None:
+    """Why an Ascend run's fp32 matmul measurements (its fp32 GEMMs, and its prefill when the run is fp32) calibrate
+    nothing, or None. With torch_npu's `npu.matmul.allow_hf32` on, fp32 matmuls run in HF32 on the cube, and the
+    catalog has no HF32 peak for any Ascend device (nor an fp32 one for the 910B): there is no roof to divide by,
+    and the fp32 slot would take a factor against the wrong one. Not recorded (results before 2026-12-01) is the
+    same: it may have been on. Off (torch_npu's default, hiascend.com/document/detail/zh/Pytorch/60RC3/apiref/
+    apilist/ptaoplist_000848.html, read 2026-12-01) is an fp32 run like any other. Decode bandwidth and the other
+    precisions are unaffected."""
+    if not r.ascend() or r.hf32_matmul() is False:
+        return None
+    fp32_prefill = r.throughput is not None and r.roof_precision() == "fp32"
+    fp32_gemm = r.micro is not None and any(m.roof_precision() == "fp32" for m in r.micro.matmul)
+    if not (fp32_prefill or fp32_gemm):
+        return None
+    return Message("bench.cal.skip.hf32_on" if r.hf32_matmul() else "bench.cal.skip.hf32_unknown", id=r.id)
+
+
 def _fit(metric: Metric, device: str, precision: str, pts: list[tuple[float, BenchResult]]) -> FactorFit:
     samples = [v for v, _ in pts]
     rs = [r for _, r in pts]
@@ -230,6 +248,9 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: 
         if r.accuracy is not None and not r.accuracy.passed:
             skipped.append(Message("bench.cal.skip.accuracy", id=r.id))
             continue
+        hf32 = hf32_skip(r)  # an Ascend run with HF32 on or not recorded: no fp32 roof for its fp32 matmuls
+        if hf32 is not None:
+            skipped.append(hf32)
         model = arch_of(r) if r.throughput is not None else None
         if r.throughput is not None and model is None:
             skipped.append(Message("bench.cal.skip.arch", id=r.id, model=r.model.name))
@@ -239,7 +260,9 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: 
             else:
                 skipped.append(Message("bench.cal.skip.bandwidth", id=r.id, device=peaks.device))
             peak = peaks.dense_flops_per_s.get(p)
-            if peak:
+            if hf32 is not None and p == "fp32":
+                pass  # an HF32 (or unrecorded) Ascend run's fp32 prefill: said once above
+            elif peak:
                 add("prefill_mfu", p, prefill_flops_per_s(r, model) / peak, r)
             else:
                 skipped.append(Message("bench.cal.skip.peak", id=r.id, precision=p, device=peaks.device))
@@ -247,6 +270,8 @@ def fit_efficiency(results: Iterable[BenchResult], peaks: DevicePeaks, arch_of: 
             for m in r.micro.matmul:
                 mp = m.roof_precision()  # an fp32 GEMM with TF32 recorded on ran at the TF32 peak
                 peak = peaks.dense_flops_per_s.get(mp)
+                if hf32 is not None and mp == "fp32":
+                    continue  # said once above
                 if peak:
                     add("matmul", mp, m.tflops * 1e12 / peak, r)
                 else:

@@ -17,7 +17,14 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from suanli.bench.calibrate import DevicePeaks, device_key, fit_efficiency, peaks_from_accelerator, workload_for
+from suanli.bench.calibrate import (
+    DevicePeaks,
+    device_key,
+    fit_efficiency,
+    hf32_skip,
+    peaks_from_accelerator,
+    workload_for,
+)
 from suanli.bench.home import calibration_path
 from suanli.bench.results import BenchResult
 from suanli.catalog import lookup
@@ -296,6 +303,9 @@ def calibrate_results(
             continue
         if r.micro is not None and any(m.roof_precision() == "tf32" for m in r.micro.matmul):
             tf32_micro.setdefault(acc.id, []).append(r.id)  # an fp32/bf16 run's extra tf32 GEMM (cuda default)
+        hf32 = hf32_skip(r)  # an Ascend run with HF32 on or not recorded: fit_efficiency leaves its fp32 matmuls out
+        if hf32 is not None and (r.accuracy is None or r.accuracy.passed):
+            _reject(rejected, rejected_i18n, hf32)
         by_dev.setdefault(acc.id, []).append(r)
         accs[acc.id] = acc
     for dev in sorted({*tf32_runs, *tf32_micro}):

@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field, ValidationError
 from suanli import __version__
 from suanli.bench.backends import BackendInfo
 from suanli.bench.models import ModelInfo
-from suanli.errors import DataFileError, InputError, NotFoundError
+from suanli.errors import DataFileError, InputError, NotFoundError, echoed, nonfinite_at
 from suanli.i18n import Message
 
 __all__ = [
@@ -251,6 +251,16 @@ class BenchResult(BaseModel):
         """The precision whose peak the run's matmuls ran at (`roof_precision`), by the recorded TF32 setting."""
         return roof_precision(self.config.precision, None if self.tf32 is None else self.tf32.matmul_tf32)
 
+    def ascend(self) -> bool:
+        """An Ascend NPU's run: the npu backend, or torch_npu's HF32 switches recorded."""
+        return self.backend.backend == "npu" or (self.tf32 is not None and self.tf32.ascend())
+
+    def hf32_matmul(self) -> bool | None:
+        """An Ascend run's `torch_npu.npu.matmul.allow_hf32` as it read it while it measured (one switch for the whole
+        run: the harness does not touch it, so the microbenchmark's fp32 GEMMs ran under it too); None: not recorded
+        (results before 2026-12-01, or a torch_npu that would not say) or not an Ascend run."""
+        return None if self.tf32 is None else self.tf32.npu_matmul_allow_hf32
+
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
 
@@ -292,9 +302,26 @@ def _safe(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", key)
 
 
+def _nonfinite(path: Path, where: str, value: float) -> DataFileError:
+    """The refusal of a stored file holding NaN or Infinity: `bench import`'s line (the file, the field's dotted path,
+    `must be a finite number (got NaN)`, en + zh), as a DataFileError of that file and field."""
+    from suanli.i18n import render
+
+    said = Message("bench.import.bad_field", file=str(path), path=where,
+                   msg=Message("error.v.finite", value=echoed(value)))
+    e = DataFileError(str(path), None, where, said)
+    e.args = (render(said, "en"),)  # the import's words, not the data-file form "<file>, field <path>: …"
+    e.i18n = said
+    return e
+
+
 def _read(path: Path, cls: type[BaseModel]) -> Any:
     try:
-        return cls.model_validate_json(path.read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        found = nonfinite_at(doc)  # Python's reader takes NaN and Infinity (JSON has none): refused, never loaded
+        if found is not None:
+            raise _nonfinite(path, found[0], found[1])
+        return cls.model_validate(doc)
     except ValidationError as e:
         err = e.errors()[0]
         field = ".".join(str(x) for x in err["loc"])
@@ -325,22 +352,35 @@ class ResultStore:
         tmp.replace(path)
         return path
 
-    def results(self) -> list[BenchResult]:
-        """Every stored result, oldest first."""
+    def results(self, strict: bool = False) -> list[BenchResult]:
+        """Every stored result, oldest first. A file that cannot be read, or that holds a NaN or Infinity, is refused
+        (never loaded): named in `unreadable` (English) and `refused` (messages, en + zh), the others still listed
+        (`bench list`, `bench compare`); `strict` raises instead (InputError naming the first file and field), for
+        `calibrate`, which fits all the stored results or none (never part of the data without saying)."""
+        self.unreadable: list[str] = []
+        self.refused: list[Message | str] = []
+        self._refused_files: dict[str, DataFileError] = {}
         if not self.results_dir.is_dir():
             return []
         out = []
-        self.unreadable: list[str] = []
         for p in sorted(self.results_dir.glob("*.json")):
             try:
                 out.append(_read(p, BenchResult))
             except DataFileError as e:  # one damaged file must not hide the others
                 self.unreadable.append(str(e))
+                self.refused.append(e.i18n or str(e))
+                self._refused_files[p.stem] = e
+        if strict and self.refused:
+            more: Message | str = Message("bench.import.more", n=len(self.refused) - 1) if len(self.refused) > 1 else ""
+            raise InputError("store", Message("bench.store.refused", bad=self.refused[0], more=more))
         return sorted(out, key=lambda r: (r.created_at, r.id))
 
     def get(self, id_prefix: str) -> BenchResult:
         matches = [r for r in self.results() if r.id.startswith(id_prefix)]
         if len(matches) != 1:
+            refused = [e for stem, e in self._refused_files.items() if stem.startswith(_safe(id_prefix))]
+            if not matches and refused:  # the result asked for is stored but refused: say why, not "unknown"
+                raise refused[0]
             if not matches:
                 raise NotFoundError("result", id_prefix, [r.id for r in self.results()])
             raise InputError("result", Message("err.matches_results_give_more_of_the", id_prefix=id_prefix, n_matches=len(matches)))

@@ -334,10 +334,12 @@ def list_cmd(
     """Stored benchmark results, oldest first."""
     st = _store(store)
     results = st.results()
-    for line in getattr(st, "unreadable", []):
+    for line in getattr(st, "refused", []):  # refused at load (unreadable, NaN or Infinity), in the run's language
         from rich.markup import escape
 
-        console.print(f"[yellow]{tr('cli.bench.skipped')}[/yellow] {escape(line)}", highlight=False)
+        from suanli.cli.output import say
+
+        console.print(f"[yellow]{tr('cli.bench.skipped')}[/yellow] {escape(say(line))}", highlight=False)
     if device:
         key = device.lower()
         results = [

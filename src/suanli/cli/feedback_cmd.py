@@ -43,6 +43,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         st = ResultStore(store)
         results = st.results()
+        for bad in st.refused:  # refused at load (unreadable, NaN or Infinity): never compared; on stderr
+            from rich.markup import escape
+
+            err_console.print(f"[yellow]{label('cli.bench.skipped')}[/yellow]{escape(say(bad))}", highlight=False)
         if not results:
             raise InputError("result", f"no stored results in {st.root}; run `suanli bench run` first",
                              Message("error.no_results", root=str(st.root)))
@@ -83,7 +87,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         st = ResultStore(store)
         cat = packaged_catalog()
-        results = [r for r in st.results() if r.accuracy is None or r.accuracy.passed]
+        # all or nothing: a stored file that is refused (unreadable, NaN or Infinity) stops the fit, named
+        results = [r for r in st.results(strict=True) if r.accuracy is None or r.accuracy.passed]
         if not results:
             raise InputError("store", f"no usable results in {st.root}; run `suanli bench run` first",
                              Message("error.no_usable_results", root=str(st.root)))
