@@ -320,6 +320,12 @@ class MigrateAnswer(MigrationTCO):
     weeks_reason: str
     weeks_reason_i18n: MessageJson | None = Field(None, description="weeks_reason as a message (id, params)")
     task: str = Field(description="the workload kind the saving is derived from")
+    monthly_spend_cny: float = Field(description="CNY per month on compute today: the request's monthly_spend, else "
+                                     "the assumed default (monthly_spend_default true)")
+    monthly_spend_default: bool = Field(description="true when monthly_spend was not given and the assumed default "
+                                        "(seed-000 §4's worked example) was used")
+    monthly_spend_note: str = Field(description="the spend used, in words, marked when it is the default")
+    monthly_spend_note_i18n: MessageJson = Field(description="monthly_spend_note as a message (id, params)")
     workload_note: str | None = Field(None, description="the workload behind the saving in words; null when given")
     workload_note_i18n: MessageJson | None = Field(None, description="workload_note as a message (id, params)")
     derived: dict[str, DerivedPrice | float] = Field(
