@@ -286,7 +286,7 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
             continue
         runs.setdefault((acc.id, row["dtype"]), []).append((min(row["tflops"] / peak[0], 1.0), row["source"]))
     factors: list[EfficiencyFactor] = []
-    family_vals: dict[tuple[str, str], list[float]] = {}
+    family_vals: dict[tuple[str, str], list[tuple[float, str, str]]] = {}  # (median, device, its source)
     for (dev, dtype), vals in sorted(runs.items()):
         ratios = sorted(v for v, _ in vals)
         med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2]) / 2
@@ -294,8 +294,8 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
             id=f"matmul-{dev}-{dtype}", metric="matmul", device=dev, precision=dtype, value=med,
             source=vals[0][1], note=f"derived: median of {len(vals)} measured run(s) ÷ dense peak (capped at 1)",
         ))
-        family_vals.setdefault((by_id[dev].family, dtype), []).append(med)
-        family_vals.setdefault(("*", dtype), []).append(med)
+        family_vals.setdefault((by_id[dev].family, dtype), []).append((med, dev, vals[0][1]))
+        family_vals.setdefault(("*", dtype), []).append((med, dev, vals[0][1]))
     # a variant with no run of its own (`variant_of`, e.g. the H20 141GB of the H20 96GB) whose dense peak equals its
     # measured parent's (same die, same compute) inherits the parent's measured factor, not the family median; it is
     # not counted again in the family medians
@@ -310,18 +310,18 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
             factors.append(EfficiencyFactor(
                 id=f"matmul-{acc.id}-{dtype}", metric="matmul", device=acc.id, precision=dtype, value=pf.value,
                 source=pf.source, note=f"inherited from {parent.id} ({pf.note}): {acc.id} has no run of its own and "
-                "the same dense peak (same die, same compute)",
+                "the same dense peak (same die, same compute)", derived="inherited", derived_from=(parent.id,),
             ))
-    first_source = next((f.source for f in factors), None)
     for (fam, dtype), meds in sorted(family_vals.items()):
         if dtype == "fp16" and (fam, "bf16") in family_vals:
             continue  # one 16-bit row per family: bf16 where measured
         vals_sorted = sorted(meds)
+        mid = vals_sorted[len(vals_sorted) // 2]  # a member's own value: its measurement is the source
         factors.append(EfficiencyFactor(
             id=f"matmul-family-{fam}-{dtype}".replace("*", "all"), metric="matmul", family=fam,
-            precision="fp32" if dtype == "fp32" else "*", value=vals_sorted[len(vals_sorted) // 2],
-            source=first_source or "assumed",
+            precision="fp32" if dtype == "fp32" else "*", value=mid[0], source=mid[2],
             note=f"derived: median over {len(meds)} measured device(s) ({dtype}); other precisions assume the 16-bit share",
+            derived="median", derived_from=tuple(sorted(d for _, d, _ in meds)),
         ))
     return cat.model_copy(update={"sources": sources, "efficiency": (*cat.efficiency, *factors)})
 

@@ -766,6 +766,9 @@ class EfficiencyFactor(_Strict):
     `framework` (optional, training): a frameworks.yaml id, or a list of ids where one measured stack runs under two
     rows (Megatron-Core under Megatron-LM and NeMo); the row applies only to workloads run under one of them and is
     then more specific than a row without one (below a precision match, above an engine match).
+    `derived` / `derived_from` (set by `catalog.load.derived_matmul_efficiency`, not written in data files): a row
+    computed from other devices' measurements, `inherited` from a variant's parent (`derived_from`: the parent) or the
+    `median` of the devices in `derived_from`; `estimate.efficiency.basis` reads them to say what an estimate used.
     """
 
     id: str
@@ -782,6 +785,8 @@ class EfficiencyFactor(_Strict):
     value: float = Field(ge=0, le=1)
     source: str
     note: str | None = None
+    derived: Literal["inherited", "median"] | None = None
+    derived_from: tuple[str, ...] = ()
 
     @property
     def device_ids(self) -> tuple[str, ...]:
@@ -801,6 +806,8 @@ class EfficiencyFactor(_Strict):
     def _ratio_positive(self) -> EfficiencyFactor:
         if not self.metric.endswith("_overhead_s") and self.value <= 0:
             raise ValueError(f"{self.metric} is a ratio of achieved to peak and must be > 0")
+        if (self.derived is None) != (not self.derived_from):
+            raise ValueError("derived and derived_from go together: how the row was derived and from which devices")
         return self
 
 

@@ -9,7 +9,7 @@ import typer
 
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
-from suanli.cli.output import console, display_name, emit_json, emit_rows, label, lang, say, tr
+from suanli.cli.output import console, display_name, emit_json, emit_rows, label, lang, say, say_json, tr
 from suanli.estimate.estimate import Estimate
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
@@ -125,7 +125,8 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
         if "ttft_joining_s" in s:  # which TTFT and TPOT plan's targets are checked against
             console.print(f"{note}{tr('cli.est.latency_note')}", highlight=False)
         for eff in s["efficiency"]:
-            src = tr("est.assumed") if eff["source"] == "assumed" else eff["source"]
+            # where the value came from for this device (efficiency.basis): measured, inherited, family median …
+            src = say_json(eff.get("provenance_i18n"), eff.get("provenance") or eff["source"])
             if str(eff["metric"]).endswith("_s"):  # seconds (an engine's step overhead): 2.6 ms, not 0.00
                 v = float(eff["value"])
                 shown = tr("cli.est.ms", ms=v * 1e3) if abs(v) >= 1e-3 or v == 0 else tr("cli.est.us", us=v * 1e6)

@@ -67,7 +67,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         cols = ["metric", "measured", "estimated", "error_pct"]
         emit_rows(_table_rows(rows), cols, title=tr("cli.fb.title"), headers=col_headers(cols, "fb.col"))
         for x in e.inference.efficiencies if e.inference else []:
-            console.print(tr("cli.fb.efficiency", metric=x.metric, value=x.value, source=x.source), highlight=False)
+            said = Message.from_json(x.provenance_i18n) if x.provenance_i18n else x.source  # efficiency.basis
+            console.print(tr("cli.fb.efficiency", metric=x.metric, value=x.value, source=say(said)), highlight=False)
 
     @app.command("calibrate")
     def calibrate_cmd(

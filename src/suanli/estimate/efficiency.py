@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any, Literal
 
-from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor
+from pydantic import BaseModel, ConfigDict, Field
+
+from suanli.catalog.schema import ASSUMED, Accelerator, Catalog, EfficiencyFactor
 from suanli.errors import EstimateError
-from suanli.i18n import Message
+from suanli.i18n import Message, render
 
-__all__ = ["Efficiency", "efficiency"]
+__all__ = ["Basis", "Efficiency", "basis", "efficiency"]
+
+Basis = Literal["measured", "inherited", "family-median", "family", "general", "assumed"]
 
 
 class Efficiency(BaseModel):
@@ -19,6 +23,15 @@ class Efficiency(BaseModel):
     source: str
     factor_id: str
     note: str | None = None
+    basis: Basis = Field("assumed", description=(
+        "where the value comes from for this device: `measured` on it, `inherited` from the variant it is a version "
+        "of (same die and peak), `family-median` of its family's measured devices, `family` (a row set for its "
+        "family or a list of devices), `general` (one row for every device, e.g. an engine's overhead), `assumed` "
+        "(no source, or no measured device in its family: the median of all measured devices)"))
+    basis_devices: list[str] = Field(default_factory=list, description="the devices the value came from: the measured one, the "
+                                           "parent, the median's members, the row's device list; empty otherwise")
+    provenance: str = Field("", description="basis, devices and source as one line (English; ?lang= renders it)")
+    provenance_i18n: dict[str, Any] | None = Field(None, description="provenance as a message (id, params)")
 
 
 def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str, framework: str | None = None
@@ -71,4 +84,46 @@ def efficiency(
     if best is None:
         raise EstimateError(Message("err.no_efficiency_factor_applies_to_add", metric=metric, acc_id=acc.id))
     f = best[2]
-    return Efficiency(metric=metric, value=f.value, source=f.source, factor_id=f.id, note=f.note)
+    b, devices = basis(f, acc)
+    said = _provenance(f, acc, b, devices)
+    return Efficiency(metric=metric, value=f.value, source=f.source, factor_id=f.id, note=f.note, basis=b,
+                      basis_devices=list(devices), provenance=render(said), provenance_i18n=said.to_json())
+
+
+def basis(f: EfficiencyFactor, acc: Accelerator) -> tuple[Basis, tuple[str, ...]]:
+    """Where factor `f` comes from when applied to `acc`, and the devices it came from: the one rule every estimate
+    (CLI text, --json, API) states its efficiency factors by. A derived row says how it was derived (the variant's
+    parent, a family median; the median of all measured devices, reached only by a device whose family has none, is
+    an assumption about it); a row naming only this device is its measurement; a row for a family or a device list
+    holds for the group; a row for every device is general; a row without a source is assumed."""
+    if f.derived == "inherited":
+        return "inherited", f.derived_from
+    if f.derived == "median":
+        return ("family-median" if f.family == acc.family and f.family != "*" else "assumed"), f.derived_from
+    if f.source == ASSUMED:
+        return "assumed", ()
+    if f.device_ids == (acc.id,):
+        return "measured", (acc.id,)
+    if f.device_ids or f.family != "*":
+        return "family", f.device_ids
+    return "general", ()
+
+
+def _provenance(f: EfficiencyFactor, acc: Accelerator, b: Basis, devices: tuple[str, ...]) -> Message:
+    """`basis` as the sentence the estimate prints beside the factor."""
+    names = ", ".join(devices)
+    if b == "measured":
+        return Message("est.basis.measured", device=acc.id, source=f.source)
+    if b == "inherited":
+        return Message("est.basis.inherited", device=names, source=f.source)
+    if b == "family-median":
+        return Message("est.basis.family_median", devices=names, source=f.source)
+    if b == "family":
+        if devices:
+            return Message("est.basis.devices", devices=names, source=f.source)
+        return Message("est.basis.family", family=f.family, source=f.source)
+    if b == "general":
+        return Message("est.basis.general", source=f.source)
+    if devices:  # the median of all measured devices, for a device whose family has none
+        return Message("est.basis.assumed_median", family=acc.family, n=len(devices), source=f.source)
+    return Message("est.basis.assumed")
