@@ -139,6 +139,9 @@ class CompareRow(MemoryVerdictJson):
     comfortable_requests_per_s: float | None = Field(None, description="where plan warns of a thin margin (TPOT, TTFT "
                                                      "or memory within the stack's known error) below "
                                                      "max_requests_per_s: the rate up to which it does not; else null")
+    max_users: int | None = Field(None, description="with concurrent_users: the most concurrent users these cards "
+                                  "hold within the targets over every tp (or the pinned one), one slot of the "
+                                  "running batch each — the largest count POST /api/plan accepts on them; else null")
     capacity_note: str | None = Field(None, description="max_requests_per_s (and comfortable_requests_per_s) in "
                                       "words, where the row has no layout_note; else null")
     capacity_note_i18n: MessageJson | None = Field(None, description="capacity_note as a message, else null")

@@ -28,7 +28,7 @@ from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens
 from suanli.plan.request import DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, make_request
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
-                                round_down_rate, serving_capacity, serving_layout)
+                                round_down_rate, serving_capacity, serving_layout, serving_users_capacity)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
 if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
@@ -381,8 +381,27 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
             if cwhy is None:
                 w, lay, swhy = w2, other, None
     if lay is None:
+        most, quote = (users_capacity(cat, m, acc, gpus, precision, tp, tpot_s, ttft_s, error_bands, lengths, users)
+                       if users else (None, None))
+        if most is not None and quote is not None and users is not None and most < users:
+            # more users than slots: the binding limit is plan's, with its numbers (task H 2026-12-01: the rate
+            # note said "serves at most 3.76 req/s" beside 3.623 asked while 2 × batch 24 held 48 of 50 users)
+            return w, Message("cmp.serving.not_served_users", users=users, slots=most, layout=quote,
+                              rate=Message("cmp.serving.rate", rps=requests_per_s)), None
         return w, _not_served_row(cat, m, acc, w, requests_per_s, tpot_s, ttft_s, error_bands, lengths, swhy), None
     return w, None, lay
+
+
+def users_capacity(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
+                   tpot_s: float | None, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
+                   lengths: tuple[int, int], users: int) -> tuple[int | None, Message | None]:
+    """The most concurrent users plan accepts on exactly `gpus` cards of `acc` within the targets, over every tp
+    (or the pinned `tp`), and what holds them there (`plan.search.serving_users_capacity`, the rule plan's why-not and
+    relax hint quote): compare's `max_users` and its not-served sentence. (None, None) where no batch meets them."""
+    req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, concurrent_users=users, tpot_s=tpot_s,
+                       ttft_s=ttft_s, precision=precision if precision in SERVE_PRECISIONS else "bf16",
+                       input=lengths[0], output=lengths[1])
+    return serving_users_capacity(cat, m, req, acc.id, error_bands)
 
 
 def capacity_quote(cat: Catalog, m: ModelArch, acc: Any, w: Workload, tpot_s: float | None, ttft_s: float | None,
@@ -658,6 +677,13 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                  if task == "inference" and steady_row and fits else None)
         at_most = (Message("cmp.serving.at_most", rps=round_down_rate(quote.max_requests_per_s or 0.0),
                            thin=_quote_thin(quote)) if quote is not None and why is None else None)
+        # --concurrent-users: the most users plan accepts on these cards (every tp, or the pinned one) and what
+        # binds it, the number plan's relax hint quotes (`users_capacity`)
+        max_users, users_quote = (users_capacity(cat, m, acc, gpus, prec, tp, tpot_s, ttft_s, error_bands, lengths,
+                                                 concurrent_users)
+                                  if task == "inference" and concurrent_users and fits else (None, None))
+        if at_most is not None and max_users is not None:
+            at_most = Message("cmp.serving.at_most_users", rate=at_most, slots=max_users, layout=users_quote)
         rows.append({
             "model_id": lookup.checkpoint_id(m, task, asked),  # what the job downloads (plan's model_id)
             "device": acc.id,
@@ -688,6 +714,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "max_requests_per_s": round_down_rate(quote.max_requests_per_s or 0.0) if quote is not None else None,
             "comfortable_requests_per_s": (round_down_rate(quote.comfortable_requests_per_s or 0.0)
                                            if quote is not None and quote.rate_thin_i18n else None),
+            "max_users": max_users,
             "capacity_note": render(at_most) if at_most is not None else None,
             "capacity_note_i18n": at_most.to_json() if at_most is not None else None,
             "memory_per_gpu_bytes": c["memory"]["per_gpu_bytes"],

@@ -724,7 +724,8 @@ def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.nd
     return np.asarray(served_tokens_per_s(b, output, inference_step(st, tp, 1.0, b, rates)["total_s"]))
 
 
-_AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b", "comf_rps", "comf_thin")
+_AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b", "comf_rps", "comf_thin",
+                 "next_fail", "next_tpot", "next_ttft", "next_mem")
 
 
 def _serve_checks(st: Any, mt: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray],
@@ -799,8 +800,11 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
     just above it plan finds none on that tp); `plan`'s rate hint, its why-not and compare's capacity quote it. With
     `limits` (the bands', `_warn_limits`), also the largest batch at which plan attaches no margin warning
     (`comf_b`, `comf_rps`: up to that rate plan warns of no thin margin, above it it does) and the margins thin at
-    the next batch (`comf_thin`, bits). max_b 0: not even batch 1 meets them. `di`: the device of each row — the
-    batch searched is no input here, so rows that differ only in it are searched once."""
+    the next batch (`comf_thin`, bits). max_b 0: not even batch 1 meets them. What binds the batch at max_b: the
+    targets batch max_b + 1 fails (`next_fail`, bits; 0 where max_b is SERVE_BATCHES' last, the largest searched) and
+    its TPOT, TTFT and memory (`next_tpot`, `next_ttft`, `next_mem`), with concurrent users only (NaN else): their
+    quote names it (`_users_quote`). `di`: the device of each row — the batch searched is no input here, so rows
+    that differ only in it are searched once."""
     if di is not None and tp.size:
         n = tp.shape[0]
         _, u, inv = np.unique(np.stack([di.astype(float), tp]), axis=1, return_index=True, return_inverse=True)
@@ -828,7 +832,13 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
     b = np.maximum(lo, 1.0)
     c = at(b)
     rps = np.where(lo > 0, replicas * c["per_replica"] / req.output, 0.0)
-    out = {"max_b": lo, "max_rps": rps, "max_tpot": c["tpot"], "max_ttft": c["ttft"], "max_mem": c["mem"]}
+    out = {"max_b": lo, "max_rps": rps, "max_tpot": c["tpot"], "max_ttft": c["ttft"], "max_mem": c["mem"],
+           **{k_: np.full(tp.shape, np.nan) for k_ in ("next_fail", "next_tpot", "next_ttft", "next_mem")}}
+    if req.concurrent_users:  # the batch just past the largest that passes: what binds the users' quote
+        top = float(SERVE_BATCHES[-1])
+        nx = at(np.minimum(lo + 1, top))
+        out.update({"next_fail": np.where(lo < top, nx["fail"], 0).astype(float), "next_tpot": nx["tpot"],
+                    "next_ttft": nx["ttft"], "next_mem": nx["mem"]})
     if limits is None:
         return {**out, "comf_b": lo, "comf_rps": rps, "comf_thin": np.zeros(tp.shape)}
     clo = _largest_batch(easy, tp.shape)
@@ -865,14 +875,66 @@ def capacity_configs(grid: dict[str, np.ndarray]) -> np.ndarray:
     return ok[np.sort(first)]
 
 
+def capacity_user_configs(grid: dict[str, np.ndarray]) -> np.ndarray:
+    """"Hold at most N concurrent users on G cards of D", the users' counterpart of `capacity_configs` and the same
+    rule: each user keeps a request in flight, so N users take N slots of the running batches, replicas × batch, and
+    plan accepts N users on a configuration exactly when the batch ⌈N / replicas⌉ passes its row check
+    (`_serve_checks`: memory, TPOT, TTFT; the rate the users send, N ÷ (TTFT + output × TPOT), is then carried too,
+    as a batch's total time is within output × its steady-state TPOT). So the most is replicas × `max_b`, the largest
+    batch that passes (`_serve_at_most`); per device and card count the configuration with the most, over every tp
+    and precision searched (equal counts: the earlier in grid order). Plan's why-not and relax hint and compare's
+    `max_users` all take it from here (task H 2026-12-01: plan said 32 users on 8 RTX 4090s, compare showed tp4 × 2
+    holding 48 within 50 ms)."""
+    users = grid["replicas"] * grid["max_b"]
+    ok = np.nonzero((grid["max_b"] >= 1) & np.isfinite(users))[0]
+    if not ok.size:
+        return ok
+    ok = ok[np.lexsort((ok, -users[ok]))]  # most users first, equal counts in grid order
+    key = np.stack([grid["dev"][ok].astype(float), grid["gpus"][ok].astype(float)])
+    _, first = np.unique(key, axis=1, return_index=True)
+    return ok[np.sort(first)]
+
+
+def _users_quote(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Message | None:
+    """What holds the users on configuration `i`'s device and card count to `cap_users` (`capacity_user_configs`),
+    with its numbers: the slots (tp × replicas × batch) and the limit the next batch per replica misses — TPOT,
+    TTFT, memory, or the largest batch searched. None where no batch meets the targets."""
+    j = int(grid["cap_users_i"][i]) if "cap_users_i" in grid else -1
+    if j < 0:
+        return None
+    batch, nxt, bits = int(grid["max_b"][j]), int(grid["max_b"][j]) + 1, int(grid["next_fail"][j])
+    if bits & F_MEMORY:
+        limit = Message("users.limit.memory", batch=nxt, need_gib=float(grid["next_mem"][j]) / GiB,
+                        usable_gib=float(grid["usable"][j]) / GiB)
+    elif bits & F_TPOT:
+        limit = Message("users.limit.tpot", batch=nxt, ms=float(grid["next_tpot"][j]) * 1000, field="tpot_s",
+                        limit_ms=round((req.tpot_s or 0.0) * 1000, 3))
+    elif bits & F_TTFT:
+        limit = Message("users.limit.ttft", batch=nxt, ms=float(grid["next_ttft"][j]) * 1000, field="ttft_s",
+                        limit_ms=round((req.ttft_s or 0.0) * 1000, 3))
+    else:
+        limit = Message("users.limit.batch", batch=batch)
+    replicas = int(grid["replicas"][j])
+    return Message("users.slots", tp=int(grid["tp"][j]), replicas=replicas, batch=batch, slots=replicas * batch,
+                   limit=limit)
+
+
 def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
                     grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Per configuration, the serve-at-most rate (requests/s) of its device on its card count, its capacity
     configuration's (`capacity_configs`), NaN where none serves within the targets (`cap_rps`); the rate up to which
     plan warns of no thin margin there (`cap_comf`), the margins thin above it (`cap_thin`, bits) and the known error
-    (%) the first of them is under (`cap_limit`, `warn_limit`)."""
+    (%) the first of them is under (`cap_limit`, `warn_limit`). With concurrent users, the most users plan accepts
+    on the device's card count (`cap_users`: `capacity_user_configs`) and the configuration that holds them
+    (`cap_users_i`, −1: none)."""
     cap = {key: np.full(grid["dev"].shape, np.nan) for key in ("cap_rps", "cap_comf", "cap_thin", "cap_limit")}
     cap["cap_thin"][:] = 0
+    cap["cap_users"], cap["cap_users_i"] = np.full(grid["dev"].shape, np.nan), np.full(grid["dev"].shape, -1)
+    if req.concurrent_users:
+        for j in capacity_user_configs(grid):
+            rows = (grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])
+            cap["cap_users"][rows] = float(grid["replicas"][j] * grid["max_b"][j])
+            cap["cap_users_i"][rows] = j
     for j in capacity_configs(grid):
         rows = (grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])
         cap["cap_rps"][rows] = grid["max_rps"][j]
@@ -1046,10 +1108,11 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         fail |= np.where(gpus <= req.card_limit, 0, F_CARDS)
         ok = fail == 0
         # the most requests/s each configuration serves within the targets (a rate, or the cards pinned: compare)
-        # and with the bands the most it serves before plan warns of a thin margin (`comf_rps`)
+        # and with the bands the most it serves before plan warns of a thin margin (`comf_rps`); with concurrent
+        # users its largest batch is also the most users it holds (replicas × max_b, `_capacity_rates`' cap_users)
         most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req,
                                _warn_limits(bands or {}, devs, di, req), di)
-                if users == 0 and (need_tok_s > 0 or req.gpus is not None)
+                if need_tok_s > 0 or req.gpus is not None
                 else {k_: np.full(di.shape, np.nan) for k_ in _AT_MOST_KEYS})
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
         # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
@@ -1685,6 +1748,20 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     ), None
 
 
+def serving_users_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                           error_bands: dict[str, ErrorBand] | None = None) -> tuple[int | None, Message | None]:
+    """The most concurrent users plan accepts on exactly `req.gpus` cards of `device` within the request's targets
+    (`capacity_user_configs` over every tp searched, or `req.tp`), and the slots and limit that hold them there
+    (`_users_quote`, the message plan's why-not and relax hint carry): compare's `max_users`, one rule with plan's.
+    (None, None) where no batch meets the targets or the device is excluded. `req` states `concurrent_users`."""
+    r, devs, grid, _ = _one_device_serve_grid(cat, m, req, device, error_bands)
+    if grid is None or not grid["dev"].size:
+        return None, None
+    grid.update(_capacity_rates(error_bands or {}, r, devs, grid))
+    quote = _users_quote(grid, 0, r)
+    return (int(quote.params["slots"]), quote) if quote is not None else (None, None)
+
+
 def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     """The `suanli estimate` workload that reproduces plan `p` (tests re-estimate every plan with it)."""
     if req.task == "inference":
@@ -1969,9 +2046,13 @@ def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest)
     if b == F_CARDS:
         return Message("why.cards", gpus=int(grid["gpus"][i]), limit=req.card_limit)
     slots = int(grid["replicas"][i] * grid["b"][i])
+    quote = _users_quote(grid, i, req) if req.concurrent_users else None
+    if quote is not None and quote.params["slots"] < (req.concurrent_users or 0):  # the most users plan accepts
+        return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=quote.params["slots"], layout=quote,
+                       users=req.concurrent_users)
     if req.concurrent_users and slots < req.concurrent_users:  # fewer slots than users, each with a request in flight
-        return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, replicas=int(grid["replicas"][i]),
-                       batch=int(grid["b"][i]), users=req.concurrent_users)
+        return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, users=req.concurrent_users,
+                       layout=Message("users.slots_row", replicas=int(grid["replicas"][i]), batch=int(grid["b"][i])))
     return Message("why.rate_gpus", gpus=int(grid["gpus"][i]), rps=_rate_at_most(grid, i, req),
                    thin=_rate_thin(grid, i, req), want=req.requests_per_s or 0.0)
 
@@ -2049,7 +2130,17 @@ def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequ
 def _slots_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, slots: int) -> Message:
     """What holds configuration `i`'s slots (replicas × batch) down, in the relax hint's words: a larger batch of the
     same layout that fits in memory but misses --tpot (or --ttft) says "serve at most N concurrent users within
-    --tpot X ms"; else (memory, or the largest batch searched) "hold at most N requests at once"."""
+    --tpot X ms"; else (memory, or the largest batch searched) "hold at most N requests at once". With the users'
+    capacity (`_users_quote`), what its next batch misses decides."""
+    quote = _users_quote(grid, i, req)
+    if quote is not None:
+        lim = quote.params["limit"]
+        for key, field_, limit_s in (("users.limit.tpot", "tpot_s", req.tpot_s), ("users.limit.ttft", "ttft_s",
+                                                                                  req.ttft_s)):
+            if lim.id == key:
+                return Message("relax.slots_within", slots=slots, limit=Message("input.name", field=field_),
+                               ms=round((limit_s or 0.0) * 1000, 3))
+        return Message("relax.slots_held", slots=slots)
     same = ((grid["dev"] == grid["dev"][i]) & (grid["gpus"] == grid["gpus"][i]) & (grid["tp"] == grid["tp"][i])
             & (grid["prec"] == grid["prec"][i]) & (grid["b"] > grid["b"][i]))
     fail = grid["fail"][same]
@@ -2083,10 +2174,18 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
     if b == F_CARDS:
         return Message("relax.cards", gpus=int(grid["gpus"][i]), field="max_gpus", **where)
     slots = int(grid["replicas"][i] * grid["b"][i])
+    quote = _users_quote(grid, i, req) if req.concurrent_users else None
+    if quote is not None and req.tpot_s is not None and quote.params["slots"] < (req.concurrent_users or 0):
+        # the most users plan accepts on these cards, over every tp (`capacity_user_configs`), and what binds it
+        most = int(quote.params["slots"])
+        return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=most, device=where["device"],
+                       field="concurrent_users", other=Message("input.name", field="gpus"),
+                       held=_slots_held(grid, i, req, most), layout=quote)
     if req.concurrent_users and req.tpot_s is not None and slots < req.concurrent_users:  # fewer slots than users
         return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
                        field="concurrent_users", other=Message("input.name", field="gpus"),
-                       held=_slots_held(grid, i, req, slots))
+                       held=_slots_held(grid, i, req, slots),
+                       layout=Message("users.slots_row", replicas=int(grid["replicas"][i]), batch=int(grid["b"][i])))
     rps = _rate_at_most(grid, i, req)  # the serving search's own largest batch within the targets
     return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, thin=_rate_thin(grid, i, req),
                    device=where["device"], field="requests_per_s", other=Message("input.name", field="gpus"))

@@ -12,7 +12,9 @@ def test_api_compare_users_beyond_one_devices_capacity(client: TestClient) -> No
     assert r.status_code == 200, r.text
     rows = r.json()
     rows = rows["rows"] if isinstance(rows, dict) else rows
-    assert any(row["served"] is None and row["layout_note_i18n"]["id"] == "cmp.serving.not_served_row" for row in rows)
+    # more users than the 910B's cards hold: the slots bind, plan's number (`max_users`, task H 2026-12-01)
+    assert any(row["served"] is None and row["layout_note_i18n"]["id"] == "cmp.serving.not_served_users"
+               and row["layout_note_i18n"]["params"]["slots"] == row["max_users"] < 200 for row in rows)
 
 
 def test_api_estimate_one_output_token_has_no_tpot(client: TestClient) -> None:

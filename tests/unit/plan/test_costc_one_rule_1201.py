@@ -16,8 +16,8 @@ from suanli.validate.bands import packaged_error_bands
 
 
 def test_compare_users_beyond_one_devices_capacity(cat) -> None:  # type: ignore[no-untyped-def]
-    """qwen2.5-72b on 16 cards, 200 users at TPOT 50 ms (15.625 req/s): 910B's tp8 × 2 serves at most ~14.6 req/s;
-    its row says so in its own layout (was: "concurrent_users: needs tpot_s", the users passed to a search with
+    """qwen2.5-72b on 16 cards, 200 users at TPOT 50 ms (15.625 req/s): 910B's tp8 × 2 holds at most 186 users;
+    its row says so with the layout and limit (was: "concurrent_users: needs tpot_s", the users passed to a search with
     the TPOT lifted)."""
     m = lookup.model(cat, "qwen2.5-72b")
     rows = {r["device"]: r for r in compare_devices(cat, m, ["h800", "910b"], gpus=16, concurrent_users=200,
@@ -28,9 +28,11 @@ def test_compare_users_beyond_one_devices_capacity(cat) -> None:  # type: ignore
     assert h800["served"]["batch"] * h800["served"]["replicas"] >= 200  # a slot per user, as plan
     assert b910["served"] is None
     note = b910["layout_note_i18n"]
-    assert note["id"] == "cmp.serving.not_served_row", note
-    assert note["params"]["rps"] < rate
-    assert note["params"]["carry_batch"] > b910["layout"]["batch"]
+    # with users the sentence names the slots that bind, plan's number (task H 2026-12-01: "serves at most N req/s"
+    # read as served where the users were the limit)
+    assert note["id"] == "cmp.serving.not_served_users", note
+    assert note["params"]["slots"] < 200 and note["params"]["slots"] == b910["max_users"]
+    assert rate_from_users(note["params"]["slots"], 256, 0.05) < rate
     assert all("200 users" in r["users_note"] for r in rows.values())
 
 
