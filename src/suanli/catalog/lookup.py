@@ -13,6 +13,7 @@ __all__ = [
     "accelerator",
     "checkpoint_id",
     "compact",
+    "context_of",
     "model",
     "normalize",
     "offers_for",
@@ -150,6 +151,15 @@ def checkpoint_id(m: ModelArch, task: str, asked: str | None = None) -> str:
     if task in _TRAINING_TASKS:
         return m.base_id or m.id
     return m.instruct_id or m.id
+
+
+def context_of(m: ModelArch, task: str, asked: str | None = None) -> int | None:
+    """The context (max_position_embeddings) of the checkpoint the job downloads (`checkpoint_id`): the base's
+    `base_max_context` where the job trains the base and its config.json sets another (Qwen2.5-72B 131072, its
+    -Instruct 32768), else `max_context`."""
+    if m.base_id is not None and m.base_max_context is not None and checkpoint_id(m, task, asked) == m.base_id:
+        return m.base_max_context
+    return m.max_context
 
 
 def stack(catalog: Catalog, stack_id: str) -> SoftwareStack:

@@ -470,6 +470,14 @@ class ModelArch(_Strict):
         None, description="source id for `instruct_id`: the tuned checkpoint's model card, and where its config.json's "
         "dimensions were checked against `id`'s, or that they were not (required with instruct_id)"
     )
+    base_max_context: int | None = Field(
+        None, gt=0, description="where the base checkpoint's (`base_id`'s) config.json sets another "
+        "max_position_embeddings than `id`'s (Qwen2.5-72B 131072, -Instruct 32768): the base's; a training plan "
+        "checks --seq against the checkpoint it names (catalog.lookup.context_of); None: `max_context` for both"
+    )
+    base_max_context_source: str | None = Field(
+        None, description="source id for `base_max_context`: the base checkpoint's config.json (required with it)"
+    )
     family: str
     kind: Literal["llm", "diffusion"] = "llm"
     hf_architecture: str | None = Field(None, description="transformers class that builds an equivalent model")
@@ -560,6 +568,10 @@ class ModelArch(_Strict):
             raise ValueError(f"instruct_id and instruct_source of {self.id} go together")
         if self.base_id is not None and self.instruct_id is not None:  # `id` is either the tuned one or the base
             raise ValueError(f"{self.id} names both a base_id and an instruct_id: `id` is one of the two")
+        if (self.base_max_context is None) != (self.base_max_context_source is None):  # a context read is cited
+            raise ValueError(f"base_max_context and base_max_context_source of {self.id} go together")
+        if self.base_max_context is not None and self.base_id is None:
+            raise ValueError(f"base_max_context of {self.id} needs base_id: the checkpoint it is the context of")
         return self
 
     @model_validator(mode="after")

@@ -542,7 +542,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         from_gpu: Annotated[str, typer.Option(help="device used today")] = "h100-sxm",
         monthly_spend: Annotated[float | None, typer.Option(help="CNY spent per month on compute today (default ¥100,000, assumed: seed-000 §4's worked example)")] = None,
         saving: Annotated[float | None, typer.Option(help="CNY saved per month (default: derived from throughput per yuan)")] = None,
-        task: Annotated[str, typer.Option(help="workload kind used to derive the saving")] = "full",
+        task: Annotated[str, typer.Option(help="inference, lora, qlora, full or pretrain: the workload the saving is derived from (migrate check's --task takes the same names)")] = "full",
         engineers: Annotated[int, typer.Option(help=f"engineers doing the migration (default {_ASSUME.migration_engineers.value}, seed-000)")] = _ASSUME.migration_engineers.value,
         engineer_week: Annotated[float, typer.Option(help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})")] = _ASSUME.engineer_cny_per_week.value,
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,

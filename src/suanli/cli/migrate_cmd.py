@@ -9,7 +9,6 @@ import importlib.metadata
 import json
 import re
 import time
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import typer
 from rich.table import Table
 
 from suanli.cli.output import col_headers, console, emit_json, lang, list_sep, say, say_json, tr
-from suanli.errors import InputError, SuanliError
+from suanli.errors import InputError, SuanliError, echoed
 from suanli.i18n import Message
 from suanli.migrate.coverage import (
     CoverageReport,
@@ -31,6 +30,7 @@ from suanli.migrate.coverage import (
     load_op_list,
     summarize,
 )
+from suanli.migrate.effort import list_use
 
 __all__ = ["app", "check", "run_check"]
 
@@ -50,9 +50,8 @@ _STATUS_STYLE = {
 }
 
 
-class TaskOpt(str, Enum):
-    inference = "inference"
-    training = "training"
+# migrate cost's task names (plan's) or the lists' own: a training task checks forward + backward (`list_use`)
+CHECK_TASKS = ("inference", "full", "lora", "qlora", "pretrain", "training")
 
 
 def _installed_torch() -> str | None:
@@ -261,7 +260,7 @@ def _group() -> None:
 @app.command("check")
 def check(
     model: str = typer.Option(..., "--model", "-m", help="catalog model name/alias, or a Hugging Face config.json"),
-    task: TaskOpt = typer.Option(TaskOpt.inference, "--task", help="inference (forward) or training (+backward)"),
+    task: str = typer.Option("inference", "--task", help="inference (forward), or a training task as migrate cost's --task: full, lora, qlora, pretrain (or training): forward + backward"),
     torch_npu: str | None = typer.Option(
         None, "--torch-npu", help="torch_npu version or prefix (2.1, 2.6, 2.13.0); default: the one for your torch"
     ),
@@ -272,7 +271,9 @@ def check(
     json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
     """Trace the model's aten operators (meta device, no weights) and check them against torch_npu."""
-    report, wall_s = run_check(model, task.value, torch_npu, (uses or "").split(","))
+    if task.strip().lower() not in CHECK_TASKS:
+        raise InputError("task", Message("err.is_not_one_of", value=echoed(task), allowed=", ".join(CHECK_TASKS)))
+    report, wall_s = run_check(model, list_use(task.strip().lower()), torch_npu, (uses or "").split(","))
     if json_out:
         emit_json(dict(summarize(report)))
     else:

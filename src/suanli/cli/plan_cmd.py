@@ -117,6 +117,12 @@ def render_plan(r: PlanResult) -> None:
         what = Message("plan.what.lengths", what=what, input=q.input, output=q.output,
                        default=Message("plan.what.lengths_default")
                        if not {"input", "output"} & q.model_fields_set else "")
+    else:  # training: the step the layout and speed are worked out for (--seq 2048 and --global-batch 64 unsaid)
+        typed = q.model_fields_set
+        what = Message("plan.what.step", what=what, seq=q.seq, global_batch=q.global_batch,
+                       step_tokens=q.seq * q.global_batch,
+                       seq_default="" if "seq" in typed else Message("plan.what.default"),
+                       batch_default="" if "global_batch" in typed else Message("plan.what.default"))
     console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
                                          objective=q.objective)) + "[/bold] · "
                   + t("plan.scope", lg, region=t(f"price_region.{q.region}", lg),
@@ -234,8 +240,8 @@ def register(app: typer.Typer) -> None:
         model: Annotated[str | None, typer.Option(help="preset (HF id or alias) or path to a config.json")] = None,
         task: Annotated[str | None, typer.Option(help="inference, lora, qlora, full, pretrain")] = None,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on (training) or generate")] = None,
-        seq: Annotated[int | None, typer.Option(help="training sequence length")] = None,
-        global_batch: Annotated[int | None, typer.Option(help="sequences per optimizer step")] = None,
+        seq: Annotated[int | None, typer.Option(help="training sequence length (default 2048; the context check uses the checkpoint trained: the base)")] = None,
+        global_batch: Annotated[int | None, typer.Option(help="sequences per optimizer step (default 64: 131,072 tokens per step at --seq 2048)")] = None,
         requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second")] = None,
         concurrent_users: Annotated[int | None, typer.Option(help="serving: users streaming at once, instead of --requests-per-s (needs --tpot): requests/s = users ÷ (--ttft + --output × --tpot), Little's law")] = None,
         input: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens")] = None,

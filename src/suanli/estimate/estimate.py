@@ -274,10 +274,13 @@ def estimate(
     if stack is not None and w.method == "default":
         notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype, w.flash_attention,
                                   cat.engines)
-    if model.kind == "llm" and model.max_context and w.context > model.max_context:
+    # the context of the checkpoint the task downloads (`lookup.context_of`): training the base, serving the tuned one
+    limit = lookup.context_of(model, w.task) if model.kind == "llm" else None
+    if limit and w.context > limit:
         what = "input + output" if not w.training else "seq"
-        msg = f"{what} = {w.context:,} tokens exceeds {model.id}'s context of {model.max_context:,}"
-        ctx = dict(what=Message("est.ctx.training" if w.training else "est.ctx.inference"), tokens=w.context, model=model.id, max_context=model.max_context)
+        named = lookup.checkpoint_id(model, w.task)
+        msg = f"{what} = {w.context:,} tokens exceeds {named}'s context of {limit:,}"
+        ctx = dict(what=Message("est.ctx.training" if w.training else "est.ctx.inference"), tokens=w.context, model=named, max_context=limit)
         if model.rope_scaling or not strict_context:
             notes.append(Message("est.note.context_rope", ctx, rope=str(model.rope_scaling)) if model.rope_scaling
                          else Message("est.note.context_beyond", ctx))

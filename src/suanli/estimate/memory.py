@@ -616,11 +616,14 @@ def max_context_that_fits(
     cat: Catalog | None = None,
 ) -> int:
     """Longest context (inference: prompt + output tokens; training: sequence length) that fits at the
-    workload's batch, at most the model's own maximum context; 0 if even 1 token does not."""
+    workload's batch, at most the context of the checkpoint the task downloads (`lookup.context_of`); 0 if even
+    1 token does not."""
     if acc.specs.memory_gib is None:
         return 0
-    if m.max_context:
-        limit = min(limit, m.max_context)
+    from suanli.catalog.lookup import context_of  # the checkpoint the task downloads: training the base
+
+    if (own := context_of(m, w.task)):
+        limit = min(limit, own)
 
     def with_ctx(n: int) -> Workload:
         if w.training:

@@ -145,8 +145,9 @@ class PlanRequest(BaseModel):
             if self.requests_per_s is None and self.tokens is None:  # named as the field it needs (CLI: its flag)
                 msg = Message("error.req.inference_needs_rate", field="requests_per_s", users_field="concurrent_users")
                 raise _Refused(f"requests_per_s: {render(msg)}", msg)
-        elif self.tokens is None:
-            raise Invalid(Message("error.req.training_needs_tokens"))
+        elif self.tokens is None:  # named as the field it needs (CLI: --tokens), as the rate above
+            msg = Message("error.req.training_needs_tokens", field="tokens")
+            raise _Refused(f"tokens: {render(msg)}", msg)
         if self.objective == "fastest-within-budget" and self.budget_cny is None:
             raise Invalid(Message("error.req.fwb_needs_budget"))
         return self

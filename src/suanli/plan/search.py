@@ -1262,10 +1262,13 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         raise InputError("gpus", Message("err.cards_do_not_split_into_the", req_gpus=req.gpus, v=req.tp or 1, v2=(req.pp or 1) if training else 1))
     if req.precision == "bf16" and req.task == "qlora":
         raise InputError("precision", Message("err.qlora_quantizes_the_base_model_to"))
-    if m.max_context and not m.rope_scaling and (req.input + req.output if not training else req.seq) > m.max_context:
+    # against the checkpoint the plan names: training the base (Qwen2.5-72B: 131,072), serving the tuned one (32,768)
+    limit = lookup.context_of(m, req.task, req.model)
+    if limit and not m.rope_scaling and (req.input + req.output if not training else req.seq) > limit:
         what = Message("est.ctx.training" if training else "est.ctx.inference")  # '输入 + 输出' in Chinese
         raise InputError("input" if not training else "seq",
-                         Message("err.exceeds_s_context_of_tokens", what=what, m_id=m.id, m_max_context=m.max_context))
+                         Message("err.exceeds_s_context_of_tokens", what=what,
+                                 m_id=lookup.checkpoint_id(m, req.task, req.model), m_max_context=limit))
     if training and req.framework is None:
         runs = [f for f in cat.frameworks if req.task in f.tasks]
         if runs and not any(_runs_pins(f, req) for f in runs):
@@ -1350,9 +1353,14 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     elsewhere = _measures_elsewhere(cat, m, req, devs, grid, sel) if training else {}
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
-    # nothing planned: a framework whose optimizer offload / 8-bit AdamW fits comes first among the hints
-    relax = [] if plans else [*(Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]),
-                              *_relax(grid, sel, total, calendar_h, req, devs, cat, m)]
+    # nothing planned: the hint that answers the binding constraint first. Nothing fits in memory: a framework whose
+    # optimizer offload / 8-bit AdamW fits; configurations fit and are priced but a deadline or budget removed them:
+    # that limit's hint, the other framework's measure after it (it does not answer --deadline-hours 0.01)
+    measures = [Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]]
+    limits_bind = sel.size > 0 and bool(np.isfinite(total).any())
+    relax = [] if plans else [*([] if limits_bind else measures),
+                              *_relax(grid, sel, total, calendar_h, req, devs, cat, m),
+                              *(measures if limits_bind else [])]
     assumptions = _assumptions(cat, req, devs, training, plans)
     warnings: list[Message] = []
     if not training and m.reasoning_output_tokens is not None and "output" not in req.model_fields_set:
@@ -1494,6 +1502,11 @@ def migration_share(one_off_cny: Any, hours: Any, months: float) -> Any:
     return one_off_cny * np.minimum(months_used / months, 1.0)
 
 
+def _default_mark(req: PlanRequest, name: str) -> Message | str:
+    """' (default; --seq)' after a value the request did not give (its field named as the surface names it), else ''."""
+    return "" if name in req.model_fields_set else Message("plan.assume.default_flag", field=name)
+
+
 def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool,
                  plans: tuple[Plan, ...] | list[Plan] = ()) -> list[Message]:
     stacks = {d.stack.id: d.stack for d in devs}  # stacks named as their vendors write them in Chinese (name_zh)
@@ -1517,6 +1530,10 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
                                env=js.environment_minutes.value, gbit=js.download_gbit_per_s.value,
                                load=js.weight_load_gb_per_s.value, field="hours"))
     else:
+        # the step the layout, memory and speed are worked out for: each marked where its default stood (2048, 64)
+        out.append(Message("plan.assume.step", seq=req.seq, global_batch=req.global_batch,
+                           step_tokens=req.seq * req.global_batch,
+                           seq_default=_default_mark(req, "seq"), batch_default=_default_mark(req, "global_batch")))
         s = next((x for x in cat.setup if x.id == "default"), None)
         if s is not None:
             out.append(Message("plan.assume.setup", env=s.environment_minutes.value, gbit=s.download_gbit_per_s.value,

@@ -50,9 +50,10 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
     from suanli.views.dates import as_of
     from suanli.views.plans import plan_json, with_calibration_note
 
-    # `output` left out stays unset in the request (the reasoning-model warning is for an output not given)
-    req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"} | (
-        set() if "output" in body.model_fields_set else {"output"})))
+    # `output` left out stays unset in the request (the reasoning-model warning is for an output not given); so do
+    # `seq` and `global_batch` (the training step's assumption marks each default that stood)
+    unset = {f for f in ("output", "seq", "global_batch") if f not in body.model_fields_set}
+    req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"} | unset))
     check_plan(req)
     today = as_of()
     store, cache = store_of(request), request.app.state.plan_cache
@@ -60,7 +61,7 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
 
     # the calibration file's content too: a new `suanli calibrate` changes the answer (views.estimates.calibrated)
     key = (store.revision(), today.isoformat(), calibration_sha256(), body.model_dump_json(exclude={"name"}), lang,
-           surface, "output" in body.model_fields_set)  # an output given answers without the reasoning-model warning
+           surface, frozenset(unset))  # an output given answers without the reasoning-model warning; a default marked
     out = cache.get(key)
     if out is None:
         c = planning_catalog(request)
