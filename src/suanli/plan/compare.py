@@ -227,7 +227,9 @@ def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned
         msg = Message("cmp.layout.serving" if replicas > 1 else "cmp.layout.serving_one", tp=w.tp, replicas=replicas,
                       batch=w.batch, engine=w.engine if w.precision == "bf16" else f"{w.engine} · {w.precision}")
     else:
-        msg = Message("cmp.layout.training", recompute=w.recompute, dims=(
+        # the framework it runs (every one the stack runs is searched for full and pretrain: plan.search)
+        msg = Message("cmp.layout.training_fw" if framework else "cmp.layout.training", recompute=w.recompute,
+                      framework=framework or "", dims=(
             f"tp{w.tp}·pp{w.pp}" + (f"·vpp{w.vpp}" if w.vpp > 1 else "") + f"·dp{replicas}"
             + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}·mb{w.batch}·ga{w.grad_accum}"
             + (f" · {w.precision}" if w.precision != "bf16" else "")))

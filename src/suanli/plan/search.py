@@ -35,7 +35,7 @@ from suanli.catalog.offers import (
     usable_offers,
 )
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
-from suanli.errors import EstimateError, InputError, PlanError, echoed, unknown_name
+from suanli.errors import EstimateError, InputError, PlanError, SuanliError, echoed, unknown_name
 from suanli.estimate import arch
 from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
 from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
@@ -87,7 +87,7 @@ from suanli.estimate.speed import (
     training_speed_terms,
     training_step,
 )
-from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
+from suanli.estimate.tp_heads import SPLIT_HEADS_FRAMEWORKS, tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import RECOMPUTE, Workload, make_workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, device_name_message, duration, render, t
 from suanli.plan.cost import (billed_cost, billing_note, cost_assumptions, gross_of, job_cost, offer_download_delta_h,
@@ -243,6 +243,9 @@ class _Device:
     excluded: Message | None = None
     notes: list[str] = field(default_factory=list)
     unpriced: bool = False  # layouts only (fastest_layout): nodes assumed joinable, the network not published
+    # training: every framework searched on this device with the precisions searched under it (`_framework_candidates`;
+    # `framework` first), each grid row naming its own (grid["fw"]); empty: `framework` alone at `precisions`
+    frameworks: tuple[tuple[Framework, tuple[str, ...]], ...] = ()
 
 
 def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tuple[Framework | None, Message | None]:
@@ -278,6 +281,70 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
     if cands:
         return cands[0], None
     return None, Message("why.no_framework", task=task, stack=_stack_name(stack))
+
+
+# full fine-tuning and pre-training: every framework the stack runs the task with is searched and ranked by the
+# objective (Megatron-LM beside DeepSpeed on CUDA: tensor/pipeline parallelism against ZeRO-3), not the default alone;
+# LoRA/QLoRA keep their default (LLaMA-Factory), whose adapters need no model parallelism (task J1 2026-12-01)
+_ALL_FRAMEWORK_TASKS = ("full", "pretrain")
+# a frameworks.yaml row's identity and provenance, not how it trains: two rows equal in everything else and in the
+# efficiency rows naming them plan the same rows (NeMo and Megatron-LM both run Megatron-Core), so one is searched
+_FW_IDENTITY = ("id", "name", "tasks", "stacks", "default_for", "source", "note", "engine")
+
+
+# the fields of the memory-saving measures (`_optimizer_options`): a plain AdamW row does not depend on them, an
+# offload row not on 8-bit AdamW's, an 8-bit row not on offload's
+_MEASURE_FIELDS = {0: ("offload_zero_stages", "cpu_adam_s_per_param", "adamw8bit_stacks"),  # OPT_PLAIN
+                   1: ("adamw8bit_stacks",), 2: ("offload_zero_stages", "cpu_adam_s_per_param")}  # offload, 8-bit
+_SIG_CACHE: dict[tuple[int, str, int | None], tuple[Catalog, tuple[Any, ...]]] = {}
+
+
+def _fw_signature(cat: Catalog, fw: Framework, opt: int | None = None) -> tuple[Any, ...]:
+    """What decides the rows a framework plans: its capabilities (layouts, ZeRO, recompute, measures, gradient
+    bytes), the efficiency rows that name it and the head-split rule (`tp_heads`); with `opt`, what decides its rows
+    of that optimizer option only (LLaMA-Factory's and PEFT's plain AdamW rows are the same rows)."""
+    key = (id(cat), fw.id, opt)
+    hit = _SIG_CACHE.get(key)
+    if hit is not None and hit[0] is cat:
+        return hit[1]
+    drop = _MEASURE_FIELDS.get(opt, ()) if opt is not None else ()
+    caps = sorted((k, repr(v)) for k, v in fw.model_dump().items()
+                  if k not in _FW_IDENTITY and k not in drop and not k.endswith("_source"))
+    rows = tuple(sorted(e.id for e in cat.efficiency if fw.id in e.framework_ids))
+    sig = (tuple(caps), rows, fw.id in SPLIT_HEADS_FRAMEWORKS)
+    if len(_SIG_CACHE) > 4096:
+        _SIG_CACHE.clear()
+    _SIG_CACHE[key] = (cat, sig)
+    return sig
+
+
+def _framework_candidates(cat: Catalog, req: PlanRequest, acc: Accelerator, stack: SoftwareStack,
+                          fw: Framework | None, precisions: tuple[str, ...]
+                          ) -> tuple[tuple[Framework, tuple[str, ...]], ...]:
+    """The frameworks searched on `stack` with their precisions: `fw` (`_framework_for`'s) first; for full
+    fine-tuning and pre-training without --framework also every other framework that runs the task there with the
+    pins (`_ALL_FRAMEWORK_TASKS`), one of any that would plan the same rows (`_fw_signature`), each at the
+    precisions `fw` is searched at that it runs (the default's precision policy: full fine-tuning stays bf16 where
+    DeepSpeed would, Megatron-LM's FP8 is searched where Megatron-LM is the default)."""
+    if fw is None:
+        return ()
+    out = [(fw, precisions)]
+    if req.framework is not None or req.task not in _ALL_FRAMEWORK_TASKS:
+        return tuple(out)
+    seen = {_fw_signature(cat, fw)}
+    # after the default, those most teams use for the task on another stack (DeepSpeed for full), so that of equal
+    # rows the usual framework is planned
+    for f in sorted(cat.frameworks, key=lambda f: req.task not in f.default_for):
+        if (f is fw or req.task not in f.tasks or stack.id not in f.stacks or not _runs_pins(f, req)
+                or framework_refusal(f, req.task, stack.id) is not None):
+            continue
+        sig = _fw_signature(cat, f)
+        own = _precisions(cat, req, acc, stack, f)[0]
+        if sig in seen or not (ps := tuple(p for p in precisions if p in own)):
+            continue
+        seen.add(sig)
+        out.append((f, ps))
+    return tuple(out)
 
 
 def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
@@ -358,6 +425,7 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             reason = _catalog_gaps(cat, m, req, acc, stack, fw, fw_reason, engine, precisions, by_device, priced)
         out.append(_Device(
             acc=acc, stack=stack, framework=fw, engine=engine, precisions=precisions[0],
+            frameworks=_framework_candidates(cat, req, acc, stack, fw, precisions[0]) if not inference else (),
             capacity=(acc.specs.memory_gib.value if acc.specs.memory_gib else 0.0) * GiB,
             runtime=(stack.runtime_overhead_gib.value if stack.runtime_overhead_gib else 0.0) * GiB,
             fragmentation=stack_fragmentation(stack), weeks=weeks, offers=by_device.get(acc.id, []),
@@ -574,16 +642,26 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 
 def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
-    groups: dict[tuple[str, str, bool, int], list[int]] = {}
+    # (framework, precision, flash, optimizer option, the framework's place among the device's: 0 its default)
+    groups: dict[tuple[str, str, bool, int, int], list[int]] = {}
     for i, d in enumerate(devs):
         if d.excluded is None and d.framework is not None:
-            for p in d.precisions:
-                for opt in _optimizer_options(d.framework, d.stack, req):
-                    groups.setdefault((d.framework.id, p, _flash(d.stack), opt), []).append(i)
+            done: set[tuple[Any, ...]] = set()  # several frameworks searched: each distinct set of rows once
+            for rank, (f, precisions) in enumerate(d.frameworks or ((d.framework, d.precisions),)):
+                for p in precisions:
+                    for opt in _optimizer_options(f, d.stack, req):
+                        if d.frameworks:
+                            if (sig := (_fw_signature(cat, f, opt), p, opt)) in done:
+                                continue
+                            done.add(sig)
+                        groups.setdefault((f.id, p, _flash(d.stack), opt, rank), []).append(i)
     parts: list[dict[str, np.ndarray]] = []
     n_grid = 0
     fws = {f.id: f for f in cat.frameworks}
-    for (fw_id, precision, flash, opt), idx in groups.items():
+    fw_index = {f.id: j for j, f in enumerate(cat.frameworks)}
+    # each device's default framework's rows first (a stable sort: one framework keeps its order), so that of equal
+    # rows the default is planned (the ranking's sorts are stable)
+    for (fw_id, precision, flash, opt, _), idx in sorted(groups.items(), key=lambda g: g[0][4]):
         fw = fws[fw_id]
         lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m, offload=opt == OPT_OFFLOAD)
         if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
@@ -649,11 +727,27 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "net": net, "dl_bytes": np.full(di.shape, terms.download_bytes), "dl_h": su["download_h"],
             "dl_gbit": np.full(di.shape, np.nan), "billed": np.ones(di.shape), "first_h": np.full(di.shape, np.nan),
             "opt": np.full(di.shape, opt),
+            "fw": np.full(di.shape, fw_index[fw_id]),  # the framework the row runs (index into cat.frameworks)
             # host RAM per node the offloaded optimizer needs (the estimate's kernel); no offer states its host memory
             "host_b": (offload_host_bytes_per_node(mt.trainable, L["gpus"], per_node[sel], zero)
                        if opt == OPT_OFFLOAD else np.zeros(di.shape)),
         })
-    return _keep_fallbacks(_concat(parts)) if parts else _empty(), n_grid
+    if not parts:
+        return _empty(), n_grid
+    return _keep_fallbacks(_concat(parts)), n_grid
+
+
+def _searched(d: _Device) -> list[Framework]:
+    """The frameworks searched on `d` (`_framework_candidates`; its one framework where it has no list)."""
+    return [f for f, _ in d.frameworks] if d.frameworks else ([d.framework] if d.framework is not None else [])
+
+
+def _row_device(cat: Catalog, d: _Device, grid: dict[str, np.ndarray], i: int) -> _Device:
+    """`d` as grid row `i` runs it: with the framework the row was searched under (grid["fw"]) as its framework."""
+    if "fw" not in grid or i >= grid["fw"].shape[0]:
+        return d
+    fw = cat.frameworks[int(grid["fw"][i])]
+    return d if d.framework is fw else replace(d, framework=fw)
 
 
 def _networks(d: _Device) -> list[float]:
@@ -670,7 +764,7 @@ def _networks(d: _Device) -> list[float]:
 def _empty() -> dict[str, np.ndarray]:
     keys = ("dev", "gpus", "tp", "pp", "vpp", "dp", "ep", "zero", "rec", "b", "ga", "mem", "usable", "cap", "fits", "fail", "tok_s",
             "compute_h", "setup_h", "hours", "scaling", "prec", "replicas", "ttft", "tpot", "net", "dl_bytes", "dl_h",
-            "dl_gbit", "billed", "first_h", "opt", "host_b", *_AT_MOST_KEYS)
+            "dl_gbit", "billed", "first_h", "opt", "host_b", "fw", *_AT_MOST_KEYS)
     out = {k: np.zeros(0) for k in keys}
     out["dev"] = out["dev"].astype(int)
     out["fits"] = out["fits"].astype(bool)
@@ -1350,6 +1444,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     # a plan whose known bias (pooled toward all stacks' under 5 cases) exceeds its headroom ranks after the plans that
     # pass costing at most DEMOTION_COST_FACTOR times its cost, before dearer ones (buyer regression 2); then the top
     plans = _demote(plans, scores)[:req.top]
+    if training:  # a block rented whole with idle cards: what the same search gives on all of it
+        plans = [_whole_block_hint(cat, m, req, p, today, error_bands) for p in plans]
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     elsewhere = _measures_elsewhere(cat, m, req, devs, grid, sel) if training else {}
     why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
@@ -1502,6 +1598,34 @@ def migration_share(one_off_cny: Any, hours: Any, months: float) -> Any:
     return one_off_cny * np.minimum(months_used / months, 1.0)
 
 
+def _whole_block_hint(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, today: dt.date,
+                      error_bands: dict[str, ErrorBand] | None) -> Plan:
+    """A training plan whose offer is a block rented whole (`min_cards_per_order` above its cards: the idle cards are
+    paid) gets a hint with what `plan` itself finds on exactly all of the block's cards of that device (the request
+    as asked, `--gpus` the block), where that finishes sooner: its hours and cost (task J1 2026-12-01: 64 of a
+    256-card A100 block, 192 cards idle, never said that 256 cost the same and finish sooner). The search's card
+    counts are GPU_COUNTS, so a block outside them gets no hint; `req.gpus` pinned or not alike."""
+    o = next((x for x in cat.offers if x.id == p.offer), None)
+    block = (o.min_cards_per_order or 0) if o is not None else 0
+    if block <= p.gpus or block not in GPU_COUNTS:
+        return p
+    r = req.model_copy(update={"devices": (p.device,), "gpus": block, "max_gpus": max(req.max_gpus, block),
+                               "top": 1})
+    try:
+        whole = plan(cat, m, r, today, error_bands).plans
+    except SuanliError:
+        return p
+    if not whole or whole[0].hours >= p.hours:
+        return p
+    w = whole[0]
+    hint = Message("plan.warn.whole_block_all", block=block, field="gpus", hours=duration(w.hours),
+                   now=duration(p.hours), cost=w.total_cost_cny, framework=w.framework)
+    at = next((k + 1 for k, x in enumerate(p.warnings_i18n) if x.get("id") == "plan.warn.whole_block"),
+              len(p.warnings))  # right after the idle-block line
+    return p.model_copy(update={"warnings": [*p.warnings[:at], render(hint), *p.warnings[at:]],
+                                "warnings_i18n": [*p.warnings_i18n[:at], hint.to_json(), *p.warnings_i18n[at:]]})
+
+
 def _default_mark(req: PlanRequest, name: str) -> Message | str:
     """' (default; --seq)' after a value the request did not give (its field named as the surface names it), else ''."""
     return "" if name in req.model_fields_set else Message("plan.assume.default_flag", field=name)
@@ -1510,10 +1634,13 @@ def _default_mark(req: PlanRequest, name: str) -> Message | str:
 def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool,
                  plans: tuple[Plan, ...] | list[Plan] = ()) -> list[Message]:
     stacks = {d.stack.id: d.stack for d in devs}  # stacks named as their vendors write them in Chinese (name_zh)
-    fws = sorted({(d.stack.name, d.stack.id, d.framework.name) for d in devs
-                  if d.framework is not None and d.excluded is None})
+    fws = sorted({(d.stack.name, d.stack.id, d.framework.name, tuple(f.name for f in _searched(d)[1:]))
+                  for d in devs if d.framework is not None and d.excluded is None})
     mid = "plan.assume.framework" if req.framework else "plan.assume.framework_default"
-    out = [Message(mid, stack=_stack_name(stacks[i]), framework=f, field="framework") for _, i, f in fws]
+    # full and pretrain: every framework the stack runs the task with was searched; each plan names its own
+    out = [Message(mid, stack=_stack_name(stacks[i]), framework=f, field="framework") if not others
+           else Message("plan.assume.frameworks_searched", stack=_stack_name(stacks[i]), framework=f,
+                        others=", ".join(others), field="framework") for _, i, f, others in fws]
     if not training:
         engines = sorted({(d.stack.name, d.stack.id, d.engine) for d in devs if d.engine and d.excluded is None})
         out += [Message("plan.assume.engine", stack=_stack_name(stacks[i]), engine=e) for _, i, e in engines]
@@ -1656,9 +1783,11 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
         if measure.size and plain.any() and d.framework is not None:  # plain AdamW does not fit, a measure would
             j = int(np.argmin(np.where(plain, grid["mem"] - grid["usable"], np.inf)))
             k = int(measure[np.argsort(-grid["tok_s"][measure], kind="stable")[0]])
-            return None, Message("why.plain_not_measure", gpus=int(r.gpus or 0), framework=d.framework.name,
+            fw_j, fw_k = _row_device(cat, d, grid, j).framework, _row_device(cat, d, grid, k).framework
+            assert fw_j is not None and fw_k is not None
+            return None, Message("why.plain_not_measure", gpus=int(r.gpus or 0), framework=fw_j.name,
                                  need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB,
-                                 measure=_measure_msg(int(grid["opt"][k]), d.framework),
+                                 measure=_measure_msg(int(grid["opt"][k]), fw_k),
                                  measure_gib=grid["mem"][k] / GiB)
         why = _why_not(cat, devs, grid, sel, np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0), r, set(),
                        _measures_elsewhere(cat, m, r, devs, grid, sel))
@@ -1666,7 +1795,7 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     # plan's objective fastest ranks by hours (set-up the same on a fixed device and card count): the most tokens/s,
     # equal speeds in plan's order (stable sort over the grid), then plan's evidence step
     i = _fastest_passing(error_bands, r, devs, grid, sel)
-    fw = d.framework
+    fw = _row_device(cat, d, grid, i).framework  # every framework searched (full, pretrain): the row's
     tp = int(grid["tp"][i])
     return Layout(
         device=acc.id, framework=fw.id if fw else "", gpus=int(grid["gpus"][i]), tp=tp, pp=int(grid["pp"][i]),
@@ -1797,6 +1926,7 @@ def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
 def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost: float, cost_max: float,
                offer: Offer, mig: float, one_off: float, total: float, req: PlanRequest, training: bool,
                cat: Catalog, today: dt.date) -> Plan:
+    d = _row_device(cat, d, grid, i)  # the framework this row was searched under
     gpus = int(grid["gpus"][i])
     warnings: list[Message] = []
     scaling = float(grid["scaling"][i])
@@ -2226,14 +2356,15 @@ def _measures_elsewhere(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list
         return out
     fitting = set(grid["dev"][sel].tolist())
     todo = [i for i, d in enumerate(devs) if d.excluded is None and d.framework is not None and i not in fitting
-            and (grid["dev"] == i).any() and _optimizer_options(d.framework, d.stack, req) == [OPT_PLAIN]]
+            and (grid["dev"] == i).any()
+            and all(_optimizer_options(f, d.stack, req) == [OPT_PLAIN] for f in _searched(d))]
     for f in sorted(cat.frameworks, key=lambda f: req.task not in f.default_for):  # the task's usual one first
-        cands = [devs[i] for i in todo if devs[i].acc.id not in out and devs[i].framework is not f
+        cands = [devs[i] for i in todo if devs[i].acc.id not in out and f not in _searched(devs[i])
                  and req.task in f.tasks and devs[i].stack.id in f.stacks and _runs_pins(f, req)
                  and _optimizer_options(f, devs[i].stack, req) != [OPT_PLAIN]]
         if not cands:
             continue
-        g, _ = _train_grid(cat, m, req, [replace(d, framework=f) for d in cands])
+        g, _ = _train_grid(cat, m, req, [replace(d, framework=f, frameworks=()) for d in cands])
         for k, d in enumerate(cands):
             ok = np.nonzero((g["dev"] == k) & g["fits"] & np.isfinite(g["tok_s"]) & (g["opt"] != OPT_PLAIN))[0]
             if ok.size:  # the fewest cards, then the most headroom
@@ -2279,7 +2410,8 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
             if no_speed.size and "opt" in grid and d.framework is not None:
                 # it fits only with a measure whose time the kernel cannot estimate (offload: no PCIe rate)
                 j = int(no_speed[np.lexsort((grid["mem"][no_speed] / grid["usable"][no_speed], grid["gpus"][no_speed]))[0]])
-                reason, tier = Message("why.measure_no_speed", measure=_measure_msg(int(grid["opt"][j]), d.framework),
+                fw_j = _row_device(cat, d, grid, j).framework or d.framework  # the framework that row ran
+                reason, tier = Message("why.measure_no_speed", measure=_measure_msg(int(grid["opt"][j]), fw_j),
                                        gpus=int(grid["gpus"][j]), device=_device_name(d.acc),
                                        need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB), 2
             elif limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
@@ -2293,6 +2425,7 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 tier, far = 1, max(_limit_miss(bit, grid, j, req) for bit, j in limits)
             elif mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
+                d = _row_device(cat, d, grid, j)  # the leanest row's framework names it (every one searched)
                 tier, far = 2, float(grid["mem"][j] / max(grid["usable"][j], 1.0))
                 largest = min(d.acc.max_cards_per_node,
                               max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers),
@@ -2603,6 +2736,7 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             # (final buyer check 2); the fewest cards, then the most headroom
             j = int(slow[np.lexsort((grid["mem"][slow] / grid["usable"][slow], grid["gpus"][slow]))[0]])
             d = devs[int(grid["dev"][j])]
+            d = _row_device(cat, d, grid, j) if cat is not None else d
             if d.framework is not None:
                 tips.append(Message("relax.measure_no_speed_lighter" if lighter else "relax.measure_no_speed",
                                     measure=_measure_msg(int(grid["opt"][j]), d.framework),

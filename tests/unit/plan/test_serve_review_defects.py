@@ -99,8 +99,11 @@ def test_serving_replica_too_big_suggests_lower_precision(cat, extra) -> None:  
 def test_training_no_span_hint_names_no_region_without_a_spanning_offer(cat) -> None:  # type: ignore[no-untyped-def]
     r = _plan(cat, model="llama-3.1-70b", task="full", tokens=1e8, domestic_only=True)
     assert not r.plans
-    # first: DeepSpeed's offload would fit, its time unknown without the 910B's host-link rate (final buyer check 2)
-    assert [m["id"] for m in r.relax_i18n] == ["relax.measure", "relax.no_span_lighter"]
+    # DeepSpeed's offload fits, its time unknown without the 910B's host-link rate (final buyer check 2): DeepSpeed is
+    # searched on CANN beside MindSpeed-LLM for full fine-tuning (task J1), so the hint says so itself, not as a
+    # --framework fix (relax.measure)
+    assert [m["id"] for m in r.relax_i18n] == ["relax.measure_no_speed_lighter"]
+    assert "DeepSpeed" in r.relax[0]
     assert not any("--region any" in x for x in r.relax)
 
 
