@@ -317,6 +317,8 @@ class MigrateAnswer(MigrationTCO):
     model: str = Field(description="the Hugging Face checkpoint the task downloads (training: the base, serving: "
                        "the instruction-tuned one; a full id as typed), as POST /api/plan's model_id")
     preset: str = Field(description="the catalog preset behind `model`")
+    gpus: int = Field(8, description="the cards each side's tokens/s is asked on (the request's gpus); a side's "
+                      "derived workload.gpus is fewer where no usable offer rents that many")
     from_: str = Field(alias="from", description="the device used today")
     to: str
     stack: str

@@ -192,6 +192,8 @@ class MigrateBody(JsonBody):
                               "(default 512)")
     output: int | None = Field(None, ge=1, le=1_048_576, description="task inference: output tokens per request "
                                "(default 256)")
+    gpus: int = Field(8, ge=1, le=4096, description="cards on each side (default 8): each device's tokens/s at the "
+                      "layout POST /api/plan finds for that count, optimizer offload included")
     region: Region = "cn"
     offer_kinds: OfferKinds = ("listing",)
     # `suanli migrate cost --uses`: validated by migrate.libraries.resolve_uses (at most 12, known names), as

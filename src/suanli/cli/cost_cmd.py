@@ -554,6 +554,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         input_: Annotated[int | None, typer.Option("--input", help="--task inference: prompt tokens per request (as compare; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="--task inference: output tokens per request (as compare; default 256)")] = None,
         uses: Annotated[str | None, typer.Option(help="code-level libraries, comma-separated, as migrate check's --uses: flash-attn, bitsandbytes, gptq, awq, fp8, deepspeed, … (a config.json's quant_method and attn_implementation are read by themselves)")] = None,
+        gpus: Annotated[int, typer.Option(help="cards on each side (default 8): each device's tokens/s at the layout plan finds for that count, optimizer offload included")] = 8,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -579,7 +580,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                  asked=model,  # its "model": the checkpoint the task downloads
                                  precision=precision,  # compare's serving targets: each side's row is compare's
                                  targets=ServingTargets(requests_per_s, tpot, ttft, input_, output),
-                                 libraries=libraries)  # the weeks migrate check charges for them
+                                 libraries=libraries,  # the weeks migrate check charges for them
+                                 gpus=gpus)  # each side's layout is plan's for this count
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
@@ -624,11 +626,15 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 if lay.get("layout_rule"):  # training: the default layout does not fit, the planner's one does
                     value += tr("mig.value.training_layout", tp=lay["tp"], pp=lay["pp"], zero=lay["zero"],
                                 batch=lay["batch"], recompute=lay["recompute"])
+                    if lay.get("offload_optimizer") or lay.get("optimizer") == "adamw8bit":  # plan's measure, said
+                        value += " — " + say_json(lay.get("layout_rule_i18n"), lay["layout_rule"])
                 if d.get("layout_note"):  # serving: no layout met the TPOT target, and why
                     value += " — " + say_json(d.get("layout_note_i18n"), d["layout_note"])
-                n = lay.get("gpus", 8)  # fewer than 8 when no usable offer rents 8 of the device
-                rows.append({"item": tr("mig.item.device_8", device=_device(cat, dev)) if n == 8
-                             else tr("mig.item.device_n", device=_device(cat, dev), gpus=n), "value": value})
+                asked = out.get("gpus", 8)  # --gpus; a side has fewer when no usable offer rents that many
+                n = lay.get("gpus", asked)
+                rows.append({"item": tr("mig.item.device_gpus", device=_device(cat, dev), gpus=n) if n == asked
+                             else tr("mig.item.device_fewer", device=_device(cat, dev), gpus=n, asked=asked),
+                             "value": value})
             else:
                 rows.append({"item": tr("mig.item.ratio"), "value": f"{d:.2f}"})
         rows.append({"item": tr("mig.item.verdict"), "value": say_json(out.get("verdict_i18n"), out["verdict"])})

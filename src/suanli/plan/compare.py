@@ -25,7 +25,8 @@ from suanli.estimate.memory import preallocate_fraction, weights_bytes
 from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cny_per_card_hour, job_cost,
                               job_hours_on_offer, migration_tco, period_billed_hours, rent_bill,
                               yuan_per_effective_tflops)
-from suanli.plan.request import DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, make_request
+from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
+                                 make_request)
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
                                 round_down_rate, serving_capacity, serving_layout, serving_users_capacity)
@@ -494,17 +495,25 @@ def _served_facts(lay: Layout, requests_per_s: float, capacity_tok_s: float | No
             "note": render(msg), "note_i18n": msg.to_json()}
 
 
+def _training_request(m: ModelArch, task: str, gpus: int | None, precision: str, global_batch: int,
+                      pins: dict[str, Any]) -> PlanRequest:
+    """The planner's request behind a training row (`_training_layout`) and its fewest cards (`migration_cost`)."""
+    return make_request(model=m.id, task=task, tokens=_SEARCH_TOKENS, gpus=gpus, global_batch=global_batch,
+                        precision=precision if precision in _TRAIN_PRECISIONS else None, **pins)
+
+
 def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int, precision: str, tokens: float | None,
                      global_batch: int, pins: dict[str, Any],
                      network_offers: Sequence[Offer] | None = None,
-                     error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, str | None, Message | str | None]:
+                     error_bands: dict[str, ErrorBand] | None = None,
+                     measures: bool = False) -> tuple[Workload, str | None, Message | str | None]:
     """The planner's fastest training layout on exactly `gpus` cards (`plan.search.fastest_layout`, prices aside;
     the pins apply; plan's evidence step with `error_bands`), as the `suanli estimate` workload; when none fits, the leanest plain layout (widest tp within a
-    node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why."""
-    req = make_request(model=m.id, task=task, tokens=_SEARCH_TOKENS, gpus=gpus, global_batch=global_batch,
-                       precision=precision if precision in _TRAIN_PRECISIONS else None, **pins)
+    node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why. `measures`
+    (`migrate cost`): plan's own layout there, optimizer offload or 8-bit AdamW where no plain one fits."""
+    req = _training_request(m, task, gpus, precision, global_batch, pins)
     # offers: the network(s) it runs on; bands: a layout plan would demote gives way as in plan (final buyer check 1)
-    lay, why = fastest_layout_why(cat, m, req, acc.id, network_offers, error_bands)
+    lay, why = fastest_layout_why(cat, m, req, acc.id, network_offers, error_bands, measures)
     if lay is not None:
         w = plan_workload(lay, req)
         upd: dict[str, Any] = {"tokens": tokens}
@@ -1034,6 +1043,25 @@ def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: A
             "note": render(msg), "note_i18n": msg.to_json()}
 
 
+def _fewest_cards_hint(cat: Catalog, m: ModelArch, task: str, precision: str | None, devices: Sequence[Any],
+                       gpus: int, region: str, kinds: Kinds, today: dt.date | None, stale_months: float) -> Message:
+    """`migrate cost`'s suggestion where a side does not fit on `gpus` cards: the fewest cards on which plan finds a
+    training plan on every one of `devices` (`plan.search.fewest_training_cards`: plan's search on the same usable
+    offers, optimizer offload included, each device at its default precision as the row takes it), named with the
+    flag (`--gpus`, API `gpus`); else (serving, or plan finds none on some device) the flag alone."""
+    if task == "inference":
+        return Message("mig.fewest_cards_serving", field="gpus")
+    from suanli.plan.search import fewest_training_cards
+
+    counts = [fewest_training_cards(cat, m, _training_request(
+        m, task, None, precision or default_precision(m, acc, lookup.stack(cat, acc.stack), task),
+        DEFAULT_GLOBAL_BATCH, {"region": region, "offer_kinds": tuple(kinds), "stale_months": stale_months}),
+        acc.id, today) for acc in devices]
+    if all(c is not None for c in counts):
+        return Message("mig.fewest_cards", gpus=max(c or 0 for c in counts), field="gpus")
+    return Message("mig.fewest_cards_none", field="gpus")
+
+
 #: assumed: the monthly compute spend `migrate cost` prices the saving from when none is given — seed-000 §4's worked
 #: example (¥100k a month, ¥60k saved, 2 people × 2 weeks; `plan.cost.migration_tco`), not a figure about the buyer;
 #: every answer says it and marks it as the default (`monthly_spend_default`)
@@ -1048,9 +1076,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
                    error_bands: dict[str, ErrorBand] | None = None, asked: str | None = None,
                    precision: str | None = None, targets: ServingTargets | None = None,
-                   libraries: Sequence[LibraryUse] = ()) -> dict[str, Any]:
+                   libraries: Sequence[LibraryUse] = (), gpus: int = 8) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
-    is derived from tokens per yuan on 8 cards of each device, each rented for the whole horizon (the spend goes
+    is derived from tokens per yuan on `gpus` cards (default 8) of each device, each at the layout plan searches for
+    that count (training: plan's own, optimizer offload included where no plain AdamW layout fits, so a job plan
+    runs is costed; `_training_layout` with `measures`), each rented for the whole horizon (the spend goes
     on month after month, so an offer's minimum term counts only beyond it) from the usable offer (`region`,
     `kinds`, any billing unit) the planner would take (`fresh_first`: the cheapest fresh price, a stale one only
     when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`). With the
@@ -1079,6 +1109,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         raise InputError("saving", Message("err.must_be_between_and_the_monthly", monthly_spend=monthly_spend, saving=saving))
     if not 1 <= engineers <= 1000:
         raise InputError("engineers", Message("err.must_be_to_got", engineers=engineers))
+    if not 1 <= gpus <= 4096:  # PlanRequest's bound on a pinned card count
+        raise InputError("gpus", Message("err.must_be_a_number_in_got", lo=1, hi=4096, v=gpus))
     src, dst = lookup.accelerator(cat, from_gpu), lookup.accelerator(cat, to_gpu)
     if src.id == dst.id:
         raise InputError("to-gpu", Message("err.is_the_device_used_today_pick", dst_id=dst.id))
@@ -1089,18 +1121,19 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     known: dict[str, Any] | None = None  # the saving if the target's speed is off by its known error
     used: list[dict[str, Any]] = []
     workload_msg: Message | None = None
+    asked_gpus = gpus  # `gpus` below: the cards a side is laid out on (fewer where no usable offer rents these)
     if saving is None:
         # a bad task or precision named once; each side's layout is compare's
-        w = make_workload(task=task, gpus=8, batch=1, precision=precision or "bf16")
+        w = make_workload(task=task, gpus=gpus, batch=1, precision=precision or "bf16")
         w = w.model_copy(update={"precision": "bf16"})
-        workload_msg = (Message("mig.workload.serving_targets", gpus=8, rule=Message(
+        workload_msg = (Message("mig.workload.serving_targets", gpus=gpus, rule=Message(
                             "cmp.serving.lengths", input_field="input", output_field="output",
                             rule=serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[1],
                             input=tg.lengths[0], output=tg.lengths[1]))
                         if task == "inference" and tg.given
-                        else Message("mig.workload.serving", gpus=8, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
+                        else Message("mig.workload.serving", gpus=gpus, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
                         if task == "inference"
-                        else Message("mig.workload.training", task=task, gpus=8, task_field="task"))
+                        else Message("mig.workload.training", task=task, gpus=gpus, task_field="task"))
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         w8 = w
@@ -1111,12 +1144,13 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             if not dev_offers:
                 raise InputError("saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds),
                                                    field="saving"))
-            # the layout on 8 cards, else on the most cards one usable offer can rent (`offers.max_cards`): the
-            # saving is tokens per yuan, priced only on offers that can rent the layout (`offers.can_rent`,
-            # compare's and plan's rule), never on an 8-card machine that exists only as 1-card rentals
+            # the layout on the cards asked (`gpus`, default 8), else on the most cards one usable offer can rent
+            # (`offers.max_cards`): the saving is tokens per yuan, priced only on offers that can rent the layout
+            # (`offers.can_rent`, compare's and plan's rule), never on an 8-card machine that exists only as 1-card
+            # rentals
             cards_per_node = acc.max_cards_per_node
-            holds = max(min(offer_q.max_cards(o, cards_per_node), 8) for o in dev_offers)
-            for gpus in dict.fromkeys((8, holds)):
+            holds = max(min(offer_q.max_cards(o, cards_per_node), asked_gpus) for o in dev_offers)
+            for gpus in dict.fromkeys((asked_gpus, holds)):
                 w, layout_why = w8.model_copy(update={"gpus": gpus}), None
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
@@ -1127,7 +1161,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                     break
             if not rentable:
                 raise InputError("saving", Message("error.saving_no_rent", side_field=side.replace("-", "_"), field="saving",
-                                                   device=both(acc.name, acc.name_zh or acc.name), gpus=8, holds=holds))
+                                                   device=both(acc.name, acc.name_zh or acc.name), gpus=asked_gpus,
+                                                   holds=holds))
             found = fresh_first(((c.cost_cny, o, c) for o in rentable for c in (job_cost(o, gpus, rent_h),)),
                                 today, stale_months)
             assert found is not None
@@ -1137,30 +1172,46 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 # compare's training row on these cards, the one function (`_training_layout`: the planner's fastest
                 # layout, `compare`'s default global batch, plan's evidence step with the bands; else the leanest
                 # plain one), searched on the network compare searches it on (`_networks`/`_on_network`: a multi-node
-                # job on the renting offer's, else none), at the device's default precision as compare takes it
+                # job on the renting offer's, else none), at the device's default precision as compare takes it;
+                # with `measures`, the layout plan plans there: optimizer offload or 8-bit AdamW where no plain
+                # AdamW layout fits (task K 2026-12-01: plan ranked 8× H800 with ZeRO-3 + offload first for
+                # Qwen2.5-72B full while migrate cost refused "does not fit on 8 × H800")
                 net = (offer_q.offer_network_gbit_per_s(offer) if gpus > cards_per_node else None)
                 prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), task)
                 w, fw, twhy = _training_layout(cat, m, acc, task, gpus, prec, None, DEFAULT_GLOBAL_BATCH, {},
-                                               _on_network(priced, acc, net), error_bands)
+                                               _on_network(priced, acc, net), error_bands, measures=True)
                 if net is not None:  # estimated on that network, as `_priced_job` estimates compare's row
                     w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
                 rule = Message("mig.layout_rule.fastest" if twhy is None else "mig.layout_rule.leanest", gpus=gpus)
+                fw_row = next((f for f in cat.frameworks if f.id == fw), None)
+                if twhy is None and fw_row is not None and (w.offload_optimizer or w.optimizer == "adamw8bit"):
+                    rule = Message("mig.layout_rule.measure", gpus=gpus, measure=Message(
+                        "measure.offload" if w.offload_optimizer else "measure.adamw8bit", framework=fw_row.name))
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "pp": w.pp, "zero": w.zero, "batch": w.batch,
                           "recompute": w.recompute, "framework": fw,
+                          # plan's memory-saving measure where plain AdamW does not fit these cards
+                          "offload_optimizer": w.offload_optimizer, "optimizer": w.optimizer,
                           "layout_rule": render(rule), "layout_rule_i18n": rule.to_json()}
             est = estimate(cat, m, acc, w, dict(error_bands or {}))
             e = est.contract()
             evidence = _speed_evidence(cat, est)
             if e["memory"]["fits"] is False:  # a layout that does not fit never runs: no speed, ratio or verdict
-                # on fewer cards than 8: the refusal says which side no usable offer rents 8 of
-                raise InputError("saving", Message("error.saving_no_fit" if gpus == 8 else "error.saving_no_fit_fewer",
-                                                   model=m.id, gpus=gpus, side_field=side.replace("-", "_"), field="saving",
+                # on fewer cards than asked: the refusal says which side no usable offer rents them of; the model
+                # named as the checkpoint the task downloads (plan's `checkpoint_id`), and the fewest cards on which
+                # plan fits it on both devices (`--gpus`)
+                raise InputError("saving", Message("error.saving_no_fit" if gpus == asked_gpus
+                                                   else "error.saving_no_fit_fewer",
+                                                   model=lookup.checkpoint_id(m, task, asked), gpus=gpus,
+                                                   asked=asked_gpus, side_field=side.replace("-", "_"), field="saving",
                                                    device=both(acc.name, acc.name_zh or acc.name),
                                                    precision=est.workload.precision,
                                                    need_gib=e["memory"]["needed_bytes"] / 2**30
                                                    if e["memory"]["needed_bytes"] is not None
                                                    else e["memory"]["per_gpu_gib"],
-                                                   usable_gib=(e["memory"]["usable_bytes"] or 0) / 2**30))
+                                                   usable_gib=(e["memory"]["usable_bytes"] or 0) / 2**30,
+                                                   hint=_fewest_cards_hint(cat, m, task, precision, (src, dst),
+                                                                           asked_gpus, region, kinds, today,
+                                                                           stale_months)))
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
             if not tps:
                 raise InputError("saving", Message("error.saving_no_speed", device=acc.id, field="saving"))
@@ -1188,6 +1239,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                                       lookup.stack(cat, src.stack))  # both sides' known bias
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
     return {"model": lookup.checkpoint_id(m, task, asked), "preset": m.id,  # what the task downloads; the preset
+            "gpus": asked_gpus,  # the cards each side's tokens/s is asked on (`--gpus`; fewer where none rents them)
             "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
             "weeks_reason_i18n": why_msg.to_json(), "task": task,
             "workload_note": render(workload_msg) if workload_msg else None,

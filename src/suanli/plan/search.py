@@ -99,7 +99,8 @@ if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
     from suanli.migrate.libraries import LibraryUse
 
 __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
-           "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks", "DEMOTION_COST_FACTOR",
+           "fewest_training_cards", "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks",
+           "DEMOTION_COST_FACTOR",
            "capacity_configs", "error_rule", "latency_margin_pct", "margin_warned", "rate_thin", "warn_limit",
            "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout", "why_not_reasons"]
 
@@ -1752,14 +1753,40 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     return lay, render(why) if why is not None else ""
 
 
+def fewest_training_cards(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                          today: dt.date | None = None) -> int | None:
+    """The fewest cards of `device` on which plan finds a training plan: the search `plan` runs (`_devices` on the
+    request's usable offers, `_train_grid`, `_price`) over every count it searches (`req.gpus` ignored: GPU_COUNTS
+    up to `req.max_gpus`), a configuration that fits with a speed (optimizer offload and 8-bit AdamW included where
+    plan plans them, `_keep_fallbacks`) and that an offer can rent; None where there is none. `migrate cost`'s refusal
+    at a count that does not fit names it (task K 2026-12-01)."""
+    arch.require_llm(m, f"task {req.task}")
+    if req.task == "inference":
+        raise InputError("task", Message("err.fastest_layout_picks_training_layouts"))
+    acc = lookup.accelerator(cat, device)
+    r = req.model_copy(update={"devices": (acc.id,), "gpus": None, "domestic_only": False, "vendors": (),
+                               "stacks": (), "allow_migration": True})
+    offers = usable_offers(cat, r.region, r.offer_kinds, None if r.billing == "any" else r.billing)
+    devs = _devices(cat, m, r, offers)
+    if devs[0].excluded is not None:
+        return None
+    grid, _ = _train_grid(cat, m, r, devs)
+    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
+    rented = _price(devs, grid, sel, r, today or dt.date.today(), np.zeros(sel.shape))["offer"] >= 0
+    return int(grid["gpus"][sel][rented].min()) if rented.any() else None
+
+
 def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
                        network_offers: Sequence[Offer] | None = None,
-                       error_bands: dict[str, ErrorBand] | None = None) -> tuple[Layout | None, Message | None]:
+                       error_bands: dict[str, ErrorBand] | None = None,
+                       measures: bool = False) -> tuple[Layout | None, Message | None]:
     """`fastest_layout` with its why as a `Message` (any language): when no plain AdamW layout fits but optimizer
     offload or 8-bit AdamW would (the planner plans those), the why says so. `network_offers`: a multi-node row is
     evaluated on these offers' inter-node networks (compare: one network at a time), as plan evaluates it.
     `error_bands`: the layout is chosen by plan's evidence step (`evidence_pick`): the fastest that passes the evidence
-    checks where it takes at most DEMOTION_COST_FACTOR times the hours of the fastest (final buyer check 1)."""
+    checks where it takes at most DEMOTION_COST_FACTOR times the hours of the fastest (final buyer check 1).
+    `measures`: the layout plan itself plans on these cards, optimizer offload or 8-bit AdamW where no plain AdamW
+    layout fits (`_keep_fallbacks`; `migrate cost`: the job plan would run); else plain AdamW only (compare)."""
     if req.gpus is None:
         raise InputError("gpus", Message("err.fastest_layout_needs_the_card_count"))
     arch.require_llm(m, f"task {req.task}")
@@ -1775,9 +1802,10 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     if network_offers is not None:
         d.offers = list(network_offers)  # only the networks (`_networks`); nodes stay joinable (`unpriced`)
     grid, _ = _train_grid(cat, m, r, devs)
-    # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving fallback
+    # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving
+    # fallback; with `measures` plan's own rows (a measure only where no plain layout fits these cards)
     plain = grid["opt"] == OPT_PLAIN
-    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]) & plain)[0]
+    sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]) & (plain | measures))[0]
     if sel.size == 0:
         measure = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]) & ~plain)[0]
         if measure.size and plain.any() and d.framework is not None:  # plain AdamW does not fit, a measure would

@@ -562,6 +562,7 @@ function renderMigrate(r) {
     if (lay.replicas) v += t("mig.value.serving_layout", {tp: lay.tp, replicas: lay.replicas, batch: lay.batch});
     if (lay.served_batch) v += t("mig.value.serves", {rps: lay.requests_per_s, batch: lay.served_batch});
     if (lay.layout_rule) v += t("mig.value.training_layout", {tp: lay.tp, pp: lay.pp, zero: lay.zero, batch: lay.batch, recompute: lay.recompute});
+    if (lay.layout_rule && (lay.offload_optimizer || lay.optimizer === "adamw8bit")) v += " — " + lay.layout_rule;  // plan's memory-saving measure
     if (d.layout_note) v += " — " + d.layout_note;
     rows.push([n === 8 ? t("mig.item.device_8", {device: devName(dev)}) : t("mig.item.device_n", {device: devName(dev), gpus: n}), esc(v)]);
   }
