@@ -720,9 +720,21 @@ class Framework(_Strict):
     adamw8bit_stacks: tuple[str, ...] = Field(
         (), description="stacks on which it runs an 8-bit AdamW (bitsandbytes: CUDA), with ZeRO 0 (unsharded)")
     adamw8bit_source: str | None = None
+    bf16_grad_bytes_per_param: float | None = Field(
+        None, gt=0, description="full training in bf16 (and fp8, which keeps bf16 weights): bytes per parameter of "
+        "its gradient buffer where they differ from the weights' 2 (Megatron-Core keeps main_grad in fp32 under bf16: "
+        "4); the memory kernel and the gradient all-reduce both read it (estimate.memory.grad_bytes_per_param); None: "
+        "the weights' bytes")
+    grad_bytes_source: str | None = None
     default_for: tuple[str, ...] = Field((), description="tasks for which this is the framework most teams use")
     source: str
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _grad_bytes_cited(self) -> Framework:
+        if (self.bf16_grad_bytes_per_param is None) != (self.grad_bytes_source is None):  # a number names its source
+            raise ValueError(f"bf16_grad_bytes_per_param and grad_bytes_source of {self.id} go together")
+        return self
 
 
 class JobSetup(_Strict):

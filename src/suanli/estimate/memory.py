@@ -32,6 +32,7 @@ __all__ = [
     "MEASURED_AS",
     "measured_quantity_bytes",
     "nominal_params",
+    "grad_bytes_per_param",
     "needed_bytes",
     "prefill_chunk_tokens",
     "preallocate_fraction",
@@ -251,6 +252,19 @@ def storage_precision(precision: str) -> str:
 _OPTIMIZER_BYTES_PER_PARAM = {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}
 
 
+def grad_bytes_per_param(cat: Catalog | None, w: Workload) -> float:
+    """Bytes per parameter of full training's gradients, in memory and in the data-parallel reduce alike: the
+    framework's gradient buffer where its catalog row says it differs from the weights (frameworks.yaml
+    bf16_grad_bytes_per_param: Megatron-Core, NeMo and MindSpeed-LLM keep main_grad in fp32 under bf16 and reduce it
+    in fp32, megatron-grad-fp32), else the weights' storage bytes (ZeRO paper §3.1: 2Ψ fp16 gradients). The one place
+    both the memory kernel and the training step kernel read it."""
+    prec = storage_precision(w.precision)
+    fw = next((f for f in cat.frameworks if f.id == w.framework), None) if cat is not None and w.framework else None
+    if prec == "bf16" and fw is not None and fw.bf16_grad_bytes_per_param is not None:
+        return fw.bf16_grad_bytes_per_param
+    return weight_bytes_per_param(prec)
+
+
 def _lora_input_width(m: ModelArch, targets: str) -> float:
     """Summed input width of the linears LoRA adapts in one layer, per token (as arch.lora_params counts them:
     separate q, k, v, o; a fused QKV projection, Qwen 1 c_attn, has one h-wide input where this counts 3h + a·d)."""
@@ -266,7 +280,8 @@ def _lora_input_width(m: ModelArch, targets: str) -> float:
     return width
 
 
-def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
+def training_memory_terms(m: ModelArch, w: Workload, cat: Catalog | None = None) -> TrainingMemoryTerms:
+    """`cat` supplies the framework's gradient bytes (`grad_bytes_per_param`); without it, the weights' bytes."""
     arch.require_llm(m, f"task {w.task}")
     p = param_count(m)
     prec = storage_precision(w.precision)
@@ -285,10 +300,13 @@ def training_memory_terms(m: ModelArch, w: Workload) -> TrainingMemoryTerms:
         # pure bf16 training (torchtune single-device recipes, `master_weights` False) keeps no fp32 copy
         master = 4.0 if prec != "fp32" and w.master_weights else 0.0
         weights = p.total * weight_bytes_per_param(prec)
-        grads = p.total * weight_bytes_per_param(prec)
+        # gradients in the framework's buffer dtype: fp32 main_grad under Megatron-family bf16 (megatron-grad-fp32),
+        # not sharded by their distributed optimizer (ZeRO 1: dist_optimizer.md's 6 + 12/d bytes for bf16 + fp32 grads)
+        grad_b = grad_bytes_per_param(cat, w)
+        grads = p.total * grad_b
         optimizer = p.total * (master + _OPTIMIZER_BYTES_PER_PARAM[w.optimizer])
         # gradients alive when backward starts: the lm_head's (the first weight gradient produced)
-        head = (p.lm_head or p.embedding) * weight_bytes_per_param(prec)
+        head = (p.lm_head or p.embedding) * grad_b
         if w.optimizer_in_backward:
             # the step runs in each parameter's gradient hook and frees the gradient (torchtune optimizer_in_bwd,
             # PyTorch "How to save memory by fusing the optimizer step into the backward pass"): at most the
@@ -420,8 +438,8 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     return {"weights": weights, "gradients": g, "optimizer": optimizer, "activations": a, "logits": lg}
 
 
-def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[Message], int]:
-    t = training_memory_terms(m, w)
+def _training(m: ModelArch, w: Workload, cat: Catalog | None = None) -> tuple[dict[str, float], list[Message], int]:
+    t = training_memory_terms(m, w, cat)
     parts = training_memory(t, w.tp, w.pp, w.dp, w.ep, w.zero, RECOMPUTE.index(w.recompute), w.batch, w.grad_accum,
                             vpp=w.vpp, cp=w.cp)
     out = {k: float(v) for k, v in parts.items()}
@@ -438,6 +456,9 @@ def _training(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[Message
         notes.append(Message("est.note.optimizer_in_backward"))
     if w.precision == "fp8":
         notes.append(Message("est.note.fp8_training"))
+    if w.task not in ("lora", "qlora") and w.framework and (grad_b := grad_bytes_per_param(cat, w)) != \
+            weight_bytes_per_param(storage_precision(w.precision)):
+        notes.append(Message("est.note.grads_fp32", framework=w.framework, bytes=grad_b))
     start = out["activations"] > 0 or out["logits"] > 0
     notes.append(Message("est.note.peak_start" if start else "est.note.peak_end"))
     return out, notes, t.trainable
@@ -549,7 +570,7 @@ def estimate_memory(
         parts, notes = _seed(m, w)
         parts = {k: v / (w.tp * w.pp) for k, v in parts.items()}
     elif w.training:
-        parts, notes, trainable = _training(m, w)
+        parts, notes, trainable = _training(m, w, cat)
     else:
         parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine))
     host = None

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.estimate import arch
 from suanli.estimate.efficiency import Efficiency, efficiency
-from suanli.estimate.memory import storage_precision, weights_bytes
+from suanli.estimate.memory import grad_bytes_per_param, storage_precision, weights_bytes
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import (
     QUANTIZED,
@@ -545,7 +545,8 @@ class TrainingSpeedTerms:
     offload_h2d_bytes: float = 0.0
 
 
-def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
+def training_speed_terms(m: ModelArch, w: Workload, cat: Catalog | None = None) -> TrainingSpeedTerms:
+    """`cat` supplies the framework's gradient bytes (memory.grad_bytes_per_param); without it, the weights' bytes."""
     arch.require_llm(m, f"task {w.task}")
     model_fpt = training_flops_per_token(m, w.seq)
     attn = arch.attention_flops_per_token(m, w.seq)
@@ -566,8 +567,10 @@ def training_speed_terms(m: ModelArch, w: Workload) -> TrainingSpeedTerms:
         # the model FLOPs of the task, the ones MFU counts (training_step's "mfu"): 6N full, 4N LoRA — not 6N for LoRA,
         # which printed model FLOPs above the hardware FLOPs (buyer review 2026-12-01; active parameters for MoE in both)
         model_flops_per_token=task_fpt,
-        # data parallel: all-reduce of the 16-bit gradients of trainable parameters (fp32 for LoRA adapters)
-        grad_comm_bytes=trainable * (4.0 if lora else act_b),
+        # data parallel: all-reduce of the trainable parameters' gradients in their buffer's dtype, the bytes the memory
+        # kernel counts (memory.grad_bytes_per_param: 16-bit, or fp32 where Megatron-Core reduces main_grad in fp32,
+        # megatron-grad-fp32); fp32 for LoRA adapters
+        grad_comm_bytes=trainable * (4.0 if lora else grad_bytes_per_param(cat, w)),
         weight_comm_bytes=weights_bytes(m, "nf4" if w.task == "qlora" else storage_precision(w.precision)),
         hidden_act_bytes=(m.hidden_size or 0) * act_b,
         layers=m.num_layers or 0,
@@ -750,7 +753,7 @@ def training_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> TrainingSpeed:
     """One workload through `training_step` (size-1 arrays: the very kernel the planner searches with)."""
-    t = training_speed_terms(m, w)
+    t = training_speed_terms(m, w, cat)
     rates, e_tr = training_rates(cat, acc, w, overrides)
     f = np.float64
     k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), np.int64(w.zero), RECOMPUTE.index(w.recompute),

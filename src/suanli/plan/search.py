@@ -674,7 +674,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             continue
         w = _train_workload(req, precision, flash_attention=flash, framework=fw_id,  # framework: its train_mfu row
                             **_OPT_WORKLOAD[opt])
-        mt, st = training_memory_terms(m, w), training_speed_terms(m, w)
+        mt, st = training_memory_terms(m, w, cat), training_speed_terms(m, w, cat)
         di = np.repeat(np.array(idx), n_lay)
         L = {k: np.tile(v, len(idx)) for k, v in lay.items()}
         per_node = np.array([devs[i].acc.max_cards_per_node for i in range(len(devs))], dtype=float)[di]

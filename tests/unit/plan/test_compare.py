@@ -31,8 +31,9 @@ def _estimate_flags(row: dict[str, Any], task: str, tokens: float | None) -> dic
     if task == "inference":
         flags["engine"] = lay["engine"]
     else:
+        # the framework too: its gradient bytes (frameworks.yaml bf16_grad_bytes_per_param) and efficiency rows
         flags.update(pp=lay["pp"], vpp=lay["vpp"], ep=lay["ep"], zero=lay["zero"], recompute=lay["recompute"],
-                     grad_accum=lay["grad_accum"], tp_comm_overlap=lay["tp_comm_overlap"])
+                     grad_accum=lay["grad_accum"], tp_comm_overlap=lay["tp_comm_overlap"], framework=lay["framework"])
     return flags
 
 
