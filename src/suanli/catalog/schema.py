@@ -784,6 +784,8 @@ class EfficiencyFactor(_Strict):
     `moe_routed_overhead_s`: seconds a training step adds per routed token copy and hidden element of every MoE layer
     (forward + backward) beyond the expert GEMMs' FLOPs: router, permute/unpermute, dispatch/combine and grouped-GEMM
     scheduling scale with tokens x top_k x hidden, not with the expert width (issue 12; not a ratio).
+    `train_mfu_end_to_end`: a published whole-run MFU (communication and pipeline bubble included) on the device; no
+    kernel uses it, plan warns where a plan's implied MFU is above it (`plan.warn.mfu_above_published`).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id, or a list of
     ids where a factor measured on one chip holds for its variants only (A100 runs: the GA100 parts, not the GA102
     cards of the same family).
@@ -799,7 +801,7 @@ class EfficiencyFactor(_Strict):
     metric: Literal[
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
         "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
-        "matmul_engine_share", "linear_call_overhead_s", "moe_routed_overhead_s",
+        "matmul_engine_share", "linear_call_overhead_s", "moe_routed_overhead_s", "train_mfu_end_to_end",
     ]
     family: str = "*"
     device: str | tuple[str, ...] | None = None

@@ -49,6 +49,7 @@ __all__ = [
     "training_rates",
     "training_speed_terms",
     "training_step",
+    "training_step_of",
     "InferenceSpeed",
     "TrainingSpeed",
     "device_rates",
@@ -685,6 +686,10 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
         "compute_s": compute_s, "moe_s": moe_s, "dp_s": dp_s, "dp_exposed_s": dp_exposed, "tp_s": tp_s, "ep_s": ep_s,
         "cp_s": cp_s, "pp_p2p_s": p2p_s, "offload_s": offload_s,
         "pp_bubble_s": bubble_s, "step_s": step_s, "tokens_per_s": tok_s,
+        # every collective before overlap hides any of it (dp all-reduce or ZeRO gathers, tp, ep, cp, pipeline p2p):
+        # what the step would expose with no overlap at all (plan states it where all of it is assumed hidden)
+        "comm_s": dp_s + tp_comm + ep_s + np.where(cp > 1, cp_comm, 0.0) + np.where(pp > 1, p2p, 0.0),
+        "comm_exposed_s": dp_exposed + tp_s + ep_s + cp_s + p2p_s,
         # MFU over the FLOPs the task needs (6N full, 4N LoRA), whatever recomputation adds
         "mfu": tok_s * t.task_flops_per_token / (gpus * r["peak"]),
         "scaling": compute_s / step_s,
@@ -749,16 +754,25 @@ def training_rates(
     }, e_tr
 
 
-def training_speed(
+def training_step_of(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
-) -> TrainingSpeed:
-    """One workload through `training_step` (size-1 arrays: the very kernel the planner searches with)."""
+) -> tuple[TrainingSpeedTerms, dict[str, float], Efficiency, dict[str, Any]]:
+    """(terms, rates, train_mfu factor, `training_step`'s outputs) of one workload: size-1 arrays through the kernel
+    the planner searches with (`training_speed` and plan's per-plan figures read it)."""
     t = training_speed_terms(m, w, cat)
     rates, e_tr = training_rates(cat, acc, w, overrides)
     f = np.float64
     k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), np.int64(w.zero), RECOMPUTE.index(w.recompute),
                       f(w.batch), f(w.grad_accum), rates, vpp=f(w.vpp), cp=f(w.cp),
                       tp_overlap=np.bool_(w.tp_comm_overlap), offload=np.bool_(w.offload_optimizer))
+    return t, rates, e_tr, k
+
+
+def training_speed(
+    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+) -> TrainingSpeed:
+    """One workload through `training_step` (size-1 arrays: the very kernel the planner searches with)."""
+    t, rates, e_tr, k = training_step_of(cat, m, acc, w, overrides)
     intra, inter = links_for(cat, acc, w.gpus) if w.gpus > 1 else (None, None)
     comm = CommTimes(
         dp_s=float(k["dp_s"]),

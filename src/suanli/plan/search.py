@@ -66,6 +66,7 @@ from suanli.estimate.memory import (
 )
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
+from suanli.plan.train_evidence import plan_training_notes
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
     job_setup,
@@ -186,6 +187,20 @@ class Plan(BaseModel):
     migration_cost_cny: float
     total_cost_cny: float
     scaling_efficiency: float | None
+    # what a training plan's speed takes on trust (plan.train_evidence): None where it does not apply
+    scaling_basis: str | None = Field(None, description="'assumed (bandwidth unpublished)': a multi-node plan whose "
+                                      "offer publishes no inter-node bandwidth, scaled on the catalog's link row")
+    inter_node_link: str | None = Field(None, description="links.yaml row the inter-node scaling was taken from")
+    inter_node_bus_gb_per_s: float | None = Field(None, description="that row's default bus GB/s per node, used in "
+                                                   "place of the offer's unpublished figure")
+    mfu: float | None = Field(None, description="training: implied end-to-end MFU (tokens/s x model FLOPs per "
+                              "token / cards x dense peak)")
+    comm_hidden_s: float | None = Field(None, description="communication per step assumed fully hidden by overlap")
+    step_no_overlap_s: float | None = Field(None, description="the step with that communication exposed")
+    training_bias_pct: float | None = Field(None, description="pooled signed training-throughput error (+: the "
+                                            "estimate faster than measured; MoE cases for an MoE model)")
+    hours_if_bias: float | None = Field(None, description="hours if that error holds")
+    cost_if_bias_cny: float | None = Field(None, description="rent if that error holds")
     reason: str
     warnings: list[str]
     reason_i18n: dict[str, Any] = {}
@@ -1674,6 +1689,11 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
                       if p.offload_optimizer and (rate := assumed_cpu_adam_s(cat, p.framework)) is not None})
     if offload:  # a plan that offloads the optimizer is timed with the assumed CPU-Adam rate (frameworks.yaml)
         out.append(Message("plan.assume.cpu_adam", s=offload[0]))
+    for p in plans:  # a multi-node plan scaled on the catalog's link row: its offer publishes no bandwidth
+        if p.scaling_basis is not None:
+            name = Message.from_json(p.device_name_i18n) if p.device_name_i18n else p.device_name
+            out.append(Message("plan.assume.scaling_unpublished", rank=p.rank, gpus=p.gpus, device=name,
+                               offer=p.offer, bus=p.inter_node_bus_gb_per_s or 0.0, link=p.inter_node_link or "?"))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
     out.append(Message("plan.assume.fresh", months=req.stale_months, field="stale_months"))
     out.append(Message("plan.assume.prices", kinds=Message("list.items", items=[Message(f"price_kind.{k}")
@@ -3183,6 +3203,7 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
     the ranking explanation), and the variant an offer does not name."""
     warnings: list[Message] = []
     extras: list[Message] = []
+    late = False  # the deadline check below demoted it (plan.train_evidence then adds no second deadline reason)
     if m.kind == "llm":
         for g in _SPEED_GROUPS["inference" if req.task == "inference" else "training"]:
             sb = stack_band(bands, d.stack.id, g)
@@ -3200,6 +3221,14 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
         for group, w in _margins(bands, req, p, d):
             warnings.append(w)
             extras.append(_margin_reason(w, group))
+            late = late or (w.params.get("metric") == "deadline" and demoted(w))
+    upd: dict[str, Any] = {}
+    if m.kind == "llm" and req.task != "inference":  # what its speed takes on trust (plan.train_evidence)
+        tw, tx, upd = plan_training_notes(cat, m, req, p, d.acc, plan_workload(p, req), d.stack.id,
+                                          _stack_name(d.stack), _device_name(d.acc),
+                                          next((o for o in d.offers if o.id == p.offer), None), bands, late)
+        warnings += tw
+        extras += tx
     variant = _variant_warning(cat, m, req, p, d)
     if variant is not None:
         warnings.append(variant)
@@ -3209,12 +3238,13 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
            and j.get("id") == "plan.warn.quantization" and len(p.warnings) == len(p.warnings_i18n)
            for j in p.warnings_i18n]
     if not warnings and not any(own):
-        return p
+        return p.model_copy(update=upd) if upd else p
     kept = [(w, j) for w, j, o in zip(p.warnings, p.warnings_i18n, own) if not o]
     reason = Message.from_json(p.reason_i18n) if p.reason_i18n else p.reason
     for x in extras:
         reason = Message("plan.reason.with", reason=reason, extra=x)
     return p.model_copy(update={
+        **upd,
         "warnings": [*(w for w, _ in kept), *(render(w) for w in warnings)],
         "warnings_i18n": [*(j for _, j in kept), *(w.to_json() for w in warnings)],
         "reason": render(reason), "reason_i18n": reason.to_json() if isinstance(reason, Message) else p.reason_i18n,
