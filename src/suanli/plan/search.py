@@ -2462,6 +2462,14 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 reason, tier = Message("why.measure_no_speed", measure=_measure_msg(int(grid["opt"][j]), fw_j),
                                        gpus=int(grid["gpus"][j]), device=_device_name(d.acc),
                                        need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB), 2
+                plain = mask & (grid["opt"] == OPT_PLAIN)
+                if gap and plain.any():  # every framework's reason: the plain layout needs a node no offer spans
+                    k = int(np.argmin(np.where(plain, grid["mem"] - grid["usable"], np.inf)))
+                    dk = _row_device(cat, d, grid, k)
+                    node = Message("why.does_not_fit_node", framework=dk.framework.name if dk.framework else "?",
+                                   cards=d.acc.max_cards_per_node, need_gib=grid["mem"][k] / GiB,
+                                   usable_gib=grid["usable"][k] / GiB, cap_gib=d.capacity / GiB, gap=gap)
+                    reason = Message("why.all", parts=[node, reason])
             elif limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
                 rows = np.nonzero(mask)[0]
                 rent = _one_instance(grid, rows, devs)  # serving: what one rentable instance reaches, not a wider tp
