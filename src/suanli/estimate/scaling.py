@@ -30,7 +30,10 @@ __all__ = [
     "LinkRates",
     "allgather_s",
     "allreduce_s",
+    "bus",
     "bus_half",
+    "group_ranks_per_node",
+    "inter_share",
     "link_for",
     "link_rates",
     "links_for",
@@ -141,9 +144,34 @@ def rented_inter_node_bytes_per_s(link_bytes_per_s: Any, network_gbit_per_s: Any
     return np.where(np.isnan(cap), link_bytes_per_s, np.minimum(link_bytes_per_s, cap))
 
 
-def bus(intra_bw: Any, intra_lat: Any, inter_bw: Any, inter_lat: Any, multi_node: Any) -> tuple[Any, Any]:
-    """(bus bytes/s, latency s) of the slowest hop: hierarchical collectives are bound by the NIC per card."""
-    return (np.where(multi_node, np.minimum(intra_bw, inter_bw), intra_bw),
+def group_ranks_per_node(inner: Any, size: Any, cards_per_node: Any) -> tuple[Any, Any]:
+    """(spans nodes, ranks per node) of a communication group of `size` ranks placed `inner` ranks apart, in
+    Megatron's rank order tensor → context → expert → data → pipeline, innermost first (Megatron-Core
+    parallel_state RankGenerator, order "tp-cp-ep-dp-pp"): the data-parallel group under tp lies `tp` apart,
+    the context-parallel one `tp`, the expert one `tp·cp`, the pipeline one `tp·cp·dp`. Floats or arrays alike."""
+    inner = np.maximum(np.asarray(inner, dtype=float), 1.0)
+    multi = inner * size > cards_per_node
+    return multi, np.clip(np.floor(cards_per_node / inner), 1.0, np.maximum(size, 1.0))
+
+
+def inter_share(ranks_per_node: Any, cards_per_node: Any) -> Any:
+    """Share of the node's inter-node bandwidth a group with `ranks_per_node` of its ranks on each node can use.
+    Rail-optimized nodes give each card its own NIC (NVIDIA DGX SuperPOD reference architecture, compute fabric:
+    eight rails, one per GPU position), a card reaches the network through its own NIC at full rate (NVIDIA/nccl
+    issue #412, 2023-04: 8 A800s, one HDR NIC, 24 GB/s busbw inter-node; more NICs beside the GPUs give more), and
+    the cards/r groups of a layout reduce at the same time, so a group with r ranks per node gets r NICs' worth:
+    nccl-tests all_reduce on 4 nodes, 4 vs 8 GPUs per node: ~45 vs ~90 GB/s busbw (NVIDIA/nccl issue #1168,
+    2024-02). A group holding every card of each node keeps the node total; never above it."""
+    return np.minimum(np.asarray(ranks_per_node, dtype=float) / np.maximum(cards_per_node, 1.0), 1.0)
+
+
+def bus(intra_bw: Any, intra_lat: Any, inter_bw: Any, inter_lat: Any, multi_node: Any, ranks_per_node: Any,
+        cards_per_node: Any) -> tuple[Any, Any]:
+    """(bus bytes/s, latency s) of the slowest hop: hierarchical collectives are bound by the NICs the group
+    reaches, `inter_bw` (the node's total) × ranks per node / cards per node (`group_ranks_per_node`,
+    `inter_share`)."""
+    inter = inter_bw * inter_share(ranks_per_node, cards_per_node)
+    return (np.where(multi_node, np.minimum(intra_bw, inter), intra_bw),
             intra_lat + np.where(multi_node, inter_lat, 0.0))
 
 
@@ -172,30 +200,40 @@ def ring_allgather_s(size_bytes: Any, n: Any, bw: Any, lat: Any, half: Any = 0.0
                     lat + (n - 1) / n * size_bytes / busbw_at(size_bytes, bw, half, LL_SHARE_ALLGATHER), 0.0)
 
 
-def _bus(intra: Link, inter: Link | None) -> tuple[float, float, float]:
-    """(bus bytes/s, latency s, S_half bytes) of the slowest hop: hierarchical collectives are bound by the NIC
-    per card."""
+def _bus(intra: Link, inter: Link | None, share: float = 1.0) -> tuple[float, float, float]:
+    """(bus bytes/s, latency s, S_half bytes) of the slowest hop: hierarchical collectives are bound by the NICs
+    the group reaches (`share` of the node's total: `inter_share`)."""
     bw = intra.bus_gb_per_s.value
     lat = intra.latency_us.value
     half = half_bytes(intra)
     if inter is not None:
-        bw = min(bw, inter.bus_gb_per_s.value)
+        bw = min(bw, inter.bus_gb_per_s.value * share)
         lat += inter.latency_us.value
         half = max(half, half_bytes(inter))
     return bw * GB, lat * 1e-6, half
 
 
-def allreduce_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
-    """Ring all-reduce of S bytes over n ranks on these links (see ring_allreduce_s)."""
+def _scalar_share(n: int, inner: int, cards_per_node: int | None) -> float:
+    """The scalar paths' share of the inter-node link (`group_ranks_per_node`; None: the group holds every card
+    of each node)."""
+    if cards_per_node is None:
+        return 1.0
+    return float(inter_share(group_ranks_per_node(inner, n, cards_per_node)[1], cards_per_node))
+
+
+def allreduce_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None, inner: int = 1,
+                cards_per_node: int | None = None) -> float:
+    """Ring all-reduce of S bytes over n ranks `inner` apart on these links (see ring_allreduce_s, `bus`)."""
     if intra is None:
         return 0.0
-    bw, lat, half = _bus(intra, inter)
+    bw, lat, half = _bus(intra, inter, _scalar_share(n, inner, cards_per_node))
     return float(ring_allreduce_s(size_bytes, n, bw, lat, half))
 
 
-def allgather_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None) -> float:
-    """All-gather (or reduce-scatter) of S bytes in total on these links (see ring_allgather_s)."""
+def allgather_s(size_bytes: float, n: int, intra: Link | None, inter: Link | None = None, inner: int = 1,
+                cards_per_node: int | None = None) -> float:
+    """All-gather (or reduce-scatter) of S bytes in total on these links (see ring_allgather_s, `bus`)."""
     if intra is None:
         return 0.0
-    bw, lat, half = _bus(intra, inter)
+    bw, lat, half = _bus(intra, inter, _scalar_share(n, inner, cards_per_node))
     return float(ring_allgather_s(size_bytes, n, bw, lat, half))

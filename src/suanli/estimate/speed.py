@@ -28,6 +28,7 @@ from suanli.estimate.scaling import (
     CommTimes,
     bus,
     bus_half,
+    group_ranks_per_node,
     link_rates,
     links_for,
     ring_allgather_s,
@@ -329,9 +330,14 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     `r` holds the device rates (arrays or floats): peak, bw, e_mm, e_bw, e_stream, overhead, intra_bw,
     intra_lat, inter_bw, inter_lat, cards_per_node, linear_call_s. Tensor parallel splits each layer's weights and
     work; pipeline stages run one after another for one token, so pp does not shorten a step."""
-    multi = tp * ep > r["cards_per_node"]
-    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
-    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), multi)  # bus bandwidth's size curve
+    # each group's bus from its ranks per node (tensor innermost, then expert: scaling.group_ranks_per_node)
+    cpn = r["cards_per_node"]
+    tp_multi, tp_rpn = group_ranks_per_node(1.0, tp, cpn)
+    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], tp_multi, tp_rpn, cpn)
+    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), tp_multi)  # bus bandwidth's size curve
+    ep_multi, ep_rpn = group_ranks_per_node(tp, ep, cpn)
+    ep_bw, ep_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], ep_multi, ep_rpn, cpn)
+    ep_half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), ep_multi)
     b, i, o = batch, t.input, t.output
     # the engine's per-forward overhead, plus a per-call host cost for each linear layer where its kernel for this
     # precision has one (r["linear_call_s"]: 0 for every engine but transformers' fine-grained FP8Linear)
@@ -348,7 +354,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3); expert
     # parallel: dispatch + combine all-to-alls of the top-k hidden states (GShard, Lepikhin et al. 2020 §3.2)
     pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat, half)
-    pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, busbw, lat, half)
+    pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
     prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + overhead
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
@@ -362,7 +368,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     dc_memory = (dc_bytes + dc_kv * (t.attention_kv_reads + (kv_rep - 1.0) * t.kv_cache_reads_in_kernel) / sm_share
                  ) / (r["bw"] * r["e_bw"]) / tp
     dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat, half)
-    dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, busbw, lat, half)
+    dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
         r["bw"] * r["e_stream"]) / tp
     # the linear layers' GEMMs and the attention kernel are separate kernels that run one after the other, so each
@@ -611,13 +617,15 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # ranks (Megatron-Core splits a sequence into 2·cp chunks so causal work is even)
     rank_tokens = micro_tokens / cp
     compute_s = micro_tokens * grad_accum * hw / (tp * pp * cp) / (r["peak"] * r["eff"])
-    multi = gpus > r["cards_per_node"]
-    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi)
-    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), multi)  # bus bandwidth's size curve
     grad = t.grad_comm_bytes / (tp * pp)
     # the gradients are reduced (and ZeRO shards kept) over the dp × cp ranks that hold the same weights
-    # (Megatron-Core: the data-parallel group with context parallelism)
+    # (Megatron-Core: the data-parallel group with context parallelism), `tp` ranks apart: across nodes they reach
+    # only their ranks-per-node share of the node's NICs (scaling.group_ranks_per_node; tp8 on 8-card nodes: 1/8)
     dp_ranks = dp * cp
+    cpn = r["cards_per_node"]
+    multi, rpn = group_ranks_per_node(tp, dp_ranks, cpn)
+    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi, rpn, cpn)
+    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), multi)  # bus bandwidth's size curve
     # ZeRO-3 / FSDP: every micro-batch all-gathers the sharded weights for forward and again for backward
     # (frozen base weights included), then gradients are reduce-scattered once per step (Rajbhandari et al.
     # 2020, ZeRO §7.2.2); the all-gathers are prefetched, so they overlap forward and backward compute alike.
@@ -644,7 +652,12 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
         r["peak"] * r["eff"])
     tp_s = np.where(tp_overlap & (tp > 1), np.maximum(0.0, tp_comm - gemm_s), tp_comm)
     # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
-    ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(rank_tokens * t.a2a_bytes_per_token, ep, busbw, lat, half)
+    # (Megatron's expert group: ep ranks tp·cp apart)
+    ep_multi, ep_rpn = group_ranks_per_node(tp * cp, ep, cpn)
+    ep_bw, ep_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], ep_multi, ep_rpn, cpn)
+    ep_half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), ep_multi)
+    ep_s = 4 * (t.moe_layers / pp) * grad_accum * ring_allgather_s(
+        rank_tokens * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
     # MoE routed-token work beyond the expert GEMMs' FLOPs (router, permute/unpermute, grouped-GEMM scheduling): it scales
     # with tokens x top_k x hidden, not with the expert width, so fine-grained MoE pays it most; r["moe_routed_s"] per
     # routed element, fitted (Megatron-Bridge 25.11: MoE at 121-233 vs dense 719-744 model TFLOP/s/GPU on H100 with
@@ -656,8 +669,9 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # blocks pass round the ring while the attention of the block in hand is computed), so it hides behind the
     # attention core's own compute and only the rest is exposed. Ranks tp·cp apart sit in one node when tp·cp fits
     # (Megatron's rank order: tensor, then context parallel)
-    cp_bw, cp_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], tp * cp > r["cards_per_node"])
-    cp_half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), tp * cp > r["cards_per_node"])
+    cp_multi, cp_rpn = group_ranks_per_node(tp, cp, cpn)
+    cp_bw, cp_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], cp_multi, cp_rpn, cpn)
+    cp_half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), cp_multi)
     cp_comm = 3 * (t.layers / pp) * grad_accum * ring_allgather_s(
         micro_tokens * t.kv_bytes_per_token_layer / tp, cp, cp_bw, cp_lat, cp_half)
     attn_s = micro_tokens * grad_accum * t.attn_flops_per_token / (tp * pp * cp) / (r["peak"] * r["eff"])
@@ -667,8 +681,11 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # context parallelism; the interleaved schedule has v× as many (ibid. §2.2.2). Plain 1F1B waits on them;
     # interleaved Megatron overlaps them with other chunks' compute (overlap_p2p_comm, valid only with VP > 1; set in
     # NeMo's Llama 2 70B launcher config), so there only what exceeds the compute shows
+    # a hop crosses nodes when the whole layout does (pipeline outermost); a send/recv pair across nodes has one rank
+    # on each, so each rank reaches its own NIC only (ranks per node 1: scaling.inter_share)
     p2p_bytes = rank_tokens * t.hidden_act_bytes / tp
-    p2p = 2 * vpp * grad_accum * (lat + p2p_bytes / busbw)
+    p2p_bw, p2p_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], gpus > cpn, 1.0, cpn)
+    p2p = 2 * vpp * grad_accum * (p2p_lat + p2p_bytes / p2p_bw)
     p2p_s = np.where(pp > 1, np.where(vpp > 1, np.maximum(0.0, p2p - compute_s), p2p), 0.0)
     # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B); the interleaved schedule with
     # v model chunks per device shrinks it to (p − 1)/(m·v) (ibid. §2.2.2)

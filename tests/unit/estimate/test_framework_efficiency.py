@@ -76,8 +76,9 @@ def test_fp8_row_is_derived_from_the_bf16_fit(cat: Catalog) -> None:
 
 
 def test_fit_is_the_grid_minimum_on_its_rows(cat: Catalog) -> None:
-    """0.565 minimises the mean |log error| over the three in-sample BF16 rows (scripts/fit_engine_factors.py, step
-    0.005), each within 5 %; none of them is held out."""
+    """0.59 minimises the mean |log error| over the three in-sample BF16 rows (scripts/fit_engine_factors.py, step
+    0.005), each within 7 % (-0.7, +6.5, +0.4 % since each group gets its ranks-per-node share of the NICs; within 5 %
+    before); none of them is held out."""
     cases = _cases("published_cases_fp8_train.yaml")
 
     def loss(v: float) -> tuple[float, list[float]]:
@@ -94,7 +95,7 @@ def test_fit_is_the_grid_minimum_on_its_rows(cat: Catalog) -> None:
 
     v = _row(cat, "mfu-hopper-megatron").value
     here, errs = loss(v)
-    assert all(abs(x) < 0.05 for x in errs)
+    assert all(abs(x) < 0.07 for x in errs)
     assert here <= loss(v - 0.005)[0] and here <= loss(v + 0.005)[0]
 
 
@@ -108,7 +109,9 @@ def test_a_case_with_a_stated_layout_carries_its_framework(cat: Catalog) -> None
     _, with_fw = _predict(cat, c, "default", VALIDATION)
     _, without = _predict(cat, bare, "default", VALIDATION)
     assert with_fw is not None and without is not None
-    assert with_fw / without == pytest.approx(1 / 0.95, rel=0.2) and with_fw > without
+    # an 8-card compute-bound run: the speed follows the two rows' ratio (0.59 / 0.465)
+    ratio = _row(cat, "mfu-hopper-megatron").value / _row(cat, "mfu-hopper").value
+    assert with_fw / without == pytest.approx(ratio, rel=0.02) and with_fw > without
     e = estimate(cat, lookup.model(cat, c["model"]), lookup.accelerator(cat, c["device"]),
                  make_workload(**case_workload_kwargs(c)), strict_context=False)
     assert e.training is not None and e.training.efficiencies[0].factor_id == "mfu-hopper-megatron"

@@ -41,14 +41,16 @@ def test_interleaving_divides_the_bubble_by_v(cat) -> None:
 
 def test_pipeline_sends_are_exposed_in_1f1b_and_v_times_more_but_hidden_when_interleaved(cat) -> None:
     t, r, k1, w = _step(cat, "llama-2-70b", "h100-sxm", gpus=64, tp=4, pp=4, grad_accum=32)
-    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], True)
+    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], True, 1.0, r["cards_per_node"])
+    # a send/recv pair across nodes has one rank on each: one NIC's share of the node's (scaling.inter_share)
     msg = 4096 * t.hidden_act_bytes / 4  # b·s·h/t with the scatter/gather optimization
     assert float(k1["pp_p2p_s"]) == pytest.approx(2 * 32 * (lat + msg / busbw))
     # a toy device whose compute is tiny: the interleaved sends (v× as many) show beyond the compute
     slow = {**r, "inter_bw": r["inter_bw"] / 1e4, "intra_bw": r["intra_bw"] / 1e4}
     one = training_step(t, F(4), F(4), F(4), F(1), np.int64(0), 0, F(1), F(32), slow, vpp=F(1))
     five = training_step(t, F(4), F(4), F(4), F(1), np.int64(0), 0, F(1), F(32), slow, vpp=F(5))
-    busbw_s, lat_s = bus(slow["intra_bw"], slow["intra_lat"], slow["inter_bw"], slow["inter_lat"], True)
+    busbw_s, lat_s = bus(slow["intra_bw"], slow["intra_lat"], slow["inter_bw"], slow["inter_lat"], True, 1.0,
+                          slow["cards_per_node"])
     sends5 = 2 * 5 * 32 * (lat_s + msg / busbw_s)
     assert float(five["pp_p2p_s"]) == pytest.approx(max(0.0, sends5 - float(five["compute_s"])))
     assert float(one["pp_p2p_s"]) == pytest.approx(sends5 / 5)
@@ -67,7 +69,7 @@ def test_context_parallel_splits_compute_and_reduces_gradients_over_dp_times_cp(
     assert float(k_cp["dp_s"]) == pytest.approx(float(k_dp["dp_s"]))
     # K/V all-gather forward and backward plus the reduce-scatter of their gradients, per layer and micro-batch,
     # hidden behind the attention core's compute
-    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], False)
+    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], False, 2.0, r["cards_per_node"])
     comm = 3 * t.layers * 32 * ring_allgather_s(4096 * t.kv_bytes_per_token_layer, 2, busbw, lat, r["intra_half"])
     attn = 4096 * 32 * t.attn_flops_per_token / 2 / (r["peak"] * r["eff"])
     assert float(k_cp["cp_s"]) == pytest.approx(max(0.0, comm - attn))
@@ -78,7 +80,8 @@ def test_context_parallel_exposes_what_the_attention_does_not_hide(cat) -> None:
     t, r, _, _ = _step(cat, "meta-llama/Meta-Llama-3-8B", "h100-sxm", gpus=8, cp=2, grad_accum=32)
     slow = {**r, "intra_bw": r["intra_bw"] / 1e3}
     k = training_step(t, F(1), F(1), F(4), F(1), np.int64(0), 0, F(1), F(32), slow, cp=F(2))
-    busbw, lat = bus(slow["intra_bw"], slow["intra_lat"], slow["inter_bw"], slow["inter_lat"], False)
+    busbw, lat = bus(slow["intra_bw"], slow["intra_lat"], slow["inter_bw"], slow["inter_lat"], False, 2.0,
+                     slow["cards_per_node"])
     comm = 3 * t.layers * 32 * ring_allgather_s(4096 * t.kv_bytes_per_token_layer, 2, busbw, lat, slow["intra_half"])
     attn = 4096 * 32 * t.attn_flops_per_token / 2 / (slow["peak"] * slow["eff"])
     assert comm > attn
