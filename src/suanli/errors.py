@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -232,9 +233,12 @@ def validation_message(err: Any) -> Message:
 
 def or_list(expected: str) -> str | dict[str, str]:
     """pydantic's list of allowed values ("'any', 'cn' or 'international'") in each language, as a `Message`
-    parameter takes data text: the last two joined with 或 in Chinese."""
+    parameter takes data text: in Chinese each name as code, joined with 、 and the last with 或."""
     head, sep, last = expected.rpartition(" or ")
-    return {"en": expected, "zh": f"{head} 或 {last}"} if sep else expected
+    if not sep:
+        return expected
+    names = [re.sub(r"^'(.*)'$", r"`\1`", x.strip()) for x in [*head.split(", "), last]]  # 'cn' → `cn`
+    return {"en": expected, "zh": "、".join(names[:-1]) + " 或 " + names[-1]}
 
 
 def error_text(e: BaseException, lang: str, surface: str = "cli") -> str:

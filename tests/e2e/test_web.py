@@ -80,7 +80,7 @@ def test_plan_in_english_then_chinese(page: Page, base_url: str, shots: Path) ->
     page.wait_for_selector("#plans-table tbody tr:nth-child(2)")
     reason = page.locator("#plans-table td.reason").first.inner_text()
     assert "最便宜" in reason and "cheapest" not in reason, reason
-    assert "不限地区" in page.locator("#plan-meta").inner_text()
+    assert "不限区域" in page.locator("#plan-meta").inner_text()
     page.screenshot(path=str(shots / "plan-zh.png"), full_page=True)
     page.click("#lang-toggle")
     page.wait_for_selector("html[lang='en']")

@@ -185,6 +185,7 @@ def can_rent(offer: Offer, cards_per_node: int, gpus: Any, tp: Any, serving: boo
 
 
 NETWORK_NAMES = {"none": "none", "roce": "RoCE", "infiniband": "InfiniBand", "efa": "EFA"}
+LINK_NAMES = {"hccs": "HCCS", "nvswitch": "NVSwitch", "pcie": "PCIe", "nvlink": "NVLink"}  # an intra-node link, as written
 
 
 def network_label(offer: Offer) -> str:
@@ -195,10 +196,10 @@ def network_label(offer: Offer) -> str:
 
 
 def network_text(offer: Offer) -> dict[str, str]:
-    """`network_label` in both languages, as a message parameter takes data text ('EFA，每节点每秒 3,200 吉比特')."""
+    """`network_label` in both languages, as a message parameter takes data text ('EFA，每节点 3,200 Gbit/s')."""
     name = NETWORK_NAMES[offer.inter_node_network]
     bw = offer.inter_node_gbit_per_s.value if offer.inter_node_gbit_per_s else None
-    zh = ("无" if offer.inter_node_network == "none" else name) + (f"，每节点每秒 {bw:,.0f} 吉比特" if bw else "")
+    zh = ("无" if offer.inter_node_network == "none" else name) + (f"，每节点 {bw:,.0f} Gbit/s" if bw else "")
     return {"en": network_label(offer), "zh": zh}
 
 
@@ -213,10 +214,12 @@ def scope_label(offer: Offer) -> str:
 
 
 def scope_message(offer: Offer) -> Message:
-    """`scope_label` as a message (the API's `scope_i18n`): '1 张卡', '8 卡整机（nvswitch；无节点间网络）' in Chinese."""
+    """`scope_label` as a message (the API's `scope_i18n`): '1 张卡', '8 卡整机（NVSwitch；无节点间网络）' in Chinese (the
+    link as people write it; English keeps the catalog's id)."""
     if offer.scope == "card":
         return Message("offer.scope.card") if offer.cards == 1 else Message("offer.scope.cards", cards=offer.cards)
-    link = {"en": f"{offer.intra_node_link}; ", "zh": f"{offer.intra_node_link}；"} if offer.intra_node_link else ""
+    link = ({"en": f"{offer.intra_node_link}; ", "zh": f"{LINK_NAMES.get(offer.intra_node_link, offer.intra_node_link)}；"}
+            if offer.intra_node_link else "")
     if offer.inter_node_network == "none":
         return Message("offer.scope.node", cards=offer.cards, link=link)
     return Message("offer.scope.cluster" if offer.scope == "cluster" else "offer.scope.nodes", cards=offer.cards,

@@ -240,10 +240,10 @@ def register(app: typer.Typer) -> None:
             # not when the device has a listing among the usable offers (an imported one too): the note explains none
             note = offer_q.unpriced_reason(cat, dev, lang(), offer_q.usable_offers(cat, reg, ("listing",), None, dev))
             if note:
-                console.print(f"[yellow]{label('cli.label.unpriced')}[/]{dev}: {note}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{label('cli.label.unpriced')}[/]" + tr("cli.named", name=dev, text=note), highlight=False, soft_wrap=True)
             gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev), lang())
             if gap:
-                console.print(f"[yellow]{label('cli.label.multi_node')}[/]{dev}: {gap}", highlight=False, soft_wrap=True)
+                console.print(f"[yellow]{label('cli.label.multi_node')}[/]" + tr("cli.named", name=dev, text=gap), highlight=False, soft_wrap=True)
         if total > offset + len(rows):
             console.print("[dim]" + tr("cli.offers.more", n=total - offset - len(rows), offset=offset + len(rows)) + "[/dim]",
                           highlight=False)

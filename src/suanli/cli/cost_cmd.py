@@ -166,7 +166,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         input_: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens per request (as plan; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="serving: output tokens per request (as plan; default 256)")] = None,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
-        hours: Annotated[float | None, typer.Option(help="serving period in hours (as plan; default with --requests-per-s 730: a calendar month)")] = None,
+        hours: Annotated[float | None, typer.Option(help="serving period in hours (as plan; default with --requests-per-s 730: an average month, 8,760 h ÷ 12)")] = None,
         days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
         global_batch: Annotated[int, typer.Option(help="training: sequences per optimizer step (as plan)")] = 64,
         tp: Annotated[int | None, typer.Option(help="pin tensor parallelism (default: the fastest layout per device)")] = None,
@@ -251,11 +251,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                           highlight=False, soft_wrap=True)
         for r in rows:  # a request rate: the batch it is served at beside the capacity column (its TPOT, TTFT)
             if r.get("served"):
-                console.print(f"{_device(cat, r['device'])}: {say_json(r['served'].get('note_i18n'), r['served']['note'])}",
+                console.print(tr("cli.named", name=_device(cat, r["device"]), text=say_json(r["served"].get("note_i18n"), r["served"]["note"])),
                               highlight=False, soft_wrap=True)
         for r in rows:  # a rate or a TPOT: the most plan serves on the cards, and above which it warns of a thin margin
             if r.get("capacity_note"):
-                console.print(f"{_device(cat, r['device'])}: {say_json(r.get('capacity_note_i18n'), r['capacity_note'])}",
+                console.print(tr("cli.named", name=_device(cat, r["device"]), text=say_json(r.get("capacity_note_i18n"), r["capacity_note"])),
                               highlight=False, soft_wrap=True)
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         said: set[str] = set()
@@ -266,24 +266,27 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
         for r in rows:  # a pre-allocating engine holds more than the workload needs: what the card shows in use
             if r.get("memory_pool_note"):
-                console.print(f"[dim]{_device(cat, r['device'])}: "
-                              f"{say_json(r.get('memory_pool_note_i18n'), r['memory_pool_note'])}[/dim]",
+                console.print("[dim]" + tr("cli.named", name=_device(cat, r["device"]),
+                                               text=say_json(r.get("memory_pool_note_i18n"), r["memory_pool_note"])) + "[/dim]",
                               highlight=False, soft_wrap=True)
         for r in rows:  # a fit within the known memory error: the plan's warning, word for word
             if r.get("memory_warning"):
-                console.print(f"[yellow]{_device(cat, r['device'])}: ! {say_json(r.get('memory_warning_i18n'), r['memory_warning'])}",
+                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]),
+                                                 text="! " + say_json(r.get("memory_warning_i18n"), r["memory_warning"])),
                               highlight=False, soft_wrap=True)
             if r.get("memory_likely_short"):  # the bias exceeds the headroom: the plan's sentence
-                console.print(f"[yellow]{_device(cat, r['device'])}: ! "
-                              f"{say_json(r.get('memory_likely_short_i18n'), r['memory_likely_short'])}",
+                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]),
+                                                 text="! " + say_json(r.get("memory_likely_short_i18n"), r["memory_likely_short"])),
                               highlight=False, soft_wrap=True)
         for r in rows:  # an FP8 checkpoint run in 16-bit on this device
             if r.get("precision_note"):
-                console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('precision_note_i18n'), r['precision_note'])}",
+                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]) + "[/]",
+                                                 text=say_json(r.get("precision_note_i18n"), r["precision_note"])),
                               highlight=False, soft_wrap=True)
         for r in rows:
             if r["layout_note"]:
-                console.print(f"[yellow]{_device(cat, r['device'])}:[/] {say_json(r.get('layout_note_i18n'), r['layout_note'])}",
+                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]) + "[/]",
+                                                 text=say_json(r.get("layout_note_i18n"), r["layout_note"])),
                               highlight=False, soft_wrap=True)
         for r in rows:
             if r["no_price"]:

@@ -15,7 +15,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from suanli.cli.output import col_headers, console, emit_json, lang, list_sep, say, say_json, tr
+from suanli.cli.output import col_headers, console, emit_json, label, lang, list_sep, say, say_json, tr
 from suanli.errors import InputError, SuanliError, echoed
 from suanli.i18n import Message
 from suanli.migrate.coverage import (
@@ -228,7 +228,7 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     i18n = report.warnings_i18n if len(report.warnings_i18n) == len(report.warnings) else [None] * len(report.warnings)
     for w, m in zip(report.warnings, i18n):
         # escaped: the sentences end in "[kind; source]" and URLs, which rich would read as markup and drop
-        console.print(f"[yellow]{say_id('cli.label.warning')}[/] {escape(say_json(m, w))}", highlight=False,
+        console.print(f"[yellow]{label('cli.label.warning')}[/]{escape(say_json(m, w))}", highlight=False,
                       soft_wrap=True)
     stats = "cli.mig.stats_cached" if trace.get("cached") else "cli.mig.stats"  # a cached trace: no build, no trace
     console.print("[dim]" + say_id(stats, ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],

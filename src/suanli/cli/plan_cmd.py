@@ -94,10 +94,10 @@ def _layout(p: Any) -> str:
         return f"{p.replicas}×tp{p.tp} b{p.micro_batch} {p.precision}"
     return (f"tp{p.tp}·pp{p.pp}" + (f"·vpp{p.vpp}" if getattr(p, "vpp", 1) > 1 else "") + f"·dp{p.dp}"
             + (f"·ep{p.ep}" if p.ep > 1 else "") + (f"·z{p.zero}" if p.zero else "")
-            + (f"·{p.recompute}" if p.recompute and p.recompute != "none" else "")
+            + (f"·{tr('layout.recompute.' + p.recompute)}" if p.recompute in ("selective", "full") else "")
             + (f" {p.precision}" if p.precision != "bf16" else "")
             # the memory-saving optimizer the plan needs (the reason says why): ZeRO-Offload, 8-bit AdamW
-            + (" +offload" if getattr(p, "offload_optimizer", False) else "")
+            + (" " + tr("layout.offload") if getattr(p, "offload_optimizer", False) else "")
             + (" adamw8bit" if getattr(p, "optimizer", None) == "adamw8bit" else ""))
 
 
@@ -249,7 +249,7 @@ def register(app: typer.Typer) -> None:
         ttft: Annotated[float | None, typer.Option(help="serving: time-to-first-token target, s")] = None,
         tpot: Annotated[float | None, typer.Option(help="serving: time-per-output-token target, s")] = None,
         tokens_per_s_per_user: Annotated[float | None, typer.Option(help="serving: streaming speed each user sees, tokens/s (instead of --tpot: TPOT = 1 / this)")] = None,
-        hours: Annotated[float | None, typer.Option(help="serving period in hours (default 730: a calendar month)")] = None,
+        hours: Annotated[float | None, typer.Option(help="serving period in hours (default 730: an average month, 8,760 h ÷ 12)")] = None,
         days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
         budget: Annotated[float | None, typer.Option(help="budget in CNY")] = None,
         deadline_hours: Annotated[float | None, typer.Option(help="deadline in hours, migration included")] = None,

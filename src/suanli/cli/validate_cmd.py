@@ -63,6 +63,15 @@ def _group(group: str) -> str:
     return messages(lang()).get(f"band.{group}", group)
 
 
+def _metric(metric: str) -> str:
+    """A case's measured quantity in this run's language (`val.metric.<id>`: 显存（字节）for memory_bytes); the id
+    where the catalog has none. English shows the ids as before."""
+    from suanli.cli.output import lang
+    from suanli.i18n import messages
+
+    return messages(lang()).get(f"val.metric.{metric}", metric)
+
+
 def _sample_text(r: CaseResult) -> str:
     """The case's sample in the run's language: development-set / fit-set named, fitted factor ids as they are."""
     if r.sample == "out":
@@ -139,7 +148,8 @@ def register(app: typer.Typer) -> None:
             if cases:
                 crow = [
                     {
-                        "case": r.id, "group": _group(r.group), "sample": _sample_text(r), "metric": r.metric,
+                        "case": r.id, "group": _group(r.group), "sample": _sample_text(r),
+                        "metric": _metric(r.metric),
                         "measured": r.measured, "default": r.default,
                         "err %": None if r.default_error is None else 100 * r.default_error,
                         "seed err %": None if r.seed_error is None else 100 * r.seed_error,

@@ -22,6 +22,7 @@ import math
 import json
 import os
 import re
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -36,6 +37,7 @@ __all__ = [
     "Message",
     "Surface",
     "both",
+    "cn_count",
     "device_name_message",
     "duration",
     "field_name",
@@ -63,6 +65,8 @@ ENUM_PARAMS: dict[str, str] = {
     "item": "memory",
     "spec": "spec",
     "price_region": "price_region",
+    "family": "family",  # an accelerator family (hopper, davinci): Hopper 架构, 达芬奇架构 in Chinese
+    "region": "price_region",  # an offer's region (cn, international): 境外 in Chinese
     "price_kind": "price_kind",
     "kind": "kind",  # what an unknown name names (gpu, model, plan …): NotFoundError
     "recompute": "recompute",  # activation recompute: none, selective, full (a layout's words)
@@ -223,10 +227,73 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
         return msg.id
     params = {k: _param(k, v, code, surface) for k, v in msg.params.items()}
     try:
-        out = template.format(**params)
+        out = _zh_format(template, params) if code == "zh" else _FORMATTER.format(template, **params)
     except (KeyError, IndexError, ValueError, TypeError):
         out = template
     return _web_fields(out, code) if surface == "web" else out
+
+
+class _Formatter(string.Formatter):
+    """`str.format` plus the catalog's own specs: `{n:cn_count}` a count in 万/亿/万亿 (1 亿, 316 万; `cn_count_e6` and
+    `cn_count_e9` for a value given in millions or billions), `{h:,.1f~}` a number without a trailing ".0" (730 小时),
+    `{m:dur_min}` minutes as a readable duration (572.3 → 9.5 小时). A template that uses none formats as before."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec.startswith("cn_count") and isinstance(value, int | float):
+            scale = {"cn_count": 1.0, "cn_count_e6": 1e6, "cn_count_e9": 1e9}.get(format_spec)
+            if scale is not None:
+                return cn_count(value * scale)
+        if format_spec == "dur_min" and isinstance(value, int | float):
+            return render(duration(value / 60), "zh")
+        if format_spec.endswith("~") and isinstance(value, int | float):
+            out = format(value, format_spec[:-1])
+            return re.sub(r"\.0+$", "", out)
+        return super().format_field(value, format_spec)
+
+
+class _Marked(_Formatter):
+    """Each inserted value between \x01 and \x02, so `_zh_format` knows where the template's text meets a value."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        return "\x01" + str(super().format_field(value, format_spec)) + "\x02"
+
+
+_FORMATTER = _Formatter()
+_MARKED = _Marked()
+_HAN = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"  # CJK ideographs and full-width punctuation
+# a space between the template's Chinese and an inserted value that starts (ends) with Chinese: "8 张 {device}" with
+# 华为昇腾 910B is "8 张华为昇腾 910B", "满足 {targets} 时" is "满足稳态 TPOT … ≤ 50 毫秒时"
+_SPACE_BEFORE = re.compile(f"(?<=[{_HAN}]) \x01(?=[{_HAN}])")
+_SPACE_AFTER = re.compile(f"(?<=[{_HAN}])\x02 (?=[{_HAN}])")
+# an inserted list of names joined in code with ", " ("l20, l40s, rtx-4090", "GET, POST", "DeepSpeed, LLaMA-Factory
+# (PEFT + DeepSpeed/FSDP)"): 、 in Chinese; not an interval ("(0, 3600]") nor English prose (". ", "; ", " or ")
+_VALUE = re.compile("\x01([^\x01\x02]*)\x02")
+_NOT_A_LIST = re.compile(f"^[\\[(]|[{_HAN}]|[.;:!?] | (?:or|and) |\\.$")
+
+
+def _name_list(m: re.Match[str]) -> str:
+    v = m.group(1)
+    return m.group(0) if ", " not in v or _NOT_A_LIST.search(v) else "\x01" + v.replace(", ", "、") + "\x02"
+
+
+def _zh_format(template: str, params: Mapping[str, Any]) -> str:
+    """A Chinese template formatted: no space between its Chinese text and a Chinese value, lists of names with 、."""
+    out = _MARKED.vformat(template, (), params)
+    out = _VALUE.sub(_name_list, out)
+    out = _SPACE_AFTER.sub("\x02", _SPACE_BEFORE.sub("\x01", out))
+    return out.replace("\x01", "").replace("\x02", "")
+
+
+def cn_count(n: float) -> str:
+    """A count as Chinese writes large numbers: 1 亿, 2 万亿, 100 万亿, 316 万, 689.8 亿 (four significant digits);
+    below 10,000 as it is (5,000; 2.5)."""
+    if not math.isfinite(n):
+        return format(n)
+    for unit, scale in (("万亿", 1e12), ("亿", 1e8), ("万", 1e4)):
+        if abs(n) >= scale:
+            v = n / scale
+            return f"{v:,.0f} {unit}" if abs(v) >= 1e4 else f"{float(f'{v:.4g}'):,g} {unit}"
+    return f"{n:,.0f}" if float(n).is_integer() else f"{n:,.4g}"
 
 
 _FLAG = re.compile(r"--[a-z][a-z0-9-]*")

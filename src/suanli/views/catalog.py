@@ -180,6 +180,14 @@ class OfferJson(Offer):
         return self
 
 
+class OfferListJson(OfferJson):
+    """One offer as GET /api/offers lists it: `OfferJson` with what rents in words beside the id `scope`
+    (`scope_label`, 8 卡整机（HCCS；无节点间网络） with `?lang=zh`) and its message."""
+
+    scope_label: str
+    scope_label_i18n: dict[str, Any]
+
+
 def _spec_value(a: Accelerator, field: str) -> float | None:
     alt = getattr(a.specs, field)
     return None if alt is None else alt.value

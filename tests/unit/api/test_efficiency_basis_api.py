@@ -31,6 +31,6 @@ def test_api_says_family_median_like_the_cli(client: TestClient) -> None:
 
 def test_api_renders_provenance_in_chinese(client: TestClient) -> None:
     zh = client.post("/api/estimate?lang=zh", json=BODY).json()
-    assert _matmul(zh)["provenance"] == "同系列 h100-sxm, h20, h200 实测的中位数，来源 meas-zzc-db"
+    assert _matmul(zh)["provenance"] == "同系列 h100-sxm、h20、h200 实测的中位数，来源 meas-zzc-db"
     own = client.post("/api/estimate?lang=zh", json={**BODY, "gpu": "h100-sxm"}).json()
     assert _matmul(own)["basis"] == "measured" and _matmul(own)["provenance"] == "h100-sxm 实测，来源 meas-zzc-db"

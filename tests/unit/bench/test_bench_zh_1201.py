@@ -100,7 +100,7 @@ def test_bench_and_calibrate_speak_chinese(tmp_path: Path, monkeypatch: pytest.M
     code, out, _ = run_cli(["bench", "show", "--json"], monkeypatch, capsys, home)
     backend = json.loads(out)["backend"]
     assert _english_words(text, backend["device_name"], backend.get("host") or "\0") == []
-    for zh in ("吞吐量", "微基准测试", "准确性通过", "实测与估算对比", "校准系数", "不适用（进程 RSS，不可比）"):
+    for zh in ("吞吐量", "微基准测试", "数值校验通过", "实测与估算对比", "校准系数", "不适用（进程 RSS，不可比）"):
         assert zh in text, zh
     assert "-96" not in text.split("不适用")[0].splitlines()[-1]  # the memory row has no error figure
     # --json: the memory row's error is null, the others are numbers

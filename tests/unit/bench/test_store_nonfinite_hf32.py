@@ -115,4 +115,4 @@ def test_calibrate_names_the_run_and_the_reason_in_a_not_used_line() -> None:
         "are not used"]
     zh = [render(m, "zh") for m in msgs if m.id.startswith("bench.cal.skip.hf32")]
     assert zh == ["npu-run-1：昇腾测试未记录 HF32 矩阵乘设置（`npu.matmul.allow_hf32`）：其 fp32 矩阵乘可能以 HF32 运行，"
-                  "目录中没有可比较的 HF32 峰值；其 fp32 矩阵乘与预填充速度不采用"]
+                  "型号库中没有可比较的 HF32 峰值；其 fp32 矩阵乘与预填充速度不采用"]

@@ -41,7 +41,7 @@ def test_narrow_tco_keeps_notes_and_cost_per_million_tokens(lang: str, monkeypat
     assert ("说明" if zh else "notes") in head and ("百万" if zh else "1M") in head, out
     left = next(line for line in lines if line.startswith("columns left out" if not zh else "未显示")
                 or "left out" in line or "未显示" in line)
-    assert ("kind" in left or "类别" in left), left  # kind went before the figures and the notes
+    assert ("kind" in left or "报价类型" in left), left  # kind went before the figures and the notes
     assert "(1)" in "\n".join(lines[:lines.index(left)]) and any(line.startswith("(1) ") for line in lines), out
 
 

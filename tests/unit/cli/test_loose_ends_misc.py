@@ -63,7 +63,7 @@ def test_api_refuses_a_vpp_no_pp_splits_the_layers_for(tmp_path: Path) -> None:
     err = r.json()
     assert "vpp that runs: 1, 2, 7, 14" in json.dumps(err), err
     zh = client.post("/api/plan?lang=zh", json=body)
-    assert zh.status_code == 422 and "可运行的 vpp：1, 2, 7, 14" in zh.json()["error"], zh.text
+    assert zh.status_code == 422 and "可运行的 vpp：1、2、7、14" in zh.json()["error"], zh.text
     assert client.post("/api/plan", json={**body, "vpp": 2}).status_code == 200  # 28 layers = pp 2 × vpp 2 × 7
 
 

@@ -29,7 +29,7 @@ def test_mindie_pads_heads_and_vllm_ascend_refusal_points_to_it(cat) -> None:  #
     en, zh = render(why, "en"), render(why, "zh")
     assert en.startswith("vLLM-Ascend refuses") and "(tp that runs: 1, 2, 4; MindIE (--framework mindie)" in en
     assert en.endswith("zero-pads the heads to a multiple of tp instead and runs 8)")
-    assert zh.startswith("vLLM-Ascend 不接受") and "（可用的 tp：1, 2, 4；MindIE（--framework mindie）" in zh
+    assert zh.startswith("vLLM-Ascend 不接受") and "（可用的 tp：1、2、4；MindIE（--framework mindie）" in zh
     assert zh.endswith("8 也能跑）")
     api = render(why, "en", "api")
     assert "--" not in api and "MindIE (`framework` mindie)" in api

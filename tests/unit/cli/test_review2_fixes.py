@@ -32,7 +32,7 @@ def test_migrate_check_title_is_its_own() -> None:
 
 
 def test_rent_vs_buy_refuses_a_server_row_for_other_card_counts_and_warns_export() -> None:
-    for lg, needle in (("en", "error: --cards: no server price for 8 rtx-4090 cards"), ("zh", "错误：--cards：目录中没有装 8 张")):
+    for lg, needle in (("en", "error: --cards: no server price for 8 rtx-4090 cards"), ("zh", "错误：--cards：型号库中没有装 8 张")):
         out = _run("--lang", lg, "rent-vs-buy", "--gpu", "rtx-4090", "--cards", "8")
         assert out.returncode == 2 and needle in out.stderr and "--server-share" in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1
@@ -86,7 +86,7 @@ def test_one_error_label_everywhere() -> None:
 def test_why_not_region_and_kinds_in_words() -> None:
     m = Message("why.no_offer_region", kinds={"en": "listing", "zh": "挂牌"}, region={"en": "cn", "zh": "国内平台"},
                 have_kinds={"en": "index", "zh": "指数"}, have_regions={"en": "cn", "zh": "国内平台"})
-    assert render(m, "zh") == "区域“国内平台”没有挂牌报价（目录中有国内平台的指数价格）"
+    assert render(m, "zh") == "区域“国内平台”没有挂牌报价（型号库中有国内平台的指数价格）"
     assert render(m, "en") == "no listing offer in region cn (the catalog has index prices in cn)"
 
 

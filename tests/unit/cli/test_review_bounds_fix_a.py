@@ -27,7 +27,7 @@ def _refused(*args: str) -> InputError:
      "from 1 to 100,000", "1 到 100,000"),
     (["offers", "--stale-months", "nan"], "stale-months", "at most 1200 (got nan)", "不超过 1200"),
     (["plan", "--vpp", "3", "--framework", "megatron", "--model", "qwen2.5-7b", "--task", "full", "--tokens", "1e9"],
-     "vpp", "vpp that runs: 1, 2, 7, 14", "可运行的 vpp：1, 2, 7, 14"),
+     "vpp", "vpp that runs: 1, 2, 7, 14", "可运行的 vpp：1、2、7、14"),
 ])
 def test_bad_input_names_the_field_and_allowed_values(args: list[str], field: str, says: str, zh: str,
                                                       tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

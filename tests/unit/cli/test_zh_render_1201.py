@@ -103,7 +103,14 @@ def test_english_breaks_as_before() -> None:
 # 3. one term per concept in zh.json ------------------------------------------------------------------------------
 
 FORBIDDEN = {"卡·时": "卡时", "卡小时": "卡时", "KV cache": "KV 缓存", "KV-cache": "KV 缓存", "每月平均": "平均每月",
-             "月平均": "平均每月", "月均": "平均每月", "地方算力补贴": "国产算力补贴", "补助": "补贴", "津贴": "补贴"}
+             "月平均": "平均每月", "月均": "平均每月", "地方算力补贴": "国产算力补贴", "补助": "补贴", "津贴": "补贴",
+             # native reader's review, 2026-12-01 (task full-B2): one word each for the seed articles, region, offer
+             # kind, TPOT, batch size, card-hours, "you", quotes; 730 h is an average month, not a calendar one
+             "种子文章": "参考文章", "种子资料": "参考文章", "原文": "参考文章", "地区": "区域", "价格类型": "报价类型",
+             "报价类别": "报价类型", "每个输出 token": "每 token 间隔", "批量": "批大小", "GPU·小时": "卡时", "您": "你",
+             "「": "“", "」": "”", "自然月": "平均每月", "日历月": "平均每月", "吉比特": "Gbit/s"}
+# 目录 is a directory (存储目录); the catalog is 型号库: 目录 only in these words
+DIRECTORY_WORDS = ("数据目录", "存储目录", "模型目录", "输出目录", "结果文件目录", "此目录")
 
 
 def _prose(text: str) -> str:
@@ -113,6 +120,17 @@ def _prose(text: str) -> str:
 def test_zh_catalog_uses_one_term_per_concept() -> None:
     bad = [(k, word) for k, v in messages("zh").items() for word in FORBIDDEN if word.lower() in _prose(v).lower()]
     assert not bad, f"use {[FORBIDDEN[w] for _, w in bad]}: {bad}"
+
+
+def test_zh_catalog_names_the_catalog_not_a_directory() -> None:
+    bad = []
+    for k, v in messages("zh").items():
+        prose = _prose(v)
+        for word in DIRECTORY_WORDS:
+            prose = prose.replace(word, "")
+        if "目录" in prose:
+            bad.append(k)
+    assert not bad, f"the catalog is 型号库: {bad}"
 
 
 def test_zh_catalog_percent_and_lists() -> None:
@@ -157,6 +175,6 @@ def test_tco_keeps_count_and_unit_together(width: int, monkeypatch: pytest.Monke
     assert code == 0 and "1 个月" in out and "40 小时" in out and "计费数" not in out
     _lines_ok(out)
     if width == 80:
-        assert "类别、" in out  # the columns left out, joined as a Chinese list
+        assert "报价类型、" in out  # the columns left out, joined as a Chinese list
     code, out, _ = run_cli(["--lang", "en", *args], monkeypatch, capsys, tmp_path, columns=width)
     assert code == 0 and "units" in out.splitlines()[1]  # English keeps its two columns

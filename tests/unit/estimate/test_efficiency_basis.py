@@ -44,7 +44,7 @@ def test_unmeasured_device_says_family_median_with_members(cat: Catalog) -> None
     own = [efficiency(cat, lookup.accelerator(cat, d), "matmul", "bf16").value for d in members]
     assert e.value == statistics.median(own)  # three members: the middle one
     zh = render(Message.from_json(e.provenance_i18n or {}), "zh")
-    assert zh == "同系列 h100-sxm, h20, h200 实测的中位数，来源 meas-zzc-db"
+    assert zh == "同系列 h100-sxm、h20、h200 实测的中位数，来源 meas-zzc-db"
 
 
 def test_family_median_source_is_its_members(cat: Catalog) -> None:
@@ -101,7 +101,7 @@ def _estimate(*args: str, json_: bool = False) -> str:
 
 def test_cli_text_json_and_chinese_say_it() -> None:
     assert "efficiency matmul = 0.80 (family median of h100-sxm, h20, h200, source meas-zzc-db)" in _estimate()
-    assert "同系列 h100-sxm, h20, h200 实测的中位数，来源 meas-zzc-db" in _estimate("--lang", "zh")
+    assert "同系列 h100-sxm、h20、h200 实测的中位数，来源 meas-zzc-db" in _estimate("--lang", "zh")
     out = json.loads(_estimate(json_=True))
     mm = next(x for x in out["speed"]["efficiency"] if x["metric"] == "matmul")
     assert mm["basis"] == "family-median" and mm["basis_devices"] == ["h100-sxm", "h20", "h200"]

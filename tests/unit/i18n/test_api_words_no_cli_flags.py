@@ -157,4 +157,4 @@ def test_h20_note_on_the_page_names_the_prices_option() -> None:
     assert render(Message("price.none_note", note=note), "en", "web") == \
         " — an index (set “Prices” to “All: listings, indexes, references”)"
     zh = render(Message("price.none_note", note="属指数：可用 --offer-kinds listing,index 纳入"), "zh", "web")
-    assert "“价格类型”选“全部：挂牌价、市场指数、参考价”" in zh
+    assert "“报价类型”选“全部：挂牌价、市场指数、参考价”" in zh

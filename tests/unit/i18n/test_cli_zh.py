@@ -30,7 +30,7 @@ def test_every_message_has_chinese() -> None:
 
 def test_gpu_zh_names_the_vendor_product() -> None:
     out = _zh("gpu", "910b")
-    assert out.startswith("华为昇腾 910B（ascend-910b）— 华为，davinci，数据中心，模组")
+    assert out.startswith("华为昇腾 910B（ascend-910b）— 华为，达芬奇架构，数据中心，模组")
     assert "软件栈：华为昇腾 CANN" in out
     assert "Huawei Ascend 910B" not in out
     assert _en("gpu", "910b").startswith("Huawei Ascend 910B (ascend-910b) — Huawei, davinci, datacenter, module")
@@ -44,7 +44,7 @@ def test_gpus_zh_title_and_headers() -> None:
 def test_compare_zh_names_domestic_devices() -> None:
     out = _zh("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpu", "h200", "--gpus", "8")
     assert "华为昇腾 910B" in out and "华为昇腾 CANN" in out
-    assert "每种设备 8 张卡" in out and "价格：区域 国内平台，报价类别 挂牌" in out
+    assert "每种设备 8 张卡" in out and "价格：区域为国内平台，报价类型为挂牌" in out
     for english in ("card(s) each", "prices: region", "unpriced:", "layout"):
         assert english not in out
     en = _en("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpus", "8")
@@ -53,7 +53,7 @@ def test_compare_zh_names_domestic_devices() -> None:
 
 def test_tco_and_rent_vs_buy_zh() -> None:
     out = _zh("tco", "--gpu", "910b", "--gpus", "8", "--hours", "300")
-    assert "8 张 华为昇腾 910B，租用 300.0 小时" in out and "挂牌" in out and "¥/卡时" in out
+    assert "8 张华为昇腾 910B，租用 300 小时" in out and "挂牌" in out and "¥/卡时" in out
     out = _zh("rent-vs-buy", "--gpu", "910b")
     assert "华为昇腾 910B：租用 ¥" in out and "盈亏平衡利用率" in out and "租用价格取自" in out
     assert "rent_cny_per_year_full_use" not in out and "Rent vs buy" not in out
@@ -63,7 +63,7 @@ def test_tco_and_rent_vs_buy_zh() -> None:
 
 def test_scenarios_and_migrate_cost_zh() -> None:
     out = _zh("scenarios", "--id", "research-xinchuang")
-    assert "原文场景" in out and "华为昇腾 910B" in out
+    assert "参考文章场景" in out and "华为昇腾 910B" in out
     out = _zh("migrate", "cost", "--model", "qwen2.5-14b", "--from-gpu", "h100", "--to-gpu", "910b",
               "--monthly-spend", "100000", "--offer-kinds", "listing,index")
     assert "迁移成本与收益" in out and "华为昇腾 910B，8 张卡" in out and "周 × 2 名工程师" in out

@@ -90,18 +90,18 @@ def test_cli_process_prints_the_chinese_line(tmp_path: Path) -> None:
 
 # click's usage errors: the run() the console script calls, one "错误" line, the closest names kept
 CLI_USAGE = [
-    (("plan", "--modle", "qwen"), "错误：没有这个选项：--modle（您是不是要找：--file、--model、--name）"),
+    (("plan", "--modle", "qwen"), "错误：没有这个选项：--modle（你是不是要找：--file、--model、--name）"),
     (("plan", "--model", "qwen", "--tokens", "abc"), "错误：--tokens：必须是数字（实际为 'abc'）"),
-    (("plna",), "错误：没有这个命令：'plna'。您是不是要找：'plan'、'plans'？"),
+    (("plna",), "错误：没有这个命令：'plna'。你是不是要找：'plan'、'plans'？"),
     (("plan", "--model"), "错误：选项 '--model' 后面需要一个值。"),
     (("gpu",), "错误：缺少参数 'name'。"),
     (("gpu", "h20", "h200"), "错误：多余的参数：h200"),
     (("gpus", "--json=3"), "错误：选项 '--json' 不接受值。"),
     (("estimate", "--model", "qwen2.5-7b", "--gpu", "rtx-4090", "--gpus", "x"), "错误：--gpus：必须是整数（实际为 'x'）"),
     (("plan", "--model", "qwen2.5-7b", "--task", "dpo", "--tokens", "1e8"),
-     "错误：--task：'dpo' 不是可选值之一：'inference', 'lora', 'qlora', 'full' 或 'pretrain'"),
+     "错误：--task：'dpo' 不是可选值之一：inference、lora、qlora、full 或 pretrain"),
     (("plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--region", "mars"),
-     "错误：--region：'mars' 不是可选值之一：'any', 'cn' 或 'international'"),
+     "错误：--region：'mars' 不是可选值之一：any、cn 或 international"),
 ]
 
 
@@ -169,9 +169,9 @@ def test_validation_shapes_name_the_limit() -> None:
 
     assert zh({"type": "missing", "msg": "Field required"}) == "缺少此字段"
     assert zh({"type": "literal_error", "input": "dpo", "ctx": {"expected": "'lora' or 'full'"}}) == (
-        "'dpo' 不是可选值之一：'lora' 或 'full'")  # pydantic's "or" joined with 或 in Chinese
+        "'dpo' 不是可选值之一：`lora` 或 `full`")  # pydantic's "or": 、 and 或 in Chinese, names as code
     assert zh({"type": "literal_error", "input": "x", "ctx": {"expected": "'any', 'cn' or 'international'"}}) == (
-        "'x' 不是可选值之一：'any', 'cn' 或 'international'")
+        "'x' 不是可选值之一：`any`、`cn` 或 `international`")
     assert render(validation_message({"type": "literal_error", "input": "x", "ctx": {"expected": "'a' or 'b'"}}),
                   "en") == "'x' is not one of 'a' or 'b'"
     assert zh({"type": "greater_than_equal", "input": 0, "ctx": {"ge": 1}}) == "必须大于等于 1（实际为 0）"

@@ -41,7 +41,7 @@ def test_not_found_error_english_unchanged_and_zh() -> None:
     e = NotFoundError("gpu", "h10", ["h100", "h20"])
     assert str(e) == "gpu: unknown gpu 'h10'. Did you mean: h100, h20?"
     assert error_text(e, "en") == str(e)
-    assert error_text(e, "zh") == "gpu: 未知的加速卡：'h10'。您是不是要找：h100, h20？"
+    assert error_text(e, "zh") == "gpu: 未知的加速卡：'h10'。你是不是要找：h100、h20？"
     assert error_text(InputError("x", "plain"), "zh") == "x: plain"  # no message: the English line
 
 
@@ -68,7 +68,7 @@ def test_cli_plans_bench_db_zh(tmp_path: Path) -> None:
     assert "已保存的方案" in out and "最佳方案" in out and "Saved plans" not in out
     assert "Saved plans in" in _cli("en", "plans", home=tmp_path).stdout
     out = _cli("zh", "db", "info", home=tmp_path).stdout
-    assert "数据库：" in out and "目录版本" in out and "database:" not in out
+    assert "数据库：" in out and "型号库版本" in out and "database:" not in out
     out = _cli("zh", "bench", "list", home=tmp_path).stdout
     assert "没有已保存的测试结果" in out and "no stored results" not in out
 

@@ -29,7 +29,8 @@ _NAMES = {"suanli", "torch", "aten", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA",
           "cache", "ZeRO", "Offload", "rank", "RoPE", "scaling", "adafactor",  # KV cache, ZeRO-Offload, RoPE scaling
           "TensorRT", "transformers", "AdamW", "Adam", "bitsandbytes", "DeepSpeed",  # library / optimizer names
           "loss", "SkyPilot", "Kubernetes",  # the training loss, written in English by Chinese ML teams; a launcher's name
-          "NVSwitch", "MindFormers", "Hopper", "reduce"}  # validate's seed claims: names; all-reduce (a collective)
+          "NVSwitch", "MindFormers", "Hopper", "reduce",  # validate's seed claims: names; all-reduce (a collective)
+          "Ampere", "Blackwell", "GeForce", "Gbit"}  # accelerator families (family.*)
 
 
 def _fields(template: str) -> set[str]:
@@ -64,7 +65,7 @@ def test_render_nested_enum_and_field() -> None:
     assert "“预算（元）”" in render(msg, "zh", "web") and "--budget" not in render(msg, "zh", "web")
     reason = Message("plan.reason.train", objective="cheapest", gpus=2, device="RTX 4090", hours=duration(6.57),
                      cost=17.36, billing="hour", mem_gib=21.2, cap_gib=24)
-    assert render(reason, "zh").startswith("按「最便宜」排序：2 张 RTX 4090 训练用时 6.6 小时，费用 ¥17（按小时计费）")
+    assert render(reason, "zh").startswith("按“最便宜”排序：2 张 RTX 4090 训练用时 6.6 小时，费用 ¥17（按小时计费）")
     assert render(reason, "en").startswith("cheapest: 2× RTX 4090 trains it in 6.6 h for ¥17 (hourly billing)")
 
 

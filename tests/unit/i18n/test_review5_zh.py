@@ -129,7 +129,7 @@ def test_network_in_both_languages() -> None:
     o = next(o for o in packaged_catalog().offers if o.inter_node_gbit_per_s and o.inter_node_network != "none")
     text = network_text(o)
     assert text["en"] == network_label(o) and "Gbit/s per node" in text["en"]
-    assert "每节点每秒" in text["zh"] and "per node" not in text["zh"]
+    assert "每节点 " in text["zh"] and "Gbit/s" in text["zh"] and "吉比特" not in text["zh"] and "per node" not in text["zh"]
 
 
 def test_migrate_check_status_and_scenarios_in_chinese(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -166,7 +166,8 @@ def test_estimate_training_time_states_setup_and_total() -> None:
     out = CliRunner().invoke(app, args, env={"COLUMNS": "200"}).stdout
     assert f"set-up {t['setup_hours']:,.2f} hours" in out and f"total {t['total_hours']:,.1f} hours" in out, out
     zh = CliRunner().invoke(app, ["--lang", "zh", *args[2:]], env={"COLUMNS": "200"}).stdout
-    assert f"准备 {t['setup_hours']:,.2f} 小时" in zh and f"合计 {t['total_hours']:,.1f} 小时" in zh
+    total = f"{t['total_hours']:,.1f}".removesuffix(".0")  # whole hours without ".0" in Chinese
+    assert f"准备 {t['setup_hours']:,.2f} 小时" in zh and f"合计 {total} 小时" in zh
 
 
 def test_rent_vs_buy_states_the_years() -> None:

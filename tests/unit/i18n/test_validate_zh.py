@@ -35,7 +35,7 @@ def zh_validate() -> str:
 
 def test_zh_validate_has_no_english_sentence(zh_validate: str) -> None:
     """The claims table and its numbered whys are Chinese (they were English on the old code)."""
-    claims = zh_validate[zh_validate.index("原文关于多卡扩展的说法"):]
+    claims = zh_validate[zh_validate.index("参考文章关于多卡扩展的说法"):]
     assert _SENTENCE.findall(zh_validate) == []
     assert [w for w in _latin_words(claims) if w not in _CLAIM_NAMES] == []
     wide = _run("zh", "validate", columns=200)  # a claim's words whole (at 80 columns 集群： may wrap as 集 | 群：)

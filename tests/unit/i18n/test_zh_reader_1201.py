@@ -45,7 +45,7 @@ def test_compare_at_80_columns_keeps_device_names_whole() -> None:
     assert "华为昇腾 910B" in out and "NVIDIA H800 SXM5 80GB" in out  # not 华为昇 | 腾
     assert "2.57（按月）" in out  # not 2.57（按月 | ）
     assert "TFLOPS 每" not in out and "软件栈" in out.split("─")[-1]  # named among the columns left out
-    assert "元/卡时)" in out
+    assert "每元" in out and "TFLOPS/(" not in out  # 每元 TFLOPS, one unit word (review 2026-12-01)
 
 
 def test_compare_header_in_english_wide_unchanged() -> None:

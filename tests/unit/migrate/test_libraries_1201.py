@@ -139,7 +139,7 @@ def test_stack_without_adapted_list_says_so_and_labels_the_range_assumed() -> No
     en, zh = render(msg), render(msg, "zh")
     assert "Hygon DTK (DCU Toolkit) publishes no adapted-model list; the range is assumed" in en
     assert "类CUDA兼容生态，迁移成本较低" in en and "operators to adapt" not in en
-    assert "海光 DTK（DCU 工具包） 未公布适配模型清单；该区间为假设值" in zh and "类CUDA兼容生态" in zh
+    assert "海光 DTK（DCU 工具包）未公布适配模型清单；该区间为假设值" in zh and "类CUDA兼容生态" in zh
     # CANN keeps its list-based wording
     _, _, cann_msg = migration_weeks(cat, lookup_stack(cat, "cann"), lookup_model(cat, "mistral-nemo"), task="full")
     assert cann_msg.id == "migration.not_adapted"

@@ -59,7 +59,7 @@ def test_estimate_refuses_in_one_line_naming_tp_and_the_sizes_that_run(cat) -> N
         estimate(cat, m, acc, w)
     assert e.value.field == "tp" and "\n" not in str(e.value)
     assert "28 attention heads" in str(e.value) and "tp that runs: 1, 2, 4" in str(e.value)
-    assert e.value.i18n is not None and "可用的 tp：1, 2, 4" in render(e.value.i18n, "zh")
+    assert e.value.i18n is not None and "可用的 tp：1、2、4" in render(e.value.i18n, "zh")
     # Megatron training layout (the colleague's report): refused with the planner's rule and message
     tw = make_workload(task="pretrain", precision="bf16", gpus=8, tp=8, framework="megatron", seq=2048)
     with pytest.raises(InputError) as e:

@@ -16,7 +16,7 @@ def test_moe_on_the_list_spans_both_sources(cat) -> None:  # type: ignore[no-unt
     for task in ("inference", "full"):  # DeepSeek-V3 is on the serving and the training lists
         lo, hi, why = migration_weeks(cat, cann, lookup.model(cat, "deepseek-v3"), task=task)
         assert (lo, hi) == (adapted[0], moe[1]) and why.id == "migration.adapted_moe"
-        assert "seed-003" in render(why) and "种子资料 003" in render(why, "zh")
+        assert "seed-003" in render(why) and "参考文章 003" in render(why, "zh")
     lo, hi, why = migration_weeks(cat, cann, lookup.model(cat, "qwen2.5-7b"), task="inference")  # dense, on the list
     assert (lo, hi) == tuple(adapted) and why.id == "migration.adapted"
 

@@ -86,4 +86,4 @@ def test_a_batch_job_summary_says_tokens_and_hours_without_latency(cat) -> None:
     assert r.plans
     assert any(x["id"] == "plan.reason.serve_tokens" for x in _nested(r.plans[0].reason_i18n))
     zh = render(Message.from_json(r.plans[0].reason_i18n), "zh")
-    assert "处理 100,000,000 个 token，用时" in zh and "首字延迟" not in zh.split("；")[0]
+    assert "处理 1 亿个 token，用时" in zh and "首字延迟" not in zh.split("；")[0]

@@ -34,7 +34,7 @@ def test_research_xinchuang_says_the_planners_migration_too(cat) -> None:  # typ
     en = r.explanation
     assert f"{m['params']['cny']} of the planner's" in en and f"{m['params']['seed_cny']} of the seeds'" in en
     zh = render(Message.from_json(r.explanation_i18n), "zh")
-    assert f"规划器 {m['params']['cny']}" in zh and f"原文推荐 {m['params']['seed_cny']}" in zh
+    assert f"规划器 {m['params']['cny']}" in zh and f"参考文章推荐 {m['params']['seed_cny']}" in zh
 
 
 def test_a_side_without_migration_says_none(cat) -> None:  # type: ignore[no-untyped-def]
@@ -76,4 +76,4 @@ def test_cli_and_api_print_both_sides(monkeypatch, capsys, tmp_path: Path) -> No
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["explanation_i18n"]["params"]["migration"]["id"] == "scn.migration"
-    assert "总价中的迁移费用：规划器 ¥" in body["explanation"] and "原文推荐 ¥" in body["explanation"]
+    assert "总价中的迁移费用：规划器 ¥" in body["explanation"] and "参考文章推荐 ¥" in body["explanation"]

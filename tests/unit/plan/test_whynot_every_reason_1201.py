@@ -82,7 +82,7 @@ def test_the_table_gives_each_reason_a_line_at_80_columns(lang, monkeypatch, cap
         starts = ["no framework in the catalog runs pre-training on Hygon DTK", "no published memory size;",
                   "no published memory bandwidth;", "no public Hygon K100 rental price"]
     else:
-        starts = ["目录中没有能在 海光 DTK", "没有公开的显存容量；", "没有公开的显存带宽；", "没有公开的海光 K100 租用价格"]
+        starts = ["型号库中没有能在海光 DTK", "没有公开的显存容量；", "没有公开的显存带宽；", "没有公开的海光 K100 租用价格"]
     # each reason starts a line of its own, in order
     heads = [x[16:].strip() for x in row if any(x[16:].strip().startswith(s[:8]) for s in starts)]
     assert len(heads) == 4 and all(h.startswith(s[:8]) for h, s in zip(heads, starts)), row
@@ -111,4 +111,4 @@ def test_cli_json_and_api_give_the_list(monkeypatch, capsys, tmp_path: Path) -> 
     assert [x["id"] for x in w["reasons_i18n"]] == ["why.no_framework", "why.no_memory_size", "why.no_bandwidth",
                                                      "why.unpriced"]
     assert w["reasons"][1:3] == ["没有公开的显存容量", "没有公开的显存带宽"]
-    assert w["reasons"][0].startswith("目录中没有")
+    assert w["reasons"][0].startswith("型号库中没有")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Path, Query, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, File, Path, Query, Request, Response, UploadFile
 
 from suanli.api.deps import Token, catalog, store_of
 from suanli.api.errors import as_field
@@ -13,8 +13,9 @@ from suanli.api.responses import ImportResultJson, ImportRow, PriceRow, Rollback
 from suanli.api.schemas import PriceBody
 from suanli.catalog import lookup
 from suanli.errors import InputError, NotFoundError
-from suanli.i18n import Message
+from suanli.i18n import Lang, Message, localize
 from suanli.views import catalog as views
+from suanli.web.messages import request_lang
 
 router = APIRouter(prefix="/api", tags=["prices"])
 _NAME = Annotated[str | None, Query(max_length=200)]
@@ -26,7 +27,7 @@ Limit = Annotated[int, Query(ge=1, le=MAX_PAGE, description=f"rows to return (de
 Offset = Annotated[int, Query(ge=0, le=2**31 - 1, description="rows to skip (paging)")]
 
 
-@router.get("/offers", response_model=list[views.OfferJson], response_model_exclude_unset=True)
+@router.get("/offers", response_model=list[views.OfferListJson], response_model_exclude_unset=True)
 def offers(request: Request, response: Response, device: _NAME = None, provider: _NAME = None,
            billing_unit: Literal["second", "minute", "hour", "day", "week", "month", "year"] | None = None,
            region: Annotated[Literal["any", "cn", "international"], Query(
@@ -36,9 +37,11 @@ def offers(request: Request, response: Response, device: _NAME = None, provider:
            limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="offers to return (the CLI's 50 by "
                                        "default); X-Total-Count says how many match")] = OFFERS_PAGE,
            offset: Annotated[int, Query(ge=0, le=2**31 - 1, description="offers to skip (paging)")] = 0,
+           lang: Annotated[Lang, Depends(request_lang)] = "en",
            ) -> list[dict[str, Any]]:
     """Offers as `suanli offers` lists them: filtered by device, provider, billing unit, region and kind, one
-    page at a time (`limit`, `offset`; the X-Total-Count header holds the number that match)."""
+    page at a time (`limit`, `offset`; the X-Total-Count header holds the number that match); `scope_label` words
+    what rents, and with `?lang=zh` it and the note are in Chinese."""
     from suanli.catalog import offers as offer_q
 
     try:
@@ -52,7 +55,10 @@ def offers(request: Request, response: Response, device: _NAME = None, provider:
     except NotFoundError as e:
         raise as_field(e, "device") from None
     response.headers["X-Total-Count"] = str(len(sel))
-    return [views.offer_json(o) for o in sel[offset:offset + limit]]
+    # what rents in words beside the id `scope` (8 卡整机（HCCS；无节点间网络）), the note's Chinese twin: ?lang=zh
+    return localize([{**views.offer_json(o), "scope_label": offer_q.scope_label(o),  # type: ignore[no-any-return]
+                      "scope_label_i18n": offer_q.scope_message(o).to_json(), "note_zh": o.note_zh}
+                     for o in sel[offset:offset + limit]], lang)
 
 
 @router.get("/offers/{offer_id}/history", response_model=list[PriceRow], response_model_exclude_unset=True)
