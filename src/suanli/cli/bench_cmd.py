@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, label, lang, say_json, tr
+from suanli.cli.output import col_headers, echo, emit_json, emit_rows, label, lang, say_json, tr
 from suanli.i18n import Message
 from suanli.units import GB, GiB
 
@@ -92,7 +92,7 @@ def _render(r: Any) -> None:
     head = tr("cli.bench.header", params_m=r.model.params / 1e6, weights_gb=r.model.weight_bytes / GB,
               precision=c.precision, device=c.device, device_name=r.backend.device_name, batch=c.batch,
               input=c.input_tokens, output=c.output_tokens, repeats=c.repeats, warmup=c.warmup)
-    console.print(f"[bold]{r.model.name}[/bold] {head}", highlight=False)
+    echo(f"[bold]{r.model.name}[/bold] {head}")
     if tp:
         rows = [
             {"metric": tr("cli.bench.m_prefill"), "value": f"{tp.prefill_tokens_per_s:,.1f}"},
@@ -118,11 +118,11 @@ def _render(r: Any) -> None:
     # (an Ascend run: torch_npu's HF32 switches, and the fp32 roof the catalog has)
     tf32 = (tr("cli.bench.hf32" if r.tf32.ascend() else "cli.bench.tf32", setting=_tf32_text(r.tf32))
             if r.tf32 is not None else tr("cli.bench.tf32_not_recorded", precision=c.precision))
-    console.print(tf32, highlight=False, soft_wrap=True)
+    echo(tf32)
     if r.accuracy:
         colour = "green" if r.accuracy.passed else "red"
-        console.print(f"[{colour}]{_accuracy_text(r)}[/{colour}]", highlight=False, soft_wrap=True)
-    console.print(tr("cli.bench.result_id", id=r.id), highlight=False)
+        echo(f"[{colour}]{_accuracy_text(r)}[/{colour}]")
+    echo(tr("cli.bench.result_id", id=r.id))
 
 
 def _writable_store(path: Path | None) -> Any:
@@ -276,8 +276,8 @@ def fleet_cmd(
     if json_:
         emit_json(report)
     else:
-        console.print(tr("cli.bench.fleet_head", version=report.ray_version, address=report.address,
-                         nodes=report.nodes, tasks=len(report.tasks)), highlight=False)
+        echo(tr("cli.bench.fleet_head", version=report.ray_version, address=report.address,
+                nodes=report.nodes, tasks=len(report.tasks)))
         emit_rows([_row(r) for r in report.results], _RUN_COLUMNS, title=tr("cli.bench.fleet_title"),
                   headers=col_headers(_RUN_COLUMNS, "bench.col"))
     if report.errors:  # each task's error is Ray's own text; the sentence around it in this run's language
@@ -339,7 +339,7 @@ def list_cmd(
 
         from suanli.cli.output import say
 
-        console.print(f"[yellow]{tr('cli.bench.skipped')}[/yellow] {escape(say(line))}", highlight=False)
+        echo(f"[yellow]{tr('cli.bench.skipped')}[/yellow] {escape(say(line))}")
     if device:
         key = device.lower()
         results = [
@@ -353,7 +353,7 @@ def list_cmd(
         emit_json(results)
         return
     if not results:
-        console.print(tr("cli.bench.none", root=str(_store(store).root)), highlight=False)
+        echo(tr("cli.bench.none", root=str(_store(store).root)))
         return
     emit_rows([_row(r) for r in results], _RUN_COLUMNS, title=tr("cli.bench.title", root=str(_store(store).root)),
               headers=col_headers(_RUN_COLUMNS, "bench.col"))
@@ -406,8 +406,7 @@ def suite_cmd(
             colour = {"ok": "green", "skipped": "yellow", "failed": "red"}[rec.status]
             status = tr(f"bench.status.{rec.status}")  # padded to 7 cells, as the English ids are
             status += " " * max(0, 7 - cell_len(status))
-            console.print(f"[{colour}]{status}[/{colour}] {rec.case.id:38s} {rec.elapsed_s:6.1f} s  {escape(tail)}",
-                          highlight=False, soft_wrap=True)
+            echo(f"[{colour}]{status}[/{colour}] {rec.case.id:38s} {rec.elapsed_s:6.1f} s  {escape(tail)}")
 
     import shlex
 
@@ -420,10 +419,9 @@ def suite_cmd(
         emit_json(run)
         return
     counts = {s: sum(1 for v in run.cases.values() if v == s) for s in ("ok", "skipped", "failed")}
-    console.print(tr("cli.bench.suite_done", run_id=run.run_id, device_name=run.environment.device_name,
-                     accelerator=run.accelerator or tr("cli.bench.no_catalog_id"), ok=counts["ok"],
-                     skipped=counts["skipped"], failed=counts["failed"], outdir=str(outdir)),
-                  highlight=False, soft_wrap=True)
+    echo(tr("cli.bench.suite_done", run_id=run.run_id, device_name=run.environment.device_name,
+            accelerator=run.accelerator or tr("cli.bench.no_catalog_id"), ok=counts["ok"],
+            skipped=counts["skipped"], failed=counts["failed"], outdir=str(outdir)))
 
 
 @app.command("import")
@@ -453,15 +451,13 @@ def import_cmd(
     if json_:
         emit_json(report)
         return
-    console.print(
-        tr("cli.bench.import_done", records=report.records, runs=len(report.runs), stored=len(report.stored_results),
-           already=len(report.already_stored), cases=report.cases)
-        + (f" → {', '.join(report.case_files)}" if report.case_files else ""), highlight=False, soft_wrap=True)
+    echo(tr("cli.bench.import_done", records=report.records, runs=len(report.runs), stored=len(report.stored_results),
+            already=len(report.already_stored), cases=report.cases)
+         + (f" → {', '.join(report.case_files)}" if report.case_files else ""))
     from rich.markup import escape  # a reason's 'suanli[lora]' is text, not markup
 
     for line, said in zip(report.not_cases, report.not_cases_i18n, strict=True):
-        console.print(f"[yellow]{label('cli.bench.no_case')}[/yellow]{escape(say_json(said, line))}", highlight=False,
-                      soft_wrap=True)
+        echo(f"[yellow]{label('cli.bench.no_case')}[/yellow]{escape(say_json(said, line))}")
     if report.case_files:
         hint = "" if target == MEASURED_DIR else f" --measured-dir {target}"
-        console.print(tr("cli.bench.import_next", hint=hint), highlight=False)
+        echo(tr("cli.bench.import_next", hint=hint))

@@ -9,7 +9,7 @@ import typer
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Offer
-from suanli.cli.output import Format, console, emit_json, emit_rows, list_sep
+from suanli.cli.output import Format, console, echo, emit_json, emit_rows, list_sep
 from suanli.errors import InputError, echoed
 from suanli.i18n import Message
 from suanli.views.catalog import (
@@ -72,19 +72,19 @@ def register(app: typer.Typer) -> None:
         from suanli.i18n import t
 
         lg = lang()
-        console.print(t("cli.gpu.header", lg, name=f"[bold]{display_name(a)}[/bold]", id=a.id, vendor=a.vendor,
-                        family=a.family, segment=t(f"segment.{a.segment}", lg),
-                        form_factor=t(f"form_factor.{a.form_factor}", lg)), highlight=False)
+        echo(t("cli.gpu.header", lg, name=f"[bold]{display_name(a)}[/bold]", id=a.id, vendor=a.vendor,
+               family=a.family, segment=t(f"segment.{a.segment}", lg),
+               form_factor=t(f"form_factor.{a.form_factor}", lg)))
         stack = next((s for s in cat.stacks if s.id == a.stack), None)
-        console.print(t("cli.gpu.facts", lg, stack=display_name(stack) if stack else a.stack,
-                        memory=a.memory_type or t("cli.gpu.not_published", lg),
-                        interconnect=display_note(a, "interconnect_name") or a.interconnect), highlight=False)
+        echo(t("cli.gpu.facts", lg, stack=display_name(stack) if stack else a.stack,
+               memory=a.memory_type or t("cli.gpu.not_published", lg),
+               interconnect=display_note(a, "interconnect_name") or a.interconnect))
         if a.china_market is not None:
             market = a.china_market_zh if lg == "zh" and a.china_market_zh else a.china_market.value
-            console.print(t("cli.gpu.market", lg, value=market)
-                          + f" [dim]({a.china_market.chosen.source})[/dim]", highlight=False)
+            echo(t("cli.gpu.market", lg, value=market)
+                 + f" [dim]({a.china_market.chosen.source})[/dim]")
         if d["variants"]:
-            console.print(t("cli.gpu.variants", lg, names=list_sep().join(d["variants"])), highlight=False)
+            echo(t("cli.gpu.variants", lg, names=list_sep().join(d["variants"])))
         rows = []
         alts = {f: getattr(a.specs, f) for f in d["specs"]}
         for f, v in d["specs"].items():
@@ -104,10 +104,10 @@ def register(app: typer.Typer) -> None:
         emit_rows(rows, cols, headers={**{c: t("col." + c, lg) for c in cols}, "default": ""},
                   title=t("cli.gpu.specs_title", lg))
         if d["conflicts"]:
-            console.print("[yellow]" + t("cli.gpu.disagree", lg, fields=list_sep().join(t("spec." + c, lg) for c in d["conflicts"]))
-                          + "[/yellow]", highlight=False)
+            echo("[yellow]" + t("cli.gpu.disagree", lg, fields=list_sep().join(t("spec." + c, lg) for c in d["conflicts"]))
+                 + "[/yellow]")
         for n in display_note(a, "notes"):
-            console.print(t("cli.gpu.note", lg, note=n), highlight=False)
+            echo(t("cli.gpu.note", lg, note=n))
 
     @app.command()
     def models(
@@ -168,8 +168,7 @@ def register(app: typer.Typer) -> None:
         from suanli.cli.output import col_headers, tr
 
         console.print(f"[bold]{m.id}[/bold] ({m.family}, {m.kind})")
-        console.print(tr("cli.model.params", b=p.total / 1e9) + (tr("cli.model.active", b=p.active / 1e9) if p.active != p.total else ""),
-                      highlight=False)
+        echo(tr("cli.model.params", b=p.total / 1e9) + (tr("cli.model.active", b=p.active / 1e9) if p.active != p.total else ""))
         rows = [{"part": k, "params": v} for k, v in p.model_dump().items() if isinstance(v, int)]
         emit_rows(rows, ["part", "params"], title=tr("cli.model.params_title"), headers=col_headers(["part", "params"]))
         arch = {k: v for k, v in d["architecture"].items() if not isinstance(v, dict | list) and k not in ("id",)}
@@ -240,13 +239,12 @@ def register(app: typer.Typer) -> None:
             # not when the device has a listing among the usable offers (an imported one too): the note explains none
             note = offer_q.unpriced_reason(cat, dev, lang(), offer_q.usable_offers(cat, reg, ("listing",), None, dev))
             if note:
-                console.print(f"[yellow]{label('cli.label.unpriced')}[/]" + tr("cli.named", name=dev, text=note), highlight=False, soft_wrap=True)
+                echo(f"[yellow]{label('cli.label.unpriced')}[/]" + tr("cli.named", name=dev, text=note))
             gap = offer_q.multi_node_gap(cat, dev, offer_q.usable_offers(cat, reg, kinds, None, dev), lang())
             if gap:
-                console.print(f"[yellow]{label('cli.label.multi_node')}[/]" + tr("cli.named", name=dev, text=gap), highlight=False, soft_wrap=True)
+                echo(f"[yellow]{label('cli.label.multi_node')}[/]" + tr("cli.named", name=dev, text=gap))
         if total > offset + len(rows):
-            console.print("[dim]" + tr("cli.offers.more", n=total - offset - len(rows), offset=offset + len(rows)) + "[/dim]",
-                          highlight=False)
+            echo("[dim]" + tr("cli.offers.more", n=total - offset - len(rows), offset=offset + len(rows)) + "[/dim]")
 
     @offers_app.command("rollback")
     def offers_rollback(
@@ -262,8 +260,8 @@ def register(app: typer.Typer) -> None:
         if json_:
             emit_json(r)
             return
-        console.print(tr("cli.import.rolled_back", id=r["import_id"], filename=r["filename"],
-                         n=r["prices_rolled_back"], at=r["rolled_back_at"]), highlight=False)
+        echo(tr("cli.import.rolled_back", id=r["import_id"], filename=r["filename"],
+                n=r["prices_rolled_back"], at=r["rolled_back_at"]))
 
     @offers_app.command("imports")
     def offers_imports(json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:

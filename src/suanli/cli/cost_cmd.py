@@ -13,7 +13,7 @@ from suanli.catalog.load import packaged_assumptions, read_yaml
 from suanli.catalog.offers import rent_message
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
-from suanli.cli.output import col_headers, console, display_name, emit_json, emit_rows, label, lang, say, say_json, tr
+from suanli.cli.output import col_headers, display_name, echo, emit_json, emit_rows, label, lang, say, say_json, tr
 from suanli.errors import InputError
 from suanli.i18n import Message, render
 from suanli.plan.compare import (
@@ -84,11 +84,10 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
             tr("cli.prices.offer_intl" if f["international"] else "cli.prices.offer", offer=f["offer"],
                provider=_provider(f["offer"], f["provider"]), price_kind=f["kind"], date=f["date"])
             for f in seen.values()))
-    console.print(f"[dim]{line}[/dim]", highlight=False, soft_wrap=True)
+    echo(f"[dim]{line}[/dim]")
     for f in {f["offer"]: f for f in used}.values():
         if f.get("stale"):
-            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(f.get('stale_i18n'), f['stale'])}",
-                          highlight=False, soft_wrap=True)
+            echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(f.get('stale_i18n'), f['stale'])}")
 
 
 def _break_even_text(be: float | None) -> str:
@@ -116,7 +115,7 @@ def _say_fresh_range(fresh: dict[str, Any]) -> None:
         line = tr("cli.rvb.fresh_range", margin=fresh["margin"], n=len(offers), lo=offers[0]["rent_cny_per_card_hour"],
                   hi=offers[-1]["rent_cny_per_card_hour"], be_lo=_break_even_text(fresh["break_even_at_lowest"]),
                   be_hi=_break_even_text(fresh["break_even_at_highest"]))
-    console.print(f"[yellow]{line}[/]", highlight=False, soft_wrap=True)
+    echo(f"[yellow]{line}[/]")
 
 
 def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) -> InputError:
@@ -238,64 +237,53 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             from rich.markup import escape
 
             for i, (text, devices) in enumerate(bill_notes.items(), 1):
-                console.print(escape(f"({i}) {', '.join(devices)}: {text}"), highlight=False, soft_wrap=True)
+                echo(escape(f"({i}) {', '.join(devices)}: {text}"))
         if rows[0].get("users_note"):  # --concurrent-users: the rate they send (plan's sentence)
-            console.print(say_json(rows[0].get("users_note_i18n"), rows[0]["users_note"]), highlight=False,
-                          soft_wrap=True)
+            echo(say_json(rows[0].get("users_note_i18n"), rows[0]["users_note"]))
         if rows[0].get("serving_rule"):  # how each row's serving batch was chosen (the batch is in its layout)
-            console.print(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]), highlight=False,
-                          soft_wrap=True)
+            echo(say_json(rows[0].get("serving_rule_i18n"), rows[0]["serving_rule"]))
         if rows[0].get("period_note"):  # the serving period hours and cost are billed for (plan's sentence)
-            console.print("[dim]" + tr("plan.assumed", text=say_json(rows[0].get("period_note_i18n"),
-                                                                     rows[0]["period_note"])) + "[/dim]",
-                          highlight=False, soft_wrap=True)
+            echo("[dim]" + tr("plan.assumed", text=say_json(rows[0].get("period_note_i18n"),
+                                                            rows[0]["period_note"])) + "[/dim]")
         for r in rows:  # a request rate: the batch it is served at beside the capacity column (its TPOT, TTFT)
             if r.get("served"):
-                console.print(tr("cli.named", name=_device(cat, r["device"]), text=say_json(r["served"].get("note_i18n"), r["served"]["note"])),
-                              highlight=False, soft_wrap=True)
+                echo(tr("cli.named", name=_device(cat, r["device"]), text=say_json(r["served"].get("note_i18n"), r["served"]["note"])))
         for r in rows:  # a rate or a TPOT: the most plan serves on the cards, and above which it warns of a thin margin
             if r.get("capacity_note"):
-                console.print(tr("cli.named", name=_device(cat, r["device"]), text=say_json(r.get("capacity_note_i18n"), r["capacity_note"])),
-                              highlight=False, soft_wrap=True)
+                echo(tr("cli.named", name=_device(cat, r["device"]), text=say_json(r.get("capacity_note_i18n"), r["capacity_note"])))
         _say_basis(reg, kinds, [r["offer_facts"] for r in rows])
         said: set[str] = set()
         for r in rows:  # the out-of-sample evidence for the speed column, once per stack (a row that runs)
             ev = say_json(r.get("evidence_i18n"), r["evidence"]) if r.get("evidence") and r.get("runs", True) else None
             if ev and ev not in said:
                 said.add(ev)
-                console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
+                echo(f"[yellow]{label('cli.label.evidence')}[/]{ev}")
         for r in rows:  # a pre-allocating engine holds more than the workload needs: what the card shows in use
             if r.get("memory_pool_note"):
-                console.print("[dim]" + tr("cli.named", name=_device(cat, r["device"]),
-                                               text=say_json(r.get("memory_pool_note_i18n"), r["memory_pool_note"])) + "[/dim]",
-                              highlight=False, soft_wrap=True)
+                echo("[dim]" + tr("cli.named", name=_device(cat, r["device"]),
+                                 text=say_json(r.get("memory_pool_note_i18n"), r["memory_pool_note"])) + "[/dim]")
         for r in rows:  # a fit within the known memory error: the plan's warning, word for word
             if r.get("memory_warning"):
-                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]),
-                                                 text="! " + say_json(r.get("memory_warning_i18n"), r["memory_warning"])),
-                              highlight=False, soft_wrap=True)
+                echo("[yellow]" + tr("cli.named", name=_device(cat, r["device"]),
+                                    text="! " + say_json(r.get("memory_warning_i18n"), r["memory_warning"])))
             if r.get("memory_likely_short"):  # the bias exceeds the headroom: the plan's sentence
-                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]),
-                                                 text="! " + say_json(r.get("memory_likely_short_i18n"), r["memory_likely_short"])),
-                              highlight=False, soft_wrap=True)
+                echo("[yellow]" + tr("cli.named", name=_device(cat, r["device"]),
+                                    text="! " + say_json(r.get("memory_likely_short_i18n"), r["memory_likely_short"])))
         for r in rows:  # an FP8 checkpoint run in 16-bit on this device
             if r.get("precision_note"):
-                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]) + "[/]",
-                                                 text=say_json(r.get("precision_note_i18n"), r["precision_note"])),
-                              highlight=False, soft_wrap=True)
+                echo("[yellow]" + tr("cli.named", name=_device(cat, r["device"]) + "[/]",
+                                    text=say_json(r.get("precision_note_i18n"), r["precision_note"])))
         for r in rows:
             if r["layout_note"]:
-                console.print("[yellow]" + tr("cli.named", name=_device(cat, r["device"]) + "[/]",
-                                                 text=say_json(r.get("layout_note_i18n"), r["layout_note"])),
-                              highlight=False, soft_wrap=True)
+                echo("[yellow]" + tr("cli.named", name=_device(cat, r["device"]) + "[/]",
+                                    text=say_json(r.get("layout_note_i18n"), r["layout_note"])))
         for r in rows:
             if r["no_price"]:
-                console.print(f"[yellow]{label('cli.label.unpriced')}[/]{say_json(r.get('no_price_i18n'), r['no_price'])}",
-                              highlight=False, soft_wrap=True)
+                echo(f"[yellow]{label('cli.label.unpriced')}[/]{say_json(r.get('no_price_i18n'), r['no_price'])}")
         for r in rows:
             if r.get("calibration"):
-                console.print("[dim]" + tr("plan.assumed", text=say_json(r.get("calibration_i18n"), r["calibration"]))
-                              + "[/dim]", highlight=False, soft_wrap=True)
+                echo("[dim]" + tr("plan.assumed", text=say_json(r.get("calibration_i18n"), r["calibration"]))
+                     + "[/dim]")
 
     @app.command("tco")
     def tco_cmd(
@@ -355,21 +343,19 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                   # billing unit (the offer's words, not the bill's figures)
                   drop_first=(*(("cost_cny_max",) if all(r["cost_cny_max"] == r["cost_cny"] for r in rows) else ()),
                               "kind", "billing_unit"))
-        console.print("[dim]" + tr("cli.tco.per_card_hour", gpus=gpus, hours=hours) + "[/dim]", highlight=False)
+        echo("[dim]" + tr("cli.tco.per_card_hour", gpus=gpus, hours=hours) + "[/dim]")
         # the order said as it is (plan's offer choice, `fresh_first`; one-job offers before separate instances):
         # a stale row after a fresh one is no "cheaper first" slip (buyer review 2026-12-01)
         if any(r.get("stale") for r in rows):
-            console.print("[dim]" + tr("cli.tco.order_stale", months=offer_q.DEFAULT_STALE_MONTHS) + "[/dim]",
-                          highlight=False)
+            echo("[dim]" + tr("cli.tco.order_stale", months=offer_q.DEFAULT_STALE_MONTHS) + "[/dim]")
         if not all(r.get("one_job", True) for r in rows):
-            console.print("[dim]" + tr("cli.tco.order_apart", gpus=gpus) + "[/dim]", highlight=False)
+            echo("[dim]" + tr("cli.tco.order_apart", gpus=gpus) + "[/dim]")
         if rows[0].get("subsidy_note"):  # gross and net of the first row (plan.cost.subsidy_note: one rule)
-            console.print(tr("cli.tco.subsidy", line=say_json(rows[0].get("subsidy_note_i18n"), rows[0]["subsidy_note"])),
-                          highlight=False)
+            echo(tr("cli.tco.subsidy", line=say_json(rows[0].get("subsidy_note_i18n"), rows[0]["subsidy_note"])))
         from rich.markup import escape
 
         for text, i in footnotes.items():
-            console.print(escape(f"({i}) {text}"), highlight=False)
+            echo(escape(f"({i}) {text}"))
         _say_basis(reg, kinds, list(rows))
 
     @app.command("rent-vs-buy")
@@ -419,59 +405,49 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         totals, total_cards = a.totals, a.totals["cards"]
         if rent_o is not None:
             o, bill = rent_o, rent_bill
-            console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(
-                "cli.rvb.rent_from", offer=o.id, rent=rent_message(o), billing_unit=o.billing_unit,
-                cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
-                + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "")
-                # whole servers bought: each server's cards rented as one instance of the offer
-                + (tr("cli.rvb.instances", instances=a.rent_instances, cards=a.rent_instance_cards)
-                   if a.rent_instances else "") + "[/dim]",
-                highlight=False, soft_wrap=True)
+            echo("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(
+       "cli.rvb.rent_from", offer=o.id, rent=rent_message(o), billing_unit=o.billing_unit,
+       cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
+       + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "")
+       # whole servers bought: each server's cards rented as one instance of the offer
+       + (tr("cli.rvb.instances", instances=a.rent_instances, cards=a.rent_instance_cards)
+          if a.rent_instances else "") + "[/dim]")
             for note, note_i18n in zip(a.json.get("rent_notes") or [], a.json.get("rent_notes_i18n") or []):
                 # the bill's notes: separate instances when no offer holds the cards as one job (tco's note)
-                console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}",
-                              highlight=False, soft_wrap=True)
+                echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}")
             facts = rent_info["rent_offer"]
             if facts.get("stale"):
-                console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(facts.get('stale_i18n'), facts['stale'])}",
-                              highlight=False, soft_wrap=True)
+                echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(facts.get('stale_i18n'), facts['stale'])}")
         from suanli.catalog.offers import china_export_controlled
 
         if china_export_controlled(acc):  # as plan warns: a Chinese listing of such a card is no licence
-            console.print(f"[yellow]{label('cli.label.warning')}[/]"
-                          + tr("plan.warn.china_export", device=display_name(acc), device_id=acc.id),
-                          highlight=False, soft_wrap=True)
+            echo(f"[yellow]{label('cli.label.warning')}[/]"
+                 + tr("plan.warn.china_export", device=display_name(acc), device_id=acc.id))
         if at_o is not None and at_o is not rent_o and extra_at["rent_at_utilization_offer_facts"].get("stale"):
             facts = extra_at["rent_at_utilization_offer_facts"]
-            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(facts.get('stale_i18n'), facts['stale'])}",
-                          highlight=False, soft_wrap=True)
+            echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(facts.get('stale_i18n'), facts['stale'])}")
         share = (tr("cli.rvb.server_share", cny=srv) if priced_server and srv
                  else tr("cli.rvb.server", note=say(srv_msg) if srv_msg is not None else ""))
-        console.print(tr("cli.rvb.header", device=f"[bold]{display_name(acc)}[/bold]", rent=rent, card=card, share=share),
-                      highlight=False, soft_wrap=True)
-        console.print(tr("cli.rvb.amortized", years=years), highlight=False, soft_wrap=True)  # buy ¥/year's basis
+        echo(tr("cli.rvb.header", device=f"[bold]{display_name(acc)}[/bold]", rent=rent, card=card, share=share))
+        echo(tr("cli.rvb.amortized", years=years))  # buy ¥/year's basis
         if priced_server and srv and srv_msg is not None:  # the server the share comes from, and how it is split
-            console.print("[dim]" + tr("cli.rvb.server", note=say(srv_msg)) + "[/dim]", highlight=False, soft_wrap=True)
+            echo("[dim]" + tr("cli.rvb.server", note=say(srv_msg)) + "[/dim]")
         # the purchase prices' rows and dates, as the rent offer's are cited; stale or low-confidence ones warned
         dated = [tr(f"rvb.purchase.{w}", id=a.json[f"{w}_price_id"], date=a.json[f"{w}_price_date"])
                  for w in ("card", "server") if a.json.get(f"{w}_price_date")]
         for line in dated:
-            console.print("[dim]" + line + "[/dim]", highlight=False, soft_wrap=True)
+            echo("[dim]" + line + "[/dim]")
         for note, note_i18n in zip(a.json["purchase_notes"], a.json["purchase_notes_i18n"]):
-            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}", highlight=False,
-                          soft_wrap=True)
+            echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}")
         if a.json.get("servers"):  # --cards a multiple of the server's: whole servers bought
-            console.print(tr("rvb.purchase.servers", servers=a.json["servers"], server_cards=a.json["server_cards"],
-                             cards=total_cards), highlight=False, soft_wrap=True)
+            echo(tr("rvb.purchase.servers", servers=a.json["servers"], server_cards=a.json["server_cards"],
+                    cards=total_cards))
         # the rent side at this use: the offer, its unit, the units billed and the bill (the table's figure)
-        console.print("[dim]" + say_json(r.rent_at_utilization_note_i18n, r.rent_at_utilization_note) + "[/dim]",
-                      highlight=False, soft_wrap=True)
+        echo("[dim]" + say_json(r.rent_at_utilization_note_i18n, r.rent_at_utilization_note) + "[/dim]")
         if r.subsidy_note is not None:  # the subsidy on the rent (plan.cost.subsidy_note), rent side only
-            console.print(tr("rvb.subsidy_rent_only", line=say_json(r.subsidy_note_i18n, r.subsidy_note)),
-                          highlight=False, soft_wrap=True)
+            echo(tr("rvb.subsidy_rent_only", line=say_json(r.subsidy_note_i18n, r.subsidy_note)))
         if r.commitment_note is not None:  # a contract longer than the year, billed here for the year's share
-            console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(r.commitment_note_i18n, r.commitment_note)}",
-                          highlight=False, soft_wrap=True)
+            echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(r.commitment_note_i18n, r.commitment_note)}")
         items: list[dict[str, Any]] = []
         for k, v in r.model_dump().items():
             if k in ("break_even_note", "break_even_note_i18n", "use_pattern", "hours_in_use",
@@ -492,11 +468,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             items.append({"item": tr(f"rvb.item.{k}") if f"rvb.item.{k}" in messages(lang()) else k, "value": v})
         emit_rows(items, ["item", "value"], title=tr("cli.rvb.title"), headers=col_headers(["item", "value"]))
         # the core's totals and verdict (plan.cost.rent_vs_buy_totals), as the page reads them
-        console.print(tr("cli.rvb.totals", cards=total_cards, years=years, share=utilization, rent=totals["rent_cny"],
-                         own=totals["own_cny"], capex=totals["capex_all_cards_cny"], running=totals["running_cny"],
-                         running_what=tr("rvb.running.power_ops" if ops else "rvb.running.power"),
-                         cheaper=tr(f"rvb.cheaper.{totals['cheaper']}"), diff=totals["diff_cny"]),
-                      highlight=False, soft_wrap=True)
+        echo(tr("cli.rvb.totals", cards=total_cards, years=years, share=utilization, rent=totals["rent_cny"],
+                own=totals["own_cny"], capex=totals["capex_all_cards_cny"], running=totals["running_cny"],
+                running_what=tr("rvb.running.power_ops" if ops else "rvb.running.power"),
+                cheaper=tr(f"rvb.cheaper.{totals['cheaper']}"), diff=totals["diff_cny"]))
         if fresh is not None:
             _say_fresh_range(fresh)
 
@@ -534,9 +509,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         for r in results:
             # labelled by the seed article's (Chinese) title in Chinese output, by its id in English
             name = r.scenario.title if lang() == "zh" else r.scenario.id
-            console.print(tr("cli.scenarios.line", name=f"[bold]{name}[/bold]",
-                             text=say_json(r.explanation_i18n, r.explanation)), highlight=False)
-        console.print("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + "[/dim]", highlight=False)
+            echo(tr("cli.scenarios.line", name=f"[bold]{name}[/bold]",
+                    text=say_json(r.explanation_i18n, r.explanation)))
+        echo("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + "[/dim]")
 
     @migrate_app.command("cost")
     def migrate_cost_cmd(
@@ -595,9 +570,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         if json_:
             emit_json(out)
             return
-        console.print(tr("cli.mig.header", model=f"[bold]{out['model']}[/bold]", src=_device(cat, out["from"]),
-                         dst=_device(cat, out["to"]), stack=_stack(cat, out["stack"]),
-                         reason=say_json(out.get("weeks_reason_i18n"), out["weeks_reason"])), highlight=False)
+        echo(tr("cli.mig.header", model=f"[bold]{out['model']}[/bold]", src=_device(cat, out["from"]),
+                dst=_device(cat, out["to"]), stack=_stack(cat, out["stack"]),
+                reason=say_json(out.get("weeks_reason_i18n"), out["weeks_reason"])))
         lo, hi = out["calendar_weeks"]
         c_lo, c_hi = out["one_off_cost_cny"]
         pb = out.get("payback_months")
@@ -645,20 +620,19 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         _say_basis(reg, kinds, list(out["offers_used"]))
         for dev, d in out.get("derived", {}).items():  # the subsidy as tco says it (plan.cost.subsidy_note), domestic side
             if isinstance(d, dict) and d.get("subsidy_note"):
-                console.print(tr("mig.subsidy", line=say_json(d.get("subsidy_note_i18n"), d["subsidy_note"]),
-                                 device=_device(cat, dev), months=horizon_months), highlight=False)
+                echo(tr("mig.subsidy", line=say_json(d.get("subsidy_note_i18n"), d["subsidy_note"]),
+                        device=_device(cat, dev), months=horizon_months))
         said: set[str] = set()
         for d in out.get("derived", {}).values():  # the out-of-sample evidence behind each tokens/s, once per stack
             ev = say_json(d.get("evidence_i18n"), d["evidence"]) if isinstance(d, dict) and d.get("evidence") else None
             if ev and ev not in said:
                 said.add(ev)
-                console.print(f"[yellow]{label('cli.label.evidence')}[/]{ev}", highlight=False, soft_wrap=True)
+                echo(f"[yellow]{label('cli.label.evidence')}[/]{ev}")
         known = out.get("if_known_error")
         if known:  # the saving if the target's speed is off by its known (pooled) signed error
-            console.print(f"[yellow]{say_json(known.get('note_i18n'), known['note'])}[/]", highlight=False,
-                          soft_wrap=True)
+            echo(f"[yellow]{say_json(known.get('note_i18n'), known['note'])}[/]")
         if out.get("calibration"):  # as plan and compare say it: "efficiency calibrated from your measurements"
-            console.print("[dim]" + tr("plan.assumed", text=say_json(out.get("calibration_i18n"), out["calibration"]))
-                          + "[/dim]", highlight=False, soft_wrap=True)
-        console.print("[dim]" + tr("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
+            echo("[dim]" + tr("plan.assumed", text=say_json(out.get("calibration_i18n"), out["calibration"]))
+                 + "[/dim]")
+        echo("[dim]" + tr("mig.effort.seed_reading") + "[/dim]")
 

@@ -15,7 +15,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from suanli.cli.output import col_headers, console, emit_json, label, lang, list_sep, say, say_json, tr
+from suanli.cli.output import col_headers, console, echo, emit_json, label, lang, list_sep, say, say_json, tr
 from suanli.errors import InputError, SuanliError, echoed
 from suanli.i18n import Message
 from suanli.migrate.coverage import (
@@ -190,49 +190,43 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     from rich.markup import escape
 
     for text, i in footnotes.items():
-        console.print(escape(f"({i}) {text}"), highlight=False)
+        echo(escape(f"({i}) {text}"))
     colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red"}[report.verdict]
     verdict = say_id("cli.mig.verdict", verdict=say_id(f"verdict.{report.verdict}"))
-    console.print(f"[bold {colour}]{verdict}[/] — {_verdict_text(report)}", highlight=False)
+    echo(f"[bold {colour}]{verdict}[/] — {_verdict_text(report)}")
     if report.fallback_ops:
-        console.print(say_id("cli.mig.fallback") + list_sep().join(f"{k} ×{v}" for k, v in report.fallback_ops.items()),
-                      highlight=False)
+        echo(say_id("cli.mig.fallback") + list_sep().join(f"{k} ×{v}" for k, v in report.fallback_ops.items()))
     from suanli.cli.output import display_name, display_note
 
     fused_data = {f.id: f for f in load_fused()}  # the data rows carry replaces_zh (the report's JSON stays English)
     for f in report.fused:
         state = say_id("cli.mig.available") if f.available else say_id("cli.mig.not_in", version=report.torch_npu_version)
         replaces = display_note(fused_data[f.id], "replaces") if f.id in fused_data else f.replaces
-        console.print(say_id("cli.mig.fused", api=f.api, state=state, replaces=replaces) + f" [dim]({f.source})[/]",
-                      highlight=False)
+        echo(say_id("cli.mig.fused", api=f.api, state=state, replaces=replaces) + f" [dim]({f.source})[/]")
     for a in report.adapted_lists:
         state = say_id({True: "cli.mig.listed", False: "cli.mig.not_listed", None: "cli.mig.list_unknown"}[a.listed])
-        console.print(say_id("cli.mig.adapted", name=display_name(a), state=state) + (f" [dim]({a.source})[/]" if a.source else ""),
-                      highlight=False)
+        echo(say_id("cli.mig.adapted", name=display_name(a), state=state) + (f" [dim]({a.source})[/]" if a.source else ""))
     if report.adapted_match:  # what the look-up went by: the preset, or the config's architecture and dimensions
-        console.print("[dim]" + say_id("cli.mig.match", text=say_json(report.adapted_match_i18n,
-                                                                       report.adapted_match["text"])) + "[/dim]",
-                      highlight=False, soft_wrap=True)
+        echo("[dim]" + say_id("cli.mig.match", text=say_json(report.adapted_match_i18n,
+                                                              report.adapted_match["text"])) + "[/dim]")
     basis = say_json(report.migration_basis_i18n, report.migration_basis)
     if report.migration_weeks:
         lo, hi = report.migration_weeks
         from suanli.plan.cost import MIGRATION_ENGINEERS
 
         n = MIGRATION_ENGINEERS  # one unit with migrate cost / plan: calendar weeks × engineers
-        console.print(say_id("mig.effort.check", lo=lo, hi=hi, n=n, plo=lo * n, phi=hi * n, basis=basis),
-                      highlight=False)
-        console.print("[dim]" + say_id("mig.effort.seed_reading") + "[/dim]", highlight=False, soft_wrap=True)
+        echo(say_id("mig.effort.check", lo=lo, hi=hi, n=n, plo=lo * n, phi=hi * n, basis=basis))
+        echo("[dim]" + say_id("mig.effort.seed_reading") + "[/dim]")
     else:
-        console.print(say_id("cli.mig.effort", basis=basis), highlight=False)
+        echo(say_id("cli.mig.effort", basis=basis))
     # the report's sentences in this run's language, from its messages (their English text where it has none)
     i18n = report.warnings_i18n if len(report.warnings_i18n) == len(report.warnings) else [None] * len(report.warnings)
     for w, m in zip(report.warnings, i18n):
         # escaped: the sentences end in "[kind; source]" and URLs, which rich would read as markup and drop
-        console.print(f"[yellow]{label('cli.label.warning')}[/]{escape(say_json(m, w))}", highlight=False,
-                      soft_wrap=True)
+        echo(f"[yellow]{label('cli.label.warning')}[/]{escape(say_json(m, w))}")
     stats = "cli.mig.stats_cached" if trace.get("cached") else "cli.mig.stats"  # a cached trace: no build, no trace
-    console.print("[dim]" + say_id(stats, ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
-                                   trace=trace["trace_s"], total=wall_s) + "[/]", highlight=False)
+    echo("[dim]" + say_id(stats, ops=trace["distinct_ops"], calls=trace["op_calls"], build=trace["build_s"],
+                          trace=trace["trace_s"], total=wall_s) + "[/]")
 
 
 def _verdict_text(report: CoverageReport) -> str:

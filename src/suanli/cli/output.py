@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["Format", "col_headers", "console", "display_name", "display_note", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
+__all__ = ["Format", "col_headers", "console", "display_name", "display_note", "echo", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
            "to_jsonable", "tr", "unquote", "wrap_cell"]
 
 # Code quoted with backticks in the catalog (`suanli bench run`, `--offer-kinds listing,index`: the quotes let a
@@ -176,9 +176,11 @@ def _cell(v: Any) -> str:
 
 
 # Where a line may break: one rule for table cells (`wrap_cell`) and wrapped paragraphs (rich's `_wrap.words`:
-# help, notes under a table, errors). At spaces, after "·" "_" (layouts tp2·pp4, snake_case field names) and
-# between CJK characters (Chinese has no spaces; UAX #14 allows a break there); never inside a name such as
-# "rtx-4090" or "llama-factory", never at "," (1,600) or "/" (GB/s). In Chinese output also the usual no-break
+# help, notes under a table, errors, and every line a command prints: `echo`). At spaces, after "·" (layouts
+# tp2·pp4; a separating " · " stays at the end of the line before it) and between CJK characters (Chinese has no
+# spaces; UAX #14 allows a break there); never inside a name such as "rtx-4090", "llama-factory", an identifier
+# (SUANLI_API_TOKEN, tpot_steady_s) or a flag, never at "," (1,600) or "/" (GB/s); in Chinese never inside a short
+# word (up to 5 Han characters between spaces or punctuation: 华为昇腾, （按月）). In Chinese output also the usual no-break
 # rules (native reader's review 2026-12-01): closing punctuation (，。、；：）」…) stays with what precedes it and an
 # opening bracket or quote with what follows it, and a number stays with its unit (4,380 个小时, ¥150/卡时, 80 GiB).
 _CJK = "\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef"
@@ -204,14 +206,20 @@ def _zh_number() -> re.Pattern[str]:
     return re.compile(rf"[-+]?[¥$￥]?\d[\d,.]*(?: ?%)?(?![^{_ZH_STOP}/])(?: ?{_ZH_UNIT})?{_ZH_PER}?")
 
 
+_DOT = r"(?:\s+·(?=\s|$))?"  # a separating " · " stays at the end of the line before it, never starts a line
+_ZH_WORD = 5  # a run of up to 5 Han characters between spaces, brackets or punctuation is a word: never split
+
+
 @functools.cache
 def _breaker(zh: bool) -> re.Pattern[str]:
     """The pieces a line breaks between, each with the spaces before (at the text's start) and after it."""
     if not zh:  # English output as before: no glue, curly quotes and dashes part of their word
-        return re.compile(rf"\s*(?:[{_CJK}]|[^\s·_{_CJK}]*[·_]|[^\s·_{_CJK}]+)\s*")
+        return re.compile(rf"\s*(?:[{_CJK}]|[^\s·{_CJK}]*·|[^\s·{_CJK}]+){_DOT}\s*")
     stop, number, per = _ZH_STOP, _zh_number().pattern, _ZH_PER
-    word = rf"[^{stop}·_]*[·_]|[^{stop}·_]*/(?:{_UNITS_ZH}|[{_HAN}])|[^{stop}·_]+"
-    return re.compile(rf"\s*[{_OPEN}]*(?:{number}|{word}|[{_HAN}]{per}?|[{_CJK}]|\S)[{_CLOSE}]*\s*")
+    word = rf"[^{stop}·]*·|[^{stop}·]*/(?:{_UNITS_ZH}|[{_HAN}])|[^{stop}·]+"
+    short = rf"(?<![{_HAN}])[{_HAN}]{{1,{_ZH_WORD}}}(?![{_HAN}]){per}?"  # 华为昇腾, （按月）: a short word whole
+    number += rf"(?:(?<=[{_HAN}])[{_HAN}]{{1,3}}(?![{_HAN}]))?"  # 2 个副本: the counted word with its number
+    return re.compile(rf"\s*[{_OPEN}]*(?:{number}|{word}|{short}|[{_HAN}]{per}?|[{_CJK}]|\S)[{_CLOSE}]*{_DOT}\s*")
 
 
 def line_pieces(text: str) -> list[str]:
@@ -235,14 +243,27 @@ def _rstrip_end_cells(self: Any, size: int) -> None:
 
 
 def _use_breaker() -> None:
-    """Every paragraph rich wraps in Chinese output breaks as a table cell does (`_breaker`); English as rich does."""
+    """Every paragraph rich wraps in Chinese output breaks as a table cell does (`_breaker`); English as rich does
+    (at spaces), a separating " · " kept at the end of the line before it."""
     import rich._wrap
     import rich.text
 
     english = rich._wrap.words
 
+    def english_words(text: str) -> Iterator[tuple[int, int, str]]:
+        last: tuple[int, int] | None = None
+        for start, end, word in english(text):
+            if last is not None and word.strip() == "·":
+                last = (last[0], end)
+                continue
+            if last is not None:
+                yield last[0], last[1], text[last[0]:last[1]]
+            last = (start, end)
+        if last is not None:
+            yield last[0], last[1], text[last[0]:last[1]]
+
     def words(text: str) -> Iterable[tuple[int, int, str]]:
-        return _rich_words(text) if lang() == "zh" else english(text)
+        return _rich_words(text) if lang() == "zh" else english_words(text)
 
     rich._wrap.words = words  # type: ignore[assignment]  # rich breaks lines only at spaces
     rich.text.Text.rstrip_end = _rstrip_end_cells  # type: ignore[method-assign]
@@ -251,8 +272,24 @@ def _use_breaker() -> None:
 _use_breaker()
 
 
+def echo(text: str, *, err: bool = False) -> None:
+    """One printed line or paragraph (rich markup allowed), wrapped at the terminal's width (COLUMNS) between the
+    breaker's pieces (`_breaker`): a number keeps its unit, an identifier or flag stays whole, no Chinese line
+    starts with ，。、；：）」 or "·". Every line a command prints goes through here (review 2026-12-01)."""
+    (err_console if err else console).print(text, highlight=False)
+
+
+_SEP_DOT = re.compile(r"(\s+)(·\s*)$")
+
+
 def _pieces(text: str) -> list[str]:
-    return line_pieces(text)
+    """A cell's pieces: the breaker's, a separating " · " its own piece again (`wrap_cell` keeps it at the end of a
+    line or drops it at a break, so it widens no column)."""
+    out: list[str] = []
+    for piece in line_pieces(text):
+        m = _SEP_DOT.search(piece) if piece.strip() != "·" else None
+        out.extend([piece[:m.start(2)], m.group(2)] if m else [piece])
+    return out
 
 
 def _min_width(text: str) -> int:
@@ -274,12 +311,13 @@ def _is_number(piece: str) -> bool:
 
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _HEAD_CJK = 8  # a header word up to 8 cells (新价格, 撤回时间, GiB/卡) stays on one line
+_HEAD_RUN = 12  # and a Chinese header word up to 6 characters (参考文章方法 | 中位数, not 参考文章方 | 法中位数)
 
 
 def _head_min(text: str) -> int:
     """The narrowest width for a header: its words whole, and a short Chinese header whole (新价格 stacked one
     character a line at 80 columns, buyer review 2026-12-01)."""
-    runs = [cell_len(x) for x in _CJK_RUN.findall(text) if cell_len(x) <= _HEAD_CJK]  # a longer one may wrap
+    runs = [cell_len(x) for x in _CJK_RUN.findall(text) if cell_len(x) <= _HEAD_RUN]  # a longer one may wrap
     words = [cell_len(x) for x in text.split() if cell_len(x) <= _HEAD_CJK]  # GiB/卡 whole, not GiB/ over 卡
     return max([_min_width(text), *runs, *words])
 
@@ -324,6 +362,8 @@ def wrap_cell(text: str, width: int) -> str:
         for piece in _pieces(para):
             if not line:
                 piece = piece.lstrip()
+            if line[-1:].isspace() and piece.strip() == "·" and cell_len((line + piece).rstrip()) > width:
+                continue  # a separating dot that does not fit is dropped at the break, never starts a line
             if line and cell_len((line + piece).rstrip()) > width:
                 out.append(line.rstrip())
                 line = ""
@@ -418,7 +458,10 @@ def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence
     # pass whole columns first, the cheapest to complete first
     short_head = {k: _max_width(cells[0][k]) if _max_width(cells[0][k]) <= _HEAD_CJK else 0 for k in keep}  # ¥ total
     body = {k: max(lo[k], min(hi[k], max([short_head[k], *(_max_width(r[k]) for r in cells[1:])]))) for k in keep}
-    for goal in (body, hi):
+    # a short cell's value whole before a header is (目标 10 / 40 on one line over 样本内 | n)
+    cells_whole = {k: max(lo[k], c) if (c := max(_max_width(r[k]) for r in cells[1:])) <= _HEAD_CJK else lo[k]
+                   for k in keep}
+    for goal in (cells_whole, body, hi):
         for k in sorted(keep, key=lambda k: goal[k] - w[k]):
             if 0 < goal[k] - w[k] <= spare:
                 spare -= goal[k] - w[k]

@@ -37,7 +37,9 @@ def test_wrap_keeps_pieces_whole_and_within_width(text: str, extra: int) -> None
 def test_wrap_breaks_only_at_allowed_places() -> None:
     assert wrap_cell("rtx-4090 llama-factory", 14).split("\n") == ["rtx-4090", "llama-factory"]
     assert wrap_cell("tp1·pp1·dp4·z3", 8).split("\n") == ["tp1·pp1·", "dp4·z3"]
-    assert wrap_cell("memory_bandwidth_gb_per_s", 12).split("\n") == ["memory_", "bandwidth_", "gb_per_s"]
+    # an identifier never splits at its "_" (review 2026-12-01: SUANLI_ | API_TOKEN, tpot_ | steady_s)
+    assert wrap_cell("memory_bandwidth_gb_per_s tpot_steady_s", 25).split("\n") == ["memory_bandwidth_gb_per_s",
+                                                                                "tpot_steady_s"]
     assert wrap_cell("没有公开的显存带宽", 8).split("\n") == ["没有公开", "的显存带", "宽"]
     assert wrap_cell("1,600 GB/s", 6).split("\n") == ["1,600", "GB/s"]
 
@@ -100,8 +102,12 @@ def test_gpu_detail_at_80_columns_keeps_names_whole() -> None:
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert max(cell_len(x) for x in lines) <= 80
-    for word in ("ascend-perf-model", "gitee-ascend-clusters", "bandwidth", "2026-11-30", "1,600"):
+    # the note's identifier 'intra_node_bandwidth' stays whole (review 2026-12-01), so a source id may break after
+    # its '-' (gitee-ascend- | clusters), never inside a part
+    for word in ("ascend-perf-model", "'intra_node_bandwidth',", "bandwidth", "2026-11-30", "1,600"):
         assert any(word in x for x in lines), word
+    assert any("gitee-ascend-clusters" in x for x in lines) or (
+        any("gitee-ascend- " in x for x in lines) and any(" clusters " in x for x in lines))
     assert not any(x.rstrip().endswith(("ascend-perf-m", "ascend-p")) for x in lines)
 
 

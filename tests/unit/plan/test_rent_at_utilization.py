@@ -104,7 +104,7 @@ def test_a_price_per_card_hour_stays_linear() -> None:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SUANLI_TODAY": "2026-12-01", "COLUMNS": "200"}
+    env = {**os.environ, "SUANLI_TODAY": "2026-12-01", "COLUMNS": "400"}  # the price line (223 cells) on one line
     return subprocess.run([sys.executable, "-m", "suanli.cli.main", *args], capture_output=True, text=True, env=env)
 
 
