@@ -16,7 +16,7 @@ from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, moe_stack
 from suanli.estimate.precision import peak_flops_per_s
 from suanli.estimate.speed import training_speed_terms
 from suanli.plan.request import make_request
-from suanli.plan.search import plan, plan_workload
+from suanli.plan.search import _extras, plan, plan_workload
 from suanli.plan.train_evidence import SCALING_ASSUMED, comm_figures, inter_node_basis, published_mfu, training_bias
 from suanli.validate.bands import packaged_error_bands
 from suanli.validate.report import CaseResult, summarize
@@ -32,17 +32,6 @@ def _warn(p, wid: str) -> dict:  # type: ignore[no-untyped-def]
     return next(w for w in p.warnings_i18n if w["id"] == wid)
 
 
-def _extras(j) -> list[dict]:  # type: ignore[no-untyped-def]
-    out, stack = [], [j]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            if "id" in v and "params" in v:
-                out.append(v)
-            stack += list(v.values())
-        elif isinstance(v, list):
-            stack += v
-    return out
 
 
 @pytest.fixture(scope="module")
