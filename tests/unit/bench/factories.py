@@ -4,6 +4,8 @@ sys.path, so test modules `from factories import ...`."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+from typing import Any
 
 from suanli.bench.backends import BackendInfo
 from suanli.bench.calibrate import DevicePeaks, decode_bytes_per_step, prefill_flops_per_token
@@ -180,3 +182,27 @@ def synthetic(
         tolerance_source="assumed",
     )
     return base.model_copy(update={"throughput": tp, "micro": micro, "accuracy": acc})
+
+
+SUITE_RUN_ID = "20261201T000000Z-0a5f1b"
+SUITE_HF_CONFIG = {"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+                   "num_key_value_heads": 2, "intermediate_size": 512, "vocab_size": 1000}
+
+
+def suite_case_doc() -> dict[str, Any]:
+    """One `bench suite` case record as JSON (decode of tiny-llama on an H100 SXM), as the suite writes it: the tests
+    edit it (a hand-edited or hostile file) before writing it into a result folder."""
+    from suanli.bench.suite import CaseRecord, Environment, SuiteCase
+
+    env = Environment(date=dt.datetime(2026, 12, 1, tzinfo=dt.UTC), host="h", python="3.12", platform="linux",
+                      suanli_version="0", torch="2.5", transformers="4.50", peft="0.14", backend="cuda",
+                      device="cuda:0", device_name="NVIDIA H100 80GB HBM3", memory_kind="device-max-allocated")
+    rec = CaseRecord(
+        run_id=SUITE_RUN_ID, status="ok", command="suanli bench suite out", environment=env, accelerator="h100-sxm",
+        case=SuiteCase(id="decode-tiny-b1-loop", kind="inference", phase=2, shape="tiny", model="tiny-llama",
+                       measure="decode", mode="loop", input_tokens=64, output_tokens=16),
+        hf_config=dict(SUITE_HF_CONFIG), metrics={"decode_tokens_per_s": 100.0, "peak_memory_bytes": 1000,
+                                                   "memory_kind": "device-max-allocated"},
+        bench_result=synthetic(0.5, 0.4, 0.8, 0.9, accelerator="h100-sxm"))
+    doc: dict[str, Any] = json.loads(rec.model_dump_json())
+    return doc

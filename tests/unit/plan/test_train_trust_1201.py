@@ -32,15 +32,18 @@ def _warn(p, wid: str) -> dict:  # type: ignore[no-untyped-def]
     return next(w for w in p.warnings_i18n if w["id"] == wid)
 
 
+def _a100_pretrain(cat, model: str, max_gpus: int):  # type: ignore[no-untyped-def]
+    """A Megatron pre-training plan on A100s (seq 4096, 1024 sequences per step) with every price kind."""
+    req = make_request(model=model, task="pretrain", seq=4096, global_batch=1024, max_gpus=max_gpus,
+                       tokens=1e10, devices=("a100-80g",), framework="megatron",
+                       offer_kinds=("listing", "index", "reference"))
+    m = lookup.model(cat, model)
+    return cat, m, req, plan(cat, m, req, TODAY, error_bands=packaged_error_bands())
 
 
 @pytest.fixture(scope="module")
 def a100_256(cat):  # type: ignore[no-untyped-def]
-    req = make_request(model="llama-3.3-70b", task="pretrain", seq=4096, global_batch=1024, max_gpus=256,
-                       tokens=1e10, devices=("a100-80g",), framework="megatron",
-                       offer_kinds=("listing", "index", "reference"))
-    m = lookup.model(cat, "llama-3.3-70b")
-    return cat, m, req, plan(cat, m, req, TODAY, error_bands=packaged_error_bands())
+    return _a100_pretrain(cat, "llama-3.3-70b", 256)
 
 
 def test_unpublished_inter_node_bandwidth_marks_the_scaling_assumed(a100_256) -> None:  # type: ignore[no-untyped-def]
@@ -59,11 +62,7 @@ def test_unpublished_inter_node_bandwidth_marks_the_scaling_assumed(a100_256) ->
 
 @pytest.fixture(scope="module")
 def a100_8b(cat):  # type: ignore[no-untyped-def]
-    req = make_request(model="llama-3.1-8b", task="pretrain", seq=4096, global_batch=1024, max_gpus=64,
-                       tokens=1e10, devices=("a100-80g",), framework="megatron",
-                       offer_kinds=("listing", "index", "reference"))
-    m = lookup.model(cat, "llama-3.1-8b")
-    return cat, m, req, plan(cat, m, req, TODAY, error_bands=packaged_error_bands())
+    return _a100_pretrain(cat, "llama-3.1-8b", 64)
 
 
 def test_fully_hidden_communication_is_said_with_the_kernels_no_overlap_figure(a100_8b) -> None:  # type: ignore[no-untyped-def]

@@ -69,7 +69,7 @@ def test_plan_takes_the_quoted_users_and_not_one_more(cat, kw) -> None:  # type:
     assert not r.plans, r.plans
     hint = _slots_hint(r)
     most, tp = int(hint.params["slots"]), int(hint.params["layout"].params["tp"])
-    assert 1 <= most < kw["concurrent_users"]
+    assert most >= 1 and most < kw["concurrent_users"]
     at = _plan(cat, **{**kw, "concurrent_users": most, "tp": tp})
     assert at.plans and at.plans[0].tp == tp and at.plans[0].gpus == kw["gpus"], at.relax
     assert not _plan(cat, **{**kw, "concurrent_users": most + 1, "tp": tp}).plans
