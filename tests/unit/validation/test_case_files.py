@@ -100,6 +100,13 @@ FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_moe_decode.yaml": ("cmd-", "full", _cover_moe_decode),
     "published_cases_memory.yaml": ("cmem-", "inference", _cover_memory),
 }
+# one page whose tables are split over two held-out files, neither with an in-sample row or a fitted factor (so the
+# selection rule's concern, a page seen in fitting, does not arise): Qwen2's speed page, vLLM speed rows in
+# published_cases_2026_12.yaml, transformers memory rows in published_cases_memory_qwen2.yaml
+SHARED_HELD_OUT_PAGES = {
+    frozenset({"published_cases_2026_12.yaml", "published_cases_memory_qwen2.yaml"}):
+        {"shadowboxx/Qwen2:docs/source/benchmark/speed_benchmark.rst"},
+}
 # files whose cases are in-sample (`fitted:` names the factors or development-set; never `holdout: true`)
 IN_SAMPLE = {"published_cases_fp8_train.yaml", "published_cases_moe.yaml"}
 
@@ -233,7 +240,8 @@ def test_sources_not_used_elsewhere(file: str, doc: dict[str, Any]) -> None:
         if path.name in {file, "error_bands.yaml"} or (file == "published_cases_2026_11.yaml" and path.name not in FILES):
             continue
         other = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        assert not urls & {s.get("url") for s in other.get("sources", [])}, path.name
+        shared = SHARED_HELD_OUT_PAGES.get(frozenset({file, path.name}), set())
+        assert not (urls & {s.get("url") for s in other.get("sources", [])}) - shared, path.name
 
 
 def test_validator_runs_every_case(file: str, doc: dict[str, Any], tmp_path: Path) -> None:

@@ -72,7 +72,7 @@ def test_declared_kinds_per_source() -> None:
         "val-cpu-measured": {"allocated"}, "val-qwen25-speed": {"allocated"},
         "val-litgpt-resource-tables": {"allocated"}, "cmem-hf-awq-doc": {"allocated"},
         "cmem-swift-benchmark": {"reserved"}, "eng-glm4-basic-demo": {"device"},
-        "eng-torchtune-readme": {"unknown"}, "hold-qwen1-readme": {"unknown"},
+        "eng-torchtune-readme": {"unknown"}, "hold-qwen1-readme": {"unknown"}, "cmem-qwen2-speed-hf": {"unknown"},
     }
 
 
