@@ -662,6 +662,14 @@ class InferenceEngine(_Strict):
         "None: no such split (every release reads the cache once); see gqa_decode_kernel_source"
     )
     gqa_decode_kernel_source: str | None = None
+    last_logits_only_from: str | None = Field(
+        None, pattern=r"^\d+(\.\d+){0,2}", description="first release whose generate() computes the prefill's logits "
+        "for the last prompt position only (transformers: num_logits_to_keep = 1); earlier releases run the LM head over "
+        "every prompt position and upcast the result to fp32 while the 16-bit output is alive, so the prefill holds "
+        "input x vocab x (2 + 4) bytes per sequence. None: every release keeps the last position only; see "
+        "last_logits_only_source"
+    )
+    last_logits_only_source: str | None = None
     prefill_chunk_tokens: IntField | None = Field(
         None, description="tokens one prefill step processes at most (vLLM chunked prefill: max_num_batched_tokens): "
         "an attention-score matrix without a fused kernel is then chunk x context, not context²; None: the whole "

@@ -14,18 +14,20 @@ import numpy as np
 
 from pydantic import BaseModel, ConfigDict
 
-from suanli.catalog.schema import Accelerator, Catalog, ModelArch, SoftwareStack
+from suanli.catalog.schema import Accelerator, Catalog, InferenceEngine, ModelArch, SoftwareStack
 from suanli.errors import InputError
 from suanli.estimate import arch
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import QUANTIZED, activation_bytes, weight_bytes_per_param
-from suanli.estimate.workload import RECOMPUTE, Workload
+from suanli.estimate.workload import RECOMPUTE, Workload, engine_release
 from suanli.i18n import Message, render
 from suanli.units import GiB
 
 __all__ = [
     "MemoryEstimate",
+    "engine_predates",
     "estimate_memory",
+    "keeps_prompt_logits",
     "max_batch_that_fits",
     "ep_share",
     "max_context_that_fits",
@@ -137,13 +139,21 @@ class InferenceMemoryTerms:
     kv_previous_bytes_per_seq: float = 0.0
     prefill_chunk_tokens: float | None = None  # an engine that prefills in chunks (engines.prefill_chunk_tokens)
     kv_proj_bytes: float = 0.0  # K and V projection weights, replicated past the KV heads as the cache (arch.kv_proj_params)
+    # an engine release that computes every prompt position's logits (engines.last_logits_only_from): what the end of
+    # the prefill forward holds per sequence, 0 when only the last position's are computed
+    prompt_logits_bytes_per_seq: float = 0.0
 
 
 def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
-                           prefill_chunk: float | None = None) -> InferenceMemoryTerms:
+                           prefill_chunk: float | None = None, prompt_logits: bool = False) -> InferenceMemoryTerms:
+    """`prompt_logits`: the run's engine release keeps every prompt position's logits (`keeps_prompt_logits`)."""
     kv_b = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
     act_b = activation_bytes(w.precision)
     h = m.hidden_size or 0
+    # transformers before 4.45 (transformers-num-logits-to-keep): `logits = self.lm_head(hidden_states)` over every
+    # prompt position, then `logits = logits.float()`, so the 16-bit output and its fp32 copy are alive together (a
+    # no-op in fp32: 4 bytes), beside the final norm's output that lm_head read
+    head_b = act_b + 4.0 if act_b < 4.0 else 4.0
     return InferenceMemoryTerms(
         weights_bytes=weights_bytes(m, w.precision),
         routed_fraction=_routed_fraction(m),
@@ -169,6 +179,7 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
         if w.legacy_kv_cache and w.output > 1 else 0.0,
         prefill_chunk_tokens=prefill_chunk,
         kv_proj_bytes=arch.kv_proj_params(m) * weight_bytes_per_param(w.precision),
+        prompt_logits_bytes_per_seq=w.input * ((m.vocab_size or 0) * head_b + h * act_b) if prompt_logits else 0.0,
     )
 
 
@@ -189,6 +200,10 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
         t.score_bytes_per_seq / max(t.input, 1) * np.minimum(t.prefill_chunk_tokens, batch * t.input))
     act = tokens * t.act_bytes_per_token / tp + scores / tp
     logits = batch * t.logits_bytes_per_seq
+    if t.prompt_logits_bytes_per_seq:
+        # every prompt position's logits exist at the end of the prefill forward, when the layers' transients (the
+        # activations item) are freed: the item is what they add beyond those, at least the last position's
+        logits = np.maximum(batch * t.prompt_logits_bytes_per_seq - act, logits)
     parts: dict[str, Any] = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
     if t.kv_previous_bytes_per_seq:
         # the previous step's cache is alive at the last decode step, when the prefill transients are gone
@@ -198,8 +213,10 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     return parts
 
 
-def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
-               prealloc: float | None, chunk: float | None = None) -> tuple[dict[str, float], list[Message]]:
+def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: float | None,
+               chunk: float | None = None, last_logits_from: str | None = None) -> tuple[dict[str, float], list[Message]]:
+    """`last_logits_from`: the engine release from which only the last prompt position's logits are computed, given
+    when the run's release is older (`keeps_prompt_logits`)."""
     if m.kind == "diffusion":
         weights = weights_bytes(m, w.precision) / (w.tp * w.pp)
         return {"weights": weights}, [Message("est.note.diffusion_weights")]
@@ -207,8 +224,11 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None,
     pool = None
     if prealloc is not None and acc is not None and acc.specs.memory_gib is not None:
         pool = prealloc * acc.specs.memory_gib.value * GiB
-    t = inference_memory_terms(m, w, prealloc is not None, chunk)
+    t = inference_memory_terms(m, w, prealloc is not None, chunk, last_logits_from is not None)
     parts = {k: float(v) for k, v in inference_memory(t, w.tp, w.pp, w.ep, w.batch, pool).items()}
+    if last_logits_from is not None:
+        notes.append(Message("est.note.prompt_logits", engine=w.engine, version=w.engine_version, first=last_logits_from,
+                             gib=parts["logits"] / GiB))
     n_sw = arch.sliding_layers(m)
     if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
         full_kv = parts["kv_cache"] * w.context / t.context
@@ -503,6 +523,27 @@ def prefill_chunk_tokens(cat: Catalog | None, engine: str) -> float | None:
     return float(e.prefill_chunk_tokens.value) if e is not None and e.prefill_chunk_tokens is not None else None
 
 
+def _engine_row(cat: Catalog | None, engine: str) -> InferenceEngine | None:
+    return next((x for x in cat.engines if x.id == engine), None) if cat is not None else None
+
+
+def engine_predates(cat: Catalog | None, w: Workload, first_release_field: str) -> bool:
+    """The run's engine release (Workload.engine_version) is older than the release its catalog row names in
+    `first_release_field` (InferenceEngine.gqa_decode_kernel_from, last_logits_only_from); a workload without a release
+    (the planner's, or a case that states none) runs the current one."""
+    engine = _engine_row(cat, w.engine)
+    first = getattr(engine, first_release_field) if engine is not None else None
+    if first is None or w.engine_version is None:
+        return False
+    return engine_release(w.engine_version) < engine_release(first)
+
+
+def keeps_prompt_logits(cat: Catalog | None, w: Workload) -> bool:
+    """Inference on an engine release that computes every prompt position's logits in the prefill
+    (InferenceEngine.last_logits_only_from: transformers before 4.45)."""
+    return not w.training and engine_predates(cat, w, "last_logits_only_from")
+
+
 def usable_memory_bytes(capacity_bytes: Any, fragmentation: float, prealloc: float | None) -> Any:
     """The one fits rule of estimate and plan. A pre-allocating engine may fill its reserved share of the card
     (vLLM gpu_memory_utilization); everything else the card less the caching allocator's fragmentation margin
@@ -572,7 +613,9 @@ def estimate_memory(
     elif w.training:
         parts, notes, trainable = _training(m, w, cat)
     else:
-        parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine))
+        row = _engine_row(cat, w.engine)
+        last_from = row.last_logits_only_from if row is not None and keeps_prompt_logits(cat, w) else None
+        parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine), last_from)
     host = None
     if w.training and w.offload_optimizer and w.method == "default":
         # no offer states its host memory: the figure is said, never checked (plan warns the same)

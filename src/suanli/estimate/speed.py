@@ -3,7 +3,6 @@ step time from FLOPs per token, compute efficiency and derived communication."""
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.estimate import arch
 from suanli.estimate.efficiency import Efficiency, efficiency
-from suanli.estimate.memory import grad_bytes_per_param, storage_precision, weights_bytes
+from suanli.estimate.memory import engine_predates, grad_bytes_per_param, storage_precision, weights_bytes
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import (
     QUANTIZED,
@@ -35,7 +34,7 @@ from suanli.estimate.scaling import (
     ring_allreduce_s,
     rented_inter_node_bytes_per_s,
 )
-from suanli.estimate.workload import RECOMPUTE, Workload
+from suanli.estimate.workload import RECOMPUTE, Workload, engine_release
 from suanli.errors import EstimateError
 from suanli.i18n import Message
 from suanli.units import GB, TFLOPS
@@ -54,6 +53,7 @@ __all__ = [
     "InferenceSpeed",
     "TrainingSpeed",
     "device_rates",
+    "engine_release",
     "inference_speed",
     "matmul_params",
     "steady_tpot_s",
@@ -259,26 +259,10 @@ def attention_kv_reads(m: ModelArch, engine: str, per_query_head: bool = False) 
     return 1.0 if f <= 1 else (f - 1.0) / 2.0
 
 
-def engine_release(version: str) -> tuple[int, ...]:
-    """A release string's leading numbers ('0.5.0' -> (0, 5, 0); '0.7a' -> (0, 7))."""
-    out: list[int] = []
-    for part in version.split("."):
-        digits = "".join(itertools.takewhile(str.isdigit, part))
-        if not digits:
-            break
-        out.append(int(digits))
-        if len(digits) < len(part):
-            break
-    return tuple(out)
-
-
 def reads_kv_per_query_head(cat: Catalog, w: Workload) -> bool:
     """The run's engine release predates its GQA decode kernel (InferenceEngine.gqa_decode_kernel_from); a workload
     without a release (the planner's, or a case that states none) runs the current one."""
-    engine = next((x for x in cat.engines if x.id == w.engine), None)
-    if engine is None or engine.gqa_decode_kernel_from is None or w.engine_version is None:
-        return False
-    return engine_release(w.engine_version) < engine_release(engine.gqa_decode_kernel_from)
+    return engine_predates(cat, w, "gqa_decode_kernel_from")
 
 
 def attention_sm_share(blocks: Any, sm_count: Any) -> Any:

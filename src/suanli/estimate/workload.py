@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -16,6 +17,7 @@ __all__ = [
     "RECOMPUTE",
     "TASKS",
     "Workload",
+    "engine_release",
     "make_workload",
 ]
 
@@ -81,7 +83,7 @@ class Workload(BaseModel):
     engine_version: str | None = Field(
         None, pattern=r"^\d+(\.\d+){0,2}[a-z0-9.]*$", description="inference: the engine release a run used, where "
         "a source states it (e.g. '0.5.0'); None: the current release. Read only where the engine's catalog row says "
-        "behaviour differs by release (InferenceEngine.gqa_decode_kernel_from)"
+        "behaviour differs by release (InferenceEngine.gqa_decode_kernel_from, last_logits_only_from)"
     )
     kv_dtype: Precision | None = None
     flash_attention: bool = True
@@ -177,3 +179,16 @@ def make_workload(**kwargs: object) -> Workload:
 def optimizer_bytes_per_param(w: Workload) -> float:
     """Optimizer state bytes per trainable parameter (AdamW: momentum + variance in fp32; 8-bit Adam: 2)."""
     return {"adamw": 8.0, "adamw8bit": 2.0, "sgd": 4.0, "adafactor": 0.0}[w.optimizer]
+
+
+def engine_release(version: str) -> tuple[int, ...]:
+    """A release string's leading numbers ('0.5.0' -> (0, 5, 0); '0.7a' -> (0, 7))."""
+    out: list[int] = []
+    for part in version.split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, part))
+        if not digits:
+            break
+        out.append(int(digits))
+        if len(digits) < len(part):
+            break
+    return tuple(out)
