@@ -34,7 +34,7 @@ def test_migrate_tab(browser: Any, base_url: str, lang: str, size: str) -> None:
     pg.wait_for_selector("body[data-ready='1']")
     assert pg.locator("#tab-migrate").get_attribute("aria-selected") == "true"
     assert pg.locator("#mig-from").input_value() == "h100-sxm" and pg.locator("#mig-to").input_value() == "ascend-910b"
-    assert pg.locator("#mig-spend").input_value() == "100000"  # the CLI's defaults
+    assert pg.locator("#mig-spend").input_value() == ""  # empty: the API's assumed default, said so in the answer
     pg.click("#mig-btn")
     pg.wait_for_selector("#mig-table tbody tr, #mig-error:not([hidden])")
     assert pg.locator("#mig-error").is_hidden(), pg.locator("#mig-error").inner_text()
@@ -44,6 +44,7 @@ def test_migrate_tab(browser: Any, base_url: str, lang: str, size: str) -> None:
                  ["monthly saving", "one-off cost", "payback", "verdict", "Huawei Ascend 910B, 8 cards"]):
         assert word in table, (word, table)
     assert "{" not in table  # every template filled, format specs included ({lo:.1f})
+    assert ("假设" if zh else "assumed") in pg.locator("#mig-table tr", has_text="100,000").inner_text()
     notes = pg.locator("#mig-notes").inner_text()
     assert ("所用报价" if zh else "Listings used") in notes and "omniyq-910b-8card-month" in notes
     assert "2026-07-20" in notes  # the listing's date
@@ -116,5 +117,47 @@ def test_toggle_asks_again(browser: Any, base_url: str) -> None:
     pg.click("#lang-toggle")
     pg.wait_for_function("document.querySelector('#rvb-notes').innerText.includes('买卡更划算')")
     assert pg.locator("#tab-rvb").inner_text() == "租还是买"
+    assert pg.errors == []  # type: ignore[attr-defined]
+    pg.context.close()
+
+
+def test_fields_the_forms_send(browser: Any, base_url: str) -> None:
+    """The buyer's own figures reach the API: monthly spend, cards each side and libraries (migrate), tokens per
+    second (tco: ¥ per million tokens), operations (rent vs buy); the operator check answers on the Migrate tab."""
+    pg = _page(browser, "en", "desktop")
+    sent: list[dict[str, Any]] = []
+    pg.on("request", lambda r: sent.append({"url": r.url, **(r.post_data_json or {})}) if r.method == "POST" else None)
+    pg.goto(f"{base_url}/#lang=en&tab=migrate&mig-model=Qwen/Qwen2.5-14B-Instruct&mig-kinds=all&mig-spend=200000"
+            "&mig-gpus=16&mig-uses=flash-attn")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("#mig-btn")
+    pg.wait_for_selector("#mig-table tbody tr, #mig-error:not([hidden])")
+    body = next(b for b in sent if "/api/migrate?" in b["url"])
+    assert body["monthly_spend"] == 200000 and body["gpus"] == 16 and body["uses"] == ["flash-attn"], body
+    assert "as given" in pg.locator("#mig-table").inner_text()
+    pg.click("#mig-check-btn")
+    pg.wait_for_selector("#mig-check h3, #mig-check-error:not([hidden])", timeout=60_000)
+    assert pg.locator("#mig-check-error").is_hidden(), pg.locator("#mig-check-error").inner_text()
+    check = pg.locator("#mig-check").inner_text()
+    assert "needs-port" in check and "flash-attn" in check and "torch_npu" in check, check
+    pg.click("#lang-toggle")  # asked again in Chinese
+    pg.wait_for_function("document.querySelector('#mig-check').innerText.includes('算子')")
+    pg.click("#lang-toggle")
+    pg.wait_for_function("!document.querySelector('#mig-check').innerText.includes('算子')")
+    pg.click("#tab-tco")
+    pg.select_option("#tco-gpu", "ascend-910b")
+    pg.fill("#tco-tps", "2000")
+    pg.click("#tco-btn")
+    pg.wait_for_selector("#tco-table tbody tr, #tco-error:not([hidden])")
+    assert next(b for b in sent if "/api/tco?" in b["url"])["tokens_per_s"] == 2000
+    assert "¥/1M tok" in pg.locator("#tco-table thead").inner_text()
+    pg.click("#tab-rvb")
+    pg.select_option("#rvb-gpu", "l20")
+    pg.fill("#rvb-server", "0")
+    pg.fill("#rvb-ops", "1000")
+    pg.click("#rvb-btn")
+    pg.wait_for_selector("#rvb-table tbody tr, #rvb-error:not([hidden])")
+    assert next(b for b in sent if "/api/rent-vs-buy?" in b["url"])["ops"] == 1000
+    assert "operations" in pg.locator("#rvb-table").inner_text() and "operations" in pg.locator("#panel-rvb p").first.inner_text()
     assert pg.errors == []  # type: ignore[attr-defined]
     pg.context.close()

@@ -30,6 +30,7 @@ __all__ = [
     "Info",
     "LibraryUsed",
     "MigrateAnswer",
+    "MigrateCheckAnswer",
     "OfferFacts",
     "PriceRow",
     "RollbackJson",
@@ -347,6 +348,90 @@ class MigrateAnswer(MigrationTCO):
     calibration: str | None = Field(None, description="the calibration file's factors the derived saving's "
                                     "estimates used (`suanli calibrate`); null when none applied or the saving was given")
     calibration_i18n: MessageJson | None = Field(None, description="calibration as a message, else null")
+
+
+class CheckOp(Shape):
+    """One traced operator of POST /api/migrate/check (`migrate.coverage.OpRow`)."""
+
+    op: str = Field(description="aten operator as native_functions.yaml spells it, or a non-aten one")
+    calls: int
+    status: str = Field(description="npu, composite, composite-fallback, cpu-fallback or non-aten")
+    impl_ns: str | None = Field(description="torch_npu kernel families, e.g. acl_op+op_api")
+    fused: str | None = Field(description="torch_npu fused replacement that absorbs this op")
+    falls_back: dict[str, int] = Field(description="for composites: leaf ops that fall back, with calls")
+    note: str | None
+    note_i18n: MessageJson | None = Field(None, description="note as a message (id, params)")
+
+
+class CheckFused(Shape):
+    id: str
+    api: str = Field(description="the torch_npu call, e.g. torch_npu.npu_rms_norm")
+    replaces: str
+    replaces_zh: str | None = Field(None, description="replaces in Chinese (shown as replaces with ?lang=zh)")
+    available: bool = Field(description="the chosen torch_npu version registers it")
+    matched_modules: list[str]
+    source: str
+
+
+class CheckAdaptedList(Shape):
+    stack: str
+    name: str
+    name_zh: str | None
+    use: str = Field(description="inference, training or both")
+    listed: bool | None = Field(description="null when the catalog has no adapted list for the stack")
+    source: str | None
+    matched: str | None = Field(description="the list's entry the model was found as")
+
+
+class CheckMatch(Shape):
+    """What the adapted-list look-up went by (`migrate.identity.ListIdentity`)."""
+
+    basis: str
+    preset: str | None
+    presets: list[str]
+    text: str
+    text_i18n: MessageJson | None = Field(None, description="text as a message (id, params)")
+
+
+class CheckTrace(Shape):
+    device: str = Field(description="meta (no memory), or cpu for a shrunk copy (MoE routing)")
+    seq_len: int | None
+    shrunk: dict[str, list[int]] = Field(description="config field -> [full, traced] when a shrunk copy was traced")
+    kept_whole: list[str]
+    distinct_ops: int
+    op_calls: int
+    torch_version: str | None
+    build_s: float | None
+    trace_s: float | None
+    cached: bool = Field(description="read from the server's trace cache, not traced now")
+
+
+class MigrateCheckAnswer(Shape):
+    """POST /api/migrate/check: `suanli migrate check --json`, its sentences in the request's language (their
+    messages in the `*_i18n` fields)."""
+
+    model: str
+    task: str = Field(description="inference or training: what was traced")
+    torch_npu_version: str
+    torch_npu_requires: str
+    ops: list[CheckOp]
+    fallback_ops: dict[str, int] = Field(description="operators torch_npu runs on the CPU, with calls")
+    non_aten_ops: dict[str, int] = Field(description="operators outside aten: they need their own NPU kernel")
+    verdict: str = Field(description="npu-native, cpu-fallback or needs-port")
+    verdict_text: str
+    verdict_text_i18n: MessageJson | None = None
+    libraries: list[LibraryUsed]
+    fused: list[CheckFused]
+    adapted_lists: list[CheckAdaptedList]
+    warnings: list[str]
+    warnings_i18n: list[MessageJson] = Field(default_factory=list, description="warnings as messages")
+    migration_weeks: list[float] | None = Field(description="calendar weeks (low, high) for the migration engineers")
+    migration_basis: str
+    migration_basis_i18n: MessageJson | None = None
+    migration_engineers: int
+    migration_person_weeks: list[float] | None = Field(description="migration_weeks × migration_engineers")
+    trace: CheckTrace
+    adapted_match: CheckMatch | None
 
 
 class ScenarioAnswer(Shape):

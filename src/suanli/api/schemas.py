@@ -12,7 +12,7 @@ from suanli.catalog.load import packaged_assumptions
 from suanli.plan.request import MAX_CONCURRENT_USERS, PlanRequest
 from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
 
-__all__ = ["CompareBody", "EstimateBody", "JsonBody", "MigrateBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
+__all__ = ["CompareBody", "EstimateBody", "JsonBody", "MigrateBody", "MigrateCheckBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
 
 _NAME = Field(min_length=1, max_length=MAX_NAME_CHARS)
 _ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): the defaults below
@@ -200,6 +200,23 @@ class MigrateBody(JsonBody):
     # `migrate check --uses`; one with no NPU build charges the weeks migrate check charges (plan.search.migration_weeks)
     uses: _Names = Field((), max_length=MAX_LIST_ITEMS, description="code-level libraries the model uses (flash-attn, "
                          "bitsandbytes, gptq, awq, fp8, deepspeed, …), as `suanli migrate check --uses`")
+
+
+class MigrateCheckBody(JsonBody):
+    """The options of `suanli migrate check` (a catalog preset: the API reads no files)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    model: str = Field(min_length=1, max_length=MAX_NAME_CHARS, description="catalog preset (GET /api/models: id, "
+                       "alias or Hugging Face id) of a language model; a config.json is checked by the CLI only")
+    task: Literal["inference", "full", "lora", "qlora", "pretrain", "training"] = Field(
+        "inference", description="inference traces the forward pass; full, lora, qlora, pretrain (or training) "
+        "forward + backward, and look the model up on the training lists")
+    torch_npu: str | None = Field(None, min_length=1, max_length=24, pattern=r"^[0-9]{1,3}(\.[0-9]{1,3}){0,2}(\.post[0-9]{1,4})?$",
+                                  description="torch_npu version or prefix (2.1, 2.6, 2.13.0); default: the one "
+                                  "built for the server's torch, else the newest shipped")
+    uses: _Names = Field((), max_length=MAX_LIST_ITEMS, description="code-level libraries the trace cannot see "
+                         "(flash-attn, bitsandbytes, gptq, awq, fp8, deepspeed, …), as `suanli migrate check --uses`")
 
 
 class PriceBody(JsonBody):

@@ -5,34 +5,17 @@ Mounted by the lead in cli/main.py as `app.add_typer(migrate_cmd.app, name="migr
 
 from __future__ import annotations
 
-import importlib.metadata
-import json
-import re
-import time
-from pathlib import Path
-from typing import Any
-
 import typer
 from rich.table import Table
 
 from suanli.cli.output import col_headers, console, echo, emit_json, label, lang, list_sep, say, say_json, tr
-from suanli.errors import InputError, SuanliError, echoed
+from suanli.errors import InputError, echoed
 from suanli.i18n import Message
-from suanli.migrate.coverage import (
-    CoverageReport,
-    adapted_lists_for,
-    available_versions,
-    cann_stack,
-    classify,
-    keep_whole_candidates,
-    load_caveats,
-    load_fused,
-    load_op_list,
-    summarize,
-)
+from suanli.migrate.check import CHECK_TASKS, default_torch_npu_version, run_check
+from suanli.migrate.coverage import CoverageReport, load_fused, summarize
 from suanli.migrate.effort import list_use
 
-__all__ = ["app", "check", "run_check"]
+__all__ = ["CHECK_TASKS", "app", "check", "default_torch_npu_version", "run_check"]
 
 app = typer.Typer(
     name="migrate",
@@ -48,121 +31,6 @@ _STATUS_STYLE = {
     "cpu-fallback": "bold red",
     "non-aten": "bold magenta",
 }
-
-
-# migrate cost's task names (plan's) or the lists' own: a training task checks forward + backward (`list_use`)
-CHECK_TASKS = ("inference", "full", "lora", "qlora", "pretrain", "training")
-
-
-def _installed_torch() -> str | None:
-    try:
-        return importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-def default_torch_npu_version() -> str:
-    """The shipped torch_npu version built for the installed torch (same major.minor), else the newest."""
-    versions = available_versions()
-    tv = re.match(r"(\d+)\.(\d+)", _installed_torch() or "")
-    if tv:
-        for v in reversed(versions):
-            if v.startswith(f"{tv.group(1)}.{tv.group(2)}."):
-                return v
-    return versions[-1]
-
-
-def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
-    """(transformers config dict, display name, ModelArch or None, catalog or None)."""
-    from suanli.catalog.load import packaged_catalog
-
-    catalog = None
-    try:
-        catalog = packaged_catalog()
-    except SuanliError:
-        catalog = None
-    if model.lower().endswith(".json"):
-        path = Path(model).expanduser()
-        if not path.is_file():
-            raise InputError("model", Message("err.config_file_does_not_exist", model=model))
-        try:
-            cfg = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise InputError("model", Message("err.is_not_a_readable_json_config", model=model, e=e)) from None
-        if not isinstance(cfg, dict) or not cfg.get("model_type"):
-            raise InputError("model", Message("err.has_no_model_type_pass_a", model=model))
-        from suanli.catalog.hf_config import config_model_name
-
-        name = config_model_name(cfg, str(path))
-        arch = None
-        try:
-            from suanli.catalog.hf_config import from_hf_config
-
-            arch = from_hf_config(cfg, name)
-        except (ImportError, SuanliError, ValueError, KeyError, TypeError):
-            arch = None  # the trace only needs the raw config; the arch is used for adapted-list look-up
-        return cfg, name, arch, catalog
-    if catalog is None:
-        raise InputError("model", Message("err.the_packaged_catalog_could_not_be"))
-    from suanli.catalog.lookup import model as lookup_model
-
-    arch = lookup_model(catalog, model)
-    if arch.kind != "llm":
-        raise InputError("model", Message("err.is_a_model_migrate_check_traces", arch_id=arch.id, arch_kind=arch.kind))
-    try:
-        from suanli.catalog.hf_config import to_hf_config
-    except ImportError:
-        raise InputError(
-            "model", Message("err.presets_need_suanli_catalog_hf_config")
-        ) from None
-    return dict(to_hf_config(arch)), arch.id, arch, catalog
-
-
-def run_check(
-    model: str, task: str = "inference", torch_npu: str | None = None, uses: tuple[str, ...] | list[str] = ()
-) -> tuple[CoverageReport, float]:
-    """Trace and classify; returns the report and the wall time in seconds. `uses`: code-level libraries the trace
-    cannot see (`--uses`, validated against libraries.yaml before anything is traced)."""
-    from suanli.migrate.effort import complex_arch
-    from suanli.migrate.libraries import from_config, merge, resolve_uses
-
-    t0 = time.perf_counter()
-    cli_uses = resolve_uses(uses)
-    ops = load_op_list(torch_npu or default_torch_npu_version())
-    cfg, name, arch, catalog = _load_model(model)
-    try:
-        from suanli.trace import trace_model
-        from suanli.trace.cache import cached_trace
-
-        keep = keep_whole_candidates(ops)  # the trace is cached under $SUANLI_HOME/cache (suanli.trace.cache)
-        trace = cached_trace(cfg, name=name, task=task, op_list_version=ops.version, keep_whole=keep,
-                             trace=lambda: trace_model(cfg, name=name, task=task, keep_whole=keep))
-    except ImportError as e:
-        raise InputError("model", Message("err.tracing_needs_torch_and_transformers_pip", e=e)) from None
-    # the adapted lists by what the model is, never by its file's path (a config.json: migrate.identity)
-    identity = None
-    if catalog is not None:
-        from suanli.migrate.identity import identify_config, identify_preset
-
-        identity = (identify_config(catalog.models, arch, cfg) if model.lower().endswith(".json")
-                    else identify_preset(arch))
-    adapted = adapted_lists_for(catalog, "", identity.names) if catalog is not None and identity else []
-    report = classify(
-        trace, ops,
-        fused=load_fused(), caveats=load_caveats(), adapted_lists=adapted,
-        stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=complex_arch(arch, cfg),
-        libraries=merge(from_config(cfg), cli_uses),  # quant_method, attn_implementation; then --uses
-    )
-    if identity is not None:
-        report = report.model_copy(update={"adapted_match": identity.to_json(),
-                                           "adapted_match_i18n": identity.message.to_json()})
-    if trace.shrunk:
-        from suanli.i18n import render
-
-        shrunk = Message("mig.warn.shrunk", layers=trace.shrunk.get("num_hidden_layers", ["?", "?"])[1])
-        report = report.model_copy(update={"warnings": [render(shrunk), *report.warnings],
-                                           "warnings_i18n": [shrunk.to_json(), *report.warnings_i18n]})
-    return report, time.perf_counter() - t0
 
 
 def _render(report: CoverageReport, wall_s: float) -> None:

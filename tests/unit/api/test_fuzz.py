@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, PlanBody, PriceBody, TcoBody
+from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, MigrateCheckBody, PlanBody, PriceBody, TcoBody
 
 AUTH = {"Authorization": "Bearer test-token-123"}
 
@@ -43,6 +43,7 @@ CASES = [
     ("/api/compare", CompareBody, {"model": "qwen2.5-7b", "devices": ["rtx-4090", "910b"]}, 40),
     ("/api/tco", TcoBody, {"gpu": "h100", "hours": 10}, 60),
     ("/api/migrate", MigrateBody, {"model": "qwen2.5-7b", "saving": 1000}, 40),
+    ("/api/migrate/check", MigrateCheckBody, {"model": "qwen2.5-0.5b"}, 20),
     ("/api/offers/seed000-rtx4090-hour/prices", PriceBody, {"price_cny": 1.0, "date": "2026", "source": "fuzz"}, 40),
 ]
 

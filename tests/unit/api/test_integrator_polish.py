@@ -119,7 +119,8 @@ def _number_fields(model: type[BaseModel]) -> list[tuple[str, bool]]:
 
 def test_every_body_model_is_walked(client: TestClient) -> None:
     models = _body_models(client)
-    assert set(models) == {*_VALID, "/api/bench-results"}  # a new body model is added to this test
+    # a new body model is added to this test (POST /api/migrate/check's has no number field: text, a task, a list)
+    assert set(models) == {*_VALID, "/api/bench-results", "/api/migrate/check"}
     for path, model in models.items():
         if path != "/api/bench-results":
             assert issubclass(model, JsonBody), path  # one rule: JsonBody's

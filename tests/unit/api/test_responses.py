@@ -171,6 +171,8 @@ def _requests(client: TestClient, csv_file: Callable[[str], tuple[str, bytes]],
                                                   "server_share": 0})
     post("/api/migrate", "/api/migrate", {"model": "qwen2.5-14b", "region": "any",
                                           "offer_kinds": ["listing", "index", "reference"]})
+    post("/api/migrate/check", "/api/migrate/check", {"model": "qwen2.5-7b", "task": "lora", "uses": ["flash-attn"]})
+    post("/api/migrate/check", "/api/migrate/check", {"model": "deepseek-v3"}, params={"lang": "zh"})
     return out
 
 

@@ -1,4 +1,4 @@
-"""POST /api/estimate, /api/plan, /api/compare, /api/tco, /api/migrate: each runs in a worker thread within
+"""POST /api/estimate, /api/plan, /api/compare, /api/tco, /api/migrate, /api/migrate/check: each runs in a worker thread within
 the per-request time budget (503 past it)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from fastapi import APIRouter, Depends, Request
 
 from suanli.api.deps import catalog, planning_catalog, run_bounded, store_of
 from suanli.api.errors import PlanRefused, as_field, finite
-from suanli.api.responses import CompareRow, MigrateAnswer, TcoRow
-from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, PlanBody, TcoBody
+from suanli.api.responses import CompareRow, MigrateAnswer, MigrateCheckAnswer, TcoRow
+from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, MigrateCheckBody, PlanBody, TcoBody
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError, NotFoundError, SuanliError
@@ -214,3 +214,30 @@ async def migrate_ep(request: Request, body: MigrateBody,
             raise
 
     return localize(await run_bounded(request, run, "migrate"), lang)
+
+
+@router.post("/migrate/check", response_model=MigrateCheckAnswer, response_model_exclude_unset=True)
+async def migrate_check_ep(request: Request, body: MigrateCheckBody,
+                           lang: Annotated[Lang, Depends(request_lang)] = "en",
+                           surface: Annotated[Surface, Depends(request_surface)] = "api") -> dict[str, Any]:
+    """Will the model run on Ascend? `suanli migrate check --json`: its aten operators traced (meta device, no
+    weights; cached on the server) and checked against a shipped torch_npu operator list, the adapted-model lists,
+    the libraries named in `uses`, the verdict and the migration weeks; sentences in the request's language. Needs
+    the server's `torch` extra (without it: 422 naming `model`, as the CLI says)."""
+    from suanli.i18n import Message
+    from suanli.migrate.check import check_answer, run_check
+    from suanli.migrate.effort import list_use
+
+    if body.model.strip().lower().endswith(".json"):  # run_check would read a file on the server
+        raise InputError("model", Message("err.api_model_not_a_file", model=body.model))
+
+    def run() -> dict[str, Any]:
+        try:
+            report, _ = run_check(body.model, list_use(body.task), body.torch_npu, body.uses)
+        except InputError as e:  # the core names the CLI's flag (torch-npu); the request its field
+            if e.field == "torch-npu":
+                raise as_field(e, "torch_npu") from None
+            raise
+        return check_answer(report)
+
+    return localize(await run_bounded(request, run, "migrate check"), lang, surface)  # type: ignore[no-any-return]

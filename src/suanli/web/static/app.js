@@ -21,7 +21,7 @@ const NAMES = {}, EN_NAMES = {};
 const knowNames = accs => accs.forEach(a => { NAMES[a.id] = a.name_zh; EN_NAMES[a.id] = a.name; });
 const devName = (id, name) => (lang === "zh" && NAMES[id]) || name || EN_NAMES[id] || id;
 const state = {plan: null, compare: null, value: null, tco: null, accs: null, detail: null, sources: null,
-  planBody: null, cmpBody: null, tcoBody: null, mig: null, migBody: null, rvb: null, rvbBody: null};  // the requests behind the answers shown (the toggle asks again)
+  planBody: null, cmpBody: null, tcoBody: null, mig: null, migBody: null, rvb: null, rvbBody: null, check: null, checkBody: null};  // the requests behind the answers shown (the toggle asks again)
 const COLORS = ["#0b6bcb","#e8590c","#2f9e44","#ae3ec9","#b8860b","#1098ad","#d6336c","#5c7cfa","#868e96","#5c940d"];
 const GiB = 2 ** 30;
 
@@ -46,6 +46,7 @@ function applyLang() {
   if (state.value) renderValue(state.value);
   if (state.tco) renderTco(state.tco);
   if (state.mig) renderMigrate(state.mig);
+  if (state.check) renderCheck(state.check);
   if (state.rvb) renderRvb(state.rvb);
   if (state.accs) renderAccs(state.accs);
   if (state.detail) renderDetail(state.detail);
@@ -82,10 +83,10 @@ const TAB_FORM = {
   plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline", "subsidy",
     "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision"],
   compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-rps", "cmp-period", "cmp-period-unit", "cmp-region", "cmp-kinds"],
-  value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-subsidy", "tco-region", "tco-kinds"],
-  migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-precision", "mig-rps", "mig-tpot", "mig-ttft", "mig-input",
+  value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-subsidy", "tco-tps", "tco-region", "tco-kinds"],
+  migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-gpus", "mig-uses", "mig-precision", "mig-rps", "mig-tpot", "mig-ttft", "mig-input",
     "mig-output", "mig-region", "mig-kinds"],
-  rvb: ["rvb-gpu", "rvb-cards", "rvb-years", "rvb-util", "rvb-pattern", "rvb-subsidy", "rvb-server", "rvb-region", "rvb-kinds"], catalog: []};
+  rvb: ["rvb-gpu", "rvb-cards", "rvb-years", "rvb-util", "rvb-pattern", "rvb-subsidy", "rvb-server", "rvb-ops", "rvb-region", "rvb-kinds"], catalog: []};
 const FORM = Object.values(TAB_FORM).flat();
 // a select's value that is none of its options (a link's unknown model): kept as an option of its own, so that the
 // request carries the typed name and the API's refusal ("did you mean …") reaches the user
@@ -155,7 +156,7 @@ $("#lang-toggle").addEventListener("click", async () => {
   await loadMessages(lang); applyLang(); saveUrl();
   await Promise.all([
     state.planBody && runPlan(state.planBody), state.cmpBody && runCompare(state.cmpBody), state.tcoBody && runTco(state.tcoBody),
-    state.migBody && runMigrate(state.migBody), state.rvbBody && runRvb(state.rvbBody),
+    state.migBody && runMigrate(state.migBody), state.checkBody && runCheck(state.checkBody), state.rvbBody && runRvb(state.rvbBody),
     state.detail && openDevice(state.detail.d.id, false)]);
 });
 // POST answers in the page's language, inputs named by the page's form labels (“输出 token”), not JSON fields
@@ -425,6 +426,8 @@ $("#tco-form").addEventListener("submit", async ev => {
   const body = {gpu: $("#tco-gpu").value, hours: Number($("#tco-hours").value), gpus: Number($("#tco-gpus").value || 1),
     region: $("#tco-region").value, offer_kinds: kindsOf("#tco-kinds")};
   if ($("#tco-subsidy").value !== "") body.subsidy = Number($("#tco-subsidy").value);
+  // the job's throughput: the API adds ¥ per million tokens to every row (the column shows when it does)
+  if ($("#tco-tps").value !== "") body.tokens_per_s = Number($("#tco-tps").value);
   await runTco(body);
 });
 async function runTco(body) {
@@ -524,8 +527,11 @@ function renderCompare(rows) {
 $("#mig-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
   const body = {model: $("#mig-model").value, task: $("#mig-task").value, from_gpu: $("#mig-from").value,
-    to_gpu: $("#mig-to").value, monthly_spend: Number($("#mig-spend").value || 100000),
-    region: $("#mig-region").value, offer_kinds: kindsOf("#mig-kinds")};
+    to_gpu: $("#mig-to").value, region: $("#mig-region").value, offer_kinds: kindsOf("#mig-kinds")};
+  // an empty spend is not sent: the API uses its assumed default and its answer says so (monthly_spend_default)
+  if ($("#mig-spend").value !== "") body.monthly_spend = Number($("#mig-spend").value);
+  if ($("#mig-gpus").value !== "") body.gpus = Number($("#mig-gpus").value);  // the cards each side's speed is for
+  if (migUses().length) body.uses = migUses();
   if (body.task === "inference") {  // compare's serving targets (POST /api/migrate's fields): each side is compare's row for them
     if ($("#mig-precision").value) body.precision = $("#mig-precision").value;
     [["#mig-rps", "requests_per_s"], ["#mig-tpot", "tpot_s"], ["#mig-ttft", "ttft_s"], ["#mig-input", "input"], ["#mig-output", "output"]]
@@ -543,6 +549,40 @@ async function runMigrate(body) {
   catch (e) { migFail(e.message); }
   finally { $("#mig-btn").disabled = false; }
 }
+// ---- will it run on Ascend? (POST /api/migrate/check, as `suanli migrate check`): the form's model and task ---------
+const migUses = () => $("#mig-uses").value.split(/[,，\s]+/).map(x => x.trim()).filter(Boolean);
+$("#mig-check-btn").addEventListener("click", async () => {
+  saveUrl();
+  const body = {model: $("#mig-model").value, task: $("#mig-task").value};
+  if (migUses().length) body.uses = migUses();
+  await runCheck(body);
+});
+async function runCheck(body) {
+  state.checkBody = body;
+  $("#mig-check-error").hidden = true; $("#mig-check-btn").disabled = true; $("#mig-check-progress").hidden = false;
+  try { state.check = await api(pageUrl("/api/migrate/check"), body); renderCheck(state.check); }
+  catch (e) { state.check = null; $("#mig-check").innerHTML = ""; $("#mig-check-error").textContent = e.message; $("#mig-check-error").hidden = false; }
+  finally { $("#mig-check-btn").disabled = false; $("#mig-check-progress").hidden = true; }
+}
+function renderCheck(r) {
+  $("#mig-check-error").hidden = true;
+  const cls = {"npu-native": "", "cpu-fallback": "warn", "needs-port": "conflict"}[r.verdict] || "";
+  const trace = r.trace || {}, w = r.migration_weeks;
+  const head = esc(t("cli.mig.check_title", {model: r.model, task: t("cli.mig.task." + r.task), version: r.torch_npu_version,
+    device: trace.device, shrunk: trace.shrunk && Object.keys(trace.shrunk).length ? t("cli.mig.shrunk") : ""}));
+  const li = x => `<li>${x}</li>`;
+  const fallback = Object.entries({...(r.fallback_ops || {}), ...(r.non_aten_ops || {})});
+  $("#mig-check").innerHTML = `<h3>${head}</h3>` +
+    `<p class="verdict"><strong class="${cls}">${esc(t("cli.mig.verdict", {verdict: t("verdict." + r.verdict)}))}</strong> — ${esc(r.verdict_text)}</p>` +
+    (fallback.length ? `<p class="warn">${esc(t("cli.mig.fallback"))}${fallback.map(([k, v]) => esc(`${k} ×${v}`)).join(", ")}</p>` : "") +
+    `<p>${esc(w ? t("mig.effort.check", {lo: w[0], hi: w[1], n: r.migration_engineers, plo: r.migration_person_weeks[0],
+      phi: r.migration_person_weeks[1], basis: r.migration_basis}) : t("cli.mig.effort", {basis: r.migration_basis}))}</p>` +
+    `<ul>` + (r.adapted_lists || []).map(a => li(esc(t("cli.mig.adapted", {name: lang === "zh" && a.name_zh ? a.name_zh : a.name,
+      state: t({true: "cli.mig.listed", false: "cli.mig.not_listed"}[String(a.listed)] || "cli.mig.list_unknown")})))).join("") +
+    (r.libraries || []).map(l => li(`<strong>${esc(l.id)}</strong>: ${esc(l.message)}`)).join("") + `</ul>` +
+    (r.warnings.length ? `<ul class="warn">${r.warnings.map(x => li(esc(x))).join("")}</ul>` : "") +
+    `<p class="muted">${esc(t("check_stats", {ops: trace.distinct_ops, calls: trace.op_calls}))}</p>`;
+}
 const yuan = v => "¥" + fmt(v, 0);
 function renderMigrate(r) {
   $("#mig-error").hidden = true;
@@ -552,6 +592,8 @@ function renderMigrate(r) {
   const rows = [
     ["mig.item.task", r.workload_note ? esc(r.workload_note) : esc(t("mig.value.task_given", {task: r.task}))],
     ["mig.item.migration", esc(t("mig.value.effort", {lo, hi, n: r.engineers, plo: r.person_weeks[0], phi: r.person_weeks[1]}))],
+    // the spend the saving is a share of: the buyer's, or the assumed default, said as assumed
+    ["mig.item.monthly_spend", esc(r.monthly_spend_note) + (r.monthly_spend_default ? `<div class="warn">${esc(t("mig_spend_assumed"))}</div>` : "")],
     ["mig.item.one_off", `${yuan(clo)}–${yuan(chi)}`],
     ["mig.item.monthly_saving", yuan(r.monthly_saving_cny)],
     ["mig.item.payback", esc(pb ? t("mig.value.months", {lo: pb[0], hi: pb[1]}) : t("mig.value.never"))]];
@@ -585,7 +627,7 @@ $("#rvb-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
   const num = id => { const v = $(id).value; return v === "" ? undefined : Number(v); };
   const body = {gpu: $("#rvb-gpu").value, utilization: num("#rvb-util"), years: num("#rvb-years"), cards: num("#rvb-cards"),
-    server_share: num("#rvb-server"), subsidy: num("#rvb-subsidy"), use_pattern: $("#rvb-pattern").value, region: $("#rvb-region").value, offer_kinds: kindsOf("#rvb-kinds")};
+    server_share: num("#rvb-server"), ops: num("#rvb-ops"), subsidy: num("#rvb-subsidy"), use_pattern: $("#rvb-pattern").value, region: $("#rvb-region").value, offer_kinds: kindsOf("#rvb-kinds")};
   Object.keys(body).forEach(k => body[k] === undefined && delete body[k]);
   await runRvb(body);
 });
