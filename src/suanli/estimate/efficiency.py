@@ -72,7 +72,27 @@ def efficiency(
     from measurements) win over catalog factors of equal or lower specificity. `framework` (a training workload's
     frameworks.yaml id, None when unstated) selects rows that name it; rows naming a framework never apply to
     None. The catalog's `calibration` (the user's calibration file) counts as overrides after `overrides`, unless
-    `calibrated` is False (where the catalog's own factor is wanted)."""
+    `calibrated` is False (where the catalog's own factor is wanted). Memoized on the identity of its inputs
+    (catalogs, devices and factors are frozen): the planner asks for the same factor for every layout group."""
+    key = (id(cat), id(acc), metric, precision, engine, tuple(map(id, overrides)), framework, calibrated)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is cat and hit[1] is acc and all(a is b for a, b in zip(hit[2], overrides)):
+        return hit[3]
+    out = _efficiency(cat, acc, metric, precision, engine, overrides, framework, calibrated)
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = (cat, acc, overrides, out)  # the inputs held, so that no other object takes their ids
+    return out
+
+
+# efficiency's memo: inputs' identities → (catalog, device, overrides, result); its built results by what they state
+_MEMO: dict[tuple[Any, ...], tuple[Catalog, Accelerator, tuple[EfficiencyFactor, ...], Efficiency]] = {}
+_BUILT: dict[tuple[Any, ...], tuple[EfficiencyFactor, Efficiency]] = {}
+_MEMO_SIZE = 8192
+
+
+def _efficiency(cat: Catalog, acc: Accelerator, metric: str, precision: str, engine: str,
+                overrides: tuple[EfficiencyFactor, ...], framework: str | None, calibrated: bool) -> Efficiency:
     best: tuple[int, int, EfficiencyFactor] | None = None
     for rank, pool in ((1, (*overrides, *cat.calibration) if calibrated else overrides), (0, cat.efficiency)):
         for f in pool:
@@ -86,8 +106,17 @@ def efficiency(
     f = best[2]
     b, devices = basis(f, acc)
     said = _provenance(f, acc, b, devices)
-    return Efficiency(metric=metric, value=f.value, source=f.source, factor_id=f.id, note=f.note, basis=b,
-                      basis_devices=list(devices), provenance=render(said), provenance_i18n=said.to_json())
+    # one factor states the same on many devices (a family row): built once per statement
+    key = (metric, id(f), b, devices, said.id, tuple(sorted(said.params.items())))
+    hit = _BUILT.get(key)
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    out = Efficiency(metric=metric, value=f.value, source=f.source, factor_id=f.id, note=f.note, basis=b,
+                     basis_devices=list(devices), provenance=render(said), provenance_i18n=said.to_json())
+    if len(_BUILT) > _MEMO_SIZE:
+        _BUILT.clear()
+    _BUILT[key] = (f, out)
+    return out
 
 
 def basis(f: EfficiencyFactor, acc: Accelerator) -> tuple[Basis, tuple[str, ...]]:

@@ -127,7 +127,22 @@ def _diffusion(m: ModelArch) -> ParamBreakdown:
 
 
 def param_count(m: ModelArch) -> ParamBreakdown:
-    """Parameters of `m` by part, total and per token (active)."""
+    """Parameters of `m` by part, total and per token (active). Memoized on the model's identity (models are
+    frozen): the estimator's terms ask for it many times a plan."""
+    hit = _COUNTS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    out = _param_count(m)
+    if len(_COUNTS) > 1024:
+        _COUNTS.clear()
+    _COUNTS[id(m)] = (m, out)  # the model held, so that no other object takes its id
+    return out
+
+
+_COUNTS: dict[int, tuple[ModelArch, ParamBreakdown]] = {}
+
+
+def _param_count(m: ModelArch) -> ParamBreakdown:
     if m.kind == "diffusion":
         return _diffusion(m)
     h, layers = _need(m, "hidden_size"), _need(m, "num_layers")

@@ -117,6 +117,22 @@ class LinkRates(BaseModel):
 
 
 def link_rates(cat: Catalog, acc: Accelerator) -> LinkRates:
+    """The device's link rates (`_link_rates`), memoized on the identity of the catalog and device (both frozen):
+    the planner asks for them once per device and workload."""
+    hit = _LINK_RATES.get((id(cat), id(acc)))
+    if hit is not None and hit[0] is cat and hit[1] is acc:
+        return hit[2]
+    out = _link_rates(cat, acc)
+    if len(_LINK_RATES) > 4096:
+        _LINK_RATES.clear()
+    _LINK_RATES[(id(cat), id(acc))] = (cat, acc, out)  # the inputs held, so that no other object takes their ids
+    return out
+
+
+_LINK_RATES: dict[tuple[int, int], tuple[Catalog, Accelerator, LinkRates]] = {}
+
+
+def _link_rates(cat: Catalog, acc: Accelerator) -> LinkRates:
     intra = link_for(cat, acc, "intra-node")
     inter = link_for(cat, acc, "inter-node")
     return LinkRates(

@@ -227,7 +227,8 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
         return msg.id
     params = {k: _param(k, v, code, surface) for k, v in msg.params.items()}
     try:
-        out = _zh_format(template, params) if code == "zh" else _FORMATTER.format(template, **params)
+        out = (_zh_format(template, params) if code == "zh"
+               else template.format(**params) if _plain_template(template) else _FORMATTER.format(template, **params))
     except (KeyError, IndexError, ValueError, TypeError):
         out = template
     return _web_fields(out, code) if surface == "web" else out
@@ -249,6 +250,17 @@ class _Formatter(string.Formatter):
             out = format(value, format_spec[:-1])
             return re.sub(r"\.0+$", "", out)
         return super().format_field(value, format_spec)
+
+
+@cache
+def _plain_template(template: str) -> bool:
+    """Whether `template` uses none of `_Formatter`'s own specs (nor a field inside a spec): `str.format`, in C,
+    formats it exactly as `_Formatter` does, about five times faster (a plan renders hundreds of messages)."""
+    try:
+        specs = [spec or "" for _, name, spec, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError:
+        return False
+    return not any("{" in x or x.startswith("cn_count") or x == "dur_min" or x.endswith("~") for x in specs)
 
 
 class _Marked(_Formatter):

@@ -414,13 +414,17 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
     for o in offers:
         by_device.setdefault(o.device, []).append(o)
     inference = req.task == "inference"
+    per_stack: dict[str, tuple[Any, ...]] = {}  # what depends on the device's stack only, once per stack
     for acc in cat.accelerators:
         if wanted and acc.id not in wanted:
             continue
         stack = stacks[acc.stack]
-        weeks = ((0.0, 0.0, Message("migration.already_on", stack=_stack_name(stack))) if stack.id in req.already_on
-                 else migration_weeks(cat, stack, m, task=req.task))
-        fw, fw_reason = _framework_for(cat, req, stack)
+        if stack.id not in per_stack:
+            per_stack[stack.id] = (
+                (0.0, 0.0, Message("migration.already_on", stack=_stack_name(stack))) if stack.id in req.already_on
+                else migration_weeks(cat, stack, m, task=req.task),
+                _framework_for(cat, req, stack))
+        weeks, (fw, fw_reason) = per_stack[stack.id]
         engine = None
         if inference and fw is not None:
             engine = req.engine or fw.engine or default_engine(stack)
@@ -604,26 +608,54 @@ def _layouts(req: PlanRequest, fw: Framework, moe: bool, layers: int,
     axes = [gpu_counts, tps, pps, vpps, eps, zeros, recs, list(MICRO_BATCHES)]
     if any(len(a) == 0 for a in axes):
         return {k: np.zeros(0) for k in ("gpus", "tp", "pp", "vpp", "ep", "zero", "rec", "b")}
-    grid = np.array(np.meshgrid(*axes, indexing="ij")).reshape(len(axes), -1).astype(float)
-    g, tp, pp, vpp, ep, zero, rec, b = grid
-    dp = g / (tp * pp)
-    valid = (np.mod(g, tp * pp) == 0) & (np.mod(dp, ep) == 0)
-    valid &= (ep == 1) | (np.mod(m.moe.num_experts if m is not None and m.moe else 1, ep) == 0)  # whole experts a rank
-    valid &= (vpp == 1) | ((pp > 1) & (np.mod(max(layers, 1), pp * vpp) == 0))
+    # the product of the axes in order (gpus slowest, micro-batch fastest), each rule applied as soon as the axes it
+    # reads are in: the rows kept, and their order, are the whole product's, without building it
+    g = np.asarray(gpu_counts, dtype=float)
+    rows: dict[str, np.ndarray] = {"g": g}
+    rows = _axis(rows, "tp", tps)
+    rows = _axis(rows, "pp", pps)
+    g, tp, pp = rows["g"], rows["tp"], rows["pp"]
+    valid = np.mod(g, tp * pp) == 0
+    if m is not None:
+        valid &= tp_heads_runs(m, tp, framework=fw.id)  # whole heads and KV heads per rank (tp_heads)
+    rows = _axis(_rows(rows, valid), "vpp", vpps)
+    pp, vpp = rows["pp"], rows["vpp"]
+    valid = (vpp == 1) | ((pp > 1) & (np.mod(max(layers, 1), pp * vpp) == 0))
     if req.vpp is None:
         # more virtual stages shrink both the bubble and the extra activations (1 + (p − 1)/(p·v)) while the kernel
         # hides their sends, so v = 2 is dominated wherever v = 4 splits the layers: searched only where it does not
         valid &= ~((vpp == 2) & (np.mod(max(layers, 1), pp * 4) == 0))
+    rows = _axis(_rows(rows, valid), "ep", eps)
+    g, tp, pp, ep = rows["g"], rows["tp"], rows["pp"], rows["ep"]
+    dp = g / (tp * pp)
+    valid = np.mod(dp, ep) == 0
+    valid &= (ep == 1) | (np.mod(m.moe.num_experts if m is not None and m.moe else 1, ep) == 0)  # whole experts a rank
+    rows = _axis(_rows(rows, valid), "zero", zeros)
+    g, tp, pp, zero = rows["g"], rows["tp"], rows["pp"], rows["zero"]
+    dp = g / (tp * pp)
     # ZeRO shards nothing over one replica, so dp 1 runs ZeRO 0 — except to offload the optimizer, which DeepSpeed
     # runs through a ZeRO stage on one GPU too (`_offload_dp1_zero`); one stage there (they shard nothing alike)
-    valid &= (zero == 0) | (dp > 1) | ((zero == _offload_dp1_zero(fw, req.zero)) if offload else False)
-    valid &= b * dp <= max(req.global_batch, 1)  # a step holds at most the global batch
+    valid = (zero == 0) | (dp > 1) | ((zero == _offload_dp1_zero(fw, req.zero)) if offload else False)
     valid &= zero_runs(fw, tp, pp, dp, zero)  # the ZeRO stages the framework runs beside pipeline / tensor parallelism
-    if m is not None:
-        valid &= tp_heads_runs(m, tp, framework=fw.id)  # whole heads and KV heads per rank (tp_heads)
+    rows = _axis(_axis(_rows(rows, valid), "rec", recs), "b", list(MICRO_BATCHES))
+    g, tp, pp, b = rows["g"], rows["tp"], rows["pp"], rows["b"]
+    dp = g / (tp * pp)
+    rows = _rows(rows, b * dp <= max(req.global_batch, 1))  # a step holds at most the global batch
+    return {"gpus": rows["g"], "tp": rows["tp"], "pp": rows["pp"], "vpp": rows["vpp"], "ep": rows["ep"],
+            "zero": rows["zero"].astype(int), "rec": rows["rec"].astype(int), "b": rows["b"]}
+
+
+def _axis(rows: dict[str, np.ndarray], name: str, values: list[Any]) -> dict[str, np.ndarray]:
+    """Each row once per value of the next axis `name` (the product's order: the new axis varies fastest)."""
+    n = len(values)
+    out = {k: np.repeat(v, n) for k, v in rows.items()}
+    out[name] = np.tile(np.asarray(values, dtype=float), rows["g"].shape[0])
+    return out
+
+
+def _rows(rows: dict[str, np.ndarray], valid: np.ndarray) -> dict[str, np.ndarray]:
     keep = np.nonzero(valid)[0]
-    return {"gpus": g[keep], "tp": tp[keep], "pp": pp[keep], "vpp": vpp[keep], "ep": ep[keep], "zero": zero[keep].astype(int),
-            "rec": rec[keep].astype(int), "b": b[keep]}
+    return {k: v[keep] for k, v in rows.items()}
 
 
 # optimizer options searched per layout (grid["opt"]): the plain AdamW, then the memory-saving measures teams use when it
@@ -646,10 +678,20 @@ def _optimizer_options(fw: Framework, stack: SoftwareStack, req: PlanRequest) ->
 
 def _keep_fallbacks(grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Drop the memory-saving rows (offload, 8-bit) of a device and card count on which a plain layout fits."""
-    key = grid["dev"] * 1_000_000 + grid["gpus"]
-    plain_fits = np.unique(key[(grid["opt"] == OPT_PLAIN) & grid["fits"]])
-    keep = (grid["opt"] == OPT_PLAIN) | ~np.isin(key, plain_fits)
-    return {k: v[keep] for k, v in grid.items()}
+    return _keep_fallbacks_of([grid])[0]
+
+
+def _keep_fallbacks_of(parts: list[dict[str, np.ndarray]]) -> list[dict[str, np.ndarray]]:
+    """`_keep_fallbacks` over the grid the parts make together, part by part (the rows kept are the same; each part
+    is copied once, before it is concatenated)."""
+    keys = [p["dev"] * 1_000_000 + p["gpus"] for p in parts]
+    plain = [k[(p["opt"] == OPT_PLAIN) & p["fits"]] for k, p in zip(keys, parts)]
+    plain_fits = np.unique(np.concatenate(plain)) if plain else np.zeros(0)
+    out = []
+    for k, p in zip(keys, parts):
+        keep = (p["opt"] == OPT_PLAIN) | ~np.isin(k, plain_fits)
+        out.append(p if keep.all() else {name: v[keep] for name, v in p.items()})
+    return out
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -675,63 +717,90 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     n_grid = 0
     fws = {f.id: f for f in cat.frameworks}
     fw_index = {f.id: j for j, f in enumerate(cat.frameworks)}
+    # what does not depend on the group, once: each device's node size, whether an offer spans nodes, its networks
+    # (padded with NaN to one table), runtime, capacity and fragmentation
+    per_node_all = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)
+    spans_all = np.array([d.unpriced or any(can_span_nodes(o) for o in d.offers) for d in devs], dtype=bool)
+    nets = [_networks(d) for d in devs]
+    n_nets = np.array([len(n) for n in nets], dtype=int)
+    net_table = np.full((len(devs), int(n_nets.max(initial=1))), np.nan)
+    for j, n_ in enumerate(nets):
+        net_table[j, :len(n_)] = n_
+    runtime_all = np.array([d.runtime for d in devs])
+    cap_all = np.array([d.capacity for d in devs])
+    frag_all = np.array([d.fragmentation for d in devs])
+    # what depends on the framework and optimizer option only (not the precision or the device): the layouts, the
+    # tensor-parallel overlap per device; on the workload only: its terms; on the workload and device: its rates
+    layouts: dict[tuple[str, int], dict[str, np.ndarray]] = {}
+    overlaps: dict[str, np.ndarray] = {}
+    terms_of: dict[tuple[str, str, bool, int], tuple[Any, ...]] = {}
+    rates_of: dict[tuple[tuple[str, str, bool, int], int], Any] = {}
     # each device's default framework's rows first (a stable sort: one framework keeps its order), so that of equal
     # rows the default is planned (the ranking's sorts are stable)
     for (fw_id, precision, flash, opt, _), idx in sorted(groups.items(), key=lambda g: g[0][4]):
         fw = fws[fw_id]
-        lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m, offload=opt == OPT_OFFLOAD)
-        if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
-            z_ok = np.isin(lay["zero"], optimizer_zero_stages(fw, "", offload=True) if opt == OPT_OFFLOAD else (0,))
-            lay = {k: v[z_ok] for k, v in lay.items()}
+        lay = layouts.get((fw_id, opt))
+        if lay is None:
+            lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m, offload=opt == OPT_OFFLOAD)
+            if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
+                z_ok = np.isin(lay["zero"], optimizer_zero_stages(fw, "", offload=True) if opt == OPT_OFFLOAD else (0,))
+                lay = {k: v[z_ok] for k, v in lay.items()}
+            layouts[(fw_id, opt)] = lay
         n_lay = lay["gpus"].shape[0]
         n_grid += n_lay * len(idx)
         if n_lay == 0:
             continue
-        w = _train_workload(req, precision, flash_attention=flash, framework=fw_id,  # framework: its train_mfu row
-                            **_OPT_WORKLOAD[opt])
-        mt, st = training_memory_terms(m, w, cat), training_speed_terms(m, w, cat)
+        wkey = (fw_id, precision, flash, opt)
+        if wkey not in terms_of:
+            w = _train_workload(req, precision, flash_attention=flash, framework=fw_id,  # framework: its train_mfu row
+                                **_OPT_WORKLOAD[opt])
+            mt = training_memory_terms(m, w, cat)
+            terms_of[wkey] = (w, mt, training_speed_terms(m, w, cat),
+                              setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w)))
+        w, mt, st, terms = terms_of[wkey]
+        # rows: each device of the group × each layout (device-major), as indices into devs and the layouts
         di = np.repeat(np.array(idx), n_lay)
-        L = {k: np.tile(v, len(idx)) for k, v in lay.items()}
-        per_node = np.array([devs[i].acc.max_cards_per_node for i in range(len(devs))], dtype=float)[di]
-        ok = (L["tp"] <= per_node) & ((L["gpus"] <= per_node) | (np.mod(L["gpus"], per_node) == 0))
+        li = np.tile(np.arange(n_lay), len(idx))
+        per_node = per_node_all[di]
+        gpus, tp_ = lay["gpus"][li], lay["tp"][li]
+        ok = (tp_ <= per_node) & ((gpus <= per_node) | (np.mod(gpus, per_node) == 0))
         # a multi-node job needs an offer whose nodes have an inter-node fabric (or a cluster)
-        spans = np.array([d.unpriced or any(can_span_nodes(o) for o in d.offers) for d in devs])[di]
-        ok &= (L["gpus"] <= per_node) | spans
+        ok &= (gpus <= per_node) | spans_all[di]
         sel = np.nonzero(ok)[0]
-        di = di[sel]
-        L = {k: v[sel] for k, v in L.items()}
+        di, li = di[sel], li[sel]
         # a multi-node row is evaluated once per network its device's spanning offers publish (the rented
         # network caps the link data: scaling.rented_inter_node_bytes_per_s) and priced only on those offers
-        multi = L["gpus"] > per_node[sel]
-        nets = [_networks(d) for d in devs]
-        reps = np.where(multi, np.array([len(n) for n in nets])[di], 1)
+        multi = gpus[sel] > per_node_all[di]
+        reps = np.where(multi, n_nets[di], 1)
         row = np.repeat(np.arange(di.shape[0]), reps)
         within = np.arange(row.shape[0]) - np.repeat(np.cumsum(reps) - reps, reps)
-        net = np.array([nets[d][j] if m_ else np.nan
-                        for d, j, m_ in zip(di[row].tolist(), within.tolist(), multi[row].tolist())], dtype=float)
-        di = di[row]
-        L = {k: v[row] for k, v in L.items()}
-        sel = sel[row]
+        di, li = di[row], li[row]
+        net = np.where(multi[row], net_table[di, within], np.nan)
+        L = {k: v[li] for k, v in lay.items()}
         tp, pp, vpp, ep, zero, rec, b = L["tp"], L["pp"], L["vpp"], L["ep"], L["zero"], L["rec"], L["b"]
         dp = L["gpus"] / (tp * pp)
         ga = np.ceil(req.global_batch / (b * dp))
         mem = training_memory(mt, tp, pp, dp, ep, zero, rec, b, ga, vpp=vpp)
-        runtime = np.array([d.runtime for d in devs])[di]
-        needed = sum(mem.values()) + runtime
-        cap = np.array([d.capacity for d in devs])[di]
-        usable = usable_memory_bytes(cap, np.array([d.fragmentation for d in devs])[di], None)
+        needed = sum(mem.values()) + runtime_all[di]
+        cap = cap_all[di]
+        usable = usable_memory_bytes(cap, frag_all[di], None)
         fits = needed <= usable
-        rates = _stack_rates([_try(lambda: training_rates(cat, d.acc, w)[0]) if i in idx else None
-                              for i, d in enumerate(devs)], di)
+        in_group = set(idx)
+        for i in in_group:
+            if (wkey, i) not in rates_of:
+                rates_of[(wkey, i)] = _try(lambda: training_rates(cat, devs[i].acc, w)[0])
+        rates = _stack_rates([rates_of[(wkey, i)] if i in in_group else None for i in range(len(devs))], di)
         rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
         # the framework's tensor-parallel communication overlap, where it has one and the device's link runs it
         # (capability.tp_overlap_runs: Transformer Engine's userbuffers need an NVLink domain), is assumed switched on
-        overlap = np.array([tp_overlap_runs(fw, d.acc) for d in devs])[di]
+        if fw_id not in overlaps:
+            overlaps[fw_id] = np.array([tp_overlap_runs(fw, d.acc) for d in devs])
+        overlap = overlaps[fw_id][di]
         k = training_step(st, tp, pp, dp, ep, zero, rec, b, ga, rates, vpp=vpp, tp_overlap=overlap,
                           offload=opt == OPT_OFFLOAD)
         compute_h = job_hours(float(req.tokens or 0), k["tokens_per_s"])
-        nodes = np.ceil(L["gpus"] / per_node[sel])
-        terms = setup_terms(cat, m, req.task, mt.trainable, optimizer_bytes_per_param(w))
+        per_node = per_node_all[di]
+        nodes = np.ceil(L["gpus"] / per_node)
         su = setup_hours(terms, compute_h, nodes, L["gpus"])
         parts.append({
             "dev": di, "gpus": L["gpus"], "tp": tp, "pp": pp, "vpp": vpp, "dp": dp, "ep": ep, "zero": zero, "rec": rec,
@@ -745,12 +814,35 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "opt": np.full(di.shape, opt),
             "fw": np.full(di.shape, fw_index[fw_id]),  # the framework the row runs (index into cat.frameworks)
             # host RAM per node the offloaded optimizer needs (the estimate's kernel); no offer states its host memory
-            "host_b": (offload_host_bytes_per_node(mt.trainable, L["gpus"], per_node[sel], zero)
+            "host_b": (offload_host_bytes_per_node(mt.trainable, L["gpus"], per_node, zero)
                        if opt == OPT_OFFLOAD else np.zeros(di.shape)),
         })
     if not parts:
         return _empty(), n_grid
-    return _keep_fallbacks(_concat(parts)), n_grid
+    return _concat(_keep_fallbacks_of(parts)), n_grid
+
+
+def _one_framework_per_layout(grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """One row per device and layout (cards, tp, pp, vpp, ep, ZeRO, recompute, micro-batch, optimizer option,
+    precision, network) where several frameworks run it: the fastest that fits, ties to the earlier framework (the
+    grid holds each device's frameworks in capability.framework_order), the first where none fits — the rule
+    `suanli estimate` assumes a framework by (estimate.assumed_framework), so a plan's layout re-estimated without
+    --framework runs under the plan's framework."""
+    n = int(grid["dev"].shape[0])
+    if n < 2 or "fw" not in grid:
+        return grid
+    cols = [grid[k].astype(float) for k in ("dev", "gpus", "tp", "pp", "vpp", "ep", "zero", "rec", "b", "opt", "prec")]
+    _, group = np.unique(np.stack([*cols, np.nan_to_num(grid["net"], nan=-1.0)], axis=1), axis=0,
+                         return_inverse=True)
+    group = np.asarray(group).ravel()
+    if int(group.max()) + 1 == n:  # every layout under one framework
+        return grid
+    fits = grid["fits"].astype(bool)
+    tok = np.where(fits & np.isfinite(grid["tok_s"]), grid["tok_s"], -np.inf)
+    order = np.lexsort((np.arange(n), -tok, ~fits, group))  # per layout: fitting first, fastest, earliest
+    g = group[order]
+    keep = np.sort(order[np.r_[True, g[1:] != g[:-1]]])
+    return {k: v[keep] for k, v in grid.items()}
 
 
 def _searched(d: _Device) -> list[Framework]:
@@ -802,8 +894,11 @@ _RATE_KEYS = ("peak", "eff", "bw", "e_mm", "e_bw", "e_stream", "overhead", "sm_c
 
 def _stack_rates(rows: list[dict[str, float] | None], di: np.ndarray) -> dict[str, np.ndarray]:
     """Per-configuration device rates: each device's scalar rates gathered by device index."""
-    return {k: np.array([r.get(k, np.nan) if r is not None else np.nan for r in rows], dtype=float)[di]
-            for k in _RATE_KEYS}
+    nan = [np.nan] * len(_RATE_KEYS)
+    table = np.array([[r.get(k, np.nan) for k in _RATE_KEYS] if r is not None else nan for r in rows],
+                     dtype=float).reshape(len(rows), len(_RATE_KEYS))
+    gathered = np.take(np.ascontiguousarray(table.T), di, axis=1)  # one gather: a row per rate, each contiguous
+    return {k: gathered[j] for j, k in enumerate(_RATE_KEYS)}
 
 
 # ---------------------------------------------------------------------------------------------------- serving
@@ -840,19 +935,22 @@ _AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b"
 
 def _serve_checks(st: Any, mt: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray],
                   pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray, req: PlanRequest, steady: bool,
-                  limits: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+                  limits: dict[str, np.ndarray] | None = None, fail_only: bool = False) -> dict[str, Any]:
     """The one serving predicate: each configuration at `b` requests in flight per replica through the inference
     kernels, its failed targets as bits (F_MEMORY: does not fit or has no speed; F_TPOT: the TPOT — `steady`, the
     steady-state one (`steady_tpot_s`), else the decode step — over --tpot (`tpot_within`); F_TTFT: the joining TTFT
     over --ttft) in `fail`, and with `limits` (`_warn_limits`) the margins plan warns of in `thin` (same bits: TPOT or
     TTFT margin, memory headroom under the stack's known error, `margin_warned`). Plan's rows at the batch each
     replica runs (`_serve_grid`) and the capacity search (`_serve_at_most`: the largest batch, the largest one
-    without a warning) both call it, so "serve at most N req/s" is the rate plan serves (task D 2026-12-01)."""
+    without a warning) both call it, so "serve at most N req/s" is the rate plan serves (task D 2026-12-01).
+    `fail_only` (the capacity search's bisection, which reads `fail` and `thin` alone): the joining TTFT only where
+    --ttft judges it (else None)."""
     k = inference_step(st, tp, 1.0, b, rates)
     needed = needed_bytes(inference_memory(mt, tp, 1.0, 1.0, b, pool)) + runtime
     per_replica = np.asarray(served_tokens_per_s(b, req.output, k["total_s"]))
     tpot = steady_tpot_s(k["step_s"], k["prefill_s"], req.output) if steady else k["step_s"]
-    ttft = joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
+    ttft: Any = (joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
+                 if not fail_only or req.ttft_s is not None else None)
     fail = np.where((needed <= usable) & np.isfinite(per_replica), 0, F_MEMORY)
     if req.tpot_s is not None:
         # one output token: no TPOT applies, a batch job's decode step included (fb33107's rule, `tpot_within`)
@@ -931,14 +1029,14 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
             out_["comf_rps"] = np.where(out_["comf_b"] > 0, out_["comf_rps"] * replicas, 0.0)
             return out_
 
-    def at(bb: np.ndarray, lim: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
-        return _serve_checks(st, mt, tp, bb, rates, pool, runtime, usable, req, True, lim)
+    def at(bb: np.ndarray, lim: dict[str, np.ndarray] | None = None, fail_only: bool = False) -> dict[str, Any]:
+        return _serve_checks(st, mt, tp, bb, rates, pool, runtime, usable, req, True, lim, fail_only)
 
     def easy(bb: np.ndarray) -> np.ndarray:
-        c_ = at(bb, limits)
+        c_ = at(bb, limits, fail_only=True)
         return np.asarray((c_["fail"] == 0) & (c_["thin"] == 0))
 
-    lo = _largest_batch(lambda bb: np.asarray(at(bb)["fail"] == 0), tp.shape)
+    lo = _largest_batch(lambda bb: np.asarray(at(bb, fail_only=True)["fail"] == 0), tp.shape)
     b = np.maximum(lo, 1.0)
     c = at(b)
     rps = np.where(lo > 0, replicas * c["per_replica"] / req.output, 0.0)
@@ -1269,7 +1367,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     dev = grid["dev"][sel]
     gpus, tp = grid["gpus"][sel], grid["tp"][sel]
     base_h, dl_bytes, dl_h = grid["hours"][sel], grid["dl_bytes"][sel], grid["dl_h"][sel]
-    billed, first_h = grid["billed"][sel], grid["first_h"][sel]
+    billed_all, first_all = grid["billed"][sel], grid["first_h"][sel]
     in_period = req.setup_in_period
     n = sel.shape[0]
     fastest = req.objective in ("fastest", "fastest-within-budget") and not _serves_period(req)
@@ -1283,13 +1381,29 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     serving = bool(np.any(grid["replicas"][sel] > 0)) if n else False
     dom = np.array([d.acc.domestic for d in devs])[dev] if devs else np.zeros(0, dtype=bool)
     sub = np.where(dom, req.subsidy, 0.0)
+    # each device's rows, once (ascending, as np.nonzero(dev == i) gives them)
+    order = np.argsort(dev, kind="stable")
+    first_dev, starts = np.unique(dev[order], return_index=True)
+    rows_of = dict(zip(first_dev.tolist(), np.split(order, starts[1:])))
     for k in range(max((len(d.offers) for d in devs), default=0)):
         rows = [d.offers[k] if k < len(d.offers) else None for d in devs]
+        # the one rentability rule (`catalog.offers.can_rent`: spanning nodes, `max_cards`, the network a
+        # multi-node training row was evaluated on), per device on its rows; compare uses it too
+        ok = np.zeros(n, dtype=bool)
+        for i, (o, d) in enumerate(zip(rows, devs)):
+            on = rows_of.get(i)
+            if o is not None and on is not None:
+                ok[on] = can_rent(o, d.acc.max_cards_per_node, gpus[on], tp[on], serving, row_net[on])
+        # a row this offer cannot rent keeps its best (its keys, (2, inf, inf, inf), never sort before another's):
+        # the rest on the rows it can rent
+        r = np.nonzero(ok)[0]
+        if r.size == 0:
+            continue
+        dev_r = dev[r]
 
         def col(f: Any) -> np.ndarray:
-            return np.array([f(o) if o is not None else np.nan for o in rows], dtype=float)[dev]
+            return np.array([f(o) if o is not None else np.nan for o in rows], dtype=float)[dev_r]
 
-        has = np.array([o is not None for o in rows])[dev]
         price = col(lambda o: o.price_cny.value)
         pmax = col(lambda o: (o.price_cny_max or o.price_cny).value)
         unit_h = col(lambda o: UNIT_HOURS[o.billing_unit])
@@ -1297,35 +1411,29 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         cards = col(lambda o: o.cards)
         min_cards = col(lambda o: o.min_cards_per_order or 0)
         stale = col(lambda o: float(is_stale(o, today, req.stale_months)))
-        # the one rentability rule (`catalog.offers.can_rent`: spanning nodes, `max_cards`, the network a
-        # multi-node training row was evaluated on), per device on its rows; compare uses it too
-        ok = has.copy()
-        for i, (o, d) in enumerate(zip(rows, devs)):
-            on = dev == i
-            if o is not None and on.any():
-                ok[on] &= can_rent(o, d.acc.max_cards_per_node, gpus[on], tp[on], serving, row_net[on])
         gbit = col(lambda o: offer_download_gbit_per_s(o) or np.nan)
-        own = ~np.isnan(gbit) & (dl_bytes > 0)
-        delta = offer_download_delta_h(dl_bytes, dl_h, gbit)  # the offer's own download rate (one function)
-        hours = base_h + delta * billed  # serving without a horizon: the set-up is not billed
+        billed, first_h, gpus_r = billed_all[r], first_all[r], gpus[r]
+        own = ~np.isnan(gbit) & (dl_bytes[r] > 0)
+        delta = offer_download_delta_h(dl_bytes[r], dl_h[r], gbit)  # the offer's own download rate (one function)
+        hours = base_h[r] + delta * billed  # serving without a horizon: the set-up is not billed
         if in_period:  # a stated serving period is the rental: the offer's download moves the first serve only
             hours = period_billed_hours(req.serving_hours, first_h + delta)  # compare bills the period so too
-        c = np.where(ok, billed_cost(price, unit_h, min_units, cards, gpus, hours, sub, min_cards), np.inf)
-        cm = billed_cost(pmax, unit_h, min_units, cards, gpus, hours, sub, min_cards)
+        c = billed_cost(price, unit_h, min_units, cards, gpus_r, hours, sub[r], min_cards)
+        cm = billed_cost(pmax, unit_h, min_units, cards, gpus_r, hours, sub[r], min_cards)
         # when the job is done / serving starts (the period is the same for every offer: its first serve decides)
         done = np.where((billed > 0) & (not in_period), hours, hours + first_h + delta)
-        over = np.zeros(n)
+        over = np.zeros(r.size)
         if req.objective == "fastest-within-budget" and req.budget_cny is not None:
-            over = (c + migration_share(one_off, hours, req.migration_months) > req.budget_cny).astype(float)
-        keys = [np.where(ok, stale, 2.0), np.where(ok, over, np.inf), np.where(ok, done if fastest else c, np.inf),
-                np.where(ok, c if fastest else done, np.inf)]
-        better = _lex_less(keys, best_keys)
-        best_keys = [np.where(better, a, b) for a, b in zip(keys, best_keys)]
-        best = np.where(better, c, best)
-        best_max = np.where(better, cm, best_max)
-        best_o = np.where(better, k, best_o)
-        best_d = np.where(better, delta, best_d)
-        best_g = np.where(better, np.where(own, gbit, np.nan), best_g)
+            over = (c + migration_share(one_off[r], hours, req.migration_months) > req.budget_cny).astype(float)
+        keys = [stale, over, done if fastest else c, c if fastest else done]
+        better = _lex_less(keys, [b[r] for b in best_keys])
+        for a, b in zip(keys, best_keys):
+            b[r] = np.where(better, a, b[r])
+        best[r] = np.where(better, c, best[r])
+        best_max[r] = np.where(better, cm, best_max[r])
+        best_o[r] = np.where(better, k, best_o[r])
+        best_d[r] = np.where(better, delta, best_d[r])
+        best_g[r] = np.where(better, np.where(own, gbit, np.nan), best_g[r])
     return {"cost": best, "cost_max": best_max, "offer": best_o, "dl_delta_h": best_d, "dl_gbit": best_g}
 
 
