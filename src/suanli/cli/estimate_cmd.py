@@ -223,7 +223,7 @@ def register(app: typer.Typer) -> None:
         ep: Annotated[int, typer.Option(help="expert-parallel size (MoE; divides gpus / (tp × pp × cp))")] = 1,
         tp_comm_overlap: Annotated[bool, typer.Option("--tp-comm-overlap", help="training: tensor-parallel collectives pipelined with the GEMMs (Megatron-Core tp_comm_overlap, MindSpeed CoC/MC2); only what the GEMMs cannot hide is exposed")] = False,
         zero: Annotated[int, typer.Option(help="ZeRO stage 0-3 (3 = FSDP full shard)")] = 0,
-        framework: Annotated[str | None, typer.Option(help="training: the framework the layout runs under (deepspeed, megatron, torchtitan, ...; default: any that runs it on the device's stack)")] = None,
+        framework: Annotated[str | None, typer.Option(help="training: the framework the layout runs under (deepspeed, megatron, torchtitan, ...; default: the one `suanli plan` picks for this layout, named in a note)")] = None,
         recompute: Annotated[str, typer.Option(help="activation recomputation: none, selective, full")] = "none",
         optimizer: Annotated[str, typer.Option(help="adamw, adamw8bit, sgd, adafactor")] = "adamw",
         lora_rank: Annotated[int, typer.Option(help="LoRA rank")] = 16,

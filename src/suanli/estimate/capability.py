@@ -16,10 +16,12 @@ from suanli.errors import InputError
 from suanli.i18n import Message, both
 
 __all__ = [
+    "ALL_FRAMEWORK_TASKS",
     "KV_NATIVE",
     "capability_problems",
     "check_capability",
     "default_engine",
+    "framework_order",
     "framework_refusal",
     "framework_refusals",
     "optimizer_zero_stages",
@@ -28,6 +30,7 @@ __all__ = [
     "pp_zero_framework",
     "pp_zero_runs",
     "pp_zero_stages",
+    "runs_layout",
     "runs_pp",
     "supports_fp8",
     "supports_fp8_training",
@@ -204,6 +207,37 @@ def framework_refusal(fw: Framework, task: str, stack: str, zero: int | None = N
         return Message("cap.fw.adamw8bit", framework=fw.name, stack=stack, stacks=", ".join(fw.adamw8bit_stacks),
                        source=fw.adamw8bit_source or "")
     return None
+
+
+# full fine-tuning and pre-training: every framework the stack runs the task with is searched and ranked by the
+# objective (Megatron-LM beside DeepSpeed on CUDA: tensor/pipeline parallelism against ZeRO-3), not the default alone;
+# LoRA/QLoRA keep their default (LLaMA-Factory), whose adapters need no model parallelism (task J1 2026-12-01). The
+# planner searches so and `estimate` assumes so (estimate.assumed_framework)
+ALL_FRAMEWORK_TASKS = ("full", "pretrain")
+
+
+def framework_order(frameworks: Sequence[Framework], task: str, stack: str) -> list[Framework]:
+    """The frameworks that run `task` on `stack`, in the one preference order `estimate` and the planner share: the
+    task's usual framework there first (frameworks.yaml `default_for`; the most stack-specific of several, fewest
+    `stacks`), then the rest in catalog order. The planner's default framework is the first of them that runs the
+    pins; of two frameworks planning equal rows, the earlier is planned; `estimate` without --framework assumes
+    the first running its layout (LoRA, QLoRA) or the fastest that fits, ties to the earlier (full, pretrain)."""
+    cands = [f for f in frameworks if task in f.tasks and stack in f.stacks]
+    return sorted(cands, key=lambda f: (task not in f.default_for, len(f.stacks) if task in f.default_for else 0))
+
+
+def runs_layout(fw: Framework, task: str, acc: Accelerator, tp: int = 1, pp: int = 1, vpp: int = 1, ep: int = 1,
+                dp: int = 1, zero: int = 0, recompute: str = "none", precision: str = "bf16", offload: bool = False,
+                optimizer: str = "adamw", tp_comm_overlap: bool = False) -> bool:
+    """Whether `fw` runs this training layout on `acc`'s stack: the task there, tensor / pipeline / virtual pipeline
+    / expert parallelism, the ZeRO stage beside them (`zero_runs`), the recompute, FP8, the optimizer set-up
+    (`framework_refusal`) and the tensor-parallel overlap on `acc`'s link (`tp_overlap_runs`) — the checks the
+    planner's layouts apply (plan.search `_layouts`, `_unrun_pins`; the head rule is tp_heads')."""
+    return (task in fw.tasks and acc.stack in fw.stacks and (tp <= 1 or fw.tp) and (pp <= 1 or runs_pp(fw, task))
+            and (vpp <= 1 or fw.vpp) and (ep <= 1 or fw.ep) and recompute in fw.recompute
+            and (precision != "fp8" or fw.fp8) and bool(zero_runs(fw, tp, pp, dp, zero))
+            and framework_refusal(fw, task, acc.stack, zero, offload, optimizer) is None
+            and (not tp_comm_overlap or tp_overlap_runs(fw, acc)))
 
 
 def framework_refusals(frameworks: Sequence[Framework], task: str, stack: str, zero: int | None = None,

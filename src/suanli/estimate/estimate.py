@@ -12,7 +12,16 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog import lookup
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError, InputError, unknown_name
-from suanli.estimate.capability import check_capability, framework_refusals, tp_overlap_refusal, zero_framework
+from suanli.estimate.capability import (
+    ALL_FRAMEWORK_TASKS,
+    check_capability,
+    framework_order,
+    framework_refusals,
+    runs_layout,
+    tp_overlap_refusal,
+    tp_overlap_runs,
+    zero_framework,
+)
 from suanli.estimate.diffusion import DiffusionSpeed, diffusion_speed
 from suanli.estimate.memory import (
     MemoryEstimate,
@@ -33,12 +42,12 @@ from suanli.estimate.speed import (
     training_speed,
 )
 from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, setup_terms
-from suanli.estimate.tp_heads import tp_heads_refusal
+from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
-from suanli.i18n import Message, render
+from suanli.i18n import Message, both, render
 from suanli.units import SECONDS_PER_HOUR
 
-__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "band_evidence", "estimate", "evidence_message",
+__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "framework_note", "band_evidence", "estimate", "evidence_message",
            "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band", "PooledBias", "all_stacks_signed",
            "pooled_bias"]
 
@@ -72,6 +81,21 @@ class ErrorBand(BaseModel):
 
 
 
+class FrameworkChoice(BaseModel):
+    """The training framework an estimate ran its layout under and how it was chosen (`assumed_framework`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    # pinned: --framework; assumed: the one `suanli plan` picks for this layout (`assumed_framework`)
+    chosen: Literal["pinned", "assumed"]
+    # how an assumed one was picked: "fastest" (full, pretrain: the fastest of `candidates` that fits, ties to the
+    # earlier), "first" (the first of `candidates`: LoRA, QLoRA, or none of them fits); None when pinned
+    rule: Literal["fastest", "first"] | None = None
+    candidates: list[str] = []  # the frameworks running the layout, in the preference order (capability.framework_order)
+
+
 class Estimate(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -90,6 +114,7 @@ class Estimate(BaseModel):
     # serving plans show (suanli.estimate.setup.serve_setup_hours)
     first_serve_hours: dict[str, float] | None = None
     error_band: dict[str, ErrorBand] = {}
+    framework: FrameworkChoice | None = None  # training: the framework the layout ran under, and how it was chosen
     notes: list[str] = []  # English (the JSON contract)
     # the same notes as messages (`Message.to_json`; a plain string where the note has no message yet)
     notes_i18n: list[dict[str, Any] | str] = []
@@ -122,6 +147,7 @@ class Estimate(BaseModel):
             "time": {},
             "scaling": {},
             "error_band": {k: v.model_dump() for k, v in self.error_band.items()},
+            "framework": self.framework.model_dump() if self.framework is not None else None,
             "notes": self.notes,
             # a configuration that does not fit in memory never runs: speed and time are what it would reach if it did
             "runs": self.memory.fits is not False,
@@ -226,8 +252,11 @@ def estimate(
     error_bands: dict[str, ErrorBand] | None = None,
     overrides: tuple[EfficiencyFactor, ...] = (),
     strict_context: bool = True,
+    assume_framework: bool = False,
 ) -> Estimate:
-    """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given."""
+    """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given. Training without
+    `w.framework` runs under no framework's rule unless `assume_framework` (`suanli estimate`, POST /api/estimate):
+    then under the one the planner picks for the layout (`assumed_framework`), named in a note and `framework`."""
     if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
         raise InputError("pp", Message("err.pipeline_stages_for_a_layer_model", w_pp=w.pp, model_num_layers=model.num_layers))
     if model.kind == "llm" and model.num_layers and w.vpp > 1 and model.num_layers % (w.pp * w.vpp) != 0:
@@ -260,6 +289,12 @@ def estimate(
     if w.training and w.tp_comm_overlap and (overlap := tp_overlap_refusal(cat.frameworks, device, w.framework)):
         # the link rule the planner's layouts apply (capability.tp_overlap_runs; frameworks.yaml tp_comm_overlap_links)
         raise InputError("tp_comm_overlap", render(overlap), overlap)
+    choice = assumed_framework(cat, model, device, w, overrides) if assume_framework or w.framework else None
+    if choice is not None and choice.chosen == "assumed":
+        w = w.model_copy(update={"framework": choice.id})
+        row = next((s for s in cat.stacks if s.id == device.stack), None)
+        fw_note = framework_note(choice, w, both(row.name, row.name_zh) if row is not None else device.stack)
+        notes += [fw_note] if fw_note is not None else []
     if w.training and (w.pp > 1 or w.tp > 1):
         # which ZeRO stages run beside pipeline / tensor parallelism is framework data (frameworks.yaml pp_zero_stages,
         # tp_zero_stages; the planner applies the same rule): DeepSpeed and Megatron shard optimizer states only beside
@@ -365,9 +400,63 @@ def estimate(
         setup_hours=setup,
         first_serve_hours=first_serve,
         error_band=sel,
+        framework=choice,
         notes=[render(n) for n in notes],
         notes_i18n=[n.to_json() if isinstance(n, Message) else n for n in notes],
     )
+
+
+def assumed_framework(cat: Catalog, model: ModelArch, device: Accelerator, w: Workload,
+                      overrides: tuple[EfficiencyFactor, ...] = ()) -> FrameworkChoice | None:
+    """The framework a training workload runs under: the pinned `w.framework`, else the one `suanli plan` picks for
+    this exact task, stack and layout — of the frameworks running it (capability.runs_layout and the head rule), in
+    the preference order (capability.framework_order): for full fine-tuning and pre-training, which the planner
+    searches under every framework (ALL_FRAMEWORK_TASKS), the fastest that fits in memory, ties to the earlier, each
+    timed with the tensor-parallel overlap where it runs it, as the planner assumes (tp_overlap_runs); for LoRA and
+    QLoRA, and where none fits, the first. None for inference, the seed method, non-LLM models and layouts no
+    framework runs (no framework's rule applied)."""
+    if not w.training or w.method != "default" or model.kind != "llm":
+        return None
+    if w.framework is not None:
+        fw = next((f for f in cat.frameworks if f.id == w.framework), None)
+        return None if fw is None else FrameworkChoice(id=fw.id, name=fw.name, chosen="pinned")
+    cands = [f for f in framework_order(cat.frameworks, w.task, device.stack)
+             if runs_layout(f, w.task, device, w.tp, w.pp, w.vpp, w.ep, w.dp * w.cp, w.zero, w.recompute, w.precision,
+                            w.offload_optimizer, w.optimizer, w.tp_comm_overlap)
+             and (w.tp <= 1 or bool(tp_heads_runs(model, w.tp, framework=f.id)))]
+    if not cands:
+        return None
+    ids = [f.id for f in cands]
+    if w.task not in ALL_FRAMEWORK_TASKS or len(cands) == 1:
+        return FrameworkChoice(id=cands[0].id, name=cands[0].name, chosen="assumed", rule="first", candidates=ids)
+    stack = next((s for s in cat.stacks if s.id == device.stack), None)
+    best: tuple[float, int] | None = None
+    for j, f in enumerate(cands):
+        wf = w.model_copy(update={"framework": f.id,
+                                  "tp_comm_overlap": w.tp_comm_overlap or (w.tp > 1 and tp_overlap_runs(f, device))})
+        try:
+            if estimate_memory(model, wf, device, stack, cat).fits is False:
+                continue
+            rate = training_speed(cat, model, device, wf, overrides).train_tokens_per_s
+        except (EstimateError, InputError):
+            rate = float("nan")
+        rate = rate if math.isfinite(rate) else -math.inf
+        if best is None or rate > best[0]:  # strictly faster: ties keep the earlier
+            best = (rate, j)
+    f = cands[best[1] if best is not None else 0]
+    return FrameworkChoice(id=f.id, name=f.name, chosen="assumed", rule="fastest" if best is not None else "first",
+                           candidates=ids)
+
+
+def framework_note(choice: FrameworkChoice | None, w: Workload, stack_name: str | dict[str, str]) -> Message | None:
+    """The note naming an assumed framework: "framework: Megatron-LM (assumed: the one plan picks for tp8·pp1·z1 on
+    NVIDIA CUDA; --framework to change)"; None when pinned or none."""
+    if choice is None or choice.chosen != "assumed":
+        return None
+    layout = (f"tp{w.tp}·pp{w.pp}" + (f"·vpp{w.vpp}" if w.vpp > 1 else "") + (f"·cp{w.cp}" if w.cp > 1 else "")
+              + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}")
+    return Message("est.note.framework_assumed", framework=choice.name, layout=layout, stack=stack_name,
+                   field="framework")
 
 
 def _tp_heads(cat: Catalog, model: ModelArch, device: Accelerator, w: Workload) -> Message | None:

@@ -73,7 +73,8 @@ class Workload(BaseModel):
                                   "cannot hide is exposed")
     zero: int = Field(0, ge=0, le=3)
     framework: str | None = Field(None, description="training: the framework the layout runs under (frameworks.yaml "
-                                  "id); None: any that runs it on the device's stack")
+                                  "id); None: no framework's rule applied (`suanli estimate` assumes the one the planner picks for the "
+                                  "layout: estimate.assumed_framework)")
     recompute: Recompute = "none"
     optimizer: Optimizer = "adamw"
     lora_rank: int = Field(16, ge=1, le=4096)

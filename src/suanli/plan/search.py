@@ -42,6 +42,8 @@ from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate
                                       moe_evidence_message, moe_stack_band, pooled_bias, stack_band)
 from suanli.catalog.offers import assumed_variant, rent_message, variants_of
 from suanli.estimate.capability import (
+    ALL_FRAMEWORK_TASKS,
+    framework_order,
     framework_refusal,
     nf4_speed_warning,
     optimizer_zero_stages,
@@ -279,7 +281,8 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
         if pins:
             return None, Message("why.fw_pins", framework=fw.name, task=task, pins=", ".join(pins))
         return fw, None
-    cands = [f for f in cat.frameworks if task in f.tasks and stack.id in f.stacks and _runs_pins(f, req)]
+    # in the one preference order estimate shares (capability.framework_order: the task's default first)
+    cands = [f for f in framework_order(cat.frameworks, task, stack.id) if _runs_pins(f, req)]
     if task == "inference" and req.engine is not None:
         if cands and not any(f.engine == req.engine for f in cands):
             # the stack has serving frameworks, only not the pinned engine: name the pin, not the stack
@@ -291,18 +294,13 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
         if pinned:  # frameworks run the task here, none with the pinned layout
             return None, Message("why.fw_pins", framework=", ".join(f.name for f in pinned), task=task,
                                  pins=", ".join(sorted({x for f in pinned for x in _unrun_pins(f, req)})))
-    defaults = sorted((f for f in cands if task in f.default_for), key=lambda f: len(f.stacks))
-    if defaults:
-        return defaults[0], None
     if cands:
         return cands[0], None
     return None, Message("why.no_framework", task=task, stack=_stack_name(stack))
 
 
-# full fine-tuning and pre-training: every framework the stack runs the task with is searched and ranked by the
-# objective (Megatron-LM beside DeepSpeed on CUDA: tensor/pipeline parallelism against ZeRO-3), not the default alone;
-# LoRA/QLoRA keep their default (LLaMA-Factory), whose adapters need no model parallelism (task J1 2026-12-01)
-_ALL_FRAMEWORK_TASKS = ("full", "pretrain")
+# full fine-tuning and pre-training: every framework the stack runs the task with is searched (capability's rule)
+_ALL_FRAMEWORK_TASKS = ALL_FRAMEWORK_TASKS
 # a frameworks.yaml row's identity and provenance, not how it trains: two rows equal in everything else and in the
 # efficiency rows naming them plan the same rows (NeMo and Megatron-LM both run Megatron-Core), so one is searched
 _FW_IDENTITY = ("id", "name", "tasks", "stacks", "default_for", "source", "note", "engine")
@@ -348,9 +346,9 @@ def _framework_candidates(cat: Catalog, req: PlanRequest, acc: Accelerator, stac
     if req.framework is not None or req.task not in _ALL_FRAMEWORK_TASKS:
         return tuple(out)
     seen = {_fw_signature(cat, fw)}
-    # after the default, those most teams use for the task on another stack (DeepSpeed for full), so that of equal
-    # rows the usual framework is planned
-    for f in sorted(cat.frameworks, key=lambda f: req.task not in f.default_for):
+    # after the default, in the preference order estimate shares (capability.framework_order), so that of equal
+    # rows the earlier framework is planned (`_one_framework_per_layout`)
+    for f in framework_order(cat.frameworks, req.task, stack.id):
         if (f is fw or req.task not in f.tasks or stack.id not in f.stacks or not _runs_pins(f, req)
                 or framework_refusal(f, req.task, stack.id) is not None):
             continue
@@ -822,6 +820,19 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     return _concat(_keep_fallbacks_of(parts)), n_grid
 
 
+def _searched(d: _Device) -> list[Framework]:
+    """The frameworks searched on `d` (`_framework_candidates`; its one framework where it has no list)."""
+    return [f for f, _ in d.frameworks] if d.frameworks else ([d.framework] if d.framework is not None else [])
+
+
+def _row_device(cat: Catalog, d: _Device, grid: dict[str, np.ndarray], i: int) -> _Device:
+    """`d` as grid row `i` runs it: with the framework the row was searched under (grid["fw"]) as its framework."""
+    if "fw" not in grid or i >= grid["fw"].shape[0]:
+        return d
+    fw = cat.frameworks[int(grid["fw"][i])]
+    return d if d.framework is fw else replace(d, framework=fw)
+
+
 def _one_framework_per_layout(grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """One row per device and layout (cards, tp, pp, vpp, ep, ZeRO, recompute, micro-batch, optimizer option,
     precision, network) where several frameworks run it: the fastest that fits, ties to the earlier framework (the
@@ -843,19 +854,6 @@ def _one_framework_per_layout(grid: dict[str, np.ndarray]) -> dict[str, np.ndarr
     g = group[order]
     keep = np.sort(order[np.r_[True, g[1:] != g[:-1]]])
     return {k: v[keep] for k, v in grid.items()}
-
-
-def _searched(d: _Device) -> list[Framework]:
-    """The frameworks searched on `d` (`_framework_candidates`; its one framework where it has no list)."""
-    return [f for f, _ in d.frameworks] if d.frameworks else ([d.framework] if d.framework is not None else [])
-
-
-def _row_device(cat: Catalog, d: _Device, grid: dict[str, np.ndarray], i: int) -> _Device:
-    """`d` as grid row `i` runs it: with the framework the row was searched under (grid["fw"]) as its framework."""
-    if "fw" not in grid or i >= grid["fw"].shape[0]:
-        return d
-    fw = cat.frameworks[int(grid["fw"][i])]
-    return d if d.framework is fw else replace(d, framework=fw)
 
 
 def _networks(d: _Device) -> list[float]:
@@ -1495,6 +1493,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     offers = usable_offers(cat, req.region, req.offer_kinds, None if req.billing == "any" else req.billing)
     devs = _devices(cat, m, req, offers)
     grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs, error_bands)
+    if training:  # one framework per layout, the one estimate assumes
+        grid = _one_framework_per_layout(grid)
     # a configuration whose speed cannot be estimated (an offload without the device's PCIe rate) is no plan: the
     # why-not says so (`why.measure_no_speed`)
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
@@ -1898,7 +1898,7 @@ def fewest_training_cards(cat: Catalog, m: ModelArch, req: PlanRequest, device: 
     devs = _devices(cat, m, r, offers)
     if devs[0].excluded is not None:
         return None
-    grid, _ = _train_grid(cat, m, r, devs)
+    grid = _one_framework_per_layout(_train_grid(cat, m, r, devs)[0])  # the framework estimate assumes
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     rented = _price(devs, grid, sel, r, today or dt.date.today(), np.zeros(sel.shape))["offer"] >= 0
     return int(grid["gpus"][sel][rented].min()) if rented.any() else None
@@ -1929,7 +1929,7 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
         return None, d.excluded
     if network_offers is not None:
         d.offers = list(network_offers)  # only the networks (`_networks`); nodes stay joinable (`unpriced`)
-    grid, _ = _train_grid(cat, m, r, devs)
+    grid = _one_framework_per_layout(_train_grid(cat, m, r, devs)[0])  # the framework estimate assumes
     # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving
     # fallback; with `measures` plan's own rows (a measure only where no plain layout fits these cards)
     plain = grid["opt"] == OPT_PLAIN

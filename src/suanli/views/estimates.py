@@ -12,7 +12,7 @@ from pydantic import ConfigDict, Field
 
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.estimate.efficiency import Efficiency
-from suanli.estimate.estimate import ErrorBand, Estimate, estimate
+from suanli.estimate.estimate import ErrorBand, Estimate, FrameworkChoice, estimate
 from suanli.estimate.workload import Workload
 from suanli.i18n import Message, render
 from suanli.views.shape import MessageJson, Shape
@@ -196,6 +196,11 @@ class EstimateJson(MemoryVerdictJson):
     time: EstimateTime
     scaling: InferenceScalingJson | TrainingScalingJson | EmptyJson = Field(union_mode="left_to_right")
     error_band: dict[str, ErrorBand] = Field(description="validated |relative error| by estimate group")
+    framework: FrameworkChoice | None = Field(None, description="training: the framework the layout ran under "
+                                              "(`workload.framework`) and how: chosen pinned (--framework) or assumed, "
+                                              "the one `suanli plan` picks for this layout (rule fastest: the fastest "
+                                              "of `candidates` that fits, full and pretrain; first: the first of them); "
+                                              "null for inference, the seed method and layouts no framework runs")
     notes: list[str]
     notes_i18n: list[MessageJson | str] = Field(default_factory=list, description="notes as messages (a plain "
                                                 "string where a note has none), rendered by ?lang=")
@@ -304,7 +309,8 @@ def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: W
 
     # a catalog from `calibrated` (the CLI's and the API's) already carries the file's factors: not twice
     overrides = () if cat.calibration else calibration_for(acc.id, calibration)
-    return estimate(cat, m, acc, w, packaged_error_bands(), overrides=overrides)
+    # training without --framework: the framework `suanli plan` picks for the layout (estimate.assumed_framework)
+    return estimate(cat, m, acc, w, packaged_error_bands(), overrides=overrides, assume_framework=True)
 
 
 def memory_messages(cat: Catalog, e: Estimate,

@@ -25,7 +25,7 @@ BEFORE = {
         "tpot_s", "users_note", "users_note_i18n", "capacity_note", "capacity_note_i18n", "comfortable_requests_per_s",
         "max_requests_per_s", "max_users"},
     "EstimateJson": {
-        "device", "error_band", "fits_tight", "likely_short", "memory", "memory_bias_pct", "memory_error_pct",
+        "device", "error_band", "fits_tight", "framework", "likely_short", "memory", "memory_bias_pct", "memory_error_pct",
         "memory_group", "memory_headroom_pct", "memory_likely_short", "memory_likely_short_i18n", "memory_warning",
         "memory_warning_i18n", "method", "model", "notes", "notes_i18n", "runs", "scaling", "speed", "time",
         "workload"},

@@ -40,7 +40,9 @@ REMOVED_20261201 = (
 # (err.plan_needs_llm, 2026-12-01: it names commands, not fields — `suanli plan` / POST /api/plan, `suanli estimate
 # --model M --gpu <card>` / POST /api/estimate with model and gpu, `suanli scenarios` / GET /api/scenarios; field_name
 # names fields only, and a route parameter would cost the CLI its copy-pasteable command: kept)
-API_WORDING = {"err.plan_needs_llm"}  # error.saving_no_* and price.none_alt name their fields per surface now
+# error.saving_no_* and price.none_alt name their fields per surface now; est.note.framework_assumed names the planner
+# (`suanli plan`, POST /api/plan, the Plan tab)
+API_WORDING = {"err.plan_needs_llm", "est.note.framework_assumed"}
 
 
 def _sources() -> tuple[str, str]:
