@@ -278,7 +278,8 @@ class LibraryUsed(Shape):
     """A CUDA-era library the model uses (`migrate.libraries.LibraryUse`: from `uses`, or a config's fields)."""
 
     id: str
-    via: str = Field(description="the config field and value, or --uses")
+    via: str = Field(description="the config field and value, --uses, or the released checkpoint (checkpoint: FP8 ...)")
+    via_zh: str | None = Field(None, description="via in Chinese where it is a sentence (the released checkpoint's)")
     status: str = Field(description="npu (runs on Ascend), replace (no NPU build; replaced), none, unknown")
     replacement: str | None = None
     message: str

@@ -261,6 +261,15 @@ InterNodeNetwork = Literal["none", "roce", "infiniband", "efa"]
 OFFER_KINDS: tuple[str, ...] = ("listing", "index", "reference")
 
 
+class OfferAssumption(_Strict):
+    """One offer field the catalog filled in by reading the source, not from a stated figure (e.g. an index quoting a
+    price per machine, '台', without the cards in it): a plan that uses the offer warns with it."""
+
+    field: str = Field(description="the Offer field read by assumption (cards, billing_unit, device, ...)")
+    note: str = Field(description="what the source says and how it was read")
+    note_zh: str = Field(description="the note in Chinese (zh output)")
+
+
 class Offer(_Strict):
     """A rental price. `price_cny` is for the whole instance (`cards` cards) for one `billing_unit`.
 
@@ -310,8 +319,17 @@ class Offer(_Strict):
     note: str | None = None
     provider_zh: str | None = Field(None, description="the provider's name in Chinese (zh output)")
     note_zh: str | None = Field(None, description="the note in Chinese (zh output)")
+    assumed: tuple[OfferAssumption, ...] = Field(
+        (), description="fields read by assumption where the source does not state them; plans warn with each")
 
     _v_date = field_validator("date", mode="before")(_check_date)
+
+    @model_validator(mode="after")
+    def _assumed_fields_exist(self) -> Offer:
+        for a in self.assumed:
+            if a.field not in type(self).model_fields or a.field == "assumed":
+                raise ValueError(f"assumed: {a.field!r} is not an offer field")
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -629,6 +647,15 @@ class SoftwareStack(_Strict):
     )
     engines: tuple[str, ...] = Field((), description="inference engines that run on this stack, the default first")
     engines_source: str | None = None
+    engines_alike_source: str | None = Field(
+        None, description="where set, the serving engines here get the same figures (no engine measured on the stack, "
+        "published comparisons too thin): estimate and plan say so in one line, citing this source")
+    fp8_scheme: StrField | None = Field(
+        None, description="what serving 'fp8' means on this stack's engines (W8A8 FP8, ...), cited; plan names it")
+    int8_scheme: StrField | None = Field(
+        None, description="what serving 'int8' means on this stack's engines (W8A8, W8A16, ...), cited; plan names it")
+    int4_scheme: StrField | None = Field(
+        None, description="what serving 'int4' means on this stack's engines (W4A16, W4A8, ...), cited; plan names it")
     notes: tuple[str, ...] = ()
     source: str
 

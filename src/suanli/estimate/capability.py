@@ -295,6 +295,12 @@ def _source(stack: SoftwareStack, field: str) -> Message | str:
             else Message("cap.source_note_untranslated", source=c.source, note=c.note))
 
 
+def engines_alike(stack: SoftwareStack) -> Message:
+    """The one line saying a stack's serving engines are not told apart (SoftwareStack.engines_alike_source)."""
+    return Message("cap.engines_alike", stack=_named(stack),
+                   engines=", ".join(e for e in stack.engines if e != "hf"), source=stack.engines_alike_source)
+
+
 def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, precision: str,
                         engine: str | None, kv_dtype: str | None = None,
                         flash_attention: bool | None = None,
@@ -325,6 +331,8 @@ def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, preci
     if task == "inference" and engine is not None and stack.engines and engine not in stack.engines:
         errors.append(Message("cap.engine_stack", engine=engine, stack=st, engines=", ".join(stack.engines),
                               source=stack.engines_source))
+    elif task == "inference" and engine is not None and engine != "hf" and stack.engines_alike_source:
+        warnings.append(engines_alike(stack))
     if task == "inference" and engine is not None and kv_dtype is not None and engines:
         kv_error, kv_warning = kv_dtype_problem(engine, kv_dtype, engines)
         errors += [kv_error] if kv_error else []

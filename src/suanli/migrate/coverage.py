@@ -420,7 +420,8 @@ def classify(
 
     # the libraries first among the report's own sentences: each with what replaces it on Ascend and its sources
     for u in libs:
-        warnings.append(Message("mig.warn.library", lib=u.id, via=u.via, status=Message(f"mig.lib.{u.status}"),
+        warnings.append(Message("mig.warn.library", lib=u.id, via={"en": u.via, "zh": u.via_zh} if u.via_zh else u.via,
+                                status=Message(f"mig.lib.{u.status}"),
                                 message={"en": u.message, "zh": u.message_zh} if u.message_zh else u.message,
                                 sources="; ".join(u.sources) or "-"))
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from suanli.errors import DataFileError, InputError
 from suanli.i18n import Message
 
-__all__ = ["MAX_USES", "Library", "LibraryUse", "from_config", "load_libraries", "resolve_uses"]
+__all__ = ["MAX_USES", "Library", "LibraryUse", "from_checkpoint", "from_config", "load_libraries", "resolve_uses"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "ascend_ops"
 MAX_USES = 12  # --uses names at most (a check, not a dependency list)
@@ -38,6 +38,14 @@ class Source(_Frozen):
     date: Any  # a YAML date, a year or text
 
 
+class CheckpointAdvice(_Frozen):
+    """What to do where a model's released checkpoint is stored in this library's format (ModelArch.native_dtype)."""
+
+    advice: str
+    advice_zh: str
+    sources: tuple[str, ...]
+
+
 class Library(_Frozen):
     id: str
     names: tuple[str, ...]
@@ -47,6 +55,7 @@ class Library(_Frozen):
     message: str
     message_zh: str
     sources: tuple[str, ...]
+    checkpoint: CheckpointAdvice | None = None
 
 
 class Libraries(_Frozen):
@@ -61,7 +70,8 @@ class LibraryUse(_Frozen):
     """One library the model uses, as the report lists it (`--json` `libraries`)."""
 
     id: str
-    via: str  # config field and value, or "--uses"
+    via: str  # config field and value, "--uses", or the released checkpoint (`from_checkpoint`)
+    via_zh: str | None = None  # `via` in Chinese where it is a sentence (the checkpoint's), not a field or flag
     status: Status
     replacement: str | None = None
     message: str
@@ -86,7 +96,7 @@ def load_libraries(data_dir: Path = DATA_DIR) -> Libraries:
         raise DataFileError(str(path), None, None, str(e).splitlines()[0]) from None
     known = {s.id for s in libs.sources}
     for lib in libs.libraries:
-        missing = [s for s in lib.sources if s not in known]
+        missing = [s for s in (*lib.sources, *(lib.checkpoint.sources if lib.checkpoint else ())) if s not in known]
         if missing:
             raise DataFileError(str(path), lib.id, "sources", Message("err.unknown_source_ids", ids=", ".join(missing)))
     return libs
@@ -133,6 +143,23 @@ def from_config(cfg: Mapping[str, Any], libs: Libraries | None = None) -> list[L
             if lib is not None:  # eager / sdpa / flex_attention are torch's own: the trace sees them
                 out.append(_use(libs, lib, f"{field} {value.strip()}"))
     return out
+
+
+def from_checkpoint(model_id: str, native_dtype: str | None, source: str | None = None,
+                    libs: Libraries | None = None) -> list[LibraryUse]:
+    """The library a model's released checkpoint needs by itself: a preset whose weights are stored in a dtype the
+    Ascend check treats as needing a port (ModelArch.native_dtype: DeepSeek-V3/R1 ship FP8 only) counts as using it,
+    with what to do first (libraries.yaml `checkpoint`) and the source of the fact (`source`: the preset's config)."""
+    libs = libs or load_libraries()
+    lib = next((x for x in libs.libraries if native_dtype and x.id == native_dtype.lower()), None)
+    if lib is None or native_dtype is None:
+        return []
+    dtype, advice = native_dtype.upper(), lib.checkpoint
+    via = f"checkpoint: {dtype} ({model_id} release)" + (f" → {advice.advice}" if advice else "")
+    via_zh = f"权重：{dtype}（{model_id} 发布版）" + (f"→ {advice.advice_zh}" if advice else "")
+    use = _use(libs, lib, via)
+    sources = (*([source] if source else []), *(libs.url(s) for s in (advice.sources if advice else ())), *use.sources)
+    return [use.model_copy(update={"via_zh": via_zh, "sources": tuple(dict.fromkeys(sources))})]
 
 
 def resolve_uses(names: Iterable[str], libs: Libraries | None = None) -> list[LibraryUse]:

@@ -37,7 +37,13 @@ from suanli.catalog.offers import (
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
 from suanli.errors import EstimateError, InputError, PlanError, SuanliError, echoed, unknown_name
 from suanli.estimate import arch
-from suanli.estimate.capability import capability_problems, default_engine, supports_fp8, supports_fp8_training
+from suanli.estimate.capability import (
+    capability_problems,
+    default_engine,
+    engines_alike,
+    supports_fp8,
+    supports_fp8_training,
+)
 from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
                                       moe_evidence_message, moe_stack_band, pooled_bias, stack_band)
 from suanli.catalog.offers import assumed_variant, rent_message, variants_of
@@ -2117,6 +2123,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                                 months=offer_age_months(offer, today), limit=req.stale_months))
     if offer.kind != "listing":
         warnings.append(Message("plan.warn.not_listing", kind=Message(f"offer_kind.{offer.kind}"), source=offer.source))
+    for assumed in offer.assumed:  # an offer field the catalog read by assumption (Offer.assumed): the plan rests on it
+        warnings.append(Message("plan.warn.offer_assumed", offer=offer.id, field=assumed.field,
+                                note={"en": assumed.note, "zh": assumed.note_zh}))
     if gpus > d.acc.max_cards_per_node and training:
         nodes = math.ceil(gpus / d.acc.max_cards_per_node)
         # name the node offer and its inter-node network (issue 11)
@@ -2137,6 +2146,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     prec = _precision_of(grid, i, req)
     if not training:
         warnings.append(Message("plan.warn.decode_bound"))
+        if d.stack.engines_alike_source:  # the engines there get the same figures: say so, not silently equal
+            warnings.append(engines_alike(d.stack))
         if prec in ("int4", "int8", "fp8"):
             warnings.append(Message("plan.warn.quantization", precision=prec))
     warnings += [m for m in [nf4_speed_warning(d.stack)] if m is not None and req.task == "qlora"]

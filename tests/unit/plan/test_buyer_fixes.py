@@ -120,14 +120,15 @@ def test_relax_names_the_pin_that_rules_every_device_out(cat) -> None:  # type: 
     for kw, pin in ((dict(task="full", framework="megatron", devices=("910b",)), "--framework megatron"),
                     (dict(task="lora", framework="llama-factory", pp=2), "--pp 2"),
                     (dict(task="qlora", framework="megatron"), "--framework megatron"),
-                    (dict(task="inference", engine="sglang", domestic_only=True), "--engine sglang")):
+                    (dict(task="inference", engine="trt-llm", domestic_only=True), "--engine trt-llm")):
         r = plan(cat, m, make_request(model="qwen2.5-72b", tokens=1e9, **kw))
         assert not r.plans and len(r.relax) == 1 and pin in r.relax[0] and "max-gpus" not in r.relax[0], (kw, r.relax)
-    r = plan(cat, m, make_request(model="qwen2.5-72b", tokens=1e9, task="inference", engine="sglang", domestic_only=True))
+    # TensorRT-LLM runs on CUDA only (SGLang and LMDeploy run on CANN too: frameworks.yaml cann-engines)
+    r = plan(cat, m, make_request(model="qwen2.5-72b", tokens=1e9, task="inference", engine="trt-llm", domestic_only=True))
     first8 = {w["device"] for w in r.why_not[:8]}
     assert {"ascend-910b", "mtt-s4000"} <= first8
     w = next(w for w in r.why_not if w["device"] == "ascend-910b")
-    assert "sglang" in w["reason"] and "vllm-ascend" in w["reason"]
+    assert "trt-llm" in w["reason"] and "vllm-ascend" in w["reason"]
 
 
 # ---------------------------------------------------------------------------------------------- 5. export control
