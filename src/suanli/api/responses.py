@@ -47,6 +47,8 @@ class OfferFacts(Shape):
 
     offer: str
     provider: str
+    provider_i18n: MessageJson | None = Field(None, description="provider as a message (id, params): the catalog's "
+                                              "Chinese name (provider_zh) in Chinese")
     kind: str = Field(description="listing, index or reference")
     region: str
     international: bool

@@ -10,7 +10,6 @@ import typer
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.load import packaged_assumptions, read_yaml
-from suanli.catalog.offers import rent_message
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.output import col_headers, display_name, echo, emit_json, emit_rows, label, lang, say, say_json, tr
@@ -398,20 +397,15 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             return
         acc, r, rent, card, srv_msg, fresh = (a.acc, a.result, a.rent_cny_per_card_hour, a.card_cny, a.server_msg,
                                               a.fresh)
-        srv, priced_server, rent_o, rent_bill, at_o = (a.server_share_cny, a.server_share_cny is not None,
-                                                       a.rent_offer, a.rent_bill, a.at_offer)
+        srv, priced_server, rent_o, at_o = (a.server_share_cny, a.server_share_cny is not None, a.rent_offer,
+                                            a.at_offer)
         rent_info: dict[str, Any] = {"rent_offer": a.json.get("rent_offer") or {}}
         extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": a.json.get("rent_at_utilization_offer_facts") or {}}
         totals, total_cards = a.totals, a.totals["cards"]
         if rent_o is not None:
-            o, bill = rent_o, rent_bill
-            echo("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + tr(
-       "cli.rvb.rent_from", offer=o.id, rent=rent_message(o), billing_unit=o.billing_unit,
-       cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny)
-       + (tr("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "")
-       # whole servers bought: each server's cards rented as one instance of the offer
-       + (tr("cli.rvb.instances", instances=a.rent_instances, cards=a.rent_instance_cards)
-          if a.rent_instances else "") + "[/dim]")
+            # the offer and the year's bill (whole servers: one instance per server), the answer's own message
+            echo("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds))
+                 + tr("cli.rvb.rent_from", text=say_json(a.json["rent_from_i18n"], a.json["rent_from"])) + "[/dim]")
             for note, note_i18n in zip(a.json.get("rent_notes") or [], a.json.get("rent_notes_i18n") or []):
                 # the bill's notes: separate instances when no offer holds the cards as one job (tco's note)
                 echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}")
@@ -520,9 +514,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         from_gpu: Annotated[str, typer.Option(help="device used today")] = "h100-sxm",
         monthly_spend: Annotated[float | None, typer.Option(help="CNY spent per month on compute today (default ¥100,000, assumed: seed-000 §4's worked example)")] = None,
         saving: Annotated[float | None, typer.Option(help="CNY saved per month (default: derived from throughput per yuan)")] = None,
-        task: Annotated[str, typer.Option(help="inference, lora, qlora, full or pretrain: the workload the saving is derived from (migrate check's --task takes the same names)")] = "full",
+        task: Annotated[str, typer.Option(help="inference, lora, qlora, full or pretrain (training: as full): the workload the saving is derived from (migrate check's --task takes the same names)")] = "full",
         engineers: Annotated[int, typer.Option(help=f"engineers doing the migration (default {_ASSUME.migration_engineers.value}, seed-000)")] = _ASSUME.migration_engineers.value,
-        engineer_week: Annotated[float, typer.Option(help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})")] = _ASSUME.engineer_cny_per_week.value,
+        engineer_week: Annotated[float, typer.Option(help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})", show_default=False)] = _ASSUME.engineer_cny_per_week.value,  # the help says the default as money (¥10,000), as --monthly-spend does
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,
         horizon_months: Annotated[float, typer.Option(help="horizon for the verdict")] = 12.0,
         precision: Annotated[str | None, typer.Option(help="precision, as compare's (default: bf16; serving an FP8 checkpoint: fp8 where the device runs FP8)")] = None,

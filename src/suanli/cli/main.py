@@ -15,7 +15,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from suanli.cli.output import err_console, lang, list_sep, set_lang
+from suanli.cli.output import echo, lang, list_sep, set_lang
 from suanli.errors import SuanliError
 from suanli.i18n import Message
 
@@ -221,9 +221,18 @@ def _readable_types() -> None:
             return label.removeprefix("<").removesuffix(">").replace("list[str]", "TEXT").replace("str", "TEXT")
         return f
 
+    def default_string(orig: Callable[..., str]) -> Callable[..., str]:
+        """A whole-number default as it is typed: `[default: 12]`, not typer's `[default: 12.0]`."""
+        def f(self: Any, *, default_value: Any, **kw: Any) -> str:
+            if isinstance(default_value, float) and default_value.is_integer() and abs(default_value) < 1e15:
+                default_value = int(default_value)
+            return orig(self, default_value=default_value, **kw)
+        return f
+
     for cls in (TyperOption, TyperArgument):
         if not getattr(cls, "_suanli_readable", False):
             cls.display_type_rich = display(cls.display_type_rich)  # type: ignore[method-assign]
+            cls._get_default_string = default_string(cls._get_default_string)  # type: ignore[method-assign]
             setattr(cls, "_suanli_readable", True)
 
 
@@ -422,8 +431,9 @@ def _run() -> None:
                 usage = ctx.get_usage()
                 if usage.startswith("Usage:"):
                     usage = t("error.cli.usage_line", lang(), usage=usage.removeprefix("Usage:").strip())
-                err_console.print(usage + ("\n" + hint if hint else "") + "\n", highlight=False,
-                                  markup=False, soft_wrap=True)
+                from rich.markup import escape
+
+                _err(escape(usage + ("\n" + hint if hint else "") + "\n"))  # wrapped as the error line
             _fail(_usage_line(e))
         if type(e).__name__ in ("Exit", "Abort"):
             sys.exit(getattr(e, "exit_code", 1))
@@ -592,14 +602,34 @@ def _field_line(text: str, e: SuanliError) -> str:
     return f"{label.strip('“”')}：{rest}" if label else text
 
 
+def _errors_wrap() -> bool:
+    """Whether error lines wrap at the terminal's width: on a terminal, yes; piped or captured (a script, a log
+    file), each error stays one line, as a script reads it."""
+    from suanli.cli.output import err_console
+
+    return err_console.is_terminal
+
+
+def _err(text: str) -> None:
+    """One error line (rich markup) on stderr: on a terminal wrapped at its width by the one line breaker
+    (`output.echo`: at spaces in English, between characters in Chinese, never inside a word, flag or number),
+    never by the terminal mid-word; else one line."""
+    if _errors_wrap():
+        echo(text, err=True)
+    else:
+        from suanli.cli.output import err_console
+
+        err_console.print(text, highlight=False, soft_wrap=True)
+
+
 def _fail(message: str, detail: Any = None) -> None:
     from rich.markup import escape
 
-    err_console.print(f"[red]{error_head()}[/red]{escape(message)}", highlight=False, soft_wrap=True)
+    _err(f"[red]{error_head()}[/red]{escape(message)}")
     if detail is not None:  # the rest of a long refusal (SuanliError.detail), dim, below the one line
         from suanli.i18n import render
 
-        err_console.print(f"[dim]{escape(render(detail, lang()))}[/dim]", highlight=False, soft_wrap=True)
+        _err(f"[dim]{escape(render(detail, lang()))}[/dim]")
     sys.exit(2)
 
 

@@ -6,9 +6,8 @@ Mounted by the lead in cli/main.py as `app.add_typer(migrate_cmd.app, name="migr
 from __future__ import annotations
 
 import typer
-from rich.table import Table
 
-from suanli.cli.output import col_headers, console, echo, emit_json, label, lang, list_sep, say, say_json, tr
+from suanli.cli.output import col_headers, echo, emit_json, emit_rows, label, lang, list_sep, say, say_json, tr
 from suanli.errors import InputError, echoed
 from suanli.i18n import Message
 from suanli.migrate.check import CHECK_TASKS, default_torch_npu_version, run_check
@@ -39,22 +38,21 @@ def _render(report: CoverageReport, wall_s: float) -> None:
     title = say_id("cli.mig.check_title", model=report.model, task=say_id(f"cli.mig.task.{report.task}"),
                    version=report.torch_npu_version,
                    device=trace["device"], shrunk=say_id("cli.mig.shrunk") if trace.get("shrunk") else "")
-    table = Table(title=title, header_style="bold")
     # the notes are sentences: numbered under the table (one number per distinct sentence, as tco does), so the
-    # column holds only their numbers and the op names keep their width at 80 columns; no column without notes
+    # column holds only their numbers and the op names keep their width at 80 columns; no column without notes.
+    # The table is every other table's (`emit_rows`): op names whole, never folded mid-name; at a narrow terminal
+    # the fused replacement goes first (each fused API is also a line below the table), then the NPU kernels, both
+    # named below it (--json has every column)
     footnotes: dict[str, int] = {}
     with_notes = any(r.note for r in report.ops)
-    cols = ("op", "calls", "status", "NPU kernels", "fused replacement", *(("note",) if with_notes else ()))
-    heads = col_headers(cols, "mig.col")
-    for col in cols:
-        table.add_column(heads.get(col, col), overflow="fold", justify="right" if col == "calls" else "left",
-                         no_wrap=col == "note")
-    for r in report.ops:
-        style = _STATUS_STYLE.get(r.status, "")
-        ref = (f"({footnotes.setdefault(say_json(r.note_i18n, r.note), len(footnotes) + 1)})" if r.note else "")
-        table.add_row(r.op, f"{r.calls:,}", f"[{style}]{say_id(f'mig.status.{r.status}')}[/]", r.impl_ns or "", r.fused or "",
-                      *((ref,) if with_notes else ()))
-    console.print(table)
+    cols = ["op", "calls", "status", "NPU kernels", "fused replacement", *(("note",) if with_notes else ())]
+    rows = [{"op": r.op, "calls": r.calls, "status": say_id(f"mig.status.{r.status}"), "NPU kernels": list_sep().join((r.impl_ns or "").split("+")),
+             "fused replacement": r.fused or "",
+             "note": f"({footnotes.setdefault(say_json(r.note_i18n, r.note), len(footnotes) + 1)})" if r.note else ""}
+            for r in report.ops]
+    emit_rows(rows, cols, title=title, headers=col_headers(cols, "mig.col"), keep_always=("calls", "status", "note"),
+              drop_later=("fused replacement", "NPU kernels"),
+              styles={"status": [_STATUS_STYLE.get(r.status, "") for r in report.ops]})
     from rich.markup import escape
 
     for text, i in footnotes.items():
@@ -97,6 +95,20 @@ def _render(report: CoverageReport, wall_s: float) -> None:
                           trace=trace["trace_s"], total=wall_s) + "[/]")
 
 
+def _as_downloaded(report: CoverageReport, model: str, task: str) -> CoverageReport:
+    """The report named by the checkpoint the task downloads (`lookup.checkpoint_id`, as plan and migrate cost name
+    it): a training task (full, lora, qlora, pretrain, training) the base of an -Instruct preset (Qwen/Qwen2.5-7B),
+    serving the tuned one; a full Hugging Face id typed, or a config.json, as given."""
+    if model.lower().endswith(".json"):
+        return report
+    from suanli.catalog.load import packaged_catalog
+    from suanli.catalog.lookup import checkpoint_id
+    from suanli.catalog.lookup import model as lookup_model
+
+    name = checkpoint_id(lookup_model(packaged_catalog(), model), "full" if task == "training" else task, model)
+    return report if name == report.model else report.model_copy(update={"model": name})
+
+
 def _verdict_text(report: CoverageReport) -> str:
     """`report.verdict_text` in this run's language, from the report's own counts (coverage.classify's wording)."""
     from suanli.i18n import Message
@@ -136,6 +148,7 @@ def check(
     if task.strip().lower() not in CHECK_TASKS:
         raise InputError("task", Message("err.is_not_one_of", value=echoed(task), allowed=", ".join(CHECK_TASKS)))
     report, wall_s = run_check(model, list_use(task.strip().lower()), torch_npu, (uses or "").split(","))
+    report = _as_downloaded(report, model, task.strip().lower())
     if json_out:
         emit_json(dict(summarize(report)))
     else:

@@ -16,6 +16,7 @@ from rich import box
 from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 __all__ = ["Format", "col_headers", "console", "display_name", "display_note", "echo", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
            "to_jsonable", "tr", "unquote", "wrap_cell"]
@@ -485,10 +486,12 @@ def emit_rows(
     drop_first: Sequence[str] = (),
     keep_always: Sequence[str] = (),
     drop_later: Sequence[str] = (),
+    styles: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """Print rows as a table, JSON list or CSV with the given column order. A table fits the terminal with
     words whole (`fit_columns`); columns that cannot fit are named below it (`drop_first`: which go first;
-    `drop_later`: which go before a word breaks; `keep_always`: never)."""
+    `drop_later`: which go before a word breaks; `keep_always`: never). `styles`: a column's rich style per row
+    (migrate check's status colours), the cell's text printed as it is."""
     if fmt is Format.json:
         emit_json([{c: r.get(c) for c in columns} for r in rows])
         return
@@ -514,8 +517,9 @@ def emit_rows(
         numeric = any(isinstance(r.get(columns[j]), int | float) and not isinstance(r.get(columns[j]), bool) for r in rows)
         table.add_column(_wrap_head(names[j], wd), width=wd, no_wrap=True, overflow="crop",
                          justify="right" if numeric else "left")
-    for row in cells[1:]:
-        table.add_row(*(wrap_cell(row[j], wd) for j, wd in zip(keep, widths)))
+    for i, row in enumerate(cells[1:]):
+        table.add_row(*(Text(wrap_cell(row[j], wd), style=styles[columns[j]][i]) if styles and columns[j] in styles
+                        else wrap_cell(row[j], wd) for j, wd in zip(keep, widths)))
     console.print(table)
     if len(keep) < len(columns):
         from suanli.i18n import t

@@ -51,6 +51,8 @@ def offer_facts(o: Offer, today: dt.date | None = None, stale_months: float = of
     staleness warning when its price is older than `stale_months`."""
     return {
         "offer": o.id, "provider": o.provider, "kind": o.kind, "region": o.region or "cn",
+        # the provider in the answer's language (the catalog's provider_zh in Chinese: `i18n.localize`)
+        "provider_i18n": Message("offer.provider", provider=both(o.provider, o.provider_zh)).to_json(),
         "international": offer_q.is_international(o.region), "scope": offer_q.scope_label(o),
         "scope_i18n": offer_q.scope_message(o).to_json(), "date": o.date, "url": o.url, "source": o.source,
         "stale": offer_q.stale_warning(o, today or dt.date.today(), stale_months),
@@ -1088,9 +1090,12 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     is the checkpoint the task downloads (`lookup.checkpoint_id` with the name `asked`), `preset` the catalog entry.
     `targets` (serving only) and `precision` are compare's: each side's row is `compare`'s for them. `libraries`
     (`migrate.libraries.LibraryUse`: a config's and `uses`'s) go into `migration_weeks`, the weeks `migrate check`
-    charges for them. `subsidy` refunds that share of the domestic side's rent: its `derived` entry carries the bill
+    charges for them. `task` "training" is `full` (migrate check's name for a training task). `subsidy` refunds that share of the domestic side's rent: its `derived` entry carries the bill
     over the horizon before and after it (`subsidy`, `gross_cost_cny`, `cost_cny`, `subsidy_note`: `job_cost`'s, as
     tco's rows)."""
+    # "training" (migrate check's word for every training task: its adapted lists are by use) is full training here,
+    # the default: the effort is the same for any training task, the saving is full training's
+    task = "full" if task.strip().lower() == "training" else task
     tg = targets or ServingTargets()
     tg.check(task)
     # the spend the saving and the verdict rest on, said beside them: the caller's, else the assumed default (the

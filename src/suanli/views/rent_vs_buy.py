@@ -218,12 +218,14 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         usable = [t[1] for t in one_job_options(cat, acc.id, rent_options(cat, acc.id, HOURS_PER_YEAR, reg, kinds,
                                                                           rent_gpus), rent_gpus)]
         pool = [u for u in usable if not offer_q.is_stale(u, today)] or list(usable)
+        # the offer as plans cite it too (catalog.offers.rent_message: one formatter), its bill for the year; one
+        # message for the JSON (English), the API's other language (`rent_from_i18n`) and the CLI's line
+        rent_from = Message("rvb.rent_from", offer=o.id, rent=rent_message(o), billing_unit=o.billing_unit,
+                            cards=bill.cards_rented, units=bill.units_billed, cost=bill.cost_cny,
+                            per_card=Message("cli.rvb.per_card", cards=bill.cards_rented) if bill.cards_rented > 1 else "",
+                            instances=Message("cli.rvb.instances", instances=instances, cards=per_node) if instances else "")
         rent_info = {
-            # the offer as plans cite it too (catalog.offers.rent_message: one formatter)
-            "rent_from": (f"{o.id}, {render(rent_message(o), 'en')}, billed per {o.billing_unit}: {bill.cards_rented} "
-                          f"card(s) for a year = {bill.units_billed:,} {o.billing_unit}(s) = ¥{bill.cost_cny:,.0f}"
-                          + (f", ÷ {bill.cards_rented} cards" if bill.cards_rented > 1 else "")
-                          + (f"; {instances} × {per_node}-card instances, one per server bought" if instances else "")),
+            "rent_from": render(rent_from, "en"), "rent_from_i18n": rent_from.to_json(),
             "rent_offer": offer_facts(o, today), "rent_billing_unit": o.billing_unit,
             "rent_cny_per_card_year": bill.cost_cny / bill.cards_rented,
             # the bill's notes: "N separate instances, not one N-card job" when no offer holds the cards as one

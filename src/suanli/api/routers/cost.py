@@ -104,6 +104,8 @@ class RentVsBuyAnswer(Shape):
     offer_kinds: list[str]
     rent_cny_per_card_hour: float = Field(description="the year's rent ÷ 8,760 h, or rent_price")
     rent_from: str = Field(description="the offer and bill the year's rent comes from, or --rent-price")
+    rent_from_i18n: MessageJson | None = Field(None, description="rent_from as a message (id, params); null with "
+                                               "rent_price")
     rent_offer: OfferFacts | None = None
     rent_billing_unit: str | None = None
     rent_cny_per_card_year: float | None = None
