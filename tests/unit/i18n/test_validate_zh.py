@@ -99,9 +99,9 @@ def test_migrate_notes_numbered_under_the_table(lang: str, monkeypatch: pytest.M
     report = _report_with_notes()
     monkeypatch.setattr(mig, "run_check", lambda *a, **k: (report, 1.0))
     out = _run(lang, "migrate", "check", "--model", "qwen2.5-7b")
-    table_lines = out[:out.index("└")].splitlines()  # (lines printed soft-wrapped below are not the table's)
-    assert max(cell_len(x) for x in table_lines) <= 80
-    assert "(1)" in out[:out.index("└")]
+    table = out[:out.index("\n(1) ")]  # the table (output.emit_rows), then the numbered notes under it
+    assert max(cell_len(x) for x in table.splitlines()) <= 80
+    assert "(1)" in table
     first = render(Message("mig.note.no_decomposition"), lang)
     assert f"(1) {first}" in out.replace("\n", "") or f"(1) {first[:20]}" in out
     assert "(2) " in out and "(3) " not in out  # one number per distinct sentence
