@@ -100,23 +100,12 @@ def _load_model(model: str) -> tuple[dict[str, Any], str, Any, Any]:
     return dict(to_hf_config(arch)), arch.id, arch, catalog
 
 
-def _checkpoint_uses(arch: Any, catalog: Any) -> list[Any]:
-    """A model whose released checkpoint is stored in a dtype with no NPU build (ModelArch.native_dtype: FP8) needs a
-    port by itself, with the source of that fact (the preset's config.json source)."""
-    from suanli.migrate.libraries import from_checkpoint
-
-    if arch is None or getattr(arch, "native_dtype", None) is None:
-        return []
-    src = catalog.sources.get(arch.source) if catalog is not None and arch.source else None
-    return from_checkpoint(arch.id, arch.native_dtype, (src.url or arch.source) if src is not None else arch.source)
-
-
 def run_check(
     model: str, task: str = "inference", torch_npu: str | None = None, uses: tuple[str, ...] | list[str] = ()
 ) -> tuple[CoverageReport, float]:
     """Trace and classify; returns the report and the wall time in seconds. `uses`: code-level libraries the trace
     cannot see (`--uses`, validated against libraries.yaml before anything is traced)."""
-    from suanli.migrate.effort import complex_arch
+    from suanli.migrate.effort import checkpoint_uses, complex_arch
     from suanli.migrate.libraries import from_config, merge, resolve_uses
 
     t0 = time.perf_counter()
@@ -146,7 +135,7 @@ def run_check(
         fused=load_fused(), caveats=load_caveats(), adapted_lists=adapted,
         stack=cann_stack(catalog) if catalog else None, moe_or_multimodal=complex_arch(arch, cfg),
         # quant_method, attn_implementation; the released checkpoint's dtype (a preset's native_dtype); then --uses
-        libraries=merge(merge(from_config(cfg), _checkpoint_uses(arch, catalog)), cli_uses),
+        libraries=merge(merge(from_config(cfg), checkpoint_uses(arch, catalog)), cli_uses),
     )
     if identity is not None:
         report = report.model_copy(update={"adapted_match": identity.to_json(),

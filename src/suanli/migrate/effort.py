@@ -15,7 +15,9 @@ Two steps, each one function:
    seed-000 prices it by the list, seed-003 by the architecture, neither says which wins). A CPU-fallback operator
    (the trace) or a library with no NPU build (`migrate.libraries`) is a port: a listed model takes the range it
    would take off the list. A stack that publishes no list gets the catalog's own range, labelled assumed where
-   the catalog assumes it.
+   the catalog assumes it. A preset whose released checkpoint is stored in a dtype with no NPU build
+   (`checkpoint_uses`: DeepSeek-V3/R1's FP8) counts as such a library in every caller, so `migrate check`, `migrate
+   cost` and plan charge it alike.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from suanli.i18n import Message, both
 
-__all__ = ["AdaptedList", "Effort", "Listing", "complex_arch", "effort", "list_use", "listing", "model_names",
-           "stack_lists"]
+__all__ = ["AdaptedList", "Effort", "Listing", "checkpoint_uses", "complex_arch", "effort", "list_use", "listing",
+           "model_names", "stack_lists"]
 
 Use = Literal["inference", "training"]
 
@@ -67,6 +69,19 @@ def complex_arch(m: Any, cfg: Mapping[str, Any] | None = None) -> bool:
     cfg = cfg or {}
     return any(isinstance(cfg.get(k), int) and cfg[k] > 1 for k in _EXPERT_KEYS) or (
         "vision_config" in cfg or "audio_config" in cfg)
+
+
+def checkpoint_uses(m: Any, cat: Any) -> list[Any]:
+    """The library a model's released checkpoint needs by itself (`migrate.libraries.from_checkpoint`): a preset whose
+    weights ship in a dtype with no NPU build (ModelArch.native_dtype: FP8) is a port, with the source of that fact
+    (the preset's config.json source, as a URL where the catalog has one). `m` None or without a native dtype: none."""
+    from suanli.migrate.libraries import from_checkpoint
+
+    if m is None or getattr(m, "native_dtype", None) is None:
+        return []
+    sources = getattr(cat, "sources", None) or {}
+    src = sources.get(m.source) if m.source else None
+    return from_checkpoint(m.id, m.native_dtype, (src.url or m.source) if src is not None else m.source)
 
 
 def model_names(m: Any) -> tuple[str, ...]:

@@ -1120,6 +1120,10 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     if src.id == dst.id:
         raise InputError("to-gpu", Message("err.is_the_device_used_today_pick", dst_id=dst.id))
     stack = lookup.stack(cat, dst.stack)
+    from suanli.migrate.effort import checkpoint_uses
+    from suanli.migrate.libraries import merge
+
+    libraries = merge(checkpoint_uses(m, cat), libraries)  # the released checkpoint's (FP8), listed as migrate check's
     lo, hi, why_msg = migration_weeks(cat, stack, m, libraries, task=task)
     why = render(why_msg)
     derived: dict[str, Any] = {}

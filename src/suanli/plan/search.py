@@ -239,11 +239,14 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch, libraries:
     message); person-weeks are these × the engineers (`cost.migration_tco`'s person_weeks). The rule is
     `migrate.effort`'s, the one `migrate check` charges by: the stack's adapted lists for the task (serving or
     training), the MoE/multimodal span, a library with no NPU build (`libraries`, `LibraryUse.blocks`) as a port, a
-    stack with no list at the catalog's own range. A config.json model (`source` user-config) is matched by its
+    stack with no list at the catalog's own range; the released checkpoint's dtype (`effort.checkpoint_uses`) counts
+    as a library whether or not the caller passes it. A config.json model (`source` user-config) is matched by its
     aliases alone (`effort.model_names`). Unknown effort (a range missing from the catalog) is 0–0 weeks, said so."""
-    from suanli.migrate.effort import complex_arch, effort, listing, model_names, stack_lists
+    from suanli.migrate.effort import checkpoint_uses, complex_arch, effort, listing, model_names, stack_lists
+    from suanli.migrate.libraries import merge
 
     lst = listing(stack_lists(stack, model_names(m)), task)
+    libraries = merge(checkpoint_uses(m, cat), libraries)  # the released checkpoint's dtype (FP8): migrate check's
     e = effort(stack, lst, complex_arch=complex_arch(m), blocking_libraries=[u.id for u in libraries if u.blocks])
     lo, hi = e.weeks or (0.0, 0.0)
     return lo, hi, e.why

@@ -13,9 +13,9 @@ from suanli.catalog.lookup import model as lookup_model
 from suanli.catalog.lookup import stack as lookup_stack
 from suanli.i18n import Message, render
 from suanli.migrate.coverage import OpTrace, adapted_lists_for, cann_stack, classify, load_op_list
-from suanli.migrate.effort import complex_arch, list_use, stack_lists
+from suanli.migrate.effort import checkpoint_uses, complex_arch, list_use, stack_lists
 from suanli.migrate.identity import identify_preset
-from suanli.migrate.libraries import resolve_uses
+from suanli.migrate.libraries import merge, resolve_uses
 from suanli.plan.compare import migration_cost
 from suanli.plan.search import migration_weeks
 
@@ -24,11 +24,11 @@ USES = ([], ["deepspeed"], ["bitsandbytes", "flash-attn"])  # none, one that run
 
 def _check(m, stack, task: str, uses: list[str]):  # type: ignore[no-untyped-def]
     """migrate check's report for preset `m` with a clean trace (every operator on the NPU), as run_check builds it:
-    the preset's names on the stack's lists, complex_arch from its config."""
+    the preset's names on the stack's lists, complex_arch from its config, its released checkpoint's dtype (FP8)."""
     trace = OpTrace(model=m.id, task=task, device="meta", torch_version="2.13.0", ops={"mm": 4})
     return classify(trace, load_op_list("2.13"), adapted_lists=stack_lists(stack, identify_preset(m).names),
                     stack=stack, moe_or_multimodal=complex_arch(m, to_hf_config(m) if m.kind == "llm" else None),
-                    libraries=resolve_uses(uses))
+                    libraries=merge(checkpoint_uses(m, packaged_catalog()), resolve_uses(uses)))
 
 
 @pytest.mark.parametrize("cost_task", ["inference", "full", "lora"])
@@ -46,7 +46,7 @@ def test_check_and_cost_charge_the_same_weeks_for_every_preset_and_stack(cost_ta
                 basis = Message.from_json(rep.migration_basis_i18n or {})
                 got = basis.params.get("why", basis) if basis.id == "mig.basis.chosen" else basis
                 assert isinstance(got, Message)
-                clean = not any(u.blocks for u in resolve_uses(uses))  # a library to port is something missing
+                clean = not any(u.blocks for u in merge(checkpoint_uses(m, cat), resolve_uses(uses)))  # a library to port is something missing
                 want = "migration.not_adapted_covered" if why.id == "migration.not_adapted" and clean else why.id
                 assert got.id == want, where
                 assert render(got.params.get("list", "")) == render(why.params.get("list", "")), where
@@ -78,3 +78,34 @@ def test_mixtral_differs_by_task_and_says_which_lists(lang: str) -> None:
         assert "在华为昇腾 CANN 训练适配清单（MindSpeed-LLM 支持的模型）中" in t
     out = migration_cost(cat, m, "ascend-910b", "h800", saving=1000.0, task="inference")
     assert tuple(out["calendar_weeks"]) == (4.0, 8.0) and "for inference" in out["weeks_reason"]
+
+
+def test_fp8_checkpoint_is_charged_alike_by_check_cost_and_plan() -> None:
+    """DeepSeek-V3 ships FP8 weights only (ModelArch.native_dtype): the port that `migrate check` charges for them
+    (4–8 weeks, MoE off-list range) is the one `migrate cost` and plan charge on the 910B, and cost lists it."""
+    from suanli.plan.request import make_request
+    from suanli.plan.search import plan
+
+    cat = packaged_catalog()
+    m, cann = lookup_model(cat, "deepseek-v3"), lookup_stack(cat, "cann")
+    assert [u.id for u in checkpoint_uses(m, cat)] == ["fp8"]
+    for task in ("inference", "full"):
+        lo, hi, why = migration_weeks(cat, cann, m, task=task)  # no library passed: the checkpoint's counts
+        assert (lo, hi) == (4.0, 8.0) and why.id == "migration.adapted_libraries", task
+        assert _check(m, cann, list_use(task), []).migration_weeks == (lo, hi), task
+        out = migration_cost(cat, m, "ascend-910b", "h800", saving=1000.0, task=task)
+        assert tuple(out["calendar_weeks"]) == (lo, hi) and [u["id"] for u in out["libraries"]] == ["fp8"], task
+    r = plan(cat, m, make_request(model="deepseek-v3", task="inference", devices=("ascend-910b",), requests_per_s=1.0))
+    assert r.plans and all(tuple(p.migration_weeks) == (4.0, 8.0) for p in r.plans)
+    # a 16-bit preset has no checkpoint use: its weeks are its list's
+    assert checkpoint_uses(lookup_model(cat, "qwen2.5-7b"), cat) == []
+
+
+def test_migrate_check_traces_the_fp8_checkpoint_to_the_same_weeks() -> None:
+    pytest.importorskip("torch", reason="tracing needs the optional `torch` extra; `make test` installs it")
+    from suanli.migrate.check import run_check
+
+    cat = packaged_catalog()
+    report, _ = run_check("deepseek-v3", task="inference")
+    lo, hi, _why = migration_weeks(cat, lookup_stack(cat, "cann"), lookup_model(cat, "deepseek-v3"), task="inference")
+    assert report.verdict == "needs-port" and report.migration_weeks == (lo, hi) == (4.0, 8.0)
