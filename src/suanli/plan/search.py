@@ -47,6 +47,8 @@ from suanli.estimate.capability import (
 from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
                                       moe_evidence_message, moe_stack_band, pooled_bias, stack_band)
 from suanli.catalog.offers import assumed_variant, rent_message, variants_of
+from suanli.plan.quality import (next_precision_up, offers_range, quantization_warnings, scheme_name,
+                                 unvalidated_label)
 from suanli.estimate.capability import (
     ALL_FRAMEWORK_TASKS,
     framework_order,
@@ -1384,6 +1386,9 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     best_o = np.full(n, -1)
     best_d = np.zeros(n)
     best_g = np.full(n, np.nan)
+    # every offer that prices a row: how many, the range (lowest cost, highest cost at a range's top) and the
+    # cheapest's index — the plan says them beside its own offer (buyer review F 7: tco lists them all)
+    n_ok, lo, hi, lo_o = np.zeros(n, dtype=np.int64), np.full(n, np.inf), np.full(n, -np.inf), np.full(n, -1)
     row_net = grid["net"][sel]
     serving = bool(np.any(grid["replicas"][sel] > 0)) if n else False
     dom = np.array([d.acc.domestic for d in devs])[dev] if devs else np.zeros(0, dtype=bool)
@@ -1427,6 +1432,11 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
             hours = period_billed_hours(req.serving_hours, first_h + delta)  # compare bills the period so too
         c = billed_cost(price, unit_h, min_units, cards, gpus_r, hours, sub[r], min_cards)
         cm = billed_cost(pmax, unit_h, min_units, cards, gpus_r, hours, sub[r], min_cards)
+        fin = np.isfinite(c)
+        n_ok[r] += fin
+        lo_o[r] = np.where(fin & (c < lo[r]), k, lo_o[r])
+        lo[r] = np.where(fin, np.minimum(lo[r], c), lo[r])
+        hi[r] = np.where(fin, np.maximum(hi[r], np.where(np.isfinite(cm), cm, c)), hi[r])
         # when the job is done / serving starts (the period is the same for every offer: its first serve decides)
         done = np.where((billed > 0) & (not in_period), hours, hours + first_h + delta)
         over = np.zeros(r.size)
@@ -1441,7 +1451,8 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         best_o[r] = np.where(better, k, best_o[r])
         best_d[r] = np.where(better, delta, best_d[r])
         best_g[r] = np.where(better, np.where(own, gbit, np.nan), best_g[r])
-    return {"cost": best, "cost_max": best_max, "offer": best_o, "dl_delta_h": best_d, "dl_gbit": best_g}
+    return {"cost": best, "cost_max": best_max, "offer": best_o, "dl_delta_h": best_d, "dl_gbit": best_g,
+            "n_offers": n_ok, "lo": lo, "hi": hi, "lo_offer": lo_o}
 
 
 def _lex_less(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
@@ -1574,6 +1585,10 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
                                 d.offers[int(oi_k[j])], float(mig_k[j]), float(one_k[j]), float(total_k[j]),
                                 req, training, cat, today))
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
+    # what the row's answer adds for a buyer (plan.quality): the offers that priced it and their range, and a serving
+    # row below the checkpoint's release precision: the best plan on the device one precision up
+    notes = _row_notes(m, req, devs, grid, k, order, picked, priced, keep, cost_k, total_k)
+    plans = [_with_extras(p, notes.get(p.device, [])) for p in plans]
     # a plan whose known bias (pooled toward all stacks' under 5 cases) exceeds its headroom ranks after the plans that
     # pass costing at most DEMOTION_COST_FACTOR times its cost, before dearer ones (buyer regression 2); then the top
     plans = _demote(plans, scores)[:req.top]
@@ -1615,6 +1630,52 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         warnings=[render(x) for x in warnings],
         warnings_i18n=[x.to_json() for x in warnings],
     )
+
+
+def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray,
+               order: np.ndarray, picked: np.ndarray, priced: dict[str, np.ndarray], keep: np.ndarray,
+               cost_k: np.ndarray, total_k: np.ndarray) -> dict[str, list[Message]]:
+    """Per device planned: how many offers priced its row and their range with the cheapest's kind
+    (`quality.offers_range`); serving below the checkpoint's release precision (bf16, or fp8 for an FP8 checkpoint),
+    the device's best layout (first in `order`) at the next precision up that fits and is priced."""
+    out: dict[str, list[Message]] = {}
+    n_off, lo, hi, lo_o = (priced[x][keep] for x in ("n_offers", "lo", "hi", "lo_offer"))
+    release = m.native_dtype if m.native_dtype in SERVE_PRECISIONS else "bf16"
+    dev_k, prec_k = grid["dev"][k], grid["prec"][k]
+    for j in picked:
+        d = devs[int(dev_k[j])]
+        msgs: list[Message] = []
+        if int(n_off[j]) > 0 and int(lo_o[j]) >= 0:
+            cheapest = d.offers[int(lo_o[j])]
+            msg = (Message("plan.reason.offers_one", offer=cheapest.id, kind=Message(f"offer_kind.{cheapest.kind}"))
+                   if int(n_off[j]) == 1 else
+                   Message("plan.reason.offers_range", n=int(n_off[j]), lo=float(lo[j]), hi=float(hi[j]),
+                           offer=cheapest.id, kind=Message(f"offer_kind.{cheapest.kind}")))
+            msgs.append(msg)
+        if req.task == "inference" and int(prec_k[j]) >= 0 and req.precision is None:
+            on_dev = dev_k == dev_k[j]
+            have = {SERVE_PRECISIONS[int(x)] for x in np.unique(prec_k[on_dev]) if int(x) >= 0}
+            up = next_precision_up(SERVE_PRECISIONS[int(prec_k[j])], release, have)
+            if up is not None:
+                rows = order[(on_dev & (prec_k == SERVE_PRECISIONS.index(up)))[order]]
+                b = int(rows[0])
+                msgs.append(Message("plan.reason.precision_up", precision=scheme_name(d.stack, up),
+                                    gpus=int(grid["gpus"][k[b]]), device=_device_name(d.acc), cost=float(cost_k[b]),
+                                    total=float(total_k[b]), ratio=float(total_k[b] / total_k[j]) if total_k[j] else 1.0,
+                                    this=scheme_name(d.stack, SERVE_PRECISIONS[int(prec_k[j])])))
+        out[d.acc.id] = msgs
+    return out
+
+
+def _with_extras(p: Plan, extras: list[Message]) -> Plan:
+    """The plan with `extras` appended to its ranking explanation (`plan.reason.with`), in both languages."""
+    if not extras:
+        return p
+    reason = Message.from_json(p.reason_i18n) if p.reason_i18n else p.reason
+    for x in extras:
+        reason = Message("plan.reason.with", reason=reason, extra=x)
+    return p.model_copy(update={"reason": render(reason),
+                                "reason_i18n": reason.to_json() if isinstance(reason, Message) else p.reason_i18n})
 
 
 # ties, stated (final buyer check 4, 5): plans whose objective ties (cost within a cent when cheapest; hours within a
@@ -1782,6 +1843,9 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
             given = req.hours is not None or req.days is not None
             out.append(Message("plan.assume.period_given" if given else "plan.assume.period",
                                hours=duration(req.serving_hours), field="hours"))
+            # what TTFT the plan checks and how users became a rate (buyer review F 8)
+            out.append(Message("plan.assume.ttft_mean", field="ttft_s", users_field="concurrent_users",
+                               tpot_field="tpot_s"))
         js = job_setup(cat)
         if js.weight_load_gb_per_s is not None:
             out.append(Message("plan.assume.job_start" if job else "plan.assume.first_serve_in_period"
@@ -2152,7 +2216,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         if d.stack.engines_alike_source:  # the engines there get the same figures: say so, not silently equal
             warnings.append(engines_alike(d.stack))
         if prec in ("int4", "int8", "fp8"):
-            warnings.append(Message("plan.warn.quantization", precision=prec))
+            warnings += quantization_warnings(d.stack, prec, _stack_name(d.stack))  # and the scheme, cited
     warnings += [m for m in [nf4_speed_warning(d.stack)] if m is not None and req.task == "qlora"]
     mem_gib = grid["mem"][i] / GiB
     usable_gib = grid["usable"][i] / GiB
@@ -3306,6 +3370,13 @@ def _margin_reason(w: Message, group: str) -> Message:
     bias does not says why it kept its rank."""
     g = Message(f"band.{group}")
     memory = w.id.startswith("plan.warn.memory")
+    cases = int(w.params.get("bias_cases") or 0)
+    if not _likely_missed(w) and cases < LITTLE_EVIDENCE_CASES and "median" in w.params:
+        # fewer than 5 cases on the stack: one band, the warning's (the |error| shrunk toward all stacks'), and the
+        # row unvalidated there rather than 'rank kept' on a second, signed figure (buyer review F 2)
+        return Message("plan.reason.memory_within_band_unvalidated" if memory
+                       else "plan.reason.within_band_unvalidated", metric=w.params["metric"], group=g,
+                       band=w.params["median"], margin=w.params["margin"], stack=w.params["stack"], cases=cases)
     if not _likely_missed(w):
         own = _risk_pct(w, w.params.get("bias_own"))
         if own is not None and own > float(w.params["margin"]) and w.params.get("bias") is not None:
@@ -3344,6 +3415,11 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
             moe = moe_evidence_message(moe_stack_band(bands, d.stack.id, g), g, _stack_name(d.stack)) if m.moe else None
             if moe is not None:
                 warnings.append(moe)
+        # a serving row whose stack has fewer than 5 out-of-sample cases for the model's family: unvalidated there
+        label = unvalidated_label(bands, d.stack, bool(m.moe), _SPEED_GROUPS["inference"], _stack_name(d.stack)) if (
+            req.task == "inference") else None
+        if label is not None:
+            extras.append(label)
         # an FP8 checkpoint planned in 16-bit: converted (2x the weights) where the device runs no FP8, or pinned
         native = native_precision_note(m, d.acc, d.stack, req.task, p.precision)
         if native is not None:
@@ -3365,7 +3441,8 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
         extras.append(Message("plan.reason.variant_unstated", assumed=variant.params["assumed"]))
     # the checkpoint's own precision (DeepSeek-V3/R1 in fp8) is no quantization to check against bf16
     own = [m.native_dtype is not None and p.precision == m.native_dtype and isinstance(j, dict)
-           and j.get("id") == "plan.warn.quantization" and len(p.warnings) == len(p.warnings_i18n)
+           and j.get("id") in ("plan.warn.quantization", "plan.warn.quantization_scheme")
+           and len(p.warnings) == len(p.warnings_i18n)
            for j in p.warnings_i18n]
     if not warnings and not any(own):
         return p.model_copy(update=upd) if upd else p

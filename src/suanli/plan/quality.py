@@ -1,0 +1,90 @@
+"""What a serving plan's answer says about its quality and its confidence (buyer review F, findings 2, 4, 7, 8): the
+quantization scheme a precision means on the stack (cited in stacks.yaml), the best plan at the next precision up,
+the offers that priced a row and their range, and the label of a row whose speed is not validated on its stack."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suanli.catalog.schema import Offer, SoftwareStack, Sourced
+from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, moe_stack_band, stack_band
+from suanli.estimate.precision import compute_dtype
+from suanli.i18n import Message, both
+
+__all__ = ["next_precision_up", "offers_range", "quant_scheme", "quantization_warnings", "scheme_name",
+           "unvalidated_label"]
+
+# serving precisions from the most to the least precise (search.SERVE_PRECISIONS' order)
+_ORDER = ("bf16", "fp8", "int8", "int4")
+
+
+def quant_scheme(stack: SoftwareStack, precision: str) -> Sourced[str] | None:
+    """What `precision` means on the stack's engines (SoftwareStack.fp8/int8/int4_scheme), or None: no source."""
+    field = getattr(stack, f"{precision}_scheme", None) if precision in ("fp8", "int8", "int4") else None
+    return field.chosen if field is not None else None
+
+
+def scheme_name(stack: SoftwareStack, precision: str) -> str | Message:
+    """The precision as the plan names it: 'int8 (W8A8)' where the stack's scheme is cited, 'bf16 (unquantized)'."""
+    s = quant_scheme(stack, precision)
+    if s is not None:
+        return Message("plan.precision.with_scheme", precision=precision, scheme=s.value)
+    if precision in ("bf16", "fp16", "fp32"):
+        return Message("plan.precision.unquantized", precision=precision)
+    return precision
+
+
+def quantization_warnings(stack: SoftwareStack, precision: str, stack_name: Any) -> list[Message]:
+    """The warnings of a quantized plan: that its accuracy is not measured (`plan.warn.quantization`), then, where the
+    stack cites one, the scheme the precision means there and the rate suanli runs its matmuls at, with int4's
+    accuracy risk — the catalog holds no published accuracy delta for any scheme, so none is quoted."""
+    out = [Message("plan.warn.quantization", precision=precision)]
+    s = quant_scheme(stack, precision)
+    if s is not None:
+        out.append(Message("plan.warn.quantization_scheme", precision=precision, scheme=s.value, stack=stack_name,
+                           note=both(s.note or "", s.note_zh or s.note or ""), source=s.source,
+                           compute=compute_dtype(precision),
+                           risk=Message("plan.warn.quantization_int4_risk") if precision == "int4" else ""))
+    return out
+
+
+def next_precision_up(precision: str, release: str, available: set[str]) -> str | None:
+    """The precision just above `precision` (toward the checkpoint's release dtype `release`) among `available`
+    (the precisions the device has a fitting, priced layout at); None when the plan is at its release dtype or above,
+    or no such layout exists."""
+    if precision not in _ORDER or release not in _ORDER:
+        return None
+    lo, hi = _ORDER.index(release), _ORDER.index(precision)
+    for p in reversed(_ORDER[lo:hi]):
+        if p in available:
+            return p
+    return None
+
+
+def offers_range(costs: list[tuple[float, Offer]]) -> Message | None:
+    """How many offers priced the row and their range (cheapest first, with its kind): the plan's cost is the floor of
+    that range (`suanli tco` lists every offer)."""
+    priced = sorted(((c, o) for c, o in costs if c == c and c != float("inf")), key=lambda x: x[0])
+    if not priced:
+        return None
+    lo, cheapest = priced[0]
+    kind = Message(f"offer_kind.{cheapest.kind}")
+    if len(priced) == 1:
+        return Message("plan.reason.offers_one", offer=cheapest.id, kind=kind)
+    return Message("plan.reason.offers_range", n=len(priced), lo=lo, hi=priced[-1][0], offer=cheapest.id, kind=kind)
+
+
+def unvalidated_label(bands: dict[str, ErrorBand], stack: SoftwareStack, moe: bool, groups: tuple[str, ...],
+                      stack_name: Any) -> Message | None:
+    """'unvalidated on <stack>' where a speed group has fewer than LITTLE_EVIDENCE_CASES out-of-sample cases on the
+    stack for the model's family (an MoE model: the stack's MoE cases): the row's rank rests on other stacks' (or
+    dense models') evidence, not a validated pass. None with enough cases, or without per-stack bands."""
+    for g in groups:
+        sb = moe_stack_band(bands, stack.id, g) if moe else stack_band(bands, stack.id, g)
+        if sb is None:
+            continue
+        if sb.cases < LITTLE_EVIDENCE_CASES:
+            family = Message("plan.family.moe" if moe else "plan.family.any")
+            return Message("plan.reason.unvalidated", stack=stack_name, group=Message(f"band.{g}"), cases=sb.cases,
+                           family=family, need=LITTLE_EVIDENCE_CASES)
+    return None
