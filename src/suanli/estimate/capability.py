@@ -32,6 +32,7 @@ __all__ = [
     "pp_zero_stages",
     "runs_layout",
     "runs_pp",
+    "fp8_problem",
     "supports_fp8",
     "supports_fp8_training",
     "tp_overlap_refusal",
@@ -301,6 +302,35 @@ def engines_alike(stack: SoftwareStack) -> Message:
                    engines=", ".join(e for e in stack.engines if e != "hf"), source=stack.engines_alike_source)
 
 
+def _weight_precisions(stack: SoftwareStack) -> str:
+    """The serving precisions other than fp8 a stack runs (bf16, fp16, and its listed int8/int4 kernels)."""
+    return ", ".join(p for p in ("bf16", "fp16", "int8", "int4")
+                     if p in ("bf16", "fp16") or not stack.precisions or p in stack.precisions)
+
+
+def fp8_problem(acc: Accelerator, stack: SoftwareStack, *, kv: bool = False, engine: str | None = None,
+                engines: Sequence[InferenceEngine] = ()) -> Message | None:
+    """The one FP8 check, as a refusal naming the allowed values (None: FP8 runs, or no source says it does not).
+
+    FP8 weights need the device's FP8 cores and a stack that runs FP8 (stacks.yaml `fp8`, sourced). An fp8 KV cache
+    (`kv`) is stored in 8 bits and dequantized by the attention kernel, so either suffices (vLLM's fp8 KV cache runs
+    on Ampere, vllm-quantized-kvcache); where neither the device nor the stack has FP8 (910B/910C on CANN:
+    tilelang-ascend#1177, vllm-ascend#8102) it is refused whatever an engine documents for CUDA."""
+    dev, st, why = _named(acc), _named(stack), _source(stack, "fp8")
+    if kv:
+        if acc.specs.fp8_dense_tflops is not None or (stack.fp8 is not None and stack.fp8.value):
+            return None
+        row = next((e for e in engines if e.id == engine), None)
+        allowed = ", ".join((*KV_NATIVE[:2], *(d for d in (row.kv_dtypes if row else ()) if d != "fp8")))
+        return Message("cap.kv.no_fp8", device=dev, stack=st, why=why, allowed=allowed)
+    allowed = _weight_precisions(stack)
+    if acc.specs.fp8_dense_tflops is None:
+        return Message("cap.no_fp8_cores", device=dev, why=why, allowed=allowed)
+    if stack.fp8 is not None and not stack.fp8.value:
+        return Message("cap.stack_no_fp8", stack=st, why=why, allowed=allowed)
+    return None
+
+
 def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, precision: str,
                         engine: str | None, kv_dtype: str | None = None,
                         flash_attention: bool | None = None,
@@ -313,10 +343,8 @@ def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, preci
     if flash_attention and (stack.flash_attention is None or not stack.flash_attention.value):
         warnings.append(Message("cap.flash_unsourced", stack=st))
     if precision == "fp8":
-        if acc.specs.fp8_dense_tflops is None:
-            errors.append(Message("cap.no_fp8_cores", device=dev, why=_source(stack, "fp8")))
-        elif stack.fp8 is not None and not stack.fp8.value:
-            errors.append(Message("cap.stack_no_fp8", stack=st, why=_source(stack, "fp8")))
+        if (fp8_error := fp8_problem(acc, stack)) is not None:
+            errors.append(fp8_error)
         elif stack.fp8 is None:
             warnings.append(Message("cap.fp8_unsourced", stack=st, device=dev))
     if task == "qlora":
@@ -333,16 +361,21 @@ def capability_problems(acc: Accelerator, stack: SoftwareStack, task: str, preci
                               source=stack.engines_source))
     elif task == "inference" and engine is not None and engine != "hf" and stack.engines_alike_source:
         warnings.append(engines_alike(stack))
+    kv_error = kv_warning = None
     if task == "inference" and engine is not None and kv_dtype is not None and engines:
-        kv_error, kv_warning = kv_dtype_problem(engine, kv_dtype, engines)
-        errors += [kv_error] if kv_error else []
-        warnings += [kv_warning] if kv_warning else []
+        kv_error, kv_warning = kv_dtype_problem(engine, kv_dtype, engines)  # the engine's own list first
+    if task == "inference" and kv_dtype == "fp8" and kv_error is None:
+        # an engine that stores fp8 (SGLang, documented on CUDA) still needs FP8 on the device or the stack
+        kv_error = fp8_problem(acc, stack, kv=True, engine=engine, engines=engines)
+        kv_warning = None if kv_error is not None else kv_warning
+    errors += [kv_error] if kv_error else []
+    warnings += [kv_warning] if kv_warning else []
     return errors, warnings
 
 
 # the input each refusal names (the CLI's flag, the API's field)
 _CAP_FIELD = {"cap.no_fp8_cores": "precision", "cap.stack_no_fp8": "precision", "cap.no_kernels": "precision",
-              "cap.kv.not_stored": "kv-dtype", "cap.engine_stack": "engine"}
+              "cap.kv.not_stored": "kv-dtype", "cap.kv.no_fp8": "kv-dtype", "cap.engine_stack": "engine"}
 
 
 def check_capability(acc: Accelerator, stack: SoftwareStack, task: str, precision: str, engine: str | None,

@@ -82,7 +82,7 @@ class Workload(BaseModel):
     tokens: float | None = Field(None, gt=0, le=1e16, description="tokens to train on (training) or to generate")
     engine: Engine = "hf"
     engine_version: str | None = Field(
-        None, pattern=r"^\d+(\.\d+){0,2}[a-z0-9.]*$", description="inference: the engine release a run used, where "
+        None, max_length=32, pattern=r"^\d+(\.\d+){0,2}[a-z0-9.]*$", description="inference: the engine release a run used, where "
         "a source states it (e.g. '0.5.0'); None: the current release. Read only where the engine's catalog row says "
         "behaviour differs by release (InferenceEngine.gqa_decode_kernel_from, last_logits_only_from)"
     )
