@@ -10,7 +10,7 @@ import typer
 from suanli.cli.output import col_headers, echo, emit_json, emit_rows, label, lang, list_sep, say, say_json, tr
 from suanli.errors import InputError, echoed
 from suanli.i18n import Message
-from suanli.migrate.check import CHECK_TASKS, default_torch_npu_version, run_check
+from suanli.migrate.check import CHECK_TASKS, as_downloaded, default_torch_npu_version, run_check
 from suanli.migrate.coverage import CoverageReport, load_fused, summarize
 from suanli.migrate.effort import list_use
 
@@ -95,20 +95,6 @@ def _render(report: CoverageReport, wall_s: float) -> None:
                           trace=trace["trace_s"], total=wall_s) + "[/]")
 
 
-def _as_downloaded(report: CoverageReport, model: str, task: str) -> CoverageReport:
-    """The report named by the checkpoint the task downloads (`lookup.checkpoint_id`, as plan and migrate cost name
-    it): a training task (full, lora, qlora, pretrain, training) the base of an -Instruct preset (Qwen/Qwen2.5-7B),
-    serving the tuned one; a full Hugging Face id typed, or a config.json, as given."""
-    if model.lower().endswith(".json"):
-        return report
-    from suanli.catalog.load import packaged_catalog
-    from suanli.catalog.lookup import checkpoint_id
-    from suanli.catalog.lookup import model as lookup_model
-
-    name = checkpoint_id(lookup_model(packaged_catalog(), model), "full" if task == "training" else task, model)
-    return report if name == report.model else report.model_copy(update={"model": name})
-
-
 def _verdict_text(report: CoverageReport) -> str:
     """`report.verdict_text` in this run's language, from the report's own counts (coverage.classify's wording)."""
     from suanli.i18n import Message
@@ -148,7 +134,7 @@ def check(
     if task.strip().lower() not in CHECK_TASKS:
         raise InputError("task", Message("err.is_not_one_of", value=echoed(task), allowed=", ".join(CHECK_TASKS)))
     report, wall_s = run_check(model, list_use(task.strip().lower()), torch_npu, (uses or "").split(","))
-    report = _as_downloaded(report, model, task.strip().lower())
+    report = as_downloaded(report, model, task)
     if json_out:
         emit_json(dict(summarize(report)))
     else:

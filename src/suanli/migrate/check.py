@@ -26,7 +26,7 @@ from suanli.migrate.coverage import (
     load_op_list,
 )
 
-__all__ = ["CHECK_TASKS", "check_answer", "default_torch_npu_version", "run_check"]
+__all__ = ["CHECK_TASKS", "as_downloaded", "check_answer", "default_torch_npu_version", "run_check"]
 
 # a trace keeps some composite operators whole by registering kernels in torch's process-wide dispatcher
 # (`suanli.trace.ops._keep_whole`): two traces at once (the API's worker threads) would see each other's
@@ -147,6 +147,22 @@ def run_check(
         report = report.model_copy(update={"warnings": [render(shrunk), *report.warnings],
                                            "warnings_i18n": [shrunk.to_json(), *report.warnings_i18n]})
     return report, time.perf_counter() - t0
+
+
+def as_downloaded(report: CoverageReport, model: str, task: str) -> CoverageReport:
+    """The report named by the checkpoint the task downloads (`lookup.checkpoint_id`, as plan and migrate cost name
+    it): a training task (full, lora, qlora, pretrain, training) the base of an -Instruct preset (Qwen/Qwen2.5-7B),
+    serving the tuned one; a full Hugging Face id typed, or a config.json, as given. The CLI and POST
+    /api/migrate/check both name it so."""
+    if model.strip().lower().endswith(".json"):
+        return report
+    from suanli.catalog.load import packaged_catalog
+    from suanli.catalog.lookup import checkpoint_id
+    from suanli.catalog.lookup import model as lookup_model
+
+    task = task.strip().lower()
+    name = checkpoint_id(lookup_model(packaged_catalog(), model), "full" if task == "training" else task, model)
+    return report if name == report.model else report.model_copy(update={"model": name})
 
 
 def check_answer(report: CoverageReport) -> dict[str, Any]:

@@ -28,11 +28,13 @@ def _ok(c: TestClient, body: dict[str, Any], lang: str = "en") -> dict[str, Any]
 
 
 def test_same_report_as_the_cli(no_token: TestClient) -> None:
-    from suanli.migrate.check import run_check
+    from suanli.migrate.check import as_downloaded, run_check
     from suanli.migrate.coverage import summarize
 
     got = _ok(no_token, {"model": "qwen2.5-7b", "task": "lora", "uses": ["flash-attn"]})
     report, _ = run_check("qwen2.5-7b", "training", None, ["flash-attn"])
+    report = as_downloaded(report, "qwen2.5-7b", "lora")  # the CLI's title: the checkpoint a LoRA job downloads
+    assert got["model"] == "Qwen/Qwen2.5-7B"
     cli = dict(summarize(report))
     for key in ("model", "task", "torch_npu_version", "fallback_ops", "non_aten_ops", "verdict", "verdict_text",
                 "libraries", "adapted_lists", "warnings", "migration_weeks", "migration_engineers",
@@ -92,3 +94,11 @@ def test_documented(no_token: TestClient) -> None:
     body = spec["components"]["schemas"]["MigrateCheckBody"]["properties"]
     assert set(body) == {"model", "task", "torch_npu", "uses"}
     assert body["model"]["maxLength"] and body["uses"]["maxItems"]
+
+
+def test_names_the_checkpoint_the_task_downloads(no_token: TestClient) -> None:
+    """Training trains the base (Qwen/Qwen2.5-7B), serving serves the -Instruct; a full id typed is kept (the CLI's
+    `migrate.check.as_downloaded`, one helper)."""
+    assert _ok(no_token, {"model": "qwen2.5-7b", "task": "training"})["model"] == "Qwen/Qwen2.5-7B"
+    assert _ok(no_token, {"model": "qwen2.5-7b", "task": "inference"})["model"] == "Qwen/Qwen2.5-7B-Instruct"
+    assert _ok(no_token, {"model": "Qwen/Qwen2.5-7B-Instruct", "task": "lora"})["model"] == "Qwen/Qwen2.5-7B-Instruct"

@@ -225,7 +225,7 @@ async def migrate_check_ep(request: Request, body: MigrateCheckBody,
     the libraries named in `uses`, the verdict and the migration weeks; sentences in the request's language. Needs
     the server's `torch` extra (without it: 422 naming `model`, as the CLI says)."""
     from suanli.i18n import Message
-    from suanli.migrate.check import check_answer, run_check
+    from suanli.migrate.check import as_downloaded, check_answer, run_check
     from suanli.migrate.effort import list_use
 
     if body.model.strip().lower().endswith(".json"):  # run_check would read a file on the server
@@ -238,6 +238,6 @@ async def migrate_check_ep(request: Request, body: MigrateCheckBody,
             if e.field == "torch-npu":
                 raise as_field(e, "torch_npu") from None
             raise
-        return check_answer(report)
+        return check_answer(as_downloaded(report, body.model, body.task))  # the checkpoint the task downloads
 
     return localize(await run_bounded(request, run, "migrate check"), lang, surface)  # type: ignore[no-any-return]
