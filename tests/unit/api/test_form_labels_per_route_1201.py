@@ -11,18 +11,18 @@ from fastapi.testclient import TestClient
 
 from suanli.i18n import messages
 
-CASES = [("/api/migrate", {"model": "qwen2.5-7b", "gpus": 5000, "saving": 100}, "migrate"),
-         ("/api/compare", {"model": "qwen2.5-7b", "devices": ["h100", "910b"], "gpus": 0}, "compare"),
-         ("/api/tco", {"gpu": "h100", "hours": 10, "gpus": 0}, "tco")]
+CASES = [("/api/migrate", {"model": "qwen2.5-7b", "gpus": 5000, "saving": 100}, "field.migrate.gpus"),
+         ("/api/compare", {"model": "qwen2.5-7b", "devices": ["h100", "910b"], "gpus": 0}, "field.compare.gpus"),
+         ("/api/tco", {"gpu": "h100", "hours": 10, "gpus": 0}, "field.tco.gpus")]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize(("route", "body", "form"), CASES)
+@pytest.mark.parametrize(("route", "body", "label_id"), CASES)
 def test_cards_refusal_names_the_forms_own_label(client: TestClient, lang: str, route: str, body: dict[str, Any],
-                                                  form: str) -> None:
+                                                  label_id: str) -> None:
     r = client.post(f"{route}?surface=web&lang={lang}", json=body)
     assert r.status_code == 422 and r.json()["field"] == "gpus"
-    label = messages(lang)[f"field.{form}.gpus"]
+    label = messages(lang)[label_id]
     assert r.json()["error"].startswith(f"{label}: ") and messages(lang)["field.gpus"] not in r.json()["error"]
     assert client.post(f"{route}?lang={lang}", json=body).json()["error"].startswith("gpus: ")
 
@@ -30,5 +30,5 @@ def test_cards_refusal_names_the_forms_own_label(client: TestClient, lang: str, 
 def test_form_labels_match_the_page() -> None:
     for lang in ("en", "zh"):
         cat = messages(lang)
-        for form, web in (("migrate", "web.mig_gpus"), ("compare", "web.cards"), ("tco", "web.tco_cards")):
-            assert cat[f"field.{form}.gpus"].strip("“”") == cat[web], (lang, form)
+        for (_, _, label_id), web in zip(CASES, ("web.mig_gpus", "web.cards", "web.tco_cards"), strict=True):
+            assert cat[label_id].strip("“”") == cat[web], (lang, label_id)
