@@ -448,7 +448,11 @@ def classify(
         e = effort(stack, lst, complex_arch=moe_or_multimodal, has_fallback=bool(fallback),
                    blocking_libraries=blocking, ops_missing=bool(fallback or non_aten or blocking))
         weeks = e.weeks
-        basis_msg = (Message("mig.basis.chosen", why=e.why, field=e.field, source=e.source)
+        # the stacks.yaml range(s) charged, each quoted once as code in Chinese ("a … b" is two ranges); not a
+        # `field` parameter: that names a request's input and would be quoted again as the API's JSON field
+        keys = [f"{stack.id}.{f}" for f in (e.field or "").split(" … ")]
+        ranges = {"en": " … ".join(keys), "zh": " … ".join(f"`{k}`" for k in keys)}
+        basis_msg = (Message("mig.basis.chosen", why=e.why, ranges=ranges, source=e.source)
                      if e.weeks is not None and e.field is not None else e.why)
 
     vt: Message

@@ -198,7 +198,7 @@ def effort(stack: Any, lst: Listing, *, complex_arch: bool, has_fallback: bool =
             why = Message("migration.not_adapted", list=where)
     rng = getattr(stack, field, None)
     if rng is None:
-        return Effort(None, Message("migration.no_data", stack=name, field=field))
+        return Effort(None, Message("migration.no_data", stack=name, key=field))
     c = rng.chosen
     lo, hi = (float(x) for x in c.value)
     if field == _ADAPTED:
