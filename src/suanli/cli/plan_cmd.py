@@ -9,7 +9,7 @@ import typer
 
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.context import as_of, plan_search_catalog
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, err_console, label, lang, say, tr
+from suanli.cli.output import col_headers, console, echo, emit_json, emit_rows, label, lang, say, tr
 from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
@@ -87,6 +87,14 @@ def _i18n(messages: list[Any], english: list[str]) -> list[Any]:
     if messages and len(messages) == len(english) and all(isinstance(m, dict) and m for m in messages):
         return [Message.from_json(m) for m in messages]
     return list(english)
+
+
+def _err_line(text: str) -> None:
+    """A warning or error line on stderr (rich markup) through the one line breaker the CLI's errors use
+    (`cli.main._err`: wrapped at word boundaries on a terminal, one line when piped, as a script reads it)."""
+    from suanli.cli.main import _err
+
+    _err(text)
 
 
 def _layout(p: Any) -> str:
@@ -318,7 +326,7 @@ def register(app: typer.Typer) -> None:
             raise _as_flag(e) from None
         slow = req.tpot_note()  # --tpot 30 meaning 30 tokens/s: said first, on stderr (the JSON stays parseable)
         if slow is not None:
-            err_console.print(f"[yellow]{label('cli.label.warning')}[/]{say(slow)}", highlight=False, soft_wrap=True)
+            _err_line(f"[yellow]{label('cli.label.warning')}[/]{say(slow)}")
         cat = plan_search_catalog()  # the offers POST /api/plan searches too
         m = load_model_arg(cat, req.model)
         from suanli.plan.search import PP_SIZES
@@ -353,14 +361,11 @@ def register(app: typer.Typer) -> None:
             from suanli.plan.export import skypilot_notes
 
             for note in skypilot_notes(result.plans[0], cat):
-                err_console.print(f"[yellow]{label('cli.label.warning')}[/]{say(note)}", highlight=False, soft_wrap=True)
+                _err_line(f"[yellow]{label('cli.label.warning')}[/]{say(note)}")
         if not_written is not None:  # the plan stands (exit 0 when there is one); one line says why no YAML
-            (err_console if json_ else console).print(
-                f"[yellow]{label('cli.label.warning')}[/]{say(Message('plan.skypilot.not_written', path=skypilot, why=not_written))}",
-                highlight=False, soft_wrap=True)
+            (_err_line if json_ else echo)(
+                f"[yellow]{label('cli.label.warning')}[/]{say(Message('plan.skypilot.not_written', path=skypilot, why=not_written))}")
         if not result.plans:  # issue 10: nothing qualifies is a failure; one line on stderr, the relax hints are
             # printed above (or in the JSON's `relax`), with the label every error has
-            err_console.print(f"[red]{label('cli.label.error')}[/red]"
-                              + tr("error.plan_none_json" if json_ else "error.plan_none_short"),
-                              highlight=False, soft_wrap=True)
+            _err_line(f"[red]{label('cli.label.error')}[/red]" + tr("error.plan_none_json" if json_ else "error.plan_none_short"))
             raise typer.Exit(1)
