@@ -697,6 +697,18 @@ class InferenceEngine(_Strict):
         "last_logits_only_source"
     )
     last_logits_only_source: str | None = None
+    rotary_cache_per_layer_until: str | None = Field(
+        None, pattern=r"^\d+(\.\d+){0,2}", description="first release whose attention layers of the families in "
+        "rotary_cache_per_layer_families no longer keep a rotary cos/sin cache each (transformers: Qwen2RotaryEmbedding "
+        "built in every Qwen2Attention with cos_cached / sin_cached buffers of max_position_embeddings x head_dim in "
+        "the load dtype); earlier releases hold layers x 2 x positions x head_dim x bytes. None: no release keeps one; "
+        "see rotary_cache_per_layer_source"
+    )
+    rotary_cache_per_layer_families: tuple[str, ...] = Field(
+        (), description="model families (ModelArch.family) whose code in the engine was read to keep the per-layer "
+        "rotary cache before rotary_cache_per_layer_until; a family not read is not given the term"
+    )
+    rotary_cache_per_layer_source: str | None = None
     prefill_chunk_tokens: IntField | None = Field(
         None, description="tokens one prefill step processes at most (vLLM chunked prefill: max_num_batched_tokens): "
         "an attention-score matrix without a fused kernel is then chunk x context, not context²; None: the whole "

@@ -229,7 +229,7 @@ def register(app: typer.Typer) -> None:
         lora_rank: Annotated[int, typer.Option(help="LoRA rank")] = 16,
         tokens: Annotated[float | None, typer.Option(help="tokens to train on (or generate): gives time.hours")] = None,
         engine: Annotated[str | None, typer.Option(help="inference engine: vllm, sglang, lmdeploy, trt-llm, hf (transformers), llama.cpp, vllm-ascend, mindie (default: the one most teams serve with on the device's stack)")] = None,
-        engine_version: Annotated[str | None, typer.Option(help="inference: the engine release the run uses (e.g. 4.38.2 for transformers); a release older than one the catalog records a change at keeps the old behaviour (transformers before 4.45: every prompt position's logits); default: the current release")] = None,
+        engine_version: Annotated[str | None, typer.Option(help="inference: the engine release the run uses (e.g. 4.38.2 for transformers); a release older than one the catalog records a change at keeps the old behaviour (transformers before 4.45: every prompt position's logits, and Qwen2's rotary cos/sin cache in every layer); default: the current release")] = None,
         lora_targets: Annotated[str, typer.Option(help="LoRA target modules: all-linear, attention, q,v")] = "all-linear",
         kv_dtype: Annotated[str | None, typer.Option(help="KV-cache dtype (default: the activation dtype)")] = None,
         grad_accum: Annotated[int, typer.Option(help="gradient-accumulation micro-batches per step")] = 1,

@@ -28,6 +28,7 @@ __all__ = [
     "engine_predates",
     "estimate_memory",
     "keeps_prompt_logits",
+    "keeps_rotary_cache",
     "max_batch_that_fits",
     "ep_share",
     "max_context_that_fits",
@@ -142,11 +143,16 @@ class InferenceMemoryTerms:
     # an engine release that computes every prompt position's logits (engines.last_logits_only_from): what the end of
     # the prefill forward holds per sequence, 0 when only the last position's are computed
     prompt_logits_bytes_per_seq: float = 0.0
+    # an engine release whose attention layers each keep a rotary cos/sin cache (engines.rotary_cache_per_layer_until):
+    # every layer's buffers, 0 when cos/sin are computed from the positions
+    rotary_cache_bytes: float = 0.0
 
 
 def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
-                           prefill_chunk: float | None = None, prompt_logits: bool = False) -> InferenceMemoryTerms:
-    """`prompt_logits`: the run's engine release keeps every prompt position's logits (`keeps_prompt_logits`)."""
+                           prefill_chunk: float | None = None, prompt_logits: bool = False,
+                           rotary_cache: bool = False) -> InferenceMemoryTerms:
+    """`prompt_logits`: the run's engine release keeps every prompt position's logits (`keeps_prompt_logits`);
+    `rotary_cache`: its attention layers keep a rotary cos/sin cache each (`keeps_rotary_cache`)."""
     kv_b = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else activation_bytes(w.precision)
     act_b = activation_bytes(w.precision)
     h = m.hidden_size or 0
@@ -180,6 +186,11 @@ def inference_memory_terms(m: ModelArch, w: Workload, preallocates: bool,
         prefill_chunk_tokens=prefill_chunk,
         kv_proj_bytes=arch.kv_proj_params(m) * weight_bytes_per_param(w.precision),
         prompt_logits_bytes_per_seq=w.input * ((m.vocab_size or 0) * head_b + h * act_b) if prompt_logits else 0.0,
+        # transformers' Qwen2 before 4.45 (transformers-qwen2-rotary-cache): cos_cached and sin_cached of
+        # max_position_embeddings x head_dim in every attention layer, in the load dtype (the default dtype while
+        # from_pretrained builds the model), re-registered at a longer sequence when one comes
+        rotary_cache_bytes=(m.num_layers or 0) * 2.0 * max(m.max_context or 0, w.context) * arch.head_dim(m) * act_b
+        if rotary_cache else 0.0,
     )
 
 
@@ -208,15 +219,20 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     if t.kv_previous_bytes_per_seq:
         # the previous step's cache is alive at the last decode step, when the prefill transients are gone
         parts["kv_cache_previous_step"] = np.maximum(t.kv_previous_bytes_per_seq * batch * kv_share - act, 0.0)
+    if t.rotary_cache_bytes:
+        # buffers of each layer, whole on every tensor-parallel rank, split by pipeline stage like the layers
+        parts["rotary_cache"] = t.rotary_cache_bytes / pp
     if pool_bytes is not None:
         parts["kv_cache_pool_unused"] = np.maximum(pool_bytes - weights - act - logits - kv, 0.0)
     return parts
 
 
 def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: float | None,
-               chunk: float | None = None, last_logits_from: str | None = None) -> tuple[dict[str, float], list[Message]]:
+               chunk: float | None = None, last_logits_from: str | None = None,
+               rotary_until: str | None = None) -> tuple[dict[str, float], list[Message]]:
     """`last_logits_from`: the engine release from which only the last prompt position's logits are computed, given
-    when the run's release is older (`keeps_prompt_logits`)."""
+    when the run's release is older (`keeps_prompt_logits`); `rotary_until`: the release from which the attention
+    layers keep no rotary cache, given when the run's is older (`keeps_rotary_cache`)."""
     if m.kind == "diffusion":
         weights = weights_bytes(m, w.precision) / (w.tp * w.pp)
         return {"weights": weights}, [Message("est.note.diffusion_weights")]
@@ -224,11 +240,15 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: flo
     pool = None
     if prealloc is not None and acc is not None and acc.specs.memory_gib is not None:
         pool = prealloc * acc.specs.memory_gib.value * GiB
-    t = inference_memory_terms(m, w, prealloc is not None, chunk, last_logits_from is not None)
+    t = inference_memory_terms(m, w, prealloc is not None, chunk, last_logits_from is not None, rotary_until is not None)
     parts = {k: float(v) for k, v in inference_memory(t, w.tp, w.pp, w.ep, w.batch, pool).items()}
     if last_logits_from is not None:
         notes.append(Message("est.note.prompt_logits", engine=w.engine, version=w.engine_version, first=last_logits_from,
                              gib=parts["logits"] / GiB))
+    if rotary_until is not None:
+        notes.append(Message("est.note.rotary_cache", engine=w.engine, version=w.engine_version, first=rotary_until,
+                             layers=m.num_layers, positions=int(max(m.max_context or 0, w.context)),
+                             gib=parts["rotary_cache"] / GiB))
     n_sw = arch.sliding_layers(m)
     if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
         full_kv = parts["kv_cache"] * w.context / t.context
@@ -544,6 +564,15 @@ def keeps_prompt_logits(cat: Catalog | None, w: Workload) -> bool:
     return not w.training and engine_predates(cat, w, "last_logits_only_from")
 
 
+def keeps_rotary_cache(cat: Catalog | None, m: ModelArch, w: Workload) -> bool:
+    """Inference on an engine release whose attention layers each keep a rotary cos/sin cache, for a model family whose
+    code in that engine was read (InferenceEngine.rotary_cache_per_layer_until / _families: transformers' Qwen2 before
+    4.45)."""
+    engine = _engine_row(cat, w.engine)
+    return (not w.training and engine is not None and m.family in engine.rotary_cache_per_layer_families
+            and engine_predates(cat, w, "rotary_cache_per_layer_until"))
+
+
 def usable_memory_bytes(capacity_bytes: Any, fragmentation: float, prealloc: float | None) -> Any:
     """The one fits rule of estimate and plan. A pre-allocating engine may fill its reserved share of the card
     (vLLM gpu_memory_utilization); everything else the card less the caching allocator's fragmentation margin
@@ -615,7 +644,8 @@ def estimate_memory(
     else:
         row = _engine_row(cat, w.engine)
         last_from = row.last_logits_only_from if row is not None and keeps_prompt_logits(cat, w) else None
-        parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine), last_from)
+        rotary_until = row.rotary_cache_per_layer_until if row is not None and keeps_rotary_cache(cat, m, w) else None
+        parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine), last_from, rotary_until)
     host = None
     if w.training and w.offload_optimizer and w.method == "default":
         # no offer states its host memory: the figure is said, never checked (plan warns the same)

@@ -84,7 +84,8 @@ class Workload(BaseModel):
     engine_version: str | None = Field(
         None, max_length=32, pattern=r"^\d+(\.\d+){0,2}[a-z0-9.]*$", description="inference: the engine release a run used, where "
         "a source states it (e.g. '0.5.0'); None: the current release. Read only where the engine's catalog row says "
-        "behaviour differs by release (InferenceEngine.gqa_decode_kernel_from, last_logits_only_from)"
+        "behaviour differs by release (InferenceEngine.gqa_decode_kernel_from, last_logits_only_from, "
+        "rotary_cache_per_layer_until)"
     )
     kv_dtype: Precision | None = None
     flash_attention: bool = True
