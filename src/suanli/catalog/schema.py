@@ -714,6 +714,12 @@ class InferenceEngine(_Strict):
         "an attention-score matrix without a fused kernel is then chunk x context, not context²; None: the whole "
         "prompt at once (transformers generate)"
     )
+    expert_parallel: bool = Field(
+        False, description="serves MoE models with expert parallelism: attention data-parallel over replicas, the routed "
+        "experts spread over them (vLLM --enable-expert-parallel, SGLang --ep-size, MindIE moe_ep); False: no source "
+        "says so: a serving plan with --ep is refused, an estimate says so; see expert_parallel_source"
+    )
+    expert_parallel_source: str | None = None
     source: str
     note: str | None = None
 

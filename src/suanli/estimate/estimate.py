@@ -309,6 +309,11 @@ def estimate(
     if stack is not None and w.method == "default":
         notes += check_capability(device, stack, w.task, w.precision, w.engine, w.kv_dtype, w.flash_attention,
                                   cat.engines)
+    if w.task == "inference" and w.ep > 1 and model.moe is not None:  # expert parallel is the engine's (plan's rule)
+        eng = next((e for e in cat.engines if e.id == w.engine), None)
+        if eng is None or not eng.expert_parallel:
+            notes.append(Message("est.note.engine_no_expert_parallel", engine=eng.name if eng else w.engine,
+                                 engines=", ".join(e.name for e in cat.engines if e.expert_parallel), field="ep"))
     # the context of the checkpoint the task downloads (`lookup.context_of`): training the base, serving the tuned one
     limit = lookup.context_of(model, w.task) if model.kind == "llm" else None
     if limit and w.context > limit:

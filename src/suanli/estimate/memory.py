@@ -249,6 +249,9 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: flo
         notes.append(Message("est.note.rotary_cache", engine=w.engine, version=w.engine_version, first=rotary_until,
                              layers=m.num_layers, positions=int(max(m.max_context or 0, w.context)),
                              gib=parts["rotary_cache"] / GiB))
+    if w.ep > 1 and m.moe is not None:  # what --batch means with expert parallel (speed.inference_step)
+        notes.append(Message("est.note.serve_expert_parallel", ep=w.ep, tp=w.tp, share=ep_share(m, w.ep),
+                             batch=w.batch, group=w.ep * w.batch))
     n_sw = arch.sliding_layers(m)
     if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
         full_kv = parts["kv_cache"] * w.context / t.context

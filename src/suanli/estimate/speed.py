@@ -277,11 +277,15 @@ def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
     return np.where(sm > 0, np.minimum(1.0, np.maximum(blocks, 1.0) / np.where(sm > 0, sm, 1.0)), 1.0)
 
 
-def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
+def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any, ep: Any = 1.0) -> Any:
     """Weights one forward pass over `tokens` tokens must read: all dense weights, and for MoE the experts the
     tokens route to under uniform routing, 1 − (1 − k/E)^T of them. Identical tokens (`identical_tokens`) have
     identical hidden states at every layer — causal attention over equal value vectors returns that value whatever
-    the (rotary) scores — so they route as one token: k/E of the experts."""
+    the (rotary) scores — so they route as one token: k/E of the experts.
+    Expert parallel over `ep` ranks (DeepSeek-V3 technical report, arXiv 2412.19437, §3.4 inference deployment:
+    attention and shared experts data/tensor parallel, routed experts spread over the EP group): `tokens` are the whole
+    EP group's, and a rank reads the dense (attention, shared, dense-layer) weights whole and, of its E/ep routed
+    experts, those that group's tokens touch — the same 1 − (1 − k/E)^T share, of 1/ep of the routed bytes."""
     if t.experts == 0:
         return t.weights_bytes - t.lookup_bytes + 0.0 * tokens
     if t.identical_tokens:
@@ -289,7 +293,7 @@ def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any) -> Any:
     per = t.weights_bytes / max(t.total_params, 1)
     routed_total = (t.total_params - t.active_params) * t.experts / max(t.experts - t.top_k, 1)
     touched = 1.0 - (1.0 - t.top_k / t.experts) ** np.maximum(tokens, 1.0)
-    return (t.total_params - routed_total + touched * routed_total) * per - t.lookup_bytes
+    return (t.total_params - routed_total + touched * routed_total / ep) * per - t.lookup_bytes
 
 
 def replicated_weight_bytes(t: InferenceSpeedTerms, kv_rep: Any) -> Any:
@@ -313,7 +317,14 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     eff.)) + elementwise traffic + tensor/expert-parallel collectives + the engine's per-forward overhead.
     `r` holds the device rates (arrays or floats): peak, bw, e_mm, e_bw, e_stream, overhead, intra_bw,
     intra_lat, inter_bw, inter_lat, cards_per_node, linear_call_s. Tensor parallel splits each layer's weights and
-    work; pipeline stages run one after another for one token, so pp does not shorten a step."""
+    work; pipeline stages run one after another for one token, so pp does not shorten a step.
+    Expert parallel (`ep` > 1; DeepSeek-V3 technical report, arXiv 2412.19437, §3.4 inference deployment: attention
+    data/tensor parallel, routed experts expert-parallel, dispatch/combine all-to-all): `batch` stays one replica's
+    concurrent sequences (a replica: its tp ranks, which hold those sequences' KV cache), and ep such replicas — data-
+    parallel attention, each rank reading all attention and shared weights (its 1/tp) — share one set of routed
+    experts, E/ep per replica (memory.ep_share_of). A rank's expert GEMMs see the group's ep·b tokens' routings to its
+    experts, b·top_k of them on average under uniform routing: the FLOPs of b tokens, as without ep; the expert bytes it
+    reads are those of its own experts that the ep·b tokens touch (`weight_bytes_read` over the group's tokens)."""
     # each group's bus from its ranks per node (tensor innermost, then expert: scaling.group_ranks_per_node)
     cpn = r["cards_per_node"]
     tp_multi, tp_rpn = group_ranks_per_node(1.0, tp, cpn)
@@ -329,7 +340,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # prefill: the whole batch of prompts in one pass
     pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
     kv_rep = kv_replication(t, tp)  # each rank writes and reads the KV heads it holds: past the heads, replicas
-    pf_bytes = (weight_bytes_read(t, b * i) + replicated_weight_bytes(t, kv_rep)
+    pf_bytes = (weight_bytes_read(t, b * i * ep, ep) + replicated_weight_bytes(t, kv_rep)
                 + t.kv_bytes_per_token * b * i * (t.kv_read_factor + kv_rep - 1.0))
     pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
     pf_memory = pf_bytes / (r["bw"] * r["e_bw"]) / tp
@@ -343,7 +354,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    dc_bytes = weight_bytes_read(t, b) + replicated_weight_bytes(t, kv_rep) + dc_kv * (
+    dc_bytes = weight_bytes_read(t, b * ep, ep) + replicated_weight_bytes(t, kv_rep) + dc_kv * (
         max(t.kv_read_factor - t.attention_kv_reads, 0.0) + (kv_rep - 1.0) * t.kv_cache_reads_outside)
     # the attention kernel's own KV reads run at the share of SMs it occupies (1 with split-KV; r["sm_count"] is 0
     # for those engines and for devices without a published SM count)
@@ -360,7 +371,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # Roofline Model Insights", arXiv 2402.16363; its README: each layer through the roofline, "the overall network
     # performance ... obtained by aggregating the results of all layers"):
     # at large batch the GEMMs turn compute-bound while attention still streams the KV cache
-    dc_step = decode_kernels_s(t, b, r, sm_share, kv_rep) / tp
+    dc_step = decode_kernels_s(t, b, r, sm_share, kv_rep, ep) / tp
     step_s = dc_step + dc_elementwise + dc_tp + overhead
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
     return {
@@ -369,16 +380,19 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     }
 
 
-def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, kv_rep: Any = 1.0) -> Any:
+def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, kv_rep: Any = 1.0,
+                     ep: Any = 1.0) -> Any:
     """One decode step's GEMM and attention time on one card's worth of work (divide by tp): the linear layers'
     roofline, max(2·N·b FLOPs / (peak · matmul eff.), weight bytes / (bandwidth · decode eff.)), plus the
     attention's, max(attention FLOPs, KV bytes at its SM share / bandwidth) — separate kernels, so the two rooflines
     add (LLM-Viewer, Yuan et al. 2024, arXiv 2402.16363; hahnyuan/LLM-Viewer README.md: roofline per layer, summed).
     The KV copies an engine without a GQA-aware kernel makes (`kv_read_factor`) stay with the attention. `kv_rep`:
-    the rank's KV replication (`kv_replication`), which its reads of the cache itself carry."""
+    the rank's KV replication (`kv_replication`), which its reads of the cache itself carry. `ep`: expert parallel
+    replicas sharing the routed experts (`inference_step`): the rank reads its own experts the group's b·ep tokens
+    touch, its FLOPs stay b tokens' worth."""
     b = batch
     mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
-                      (weight_bytes_read(t, b) + replicated_weight_bytes(t, kv_rep)) / (r["bw"] * r["e_bw"]))
+                      (weight_bytes_read(t, b * ep, ep) + replicated_weight_bytes(t, kv_rep)) / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
     # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g); none where the kernel itself reads g times
     kv_bytes = dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0) + dc_kv * t.attention_kv_reads / sm_share

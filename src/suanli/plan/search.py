@@ -288,23 +288,27 @@ def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tupl
             return None, Message("why.fw_task", framework=fw.name, task=task, tasks=", ".join(fw.tasks))
         if stack.id not in fw.stacks:
             return None, Message("why.fw_stack", framework=fw.name, stack=_stack_name(stack))
-        pins = _unrun_pins(fw, req)
+        pins = _unrun_pins(fw, req, cat)
         if pins:
             return None, Message("why.fw_pins", framework=fw.name, task=task, pins=", ".join(pins))
         return fw, None
     # in the one preference order estimate shares (capability.framework_order: the task's default first)
-    cands = [f for f in framework_order(cat.frameworks, task, stack.id) if _runs_pins(f, req)]
+    cands = [f for f in framework_order(cat.frameworks, task, stack.id) if _runs_pins(f, req, cat)]
     if task == "inference" and req.engine is not None:
         if cands and not any(f.engine == req.engine for f in cands):
+            here = [f for f in framework_order(cat.frameworks, task, stack.id) if f.engine == req.engine]
+            if here:  # the pinned engine runs here, only not with the pins (--ep on an engine without expert parallel)
+                return None, Message("why.fw_pins", framework=here[0].name, task=task,
+                                     pins=", ".join(_unrun_pins(here[0], req, cat)))
             # the stack has serving frameworks, only not the pinned engine: name the pin, not the stack
             return None, Message("why.engine_stack", engine=req.engine, stack=_stack_name(stack),
                                  engines=", ".join(sorted({f.engine or f.id for f in cands})))
         cands = [f for f in cands if f.engine == req.engine]
-    if cands == [] and task != "inference":
+    if cands == [] and (task != "inference" or (req.ep or 1) > 1):
         pinned = [f for f in cat.frameworks if task in f.tasks and stack.id in f.stacks]
-        if pinned:  # frameworks run the task here, none with the pinned layout
+        if pinned:  # frameworks run the task here, none with the pinned layout (serving: no engine with --ep)
             return None, Message("why.fw_pins", framework=", ".join(f.name for f in pinned), task=task,
-                                 pins=", ".join(sorted({x for f in pinned for x in _unrun_pins(f, req)})))
+                                 pins=", ".join(sorted({x for f in pinned for x in _unrun_pins(f, req, cat)})))
     if cands:
         return cands[0], None
     return None, Message("why.no_framework", task=task, stack=_stack_name(stack))
@@ -372,8 +376,16 @@ def _framework_candidates(cat: Catalog, req: PlanRequest, acc: Accelerator, stac
     return tuple(out)
 
 
-def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
-    """The pinned dimensions (--tp/--pp/--vpp/--ep/--zero/--recompute/fp8) framework `fw` cannot run, as flags."""
+def _serves_ep(cat: Catalog | None, fw: Framework) -> bool:
+    """Serving: whether the engine `fw` launches serves MoE models expert-parallel (InferenceEngine.expert_parallel,
+    cited there) — the engine's capability, not a training framework's `ep`."""
+    e = next((x for x in cat.engines if x.id == fw.engine), None) if cat is not None and fw.engine else None
+    return e is not None and e.expert_parallel
+
+
+def _unrun_pins(fw: Framework, req: PlanRequest, cat: Catalog | None = None) -> list[str]:
+    """The pinned dimensions (--tp/--pp/--vpp/--ep/--zero/--recompute/fp8) framework `fw` cannot run, as flags;
+    serving's --ep by its engine (`_serves_ep`, from `cat`)."""
     out = []
     if (req.tp or 1) > 1 and not fw.tp:
         out.append(f"--tp {req.tp}")
@@ -389,7 +401,7 @@ def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
         out.append(f"--zero {req.zero} (with {with_}: ZeRO {', '.join(map(str, ok))} only)")
     if (req.vpp or 1) > 1 and not fw.vpp:
         out.append(f"--vpp {req.vpp}")
-    if (req.ep or 1) > 1 and not fw.ep:
+    if (req.ep or 1) > 1 and not (_serves_ep(cat, fw) if req.task == "inference" else fw.ep):
         out.append(f"--ep {req.ep}")
     if req.zero is not None and (r := framework_refusal(fw, req.task, "", req.zero)) is not None and r.id == "cap.fw.zero":
         out.append(f"--zero {req.zero}")
@@ -400,9 +412,9 @@ def _unrun_pins(fw: Framework, req: PlanRequest) -> list[str]:
     return out
 
 
-def _runs_pins(fw: Framework, req: PlanRequest) -> bool:
+def _runs_pins(fw: Framework, req: PlanRequest, cat: Catalog | None = None) -> bool:
     """Whether framework `fw` can run the dimensions the user pinned (--tp/--pp/--ep/--zero/--recompute/fp8)."""
-    return not _unrun_pins(fw, req)
+    return not _unrun_pins(fw, req, cat)
 
 
 def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, ...], priced: bool = True
@@ -930,12 +942,13 @@ def _serve_batches(req: PlanRequest, tps: list[int]) -> np.ndarray:
     return np.sort(np.concatenate([base, extra]))
 
 
-def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray], output: int) -> np.ndarray:
+def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray], output: int,
+                  ep: Any = 1.0) -> np.ndarray:
     """Output tokens/s one replica serves in steady state with `b` requests in flight: each request costs the card
     its own prefill and `output` tokens of decode, so b requests per prefill of b prompts + (output − 1) decode steps
     (`inference_step`'s total_s, `estimate`'s output_tokens_per_s and compare's capacity: one figure), never more than
-    the layout's full batch gives."""
-    return np.asarray(served_tokens_per_s(b, output, inference_step(st, tp, 1.0, b, rates)["total_s"]))
+    the layout's full batch gives. `ep`: the replicas sharing one set of routed experts (`inference_step`)."""
+    return np.asarray(served_tokens_per_s(b, output, inference_step(st, tp, ep, b, rates)["total_s"]))
 
 
 _AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b", "comf_rps", "comf_thin",
@@ -944,7 +957,8 @@ _AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b"
 
 def _serve_checks(st: Any, mt: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray],
                   pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray, req: PlanRequest, steady: bool,
-                  limits: dict[str, np.ndarray] | None = None, fail_only: bool = False) -> dict[str, Any]:
+                  limits: dict[str, np.ndarray] | None = None, fail_only: bool = False,
+                  ep: Any = 1.0) -> dict[str, Any]:
     """The one serving predicate: each configuration at `b` requests in flight per replica through the inference
     kernels, its failed targets as bits (F_MEMORY: does not fit or has no speed; F_TPOT: the TPOT — `steady`, the
     steady-state one (`steady_tpot_s`), else the decode step — over --tpot (`tpot_within`); F_TTFT: the joining TTFT
@@ -954,11 +968,11 @@ def _serve_checks(st: Any, mt: Any, tp: np.ndarray, b: np.ndarray, rates: dict[s
     without a warning) both call it, so "serve at most N req/s" is the rate plan serves (task D 2026-12-01).
     `fail_only` (the capacity search's bisection, which reads `fail` and `thin` alone): the joining TTFT only where
     --ttft judges it (else None)."""
-    k = inference_step(st, tp, 1.0, b, rates)
-    needed = needed_bytes(inference_memory(mt, tp, 1.0, 1.0, b, pool)) + runtime
+    k = inference_step(st, tp, ep, b, rates)
+    needed = needed_bytes(inference_memory(mt, tp, 1.0, ep, b, pool)) + runtime
     per_replica = np.asarray(served_tokens_per_s(b, req.output, k["total_s"]))
     tpot = steady_tpot_s(k["step_s"], k["prefill_s"], req.output) if steady else k["step_s"]
-    ttft: Any = (joining_ttft_s(st, tp, 1.0, b, rates, k["step_s"])  # requests join the running batch
+    ttft: Any = (joining_ttft_s(st, tp, ep, b, rates, k["step_s"])  # requests join the running batch
                  if not fail_only or req.ttft_s is not None else None)
     fail = np.where((needed <= usable) & np.isfinite(per_replica), 0, F_MEMORY)
     if req.tpot_s is not None:
@@ -1010,7 +1024,7 @@ def _largest_batch(ok: Any, shape: tuple[int, ...]) -> np.ndarray:
 def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
                    pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray,
                    req: PlanRequest, limits: dict[str, np.ndarray] | None = None,
-                   di: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                   di: np.ndarray | None = None, ep: Any = 1.0) -> dict[str, np.ndarray]:
     """The most requests/s each configuration's replicas serve within the request's targets, by plan's own row check
     (`_serve_checks`, steady-state TPOT): the largest whole batch up to SERVE_BATCHES' last that passes it (`max_b`),
     served at replicas × b / total_s(b) (`max_rps`: a rate up to it is served, `_run_batch` finds a batch no larger;
@@ -1021,10 +1035,11 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
     targets batch max_b + 1 fails (`next_fail`, bits; 0 where max_b is SERVE_BATCHES' last, the largest searched) and
     its TPOT, TTFT and memory (`next_tpot`, `next_ttft`, `next_mem`), with concurrent users only (NaN else): their
     quote names it (`_users_quote`). `di`: the device of each row — the batch searched is no input here, so rows
-    that differ only in it are searched once."""
+    that differ only in it are searched once. `ep`: expert-parallel replicas sharing the routed experts."""
+    ep = np.broadcast_to(np.asarray(ep, dtype=float), tp.shape)
     if di is not None and tp.size:
         n = tp.shape[0]
-        _, u, inv = np.unique(np.stack([di.astype(float), tp]), axis=1, return_index=True, return_inverse=True)
+        _, u, inv = np.unique(np.stack([di.astype(float), tp, ep]), axis=1, return_index=True, return_inverse=True)
         inv = inv.reshape(-1)
         if u.size < n:
             def sub(v: Any) -> Any:
@@ -1032,14 +1047,14 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
 
             one = _serve_at_most(st, mt, tp[u], {k_: sub(v) for k_, v in rates.items()}, np.ones(u.size),
                                  sub(pool), sub(runtime), sub(usable), req,
-                                 None if limits is None else {k_: sub(v) for k_, v in limits.items()})
+                                 None if limits is None else {k_: sub(v) for k_, v in limits.items()}, ep=ep[u])
             out_ = {k_: v[inv] for k_, v in one.items()}
             out_["max_rps"] = np.where(out_["max_b"] > 0, out_["max_rps"] * replicas, 0.0)
             out_["comf_rps"] = np.where(out_["comf_b"] > 0, out_["comf_rps"] * replicas, 0.0)
             return out_
 
     def at(bb: np.ndarray, lim: dict[str, np.ndarray] | None = None, fail_only: bool = False) -> dict[str, Any]:
-        return _serve_checks(st, mt, tp, bb, rates, pool, runtime, usable, req, True, lim, fail_only)
+        return _serve_checks(st, mt, tp, bb, rates, pool, runtime, usable, req, True, lim, fail_only, ep)
 
     def easy(bb: np.ndarray) -> np.ndarray:
         c_ = at(bb, limits, fail_only=True)
@@ -1209,21 +1224,23 @@ _RUN_BATCH_ROUNDS = 8  # concurrent users: rounds of "more replicas, so a smalle
 
 
 def _run_batch(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray], replicas: np.ndarray,
-               users: float, need_tok_s: float, output: int, pinned: bool) -> tuple[np.ndarray, np.ndarray]:
+               users: float, need_tok_s: float, output: int, pinned: bool,
+               ep: Any = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The batch each replica runs, no more than the searched `b`, and the replicas (a pinned count stays):
     concurrent users spread over the replicas, min(b, ⌈users / replicas⌉) each, with replicas added (at most
     `_RUN_BATCH_ROUNDS` rounds) while their steady-state throughput at that batch (`_served_tok_s`: every prompt's
     prefill counted) is short of the rate the users send; a request rate alone, the smallest batch whose steady-state
     throughput meets the replica's share of it —
     by Little's law (L = λW, Little 1961, doi:10.1287/opre.9.3.383) the requests in flight at that rate — found by
-    bisection over whole batches; a batch job (no rate) keeps its batch full."""
+    bisection over whole batches; a batch job (no rate) keeps its batch full. `ep`: replicas come in groups of ep
+    that share the routed experts (`inference_step`), so replicas added are whole groups."""
     ok = np.isfinite(replicas) & (replicas > 0)
     r = np.where(ok, replicas, 1.0)
     if users > 0:
         run = np.minimum(b, np.ceil(users / r))
         for _ in range(0 if pinned or need_tok_s <= 0 else _RUN_BATCH_ROUNDS):
-            per_replica = _served_tok_s(st, tp, run, rates, output)
-            more = np.maximum(r, np.ceil(need_tok_s / per_replica))
+            per_replica = _served_tok_s(st, tp, run, rates, output, ep)
+            more = np.maximum(r, np.ceil(np.ceil(need_tok_s / per_replica) / ep) * ep)
             more = np.where(np.isfinite(more), more, r)
             if np.array_equal(more, r):
                 break
@@ -1233,7 +1250,7 @@ def _run_batch(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarr
         lo, run = np.ones(b.shape), b.copy()
         while np.any(lo < run):
             mid = np.floor((lo + run) / 2)
-            enough = r * _served_tok_s(st, tp, mid, rates, output) >= need_tok_s
+            enough = r * _served_tok_s(st, tp, mid, rates, output, ep) >= need_tok_s
             open_ = lo < run
             run = np.where(open_ & enough, mid, run)
             lo = np.where(open_ & ~enough, mid + 1, lo)
@@ -1247,6 +1264,21 @@ def _steady_serving(req: PlanRequest) -> bool:
     batch full, prefill chunks interleaved with the decode steps) or a batch job's decode step: the one rule plan's
     rows and the variant re-estimate (`_variant_outcome`) judge --tpot by."""
     return (req.requests_per_s or 0) * req.output > 0 or (req.concurrent_users or 0) > 0
+
+
+def _serve_eps(cat: Catalog, req: PlanRequest, m: ModelArch, engine: str) -> list[int]:
+    """Expert-parallel sizes a serving plan searches: the pinned --ep (the engine's capability checked with the pins,
+    `_serves_ep`); for an MoE model on an engine that serves expert-parallel (InferenceEngine.expert_parallel) each of
+    EP_SIZES that divides its experts (the node rule in `_serve_grid` keeps a group of tp × ep cards in one node);
+    else 1."""
+    if m.moe is None:
+        return [1]
+    if req.ep:
+        return [req.ep]
+    e = next((x for x in cat.engines if x.id == engine), None)
+    if e is None or not e.expert_parallel:
+        return [1]
+    return [x for x in EP_SIZES if m.moe.num_experts % x == 0]
 
 
 def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device],
@@ -1271,13 +1303,16 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         prealloc = preallocate_fraction(cat, engine)
         mt = inference_memory_terms(m, w, prealloc is not None, prefill_chunk_tokens(cat, engine))
         st = inference_speed_terms(m, w)
-        lay = np.array(np.meshgrid(np.array(idx), tps, batches, indexing="ij")).reshape(3, -1)
-        di, tp, b = lay[0].astype(int), lay[1].astype(float), lay[2].astype(float)
+        eps = _serve_eps(cat, req, m, engine)
+        lay = np.array(np.meshgrid(np.array(idx), tps, eps, batches, indexing="ij")).reshape(4, -1)
+        di, tp, ep, b = lay[0].astype(int), lay[1].astype(float), lay[2].astype(float), lay[3].astype(float)
         n += di.shape[0]
         per_node = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[di]
-        # a tp the engine refuses (attention heads not divisible, tp_heads) is no configuration
-        keep = np.nonzero((tp <= per_node) & (tp <= req.card_limit) & tp_heads_runs(m, tp, engine=engine))[0]
-        di, tp, b = di[keep], tp[keep], b[keep]
+        # a tp the engine refuses (attention heads not divisible, tp_heads) is no configuration; an expert-parallel
+        # group (ep replicas of tp cards sharing the routed experts) sits in one node, and pinned cards hold whole groups
+        keep = np.nonzero((tp * ep <= per_node) & (tp * ep <= req.card_limit) & tp_heads_runs(m, tp, engine=engine)
+                          & ((req.gpus or 0) % (tp * ep) == 0))[0]
+        di, tp, ep, b = di[keep], tp[keep], ep[keep], b[keep]
         cap = np.array([d.capacity for d in devs])[di]
         pool = cap * prealloc if prealloc is not None else None
         runtime = np.array([d.runtime for d in devs])[di]
@@ -1286,32 +1321,32 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # the same memory: why-not names it where the node is smaller, as a replica never spans nodes
         need_tp = np.full(di.shape, np.nan)
         for tp_try in reversed(NEED_TPS):
-            m1 = inference_memory(mt, np.full(di.shape, float(tp_try)), 1.0, 1.0, np.ones(di.shape), pool)
+            m1 = inference_memory(mt, np.full(di.shape, float(tp_try)), 1.0, ep, np.ones(di.shape), pool)
             fit1 = needed_bytes(m1) + runtime <= usable
-            need_tp = np.where(fit1, float(tp_try), need_tp)
+            need_tp = np.where(fit1, tp_try * ep, need_tp)  # the cards of one expert-parallel group (ep 1: a replica)
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         # the replicas a configuration takes if each ran the searched batch b (its upper bound) full
-        per_full = _served_tok_s(st, tp, b, rates, req.output)
+        per_full = _served_tok_s(st, tp, b, rates, req.output, ep)
         # concurrent users (README): each always has a request in flight, so the replicas hold them all at once:
         # replicas × batch ≥ users (one slot of the running batch per user), besides the rate they send
         users = float(req.concurrent_users or 0)
         if req.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
             replicas = req.gpus / tp
-        elif need_tok_s > 0:
-            replicas = np.maximum(np.ceil(need_tok_s / per_full), np.ceil(users / b))
+        elif need_tok_s > 0:  # whole expert-parallel groups of ep replicas
+            replicas = np.ceil(np.maximum(np.ceil(need_tok_s / per_full), np.ceil(users / b)) / ep) * ep
         else:
-            replicas = np.ones(di.shape)
+            replicas = ep.copy()
         # the batch each replica really runs once the users / the rate are spread over the replicas: memory,
         # TPOT, TTFT and throughput are all this batch's (one model of the world), through the same kernels
-        b, replicas = _run_batch(st, tp, b, rates, replicas, users, need_tok_s, req.output, req.gpus is not None)
+        b, replicas = _run_batch(st, tp, b, rates, replicas, users, need_tok_s, req.output, req.gpus is not None, ep)
         # steady state: every request's prompt is prefilled on the replica too, so b requests per prefill of b
         # prompts + (output − 1) steps (estimate's output_tokens_per_s), a rate or a batch job alike: never more than
         # the full batch's capacity. Serving a rate (or users), a user's TPOT carries the prefill chunks interleaved
         # with the decode steps (`steady_tpot_s`: estimate's tpot_steady_s); a batch job prefills its batch once,
         # then decodes (TPOT = step). Each filter a configuration fails, one bit each (why-not and relax hints name
         # the one that binds): `_serve_checks`, the predicate the capacity search (`_serve_at_most`) calls too
-        c = _serve_checks(st, mt, tp, b, rates, pool, runtime, usable, req, _steady_serving(req))
+        c = _serve_checks(st, mt, tp, b, rates, pool, runtime, usable, req, _steady_serving(req), ep=ep)
         k, needed, per_replica, ttft, tpot, fail = c["k"], c["mem"], c["per_replica"], c["ttft"], c["tpot"], c["fail"]
         # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
         # unless the card count is pinned)
@@ -1328,7 +1363,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # and with the bands the most it serves before plan warns of a thin margin (`comf_rps`); with concurrent
         # users its largest batch is also the most users it holds (replicas × max_b, `_capacity_rates`' cap_users)
         most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req,
-                               _warn_limits(bands or {}, devs, di, req), di)
+                               _warn_limits(bands or {}, devs, di, req), di, ep)
                 if need_tok_s > 0 or req.gpus is not None
                 else {k_: np.full(di.shape, np.nan) for k_ in _AT_MOST_KEYS})
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
@@ -1345,7 +1380,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         else:
             total_h = hours + setup_h
         parts.append({
-            "dev": di, "gpus": gpus, "tp": tp, "pp": np.ones(di.shape), "dp": replicas, "ep": np.ones(di.shape),
+            "dev": di, "gpus": gpus, "tp": tp, "pp": np.ones(di.shape), "dp": replicas, "ep": ep,
             "zero": np.zeros(di.shape, dtype=int), "rec": np.zeros(di.shape, dtype=int), "b": b, "ga": np.ones(di.shape),
             "mem": needed, "usable": usable, "cap": cap, "fits": ok, "fail": fail, "tok_s": per_replica * replicas,
             "compute_h": hours + 0.0 * ckpt, "setup_h": setup_h, "hours": total_h,
@@ -1375,6 +1410,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     its download adds against the catalog's rate, and its download rate in Gbit/s (NaN: the catalog's rate)."""
     dev = grid["dev"][sel]
     gpus, tp = grid["gpus"][sel], grid["tp"][sel]
+    group = tp * grid["ep"][sel]  # serving: the cards one instance must hold, a replica or an expert-parallel group
     base_h, dl_bytes, dl_h = grid["hours"][sel], grid["dl_bytes"][sel], grid["dl_h"][sel]
     billed_all, first_all = grid["billed"][sel], grid["first_h"][sel]
     in_period = req.setup_in_period
@@ -1405,7 +1441,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         for i, (o, d) in enumerate(zip(rows, devs)):
             on = rows_of.get(i)
             if o is not None and on is not None:
-                ok[on] = can_rent(o, d.acc.max_cards_per_node, gpus[on], tp[on], serving, row_net[on])
+                ok[on] = can_rent(o, d.acc.max_cards_per_node, gpus[on], group[on], serving, row_net[on])
         # a row this offer cannot rent keeps its best (its keys, (2, inf, inf, inf), never sort before another's):
         # the rest on the rows it can rent
         r = np.nonzero(ok)[0]
@@ -1494,6 +1530,13 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     for name, pin, allowed in (("tp", req.tp, TP_SIZES), ("pp", req.pp, PP_SIZES), ("ep", req.ep, EP_SIZES)):
         if pin is not None and pin not in allowed:
             raise InputError(name, Message("err.is_not_one_of_2", pin=pin, names_list=', '.join(map(str, allowed))))
+    if not training and (serve_ep := req.ep or 1) > 1:  # serving's expert parallelism: estimate's rules (an MoE,
+        if m.moe is None:  # whole experts a rank)
+            raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=serve_ep, model_id=m.id))
+        if m.moe.num_experts % serve_ep != 0:
+            raise InputError("ep", Message("err.ep_must_divide_experts", w_ep=serve_ep, model_id=m.id,
+                                           num_experts=m.moe.num_experts,
+                                           allowed=", ".join(str(e) for e in EP_SIZES if m.moe.num_experts % e == 0)))
     if req.gpus is not None and req.gpus % ((req.tp or 1) * ((req.pp or 1) if training else 1)) != 0:
         raise InputError("gpus", Message("err.cards_do_not_split_into_the", req_gpus=req.gpus, v=req.tp or 1, v2=(req.pp or 1) if training else 1))
     if req.precision == "bf16" and req.task == "qlora":
@@ -2084,7 +2127,7 @@ def serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     i = _fastest_passing(error_bands, r, devs, grid, sel)
     return Layout(
         device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
-        tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
+        tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), ep=int(grid["ep"][i]), zero=None, recompute=None,
         precision=_precision_of(grid, i, r), micro_batch=int(grid["b"][i]), grad_accum=None,
         flash_attention=_flash(d.stack), tokens_per_s=float(grid["tok_s"][i]),
         memory_needed_bytes=float(grid["mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
@@ -2113,7 +2156,7 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
     thin = _rate_thin({**grid, **_capacity_rates(error_bands or {}, r, devs, grid)}, i, r)
     return Layout(
         device=acc.id, framework=d.framework.id if d.framework else "", engine=d.engine, gpus=int(grid["gpus"][i]),
-        tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), zero=None, recompute=None,
+        tp=int(grid["tp"][i]), pp=1, dp=int(grid["replicas"][i]), ep=int(grid["ep"][i]), zero=None, recompute=None,
         precision=_precision_of(grid, i, r), micro_batch=int(grid["max_b"][i]), grad_accum=None,
         flash_attention=_flash(d.stack), tokens_per_s=float(grid["max_rps"][i]) * r.output,
         memory_needed_bytes=float(grid["max_mem"][i]), memory_usable_bytes=float(grid["usable"][i]),
@@ -2141,7 +2184,8 @@ def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     """The `suanli estimate` workload that reproduces plan `p` (tests re-estimate every plan with it)."""
     if req.task == "inference":
         return make_workload(task="inference", precision=p.precision, batch=p.micro_batch, input=req.input,
-                             output=req.output, tp=p.tp, gpus=p.gpus, engine=p.engine, flash_attention=p.flash_attention,
+                             output=req.output, tp=p.tp, ep=p.ep, gpus=p.gpus, engine=p.engine,
+                             flash_attention=p.flash_attention,
                              download_gbit_per_s=p.download_gbit_per_s if isinstance(p, Plan) else None)
     return _train_workload(req, p.precision, batch=p.micro_batch, gpus=p.gpus, tp=p.tp, pp=p.pp, vpp=p.vpp, ep=p.ep,
                            tp_comm_overlap=p.tp_comm_overlap,
@@ -2474,7 +2518,8 @@ def _one_instance(grid: dict[str, np.ndarray], rows: np.ndarray, devs: list[_Dev
     if "need_tp" not in grid or rows.size == 0:
         return rows
     largest = np.array([_largest_instance(d) for d in devs], dtype=float)[grid["dev"][rows]]
-    return rows[(largest > 0) & (grid["tp"][rows] <= largest)]
+    # an expert-parallel group (ep replicas sharing the routed experts) sits in one instance as a replica does
+    return rows[(largest > 0) & (grid["tp"][rows] * grid["ep"][rows] <= largest)]
 
 
 def _instance_limit_reason(b: int, grid: dict[str, np.ndarray], rows: np.ndarray, j: int, req: PlanRequest,
@@ -2505,7 +2550,9 @@ def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequ
     tpot, ttft = (value_s, req.ttft_s or 0.0) if b == F_TPOT else (req.tpot_s, value_s)
     rate = rate_from_users(req.concurrent_users, req.output, tpot, ttft)
     per_replica = float(grid["tok_s"][i]) / max(replicas, 1)
-    return int(max(math.ceil(rate * req.output / per_replica), math.ceil(req.concurrent_users / float(grid["b"][i]))))
+    need = max(math.ceil(rate * req.output / per_replica), math.ceil(req.concurrent_users / float(grid["b"][i])))
+    ep = int(grid["ep"][i]) if "ep" in grid else 1
+    return -(-need // ep) * ep  # whole expert-parallel groups
 
 
 def _slots_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, slots: int) -> Message:

@@ -230,7 +230,7 @@ function offerCell(p) {
 }
 // serving as the CLI writes it: replicas × tp and the batch each replica runs (its request slots), then precision
 // training as the CLI's plan writes it (cli/plan_cmd._layout): vpp, ep, ZeRO and recompute only where used
-const layout = p => p.replicas != null ? `${p.replicas}×tp${p.tp} b${p.micro_batch} ${esc(p.precision)}`
+const layout = p => p.replicas != null ? `${p.replicas}×tp${p.tp}${p.ep > 1 ? `·ep${p.ep}` : ''} b${p.micro_batch} ${esc(p.precision)}`
   : `tp${p.tp}·pp${p.pp}${p.vpp > 1 ? "·vpp" + p.vpp : ""}·dp${p.dp}${p.ep > 1 ? "·ep" + p.ep : ""}${p.zero ? "·z" + p.zero : ""}` +
     `${p.recompute && p.recompute !== "none" ? "·" + esc(p.recompute) : ""}${p.precision !== "bf16" ? " " + esc(p.precision) : ""}` +
     `${p.offload_optimizer ? " +offload" : ""}${p.optimizer === "adamw8bit" ? " adamw8bit" : ""}`;
