@@ -10,6 +10,7 @@ from suanli.catalog.schema import Offer, SoftwareStack, Sourced
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, moe_stack_band, stack_band
 from suanli.estimate.precision import compute_dtype
 from suanli.i18n import Message, both
+from suanli.units import UNIT_HOURS
 
 __all__ = ["next_precision_up", "offers_range", "quant_scheme", "quantization_warnings", "scheme_name",
            "unvalidated_label"]
@@ -61,17 +62,27 @@ def next_precision_up(precision: str, release: str, available: set[str]) -> str 
     return None
 
 
-def offers_range(costs: list[tuple[float, Offer]]) -> Message | None:
-    """How many offers priced the row and their range (cheapest first, with its kind): the plan's cost is the floor of
-    that range (`suanli tco` lists every offer)."""
-    priced = sorted(((c, o) for c, o in costs if c == c and c != float("inf")), key=lambda x: x[0])
-    if not priced:
+def offers_range(n: int, lo: float, cheapest: Offer, hi: float, dearest: Offer) -> Message | None:
+    """The one sentence on the offers that priced a row (buyer review F 7; `suanli tco` lists every offer): how many,
+    and the range from `lo` on `cheapest` (the plan's cost is that floor; its kind said) to `hi` on `dearest` (its
+    price's top, `price_cny_max`). Where the two ends bill in different units each end says its unit, and a unit
+    longer than an hour that whole units are billed: a 4.7 h job on a monthly offer pays its whole month, which is
+    no price for the same rental as the hourly end. None when no offer priced it."""
+    if n <= 0:
         return None
-    lo, cheapest = priced[0]
     kind = Message(f"offer_kind.{cheapest.kind}")
-    if len(priced) == 1:
+    if n == 1:
         return Message("plan.reason.offers_one", offer=cheapest.id, kind=kind)
-    return Message("plan.reason.offers_range", n=len(priced), lo=lo, hi=priced[-1][0], offer=cheapest.id, kind=kind)
+    if cheapest.billing_unit == dearest.billing_unit:
+        return Message("plan.reason.offers_range", n=n, lo=lo, hi=hi, offer=cheapest.id, kind=kind)
+    return Message("plan.reason.offers_range_units", n=n, lo=lo, offer=cheapest.id, kind=kind, per=_billed_per(cheapest),
+                   hi=hi, offer_hi=dearest.id, per_hi=_billed_per(dearest))
+
+
+def _billed_per(o: Offer) -> Message:
+    """An offer's billing unit as the offers line says it: 'per hour'; a longer unit, that whole units are billed."""
+    whole = UNIT_HOURS[o.billing_unit] > 1.0
+    return Message("plan.reason.offers_per_whole" if whole else "plan.reason.offers_per", billing_unit=o.billing_unit)
 
 
 def unvalidated_label(bands: dict[str, ErrorBand], stack: SoftwareStack, moe: bool, groups: tuple[str, ...],

@@ -1423,8 +1423,10 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
     best_d = np.zeros(n)
     best_g = np.full(n, np.nan)
     # every offer that prices a row: how many, the range (lowest cost, highest cost at a range's top) and the
-    # cheapest's index — the plan says them beside its own offer (buyer review F 7: tco lists them all)
-    n_ok, lo, hi, lo_o = np.zeros(n, dtype=np.int64), np.full(n, np.inf), np.full(n, -np.inf), np.full(n, -1)
+    # cheapest's and dearest's indices — the plan says them beside its own offer (`quality.offers_range`; buyer
+    # review F 7: tco lists them all)
+    n_ok, lo, hi = np.zeros(n, dtype=np.int64), np.full(n, np.inf), np.full(n, -np.inf)
+    lo_o, hi_o = np.full(n, -1), np.full(n, -1)
     row_net = grid["net"][sel]
     serving = bool(np.any(grid["replicas"][sel] > 0)) if n else False
     dom = np.array([d.acc.domestic for d in devs])[dev] if devs else np.zeros(0, dtype=bool)
@@ -1470,9 +1472,11 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         cm = billed_cost(pmax, unit_h, min_units, cards, gpus_r, hours, sub[r], min_cards)
         fin = np.isfinite(c)
         n_ok[r] += fin
+        top = np.where(np.isfinite(cm), cm, c)
         lo_o[r] = np.where(fin & (c < lo[r]), k, lo_o[r])
+        hi_o[r] = np.where(fin & (top > hi[r]), k, hi_o[r])
         lo[r] = np.where(fin, np.minimum(lo[r], c), lo[r])
-        hi[r] = np.where(fin, np.maximum(hi[r], np.where(np.isfinite(cm), cm, c)), hi[r])
+        hi[r] = np.where(fin, np.maximum(hi[r], top), hi[r])
         # when the job is done / serving starts (the period is the same for every offer: its first serve decides)
         done = np.where((billed > 0) & (not in_period), hours, hours + first_h + delta)
         over = np.zeros(r.size)
@@ -1488,7 +1492,7 @@ def _price(devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, re
         best_d[r] = np.where(better, delta, best_d[r])
         best_g[r] = np.where(better, np.where(own, gbit, np.nan), best_g[r])
     return {"cost": best, "cost_max": best_max, "offer": best_o, "dl_delta_h": best_d, "dl_gbit": best_g,
-            "n_offers": n_ok, "lo": lo, "hi": hi, "lo_offer": lo_o}
+            "n_offers": n_ok, "lo": lo, "hi": hi, "lo_offer": lo_o, "hi_offer": hi_o}
 
 
 def _lex_less(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
@@ -1678,22 +1682,18 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
 def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray,
                order: np.ndarray, picked: np.ndarray, priced: dict[str, np.ndarray], keep: np.ndarray,
                cost_k: np.ndarray, total_k: np.ndarray) -> dict[str, list[Message]]:
-    """Per device planned: how many offers priced its row and their range with the cheapest's kind
+    """Per device planned: how many offers priced its row and their range, each end's offer and billing unit
     (`quality.offers_range`); serving below the checkpoint's release precision (bf16, or fp8 for an FP8 checkpoint),
     the device's best layout (first in `order`) at the next precision up that fits and is priced."""
     out: dict[str, list[Message]] = {}
-    n_off, lo, hi, lo_o = (priced[x][keep] for x in ("n_offers", "lo", "hi", "lo_offer"))
+    n_off, lo, hi, lo_o, hi_o = (priced[x][keep] for x in ("n_offers", "lo", "hi", "lo_offer", "hi_offer"))
     release = m.native_dtype if m.native_dtype in SERVE_PRECISIONS else "bf16"
     dev_k, prec_k = grid["dev"][k], grid["prec"][k]
     for j in picked:
         d = devs[int(dev_k[j])]
         msgs: list[Message] = []
-        if int(n_off[j]) > 0 and int(lo_o[j]) >= 0:
-            cheapest = d.offers[int(lo_o[j])]
-            msg = (Message("plan.reason.offers_one", offer=cheapest.id, kind=Message(f"offer_kind.{cheapest.kind}"))
-                   if int(n_off[j]) == 1 else
-                   Message("plan.reason.offers_range", n=int(n_off[j]), lo=float(lo[j]), hi=float(hi[j]),
-                           offer=cheapest.id, kind=Message(f"offer_kind.{cheapest.kind}")))
+        if int(lo_o[j]) >= 0 and int(hi_o[j]) >= 0 and (msg := offers_range(
+                int(n_off[j]), float(lo[j]), d.offers[int(lo_o[j])], float(hi[j]), d.offers[int(hi_o[j])])):
             msgs.append(msg)
         if req.task == "inference" and int(prec_k[j]) >= 0 and req.precision is None:
             on_dev = dev_k == dev_k[j]
