@@ -199,7 +199,8 @@ class Plan(BaseModel):
     scaling_efficiency: float | None
     # what a training plan's speed takes on trust (plan.train_evidence): None where it does not apply
     scaling_basis: str | None = Field(None, description="'assumed (bandwidth unpublished)': a multi-node plan whose "
-                                      "offer publishes no inter-node bandwidth, scaled on the catalog's link row")
+                                      "offer publishes no inter-node bandwidth, scaled on the catalog's link row, or "
+                                      "a multi-card plan on a device whose intra-node link figure is assumed")
     inter_node_link: str | None = Field(None, description="links.yaml row the inter-node scaling was taken from")
     inter_node_bus_gb_per_s: float | None = Field(None, description="that row's default bus GB/s per node, used in "
                                                    "place of the offer's unpublished figure")
@@ -1914,7 +1915,7 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
     if offload:  # a plan that offloads the optimizer is timed with the assumed CPU-Adam rate (frameworks.yaml)
         out.append(Message("plan.assume.cpu_adam", s=offload[0]))
     for p in plans:  # a multi-node plan scaled on the catalog's link row: its offer publishes no bandwidth
-        if p.scaling_basis is not None:
+        if p.scaling_basis is not None and p.inter_node_link is not None:  # (within a node: the plan's own warning)
             name = Message.from_json(p.device_name_i18n) if p.device_name_i18n else p.device_name
             out.append(Message("plan.assume.scaling_unpublished", rank=p.rank, gpus=p.gpus, device=name,
                                offer=p.offer, bus=p.inter_node_bus_gb_per_s or 0.0, link=p.inter_node_link or "?"))

@@ -3,17 +3,20 @@
 * Scaling across nodes on an offer that publishes no inter-node bandwidth: the step kernel takes the catalog's link
   row for the device (links.yaml, keyed by device or intra-node interconnect, never by the offer's fabric), so no
   default is cited for that fabric: the plan's scaling is marked "assumed (bandwidth unpublished)", naming the figure.
+  So is a multi-card plan on a device whose bus bandwidth within a node is unpublished (its links.yaml row `assumed`:
+  the RTX 3090's host-staged figure), with a warning naming the row.
 * Communication the kernel hides entirely (tensor-parallel overlap, the gradient reduce in backward, interleaved
   pipeline sends): the plan says so with what the same kernel exposes without any overlap.
 * A plan whose implied MFU is above the device's published end-to-end MFU (efficiency.yaml `train_mfu_end_to_end`):
   a warning with both numbers and the source, not a cap.
-* The known training-throughput error: hours (and cost) corrected by the pooled signed error (`estimate.pooled_bias`:
+* The known training-throughput error: hours (and cost, and the units each is billed as) corrected by the pooled signed error (`estimate.pooled_bias`:
   for an MoE model its stack's MoE cases, shrunk toward the stack's figure, where it has any), beside the estimate; a plan whose corrected figure breaks
   the deadline or budget is demoted as a serving plan whose TPOT the bias breaks is.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch, Offer
@@ -24,8 +27,8 @@ from suanli.estimate.workload import Workload
 from suanli.i18n import Message, duration
 from suanli.units import HOURS_PER_WEEK
 
-__all__ = ["SCALING_ASSUMED", "comm_figures", "inter_node_basis", "plan_training_notes", "published_mfu",
-           "training_bias"]
+__all__ = ["SCALING_ASSUMED", "comm_figures", "inter_node_basis", "intra_node_basis", "plan_training_notes",
+           "published_mfu", "training_bias"]
 
 SCALING_ASSUMED = "assumed (bandwidth unpublished)"
 _GROUP = "training-throughput"
@@ -39,6 +42,21 @@ def inter_node_basis(cat: Catalog, acc: Accelerator, gpus: int, inter_node_gbit_
         return None
     link = link_for(cat, acc, "inter-node")
     chosen = link.bus_gb_per_s.chosen
+    return {"basis": SCALING_ASSUMED, "link": link.id, "bus_gb_per_s": float(chosen.value), "source": chosen.source}
+
+
+def intra_node_basis(cat: Catalog, acc: Accelerator, gpus: int) -> dict[str, Any] | None:
+    """A multi-card plan on a device whose bus bandwidth within a node is unpublished — its intra-node link row's
+    default figure is `assumed` in links.yaml (the RTX 3090's host-staged 14 GB/s, the RTX 4090's figure taken as
+    the conservative one; the fallback row's for fabrics without data) — the row and figure the step kernel took,
+    marked SCALING_ASSUMED as `inter_node_basis` marks an unpublished network; None otherwise (one card, or a cited
+    figure)."""
+    if gpus <= 1:
+        return None
+    link = link_for(cat, acc, "intra-node")
+    chosen = link.bus_gb_per_s.chosen
+    if chosen.source != "assumed":
+        return None
     return {"basis": SCALING_ASSUMED, "link": link.id, "bus_gb_per_s": float(chosen.value), "source": chosen.source}
 
 
@@ -89,6 +107,28 @@ def corrected_cost(offer: Offer, gpus: int, hours: float, subsidy: float) -> flo
     return job_cost(offer, gpus, hours, subsidy).cost_cny
 
 
+def billed(offer: Offer | None, gpus: int, hours: float) -> Message:
+    """The units `hours` are billed as on `offer` (`cost.job_cost`'s rounding: 2.004 h on hourly billing is 3 billed
+    hours), said beside the hours so that a step across a unit's boundary shows as the bill's jump it is."""
+    from suanli.plan.cost import job_cost
+
+    if offer is None:
+        return Message("plan.billed_unknown")
+    units = job_cost(offer, gpus, hours).units_billed
+    return Message("plan.billed_unit_one" if units == 1 else "plan.billed_units", units=units,
+                   billing_unit=offer.billing_unit)
+
+
+def hours_pair(hours: float, corrected: float) -> tuple[str, str]:
+    """Both hours to 2 decimals, or to as many (at most 4) as tell them apart, rounded up as billing rounds
+    (`billed`): 1.993 → 2.004 h reads 2.00 → 2.01 beside 2 → 3 billed hours, never 2.0 → 2.0."""
+    def up(h: float, d: int) -> str:
+        return f"{math.ceil(round(h * 10**d, 6)) / 10**d:,.{d}f}"
+
+    digits = next((d for d in (2, 3, 4) if up(hours, d) != up(corrected, d)), 2)
+    return up(hours, digits), up(corrected, digits)
+
+
 def bias_evidence(pb: PooledBias, stack: Any, moe: bool) -> Message:
     """What the pooled bias rests on: `search.pooled_evidence`'s wording, or for MoE cases (`training_bias`) those
     cases and the stack's figure they are pooled with."""
@@ -120,6 +160,11 @@ def plan_training_notes(cat: Catalog, m: ModelArch, req: Any, p: Any, acc: Accel
     if basis is not None:
         upd.update(scaling_basis=basis["basis"], inter_node_link=basis["link"],
                    inter_node_bus_gb_per_s=basis["bus_gb_per_s"])
+    intra = intra_node_basis(cat, acc, p.gpus)
+    if intra is not None:  # said on the plan itself: the assumption line (`search._extras`) words the inter-node case
+        upd["scaling_basis"] = intra["basis"]
+        warnings.append(Message("plan.warn.scaling_unpublished_intra", device=device_name, gpus=p.gpus,
+                                bus=intra["bus_gb_per_s"], link=intra["link"]))
     figs = comm_figures(cat, m, acc, w)
     upd["mfu"] = figs["mfu"]
     if p.gpus > 1 and figs["comm_s"] > 0 and figs["comm_exposed_s"] <= 1e-12 * figs["step_s"]:
@@ -141,8 +186,10 @@ def plan_training_notes(cat: Catalog, m: ModelArch, req: Any, p: Any, acc: Accel
     cost = corrected_cost(offer, p.gpus, hours, p.subsidy) if offer is not None else p.cost_cny
     total = cost + float(migration_share(p.migration_one_off_cny, hours, req.migration_months))
     upd.update(training_bias_pct=pb.bias_pct, hours_if_bias=hours, cost_if_bias_cny=cost)
+    shown, shown_corrected = hours_pair(p.hours, hours)
     warnings.append(Message("plan.warn.hours_if_bias", group=group, evidence=evidence, bias=pb.bias_pct,
-                            hours=duration(p.hours), corrected=duration(hours), cost=p.cost_cny, corrected_cost=cost))
+                            hours=shown, billed=billed(offer, p.gpus, p.hours), corrected=shown_corrected,
+                            corrected_billed=billed(offer, p.gpus, hours), cost=p.cost_cny, corrected_cost=cost))
     rank = Message("plan.reason.rank_demoted_factor", factor=DEMOTION_COST_FACTOR)  # `_demote`'s rule
     calendar = hours + (p.migration_weeks[0] + p.migration_weeks[1]) / 2 * HOURS_PER_WEEK
     if req.deadline_hours is not None and calendar > req.deadline_hours and not deadline_demoted:
