@@ -255,6 +255,22 @@ class ValueRow(Shape):
     offer_kinds: list[str]
 
 
+class MonthlyRent(Shape):
+    """The new side's monthly bill for the old spend's work (`plan.cost.WorkRent`): the offer, its billing unit."""
+
+    offer_id: str
+    billing_unit: str = Field(description="the offer's billing unit (hour, day, week, month, year)")
+    gpus: int = Field(description="cards each replica of the layout runs on")
+    replicas: int = Field(description="copies of the layout run side by side to do a month's work within the month")
+    cards_rented: int = Field(description="cards paid for: replicas × whole instances")
+    hours_per_month: float = Field(description="hours each replica runs a month")
+    units_per_month: float = Field(description="billing units paid a month, per replica")
+    held: bool = Field(description="true: the cards are held the whole horizon (cheaper than a rental each month)")
+    cost_cny_per_month: float
+    note: str
+    note_i18n: MessageJson
+
+
 class DerivedPrice(Shape):
     tokens_per_s_8_cards: float
     cny_per_card_hour: float
@@ -274,6 +290,33 @@ class DerivedPrice(Shape):
     horizon_hours: float | None = Field(None, description="the hours the rent is for (horizon_months × 730)")
     subsidy_note: str | None = Field(None, description="the subsidy in words: share, gross → net")
     subsidy_note_i18n: MessageJson | None = Field(None, description="subsidy_note as a message (id, params)")
+    monthly_rent: MonthlyRent | None = Field(None, description="the new side only: its bill for the work the old "
+                                             "spend buys, priced as plan prices an offer (plan.cost.work_rent)")
+
+
+class OneOffItemJson(Shape):
+    """One line of the one-off cost (`plan.cost.OneOffItem`)."""
+
+    item: str = Field(description="labour, test_instance or parallel_run")
+    cost_cny: tuple[float, float] = Field(description="low and high, CNY")
+    note: str
+    note_i18n: MessageJson
+
+
+class MeasuredErrorSaving(Shape):
+    """The saving at the error the target stack's own few out-of-sample cases measured (`plan.compare._thin_evidence`),
+    given where the verdict is unproven and the stack has at least one case."""
+
+    group: str = Field(description="decode-speed (inference) or training-throughput")
+    bias_pct: float = Field(description="the stack's own median signed error, % (not shrunk; +: estimate faster)")
+    cases: int = Field(description="the stack's out-of-sample cases of the group (an MoE model: its MoE cases)")
+    case_ids: list[str] = Field(description="their ids in the validation files (empty where their number is not the "
+                                "band's)")
+    from_bias_pct: float = Field(description="the source side's known (pooled) median signed error, %")
+    monthly_cost_to_cny: float = Field(description="the new side's monthly bill at that error")
+    monthly_saving_cny: float = Field(description="the spend less that bill (negative: the bill rises)")
+    note: str
+    note_i18n: MessageJson
 
 
 class LibraryUsed(Shape):
@@ -340,6 +383,12 @@ class MigrateAnswer(MigrationTCO):
     derived: dict[str, DerivedPrice | float] = Field(
         description="per device: tokens/s on 8 cards and the card-hour price behind the saving, and "
         "cost_ratio_same_work; empty when the saving was given")
+    one_off_items: list[OneOffItemJson] = Field(default_factory=list, description="what one_off_cost_cny adds up: "  # type: ignore[assignment]
+                                                "labour; with a derived saving the test instance and the parallel run")
+    measured_error: MeasuredErrorSaving | None = Field(
+        None, description="unproven verdicts: the saving at the target stack's own measured error; else null")
+    parallel_weeks: float = Field(description="weeks both sides are paid in the parallel run (the one-off's item)")
+    parallel_weeks_default: bool = Field(description="true: parallel_weeks is the assumed default (2), not given")
     if_known_error: KnownErrorSaving | None = Field(
         None, description="the saving if the target stack's speed is off by its known (pooled) signed error; null "
         "when the saving was given or no bands are stored")

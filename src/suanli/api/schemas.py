@@ -194,6 +194,8 @@ class MigrateBody(JsonBody):
                                "(default 256)")
     gpus: int = Field(8, ge=1, le=4096, description="cards on each side (default 8): each device's tokens/s at the "
                       "layout POST /api/plan finds for that count, optimizer offload included")
+    parallel_weeks: float | None = Field(None, ge=0, le=520, description="weeks both sides are paid while the new "
+                                         "one runs beside the old (default 2, assumed), as `--parallel-weeks`")
     region: Region = "cn"
     offer_kinds: OfferKinds = ("listing",)
     # `suanli migrate cost --uses`: validated by migrate.libraries.resolve_uses (at most 12, known names), as

@@ -527,6 +527,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         output: Annotated[int | None, typer.Option("--output", help="--task inference: output tokens per request (as compare; default 256)")] = None,
         uses: Annotated[str | None, typer.Option(help="code-level libraries, comma-separated, as migrate check's --uses: flash-attn, bitsandbytes, gptq, awq, fp8, deepspeed, … (a config.json's quant_method and attn_implementation are read by themselves)")] = None,
         gpus: Annotated[int, typer.Option(help="cards on each side (default 8): each device's tokens/s at the layout plan finds for that count, optimizer offload included")] = 8,
+        parallel_weeks: Annotated[float | None, typer.Option(help="weeks both sides are paid while the new one runs beside the old (default 2, assumed)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -553,7 +554,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                  precision=precision,  # compare's serving targets: each side's row is compare's
                                  targets=ServingTargets(requests_per_s, tpot, ttft, input_, output),
                                  libraries=libraries,  # the weeks migrate check charges for them
-                                 gpus=gpus)  # each side's layout is plan's for this count
+                                 gpus=gpus,  # each side's layout is plan's for this count
+                                 parallel_weeks=parallel_weeks)  # the one-off's parallel run (default assumed)
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
@@ -578,11 +580,22 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             *([{"item": tr("mig.item.libraries"), "value": tr("list.sep").join(
                 tr("mig.value.library", lib=u["id"], status=tr("mig.lib." + u["status"])) for u in out["libraries"])}] if out.get("libraries") else []),
             {"item": tr("mig.item.one_off"), "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
+            # what the one-off adds up: labour, the new side's test instance and parallel run (plan.cost.migration_one_off)
+            *({"item": tr(f"mig.item.one_off_item.{i['item']}"),
+               "value": (f"¥{i['cost_cny'][0]:,.0f}" if i["cost_cny"][0] == i["cost_cny"][1]
+                         else f"¥{i['cost_cny'][0]:,.0f}–¥{i['cost_cny'][1]:,.0f}")
+               + " — " + say_json(i.get("note_i18n"), i["note"])}
+              for i in (out.get("one_off_items") or []) if len(out.get("one_off_items") or []) > 1),
+            # the spend the saving rests on, marked as the assumed default when --monthly-spend was not typed
             # the spend the saving rests on, marked as the assumed default when --monthly-spend was not typed
             {"item": tr("mig.item.monthly_spend"), "value": say_json(out.get("monthly_spend_note_i18n"),
                                                                      out.get("monthly_spend_note") or "")
              + (tr("mig.spend.pass", field="monthly_spend") if out.get("monthly_spend_default") else "")},
-            {"item": tr("mig.item.monthly_saving"), "value": f"¥{out['monthly_saving_cny']:,.0f}"},
+            # the new side billed as plan bills an offer (plan.cost.work_rent): its unit, minimum order, whole instances
+            *([{"item": tr("mig.item.new_bill"), "value": say_json(r.get("note_i18n"), r["note"])}
+               for r in (d.get("monthly_rent") for d in out.get("derived", {}).values() if isinstance(d, dict)) if r]),
+            {"item": tr("mig.item.monthly_saving"), "value": f"¥{out['monthly_saving_cny']:,.0f}"
+             if out["monthly_saving_cny"] >= 0 else tr("mig.value.rise", rise=-out["monthly_saving_cny"])},
             {"item": tr("mig.item.payback"),
              "value": tr("mig.value.months", lo=pb[0], hi=pb[1]) if pb else tr("mig.value.never")},
         ]

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.estimate import ErrorBand, Estimate, band_evidence, estimate, pooled_bias
+from suanli.estimate.estimate import (ErrorBand, Estimate, band_evidence, estimate, moe_stack_band, pooled_bias,
+                                     stack_band)
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, device_name_message, duration, messages, render
 from suanli.estimate.memory import preallocate_fraction, weights_bytes
-from suanli.plan.cost import (JobCost, cost_assumptions, cost_per_million_tokens, job_cny_per_card_hour, job_cost,
-                              job_hours_on_offer, migration_tco, period_billed_hours, rent_bill,
+from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cost_assumptions,
+                              cost_per_million_tokens, job_cny_per_card_hour, job_cost, job_hours_on_offer,
+                              migration_one_off, migration_tco, period_billed_hours, rent_bill, work_rent,
                               yuan_per_effective_tflops)
 from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
                                  make_request)
@@ -1009,13 +1011,15 @@ class ServingTargets:
 
 
 def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: Any, task: str, ratio: float,
-                          monthly_spend: float, src: Any = None, src_stack: Any = None) -> dict[str, Any] | None:
+                          monthly_spend: float, src: Any = None, src_stack: Any = None,
+                          bill: Callable[[float], float] | None = None) -> dict[str, Any] | None:
     """`migrate cost`'s derived saving if both devices' speeds are off by their stacks' known signed errors (the bias
     a plan is demoted on, `estimate.pooled_bias`: the stack's out-of-sample median on 5+ cases, shrunk toward all
     stacks' below that): an estimate +b faster than measured does the same work 1 + b times slower (signed error
     = estimate / measured − 1). The ratio is the target's cost over the source's for the same work, and both sides
     are estimates, so it becomes ratio × (1 + b_dst) / (1 + b_src) (the source's bias 0 without `src`). None without
-    stored bands."""
+    stored bands. `bill` (the new side's monthly bill for its work × a factor, `plan.cost.work_rent`): the saving is
+    the spend less the bill for (1 + b_dst) / (1 + b_src) times the work's hours, as the planner bills an offer."""
     group = "decode-speed" if task == "inference" else "training-throughput"
     pb = pooled_bias(dict(bands or {}), stack.id, group)
     if pb is None:
@@ -1023,7 +1027,9 @@ def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: A
     spb = pooled_bias(dict(bands or {}), src_stack.id, group) if src_stack is not None else None
     src_bias = spb.bias_pct if spb is not None else 0.0
     new_ratio = ratio * (1 + pb.bias_pct / 100) / (1 + src_bias / 100)
-    new_saving = max(0.0, monthly_spend * (1 - new_ratio))
+    new_saving = (monthly_spend - bill(new_ratio / ratio) if bill is not None
+                  else max(0.0, monthly_spend * (1 - new_ratio)))
+    saving_est = monthly_spend - bill(1.0) if bill is not None else max(0.0, monthly_spend * (1 - ratio))
     ev = pooled_evidence(pb.cases, both(stack.name, stack.name_zh or stack.name), pb.stack_pct, pb.all_pct or 0.0,
                          pb.all_cases, pb.prior_cases)
     if spb is not None and src is not None and src_stack is not None:
@@ -1032,11 +1038,11 @@ def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: A
         msg = Message("mig.if_known_error_both", device=both(dst.name, dst.name_zh or dst.name),
                       src_device=both(src.name, src.name_zh or src.name), group=Message(f"band.{group}"),
                       evidence=ev, bias=pb.bias_pct, src_evidence=src_ev, src_bias=src_bias, ratio=new_ratio,
-                      saving=new_saving, ratio_est=ratio, saving_est=max(0.0, monthly_spend * (1 - ratio)))
+                      saving=new_saving, ratio_est=ratio, saving_est=saving_est)
     else:
         msg = Message("mig.if_known_error", device=both(dst.name, dst.name_zh or dst.name),
                       group=Message(f"band.{group}"), evidence=ev, bias=pb.bias_pct, ratio=new_ratio,
-                      saving=new_saving, ratio_est=ratio, saving_est=max(0.0, monthly_spend * (1 - ratio)))
+                      saving=new_saving, ratio_est=ratio, saving_est=saving_est)
     return {"group": group, "bias_pct": pb.bias_pct, "cases": pb.cases, "stack_signed_pct": pb.stack_pct,
             "all_stacks_signed_pct": pb.all_pct, "all_stacks_cases": pb.all_cases, "prior_cases": pb.prior_cases,
             "from_bias_pct": spb.bias_pct if spb is not None else None,
@@ -1064,6 +1070,48 @@ def _fewest_cards_hint(cat: Catalog, m: ModelArch, task: str, precision: str | N
     return Message("mig.fewest_cards_none", field="gpus")
 
 
+def _thin_evidence(cat: Catalog, bands: dict[str, ErrorBand] | None, m: ModelArch, dst: Any, stack: Any, task: str,
+                   src_stack: Any, monthly_spend: float, bill: Callable[[float], float]
+                   ) -> tuple[Message | None, dict[str, Any] | None]:
+    """`migrate cost`'s verdict basis on the new side: plan's rule (`plan.quality.unvalidated_label`: fewer than
+    LITTLE_EVIDENCE_CASES out-of-sample cases of the task's speed groups on the stack for the model's family) makes
+    it 'unproven'; then the saving at the error those cases measured — the stack's own median signed error, not
+    shrunk toward other stacks' (`pooled_bias`), the old side at its known (pooled) error as `saving_if_known_error`
+    takes it — naming the cases (`validate.bands.out_of_sample_case_ids`, where their number is the band's). Returns
+    (why unproven, the measured-error saving); (None, None) with enough cases or without stored bands."""
+    from suanli.plan.quality import unvalidated_label
+    from suanli.plan.search import _SPEED_GROUPS
+
+    b = dict(bands or {})
+    moe = m.kind == "llm" and m.moe is not None
+    name = both(stack.name, stack.name_zh or stack.name)
+    label = unvalidated_label(b, stack, moe, _SPEED_GROUPS["inference" if task == "inference" else "training"], name)
+    if label is None:
+        return None, None
+    group = "decode-speed" if task == "inference" else "training-throughput"
+    sb = moe_stack_band(b, stack.id, group) if moe else stack_band(b, stack.id, group)
+    if sb is None or not sb.cases or sb.median_signed_pct is None:
+        line = Message("mig.measured.none", group=Message(f"band.{group}"), stack=name)
+        return Message("mig.unproven", label=label, measured=line), None
+    from suanli.validate.bands import out_of_sample_case_ids
+
+    ids = out_of_sample_case_ids(cat, stack.id, group, moe)
+    ids = ids if len(ids) == sb.cases else ()
+    cases: Message = (Message("mig.measured.case", case=ids[0]) if len(ids) == 1
+                      else Message("mig.measured.cases", n=sb.cases, ids=", ".join(ids)) if ids
+                      else Message("mig.measured.n_cases", n=sb.cases))
+    spb = pooled_bias(b, src_stack.id, group)
+    src_bias = spb.bias_pct if spb is not None else 0.0
+    cost = bill((1 + sb.median_signed_pct / 100) / (1 + src_bias / 100))
+    saving = monthly_spend - cost
+    line = Message("mig.measured.saving" if saving > 0 else "mig.measured.rise", bias=sb.median_signed_pct,
+                   cases=cases, src_bias=src_bias, saving=saving, rise=-saving)
+    return Message("mig.unproven", label=label, measured=line), {
+        "group": group, "bias_pct": sb.median_signed_pct, "cases": sb.cases, "case_ids": list(ids),
+        "from_bias_pct": src_bias, "monthly_cost_to_cny": cost, "monthly_saving_cny": saving,
+        "note": render(line), "note_i18n": line.to_json()}
+
+
 #: assumed: the monthly compute spend `migrate cost` prices the saving from when none is given — seed-000 §4's worked
 #: example (¥100k a month, ¥60k saved, 2 people × 2 weeks; `plan.cost.migration_tco`), not a figure about the buyer;
 #: every answer says it and marks it as the default (`monthly_spend_default`)
@@ -1078,7 +1126,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
                    error_bands: dict[str, ErrorBand] | None = None, asked: str | None = None,
                    precision: str | None = None, targets: ServingTargets | None = None,
-                   libraries: Sequence[LibraryUse] = (), gpus: int = 8) -> dict[str, Any]:
+                   libraries: Sequence[LibraryUse] = (), gpus: int = 8,
+                   parallel_weeks: float | None = None) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
     is derived from tokens per yuan on `gpus` cards (default 8) of each device, each at the layout plan searches for
     that count (training: plan's own, optimizer offload included where no plain AdamW layout fits, so a job plan
@@ -1092,7 +1141,14 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     (`migrate.libraries.LibraryUse`: a config's and `uses`'s) go into `migration_weeks`, the weeks `migrate check`
     charges for them. `task` "training" is `full` (migrate check's name for a training task). `subsidy` refunds that share of the domestic side's rent: its `derived` entry carries the bill
     over the horizon before and after it (`subsidy`, `gross_cost_cny`, `cost_cny`, `subsidy_note`: `job_cost`'s, as
-    tco's rows)."""
+    tco's rows).
+    The new side is billed as the planner bills an offer: the work the old spend buys (its hours at the old side's
+    card-hour price, × the tokens/s ratio) priced on each usable offer of the new device by `plan.cost.work_rent`
+    (billing unit, minimum term and order, whole instances), the cheapest fresh one taken; the saving is the spend
+    less that bill (negative: the bill rises). The one-off cost is itemised (`migration_one_off`): labour, a test
+    instance through the port's weeks, and `parallel_weeks` (default the assumed DEFAULT_PARALLEL_RUN_WEEKS) of the
+    new side's bill while both run. With thin evidence on the new side's stack (`plan.quality.unvalidated_label`,
+    plan's rule) the verdict is 'unproven' and `measured_error` gives the saving at the error its cases measured."""
     # "training" (migrate check's word for every training task: its adapted lists are by use) is full training here,
     # the default: the effort is the same for any training task, the saving is full training's
     task = "full" if task.strip().lower() == "training" else task
@@ -1128,6 +1184,12 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     why = render(why_msg)
     derived: dict[str, Any] = {}
     known: dict[str, Any] | None = None  # the saving if the target's speed is off by its known error
+    measured: dict[str, Any] | None = None  # the saving at the error the target stack's own few cases measured
+    unproven: Message | None = None
+    parallel_default = parallel_weeks is None
+    parallel_weeks = DEFAULT_PARALLEL_RUN_WEEKS if parallel_weeks is None else parallel_weeks
+    one_off_items = None
+    rent: WorkRent | None = None
     used: list[dict[str, Any]] = []
     workload_msg: Message | None = None
     asked_gpus = gpus  # `gpus` below: the cards a side is laid out on (fewer where no usable offer rents these)
@@ -1145,6 +1207,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                         else Message("mig.workload.training", task=task, gpus=gpus, task_field="task"))
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
+        sides: dict[str, dict[str, Any]] = {}
+        dst_hours = 0.0  # the new side's hours of its layout a month for the old spend's work
         w8 = w
         serving = task == "inference"
         rent_h = horizon_months * HOURS_PER_MONTH
@@ -1225,6 +1289,22 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             if not tps:
                 raise InputError("saving", Message("error.saving_no_speed", device=acc.id, field="saving"))
             sub = subsidy if acc.domestic else 0.0
+            if acc.id == dst.id:
+                # the old spend's work (its hours of the old layout a month, at the old side's card-hour price) done
+                # here, billed as the planner bills an offer (`work_rent`) on each usable offer — a layout across
+                # nodes (training, or a serving replica wider than a node) only on the offer its network was
+                # estimated on — the cheapest fresh one taken
+                old = sides[src.id]
+                dst_hours = monthly_spend / (old["price"] * (1 - old["sub"]) * old["gpus"]) * old["tps"] / tps
+                one_node = w.tp * w.pp * w.ep <= cards_per_node if serving else gpus <= cards_per_node
+                pool = rentable if one_node else [offer]
+                picked = fresh_first(((r.cost_cny_per_month, o, r) for o in pool
+                                      for r in (work_rent(o, gpus, dst_hours, horizon_months, sub),)),
+                                     today, stale_months)
+                assert picked is not None
+                _, offer, rent = picked
+                price = job_cost(offer, gpus, rent_h).cost_cny / (gpus * rent_h)
+            sides[acc.id] = {"tps": tps, "gpus": gpus, "price": price, "sub": sub, "offer": offer}
             per_yuan[acc.id] = tps / (price * gpus * (1 - sub))
             # the subsidy as tco says it (`plan.cost.job_cost` → `subsidy_note`: one rule): the horizon's bill before
             # and after it, on the domestic side only
@@ -1242,18 +1322,35 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 derived[acc.id].update(layout_note=render(layout_why), layout_note_i18n=layout_why.to_json())
             used.append({"device": acc.id, **offer_facts(offer, today, stale_months), "cny_per_card_hour": price})
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
-        saving = max(0.0, monthly_spend * (1 - ratio))
+        assert rent is not None
+        d_side = sides[dst.id]
+
+        def bill(factor: float) -> float:  # the new side's monthly bill for its work × factor, on the offer taken
+            return work_rent(d_side["offer"], d_side["gpus"], dst_hours * factor, horizon_months,
+                             d_side["sub"]).cost_cny_per_month
+
+        saving = monthly_spend - rent.cost_cny_per_month  # negative: the new side's bill is higher
         derived["cost_ratio_same_work"] = ratio
+        derived[dst.id]["monthly_rent"] = rent.model_dump(mode="json")
+        src_stack = lookup.stack(cat, src.stack)
         known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
-                                      lookup.stack(cat, src.stack))  # both sides' known bias
-    t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months)
+                                      src_stack, bill)  # both sides' known bias
+        one_off_items = migration_one_off((lo, hi), engineers, engineer_week, d_side["offer"], d_side["gpus"],
+                                          dst_hours, parallel_weeks, parallel_default, d_side["sub"])
+        unproven, measured = _thin_evidence(cat, error_bands, m, dst, stack, task, src_stack, monthly_spend, bill)
+    elif parallel_weeks < 0 or not math.isfinite(parallel_weeks):  # a given saving: labour only, the flag still checked
+        raise InputError("parallel-weeks", Message("err.must_be_a_number_in_got", lo=0, hi=520, v=parallel_weeks))
+    t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months,
+                      one_off_items, unproven)
     return {"model": lookup.checkpoint_id(m, task, asked), "preset": m.id,  # what the task downloads; the preset
             "gpus": asked_gpus,  # the cards each side's tokens/s is asked on (`--gpus`; fewer where none rents them)
             "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,
             "weeks_reason_i18n": why_msg.to_json(), "task": task,
             "workload_note": render(workload_msg) if workload_msg else None,
             "workload_note_i18n": workload_msg.to_json() if workload_msg else None,
-            "derived": derived, "if_known_error": known,
+            "derived": derived, "if_known_error": known, "measured_error": measured,
+            # the weeks both sides are paid while the new one runs beside the old (default assumed)
+            "parallel_weeks": parallel_weeks, "parallel_weeks_default": parallel_default,
             # the monthly spend used; default true when the caller gave none (DEFAULT_MONTHLY_SPEND_CNY, assumed)
             "monthly_spend_cny": monthly_spend, "monthly_spend_default": spend_default,
             "monthly_spend_note": render(spend_msg), "monthly_spend_note_i18n": spend_msg.to_json(),

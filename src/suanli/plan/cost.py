@@ -16,11 +16,14 @@ from suanli.catalog.schema import Catalog, CostAssumptions, Offer
 from suanli.errors import EstimateError, InputError, echoed
 from suanli.estimate.setup import download_hours, offer_download_gbit_per_s
 from suanli.i18n import Message, render
-from suanli.units import HOURS_PER_YEAR, MIN_UTILIZATION, UNIT_HOURS
+from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR, MIN_UTILIZATION, UNIT_HOURS
 
 __all__ = [
     "JobCost",
+    "DEFAULT_PARALLEL_RUN_WEEKS",
     "MigrationTCO",
+    "OneOffItem",
+    "WorkRent",
     "RentVsBuy",
     "RentVsBuyTotals",
     "USE_PATTERNS",
@@ -37,6 +40,7 @@ __all__ = [
     "job_cost",
     "job_cny_per_card_hour",
     "job_hours_on_offer",
+    "migration_one_off",
     "migration_tco",
     "offer_download_delta_h",
     "period_billed_hours",
@@ -45,6 +49,8 @@ __all__ = [
     "rent_vs_buy_totals",
     "gross_of",
     "subsidy_note",
+    "work_period_cost",
+    "work_rent",
     "yuan_per_effective_tflops",
 ]
 
@@ -543,6 +549,116 @@ def rent_vs_buy_totals(r: RentVsBuy, cards: int, years: float) -> RentVsBuyTotal
                            running_cny=running, cheaper=r.cheaper, diff_cny=abs(own - rent))
 
 
+#: assumed: the weeks both sides are paid while the new one runs the work beside the old before the old is given up
+#: (`migrate cost --parallel-weeks`): two weeks — no published figure; long enough for two weekly release or
+#: training-checkpoint cycles to be compared side by side, short next to the 12-month horizon. Change it with the flag.
+DEFAULT_PARALLEL_RUN_WEEKS = 2.0
+
+
+class WorkRent(BaseModel):
+    """The new side's bill for the work an old spend buys (`work_rent`), priced as the planner prices an offer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    offer_id: str
+    billing_unit: str = Field(description="the offer's billing unit (hour, day, week, month, year)")
+    gpus: int = Field(description="cards each replica of the layout runs on")
+    replicas: int = Field(description="copies of the layout run side by side to do a month's work within the month")
+    cards_rented: int = Field(description="cards paid for: replicas × whole instances (a block rented whole, whole)")
+    hours_per_month: float = Field(description="hours each replica runs a month")
+    units_per_month: float = Field(description="billing units paid a month, per replica")
+    held: bool = Field(description="true: the cards are held the whole horizon (cheaper than renting each month's "
+                       "work: a minimum term or unit longer than it); false: each month's work is its own rental")
+    cost_cny_per_month: float
+    note: str
+    note_i18n: dict[str, Any]
+
+
+def _replicas(hours: float, period_h: float) -> tuple[int, float]:
+    """Copies of a layout run side by side to do `hours` of its work within `period_h`, and each one's hours."""
+    r = max(1, math.ceil(hours / period_h - 1e-9))
+    return r, hours / r
+
+
+def work_rent(offer: Offer, gpus: int, hours_per_month: float, horizon_months: float,
+              subsidy: float = 0.0) -> WorkRent:
+    """The monthly bill on `offer` for `hours_per_month` hours of a `gpus`-card layout's work, each month for
+    `horizon_months`, as the planner prices a job (`job_cost`: its billing unit rounded up, minimum term, minimum
+    order, whole instances): the work runs on as many replicas as it takes to fit in a month (`_replicas`), and is
+    billed the cheaper way of two — each month's work its own rental (an 8-card month paid whole for 14 hours of
+    work), or the cards held the whole horizon (a minimum term longer than a month spread over it, `within_horizon`).
+    `subsidy` refunds that share of the bill (`billed_cost`'s factor)."""
+    if not (math.isfinite(hours_per_month) and hours_per_month >= 0):
+        raise InputError("hours", Message("err.must_be_a_finite_number_got", hours=hours_per_month))
+    r, h = _replicas(hours_per_month, HOURS_PER_MONTH)
+    each = job_cost(offer, gpus, h, subsidy)
+    horizon_h = horizon_months * HOURS_PER_MONTH
+    whole = job_cost(within_horizon(offer, horizon_h), gpus, horizon_h, subsidy)
+    held = whole.cost_cny / horizon_months < each.cost_cny
+    bill = whole if held else each
+    monthly = r * (whole.cost_cny / horizon_months if held else each.cost_cny)
+    units = bill.units_billed / horizon_months if held else float(each.units_billed)
+    msg = Message("mig.rent.held" if held else "mig.rent.monthly", replicas=r, gpus=gpus, offer=offer.id,
+                  cards=r * bill.cards_rented, hours=h, billing_unit=offer.billing_unit, units=units,
+                  months=horizon_months, cost=monthly)
+    return WorkRent(offer_id=offer.id, billing_unit=offer.billing_unit, gpus=gpus, replicas=r,
+                    cards_rented=r * bill.cards_rented, hours_per_month=h, units_per_month=units, held=held,
+                    cost_cny_per_month=monthly, note=render(msg), note_i18n=msg.to_json())
+
+
+def work_period_cost(offer: Offer, gpus: int, hours_per_month: float, weeks: float, subsidy: float = 0.0) -> float:
+    """The bill on `offer` for `weeks` of the work `work_rent` prices a month of (the parallel run of a migration):
+    the weeks' share of it, on as many replicas as fit it in the weeks, each one job (`job_cost`: billing unit rounded
+    up, minimum term and order). 0 for no weeks."""
+    if weeks <= 0:
+        return 0.0
+    period_h = weeks * HOURS_PER_WEEK
+    r, h = _replicas(hours_per_month * period_h / HOURS_PER_MONTH, period_h)
+    return r * job_cost(offer, gpus, h, subsidy).cost_cny
+
+
+class OneOffItem(BaseModel):
+    """One line of a migration's one-off cost (`migration_one_off`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    item: str = Field(description="labour, test_instance (the new side's rent while porting), parallel_run (the new "
+                      "side's bill while both sides run the work)")
+    cost_cny: tuple[float, float] = Field(description="low and high, CNY (the port's short and long end)")
+    note: str
+    note_i18n: dict[str, Any]
+
+
+def migration_one_off(weeks: tuple[float, float], engineers: int, cost_per_engineer_week_cny: float,
+                      offer: Offer | None = None, gpus: int = 0, hours_per_month: float = 0.0,
+                      parallel_weeks: float = DEFAULT_PARALLEL_RUN_WEEKS, parallel_default: bool = True,
+                      subsidy: float = 0.0) -> list[OneOffItem]:
+    """A migration's one-off cost, item by item: the labour (calendar weeks × engineers × the weekly rate), and with
+    the new side's `offer`: a test instance of `gpus` cards held through the port's calendar weeks (`job_cost`:
+    its billing unit, an 8-card month paid whole for a 1-week port) and the parallel run — `parallel_weeks` of the
+    work (`hours_per_month` of it on the new side) paid on the new side while the old side's spend goes on
+    (`work_period_cost`; `parallel_default`: the assumed DEFAULT_PARALLEL_RUN_WEEKS). Payback divides their total."""
+    if not (math.isfinite(parallel_weeks) and 0 <= parallel_weeks <= 520):
+        raise InputError("parallel-weeks", Message("err.must_be_a_number_in_got", lo=0, hi=520, v=parallel_weeks))
+    rate = engineers * cost_per_engineer_week_cny
+    labour = Message("mig.one_off.labour", lo=weeks[0], hi=weeks[1], n=engineers, rate=cost_per_engineer_week_cny)
+    items = [OneOffItem(item="labour", cost_cny=(weeks[0] * rate, weeks[1] * rate), note=render(labour),
+                        note_i18n=labour.to_json())]
+    if offer is None:
+        return items
+    test = (job_cost(offer, gpus, weeks[0] * HOURS_PER_WEEK, subsidy),
+            job_cost(offer, gpus, weeks[1] * HOURS_PER_WEEK, subsidy))
+    t_msg = Message("mig.one_off.test", gpus=gpus, offer=offer.id, lo=weeks[0], hi=weeks[1],
+                    billing_unit=offer.billing_unit, units_lo=test[0].units_billed, units_hi=test[1].units_billed)
+    par = work_period_cost(offer, gpus, hours_per_month, parallel_weeks, subsidy)
+    p_msg = Message("mig.one_off.parallel_default" if parallel_default else "mig.one_off.parallel",
+                    weeks=parallel_weeks, offer=offer.id, field="parallel_weeks")
+    return [*items,
+            OneOffItem(item="test_instance", cost_cny=(test[0].cost_cny, test[1].cost_cny), note=render(t_msg),
+                       note_i18n=t_msg.to_json()),
+            OneOffItem(item="parallel_run", cost_cny=(par, par), note=render(p_msg), note_i18n=p_msg.to_json())]
+
+
 # seed-000 §4: "需要投入2人周×2人的适配成本", after "通常1-2周可以完成": read as 2 calendar weeks for 2 engineers
 # = 4 engineer-weeks (the weeks are the project's duration, as the adapted range 1–2 weeks is). Migration effort is
 # one quantity everywhere: calendar weeks × engineers (`migrate check`, `migrate cost`, `plan`); the engineers are
@@ -569,13 +685,18 @@ class MigrationTCO(BaseModel):
     calendar_weeks: tuple[float, float] = Field(description="calendar weeks the engineers work on the migration")
     person_weeks: tuple[float, float] = Field(description="calendar_weeks × engineers: what the one-off cost prices")
     engineers: int
-    one_off_cost_cny: tuple[float, float]
-    monthly_saving_cny: float
+    one_off_cost_cny: tuple[float, float] = Field(description="the total of one_off_items, low and high")
+    monthly_saving_cny: float = Field(description="the spend less the new side's bill; negative: the bill rises")
     payback_months: tuple[float, float] | None
     schedule_delay_weeks: tuple[float, float]
     worth_it_within_months: float = Field(description="horizon used for the verdict")
     verdict: str
     verdict_i18n: dict[str, Any] = Field(default_factory=dict, description="the verdict as a message (id, params)")
+    one_off_items: list[OneOffItem] = Field(default_factory=list, description="what one_off_cost_cny adds up, item by "
+                                            "item (labour; with a derived saving, the test instance and the parallel "
+                                            "run on the new side)")
+    unproven: bool = Field(False, description="true: the new side's speed has too few out-of-sample cases on its "
+                           "stack for the verdict to be a validated one (plan's 'unvalidated on <stack>' rule)")
 
 
 def migration_tco(
@@ -585,16 +706,24 @@ def migration_tco(
     engineers: int,
     cost_per_engineer_week_cny: float,
     horizon_months: float = 12.0,
+    one_off_items: Sequence[OneOffItem] | None = None,
+    unproven: Message | None = None,
 ) -> MigrationTCO:
-    """One-off migration cost (engineers × weeks × weekly cost) against the monthly saving → payback months.
-    seed-000 §4: ¥100k a month, ¥60k saved, 2 people × 2 weeks — 'worth it for most teams'."""
-    if monthly_saving_cny < 0 or monthly_compute_cny < 0:
+    """One-off migration cost (engineers × weeks × weekly cost; with `one_off_items`, their total:
+    `migration_one_off`) against the monthly saving → payback months. A negative saving is a bill that rises (the
+    new side's billing unit or minimum order costs more than the old spend): no payback. `unproven` (why the new
+    side's speed is not validated, and what the measured cases say) makes the verdict 'unproven', the estimate's
+    verdict kept inside it. seed-000 §4: ¥100k a month, ¥60k saved, 2 people × 2 weeks — 'worth it for most teams'."""
+    if monthly_compute_cny < 0:
         raise InputError("monthly", Message("err.spend_and_saving_must_not_be"))
     if monthly_saving_cny > monthly_compute_cny:
         raise InputError("saving", Message("err.cannot_exceed_the_monthly_compute_spend"))
-    one_off = (weeks[0] * engineers * cost_per_engineer_week_cny, weeks[1] * engineers * cost_per_engineer_week_cny)
-    payback = None if monthly_saving_cny == 0 else (one_off[0] / monthly_saving_cny, one_off[1] / monthly_saving_cny)
-    if payback is None:
+    items = list(one_off_items or migration_one_off(weeks, engineers, cost_per_engineer_week_cny))
+    one_off = (sum(i.cost_cny[0] for i in items), sum(i.cost_cny[1] for i in items))
+    payback = None if monthly_saving_cny <= 0 else (one_off[0] / monthly_saving_cny, one_off[1] / monthly_saving_cny)
+    if monthly_saving_cny < 0:
+        verdict = Message("mig.verdict.costs_more", rise=-monthly_saving_cny)
+    elif payback is None:
         verdict = Message("mig.verdict.no_saving")
     elif payback[1] <= horizon_months:
         verdict = Message("mig.verdict.worth_it", lo=payback[0], hi=payback[1])
@@ -602,6 +731,8 @@ def migration_tco(
         verdict = Message("mig.verdict.optimistic", lo=payback[0], hi=payback[1])
     else:
         verdict = Message("mig.verdict.not_worth_it", lo=payback[0], horizon=horizon_months)
+    if unproven is not None:
+        verdict = Message("mig.verdict.unproven", why=unproven, estimated=verdict)
     return MigrationTCO(
         engineer_weeks=weeks,
         calendar_weeks=weeks,
@@ -614,4 +745,7 @@ def migration_tco(
         worth_it_within_months=horizon_months,
         verdict=render(verdict),
         verdict_i18n=verdict.to_json(),
+        one_off_items=items,
+        unproven=unproven is not None,
     )
+

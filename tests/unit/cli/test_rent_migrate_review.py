@@ -100,7 +100,11 @@ def test_migration_effort_is_one_unit() -> None:
     """seed-000's '2人周×2人' read as 2 calendar weeks × 2 engineers: `migrate cost` gives both and the product."""
     out = _mig()
     assert out["calendar_weeks"] == out["engineer_weeks"] == [1.0, 2.0] and out["engineers"] == 2
-    assert out["person_weeks"] == [2.0, 4.0] and out["one_off_cost_cny"] == [20_000.0, 40_000.0]
+    # the labour item prices the person-weeks; the one-off adds the new side's test instance and parallel run
+    # (`plan.cost.migration_one_off`, review L 2026-12-01)
+    labour = next(i for i in out["one_off_items"] if i["item"] == "labour")
+    assert out["person_weeks"] == [2.0, 4.0] and labour["cost_cny"] == [20_000.0, 40_000.0]
+    assert out["one_off_cost_cny"] == [sum(i["cost_cny"][k] for i in out["one_off_items"]) for k in (0, 1)]
     text = _run("migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h100", "--to-gpu", "910b",
                 "--offer-kinds", "listing,index").stdout
     assert "1–2 weeks × 2 engineers = 2–4 engineer-weeks" in text and "2人周×2人" in text

@@ -17,7 +17,7 @@ I18N = ROOT / "src" / "suanli" / "i18n"
 
 # ids built at run time from a prefix and a value (the value must still appear somewhere in code or data)
 DYNAMIC = {p + "." for p in ENUM_PARAMS.values()} | {
-    "band.", "band.sample.", "layout.recompute.", "family.", "val.metric.", "bench.col.", "bench.status.", "billing_unit.", "cal.col.", "fb.metric.", "mig.lib.", "cli.label.", "cli.mig.task.", "cmd.", "col.",
+    "band.", "band.sample.", "layout.recompute.", "family.", "val.metric.", "bench.col.", "bench.status.", "billing_unit.", "cal.col.", "fb.metric.", "mig.lib.", "mig.item.one_off_item.", "cli.label.", "cli.mig.task.", "cmd.", "col.",
     "compare.col.", "db.col.", "device_spec.", "est.bound.", "est.method.", "est.metric.", "est.needs.", "fb.col.",
     "field.", "flag.", "form_factor.", "gpus.col.", "imports.col.", "json.", "mig.col.", "mig.status.", "model.kind.",
     "models.col.", "offer_kind.", "offers.col.", "plans.col.", "price_kind.", "price_region.", "rate.margin.", "relax.", "rvb.cheaper.", "rvb.purchase.",

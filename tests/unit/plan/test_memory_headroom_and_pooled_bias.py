@@ -124,7 +124,14 @@ def test_migrate_cost_says_the_saving_if_the_target_runs_as_its_known_error(cat)
     spb = pooled_bias(bands, "cuda", "decode-speed")  # both sides are estimates: the source's bias too
     assert spb is not None and k["from_bias_pct"] == pytest.approx(spb.bias_pct)
     assert k["cost_ratio_same_work"] == pytest.approx(ratio * (1 + pb.bias_pct / 100) / (1 + spb.bias_pct / 100))
-    assert k["monthly_saving_cny"] == pytest.approx(max(0.0, 100_000 * (1 - k["cost_ratio_same_work"])))
+    # the saving: the spend less the new side's bill for (1 + b) / (1 + b_src) times its work, billed as plan bills
+    # the offer (`plan.cost.work_rent`: whole instances, its billing unit), not spend × (1 − ratio)
+    from suanli.plan.cost import work_rent
+
+    rent = out["derived"]["ascend-910b"]["monthly_rent"]
+    offer = next(o for o in cat.offers if o.id == rent["offer_id"])
+    bill = work_rent(offer, rent["gpus"], rent["replicas"] * rent["hours_per_month"] * k["cost_ratio_same_work"] / ratio, 12.0)
+    assert k["monthly_saving_cny"] == pytest.approx(100_000 - bill.cost_cny_per_month)
     assert k["note"].startswith("if both devices run as their known decode-speed errors say (Huawei Ascend 910B: "
                                 "1 case(s) on Huawei Ascend CANN at +117 %, pooled with all stacks'")
     assert f"the cost ratio becomes {k['cost_ratio_same_work']:.2f}" in k["note"]

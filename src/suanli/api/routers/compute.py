@@ -207,7 +207,7 @@ async def migrate_ep(request: Request, body: MigrateBody,
                 kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands(), asked=body.model,
                 precision=body.precision,  # compare's serving targets, compare's field names
                 targets=ServingTargets(body.requests_per_s, body.tpot_s, body.ttft_s, body.input, body.output),
-                libraries=libraries, gpus=body.gpus), c)
+                libraries=libraries, gpus=body.gpus, parallel_weeks=body.parallel_weeks), c)
         except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
             if e.field == "gpu":
                 raise as_field(e, "to_gpu" if e.name == body.to_gpu else "from_gpu") from None
