@@ -49,7 +49,7 @@ class OfferFacts(Shape):
     provider: str
     provider_i18n: MessageJson | None = Field(None, description="provider as a message (id, params): the catalog's "
                                               "Chinese name (provider_zh) in Chinese")
-    kind: str = Field(description="listing, index or reference")
+    kind: str = Field(description="listing, index, reference or contract (the buyer's own imported price)")
     region: str
     international: bool
     scope: str = Field(description="what is rented, in words (1 card, 8-card node, …)")
@@ -57,6 +57,8 @@ class OfferFacts(Shape):
     date: str
     url: str | None
     source: str
+    second_hand: bool = Field(False, description="the price was read through a third party (a scraper's files, a "
+                              "user's notes, an index): 'quoted via a third party', zh 转引")
     stale: str | None = Field(description="a warning when the price is older than 12 months, else null")
     stale_i18n: MessageJson | None = Field(None, description="stale as a message (id, params), else null")
 
@@ -552,6 +554,9 @@ class ImportResultJson(Shape):
     new_offers: int
     new_sources: int
     import_id: int | None = Field(description="what a rollback takes; null when nothing was new")
+    stale: int = Field(0, description="rows dated more than 12 months ago (written: answers warn about them)")
+    stale_warning: str | None = Field(None, description="one line naming how many and the oldest, else null")
+    stale_warning_i18n: MessageJson | None = Field(None, description="stale_warning as a message (id, params)")
 
 
 class RollbackJson(Shape):

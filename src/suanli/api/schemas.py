@@ -20,8 +20,9 @@ _Names = tuple[Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)], .
 # the same region filter and offer kinds as POST /api/plan (`PlanRequest`), issue 11
 Region = Annotated[Literal["any", "cn", "international"],
                    Field(description="cn: only offers from Chinese platforms (default); any; international: only the others")]
-OfferKinds = Annotated[tuple[Literal["listing", "index", "reference"], ...],
-                       Field(min_length=1, max_length=3, description="which prices to use: rentable listings by default")]
+OfferKinds = Annotated[tuple[Literal["listing", "index", "reference", "contract"], ...],
+                       Field(min_length=1, max_length=4, description="which prices to use: rentable listings by default "
+                             "(listing takes imported contract prices too)")]
 
 
 def _accepts(annotation: Any) -> set[type]:

@@ -240,11 +240,12 @@ def load_files(paths: Iterable[Path]) -> Catalog:
             if missing:
                 raise DataFileError(origin[("models", m_.id)], m_.id, missing[0], Message("err.required_for_an_llm"))
     stacks: tuple[SoftwareStack, ...] = tuple(merged["stacks"])
+    from suanli.catalog.offers import mark_second_hand  # the one second-hand rule (imports apply it too)
 
     return Catalog(
         sources=sources,
         accelerators=tuple(merged["accelerators"]),
-        offers=tuple(merged["offers"]),
+        offers=tuple(mark_second_hand(merged["offers"], sources)),
         purchases=tuple(merged["purchases"]),
         models=tuple(merged["models"]),
         stacks=stacks,
@@ -354,7 +355,7 @@ def _packaged_key() -> str:
     h = hashlib.sha256()
     code = Path(__file__).resolve().parent
     for p in [*sorted(DATA_DIR.glob("*.yaml")), MEASURED_MATMUL, code / "load.py", code / "schema.py",
-              code / "peaks.py"]:
+              code / "peaks.py", code / "offers.py"]:
         h.update(p.name.encode())
         h.update(p.read_bytes() if p.is_file() else b"-")
     return h.hexdigest()[:20]

@@ -6,7 +6,8 @@ Every command that prices something filters the catalog's offers through `usable
 same region and kinds the same way. Regions: `cn` (Chinese platforms; an offer without a region or with a
 region starting `cn`/`china`), `international` (every other region) or `any`. Kinds: `listing` (a rentable
 product on a named platform, with its URL and date), `index` (a market index or survey), `reference` (an
-accounting assumption, a press figure).
+accounting assumption, a press figure), `contract` (a buyer's own quote or negotiated price: rentable by that buyer,
+so every request that takes listings takes it too, `RENTABLE_KINDS`; never part of a plausibility band).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = [
     "DEFAULT_STALE_MONTHS",
     "PLAUSIBLE_FACTOR",
     "REGIONS",
+    "RENTABLE_KINDS",
     "Band",
     "can_rent",
     "can_span_nodes",
@@ -38,7 +40,9 @@ __all__ = [
     "card_hour_price",
     "filter_catalog",
     "is_international",
+    "is_second_hand",
     "is_stale",
+    "mark_second_hand",
     "max_cards",
     "multi_node_gap",
     "network_label",
@@ -64,6 +68,9 @@ __all__ = [
 REGIONS = ("cn", "any", "international")
 DEFAULT_REGION = "cn"
 DEFAULT_KINDS: tuple[str, ...] = ("listing",)
+#: kinds a buyer can rent at the price shown: a public listing, or the buyer's own contract price. A request for
+#: listings (the default) takes contract prices too; `--offer-kinds contract` takes them alone
+RENTABLE_KINDS: tuple[str, ...] = ("listing", "contract")
 DEFAULT_STALE_MONTHS = 12.0
 PLAUSIBLE_FACTOR = 5.0  # a new price must lie within 1/5× … 5× the device's median per card-hour
 
@@ -83,7 +90,8 @@ def parse_region(region: str | None) -> str:
 
 
 def parse_kinds(kinds: str | Iterable[str] | None) -> tuple[str, ...]:
-    """`listing` (default), or a comma-separated / repeated choice of listing, index, reference; `all` = all three."""
+    """`listing` (default), or a comma-separated / repeated choice of listing, index, reference, contract; `all` =
+    all four. A choice with `listing` takes contract prices too (`usable_offers`)."""
     if kinds is None:
         return DEFAULT_KINDS
     items = [k for part in ([kinds] if isinstance(kinds, str) else kinds) for k in str(part).split(",")]
@@ -104,10 +112,11 @@ def parse_kinds(kinds: str | Iterable[str] | None) -> tuple[str, ...]:
 
 def usable_offers(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[str] = DEFAULT_KINDS,
                   billing: str | None = None, device: str | None = None) -> tuple[Offer, ...]:
-    """The offers a job may be priced from: in `region` (cn, any, international), of one of `kinds`, with
-    `billing` unit (None or `any`: every unit) and for `device` (None: every device)."""
+    """The offers a job may be priced from: in `region` (cn, any, international), of one of `kinds` (`listing`
+    takes `contract` too: a buyer's own price is rentable as a listing is), with `billing` unit (None or `any`: every
+    unit) and for `device` (None: every device)."""
     region = parse_region(region)
-    kinds = tuple(kinds)
+    kinds = tuple(kinds) + (("contract",) if "listing" in kinds else ())
     return tuple(
         o for o in cat.offers
         if o.kind in kinds
@@ -232,14 +241,32 @@ def card_hour_price(offer: Offer) -> float:
 
 
 def is_second_hand(offer: Offer) -> bool:
-    """The offer's note says its price is quoted second-hand (a user's notes quoting the platform, not its page)."""
-    return "second-hand" in (offer.note or "").lower()
+    """The offer's price was read through a third party (`Offer.second_hand`, set by `mark_second_hand`)."""
+    return offer.second_hand
+
+
+def mark_second_hand(offers: Iterable[Offer], sources: Any) -> list[Offer]:
+    """The one second-hand rule: an offer whose source, or a source of one of its prices, is a third party's
+    (`Source.third_party`: a scraper's files, a user's notes, an index, a post quoting the platform) is
+    `second_hand`, shown "quoted via a third party" (zh 转引) wherever it is named. `sources`: id → Source. Applied when
+    the catalog loads and to every imported row; an offer already marked stays marked."""
+    def third(sid: str) -> bool:
+        src = sources.get(sid)
+        return bool(src is not None and getattr(src, "third_party", False))
+
+    out: list[Offer] = []
+    for o in offers:
+        sids = {o.source, *(v.source for v in o.price_cny.values),
+                *((v.source for v in o.price_cny_max.values) if o.price_cny_max else ())}
+        out.append(o.model_copy(update={"second_hand": True}) if not o.second_hand and any(map(third, sids)) else o)
+    return out
 
 
 def rent_message(offer: Offer) -> Message:
     """Where a price rents from, the one formatter plans and `rent-vs-buy` share (buyer review 2026-12-01):
-    'AutoDL, ¥8.88 per card-hour (listing, 2026-08-13, second-hand)': provider, price per card per billing
-    unit, kind, date, and 'second-hand' where the offer's note says so."""
+    'AutoDL, ¥8.88 per card-hour (listing, 2026-08-13, quoted via a third party)': provider, price per card per
+    billing unit, kind, date, and 'quoted via a third party' (zh 转引) where the offer is second-hand
+    (`mark_second_hand`)."""
     provider: str | dict[str, str] = {"en": offer.provider, "zh": offer.provider_zh} if offer.provider_zh else offer.provider
     return Message("offer.rent", provider=provider, price=offer.price_cny.value / offer.cards,
                    unit=Message(f"billing_unit.{offer.billing_unit}"), kind=Message(f"price_kind.{offer.kind}"),
@@ -346,9 +373,11 @@ class Band:
 def plausibility_band(offers: Iterable[Offer], device: str, billing_unit: str | None = None,
                       factor: float = PLAUSIBLE_FACTOR) -> Band | None:
     """The band a new price of `device` must fall in: 1/factor× to factor× the median CNY per card-hour of the
-    device's listings with the same billing unit; else of its listings in any unit; else of all its offers
-    (index and reference figures too). None when the device has no price at all (nothing to compare with)."""
-    mine = [o for o in offers if o.device == device]
+    device's listings with the same billing unit; else of its listings in any unit; else of all its published offers
+    (index and reference figures too). A `contract` price (a buyer's own, not public) is never in it, so one buyer's
+    imported prices do not move the band their next import is checked against. None when the device has no
+    published price at all (nothing to compare with)."""
+    mine = [o for o in offers if o.device == device and o.kind != "contract"]
     tiers = (
         ([o for o in mine if o.kind == "listing" and o.billing_unit == billing_unit], billing_unit, "listings"),
         ([o for o in mine if o.kind == "listing"], None, "listings"),
@@ -386,7 +415,7 @@ def assumed_variant(cat: Catalog, device: Accelerator) -> Accelerator | None:
 
 #: Offer fields that only describe where a price came from: the planner never reads them to choose or price an offer
 _DESCRIPTIVE_FIELDS = frozenset({"id", "price_cny", "price_cny_max", "date", "url", "source", "note", "provider",
-                                 "provider_zh", "note_zh"})
+                                 "provider_zh", "note_zh", "second_hand"})
 
 
 def planning_offers(cat: Catalog) -> Catalog:

@@ -96,6 +96,11 @@ class Source(_Strict):
     url: str | None = None
     date: str | None = Field(None, description="published or accessed, YYYY[-MM[-DD]]")
     note: str | None = None
+    third_party: bool = Field(
+        False, description="the source quotes prices of providers other than its own publisher (a scraper's files, "
+        "a user's notes, a price index, a dataset, a post or article quoting platforms): every offer priced from it "
+        "is second-hand (`Offer.second_hand`)"
+    )
 
     _v_date = field_validator("date", mode="before")(_check_date)
 
@@ -253,12 +258,12 @@ class Accelerator(_Strict):
 BillingUnit = Literal["second", "minute", "hour", "day", "week", "month", "year"]
 
 
-OfferKind = Literal["listing", "index", "reference"]
+OfferKind = Literal["listing", "index", "reference", "contract"]
 InstanceType = Literal["bare-metal", "container", "vm", "unknown"]
 OfferScope = Literal["card", "node", "cluster"]
 # efa: AWS Elastic Fabric Adapter, an RDMA fabric NCCL uses through the aws-ofi-nccl plugin (libfabric)
 InterNodeNetwork = Literal["none", "roce", "infiniband", "efa"]
-OFFER_KINDS: tuple[str, ...] = ("listing", "index", "reference")
+OFFER_KINDS: tuple[str, ...] = ("listing", "index", "reference", "contract")
 
 
 class OfferAssumption(_Strict):
@@ -274,7 +279,9 @@ class Offer(_Strict):
     """A rental price. `price_cny` is for the whole instance (`cards` cards) for one `billing_unit`.
 
     `kind` says what the price is: a `listing` (a rentable product on a named platform, with its URL and date),
-    an `index` (a market index or survey) or a `reference` (an accounting assumption, a press figure). `scope`
+    an `index` (a market index or survey), a `reference` (an accounting assumption, a press figure) or a
+    `contract` (a buyer's own quote or negotiated price, not public: rentable by that buyer, so priced wherever
+    listings are, never part of a plausibility band; `suanli offers import` rows default to it). `scope`
     says what is rented: cards in a shared machine (`card`), a whole node (`node`) or several nodes with a
     fabric (`cluster`); only node and cluster offers with an `inter_node_network` span nodes
     (`suanli.catalog.offers.can_span_nodes`)."""
@@ -288,7 +295,7 @@ class Offer(_Strict):
     price_cny_max: FloatField | None = Field(None, description="upper end where the source gives a range")
     min_units: int = Field(1, ge=1, description="minimum rental, in billing units")
     whole_machine_only: bool = False
-    kind: OfferKind = Field("listing", description="listing, index or reference")
+    kind: OfferKind = Field("listing", description="listing, index, reference or contract (a buyer's own price)")
     instance: InstanceType = Field("unknown", description="bare-metal, container, vm, unknown")
     scope: OfferScope = Field("card", description="card, node or cluster")
     intra_node_link: Interconnect | None = Field(None, description="card-to-card link inside the instance")
@@ -313,6 +320,12 @@ class Offer(_Strict):
     )
     stock: int | None = Field(None, ge=0, description="cards in stock where the platform publishes it")
     url: str | None = Field(None, description="the listing's page")
+    second_hand: bool = Field(
+        False, description="the price was read through a third party (its source, or a price's, is `third_party`: "
+        "a scraper's files, a user's notes, an index, a post quoting the platform), not from the provider's own page "
+        "or quote; set by the one rule `catalog.offers.mark_second_hand` when the catalog loads and on import, and "
+        "shown 'quoted via a third party' (zh 转引)"
+    )
     region: str | None = None
     date: str
     source: str

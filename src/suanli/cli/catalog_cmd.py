@@ -182,7 +182,7 @@ def register(app: typer.Typer) -> None:
         provider: Annotated[str | None, typer.Option(help="provider name (substring, case-insensitive)")] = None,
         billing_unit: Annotated[str | None, typer.Option(help="second, minute, hour, day, week, month, year")] = None,
         region: Annotated[str, typer.Option(help="cn, any, international (default: any, to list everything)")] = "any",
-        offer_kinds: Annotated[str, typer.Option("--offer-kinds", help="listing, index, reference (comma-separated) or all")] = "all",
+        offer_kinds: Annotated[str, typer.Option("--offer-kinds", help="listing, index, reference, contract (comma-separated) or all; listing takes your imported contract prices too")] = "all",
         stale: Annotated[bool, typer.Option("--stale", help="only prices older than --stale-months")] = False,
         stale_months: Annotated[float, typer.Option(help="age in months after which a price is stale")] = 12.0,
         limit: Annotated[int, typer.Option(help="rows to show (0: all)")] = 50,

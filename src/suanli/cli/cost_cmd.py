@@ -30,7 +30,7 @@ __all__ = ["SCENARIOS_PATH", "register"]
 SCENARIOS_PATH = Path(__file__).resolve().parent.parent / "data" / "scenarios.yaml"
 
 RegionOpt = Annotated[str, typer.Option("--region", help="offers from: cn (Chinese platforms), any, international")]
-KindsOpt = Annotated[str, typer.Option("--offer-kinds", help="listing, index, reference (comma-separated) or all")]
+KindsOpt = Annotated[str, typer.Option("--offer-kinds", help="listing, index, reference, contract (comma-separated) or all; listing takes your imported contract prices too")]
 
 
 def _basis(region: str, offer_kinds: str) -> tuple[str, tuple[str, ...]]:
@@ -81,7 +81,8 @@ def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] |
         seen: dict[str, dict[str, Any]] = {f["offer"]: f for f in used}
         line += tr("cli.prices.used", offers=tr("cli.prices.sep").join(
             tr("cli.prices.offer_intl" if f["international"] else "cli.prices.offer", offer=f["offer"],
-               provider=_provider(f["offer"], f["provider"]), price_kind=f["kind"], date=f["date"])
+               provider=_provider(f["offer"], f["provider"]), price_kind=f["kind"], date=f["date"],
+               second_hand=tr("offer.second_hand") if f.get("second_hand") else "")
             for f in seen.values()))
     echo(f"[dim]{line}[/dim]")
     for f in {f["offer"]: f for f in used}.values():

@@ -269,7 +269,7 @@ def register(app: typer.Typer) -> None:
         gpus: Annotated[int | None, typer.Option("--gpus", help="use exactly this many cards (replaces --max-gpus): the layout, time and cost on N cards")] = None,
         billing: Annotated[str | None, typer.Option(help="any, hour, day, week, month")] = None,
         region: Annotated[str | None, typer.Option(help="cn (Chinese platforms, default), any, international")] = None,
-        offer_kinds: Annotated[str | None, typer.Option(help="listing (default), index, reference or all; comma-separated")] = None,
+        offer_kinds: Annotated[str | None, typer.Option(help="listing (default; takes your imported contract prices too), index, reference, contract or all; comma-separated")] = None,
         stale_months: Annotated[float | None, typer.Option(help="a price older than this is used only where no fresher offer of the device can rent the configuration (default 12)")] = None,
         framework: Annotated[str | None, typer.Option(help=_framework_help())] = None,
         tp: Annotated[int | None, typer.Option(help="pin tensor parallel size")] = None,

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.output import col_headers, console, emit_json, emit_rows, tr
+from suanli.cli.output import col_headers, console, emit_json, emit_rows, label, say_json, tr
 
 __all__ = ["db_app", "import_offers_cmd", "register", "show_saved_plan"]
 
@@ -15,14 +15,15 @@ db_app = typer.Typer(no_args_is_help=True, help="The local database (SQLite by d
 
 
 def import_offers_cmd(
-    file: Annotated[str, typer.Argument(help="CSV or YAML offers file (columns/fields as in the catalog's offers)")],
+    file: Annotated[str, typer.Argument(help="CSV, YAML or JSON offers file (columns/fields as in the catalog's offers)")],
     force: Annotated[bool, typer.Option("--force", help="accept prices outside the device's plausibility band")] = False,
     json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Import rental offers: every row is validated first, then all are written in one transaction or none.
     Prices are added to the history (never overwritten); importing the same file twice changes nothing.
     A price outside 1/5×–5× its device's median per card-hour is refused unless --force; the import id it prints
-    is what `suanli offers rollback` takes."""
+    is what `suanli offers rollback` takes. A row without `kind` is your contract price (a quote or negotiated price:
+    priced as listings are, never in the band); a `listing` row needs its `url`; rows over 12 months old are warned."""
     from suanli.store import open_store
 
     r = open_store().import_offers(file, via="cli", force=force)
@@ -33,6 +34,9 @@ def import_offers_cmd(
                      unchanged=r["unchanged"], new_offers=r["new_offers"], new_sources=r["new_sources"],
                      rollback=tr("cli.import.id", id=r["import_id"]) if r.get("import_id") else ""),
                   highlight=False)
+    if r.get("stale_warning"):  # rows older than 12 months: written, warned as answers warn
+        console.print(f"[yellow]{label('cli.label.warning')}[/]{say_json(r.get('stale_warning_i18n'), r['stale_warning'])}",
+                      highlight=False)
 
 
 @db_app.command("upgrade")

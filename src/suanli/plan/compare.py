@@ -49,14 +49,15 @@ def pricing_basis(region: str, kinds: Kinds) -> dict[str, Any]:
 
 
 def offer_facts(o: Offer, today: dt.date | None = None, stale_months: float = offer_q.DEFAULT_STALE_MONTHS) -> dict[str, Any]:
-    """The offer as an answer cites it: id, provider, kind, region (international marked), scope, date, and the
-    staleness warning when its price is older than `stale_months`."""
+    """The offer as an answer cites it: id, provider, kind, region (international marked), scope, date, whether it
+    was read through a third party (`second_hand`), and the staleness warning when its price is older than `stale_months`."""
     return {
         "offer": o.id, "provider": o.provider, "kind": o.kind, "region": o.region or "cn",
         # the provider in the answer's language (the catalog's provider_zh in Chinese: `i18n.localize`)
         "provider_i18n": Message("offer.provider", provider=both(o.provider, o.provider_zh)).to_json(),
         "international": offer_q.is_international(o.region), "scope": offer_q.scope_label(o),
         "scope_i18n": offer_q.scope_message(o).to_json(), "date": o.date, "url": o.url, "source": o.source,
+        "second_hand": offer_q.is_second_hand(o),  # read through a third party: "quoted via a third party" (转引)
         "stale": offer_q.stale_warning(o, today or dt.date.today(), stale_months),
         "stale_i18n": _json(offer_q.stale_message(o, today or dt.date.today(), stale_months)),
     }

@@ -80,8 +80,9 @@ class PlanRequest(BaseModel):
     region: Literal["any", "cn", "international"] = Field(
         "cn", description="cn: only offers from Chinese platforms (default); international: only the others"
     )
-    offer_kinds: tuple[Literal["listing", "index", "reference"], ...] = Field(
-        ("listing",), min_length=1, description="which prices to plan with: rentable listings by default"
+    offer_kinds: tuple[Literal["listing", "index", "reference", "contract"], ...] = Field(
+        ("listing",), min_length=1, description="which prices to plan with: rentable listings by default (listing "
+        "takes the buyer's imported contract prices too: rentable by that buyer)"
     )
     stale_months: float = Field(
         DEFAULT_STALE_MONTHS, gt=0, le=1200, description="a price older than this many months is stale: it prices a "

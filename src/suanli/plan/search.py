@@ -46,7 +46,7 @@ from suanli.estimate.capability import (
 )
 from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
                                       moe_evidence_message, moe_stack_band, pooled_bias, stack_band)
-from suanli.catalog.offers import assumed_variant, rent_message, variants_of
+from suanli.catalog.offers import RENTABLE_KINDS, assumed_variant, rent_message, variants_of
 from suanli.plan.quality import (next_precision_up, offers_range, quantization_warnings, scheme_name,
                                  unvalidated_label)
 from suanli.estimate.capability import (
@@ -2233,7 +2233,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if is_stale(offer, today, req.stale_months):  # no fresh offer of the device could rent this configuration
         warnings.append(Message("plan.warn.stale", offer=offer.id, provider=offer.provider, date=offer.date,
                                 months=offer_age_months(offer, today), limit=req.stale_months))
-    if offer.kind != "listing":
+    if offer.kind not in RENTABLE_KINDS:  # a listing, or the buyer's own contract price: rentable as priced
         warnings.append(Message("plan.warn.not_listing", kind=Message(f"offer_kind.{offer.kind}"), source=offer.source))
     for assumed in offer.assumed:  # an offer field the catalog read by assumption (Offer.assumed): the plan rests on it
         warnings.append(Message("plan.warn.offer_assumed", offer=offer.id, field=assumed.field,
@@ -2886,6 +2886,12 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> Message | None:
     return joined if alt is None else Message("relax.pins_or_use", pins=joined, alt=alt)
 
 
+def _kinds_taken(kinds: Sequence[str]) -> tuple[str, ...]:
+    """The kinds a request prices from: listing takes contract prices too (`offers.usable_offers`), so a tip never
+    suggests adding what is already in."""
+    return (*kinds, *(("contract",) if "listing" in kinds else ()))
+
+
 def _wider_offers(req: PlanRequest, cat: Catalog | None = None, helps: Any = None) -> Message | str:
     """The offers a nothing-fits tip may suggest including: other regions (region not `any`) and the offer kinds the
     request leaves out; "" when it already includes every region and kind. With `helps` (an offer → whether it
@@ -2896,7 +2902,7 @@ def _wider_offers(req: PlanRequest, cat: Catalog | None = None, helps: Any = Non
     parts: list[Message] = []
     if req.region != "any" and useful("any", req.offer_kinds):
         parts.append(Message("relax.wider.region", field="region"))
-    extra = [k for k in OFFER_KINDS if k not in req.offer_kinds and useful(req.region, (k,))]
+    extra = [k for k in OFFER_KINDS if k not in _kinds_taken(req.offer_kinds) and useful(req.region, (k,))]
     if extra:
         parts.append(Message("relax.wider.kinds", field="offer_kinds",
                              kinds={lg: ("、" if lg == "zh" else " and ").join(t(f"price_kind.{k}", lg) for k in extra)
@@ -2992,7 +2998,7 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         # filter names the kinds those devices do have rows of in the region (an H20 has index rows, no reference)
         ids = {d.acc.id for d in allowed}
         there = {o.kind for o in usable_offers(cat, req.region, OFFER_KINDS) if o.device in ids} if cat else set()
-        extra = [k for k in OFFER_KINDS if k in there and k not in req.offer_kinds]
+        extra = [k for k in OFFER_KINDS if k in there and k not in _kinds_taken(req.offer_kinds)]
         wider = ",".join([*req.offer_kinds, *extra]) if extra else ""
         kinds = req.offer_kinds[0] if len(req.offer_kinds) == 1 else "/".join(req.offer_kinds)
         which = "relax.no_price" if wider else "relax.no_price_region" if req.region != "any" else "relax.no_price_any"

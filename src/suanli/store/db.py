@@ -36,6 +36,7 @@ from suanli.store.importer import (
     identity_change,
     offer_fingerprint,
     parse_offers,
+    stale_note,
 )
 from suanli.store.models import (
     BenchResultRow,
@@ -74,7 +75,8 @@ def catalog_data_sha256(data_dir: Path = DATA_DIR) -> str:
 
 
 class ImportResult(dict[str, Any]):
-    """{"file", "format", "rows", "new_prices", "unchanged", "new_offers", "new_sources", "import_id"}."""
+    """{"file", "format", "rows", "new_prices", "unchanged", "new_offers", "new_sources", "import_id", "stale",
+    "stale_warning", "stale_warning_i18n"}: `stale` rows older than 12 months, and the one line saying so."""
 
 
 def _make_engine(url: str) -> Engine:
@@ -317,7 +319,8 @@ class Store:
         have = {r.id: r for r in s.scalars(select(SourceRow).where(SourceRow.id.in_([x.id for x in sources])))}
         n = 0
         for src in sources:
-            d = src.model_dump(mode="json")
+            # third_party is read from the packaged files and carried by each offer it marks (Offer.second_hand)
+            d = src.model_dump(mode="json", exclude={"third_party"})
             if src.id not in have:
                 s.add(SourceRow(**d, origin=origin))
                 n += 1
@@ -418,7 +421,7 @@ class Store:
                 errors.append(RowError(line, e.field, str(e).removeprefix(f"{e.field}: ")))
         for src in parsed.new_sources:
             try:
-                check_row(SourceRow, src.model_dump(mode="json"), where="source ")
+                check_row(SourceRow, src.model_dump(mode="json", exclude={"third_party"}), where="source ")
             except InputError as e:
                 errors.append(RowError(None, e.field, str(e).removeprefix(f"{e.field}: ")))
         if errors:
@@ -468,9 +471,13 @@ class Store:
             else:
                 imp.new_prices = new_prices
                 import_id = imp.id
+        stale = stale_note(parsed.offers)  # warned as answers warn (the rows are written: history, not errors)
         return ImportResult(file=parsed.filename, format=parsed.format, rows=len(parsed.offers),
                             new_prices=new_prices, unchanged=len(parsed.offers) - new_prices,
-                            new_offers=new_offers, new_sources=n_src, import_id=import_id)
+                            new_offers=new_offers, new_sources=n_src, import_id=import_id,
+                            stale=int(stale.params["n"]) if stale is not None else 0,
+                            stale_warning=stale.render("en") if stale is not None else None,
+                            stale_warning_i18n=stale.to_json() if stale is not None else None)
 
     def add_price(self, offer_id: str, price_cny: float, date: str, source: str, *,
                   price_cny_max: float | None = None, note: str | None = None, via: str = "api") -> ImportResult:

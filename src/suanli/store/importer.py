@@ -6,7 +6,12 @@ billing_unit, price_cny, date, source` are required). `price_cny` is the price o
 price-list source titled by the optional `source_title` column (else "imported from FILE").
 
 YAML: the catalog's own format — a mapping with an `offers:` list (and optionally `sources:`), or a bare
-list of offers; `price_cny` may be a plain number (it then takes the row's source and date).
+list of offers; `price_cny` may be a plain number (it then takes the row's source and date). JSON is read as YAML.
+
+`kind`: a row without one is `contract` (`IMPORT_KIND`: the buyer's own quote or negotiated price, rentable by
+that buyer, never part of a plausibility band); a row claiming `listing` (a public price) needs its page, a `url` or
+a source with one, as the catalog's listings do. A row whose source is a third party's (`Source.third_party`) is
+second-hand (`catalog.offers.mark_second_hand`, the rule the catalog's own offers follow).
 
 Every error names the file, the line and the field; all rows are checked and the first errors reported.
 """
@@ -35,6 +40,7 @@ from suanli.i18n import Message
 
 __all__ = [
     "CSV_COLUMNS",
+    "IMPORT_KIND",
     "MAX_ROWS",
     "OfferImportError",
     "ParsedImport",
@@ -43,16 +49,21 @@ __all__ = [
     "identity_change",
     "offer_fingerprint",
     "parse_offers",
+    "stale_note",
 ]
 
 CSV_COLUMNS = (
     "id", "provider", "device", "cards", "billing_unit", "price_cny", "price_cny_max", "min_units",
     "whole_machine_only", "kind", "instance", "scope", "intra_node_link", "inter_node_network",
     "inter_node_gbit_per_s", "public_network_mbit_per_s", "max_cards_per_order", "stock", "url", "region", "date", "source", "note",
-    "source_title", "source_url",
+    "source_title", "source_url", "second_hand",
 )
 CSV_REQUIRED = ("id", "provider", "device", "cards", "billing_unit", "price_cny", "date", "source")
 MAX_ROWS = 100_000
+#: the kind of an imported row that names none: a buyer's own price list holds quotes and negotiated prices, not
+#: public listings (a row claiming `listing` must give its page, as the catalog's listings do)
+IMPORT_KIND = "contract"
+_LEGACY_INSTANCE = ("bare-metal", "container", "vm", "unknown")  # `kind` before issue 11 (Offer._legacy_kind)
 MAX_REPORTED = 20
 
 
@@ -138,6 +149,21 @@ def offer_fingerprint(o: Offer) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def stale_note(offers: Sequence[Offer], today: dt.date | None = None) -> Message | None:
+    """One line when rows of an import are older than the staleness threshold (`catalog.offers.is_stale`, the rule
+    answers warn by, on `views.dates.as_of`: SUANLI_TODAY or today): how many, and the oldest with its date and age.
+    None when every row is fresh. The import still writes them: an old price is history, not an error."""
+    from suanli.catalog.offers import DEFAULT_STALE_MONTHS, offer_age_months, stale_offers
+    from suanli.views.dates import as_of
+
+    day = today or as_of()
+    old = stale_offers(offers, day, DEFAULT_STALE_MONTHS)
+    if not old:
+        return None
+    return Message("import.warn.stale", n=len(old), months=DEFAULT_STALE_MONTHS, offer=old[0].id,
+                   date=str(old[0].date), age=offer_age_months(old[0], day))
+
+
 def _format_error(path: str, message: Any) -> OfferImportError:
     """An upload of an unknown file type: the import's own error (422 in the API), not a packaged-data fault
     (a bare DataFileError, 500)."""
@@ -150,8 +176,8 @@ def _fmt(filename: str, fmt: str | None) -> str:
         f = fmt.lower().lstrip(".")
     else:
         f = PurePath(filename).suffix.lower().lstrip(".")
-    if f in ("yml", "yaml"):
-        return "yaml"
+    if f in ("yml", "yaml", "json"):
+        return "yaml"  # JSON is YAML
     if f in ("csv", "tsv"):
         return f
     raise _format_error(filename, Message("err.unknown_file_type_use_csv_yaml", v=f or '(none)'))
@@ -299,6 +325,13 @@ def _source_numbers(raw: dict[str, Any]) -> None:
 IDENTITY_FIELDS = ("device", "provider", "cards", "billing_unit")
 
 
+def _source_url(sid: str, cat: Catalog, new_sources: dict[str, Source],
+                titles: dict[str, tuple[str | None, str | None]]) -> str | None:
+    """The URL of a row's source: the catalog's, the file's `sources:` or the CSV's `source_url` column."""
+    src = cat.sources.get(sid) or new_sources.get(sid)
+    return (src.url if src is not None else None) or titles.get(sid, (None, None))[1]
+
+
 def identity_change(have: Offer | dict[str, Any], new: Offer) -> tuple[str, str] | None:
     """(field, message) when `new` carries an existing offer id with another device, provider, card count or
     billing unit (what the id names: a later row may change the price, not the offer), else None."""
@@ -326,7 +359,7 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
     catalog's): the prices a new one is compared with — a row whose CNY per card-hour lies outside its device's
     plausibility band (`catalog.offers.plausibility_band`, 1/5× to 5× the median) is an error unless `force`.
     The same offer id twice in one file is an error."""
-    from suanli.catalog.offers import PLAUSIBLE_FACTOR, card_hour_price, plausibility_band
+    from suanli.catalog.offers import PLAUSIBLE_FACTOR, card_hour_price, mark_second_hand, plausibility_band
     from suanli.errors import validation_message
 
     refs = list(cat.offers if reference_offers is None else reference_offers)
@@ -386,6 +419,10 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
         strict = [] if f in ("csv", "tsv") else [k for k in _BOOL_FIELDS if isinstance(raw.get(k), str | int | float)
                                                  and not isinstance(raw[k], bool)]
         errors.extend(_row(line, k, "import.err.bool_strict", value=echoed(raw[k])) for k in strict)
+        if raw.get("kind") in _LEGACY_INSTANCE:  # an old file's instance type in `kind`: the kind is not given
+            raw = {**raw, "instance": raw.get("instance") or raw["kind"], "kind": IMPORT_KIND}
+        elif raw.get("kind") is None:
+            raw = {**raw, "kind": IMPORT_KIND}
         try:  # the rest of the row is checked too: every problem in one report
             o = Offer.model_validate({k: v for k, v in raw.items() if k not in strict})
         except ValidationError as e:
@@ -405,6 +442,10 @@ def parse_offers(data: bytes | str, filename: str, cat: Catalog, known_sources: 
         if o.date > dt.date.today().isoformat():
             errors.append(_row(line, "date", "import.err.future", date=o.date))
             continue
+        if o.kind == "listing" and not (o.url or _source_url(o.source, cat, new_sources, titles)):
+            errors.append(_row(line, "url", "import.err.listing_url"))  # a public price names its page
+            continue
+        o = mark_second_hand([o], {**cat.sources, **new_sources})[0]
         if o.id in seen_rows:
             errors.append(_row(line, "id", "import.err.twice", id=repr(o.id), other=seen_rows[o.id]))
             continue

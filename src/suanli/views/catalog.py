@@ -371,6 +371,7 @@ def offer_row(o: Offer, today: dt.date | None = None, stale_months: float = offe
         "age_months": round(age, 1),
         "stale": offer_q.is_stale(o, today, stale_months),  # the one freshness rule
         "source": o.source,
+        "second_hand": offer_q.is_second_hand(o),  # read through a third party (the one rule: mark_second_hand)
     }
 
 

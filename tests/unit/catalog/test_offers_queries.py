@@ -112,7 +112,7 @@ def test_parse_kinds() -> None:
     assert q.parse_kinds(None) == ("listing",)
     assert q.parse_kinds("listing,reference") == ("listing", "reference")
     assert q.parse_kinds(["index", "listing", "index"]) == ("index", "listing")
-    assert q.parse_kinds("all") == ("listing", "index", "reference")
+    assert q.parse_kinds("all") == ("listing", "index", "reference", "contract")
     with pytest.raises(InputError, match="offer-kinds.*'guess' is not one of listing, index, reference"):
         q.parse_kinds("listing,guess")
 

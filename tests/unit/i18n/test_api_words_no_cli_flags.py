@@ -155,6 +155,6 @@ def test_plan_needs_llm_on_the_page_names_its_tabs() -> None:
 def test_h20_note_on_the_page_names_the_prices_option() -> None:
     note = "an index (pass --offer-kinds listing,index)"
     assert render(Message("price.none_note", note=note), "en", "web") == \
-        " — an index (set “Prices” to “All: listings, indexes, references”)"
+        " — an index (set “Prices” to “All: listings, contract prices, indexes, references”)"
     zh = render(Message("price.none_note", note="属指数：可用 --offer-kinds listing,index 纳入"), "zh", "web")
-    assert "“报价类型”选“全部：挂牌价、市场指数、参考价”" in zh
+    assert "“报价类型”选“全部：挂牌价、合同价、市场指数、参考价”" in zh

@@ -28,7 +28,7 @@ _WORD = re.compile(r"[A-Za-z]{4,}")
 _ALLOWED = _NAMES | {"Qwen", "Instruct", "Huawei", "Ascend", "NVIDIA", "GeForce", "inference", "lora", "qlora", "full",
                      "pretrain", "true", "false", "auto", "diffusion", "Bearer", "TOKEN", "Authorization", "stable",
                      "base", "stabilityai", "sdxl", "json", "Token", "domestic", "foreign", "international",
-                     "listing", "index", "reference"}  # allowed values named as the input takes them
+                     "listing", "index", "reference", "contract"}  # allowed values named as the input takes them
 
 
 def english_words(text: str) -> list[str]:
@@ -250,8 +250,9 @@ def test_api_more_refusals_in_chinese(client: Any, method: str, path: str, body:
 
 def test_api_more_refusals_english(client: Any) -> None:
     said = client.get("/api/offers?offer_kinds=foo").json()
-    assert said["error"] == "offer_kinds: 'foo' is not one of listing, index, reference (or all)"
-    assert said["errors"] == [{"field": "offer_kinds", "in": "query", "message": "'foo' is not one of listing, index, reference (or all)"}]
+    assert said["error"] == "offer_kinds: 'foo' is not one of listing, index, reference, contract (or all)"
+    assert said["errors"] == [{"field": "offer_kinds", "in": "query",
+                               "message": "'foo' is not one of listing, index, reference, contract (or all)"}]
     assert client.post("/api/migrate", json={"model": "qwen2.5-7b", "to_gpu": "foo"}).json()["error"].startswith(
         "to_gpu: unknown gpu 'foo'; known: a10, ")  # errors.unknown_name: the known ids when none is close
     assert client.get("/api/plan").json()["error"] == "method GET is not allowed on /api/plan (allowed: POST)"

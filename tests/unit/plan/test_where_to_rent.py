@@ -23,7 +23,7 @@ def test_rent_message_names_provider_price_per_card_unit_kind_date_and_second_ha
     assert render(rent_message(o)) == f"AutoDL, ¥8.88 per card-hour (listing, {o.date}, quoted via a third party)"
     zh = render(rent_message(o), "zh")
     assert "每卡每小时 ¥8.88" in zh and "挂牌" in zh and "转引" in zh
-    first_hand = next(x for x in cat.offers if "second-hand" not in (x.note or "").lower() and x.cards > 1)
+    first_hand = next(x for x in cat.offers if not x.second_hand and x.cards > 1)
     text = render(rent_message(first_hand))
     assert "quoted via" not in text and f"¥{first_hand.price_cny.value / first_hand.cards:,.2f} per card-" in text
 

@@ -197,7 +197,7 @@ def test_reimport_with_defaults_spelled_out_is_a_duplicate(store_url: str, tmp_p
     g = tmp_path / "a.yaml"
     g.write_text("offers:\n- {id: acme-4090, provider: Acme, device: rtx-4090, cards: 1, billing_unit: hour,\n"
                  "   price_cny: 1.99, date: '2026-05-01', source: acme-2026, min_units: 1, whole_machine_only: false,\n"
-                 "   kind: listing, scope: card, inter_node_network: none, stock: null, multi_card_instance: false}\n",
+                 "   kind: contract, scope: card, inter_node_network: none, stock: null, multi_card_instance: false}\n",
                  encoding="utf-8")
     r = st.import_offers(g)
     assert (r["new_prices"], r["unchanged"], r["import_id"]) == (0, 1, None)
@@ -255,9 +255,11 @@ def test_upgrade_from_0002_retires_stale_rows_and_rekeys_fingerprints(store_url:
     assert len(st2.price_history()) == len(base) + 2
     sync = st2.catalog_syncs()[-1]
     assert (sync["added"], sync["changed"], sync["removed"]) == (0, 0, 1)
-    # the user's row, imported before the upgrade, is still a duplicate of itself
+    # the user's row, imported before the upgrade, is still a duplicate of itself (its kind spelled out: an
+    # imported row without one is a contract price since 2026-12, store.importer.IMPORT_KIND)
     f = tmp_path / "again.yaml"
-    f.write_text(json.dumps({"offers": [mine.model_dump(mode="json", exclude_defaults=True)]}), encoding="utf-8")
+    f.write_text(json.dumps({"offers": [{**mine.model_dump(mode="json", exclude_defaults=True), "kind": mine.kind}]}),
+                 encoding="utf-8")
     assert st2.import_offers(f, force=True)["new_prices"] == 0
 
 

@@ -68,8 +68,8 @@ def sources(request: Request) -> list[dict[str, Any]]:
 @router.get("/value", tags=["cost"], response_model=list[ValueRow], response_model_exclude_unset=True)
 def value(request: Request, precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16",
           region: Literal["any", "cn", "international"] = "cn",
-          offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
-                                 Query(min_length=1, max_length=3, description="repeat for several kinds")] = ["listing"],  # noqa: B006
+          offer_kinds: Annotated[list[Literal["listing", "index", "reference", "contract"]],
+                                 Query(min_length=1, max_length=4, description="repeat for several kinds")] = ["listing"],  # noqa: B006
           lang: Annotated[Lang, Depends(request_lang)] = "en") -> list[dict[str, Any]]:
     """Dense TFLOPS per CNY-per-card-hour (the seeds' 每元有效TFLOPS), priced from the offers of `region` (cn by
     default, as POST /api/plan) and `offer_kinds` (listings by default; `?offer_kinds=listing&offer_kinds=index`)."""
@@ -97,8 +97,8 @@ def scenarios() -> list[dict[str, Any]]:
 
 @router.get("/scenarios/{scenario_id}", tags=["scenarios"], response_model=ScenarioAnswer, response_model_exclude_unset=True)
 def scenario(request: Request, scenario_id: _PATH_NAME, region: Literal["any", "cn", "international"] = "cn",
-             offer_kinds: Annotated[list[Literal["listing", "index", "reference"]],
-                                    Query(min_length=1, max_length=3)] = ["listing"],  # noqa: B006
+             offer_kinds: Annotated[list[Literal["listing", "index", "reference", "contract"]],
+                                    Query(min_length=1, max_length=4)] = ["listing"],  # noqa: B006
              lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
     """The seeds' answer beside the planner's; the explanation and the plans' sentences in the request's language
     (`?lang=` or Accept-Language, `i18n.localize`), the messages in `explanation_i18n` and the plans' `*_i18n`."""

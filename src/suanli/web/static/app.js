@@ -63,7 +63,7 @@ async function api(path, body) {
 const esc = s => String(s ?? "").replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));
 const fmt = (v, d = 1) => v == null ? "" : typeof v === "number" ? v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", {maximumFractionDigits: d}) : esc(v);
 // prices: the same region filter and offer kinds as the API (issue 11): cn listings by default
-const KINDS_ALL = ["listing", "index", "reference"];
+const KINDS_ALL = ["listing", "index", "reference", "contract"];
 const kindsOf = sel => $(sel).value === "all" ? KINDS_ALL : ["listing"];
 const isIntl = region => !!region && !/^(cn|china)/i.test(region);
 const intlTag = region => isIntl(region) ? ` <span class="intl" title="${esc(region)}">${t("international")}</span>` : "";
