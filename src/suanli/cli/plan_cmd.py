@@ -278,7 +278,7 @@ def register(app: typer.Typer) -> None:
         ep: Annotated[int | None, typer.Option(help="pin expert parallel size (MoE)")] = None,
         zero: Annotated[int | None, typer.Option(help="pin ZeRO stage 0-3")] = None,
         recompute: Annotated[str | None, typer.Option(help="pin recomputation: none, selective, full")] = None,
-        precision: Annotated[str | None, typer.Option(help="pin precision: bf16, fp8, int8, int4")] = None,
+        precision: Annotated[str | None, typer.Option(help="precisions to search: one or a comma list of bf16, fp8, int8, int4, or any (default: the model's own and 8-bit, no int4)")] = None,
         engine: Annotated[str | None, typer.Option(help="serving engine, e.g. vllm, sglang, lmdeploy, vllm-ascend, mindie")] = None,
         lora_rank: Annotated[int | None, typer.Option(help="LoRA rank (default 16)")] = None,
         lora_targets: Annotated[str | None, typer.Option(help="all-linear (default), attention, q,v")] = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from suanli.catalog.offers import DEFAULT_STALE_MONTHS
 from suanli.errors import InputError, Invalid, echoed, validation_message
@@ -14,7 +14,7 @@ from suanli.units import HOURS_PER_MONTH
 if TYPE_CHECKING:
     from suanli.plan.search import PlanResult
 
-__all__ = ["DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
+__all__ = ["PLAN_PRECISIONS", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
@@ -25,6 +25,8 @@ _SERVING_FIELDS = ("requests_per_s", "concurrent_users", "ttft_s", "tpot_s", "to
 DEFAULT_INPUT_TOKENS = 512
 DEFAULT_OUTPUT_TOKENS = 256
 DEFAULT_LENGTHS = (DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS)
+# the precisions plan searches (search.SERVE_PRECISIONS, in that order); `precision` takes one, a comma list or `any`
+PLAN_PRECISIONS = ("bf16", "fp8", "int8", "int4")
 SLOW_TPOT_S = 1.0  # assumed: a TPOT target over 1 s per token is most likely tokens/s typed as seconds (30 → 1/30 s)
 
 
@@ -96,7 +98,10 @@ class PlanRequest(BaseModel):
     ep: int | None = Field(None, ge=1, le=64)
     zero: int | None = Field(None, ge=0, le=3)
     recompute: Literal["none", "selective", "full"] | None = None
-    precision: Literal["bf16", "fp8", "int8", "int4"] | None = None
+    precision: tuple[Literal["bf16", "fp8", "int8", "int4"], ...] | None = Field(
+        None, min_length=1, max_length=len(PLAN_PRECISIONS), description="precisions to search: one, a list (or the "
+        "CLI's comma list bf16,fp8) or any (all four); default: the model's release precision and 8-bit (fp8 where "
+        "the device and stack run FP8, else int8 W8A8), never int4 unless asked")
     engine: str | None = None
     lora_rank: int = Field(16, ge=1, le=4096)
     lora_targets: Literal["attention", "all-linear", "q,v"] = "all-linear"
@@ -108,6 +113,37 @@ class PlanRequest(BaseModel):
         None, ge=0, description="CNY per engineer-week of a migration (None: the catalog's assumptions: block)")
     objective: Literal["cheapest", "fastest", "best-value", "fastest-within-budget"] = "cheapest"
     top: int = Field(5, ge=1, le=50)
+
+    @field_validator("precision", mode="before")
+    @classmethod
+    def _precision_list(cls, v: object) -> object:
+        """One precision, a comma list ("bf16,fp8") or a list, or `any` (all of PLAN_PRECISIONS), as a tuple in
+        PLAN_PRECISIONS' order, each once; a value not among them is refused in one line naming the allowed values
+        and the closest one."""
+        if v is None:
+            return v
+        items = ([x.strip() for x in v.split(",")] if isinstance(v, str)
+                 else [str(x).strip() for x in v] if isinstance(v, (list, tuple)) else None)
+        if items is None:
+            return v  # not text: pydantic's own message
+        if len(items) > 2 * len(PLAN_PRECISIONS):
+            msg = Message("err.precision_list", value=echoed(",".join(items)), allowed=", ".join(PLAN_PRECISIONS),
+                          hint="")
+            raise _Refused(render(msg), msg)
+        out: list[str] = []
+        for x in items:
+            if x.lower() == "any":
+                out += PLAN_PRECISIONS
+            elif x.lower() in PLAN_PRECISIONS:
+                out.append(x.lower())
+            else:
+                from suanli.errors import did_you_mean
+
+                near = did_you_mean(x, [*PLAN_PRECISIONS, "any"], n=1)
+                msg = Message("err.precision_list", value=echoed(x), allowed=", ".join(PLAN_PRECISIONS),
+                              hint=Message("err.did_you_mean", name=near[0]) if near else "")
+                raise _Refused(render(msg), msg)
+        return tuple(p for p in PLAN_PRECISIONS if p in out) or v
 
     @model_validator(mode="before")
     @classmethod

@@ -408,7 +408,7 @@ def _unrun_pins(fw: Framework, req: PlanRequest, cat: Catalog | None = None) -> 
         out.append(f"--zero {req.zero}")
     if req.recompute is not None and req.recompute not in fw.recompute:
         out.append(f"--recompute {req.recompute}")
-    if req.precision == "fp8" and req.task != "inference" and not fw.fp8:
+    if req.precision == ("fp8",) and req.task != "inference" and not fw.fp8:
         out.append("--precision fp8")
     return out
 
@@ -548,17 +548,25 @@ def _no_offer_reason(cat: Catalog, device: str, req: PlanRequest) -> Message:
                    have_regions=both("price_region", *regions))
 
 
+def default_serve_precisions(acc: Accelerator, stack: SoftwareStack) -> tuple[str, ...]:
+    """The precisions a serving plan searches when --precision is not given: the model's release precision (bf16, or
+    the FP8 checkpoint's fp8, both kept: `default_precision` picks) and one 8-bit scheme — fp8 where the device and
+    stack run FP8 (`supports_fp8`), else int8 (W8A8 on Ascend, stacks.yaml int8_scheme). Never int4: its accuracy is
+    not measured (quality.quantization_warnings), so a buyer asks for it (--precision int4 or any)."""
+    return ("bf16", "fp8") if supports_fp8(acc, stack) else ("bf16", "int8")
+
+
 def _precisions(cat: Catalog, req: PlanRequest, acc: Accelerator, stack: SoftwareStack,
                 fw: Framework | None) -> tuple[tuple[str, ...], Message]:
     """Precisions to search on this device (capability rules from the catalog), or () and why not."""
     if req.task == "qlora":
         cands: tuple[str, ...] = ("nf4",)
     elif req.task == "inference":
-        cands = SERVE_PRECISIONS
+        cands = SERVE_PRECISIONS if req.precision else default_serve_precisions(acc, stack)
     else:
         cands = ("bf16", "fp8") if fw is not None and fw.fp8 and supports_fp8_training(cat, acc, stack) else ("bf16",)
     if req.precision is not None and req.task != "qlora":
-        cands = tuple(p for p in cands if p == req.precision) or (req.precision,)
+        cands = tuple(p for p in cands if p in req.precision) or req.precision
     ok = []
     why: Message | None = None
     for p in cands:
@@ -1510,11 +1518,13 @@ def _lex_less(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
 
 
 def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = None,
-         error_bands: dict[str, ErrorBand] | None = None) -> PlanResult:
+         error_bands: dict[str, ErrorBand] | None = None, *, precision_up: bool = True) -> PlanResult:
     """Ranked plans for `req` on model `m`, best first, with a Pareto front of cost against time. `today`
     (default: the clock) dates the prices: one older than `req.stale_months` prices a configuration only where no
     fresh offer can rent it, and warns with its date. `error_bands` (`suanli validate --write`'s, as estimates quote
-    them): each plan says the evidence for its stack and warns where its latency margin is within that error."""
+    them): each plan says the evidence for its stack and warns where its latency margin is within that error.
+    `precision_up` False: no second search for a precision the request left out (`_precision_up_unsearched`,
+    `_int4_tip`): the one those make themselves."""
     today = today or dt.date.today()
     t0 = time.perf_counter()
     training = req.task != "inference"
@@ -1544,7 +1554,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
                                            allowed=", ".join(str(e) for e in EP_SIZES if m.moe.num_experts % e == 0)))
     if req.gpus is not None and req.gpus % ((req.tp or 1) * ((req.pp or 1) if training else 1)) != 0:
         raise InputError("gpus", Message("err.cards_do_not_split_into_the", req_gpus=req.gpus, v=req.tp or 1, v2=(req.pp or 1) if training else 1))
-    if req.precision == "bf16" and req.task == "qlora":
+    if req.precision == ("bf16",) and req.task == "qlora":
         raise InputError("precision", Message("err.qlora_quantizes_the_base_model_to"))
     # against the checkpoint the plan names: training the base (Qwen2.5-72B: 131,072), serving the tuned one (32,768)
     limit = lookup.context_of(m, req.task, req.model)
@@ -1636,6 +1646,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     # what the row's answer adds for a buyer (plan.quality): the offers that priced it and their range, and a serving
     # row below the checkpoint's release precision: the best plan on the device one precision up
     notes = _row_notes(m, req, devs, grid, k, order, picked, priced, keep, cost_k, total_k)
+    if not training and req.precision is not None and precision_up:  # a precision up the request did not search
+        _precision_up_unsearched(cat, m, req, today, error_bands, plans, notes)
     plans = [_with_extras(p, notes.get(p.device, [])) for p in plans]
     # a plan whose known bias (pooled toward all stacks' under 5 cases) exceeds its headroom ranks after the plans that
     # pass costing at most DEMOTION_COST_FACTOR times its cost, before dearer ones (buyer regression 2); then the top
@@ -1653,6 +1665,11 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     relax = [] if plans else [*([] if limits_bind else measures),
                               *_relax(grid, sel, total, calendar_h, req, devs, cat, m),
                               *(measures if limits_bind else [])]
+    # nothing at the precisions searched: would int4 serve it? (a replica too big for any instance already names the
+    # lower precisions whose weights fit)
+    if not plans and not training and precision_up and not any(x.id == "relax.serve_too_big" and x.params.get("fix")
+                                                               for x in relax):
+        relax += _int4_tip(cat, m, req, today, error_bands, devs)
     assumptions = _assumptions(cat, req, devs, training, plans)
     warnings: list[Message] = []
     if not training and m.reasoning_output_tokens is not None and "output" not in req.model_fields_set:
@@ -1696,7 +1713,7 @@ def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[s
         if int(lo_o[j]) >= 0 and int(hi_o[j]) >= 0 and (msg := offers_range(
                 int(n_off[j]), float(lo[j]), d.offers[int(lo_o[j])], float(hi[j]), d.offers[int(hi_o[j])])):
             msgs.append(msg)
-        if req.task == "inference" and int(prec_k[j]) >= 0 and req.precision is None:
+        if req.task == "inference" and int(prec_k[j]) >= 0:
             on_dev = dev_k == dev_k[j]
             have = {SERVE_PRECISIONS[int(x)] for x in np.unique(prec_k[on_dev]) if int(x) >= 0}
             up = next_precision_up(SERVE_PRECISIONS[int(prec_k[j])], release, have)
@@ -1709,6 +1726,67 @@ def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[s
                                     this=scheme_name(d.stack, SERVE_PRECISIONS[int(prec_k[j])])))
         out[d.acc.id] = msgs
     return out
+
+
+def _int4_tip(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date,
+              error_bands: dict[str, ErrorBand] | None, devs: list[_Device]) -> list[Message]:
+    """Serving that found no plan at the precisions searched, int4 not among them (the default: release precision
+    and 8-bit, `default_serve_precisions`): the best plan the same request gives at int4 (its scheme on the stack,
+    W4A16 on CUDA, W4A8 on Ascend; accuracy not measured) and the pin that asks for it, or nothing."""
+    if "int4" in (req.precision or ()) or any("int4" in d.precisions for d in devs if d.excluded is None):
+        return []
+    try:
+        got = plan(cat, m, req.model_copy(update={"precision": ("int4",), "top": 1}), today, error_bands,
+                   precision_up=False).plans
+    except SuanliError:
+        return []
+    if not got:
+        return []
+    q = got[0]
+    acc = next(a for a in cat.accelerators if a.id == q.device)
+    stack = next(s_ for s_ in cat.stacks if s_.id == acc.stack)
+    return [Message("relax.at_int4", precision=scheme_name(stack, "int4"), gpus=q.gpus, device=_device_name(acc),
+                    cost=q.cost_cny, total=q.total_cost_cny, pin=Message("relax.pin", field="precision", value="int4"))]
+
+
+def _precision_up_unsearched(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date,
+                             error_bands: dict[str, ErrorBand] | None, plans: list[Plan],
+                             notes: dict[str, list[Message]]) -> None:
+    """Serving with --precision pinned below the release precision (int4 alone): the "one precision up" note
+    (`plan.reason.precision_up`, `_row_notes`) of a device whose next precision up was not searched, from the plan of
+    that device at it (the same request, that precision pinned, one search per precision, nearest first); added to
+    `notes` in place."""
+    release = m.native_dtype if m.native_dtype in SERVE_PRECISIONS else "bf16"
+    asked = set(req.precision or ())
+    want: dict[str, tuple[Plan, list[str]]] = {}
+    for p in plans:
+        if p.precision not in SERVE_PRECISIONS or any(x.id == "plan.reason.precision_up" for x in notes.get(p.device, [])):
+            continue
+        lo, hi = SERVE_PRECISIONS.index(release), SERVE_PRECISIONS.index(p.precision)
+        ups = list(reversed(SERVE_PRECISIONS[lo:hi]))
+        if ups and ups[0] not in asked:  # the nearest precision up was not searched
+            want.setdefault(p.device, (p, [x for x in ups if x not in asked]))
+    stacks = {s.id: s for s in cat.stacks}
+    for up in reversed(SERVE_PRECISIONS):  # nearest first: int8 before fp8 before bf16
+        ids = [d for d, (_, ups) in want.items() if up in ups]
+        if not ids:
+            continue
+        try:
+            got = plan(cat, m, req.model_copy(update={"precision": (up,), "devices": tuple(ids), "top": len(ids)}),
+                       today, error_bands, precision_up=False).plans
+        except SuanliError:
+            continue
+        for q in got:
+            if q.device not in want or q.precision != up:
+                continue
+            p, _ = want.pop(q.device)
+            acc = next(a for a in cat.accelerators if a.id == q.device)
+            stack = stacks[acc.stack]
+            notes.setdefault(p.device, []).append(Message(
+                "plan.reason.precision_up", precision=scheme_name(stack, up), gpus=q.gpus, device=_device_name(acc),
+                cost=q.cost_cny, total=q.total_cost_cny,
+                ratio=q.total_cost_cny / p.total_cost_cny if p.total_cost_cny else 1.0,
+                this=scheme_name(stack, p.precision)))
 
 
 def _with_extras(p: Plan, extras: list[Message]) -> Plan:
@@ -1882,6 +1960,10 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
     if not training:
         engines = sorted({(d.stack.name, d.stack.id, d.engine) for d in devs if d.engine and d.excluded is None})
         out += [Message("plan.assume.engine", stack=_stack_name(stacks[i]), engine=e) for _, i, e in engines]
+        searched = [p for p in SERVE_PRECISIONS if any(p in d.precisions for d in devs if d.excluded is None)]
+        if searched:  # which precisions were searched: int4 only when asked (`default_serve_precisions`)
+            out.append(Message("plan.assume.precisions_default" if req.precision is None else "plan.assume.precisions",
+                               precisions=", ".join(searched), field="precision"))
         job = not req.requests_per_s  # tokens to generate: a job with its own hours, no serving period
         if not job:  # worded by whether the request gave the period or the default month stands
             given = req.hours is not None or req.days is not None
@@ -2874,7 +2956,7 @@ def _pins_to_drop(req: PlanRequest, reasons: list[Message]) -> Message | None:
             if isinstance(pad, Message) and pad.id == "why.tp_heads_padding_alt" and req.framework != pad.params["value"]:
                 alt = Message("relax.pin", field=pad.params["field"], value=pad.params["value"])
         elif r.id in ("why.capability", "why.no_fp8_training") and req.precision and req.task != "qlora":
-            out.append(Message("relax.pin", field="precision", value=req.precision))
+            out.append(Message("relax.pin", field="precision", value=",".join(req.precision)))
         else:
             return None
     pins = list({(m.id, tuple(sorted(m.params.items()))): m for m in out}.values())
@@ -2953,7 +3035,7 @@ def _serve_too_big_tip(req: PlanRequest, devs: list[_Device], need: dict[str, in
             continue
         rows = np.nonzero(grid["dev"] == i)[0]
         searched = max(int(x) for x in grid["prec"][rows])
-        runs, _ = _precisions(cat, req.model_copy(update={"precision": None}), d.acc, d.stack, d.framework)
+        runs, _ = _precisions(cat, req.model_copy(update={"precision": SERVE_PRECISIONS}), d.acc, d.stack, d.framework)
         room = _largest_instance(d) * float(grid["usable"][rows].max())
         for p in SERVE_PRECISIONS[searched + 1:]:
             if p in runs and weights_bytes(m, p) < room:

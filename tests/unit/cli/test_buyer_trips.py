@@ -121,7 +121,8 @@ def _serving_why(cat: Catalog, model: str) -> dict[str, Any]:
     from suanli.plan.request import make_request
     from suanli.plan.search import plan
 
-    r = plan(cat, lookup.model(cat, model), make_request(model=model, task="inference", requests_per_s=1.0),
+    r = plan(cat, lookup.model(cat, model), make_request(model=model, task="inference", requests_per_s=1.0,
+                                                         precision="any"),  # int4 only when asked
              dt.date(2026, 12, 1))
     return {w["device"]: w for w in r.why_not}
 

@@ -31,7 +31,7 @@ CONTEXT_FLAG = {"vllm": "--max-model-len", "sglang": "--context-length", "lmdepl
 def buyer(cat: Catalog) -> PlanResult:
     """The buyer's command: qwen3-30b-a3b at 50 req/s, 1024 in / 300 out, on the H800 it chose (an int4 plan)."""
     req = make_request(model="qwen3-30b-a3b", task="inference", requests_per_s=50, input=1024, output=300, ttft_s=1,
-                       tpot_s=0.04, days=30, devices=("h800",))
+                       tpot_s=0.04, days=30, devices=("h800",), precision="any")  # int4 only when asked
     return plan(cat, lookup.model(cat, "qwen3-30b-a3b"), req, TODAY)
 
 

@@ -21,7 +21,7 @@ TODAY = dt.date(2026, 12, 1)
 @pytest.fixture(scope="module")
 def serving(cat: Catalog):  # type: ignore[no-untyped-def]
     req = make_request(model="qwen2.5-72b", task="inference", requests_per_s=3, input=1024, output=512,
-                       tpot_s=0.033, devices=("rtx-4090",))
+                       tpot_s=0.033, devices=("rtx-4090",), precision="any")  # int4 only when asked
     return plan(cat, lookup.model(cat, "qwen2.5-72b"), req, TODAY)
 
 

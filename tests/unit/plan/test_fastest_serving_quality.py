@@ -37,12 +37,14 @@ def test_explicit_int4_is_still_planned_under_fastest(cat) -> None:  # type: ign
     assert r.plans and all(p.precision == "int4" for p in r.plans)
 
 
-def test_cheapest_still_searches_every_precision(cat) -> None:  # type: ignore[no-untyped-def]
+def test_cheapest_searches_release_and_8_bit_and_any_every_precision(cat) -> None:  # type: ignore[no-untyped-def]
     m = lookup.model(cat, "qwen2.5-7b")
     cheapest = plan(cat, m, make_request(**USERS_7B, objective="cheapest"), TODAY)
+    every = plan(cat, m, make_request(**USERS_7B, objective="cheapest", precision="any"), TODAY)
     fastest = plan(cat, m, make_request(**USERS_7B, objective="fastest"), TODAY)
-    # bf16, fp8, int8, int4 against bf16 alone
-    assert cheapest.configurations_evaluated > 2 * fastest.configurations_evaluated
+    # bf16 and one 8-bit (fp8 or int8, never int4 unless asked) against bf16 alone; any: bf16, fp8, int8, int4
+    assert cheapest.configurations_evaluated == 2 * fastest.configurations_evaluated
+    assert every.configurations_evaluated > 3 * fastest.configurations_evaluated
 
 
 def test_an_fp8_checkpoint_is_served_in_fp8_under_fastest(cat) -> None:  # type: ignore[no-untyped-def]

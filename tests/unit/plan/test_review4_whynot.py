@@ -11,7 +11,7 @@ from suanli.plan.search import plan
 
 # L20 rents in 1-card instances here: tp 8 meets a 6 ms TPOT for Llama-3.1-8B but no instance holds 8 cards
 TIGHT = dict(model="llama-3.1-8b", task="inference", requests_per_s=5, input=1000, output=300, tpot_s=0.006,
-             devices=["l20"], offer_kinds=["listing", "index", "reference"])
+             devices=["l20"], offer_kinds=["listing", "index", "reference"], precision="any")  # int4 only when asked
 
 
 def _nested(v):  # type: ignore[no-untyped-def]

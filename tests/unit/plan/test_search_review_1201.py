@@ -31,7 +31,7 @@ ANY = dict(region="any")
 
 # 10 users at 30 ms TPOT (no --ttft: the rule takes 0) send 10 / (256 × 0.03) = 1.30 req/s; 4 RTX 4090s serve 1.28
 USERS_4090 = dict(model="qwen2.5-72b", task="inference", devices=("rtx-4090",), gpus=4, concurrent_users=10,
-                  tpot_s=0.03)
+                  tpot_s=0.03, precision="any")  # int4 only when asked
 
 
 def test_a_rate_hint_with_concurrent_users_names_a_user_count_that_plans(cat) -> None:  # type: ignore[no-untyped-def]

@@ -65,7 +65,7 @@ def test_l20_why_not_quotes_rentable_hours_and_only_missed_limits(cat) -> None: 
 # ------------------------------------------------------------------------------ 4. serving flags imply inference
 def test_serving_flags_imply_inference(cat) -> None:  # type: ignore[no-untyped-def]
     q = make_request(model="llama-3.1-8b", requests_per_s=5, input=1000, output=300, tpot_s=0.006, devices=("l20",),
-                     offer_kinds=("listing", "index", "reference"))
+                     offer_kinds=("listing", "index", "reference"), precision="any")  # int4 only when asked
     assert q.task == "inference"
     r = plan(cat, lookup.model(cat, "llama-3.1-8b"), q)
     assert "11.1 ms" in " ".join(r.relax)  # the README's sentence (10.6 ms before the steady-state TPOT)

@@ -23,7 +23,7 @@ def _plan(cat, **kw):  # type: ignore[no-untyped-def]
 
 # ------------------------------------------------------------------------------ 3. batch ceil(users / r)
 def test_three_replicas_at_batch_17_hold_fifty_users(cat) -> None:  # type: ignore[no-untyped-def]
-    r = _plan(cat, model="deepseek-r1", concurrent_users=50, tpot_s=0.0333, domestic_only=True)
+    r = _plan(cat, model="deepseek-r1", concurrent_users=50, tpot_s=0.0333, domestic_only=True, precision="any")
     best = r.plans[0]
     # the batch each replica runs is ceil(users / replicas): 3 × tp8 × b17 on 24 cards, its steady-state TPOT (the
     # users' prompts prefilled between the decode steps) within 33.3 ms; 2 × b25 while the rate was Little's law over
@@ -50,7 +50,8 @@ def test_tpot_hint_within_max_gpus_and_its_replicas(cat) -> None:  # type: ignor
     # TPOT 40 ms with a 1 s TTFT: the latencies are the batch each replica runs, and its steady-state TPOT counts the
     # users' prompts prefilled between the decode steps; 44.1 ms is the best within 64 cards (at 28 ms the cards
     # themselves bind: 232 needed)
-    kw = dict(model="qwen2.5-72b", concurrent_users=200, tpot_s=0.04, ttft_s=1.0, devices=("rtx-4090",))
+    kw = dict(model="qwen2.5-72b", concurrent_users=200, tpot_s=0.04, ttft_s=1.0, devices=("rtx-4090",),
+              precision="any")  # int4 only when asked
     r = _plan(cat, **kw)
     assert not r.plans
     tip = next(m for m in r.relax_i18n if m["id"] == "relax.tpot_cards")

@@ -40,8 +40,14 @@ def test_next_precision_up_stops_at_the_release_dtype() -> None:
     assert next_precision_up("bf16", "bf16", {"bf16"}) is None
 
 
-def test_an_int4_ascend_row_names_its_scheme_and_the_int8_plan(ascend) -> None:  # type: ignore[no-untyped-def]
-    int4 = [p for p in ascend.plans if p.precision == "int4"]
+def test_an_int4_ascend_row_names_its_scheme_and_the_int8_plan(cat) -> None:  # type: ignore[no-untyped-def]
+    # int4 is searched only when asked (default: release precision and 8-bit); pinned, the row still names the
+    # plan one precision up, searched for it
+    req = make_request(model="qwen3-235b-a22b", task="inference", concurrent_users=200, tpot_s=0.05, ttft_s=1.0,
+                       devices=("ascend-910b2", "ascend-910b"), offer_kinds=("listing", "index", "reference"),
+                       precision="int4")
+    pinned = plan(cat, lookup.model(cat, "qwen3-235b-a22b"), req, TODAY, error_bands=packaged_error_bands())
+    int4 = [p for p in pinned.plans if p.precision == "int4"]
     assert int4
     for p in int4:
         ids = [w["id"] for w in p.warnings_i18n]

@@ -15,7 +15,7 @@ TODAY = dt.date(2026, 12, 1)
 
 
 def _hint(cat, **kw):  # type: ignore[no-untyped-def]
-    r = plan(cat, lookup.model(cat, kw["model"]), make_request(task="inference", **kw), TODAY)
+    r = plan(cat, lookup.model(cat, kw["model"]), make_request(task="inference", precision="any", **kw), TODAY)
     assert not r.plans and [x["id"] for x in r.relax_i18n] == ["relax.slots_gpus"], r.relax_i18n
     return r.relax[0], Message.from_json(r.relax_i18n[0])
 

@@ -60,7 +60,8 @@ def test_the_buyers_case_quotes_48_users_and_the_tpot_that_binds(cat) -> None:  
 @pytest.mark.parametrize("kw", [
     BUYER,
     dict(BUYER, ttft_s=0.15),  # TTFT binds
-    dict(model="qwen2.5-72b", task="inference", devices=("rtx-4090",), gpus=4, concurrent_users=10, tpot_s=0.03),
+    dict(model="qwen2.5-72b", task="inference", devices=("rtx-4090",), gpus=4, concurrent_users=10, tpot_s=0.03,
+         precision="int4"),  # int4 only when asked
     dict(model="qwen2.5-0.5b", task="inference", devices=("h800",), gpus=1, concurrent_users=300, tpot_s=1.0),
     dict(model="qwen2.5-14b", task="inference", devices=("910b",), gpus=2, concurrent_users=2000, tpot_s=0.05),
 ])

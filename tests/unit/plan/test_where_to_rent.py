@@ -29,7 +29,8 @@ def test_rent_message_names_provider_price_per_card_unit_kind_date_and_second_ha
 
 
 def test_every_plan_reason_says_where_to_rent_in_both_languages(cat) -> None:  # type: ignore[no-untyped-def]
-    req = make_request(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=0.0333, ttft_s=1.0)
+    req = make_request(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=0.0333, ttft_s=1.0,
+                       precision="any")  # int4 only when asked
     r = plan(cat, lookup.model(cat, "qwen2.5-72b"), req, TODAY)
     assert r.plans
     offers = {o.id: o for o in cat.offers}
@@ -55,7 +56,8 @@ def _bands(cann_cases: int) -> dict[str, ErrorBand]:
 
 
 def _buyer(cat, bands: dict[str, ErrorBand], **pins):  # type: ignore[no-untyped-def]
-    req = make_request(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=0.0333, ttft_s=1.0, **pins)
+    req = make_request(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=0.0333, ttft_s=1.0,
+                       **{"precision": "any", **pins})  # int4 only when asked
     return plan(cat, lookup.model(cat, "qwen2.5-72b"), req, TODAY, error_bands=bands)
 
 
