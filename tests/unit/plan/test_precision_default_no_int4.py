@@ -83,4 +83,3 @@ def test_no_plan_at_the_searched_precisions_names_int4_and_its_pin(cat) -> None:
                                                               if j["id"] == "relax.at_int4")), "zh")
     asked = plan(cat, lookup.model(cat, req.model), req.model_copy(update={"precision": ("int4",)}), TODAY)
     assert asked.plans and asked.plans[0].precision == "int4"
-
