@@ -181,15 +181,19 @@ def can_rent(offer: Offer, cards_per_node: int, gpus: Any, tp: Any, serving: boo
     `cards_per_node` cards a node: the one rentability rule of `plan`, `compare` and `migrate cost` (arrays or
     scalars). Training on more than one node needs an offer that spans nodes (`can_span_nodes`) and holds the job
     (`max_cards`); serving replicas are independent model copies, so separate instances suffice as long as one holds
-    a replica's `tp` cards. `net`: the inter-node network (Gbit/s per node, NaN = not published) a multi-node
-    training row was evaluated on: only offers publishing that network rent it; None: any network."""
+    a replica's `tp` cards (its group: tp × ep with expert parallelism). A serving group wider than a node is itself
+    a multi-node job: it needs an offer that spans nodes, as training does (buyer review F 3). `net`: the inter-node
+    network (Gbit/s per node, NaN = not published) a multi-node row was evaluated on: only offers publishing that
+    network rent it; None: any network."""
     multi_node = np.asarray(gpus) > cards_per_node
+    # serving: replicas of one node each combine freely; a replica wider than a node does not
+    apart = serving & (np.asarray(tp) <= cards_per_node)
     limit = max_cards(offer, cards_per_node)
-    ok = (~multi_node | can_span_nodes(offer) | serving) & ((np.asarray(gpus) <= limit) | (serving & (np.asarray(tp) <= limit)))
+    ok = (~multi_node | can_span_nodes(offer) | apart) & ((np.asarray(gpus) <= limit) | (serving & (np.asarray(tp) <= limit)))
     if net is not None:
         onet = offer_network_gbit_per_s(offer)
         row_net = np.asarray(net, dtype=float)
-        ok &= ~multi_node | serving | (np.isnan(row_net) & math.isnan(onet)) | (row_net == onet)
+        ok &= ~multi_node | apart | (np.isnan(row_net) & math.isnan(onet)) | (row_net == onet)
     return ok
 
 

@@ -607,6 +607,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                            offer=d["offer"])
                 if lay.get("replicas"):  # serving: the layout and batch the throughput is at
                     value += tr("mig.value.serving_layout", tp=lay["tp"], replicas=lay["replicas"], batch=lay["batch"])
+                    if (lay.get("ep") or 1) > 1:  # replicas in expert groups (a group may span nodes: plan's rule)
+                        value += tr("mig.value.serving_ep", ep=lay["ep"], cards=lay["ep"] * lay["tp"])
                 if lay.get("served_batch"):  # a rate (compare's "serves" line): the batch each replica runs for it
                     value += tr("mig.value.serves", rps=lay["requests_per_s"], batch=lay["served_batch"])
                 if lay.get("layout_rule"):  # training: the default layout does not fit, the planner's one does

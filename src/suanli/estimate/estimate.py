@@ -32,6 +32,7 @@ from suanli.estimate.memory import (
     weights_bytes,
 )
 from suanli.estimate.params import param_count
+from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
 from suanli.estimate.precision import native_precision_note
 from suanli.estimate.speed import (
     InferenceSpeed,
@@ -45,7 +46,7 @@ from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, set
 from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, render
-from suanli.units import SECONDS_PER_HOUR
+from suanli.units import GB, SECONDS_PER_HOUR
 
 __all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "framework_note", "band_evidence", "estimate", "evidence_message",
            "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band", "PooledBias", "all_stacks_signed",
@@ -361,6 +362,7 @@ def estimate(
                 first = serve_setup_hours(job_setup(cat), weights_bytes(model, w.precision), w.download_gbit_per_s)
                 first_serve = {k: float(v) for k, v in first.items()}
                 inf = inference_speed(cat, model, device, w, overrides)
+                notes += replica_spans_nodes(cat, device, w)
                 if w.tokens:
                     hours = job_hours(w.tokens, inf.output_tokens_per_s)
         except EstimateError as e:
@@ -462,6 +464,29 @@ def framework_note(choice: FrameworkChoice | None, w: Workload, stack_name: str 
               + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}")
     return Message("est.note.framework_assumed", framework=choice.name, layout=layout, stack=stack_name,
                    field="framework")
+
+
+def replica_spans_nodes(cat: Catalog, device: Accelerator, w: Workload) -> list[Message]:
+    """Serving: the warning that one replica (its tp × pp cards, or an expert-parallel group of ep replicas) is wider
+    than a node, so its traffic crosses the inter-node network the speed was charged at (`speed.inference_rates`:
+    the link data capped by --inter-node-gbit), and, where tp itself crosses nodes, that the published two-node
+    deployments keep tp within a node (vLLM-Ascend's DeepSeek-R1 W8A8 tutorial on 2 Atlas 800 A2 nodes: dp 4 × tp 4
+    with expert parallel; vLLM's distributed-serving guide: tp = cards per node, pp = nodes)."""
+    per_node = device.max_cards_per_node
+    group = w.tp * w.pp * w.ep
+    if w.task != "inference" or group <= per_node:
+        return []
+    link = link_for(cat, device, "inter-node")
+    gb_s = float(rented_inter_node_bytes_per_s(link.bus_gb_per_s.value * GB, w.inter_node_gbit_per_s)) / GB
+    axes = [f"tp {w.tp}" if w.tp > per_node else None, f"pp {w.pp}" if w.pp > 1 else None,
+            f"ep {w.ep}" if w.ep > 1 else None]
+    out = [Message("est.note.replica_spans_nodes", nodes=math.ceil(group / per_node), cards=group, per_node=per_node,
+                   axes=", ".join(a for a in axes if a), gb_s=gb_s,
+                   rate_from=(f"--inter-node-gbit {w.inter_node_gbit_per_s:g}" if w.inter_node_gbit_per_s
+                              else link.id))]
+    if w.tp > per_node:
+        out.append(Message("est.note.tp_spans_nodes", tp=w.tp, per_node=per_node))
+    return out
 
 
 def _tp_heads(cat: Catalog, model: ModelArch, device: Accelerator, w: Workload) -> Message | None:

@@ -312,12 +312,13 @@ def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:
     return arch.kv_cache_share_per_rank(t.kv_cache_heads, tp) * tp
 
 
-def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any) -> dict[str, Any]:
+def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, pp: Any = 1.0) -> dict[str, Any]:
     """Roofline over arrays of layouts: time = max(FLOPs / (peak · matmul eff.), bytes / (bandwidth · decode
     eff.)) + elementwise traffic + tensor/expert-parallel collectives + the engine's per-forward overhead.
     `r` holds the device rates (arrays or floats): peak, bw, e_mm, e_bw, e_stream, overhead, intra_bw,
     intra_lat, inter_bw, inter_lat, cards_per_node, linear_call_s. Tensor parallel splits each layer's weights and
-    work; pipeline stages run one after another for one token, so pp does not shorten a step.
+    work; pipeline stages run one after another for one token, so pp does not shorten a step; it adds the pp − 1
+    stage-to-stage sends of the hidden states (`pipeline_send_s`).
     Expert parallel (`ep` > 1; DeepSeek-V3 technical report, arXiv 2412.19437, §3.4 inference deployment: attention
     data/tensor parallel, routed experts expert-parallel, dispatch/combine all-to-all): `batch` stays one replica's
     concurrent sequences (a replica: its tp ranks, which hold those sequences' KV cache), and ep such replicas — data-
@@ -350,6 +351,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
     # parallel: dispatch + combine all-to-alls of the top-k hidden states (GShard, Lepikhin et al. 2020 §3.2)
     pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat, half)
     pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
+    pf_tp = pf_tp + pipeline_send_s(t, tp, pp, b * i, r)
     prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + overhead
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
@@ -364,6 +366,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any)
                  ) / (r["bw"] * r["e_bw"]) / tp
     dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat, half)
     dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
+    dc_tp = dc_tp + pipeline_send_s(t, tp, pp, b, r)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
         r["bw"] * r["e_stream"]) / tp
     # the linear layers' GEMMs and the attention kernel are separate kernels that run one after the other, so each
@@ -402,11 +405,24 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, 
     return mm_s + attn_s
 
 
-def joining_ttft_s(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, step_s: Any) -> Any:
+def joining_ttft_s(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, step_s: Any, pp: Any = 1.0) -> Any:
     """TTFT of a request arriving at a replica that already decodes `batch` sequences: under iteration-level
     scheduling (Orca, Yu et al. OSDI '22 §3.2; vLLM, TRT-LLM in-flight batching) it waits for the step in flight,
     then its own prompt is prefilled; queueing behind other arrivals is not counted."""
-    return inference_step(t, tp, ep, 1.0 + 0.0 * batch, r)["prefill_s"] + step_s
+    return inference_step(t, tp, ep, 1.0 + 0.0 * batch, r, pp)["prefill_s"] + step_s
+
+
+def pipeline_send_s(t: InferenceSpeedTerms, tp: Any, pp: Any, tokens: Any, r: Any) -> Any:
+    """One forward's pipeline sends in serving: each of the pp − 1 stage boundaries passes the `tokens`' hidden
+    states on, each tensor-parallel rank its 1/tp slice (vLLM GroupCoordinator.send_tensor_dict with the tp group as
+    all_gather_group; Megatron's scatter/gather optimization, Narayanan et al. 2021 §4.1), as training's pipeline
+    p2p: a send/recv pair across nodes has one rank on each, so each rank reaches its own NIC only (ranks per node
+    1: scaling.inter_share); a hop crosses nodes when the replica's tp × pp ranks do (tensor innermost:
+    scaling.group_ranks_per_node), and every hop is charged at that slowest hop's rate."""
+    cpn = r["cards_per_node"]
+    multi, _ = group_ranks_per_node(tp, pp, cpn)
+    bw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi, 1.0, cpn)
+    return np.where(pp > 1, (pp - 1) * (lat + tokens * t.hidden_act_bytes / tp / bw), 0.0)
 
 
 def moe_layers_per_stage(m: ModelArch, pp: int) -> float:
@@ -465,7 +481,10 @@ def inference_rates(
         "overhead": e_oh.value, "sm_count": sm_count, "intra_bw": links.intra_bytes_per_s,
         # small-message collectives are latency-bound: the engine's launch and rank-skew time adds to each one
         "intra_lat": links.intra_latency_s + e_coll.value,
-        "inter_bw": links.inter_bytes_per_s, "inter_lat": links.inter_latency_s,
+        # a group wider than a node reduces over the rented network (--inter-node-gbit caps the link data, as
+        # training's: scaling.rented_inter_node_bytes_per_s; buyer review F 3: tp16 on two 910B nodes ignored it)
+        "inter_bw": float(rented_inter_node_bytes_per_s(links.inter_bytes_per_s, w.inter_node_gbit_per_s)),
+        "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node), "linear_call_s": e_call.value,
         "intra_half": links.intra_half_bytes, "inter_half": links.inter_half_bytes,
     }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else [])
@@ -505,7 +524,7 @@ def inference_speed(
     """One workload through `inference_step` (size-1 arrays: the very kernel the planner searches with)."""
     t = inference_speed_terms(m, w, reads_kv_per_query_head(cat, w))
     rates, effs = inference_rates(cat, acc, w, overrides)
-    k = inference_step(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates)
+    k = inference_step(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates, np.float64(w.pp))
     prefill_s, step_s, total_s = float(k["prefill_s"]), float(k["step_s"]), float(k["total_s"])
     b, i, o = w.batch, w.input, w.output
     replicas = w.dp  # cards beyond tp × pp serve as data-parallel replicas, each with its own `batch` sequences
@@ -516,7 +535,7 @@ def inference_speed(
         ttft_s=prefill_s,  # the first token comes from the prefill's logits
         tpot_s=step_s,
         ttft_joining_s=float(joining_ttft_s(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates,
-                                            k["step_s"])),
+                                            k["step_s"], np.float64(w.pp))),
         tpot_steady_s=float(steady_tpot_s(step_s, prefill_s, o)),
         prefill_bound="compute" if bool(k["prefill_compute_bound"]) else "memory-bandwidth",
         decode_bound="compute" if bool(k["decode_compute_bound"]) else "memory-bandwidth",

@@ -854,7 +854,7 @@ def _priced_job(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, w: Worklo
     hours = t.get("total_hours", t.get("hours")) if hours_fit else None
     dl_h = (t.get("setup_breakdown_hours") or t.get("first_serve_breakdown_hours") or {}).get("download_h", 0.0)
     rentable = [o for o in priced.offers if o.device == acc.id
-                and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, w.tp, serving, net))]
+                and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, w.tp * w.pp * w.ep, serving, net))]
     if period is not None and hours_fit:
         first_h = float(t.get("first_serve_hours") or 0.0)
         hours, stated = period
@@ -974,7 +974,7 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
                                         tg.ttft_s, error_bands, tg.lengths)
     tpot = serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[0]
     batch_rule = Message("mig.batch_rule.search" if why is None else "mig.batch_rule.batch1")
-    return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "replicas": gpus // w.tp, "batch": w.batch,
+    return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "ep": w.ep, "replicas": gpus // w.tp, "batch": w.batch,
                "engine": w.engine, "precision": w.precision,
                "tpot_target_s": tpot if tpot is not None or tg.requests_per_s is not None else DEFAULT_SERVING_TPOT_S,
                "ttft_target_s": tg.ttft_s, "requests_per_s": tg.requests_per_s,
@@ -1230,7 +1230,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
                     w, layout, layout_why = _serving_workload(cat, m, acc, gpus, error_bands, precision, tg)
                 rentable = [o for o in dev_offers
-                            if bool(offer_q.can_rent(o, cards_per_node, gpus, w.tp, serving))]
+                            if bool(offer_q.can_rent(o, cards_per_node, gpus, w.tp * w.pp * w.ep, serving))]
                 if rentable:
                     break
             if not rentable:
@@ -1266,6 +1266,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                           # plan's memory-saving measure where plain AdamW does not fit these cards
                           "offload_optimizer": w.offload_optimizer, "optimizer": w.optimizer,
                           "layout_rule": render(rule), "layout_rule_i18n": rule.to_json()}
+            elif w.tp * w.pp * w.ep > cards_per_node and not w.inter_node_gbit_per_s:
+                # a serving replica across nodes (`plan.search._serve_group_placed`) runs on the renting offer's
+                # network, as plan prices it (`can_rent` took only offers that span nodes)
+                net = offer_q.offer_network_gbit_per_s(offer)
+                w = w.model_copy(update={"inter_node_gbit_per_s": None if math.isnan(net) else net})
             est = estimate(cat, m, acc, w, dict(error_bands or {}))
             e = est.contract()
             evidence = _speed_evidence(cat, est)

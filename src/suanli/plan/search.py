@@ -1290,6 +1290,31 @@ def _serve_eps(cat: Catalog, req: PlanRequest, m: ModelArch, engine: str) -> lis
     return [x for x in EP_SIZES if m.moe.num_experts % x == 0]
 
 
+def _spanning_networks(devs: list[_Device]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per device: whether a job or replica may span its nodes (an offer that can, `can_span_nodes`, or no prices:
+    nodes assumed joinable), how many distinct networks its spanning offers publish, and those networks (Gbit/s per
+    node, NaN-padded to one table; `_networks`)."""
+    spans = np.array([d.unpriced or any(can_span_nodes(o) for o in d.offers) for d in devs], dtype=bool)
+    nets = [_networks(d) for d in devs]
+    n_nets = np.array([len(n) for n in nets], dtype=int)
+    table = np.full((len(devs), int(n_nets.max(initial=1))), np.nan)
+    for j, n_ in enumerate(nets):
+        table[j, :len(n_)] = n_
+    return spans, n_nets, table
+
+
+def _serve_group_placed(tp: np.ndarray, ep: np.ndarray, per_node: np.ndarray, spans: np.ndarray) -> np.ndarray:
+    """Where a serving replica's cards sit (buyer review F 3): the tensor-parallel group always within one node, and
+    the expert-parallel group (ep replicas of tp cards sharing the routed experts) within one node too, or across
+    whole nodes where the device has an offer whose nodes join over a network (`can_span_nodes`; single cards never
+    combine). That is the published two-node layout: vLLM-Ascend's DeepSeek-R1 W8A8 on 2 Atlas 800 A2 (64G × 8)
+    nodes runs tp 4 × data-parallel 4 with --enable-expert-parallel, 2 data-parallel ranks a node, tp inside a node
+    and the expert group across both (vllm-project/vllm-ascend docs/source/tutorials/models/DeepSeek-R1.md, 5.2
+    Multi-Node Data Parallel Deployment); a tp all-reduce across nodes runs every layer over the network."""
+    group = tp * ep
+    return (tp <= per_node) & ((group <= per_node) | (spans & (np.mod(group, per_node) == 0)))
+
+
 def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device],
                 bands: dict[str, ErrorBand] | None = None) -> tuple[dict[str, np.ndarray], int]:
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
@@ -1302,6 +1327,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
                 groups.setdefault((p, d.engine, _flash(d.stack)), []).append(i)
     need_tok_s = (req.requests_per_s or 0) * req.output
     horizon = req.setup_billed
+    spans_all, n_nets, net_table = _spanning_networks(devs)
     tps = [t for t in TP_SIZES if (req.tp is None or t == req.tp) and (req.gpus is None or req.gpus % t == 0)]
     batches = _serve_batches(req, tps)
     parts: list[dict[str, np.ndarray]] = []
@@ -1319,9 +1345,18 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         per_node = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[di]
         # a tp the engine refuses (attention heads not divisible, tp_heads) is no configuration; an expert-parallel
         # group (ep replicas of tp cards sharing the routed experts) sits in one node, and pinned cards hold whole groups
-        keep = np.nonzero((tp * ep <= per_node) & (tp * ep <= req.card_limit) & tp_heads_runs(m, tp, engine=engine)
-                          & ((req.gpus or 0) % (tp * ep) == 0))[0]
+        keep = np.nonzero(_serve_group_placed(tp, ep, per_node, spans_all[di]) & (tp * ep <= req.card_limit)
+                          & tp_heads_runs(m, tp, engine=engine) & ((req.gpus or 0) % (tp * ep) == 0))[0]
         di, tp, ep, b = di[keep], tp[keep], ep[keep], b[keep]
+        # a group wider than a node is evaluated once per network its device's spanning offers publish (the rented
+        # network caps the link data, as training's rows: scaling.rented_inter_node_bytes_per_s) and priced only on
+        # those offers (`can_rent`)
+        multi = tp * ep > per_node[keep]
+        reps = np.where(multi, n_nets[di], 1)
+        row = np.repeat(np.arange(di.shape[0]), reps)
+        within = np.arange(row.shape[0]) - np.repeat(np.cumsum(reps) - reps, reps)
+        di, tp, ep, b = di[row], tp[row], ep[row], b[row]
+        net = np.where(multi[row], net_table[di, within], np.nan)
         cap = np.array([d.capacity for d in devs])[di]
         pool = cap * prealloc if prealloc is not None else None
         runtime = np.array([d.runtime for d in devs])[di]
@@ -1335,6 +1370,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             need_tp = np.where(fit1, tp_try * ep, need_tp)  # the cards of one expert-parallel group (ep 1: a replica)
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
+        rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
         # the replicas a configuration takes if each ran the searched batch b (its upper bound) full
         per_full = _served_tok_s(st, tp, b, rates, req.output, ep)
         # concurrent users (README): each always has a request in flight, so the replicas hold them all at once:
@@ -1395,7 +1431,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "compute_h": hours + 0.0 * ckpt, "setup_h": setup_h, "hours": total_h,
             "scaling": (k["step_s"] - k["tp_comm_s"]) / k["step_s"],
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
-            "ttft": ttft, "tpot": tpot, "net": np.full(di.shape, np.nan), "dl_bytes": ckpt,
+            "ttft": ttft, "tpot": tpot, "net": net, "dl_bytes": ckpt,
             "dl_h": first["download_h"], "dl_gbit": np.full(di.shape, np.nan), "billed": billed,
             "first_h": first["total_h"], "need_tp": need_tp, **most,
         })
@@ -1713,6 +1749,8 @@ def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[s
         if int(lo_o[j]) >= 0 and int(hi_o[j]) >= 0 and (msg := offers_range(
                 int(n_off[j]), float(lo[j]), d.offers[int(lo_o[j])], float(hi[j]), d.offers[int(hi_o[j])])):
             msgs.append(msg)
+        if req.task == "inference" and (spans := _replica_spans_nodes(d, grid, int(k[j]))) is not None:
+            msgs.append(spans)
         if req.task == "inference" and int(prec_k[j]) >= 0:
             on_dev = dev_k == dev_k[j]
             have = {SERVE_PRECISIONS[int(x)] for x in np.unique(prec_k[on_dev]) if int(x) >= 0}
@@ -1787,6 +1825,18 @@ def _precision_up_unsearched(cat: Catalog, m: ModelArch, req: PlanRequest, today
                 cost=q.cost_cny, total=q.total_cost_cny,
                 ratio=q.total_cost_cny / p.total_cost_cny if p.total_cost_cny else 1.0,
                 this=scheme_name(stack, p.precision)))
+
+
+def _replica_spans_nodes(d: _Device, grid: dict[str, np.ndarray], i: int) -> Message | None:
+    """A serving row whose expert-parallel group is wider than a node (`_serve_group_placed`): how it sits — tp within
+    each node, the experts across nodes over the offer's network — as the published two-node layout does; None for
+    a replica within one node."""
+    tp, ep, per_node = int(grid["tp"][i]), int(grid["ep"][i]), d.acc.max_cards_per_node
+    if tp * ep <= per_node:
+        return None
+    net = grid["net"][i]
+    return Message("plan.reason.replica_spans_nodes", cards=tp * ep, nodes=-(-tp * ep // per_node), tp=tp, ep=ep,
+                   per_node=per_node, gbit="?" if np.isnan(net) else f"{float(net):,.0f}")
 
 
 def _with_extras(p: Plan, extras: list[Message]) -> Plan:

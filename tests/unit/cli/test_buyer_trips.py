@@ -136,7 +136,7 @@ def test_serving_why_not_names_the_replica_tp_not_spanning_nodes(cat: Catalog) -
     assert "a replica needs 16 cards at tp 16" in w["reason"] and "largest instance here has 8" in w["reason"]
     assert "span nodes:" not in w["reason"] and "no offer used" not in w["reason"]
     zh = render(Message.from_json(w["reason_i18n"]), "zh")
-    assert "16 张卡" in zh and "推理副本从不跨节点" in zh
+    assert "16 张卡" in zh and "推理副本只在节点经网络互联的报价上跨节点" in zh
     assert all(x["reason_i18n"]["id"] != "why.does_not_fit_node" for x in why.values())
 
 
