@@ -58,7 +58,6 @@ def test_an_fp8_checkpoint_is_served_in_fp8_under_fastest(cat) -> None:  # type:
     assert r.plans and all(p.precision == ("fp8" if p.device in fp8 else "bf16") for p in r.plans)
 
 
-
 def _ranked(tpot_s: list[float], cost_cny: list[float]) -> list[int]:
     """`_rank_order` for fastest serving a period over configurations that differ only in TPOT and cost."""
     n = len(tpot_s)
