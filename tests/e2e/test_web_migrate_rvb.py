@@ -65,8 +65,9 @@ def test_migrate_tab(browser: Any, base_url: str, lang: str, size: str) -> None:
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_rent_vs_buy_tab(browser: Any, base_url: str, lang: str, size: str) -> None:
-    """The L20 at 50 % use: rent ¥68,854 a card-year (the hourly offer for the hours in use) against own ¥26,253,
-    break-even 18.5 %, the offer used with its date; the 910B's eight-card month says rent at every use."""
+    """The L20 at 50 % use: rent ¥68,854 a card-year (the hourly offer for the hours in use) against own ¥27,280
+    (power with the host's assumed share, 82 % of the TDP), break-even 18.8 %, the offer used with its date; the
+    910B's eight-card month says rent at every use."""
     pg = _page(browser, lang, size)
     pg.goto(f"{base_url}/#lang={lang}&tab=rvb&rvb-gpu=l20&rvb-util=0.5&rvb-server=0")  # no server priced for the L20: a host owned
     pg.wait_for_selector("body[data-ready='1']")
@@ -75,11 +76,11 @@ def test_rent_vs_buy_tab(browser: Any, base_url: str, lang: str, size: str) -> N
     assert pg.locator("#rvb-error").is_hidden(), pg.locator("#rvb-error").inner_text()
     zh = lang == "zh"
     table = pg.locator("#rvb-table").inner_text()
-    assert "68,854" in table and "26,253" in table, table
+    assert "68,854" in table and "27,280" in table, table
     labels = {pg.locator("#rvb-table td").nth(i).get_attribute("data-label") for i in range(2)}  # phone: cards
     assert labels == ({"租用", "自购"} if zh else {"Rent", "Own"}), labels
     notes = pg.locator("#rvb-notes").inner_text()
-    assert "18.5%" in notes and ("盈亏平衡利用率" if zh else "Break-even utilization") in notes
+    assert "18.8%" in notes and ("盈亏平衡利用率" if zh else "Break-even utilization") in notes
     assert "ctyun-l20-1card-month" in notes and "2026-" in notes  # the year's offer and its date
     assert ("买" if zh else "buy") in notes
     assert "{" not in table + notes

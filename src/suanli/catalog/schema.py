@@ -240,6 +240,12 @@ class Accelerator(_Strict):
     notes: tuple[str, ...] = ()
     notes_zh: tuple[str, ...] = Field((), description="the notes in Chinese, one per note in the same order")
     specs: AcceleratorSpecs
+    server_power_w: FloatField | None = Field(
+        None, description="whole-server power, W, of the vendor's server holding `max_cards_per_node` of these cards "
+        "(cards, CPUs, memory, NICs, fans; the datasheet's maximum, as `tdp_w` is the card's): rent-vs-buy's host "
+        "share per card = this ÷ the cards − the card's TDP (`plan.cost.host_w_per_card`); None: the catalog's "
+        "assumed `host_power_share` of the TDP"
+    )
 
     @model_validator(mode="after")
     def _notes_zh_match(self) -> Accelerator:
@@ -827,6 +833,9 @@ class CostAssumptions(_Strict):
     pue: FloatField = Field(description="data-centre power usage effectiveness of an owned card (rent vs buy)")
     electricity_cny_per_kwh: FloatField = Field(description="CNY per kWh an owned card pays (rent vs buy)")
     amortization_years: FloatField = Field(description="years a bought card is written off over (rent vs buy)")
+    host_power_share: FloatField | None = Field(
+        None, description="a server's non-card draw (CPUs, memory, NICs, fans) as a share of its cards' TDP, for a "
+        "device without a whole-server figure (`Accelerator.server_power_w`; rent vs buy); None: 0")
     source: str
     note: str | None = None
 

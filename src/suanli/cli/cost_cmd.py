@@ -371,13 +371,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
         rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: the cheapest way to rent a card for a year, any billing unit)")] = None,
         tdp_w: Annotated[float | None, typer.Option("--tdp-w", help="card power in W (default: the catalog's TDP)")] = None,
+        host_w: Annotated[float | None, typer.Option("--host-w", help="host power per card in W: the card's share of its server's CPUs, memory, NICs and fans (default: the catalog's whole-server figure, else an assumed share of the TDP)")] = None,
         n_cards: Annotated[int | None, typer.Option("--cards", "--gpus", help="cards you buy: up to one server's (its non-card hardware is shared by them) or a multiple of them, whole servers (default: the catalog server's cards)")] = None,
         subsidy: Annotated[float, typer.Option(help="share of the rent refunded by a local compute subsidy (domestic only; rent side only, as tco)")] = 0.0,
         region: RegionOpt = offer_q.DEFAULT_REGION,
         offer_kinds: KindsOpt = "listing",
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     ) -> None:
-        """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use.
+        """Per card per year: renting against buying (capex, power = (TDP + host share) × PUE × price, ops) and break-even use.
 
         A year of renting is the cheapest usable offer for holding a card 8,760 h (any billing unit: a monthly
         price beats an hourly one over a year). Renting at a use is the cheapest bill for utilization × 8,760 h in
@@ -392,7 +393,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         # one computation for the CLI and POST /api/rent-vs-buy (views.rent_vs_buy): prices, offer, verdict, totals
         a = rent_vs_buy_answer(cat, gpu, utilization, use_pattern, years, pue, electricity, ops, card_price,
-                               server_share, rent_price, tdp_w, n_cards, reg, kinds, as_of(), subsidy)
+                               server_share, rent_price, tdp_w, n_cards, reg, kinds, as_of(), subsidy, host_w)
         if json_:
             emit_json(a.json)
             return
@@ -447,6 +448,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         for k, v in r.model_dump().items():
             if k in ("break_even_note", "break_even_note_i18n", "use_pattern", "hours_in_use",
                      "rent_at_utilization_note", "rent_at_utilization_note_i18n", "commitment_note",
+                     "power_w_per_card", "host_w_per_card",  # said in the assumptions below the table
                      "commitment_note_i18n", "subsidy", "gross_rent_at_utilization_cny", "subsidy_note",
                      "subsidy_note_i18n") or k.startswith("rent_at_utilization_") \
                     and k != "rent_at_utilization_cny":  # said in the line above the table
@@ -469,6 +471,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 cheaper=tr(f"rvb.cheaper.{totals['cheaper']}"), diff=totals["diff_cny"]))
         if fresh is not None:
             _say_fresh_range(fresh)
+        # every input no quote gives (PUE, ¥/kWh, operations, years, use, host power): assumed, cited or as typed
+        echo("[dim]" + tr("cli.rvb.assumptions") + "[/dim]")
+        for item in a.json["assumptions"]:
+            echo("[dim]" + tr("cli.rvb.assumption", text=say_json(item["text_i18n"], item["text"])) + "[/dim]")
 
     @app.command("scenarios")
     def scenarios_cmd(

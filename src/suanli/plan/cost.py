@@ -12,7 +12,7 @@ import numpy as np
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from suanli.catalog.schema import Catalog, CostAssumptions, Offer
+from suanli.catalog.schema import Accelerator, Catalog, CostAssumptions, Offer
 from suanli.errors import EstimateError, InputError, echoed
 from suanli.estimate.setup import download_hours, offer_download_gbit_per_s
 from suanli.i18n import Message, render
@@ -37,6 +37,7 @@ __all__ = [
     "cost_assumptions",
     "cost_per_million_tokens",
     "held_hours",
+    "host_w_per_card",
     "job_cost",
     "job_cny_per_card_hour",
     "job_hours_on_offer",
@@ -349,6 +350,9 @@ class RentVsBuy(BaseModel):
     capex_cny: float = Field(description="capex per card: the card and its server share (totals: all cards)")
     power_cny_per_year_full_use: float
     running_cny_per_year: float = Field(0.0, description="power at this use and operations, per card-year")
+    power_w_per_card: float = Field(0.0, description="watts a card draws with its host share: card TDP + host_w")
+    host_w_per_card: float = Field(0.0, description="the card's share of its server's non-card draw (CPUs, memory, "
+                                   "NICs, fans), W, counted in the power (`host_w_per_card`)")
     break_even_utilization: float | None
     break_even_note: str = Field("", description="the break-even in words; says so when buying never pays off")
     break_even_note_i18n: dict[str, Any] = Field(default_factory=dict, description="break_even_note as a message")
@@ -389,9 +393,11 @@ def rent_vs_buy(
     utilization: float = 0.5,
     use_pattern: str = "spread",
     subsidy: float = 0.0,
+    host_w: float = 0.0,
 ) -> RentVsBuy:
     """Per card per year; PUE, electricity price and amortisation years are the caller's (defaults: the catalog's
-    `assumptions:`, `cost_assumptions`). Buying costs capex / years + ops + power (TDP × PUE × price × hours used).
+    `assumptions:`, `cost_assumptions`). Buying costs capex / years + ops + power ((TDP + `host_w`, the card's share
+    of its server's non-card draw, `host_w_per_card`) × PUE × price × hours used).
 
     `rent` is a price per card-hour in use (`--rent-price`): renting costs price × 8,760 h × utilization (the seeds:
     ¥2.45 × 24 × 365 ≈ ¥21k at full use) and break-even u solves price·8760·u = fixed + power·u. Or `rent` is the
@@ -414,7 +420,7 @@ def rent_vs_buy(
     if not (math.isfinite(pue) and 1 <= pue <= 5):
         raise InputError("pue", Message("err.power_usage_effectiveness_is_between_and", pue=pue))
     for name, v, hi in (("electricity", electricity_cny_per_kwh, 100.0), ("ops", ops_cny_per_year, 1e8),
-                        ("server-share", server_share_cny, 1e8), ("tdp", tdp_w, 1e5)):
+                        ("server-share", server_share_cny, 1e8), ("tdp", tdp_w, 1e5), ("host-w", host_w, 1e5)):
         if not (math.isfinite(v) and 0 <= v <= hi):
             raise InputError(name, Message("err.must_be_a_number_in_got_3", hi=hi, v=v))
     check_utilization(utilization)
@@ -425,7 +431,7 @@ def rent_vs_buy(
                                                 allowed=", ".join(USE_PATTERNS)))
     capex = card_cny + server_share_cny
     fixed = capex / amortization_years + ops_cny_per_year
-    power_full = tdp_w / 1000 * pue * electricity_cny_per_kwh * HOURS_PER_YEAR
+    power_full = (tdp_w + host_w) / 1000 * pue * electricity_cny_per_kwh * HOURS_PER_YEAR
     used_h = utilization * HOURS_PER_YEAR
     buy_u = fixed + power_full * utilization
     at: dict[str, Any] = {}
@@ -494,6 +500,8 @@ def rent_vs_buy(
         capex_cny=capex,
         power_cny_per_year_full_use=power_full,
         running_cny_per_year=ops_cny_per_year + power_full * utilization,
+        power_w_per_card=tdp_w + host_w,
+        host_w_per_card=host_w,
         break_even_utilization=be,
         break_even_note=render(note),
         break_even_note_i18n=note.to_json(),
@@ -507,6 +515,17 @@ def rent_vs_buy(
         rent_at_utilization_note_i18n=at_note.to_json(),
         **at,
     )
+
+
+def host_w_per_card(acc: Accelerator, tdp_w: float, host_power_share: float) -> tuple[float, bool]:
+    """A card's share of its server's non-card draw (CPUs, memory, NICs, fans), W, for rent-vs-buy's power: the
+    catalog's whole-server figure (`Accelerator.server_power_w`, for `max_cards_per_node` cards) ÷ those cards − the
+    card's catalog TDP (DGX H100: 10,200 W ÷ 8 − 700 W = 575 W), and True (cited); without one (or without a catalog
+    TDP to take from it), `host_power_share` (the catalog's assumed `host_power_share`) × `tdp_w`, and False."""
+    catalog_tdp = acc.specs.tdp_w.value if acc.specs.tdp_w is not None else None
+    if acc.server_power_w is not None and catalog_tdp is not None:
+        return max(acc.server_power_w.value / acc.max_cards_per_node - catalog_tdp, 0.0), True
+    return tdp_w * host_power_share, False
 
 
 def card_within_server(card_cny: float, server_cny: float, server_cards: int) -> float | None:

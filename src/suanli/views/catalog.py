@@ -127,6 +127,8 @@ class AcceleratorDetail(Shape):
     notes: list[str] | None = None
     china_market: SourcedValue | None = None
     specs: dict[str, SourcedValue] = Field(description="by spec field (memory_gib, bf16_dense_tflops, …)")
+    server_power_w: SourcedValue | None = Field(None, description="whole-server power, W, of the vendor's server "
+                                                "with max_cards_per_node of these cards (rent-vs-buy's host share)")
     conflicts: list[str]
     variants: list[str] = Field(description="ids of its variants")
     offers: list[str] = Field(description="ids of its offers")
@@ -282,13 +284,16 @@ def accelerator_detail(cat: Catalog, a: Accelerator, zh: bool = False) -> dict[s
     English JSON is unchanged."""
     d: dict[str, Any] = {
         k: v
-        for k, v in a.model_dump(mode="json", exclude={"specs", "china_market", "china_market_zh", *(() if zh else _ZH_ONLY)}).items()
+        for k, v in a.model_dump(mode="json", exclude={"specs", "china_market", "china_market_zh", "server_power_w",
+                                                      *(() if zh else _ZH_ONLY)}).items()
         if v not in (None, [], ())
     }
     if a.china_market is not None:
         d["china_market"] = _alt_json(cat, a.china_market, zh)
         if zh and a.china_market_zh:
             d["china_market"]["value_zh"] = a.china_market_zh
+    if a.server_power_w is not None:  # as a spec is shown: every value with its source (rent-vs-buy's host share)
+        d["server_power_w"] = _alt_json(cat, a.server_power_w, zh)
     d["specs"] = {
         f: _alt_json(cat, getattr(a.specs, f), zh)
         for f in type(a.specs).model_fields

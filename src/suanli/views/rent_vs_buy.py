@@ -19,18 +19,23 @@ from suanli.i18n import Message, both, render
 from suanli.plan.compare import (no_price, no_price_message, offer_facts, one_job_options, rent_for, rent_options,
                                  separate_instances)
 from suanli.catalog.schema import Purchase
-from suanli.plan.cost import USE_PATTERNS, RentVsBuy, card_within_server, rent_vs_buy, rent_vs_buy_totals
+from suanli.plan.cost import (USE_PATTERNS, RentVsBuy, card_within_server, cost_assumptions, host_w_per_card,
+                               rent_vs_buy, rent_vs_buy_totals)
 from suanli.units import HOURS_PER_YEAR
 
-__all__ = ["RVB_CLOSE_MARGIN", "RentVsBuyAnswer", "fresh_range", "rent_vs_buy_answer"]
+__all__ = ["DEFAULT_UTILIZATION", "RVB_CLOSE_MARGIN", "RentVsBuyAnswer", "assumptions", "fresh_range",
+           "rent_vs_buy_answer"]
 
 RVB_CLOSE_MARGIN = 0.10  # assumed: a verdict whose rent and own costs at full use are within 10 % shows the price range
+# assumed: the share of the year the cards work when none is given (`suanli rent-vs-buy --utilization`, the API's
+# `utilization`): no source knows the buyer's hours; said as an assumption in every answer (`assumptions`)
+DEFAULT_UTILIZATION = 0.5
 
 
 def fresh_range(cat: Catalog, device: str, reg: str, kinds: tuple[str, ...], today: dt.date, r: RentVsBuy,
                 card: float, srv: float, tdp: float, pue: float, electricity: float, ops: float, years: float,
                 utilization: float, use_pattern: str = "spread", gpus: int = 1,
-                subsidy: float = 0.0) -> dict[str, Any] | None:
+                subsidy: float = 0.0, host_w: float = 0.0) -> dict[str, Any] | None:
     """When renting and owning at full use are within `RVB_CLOSE_MARGIN`, break-even at the cheapest and dearest
     fresh price (`offers.is_stale`) the usable offers give for a card-year: one price moves a close verdict. Each
     break-even rents from that offer alone, billed in its own unit as the verdict is (`rent_vs_buy`). The offers are
@@ -42,7 +47,7 @@ def fresh_range(cat: Catalog, device: str, reg: str, kinds: tuple[str, ...], tod
             if not offer_q.is_stale(t[1], today)]
     lo, hi = (opts[0], opts[-1]) if opts else (None, None)
     be = [rent_vs_buy([t[1]], card, srv, tdp, pue, electricity, ops, years, utilization,
-                      use_pattern, subsidy).break_even_utilization if t is not None else None for t in (lo, hi)]
+                      use_pattern, subsidy, host_w).break_even_utilization if t is not None else None for t in (lo, hi)]
     return {"margin": margin, "offers": [{"offer": t[1].id, "provider": t[1].provider, "date": str(t[1].date),
                                           "rent_cny_per_card_hour": t[0]} for t in opts],
             "break_even_at_lowest": be[0], "break_even_at_highest": be[1]}
@@ -98,8 +103,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
                        server_share: float | None = None, rent_price: float | None = None,
                        tdp_w: float | None = None, n_cards: int | None = None, region: str = offer_q.DEFAULT_REGION,
                        kinds: tuple[str, ...] = ("listing",), today: dt.date | None = None,
-                       subsidy: float = 0.0) -> RentVsBuyAnswer:
-    """Per card per year: renting against buying (capex, power = TDP × PUE × price, ops) and break-even use, and
+                       subsidy: float = 0.0, host_w: float | None = None) -> RentVsBuyAnswer:
+    """Per card per year: renting against buying (capex, power = (TDP + the card's share of its server's non-card
+    draw, `host_w` else `plan.cost.host_w_per_card`) × PUE × price, ops) and break-even use, and
     the whole purchase (`n_cards`, else the catalog server's cards, else 1, × `years`). `n_cards` above the cards
     of one server is whole servers (a multiple of them): bought as n servers, each sharing its own non-card
     hardware, and rented as n instances of a server's cards, each one job where an offer holds it (`rent_for`'s
@@ -238,10 +244,15 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         tdp = acc.specs.tdp_w.value
     else:  # never a silent ¥0 of power: the buyer supplies the figure the catalog lacks
         raise InputError("tdp-w", Message("err.no_power_figure_tdp_for_in", acc_id=acc.id, field="tdp_w"))
+    assume = cost_assumptions(cat)
+    share = assume.host_power_share.value if assume.host_power_share is not None else 0.0
+    host, host_cited = (host_w, False) if host_w is not None else host_w_per_card(acc, tdp, share)
     r = rent_vs_buy(pool or rent, card, srv, tdp, pue, electricity, ops, years, utilization, use_pattern,
-                    subsidy)
+                    subsidy, host)
     fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv, tdp, pue, electricity, ops,
-                        years, utilization, use_pattern, rent_gpus, subsidy) if rent_price is None else None
+                        years, utilization, use_pattern, rent_gpus, subsidy, host) if rent_price is None else None
+    said = assumptions(cat, acc, pue, electricity, ops, years, utilization, tdp, host, host_cited,
+                       host_given=host_w is not None)
     dates, p_notes = purchase_notes(used_rows, today)
     if cheaper_server is not None:
         p_notes.append(cheaper_server)
@@ -261,10 +272,61 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
              "servers": total_cards // server_cards if whole else None,
              # the purchase rows' dates, their staleness (rent offers' rule) and low-confidence notes
              "card_price_date": None, "server_price_date": None, **dates,
-             "purchase_notes": [render(m, "en") for m in p_notes], "purchase_notes_i18n": [m.to_json() for m in p_notes]}
+             "purchase_notes": [render(m, "en") for m in p_notes], "purchase_notes_i18n": [m.to_json() for m in p_notes],
+             # every input the verdict rests on that no quote gives: PUE, ¥/kWh, operations, years, use, host power
+             "assumptions": said}
     out = {**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
            "offer_kinds": list(kinds), **extra}  # the years the capex is spread over (--years)
     return RentVsBuyAnswer(json=out, acc=acc, result=r, rent_cny_per_card_hour=rent, card_cny=card,
                            server_share_cny=srv, server_msg=srv_msg, rent_offer=rent_o,
                            rent_bill=rent_bill, at_offer=at_o, fresh=fresh, totals=totals, region=reg, kinds=kinds,
                            rent_instances=instances, rent_instance_cards=per_node if instances else None)
+
+
+def assumptions(cat: Catalog, acc: Accelerator, pue: float, electricity: float, ops: float, years: float,
+                utilization: float, tdp: float, host_w: float, host_cited: bool,
+                host_given: bool = False) -> list[dict[str, Any]]:
+    """The inputs of a rent-vs-buy answer that no price quote gives, each as used, one entry a key (`pue`,
+    `electricity`, `ops`, `years`, `utilization`, `host_w`): `status` `assumed` (the catalog's `assumed` default, or
+    the default use and ¥0 operations: `source` `assumed`, `text` says why), `cited` (a sourced default: `source`
+    names it) or `given` (typed: `source` the field); `field` the request field (the CLI's flag) that changes it,
+    `text`/`text_i18n` the entry in words."""
+    a = cost_assumptions(cat)
+    out: list[dict[str, Any]] = []
+
+    def add(key: str, value: float, default: Any, what: Message, why: Message | None, unit: str) -> None:
+        if default is None:
+            status, source = "given", key
+        else:
+            source = default
+            status = "assumed" if default == "assumed" else "cited"
+        msg = Message(f"rvb.assume.{status}", what=what, why=why or "", source=source, field=key)
+        out.append({"key": key, "value": value, "unit": unit, "status": status, "assumed": status == "assumed",
+                    "source": source, "field": key, "text": render(msg, "en"), "text_i18n": msg.to_json()})
+
+    def catalog_default(value: float, row: Any) -> str | None:  # the default's source, None: given
+        return str(row.chosen.source) if value == row.value else None
+
+    add("pue", pue, catalog_default(pue, a.pue), Message("rvb.assume.what.pue", value=pue),
+        Message("rvb.why.pue"), "")
+    add("electricity", electricity, catalog_default(electricity, a.electricity_cny_per_kwh),
+        Message("rvb.assume.what.electricity", value=electricity), Message("rvb.why.electricity"), "CNY/kWh")
+    add("ops", ops, "assumed" if ops == 0 else None, Message("rvb.assume.what.ops", value=ops),
+        Message("rvb.why.ops"), "CNY/card-year")
+    add("years", years, catalog_default(years, a.amortization_years), Message("rvb.assume.what.years", value=years),
+        Message("rvb.why.years"), "years")
+    add("utilization", utilization, "assumed" if utilization == DEFAULT_UTILIZATION else None,
+        Message("rvb.assume.what.utilization", value=utilization, hours=utilization * HOURS_PER_YEAR),
+        Message("rvb.why.utilization"), "share of the year")
+    what = Message("rvb.assume.what.host_w", value=host_w, tdp=tdp)
+    if host_given:
+        add("host_w", host_w, None, what, None, "W/card")
+    elif host_cited and acc.server_power_w is not None and acc.specs.tdp_w is not None:
+        sp = acc.server_power_w.chosen
+        add("host_w", host_w, sp.source, what,
+            Message("rvb.why.host_cited", server=sp.value, cards=acc.max_cards_per_node, tdp=acc.specs.tdp_w.value,
+                    note=both(sp.note or "", sp.note_zh)), "W/card")
+    else:
+        share = a.host_power_share.value if a.host_power_share is not None else 0.0
+        add("host_w", host_w, "assumed", what, Message("rvb.why.host_assumed", share=share), "W/card")
+    return out

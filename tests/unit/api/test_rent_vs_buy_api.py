@@ -28,13 +28,13 @@ def _shape(body: dict[str, object], field: str) -> None:
 
 
 def test_equals_the_cli_json(client: TestClient) -> None:
-    """The L20 at 50 %: the hourly offer for the hours in use (¥68,854), break-even 18.5 %, the year's rent from the
+    """The L20 at 50 %: the hourly offer for the hours in use (¥68,854), break-even 18.8 % (the host's assumed power counted), the year's rent from the
     monthly listing — the same JSON as `suanli rent-vs-buy --json` for the same options."""
     r = client.post("/api/rent-vs-buy", json={"gpu": "l20", "utilization": 0.5, "cards": 8, "server_share": 0})
     assert r.status_code == 200, r.text
     got = r.json()
     assert got["rent_at_utilization_cny"] == pytest.approx(68853.6)
-    assert got["break_even_utilization"] == pytest.approx(0.1848, abs=1e-4)
+    assert got["break_even_utilization"] == pytest.approx(0.1877, abs=1e-4)
     assert got["rent_offer"]["offer"] == "ctyun-l20-1card-month" and got["rent_offer"]["date"]
     assert got["totals"]["cards"] == 8 and got["totals"]["years"] == 3
     assert got["totals"]["rent_cny"] == pytest.approx(got["rent_at_utilization_cny"] * 24, abs=0.01)

@@ -74,7 +74,7 @@ def test_plan_at_80_columns_keeps_total_ids_and_states_the_prompt(tmp_path: Path
 
 def test_rent_vs_buy_totals_percent_and_a_whole_server_line(tmp_path: Path) -> None:
     args = ["rent-vs-buy", "--gpu", "rtx-4090", "--cards", "8", "--utilization", "0.5", "--years", "2",
-            "--server-share", "3000"]
+            "--server-share", "3000", "--host-w", "0"]  # the card's power alone (host power: test_rvb_host_power_1201)
     en = _run(tmp_path, *args)
     assert en.returncode == 0, en.stderr
     assert "server --server-share" not in en.stdout

@@ -54,7 +54,7 @@ def test_rvb_running_row_names_ops_only_when_given(monkeypatch: pytest.MonkeyPat
     code, out, err = _run(["--lang", "zh", "rent-vs-buy", "--gpu", "l20", "--server-share", "3000"], monkeypatch,
                           capsys, tmp_path)
     assert code == 0, err
-    assert "按利用率电费 ¥/年" in out and "运维" not in out
+    assert "按利用率电费 ¥/年" in out and "电费与运维" not in out  # the ¥0 operations said as an assumption only
 
 
 def test_rvb_api_refuses_naming_server_share(client: TestClient) -> None:

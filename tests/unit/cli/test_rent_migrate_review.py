@@ -39,14 +39,14 @@ def test_rent_for_takes_a_fresh_price_before_a_cheaper_stale_one(cat: Catalog) -
 
 
 def test_rent_vs_buy_fresh_rent_and_close_verdict_range() -> None:
-    r = _json("rent-vs-buy", "--gpu", "rtx-4090")
+    r = _json("rent-vs-buy", "--gpu", "rtx-4090", "--host-w", "0")  # the card alone: a close verdict
     assert r["rent_offer"]["offer"] == "autodl-rtx4090-hour-2026-08" and r["rent_offer"]["stale"] is None
     fresh = r["fresh_rent_range"]
     assert fresh["margin"] < 0.10 and [o["offer"] for o in fresh["offers"]] == ["autodl-rtx4090-hour-2026-08"]
     assert abs(fresh["break_even_at_lowest"] - r["break_even_utilization"]) < 1e-9
-    text = _run("rent-vs-buy", "--gpu", "rtx-4090").stdout
+    text = _run("rent-vs-buy", "--gpu", "rtx-4090", "--host-w", "0").stdout
     assert "close call" in text and "autodl-rtx4090-hour-2026-08" in text
-    zh = _run("--lang", "zh", "rent-vs-buy", "--gpu", "rtx-4090").stdout
+    zh = _run("--lang", "zh", "rent-vs-buy", "--gpu", "rtx-4090", "--host-w", "0").stdout
     assert "两者接近" in zh and "close call" not in zh
 
 

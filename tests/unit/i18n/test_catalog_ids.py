@@ -20,7 +20,7 @@ DYNAMIC = {p + "." for p in ENUM_PARAMS.values()} | {
     "band.", "band.sample.", "layout.recompute.", "family.", "val.metric.", "bench.col.", "bench.status.", "billing_unit.", "cal.col.", "fb.metric.", "mig.lib.", "mig.item.one_off_item.", "cli.label.", "cli.mig.task.", "cmd.", "col.",
     "compare.col.", "db.col.", "device_spec.", "est.bound.", "est.method.", "est.metric.", "est.needs.", "fb.col.",
     "field.", "flag.", "form_factor.", "gpus.col.", "imports.col.", "json.", "mig.col.", "mig.status.", "model.kind.",
-    "models.col.", "offer_kind.", "offers.col.", "plans.col.", "price_kind.", "price_region.", "rate.margin.", "relax.", "rvb.cheaper.", "rvb.purchase.",
+    "models.col.", "offer_kind.", "offers.col.", "plans.col.", "price_kind.", "price_region.", "rate.margin.", "relax.", "rvb.cheaper.", "rvb.purchase.", "rvb.assume.",
     "rvb.item.", "rvb.pattern.", "scenarios.col.", "segment.", "stack.", "tco.col.", "val.col.", "val.fitted.",
     "val.met.", "verdict.", "why.", "web.kind_",
 }

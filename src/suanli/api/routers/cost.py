@@ -46,6 +46,9 @@ class RentVsBuyBody(JsonBody):
     rent_price: float | None = Field(None, gt=0, le=1e5, description="CNY per card-hour in use, billed linearly "
                                      "(default: the cheapest way to rent a card for a year, any billing unit)")
     tdp_w: float | None = Field(None, gt=0, le=1e5, description="card power in W (default: the catalog's TDP)")
+    host_w: float | None = Field(None, ge=0, le=1e5, description="host power per card in W: the card's share of its "
+                                 "server's CPUs, memory, NICs and fans (default: the catalog's whole-server figure, "
+                                 "else the catalog's assumed host_power_share of the TDP)")
     cards: int | None = Field(None, ge=1, le=4096, description="cards you buy: up to one server's (its non-card "
                               "hardware is shared by them; default: the catalog server's cards) or a multiple of the "
                               "device's cards per node, whole servers")
@@ -72,6 +75,21 @@ class FreshRentRange(Shape):
     break_even_at_highest: float | None
 
 
+class RvbAssumption(Shape):
+    """One input of the answer that no price quote gives (`views.rent_vs_buy.assumptions`)."""
+
+    key: Literal["pue", "electricity", "ops", "years", "utilization", "host_w"]
+    value: float
+    unit: str = Field(description="what value is in: '' (PUE), CNY/kWh, CNY/card-year, years, share of the year, W/card")
+    status: Literal["assumed", "cited", "given"] = Field(description="assumed: a default no source states (text says "
+                                                         "why); cited: a sourced default; given: the request's own")
+    assumed: bool = Field(description="status is assumed")
+    source: str = Field(description="'assumed', the catalog source id of a cited default, or the field when given")
+    field: str = Field(description="the request field that changes it")
+    text: str = Field(description="the entry in words")
+    text_i18n: MessageJson
+
+
 class RentVsBuyAnswer(Shape):
     """POST /api/rent-vs-buy: `suanli rent-vs-buy --json`, its sentences in the request's language."""
 
@@ -80,6 +98,9 @@ class RentVsBuyAnswer(Shape):
     capex_cny: float = Field(description="capex per card: the card and its server share (totals: all cards)")
     power_cny_per_year_full_use: float
     running_cny_per_year: float = Field(description="power at this use and operations, per card-year")
+    power_w_per_card: float = Field(description="watts a card draws with its host share: card TDP + host_w_per_card")
+    host_w_per_card: float = Field(description="the card's share of its server's non-card draw (CPUs, memory, NICs, "
+                                   "fans), W; assumptions' host_w says whether cited or assumed")
     break_even_utilization: float | None = Field(description="share of the year above which owning is cheaper; null "
                                                  "when it never is (break_even_note says why)")
     break_even_note: str
@@ -134,10 +155,13 @@ class RentVsBuyAnswer(Shape):
     purchase_notes: list[str] = Field(default_factory=list, description="a purchase price older than 12 months (rent "
                                       "offers' staleness rule) and the catalog row's own note (low confidence)")
     purchase_notes_i18n: list[MessageJson] = Field(default_factory=list, description="purchase_notes as messages")
+    assumptions: list[RvbAssumption] = Field(description="every input no price quote gives — PUE, electricity, ops, "
+                                             "years, utilization, host_w — as used: assumed (and why), cited or "
+                                             "given")
 
 
 _FIELDS = {"rent-price": "rent_price", "card-price": "card_price", "tdp-w": "tdp_w", "use-pattern": "use_pattern",
-           "server-share": "server_share"}
+           "server-share": "server_share", "host-w": "host_w"}
 
 
 @router.post("/rent-vs-buy", response_model=RentVsBuyAnswer, response_model_exclude_unset=True)
@@ -154,7 +178,7 @@ async def rent_vs_buy_ep(request: Request, body: RentVsBuyBody, lang: Annotated[
             return rent_vs_buy_answer(catalog(request), body.gpu, body.utilization, body.use_pattern, body.years,
                                       body.pue, body.electricity, body.ops, body.card_price, body.server_share,
                                       body.rent_price, body.tdp_w, body.cards, body.region, tuple(body.offer_kinds),
-                                      as_of(), body.subsidy).json
+                                      as_of(), body.subsidy, body.host_w).json
         except InputError as e:  # the core names the CLI's flags (rent-price); the request its fields (rent_price)
             if e.field in _FIELDS:
                 raise as_field(e, _FIELDS[e.field]) from None
