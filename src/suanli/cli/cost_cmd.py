@@ -594,7 +594,6 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                + " — " + say_json(i.get("note_i18n"), i["note"])}
               for i in (out.get("one_off_items") or []) if len(out.get("one_off_items") or []) > 1),
             # the spend the saving rests on, marked as the assumed default when --monthly-spend was not typed
-            # the spend the saving rests on, marked as the assumed default when --monthly-spend was not typed
             {"item": tr("mig.item.monthly_spend"), "value": say_json(out.get("monthly_spend_note_i18n"),
                                                                      out.get("monthly_spend_note") or "")
              + (tr("mig.spend.pass", field="monthly_spend") if out.get("monthly_spend_default") else "")},
