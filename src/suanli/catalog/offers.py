@@ -328,8 +328,9 @@ def _unpriced_note(u: Unpriced, lang: str) -> str:
 def unpriced_reason(cat: Catalog, device: str, lang: str = "en", offers: Iterable[Offer] | None = None) -> str | None:
     """The catalog's one-line note on a device searched for and found without a public rental price (`lang` zh:
     its Chinese version where the catalog has one). With `offers` (those a listing may come from, imports included):
-    None when one of them is a listing of the device, as the note explains a missing listing."""
-    if offers is not None and any(o.device == device and o.kind == "listing" for o in offers):
+    None when one of them rents the device (a listing, or your own contract price: RENTABLE_KINDS), as the note
+    explains a missing price to rent at."""
+    if offers is not None and any(o.device == device and o.kind in RENTABLE_KINDS for o in offers):
         return None
     return next((_unpriced_note(u, lang) for u in cat.unpriced if u.device == device and u.missing == "price"), None)
 

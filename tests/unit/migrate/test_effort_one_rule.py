@@ -95,7 +95,8 @@ def test_fp8_checkpoint_is_charged_alike_by_check_cost_and_plan() -> None:
         assert _check(m, cann, list_use(task), []).migration_weeks == (lo, hi), task
         out = migration_cost(cat, m, "ascend-910b", "h800", saving=1000.0, task=task)
         assert tuple(out["calendar_weeks"]) == (lo, hi) and [u["id"] for u in out["libraries"]] == ["fp8"], task
-    r = plan(cat, m, make_request(model="deepseek-v3", task="inference", devices=("ascend-910b",), requests_per_s=1.0))
+    r = plan(cat, m, make_request(model="deepseek-v3", task="inference", devices=("ascend-910b",), requests_per_s=1.0,
+                                      precision="any"))  # 8-bit needs two nodes: no 910B offer joins nodes
     assert r.plans and all(tuple(p.migration_weeks) == (4.0, 8.0) for p in r.plans)
     # a 16-bit preset has no checkpoint use: its weeks are its list's
     assert checkpoint_uses(lookup_model(cat, "qwen2.5-7b"), cat) == []
