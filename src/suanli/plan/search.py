@@ -875,9 +875,13 @@ def _one_framework_per_layout(grid: dict[str, np.ndarray]) -> dict[str, np.ndarr
     if n < 2 or "fw" not in grid:
         return grid
     cols = [grid[k].astype(float) for k in ("dev", "gpus", "tp", "pp", "vpp", "ep", "zero", "rec", "b", "opt", "prec")]
-    _, group = np.unique(np.stack([*cols, np.nan_to_num(grid["net"], nan=-1.0)], axis=1), axis=0,
-                         return_inverse=True)
-    group = np.asarray(group).ravel()
+    # rows alike in every column share a group: sort by the columns (the first one primary) and start a new group
+    # where any column changes — np.unique(axis=0) gives the same groups but sorts a structured view, ~10× slower
+    keys = np.stack([*cols, np.nan_to_num(grid["net"], nan=-1.0)], axis=1)
+    by_keys = np.lexsort(keys.T[::-1])
+    ordered = keys[by_keys]
+    group = np.empty(n, dtype=int)
+    group[by_keys] = np.cumsum(np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]) - 1
     if int(group.max()) + 1 == n:  # every layout under one framework
         return grid
     fits = grid["fits"].astype(bool)

@@ -19,8 +19,8 @@ from suanli.validate.bands import packaged_error_bands
 
 
 def test_migrate_cost_serves_at_compares_row(cat) -> None:  # type: ignore[no-untyped-def]
-    """qwen2.5-14b on 8 × H800: compare sets batch 256 aside (memory headroom within the known error) and runs
-    tp1 × 8 at batch 128; migrate cost's saving rests on that same row (it took batch 256 before)."""
+    """qwen2.5-14b on 8 × H800: migrate cost's saving rests on compare's row (the batch compare keeps within the
+    known memory error; migrate cost once took a batch compare had set aside)."""
     bands = packaged_error_bands()
     m = lookup.model(cat, "qwen2.5-14b")
     rows = {r["device"]: r for r in compare_devices(cat, m, ["h800", "910b"], gpus=8, error_bands=bands)}
@@ -31,7 +31,7 @@ def test_migrate_cost_serves_at_compares_row(cat) -> None:  # type: ignore[no-un
         d, r = mc["derived"][dev], rows[dev]
         assert (d["workload"]["tp"], d["workload"]["batch"]) == (r["layout"]["tp"], r["layout"]["batch"])
         assert d["tokens_per_s_8_cards"] == pytest.approx(r["tokens_per_s"], rel=1e-9)
-    assert rows[h800]["layout"]["batch"] == 128  # not the set-aside 256
+    # the batch itself follows the inference-memory band (256 set aside at a 20 % p90, kept at 12 %): not pinned here
 
 
 def test_plan_offloads_the_optimizer_on_one_card(cat) -> None:  # type: ignore[no-untyped-def]
