@@ -278,7 +278,7 @@ class OfferAssumption(_Strict):
 
     field: str = Field(description="the Offer field read by assumption (cards, billing_unit, device, ...)")
     note: str = Field(description="what the source says and how it was read")
-    note_zh: str = Field(description="the note in Chinese (zh output)")
+    note_zh: str | None = Field(None, description="the note in Chinese (zh output; a zh answer gives it as `note`)")
 
 
 class Offer(_Strict):
