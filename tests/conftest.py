@@ -62,3 +62,24 @@ def reset_postgres() -> Callable[[str], str]:
         return url
 
     return reset
+
+
+# The CUDA inference-memory band before 59baae9 (15 out-of-sample cases: median |error| 12.1 %, median signed
+# −11.9 %): tests of the within-error wording ('fits (tight)', 'likely short') pin it, so they keep testing the rule
+# when `suanli validate --write` moves the packaged band (at 0.5 % almost nothing is within the error)
+WIDE_MEMORY_BAND = {"median_abs_pct": 12.125564614931744, "p90_abs_pct": 20.132287880086647, "cases": 15,
+                    "median_signed_pct": -11.91248845404505}
+
+
+@pytest.fixture
+def wide_memory_bands(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """The packaged error bands with CUDA's inference-memory band at WIDE_MEMORY_BAND, served to every command and
+    route in this process (each imports `packaged_error_bands` when it runs); returns them."""
+    from suanli.validate import bands as bands_module
+
+    packaged = bands_module.packaged_error_bands()
+    wide = dict(packaged)
+    for key in ("inference-memory", "holdout:inference-memory", "stack:cuda:inference-memory"):
+        wide[key] = packaged[key].model_copy(update=WIDE_MEMORY_BAND)
+    monkeypatch.setattr(bands_module, "packaged_error_bands", lambda *a, **k: wide)
+    return wide  # type: ignore[return-value]

@@ -15,7 +15,6 @@ from suanli.catalog.load import packaged_catalog
 from suanli.cli.main import app
 from suanli.estimate.estimate import pooled_bias
 from suanli.plan.search import error_rule, memory_headroom_pct
-from suanli.validate.bands import packaged_error_bands
 
 R1 = {"model": "deepseek-r1", "gpu": "h20", "gpus": 8, "tp": 8, "precision": "int8"}
 CHECK = ("fits_tight", "likely_short", "memory_group", "memory_headroom_pct", "memory_error_pct", "memory_bias_pct",
@@ -28,16 +27,17 @@ def _cli(*args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(out.output)  # type: ignore[no-any-return]
 
 
-def test_api_estimate_has_the_clis_memory_check(client: TestClient) -> None:
-    """DeepSeek-R1 int8 on 8 H20: 8.7 % headroom under CUDA's inference-memory |error| (12 %), the bias −12 %
-    exceeding it: likely short, in the API as in the CLI (the API had none of these fields)."""
+def test_api_estimate_has_the_clis_memory_check(client: TestClient, wide_memory_bands) -> None:  # type: ignore[no-untyped-def]
+    """DeepSeek-R1 int8 on 8 H20: 8.7 % headroom under CUDA's inference-memory |error| (12 % before 59baae9, pinned:
+    `wide_memory_bands`), the bias −12 % exceeding it: likely short, in the API as in the CLI (the API had none of
+    these fields)."""
     api = client.post("/api/estimate", json=R1).json()
     cli = _cli("--model", "deepseek-r1", "--gpu", "h20", "--gpus", "8", "--tp", "8", "--precision", "int8")
     assert {k: api[k] for k in CHECK} == {k: cli[k] for k in CHECK}
     assert api["fits_tight"] is True and api["likely_short"] is True and api["memory_group"] == "inference-memory"
     m = api["memory"]
     assert api["memory_headroom_pct"] == memory_headroom_pct(m["needed_bytes"], m["usable_bytes"])
-    bands = packaged_error_bands()
+    bands = wide_memory_bands
     assert api["memory_error_pct"] == error_rule(bands, "cuda", "inference-memory", True)[0]
     pb = pooled_bias(bands, "cuda", "inference-memory")
     assert pb is not None and api["memory_bias_pct"] == pb.bias_pct

@@ -35,7 +35,8 @@ def test_plan_rows_tpot_is_estimates_tpot_steady_s_at_the_run_batch() -> None:
         s = _estimate(p)["speed"]
         assert p["tpot_s"] == pytest.approx(s["tpot_steady_s"], rel=1e-9), p["device"]
         assert s["tpot_steady_s"] > s["tpot_s"]  # the prompts' prefill on top of the decode step
-    s = _estimate(plans[0])["speed"]
+    # the buyer's row (b50 fp8 on the RTX 4090): decode step 18.8 ms, 28.81 ms with the prompts' prefill
+    s = _estimate({**plans[0], "precision": "fp8"})["speed"]
     assert s["tpot_s"] == pytest.approx(0.0188, abs=5e-5) and s["tpot_steady_s"] == pytest.approx(0.02881, abs=5e-5)
 
 
