@@ -1,5 +1,6 @@
 """Schema checks of the held-out case files taken as whole published tables (issue 12 item 4):
 published_cases_2026_11.yaml (TensorRT-LLM, NeMo, Qwen3 on the H20), published_cases_2026_12.yaml (vLLM, Qwen2 on the A100),
+published_cases_2026_12b.yaml (transformers decode and peak memory of Llama-2-13B, fp16 / GPTQ / bitsandbytes, on the A100),
 published_cases_memory.yaml (ms-swift LoRA, transformers AWQ), published_cases_domestic.yaml (MindSpeed-LLM and
 FlagPerf on the 910B and the C500) and published_cases_ascend_infer.yaml (vLLM-Ascend on the 910B). Every case is
 `holdout: true`, names a source of its file, a catalog model and a canonical device, the flags `suanli estimate` takes
@@ -73,6 +74,15 @@ def _cover_2026_12(cases: list[dict[str, Any]]) -> None:
     assert all(c.get("engine") in ENGINES - {"hf"} for c in cases)
 
 
+def _cover_2026_12b(cases: list[dict[str, Any]]) -> None:
+    """Decode speed and the same runs' peak memory (issue 12: more decode evidence): every row of the chosen tables gives
+    one case of each group, on the engine and release the page states."""
+    decode = {c["id"].removesuffix("-decode") for c in cases if c["group"] == "decode-speed"}
+    memory = {c["id"].removesuffix("-memory") for c in cases if c["group"] == "inference-memory"}
+    assert len(decode) >= 20 and decode == memory and len(cases) == 2 * len(decode)
+    assert all(c.get("engine") == "hf" and c.get("engine_version") for c in cases)
+
+
 def _cover_moe_decode(cases: list[dict[str, Any]]) -> None:
     """Decode of MoE models at small batch on one node (buyer review 2026-12-01): the set had none."""
     assert len(cases) >= 5 and any(c["batch"] == 1 for c in cases)
@@ -97,6 +107,7 @@ FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_fp8_train.yaml": ("fp8t-", "inference", _cover_fp8_train),
     "published_cases_moe.yaml": ("moe-", "inference", _cover_moe),
     "published_cases_2026_12.yaml": ("c2612-", "full", _cover_2026_12),
+    "published_cases_2026_12b.yaml": ("c2612b-", "full", _cover_2026_12b),
     "published_cases_moe_decode.yaml": ("cmd-", "full", _cover_moe_decode),
     "published_cases_memory.yaml": ("cmem-", "inference", _cover_memory),
 }
