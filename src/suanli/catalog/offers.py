@@ -19,8 +19,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Purchase, Unpriced
 from suanli.errors import InputError, echoed
 from suanli.i18n import Message, render
@@ -42,6 +40,8 @@ __all__ = [
     "is_international",
     "is_second_hand",
     "is_stale",
+    "kinds_message",
+    "kinds_priced",
     "mark_second_hand",
     "max_cards",
     "multi_node_gap",
@@ -126,6 +126,27 @@ def usable_offers(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[st
     )
 
 
+def kinds_priced(kinds: Sequence[str], used: Iterable[str]) -> tuple[str, ...]:
+    """The offer kinds an answer says it priced from: the requested `kinds` and the kind of every offer behind one
+    of its figures (`used`), in OFFER_KINDS order. A request for listings takes the buyer's contract prices too
+    (`usable_offers`), so a bill a contract price set says 'listing and contract', never 'listing' alone (buyer
+    review 2026-12-02 #8: a private quote read as a market listing)."""
+    have = {*kinds, *used}
+    return tuple(k for k in OFFER_KINDS if k in have)
+
+
+def kinds_message(kinds: Sequence[str]) -> Message:
+    """Offer kinds as one phrase: 'listing', 'listing and contract', 'listing, index, reference and contract';
+    in Chinese each with its 价 ('挂牌价与合同价'), so a template does not add a second one. `kinds`: one or more."""
+    names = [Message(f"price_kinds.{k}") for k in kinds]
+    if len(names) == 1:
+        return names[0]
+    out = Message("price_kinds.and", first=names[-2], last=names[-1])
+    for n in reversed(names[:-2]):
+        out = Message("price_kinds.comma", first=n, rest=out)
+    return out
+
+
 def filter_catalog(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[str] = DEFAULT_KINDS,
                    billing: str | None = None) -> Catalog:
     """The same catalog with only the usable offers: what cost functions that read `cat.offers` should get."""
@@ -185,6 +206,8 @@ def can_rent(offer: Offer, cards_per_node: int, gpus: Any, tp: Any, serving: boo
     a multi-node job: it needs an offer that spans nodes, as training does (buyer review F 3). `net`: the inter-node
     network (Gbit/s per node, NaN = not published) a multi-node row was evaluated on: only offers publishing that
     network rent it; None: any network."""
+    import numpy as np  # here: `suanli gpus` and `gpu` read offers without numpy (~0.04 s; cli/test_startup.py)
+
     multi_node = np.asarray(gpus) > cards_per_node
     # serving: replicas of one node each combine freely; a replica wider than a node does not
     apart = serving & (np.asarray(tp) <= cards_per_node)

@@ -315,12 +315,12 @@ def estimate_with_calibration(cat: Catalog, m: ModelArch, acc: Accelerator, w: W
 
 def memory_messages(cat: Catalog, e: Estimate,
                     bands: dict[str, ErrorBand] | None = None) -> tuple[Message | None, Message | None]:
-    """(tight, short): the plan's memory-within-error warning on this estimate (`plan.search.memory_within_error`,
+    """(tight, short): the plan's memory-within-error warning on this estimate (`plan.known_error.memory_within_error`,
     None unless it fits with a headroom under the stack's known memory error) and, where the known bias exceeds that
-    headroom, the plan's 'memory likely short' sentence (`plan.search.memory_likely_short`). The one rule, from the
+    headroom, the plan's 'memory likely short' sentence (`memory_likely_short`). The one rule, from the
     plan; `bands`: the packaged error bands unless given."""
     from suanli.catalog import lookup
-    from suanli.plan.search import memory_likely_short, memory_within_error
+    from suanli.plan.known_error import memory_likely_short, memory_within_error  # not plan.search: start-up
     from suanli.validate.bands import packaged_error_bands
 
     m = e.memory
@@ -334,9 +334,9 @@ def memory_messages(cat: Catalog, e: Estimate,
 def memory_check(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None = None) -> dict[str, Any]:
     """The memory-tight fields of an estimate's JSON (`EstimateJson`: fits_tight, likely_short, the headroom and the
     validated error and bias it is judged against, the plan's sentences), by the plan's functions
-    (`memory_messages`, `plan.search.memory_headroom_pct`, `error_rule`, `estimate.pooled_bias`)."""
+    (`memory_messages`, `plan.known_error.memory_headroom_pct`, `error_rule`, `estimate.pooled_bias`)."""
     from suanli.estimate.estimate import pooled_bias
-    from suanli.plan.search import error_rule, memory_group, memory_headroom_pct
+    from suanli.plan.known_error import error_rule, memory_group, memory_headroom_pct
     from suanli.validate.bands import packaged_error_bands
 
     b = packaged_error_bands() if bands is None else bands
