@@ -67,7 +67,9 @@ def reset_postgres() -> Callable[[str], str]:
 # The CUDA inference-memory band before 59baae9 (15 out-of-sample cases: median |error| 12.1 %, median signed
 # −11.9 %): tests of the within-error wording ('fits (tight)', 'likely short') pin it, so they keep testing the rule
 # when `suanli validate --write` moves the packaged band (at 0.5 % almost nothing is within the error)
-WIDE_MEMORY_BAND = {"median_abs_pct": 12.125564614931744, "p90_abs_pct": 20.132287880086647, "cases": 15,
+# the memory check judges a headroom against a band's p90 |error| (plan.known_error.band_error_pct): the p90 here is
+# the old median, so the check fires below the 12.1 % these tests were written at
+WIDE_MEMORY_BAND = {"median_abs_pct": 12.125564614931744, "p90_abs_pct": 12.125564614931744, "cases": 15,
                     "median_signed_pct": -11.91248845404505}
 
 

@@ -16,7 +16,7 @@ from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, pooled_bi
 from suanli.i18n import Message, both
 from suanli.units import GiB
 
-__all__ = ["bias_evidence", "demoted", "error_rule", "known_error", "latency_margin_pct", "likely_missed",
+__all__ = ["band_error_pct", "bias_evidence", "demoted", "error_rule", "known_error", "latency_margin_pct", "likely_missed",
            "margin_warned", "memory_group", "memory_headroom_pct", "memory_likely_short", "memory_within_error",
            "pooled_evidence", "risk_pct", "stack_name", "warn_limit"]
 
@@ -30,8 +30,8 @@ def known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, m
                  target: Any, margin_pct: float, memory: bool = False) -> Message | None:
     """A warning when the margin a target leaves (`margin_pct`: how much slower the real speed may be; `memory`: the
     memory headroom, how much more the real need may be) is smaller than the known error of the group on the stack
-    (its out-of-sample median |error|), or of all stacks where the stack has no out-of-sample case (memory: fewer than
-    LITTLE_EVIDENCE_CASES); None otherwise or when no band is stored. It carries the bias demotion is judged on
+    (its out-of-sample |error|, `band_error_pct`: the median for speed, the p90 for memory), or of all stacks where
+    the stack has no out-of-sample case (memory: fewer than LITTLE_EVIDENCE_CASES); None otherwise or when no band is stored. It carries the bias demotion is judged on
     (`estimate.pooled_bias`: `bias`, `bias_cases`, `all_signed`, `prior`)."""
     sb = stack_band(bands, stack.id, group)
     pb = pooled_bias(bands, stack.id, group)
@@ -46,13 +46,14 @@ def known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, m
         "plan.warn.within_error", "plan.warn.within_error_all")
     if limit is None or not margin_warned(margin_pct, limit):  # the one rule for memory, speed and deadline
         return None
-    if sb is not None and sb.cases >= LITTLE_EVIDENCE_CASES and sb.median_abs_pct is not None:
-        return Message(ids[0], kw, cases=sb.cases, signed=sb.median_signed_pct or 0.0, median=sb.median_abs_pct)
+    own = band_error_pct(sb, memory) if sb is not None else None
+    if sb is not None and sb.cases >= LITTLE_EVIDENCE_CASES and own is not None:
+        return Message(ids[0], kw, cases=sb.cases, signed=sb.median_signed_pct or 0.0, median=own)
     overall = bands.get(group)
-    if sb is not None and sb.cases and sb.median_abs_pct is not None and overall is not None:
+    if sb is not None and sb.cases and own is not None and overall is not None:
         # 1–4 cases: their |error| shrunk toward all stacks' (buyer regression 6: not the few cases' alone)
         return Message("plan.warn.memory_within_error_pooled" if memory else "plan.warn.within_error_pooled", kw,
-                       own_cases=sb.cases, own=sb.median_abs_pct, all=overall.median_abs_pct or 0.0,
+                       own_cases=sb.cases, own=own, all=band_error_pct(overall, memory) or 0.0,
                        cases=overall.cases, prior=LITTLE_EVIDENCE_CASES, median=limit)
     if overall is None:
         return None
@@ -61,7 +62,7 @@ def known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, m
     if sb is not None:
         none = (Message("plan.warn.few_on_stack", stack=stack_name(stack), cases=sb.cases) if sb.cases
                 else Message("plan.warn.none_on_stack", stack=stack_name(stack)))
-    return Message(ids[1], kw, cases=overall.cases, median=overall.median_abs_pct, none=none)
+    return Message(ids[1], kw, cases=overall.cases, median=band_error_pct(overall, memory), none=none)
 
 
 def warn_limit(bands: dict[str, ErrorBand], stack_id: str, group: str, memory: bool) -> float | None:
@@ -93,21 +94,30 @@ def latency_margin_pct(est_s: Any, target_s: float) -> Any:
     return out if isinstance(est_s, np.ndarray) else float(out)
 
 
+def band_error_pct(band: ErrorBand, memory: bool) -> float | None:
+    """The |error| of a band a margin is judged against: for speed and deadlines its median (a margin under it is
+    missed about as often as not), for memory its p90 — running out of memory loses the run rather than slowing it, so
+    a headroom is thin until it covers the error nine estimates in ten stay within (buyer review 2026-12-01 item 1: at
+    the median, 0.5 % of the inference-memory band, a 0.4 % headroom on an engine the band has no case of passed)."""
+    return band.p90_abs_pct if memory else band.median_abs_pct
+
+
 def error_rule(bands: dict[str, ErrorBand], stack_id: str, group: str, memory: bool) -> tuple[float | None, float | None]:
     """(limit, risk) for `group` on a stack: a margin (TPOT, TTFT, deadline, memory headroom, in %) under `limit` is
-    warned of — the stack's out-of-sample median |error| with LITTLE_EVIDENCE_CASES or more cases, else all stacks'
+    warned of — the stack's out-of-sample |error| (`band_error_pct`: the median for speed, the p90 for memory) with
+    LITTLE_EVIDENCE_CASES or more cases, else all stacks'
     (buyer regression 6: one stack case's |error| no longer outweighs the pooled figure the ranking uses) — and one
     also under `risk` (the pooled bias, `estimate.pooled_bias`, as the risk it means: speed +, memory −) is demoted.
     None where no band is stored. Plan, its layout reduction (`_evidence_fails`), estimate and compare use it."""
     sb = stack_band(bands, stack_id, group)
     overall = bands.get(group)
-    all_abs = overall.median_abs_pct if overall is not None else None
+    all_abs = band_error_pct(overall, memory) if overall is not None else None
     limit: float | None = all_abs
-    if sb is not None and sb.median_abs_pct is not None and sb.cases:
+    own = band_error_pct(sb, memory) if sb is not None else None
+    if sb is not None and own is not None and sb.cases:
         n, k = sb.cases, LITTLE_EVIDENCE_CASES
         # 5+ cases: the stack's own; fewer: shrunk toward all stacks' as the bias is (`estimate.pooled_bias`)
-        limit = (sb.median_abs_pct if n >= k or all_abs is None
-                 else (n * sb.median_abs_pct + k * all_abs) / (n + k))
+        limit = own if n >= k or all_abs is None else (n * own + k * all_abs) / (n + k)
     pb = pooled_bias(bands, stack_id, group)
     risk = None if pb is None else (-pb.bias_pct if memory else pb.bias_pct)
     return limit, risk

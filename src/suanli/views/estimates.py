@@ -212,7 +212,7 @@ class EstimateJson(MemoryVerdictJson):
                                               "how much more the real need may be and still fit (negative: short by "
                                               "that share); null without the device's memory size")
     memory_error_pct: float | None = Field(None, description="the |error| a headroom is judged against: the stack's "
-                                           "out-of-sample median |error| of memory_group (5+ cases; fewer: shrunk "
+                                           "out-of-sample p90 |error| of memory_group (5+ cases; fewer: shrunk "
                                            "toward all stacks'), as the plan judges it; null where none is stored")
     memory_bias_pct: float | None = Field(None, description="the pooled median signed error of memory_group on the "
                                           "stack (negative: the estimate below the measured need); likely_short when "

@@ -33,7 +33,7 @@ def test_compare_picks_the_layout_plan_picks_not_a_demoted_one(cat) -> None:  # 
              error_bands=packaged_error_bands()).plans[0]
     assert r["layout"]["zero"] == p.zero == 3
     assert abs(r["memory_per_gpu_bytes"] - p.memory_per_gpu_bytes) < 0.01 * 2**30
-    assert not r["likely_short"] and not r["fits_tight"]
+    assert not r["likely_short"]  # "fits (tight)" or not by the training-memory band's p90, but not demoted
     # without bands (validate --cases' use of fastest_layout): the fastest layout as before
     bare = compare_devices(cat, m, ["rtx-4090", "a100-80g"], "lora", 2, tokens=1e8)[0]
     assert bare["layout"]["zero"] == 0

@@ -74,7 +74,7 @@ def test_a_plan_packed_near_full_memory_warns_and_ranks_after_the_plans_that_pas
     r = _lora(cat, _memory_bands(), gpus=2, zero=0)
     p = next(p for p in r.plans if p.device == "rtx-3090")
     w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.memory_within_error")
-    assert "% headroom, within the training-memory error on NVIDIA CUDA (5 out-of-sample case(s), median -8 %" in w
+    assert "% headroom, within the training-memory error on NVIDIA CUDA (5 out-of-sample case(s), median -8.0 %" in w
     zh = render(Message.from_json(next(j for j in p.warnings_i18n if j["id"] == "plan.warn.memory_within_error")),
                 "zh")
     assert "训练显存误差之内" in zh and "估计低于实测" in zh
