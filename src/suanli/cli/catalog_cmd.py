@@ -10,7 +10,7 @@ from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.catalog.schema import Offer
 from suanli.cli.output import Format, console, echo, emit_json, emit_rows, list_sep
-from suanli.errors import InputError, echoed
+from suanli.errors import InputError, NotFoundError, echoed
 from suanli.i18n import Message
 from suanli.views.catalog import (
     GPU_COLUMNS,
@@ -204,7 +204,10 @@ def register(app: typer.Typer) -> None:
         check_stale_months(stale_months, flags=True)  # as the API's stale_months: (0, 1200]
         reg, kinds = offer_q.parse_region(region), offer_q.parse_kinds(offer_kinds)
         cat = planning_catalog()
-        dev = lookup.accelerator(cat, device).id if device else None
+        try:
+            dev = lookup.accelerator(cat, device).id if device else None
+        except NotFoundError as e:  # the catalog names its `gpu`; this command's flag is --device
+            raise InputError("device", str(e).removeprefix(f"{e.field}: "), e.i18n) from None
         units = ("second", "minute", "hour", "day", "week", "month", "year")
         if billing_unit is not None and billing_unit not in units:
             raise InputError("billing-unit", Message("err.is_not_one_of", value=echoed(billing_unit), allowed=', '.join(units)))
@@ -230,11 +233,17 @@ def register(app: typer.Typer) -> None:
         cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]
         from suanli.cli.output import display_note, lang
 
+        # a price older than --stale-months marked in its date cell, as plan warns of it (`offer_row`'s `stale`: the
+        # one freshness rule; --json and --csv carry it as the field)
         shown = [{**r, "provider": display_note(o, "provider"), "billing_unit": tr(f"billing_unit.{r['billing_unit']}"),
-                  "kind": tr(f"price_kind.{r['kind']}")} for r, o in zip(rows, page)]
+                  "kind": tr(f"price_kind.{r['kind']}"),
+                  "date": tr("cli.offers.date_stale", date=r["date"]) if r["stale"] else r["date"]}
+                 for r, o in zip(rows, page)]
         emit_rows(shown, cols, Format.table, title=tr("cli.offers.title", first=offset + 1 if rows else 0,
                                                       last=offset + len(rows), total=total),
                   headers=col_headers(cols, "offers.col"))
+        if any(r["stale"] for r in rows):
+            echo("[dim]" + tr("cli.offers.stale_note", months=stale_months) + "[/dim]")
         if dev:
             # not when the device has a listing among the usable offers (an imported one too): the note explains none
             note = offer_q.unpriced_reason(cat, dev, lang(), offer_q.usable_offers(cat, reg, ("listing",), None, dev))

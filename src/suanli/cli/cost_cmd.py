@@ -13,7 +13,7 @@ from suanli.catalog.load import packaged_assumptions, read_yaml
 from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.output import col_headers, display_name, echo, emit_json, emit_rows, label, lang, say, say_json, tr
-from suanli.errors import InputError
+from suanli.errors import InputError, NotFoundError
 from suanli.i18n import Message, render
 from suanli.plan.compare import (
     ServingTargets,
@@ -138,6 +138,13 @@ def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) 
     both = {"en": "/".join(kinds), "zh": "、".join(zh.get(f"price_kind.{k}", k) for k in kinds)}
     short = Message("error.saving_short", price_region=reg, kinds=both, device=device, flag=flag)
     return InputError("saving", render(short, "en").removeprefix("saving: "), short)
+
+
+def _typed(ctx: typer.Context, *names: str) -> frozenset[str]:
+    """The options among `names` the user typed (click's parameter source: the command line, not the default), so
+    an answer says a typed value "as given" even where it equals the default (rent-vs-buy's assumptions)."""
+    return frozenset(n for n in names if (src := ctx.get_parameter_source(n)) is not None
+                     and src.name not in ("DEFAULT", "DEFAULT_MAP"))
 
 
 def _need_usable(r: dict[str, Any]) -> str | float:
@@ -360,6 +367,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
 
     @app.command("rent-vs-buy")
     def rent_vs_buy_cmd(
+        ctx: typer.Context,
         gpu: Annotated[str, typer.Option(help="device")] = "rtx-4090",
         utilization: Annotated[float, typer.Option(help="share of the year the card works (hours in use ÷ 8,760)")] = 0.5,
         use_pattern: Annotated[str, typer.Option("--use-pattern", help="how the hours in use fall: spread (some every month: a monthly offer is rented all year) or blocks (whole months: each offer bills the units covering them)")] = "spread",
@@ -393,7 +401,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         cat = planning_catalog()
         # one computation for the CLI and POST /api/rent-vs-buy (views.rent_vs_buy): prices, offer, verdict, totals
         a = rent_vs_buy_answer(cat, gpu, utilization, use_pattern, years, pue, electricity, ops, card_price,
-                               server_share, rent_price, tdp_w, n_cards, reg, kinds, as_of(), subsidy, host_w)
+                               server_share, rent_price, tdp_w, n_cards, reg, kinds, as_of(), subsidy, host_w,
+                               given=_typed(ctx, "utilization", "years", "pue", "electricity", "ops"))
         if json_:
             emit_json(a.json)
             return
@@ -563,6 +572,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                  libraries=libraries,  # the weeks migrate check charges for them
                                  gpus=gpus,  # each side's layout is plan's for this count
                                  parallel_weeks=parallel_weeks)  # the one-off's parallel run (default assumed)
+        except NotFoundError as e:  # the catalog names its `gpu`; the user typed --to-gpu or --from-gpu
+            if e.field != "gpu":
+                raise
+            raise InputError("to-gpu" if e.name == to_gpu else "from-gpu", str(e).removeprefix("gpu: "),
+                             e.i18n) from None
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise

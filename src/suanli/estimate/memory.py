@@ -250,8 +250,10 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: flo
                              layers=m.num_layers, positions=int(max(m.max_context or 0, w.context)),
                              gib=parts["rotary_cache"] / GiB))
     if w.ep > 1 and m.moe is not None:  # what --batch means with expert parallel (speed.inference_step)
-        notes.append(Message("est.note.serve_expert_parallel", ep=w.ep, tp=w.tp, share=ep_share(m, w.ep),
-                             batch=w.batch, group=w.ep * w.batch))
+        # what one card holds is the weights item memory counted for it (`inference_memory`: its tp·pp slice of the
+        # dense weights and of 1/ep of the routed experts), not the replica's share (`ep_share`), tp times more
+        notes.append(Message("est.note.serve_expert_parallel", ep=w.ep, tp=w.tp,
+                             share=parts["weights"] / t.weights_bytes, batch=w.batch, group=w.ep * w.batch))
     n_sw = arch.sliding_layers(m)
     if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
         full_kv = parts["kv_cache"] * w.context / t.context
@@ -489,8 +491,8 @@ def _training(m: ModelArch, w: Workload, cat: Catalog | None = None) -> tuple[di
     notes: list[Message] = []
     if w.optimizer == "adafactor" and w.task not in ("lora", "qlora"):
         notes.append(Message("est.note.adafactor"))
-    if w.ep > 1:
-        notes.append(Message("est.note.expert_parallel", ep=w.ep, share=ep_share(m, w.ep)))
+    if w.ep > 1:  # the share of the weights one card holds, as the weights item counts it (`training_memory`)
+        notes.append(Message("est.note.expert_parallel", ep=w.ep, share=out["weights"] / t.weights_bytes))
     if w.offload_optimizer:
         notes.append(Message("est.note.offload"))
     if w.paged_optimizer:

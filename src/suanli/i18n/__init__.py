@@ -47,6 +47,7 @@ __all__ = [
     "messages",
     "normalize_lang",
     "render",
+    "span",
     "t",
 ]
 
@@ -421,3 +422,10 @@ def duration(hours: float) -> Message:
     if hours * 60 >= 1:
         return Message("duration.min", n=hours * 60)
     return Message("duration.s", n=hours * 3600)
+
+
+def span(lo: float, hi: float, spec: str = "g") -> str:
+    """A low–high range as every answer writes it: "1–2", and one value where the two ends print alike ("1", not
+    "1–1"; buyer review 2026-12-01); `spec`: the numbers' format."""
+    a, b = format(lo, spec), format(hi, spec)
+    return a if a == b else f"{a}–{b}"

@@ -351,6 +351,17 @@ def _torch_major_minor(text: str | None) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+# each stacks.yaml range as the reader says it: the weeks for a model on the list, off it, or MoE/multimodal
+_RANGE_WORDS = {"migration_weeks_adapted": "mig.range.adapted", "migration_weeks_unadapted": "mig.range.unadapted",
+                "migration_weeks_moe_multimodal": "mig.range.moe_multimodal"}
+
+
+def _range_words(field: str) -> Message:
+    """The stacks.yaml range(s) an effort charged (`Effort.field`: one key, or "adapted … moe" for an MoE model on the
+    list, the span of the two) in words."""
+    return Message("mig.range.span") if " … " in field else Message(_RANGE_WORDS[field])
+
+
 def classify(
     trace: OpTrace,
     ops: NpuOpList,
@@ -448,11 +459,9 @@ def classify(
         e = effort(stack, lst, complex_arch=moe_or_multimodal, has_fallback=bool(fallback),
                    blocking_libraries=blocking, ops_missing=bool(fallback or non_aten or blocking))
         weeks = e.weeks
-        # the stacks.yaml range(s) charged, each quoted once as code in Chinese ("a … b" is two ranges); not a
-        # `field` parameter: that names a request's input and would be quoted again as the API's JSON field
-        keys = [f"{stack.id}.{f}" for f in (e.field or "").split(" … ")]
-        ranges = {"en": " … ".join(keys), "zh": " … ".join(f"`{k}`" for k in keys)}
-        basis_msg = (Message("mig.basis.chosen", why=e.why, ranges=ranges, source=e.source)
+        # the stacks.yaml range(s) charged, in words (an MoE model on the list spans two: "a … b"); the catalog's
+        # keys stay in `Effort.field`, never in the sentence (buyer review 2026-12-01: `cann.migration_weeks_unadapted`)
+        basis_msg = (Message("mig.basis.chosen", why=e.why, ranges=_range_words(e.field), source=e.source)
                      if e.weeks is not None and e.field is not None else e.why)
 
     vt: Message

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from suanli.catalog.schema import Accelerator, Catalog, CostAssumptions, Offer
 from suanli.errors import EstimateError, InputError, echoed
 from suanli.estimate.setup import download_hours, offer_download_gbit_per_s
-from suanli.i18n import Message, render
+from suanli.i18n import Message, render, span
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR, MIN_UTILIZATION, UNIT_HOURS
 
 __all__ = [
@@ -654,28 +654,30 @@ def migration_one_off(weeks: tuple[float, float], engineers: int, cost_per_engin
                       subsidy: float = 0.0) -> list[OneOffItem]:
     """A migration's one-off cost, item by item: the labour (calendar weeks × engineers × the weekly rate), and with
     the new side's `offer`: a test instance of `gpus` cards held through the port's calendar weeks (`job_cost`:
-    its billing unit, an 8-card month paid whole for a 1-week port) and the parallel run — `parallel_weeks` of the
-    work (`hours_per_month` of it on the new side) paid on the new side while the old side's spend goes on
-    (`work_period_cost`; `parallel_default`: the assumed DEFAULT_PARALLEL_RUN_WEEKS). Payback divides their total."""
+    its billing unit, an 8-card month paid whole for a 1-week port; none for a port of no weeks) and the parallel
+    run — `parallel_weeks` of the work (`hours_per_month` of it on the new side) paid on the new side while the old
+    side's spend goes on (`work_period_cost`; `parallel_default`: the assumed DEFAULT_PARALLEL_RUN_WEEKS). Payback
+    divides their total."""
     if not (math.isfinite(parallel_weeks) and 0 <= parallel_weeks <= 520):
         raise InputError("parallel-weeks", Message("err.must_be_a_number_in_got", lo=0, hi=520, v=parallel_weeks))
     rate = engineers * cost_per_engineer_week_cny
-    labour = Message("mig.one_off.labour", lo=weeks[0], hi=weeks[1], n=engineers, rate=cost_per_engineer_week_cny)
+    labour = Message("mig.one_off.labour", weeks=span(*weeks), n=engineers, rate=cost_per_engineer_week_cny)
     items = [OneOffItem(item="labour", cost_cny=(weeks[0] * rate, weeks[1] * rate), note=render(labour),
                         note_i18n=labour.to_json())]
     if offer is None:
         return items
-    test = (job_cost(offer, gpus, weeks[0] * HOURS_PER_WEEK, subsidy),
-            job_cost(offer, gpus, weeks[1] * HOURS_PER_WEEK, subsidy))
-    t_msg = Message("mig.one_off.test", gpus=gpus, offer=offer.id, lo=weeks[0], hi=weeks[1],
-                    billing_unit=offer.billing_unit, units_lo=test[0].units_billed, units_hi=test[1].units_billed)
+    if weeks[1] > 0:  # no port (CUDA to CUDA: 0 weeks), no test instance to hold through it
+        test = (job_cost(offer, gpus, weeks[0] * HOURS_PER_WEEK, subsidy),
+                job_cost(offer, gpus, weeks[1] * HOURS_PER_WEEK, subsidy))
+        t_msg = Message("mig.one_off.test", gpus=gpus, offer=offer.id, weeks=span(*weeks),
+                        billing_unit=offer.billing_unit, units=span(test[0].units_billed, test[1].units_billed))
+        items.append(OneOffItem(item="test_instance", cost_cny=(test[0].cost_cny, test[1].cost_cny),
+                                note=render(t_msg), note_i18n=t_msg.to_json()))
     par = work_period_cost(offer, gpus, hours_per_month, parallel_weeks, subsidy)
     p_msg = Message("mig.one_off.parallel_default" if parallel_default else "mig.one_off.parallel",
                     weeks=parallel_weeks, offer=offer.id, field="parallel_weeks")
-    return [*items,
-            OneOffItem(item="test_instance", cost_cny=(test[0].cost_cny, test[1].cost_cny), note=render(t_msg),
-                       note_i18n=t_msg.to_json()),
-            OneOffItem(item="parallel_run", cost_cny=(par, par), note=render(p_msg), note_i18n=p_msg.to_json())]
+    return [*items, OneOffItem(item="parallel_run", cost_cny=(par, par), note=render(p_msg),
+                               note_i18n=p_msg.to_json())]
 
 
 # seed-000 §4: "需要投入2人周×2人的适配成本", after "通常1-2周可以完成": read as 2 calendar weeks for 2 engineers

@@ -188,6 +188,9 @@ class OfferListJson(OfferJson):
 
     scope_label: str
     scope_label_i18n: dict[str, Any]
+    age_months: float = Field(description="months from the price's date to today (SUANLI_TODAY)")
+    stale: bool = Field(description="older than 12 months: plan uses it only where no fresher offer rents the "
+                        "configuration, and warns (`suanli offers` marks it; `offer_row`'s rule)")
 
 
 def _spec_value(a: Accelerator, field: str) -> float | None:

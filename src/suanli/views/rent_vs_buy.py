@@ -7,6 +7,7 @@ returns its `json`. Errors name the CLI's flags (`rent-price`, `cards`); the API
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,7 +104,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
                        server_share: float | None = None, rent_price: float | None = None,
                        tdp_w: float | None = None, n_cards: int | None = None, region: str = offer_q.DEFAULT_REGION,
                        kinds: tuple[str, ...] = ("listing",), today: dt.date | None = None,
-                       subsidy: float = 0.0, host_w: float | None = None) -> RentVsBuyAnswer:
+                       subsidy: float = 0.0, host_w: float | None = None,
+                       given: Collection[str] = ()) -> RentVsBuyAnswer:
     """Per card per year: renting against buying (capex, power = (TDP + the card's share of its server's non-card
     draw, `host_w` else `plan.cost.host_w_per_card`) × PUE × price, ops) and break-even use, and
     the whole purchase (`n_cards`, else the catalog server's cards, else 1, × `years`). `n_cards` above the cards
@@ -112,7 +114,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     rule with the server's cards). A typed `card_price` is kept as typed (the buyer's quote); when the catalog's
     cards-included server works out cheaper per card a purchase note says so. `subsidy` refunds that share of
     the rent (tco's rule, domestic devices only); purchases are not subsidised: seed-003 §八 Q4 speaks of
-    "对国产算力有20%-30%的补贴" answering whether renting domestic compute is cheaper, and names no purchase."""
+    "对国产算力有20%-30%的补贴" answering whether renting domestic compute is cheaper, and names no purchase.
+    `given`: the inputs the caller typed (`pue`, `electricity`, `ops`, `years`, `utilization`), each said "as given"
+    in `assumptions` whatever its value, the default's too."""
     if use_pattern not in USE_PATTERNS:
         raise InputError("use-pattern", Message("err.is_not_one_of", value=echoed(use_pattern),
                                                 allowed=", ".join(USE_PATTERNS)))
@@ -252,7 +256,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     fresh = fresh_range(cat, acc.id, reg, kinds, today, r, card, srv, tdp, pue, electricity, ops,
                         years, utilization, use_pattern, rent_gpus, subsidy, host) if rent_price is None else None
     said = assumptions(cat, acc, pue, electricity, ops, years, utilization, tdp, host, host_cited,
-                       host_given=host_w is not None)
+                       host_given=host_w is not None, given=given)
     dates, p_notes = purchase_notes(used_rows, today)
     if cheaper_server is not None:
         p_notes.append(cheaper_server)
@@ -285,12 +289,13 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
 
 def assumptions(cat: Catalog, acc: Accelerator, pue: float, electricity: float, ops: float, years: float,
                 utilization: float, tdp: float, host_w: float, host_cited: bool,
-                host_given: bool = False) -> list[dict[str, Any]]:
+                host_given: bool = False, given: Collection[str] = ()) -> list[dict[str, Any]]:
     """The inputs of a rent-vs-buy answer that no price quote gives, each as used, one entry a key (`pue`,
     `electricity`, `ops`, `years`, `utilization`, `host_w`): `status` `assumed` (the catalog's `assumed` default, or
     the default use and ¥0 operations: `source` `assumed`, `text` says why), `cited` (a sourced default: `source`
     names it) or `given` (typed: `source` the field); `field` the request field (the CLI's flag) that changes it,
-    `text`/`text_i18n` the entry in words."""
+    `text`/`text_i18n` the entry in words. An input is `given` when it is in `given` (the caller typed it, the
+    default's value too: a flag or field typed is never "assumed") or differs from its default."""
     a = cost_assumptions(cat)
     out: list[dict[str, Any]] = []
 
@@ -304,18 +309,22 @@ def assumptions(cat: Catalog, acc: Accelerator, pue: float, electricity: float, 
         out.append({"key": key, "value": value, "unit": unit, "status": status, "assumed": status == "assumed",
                     "source": source, "field": key, "text": render(msg, "en"), "text_i18n": msg.to_json()})
 
-    def catalog_default(value: float, row: Any) -> str | None:  # the default's source, None: given
-        return str(row.chosen.source) if value == row.value else None
+    def default_source(key: str, value: float, default: float, source: str) -> str | None:
+        """The default's source where the input is the default nobody typed; None: given."""
+        return source if key not in given and value == default else None
 
-    add("pue", pue, catalog_default(pue, a.pue), Message("rvb.assume.what.pue", value=pue),
+    def catalog_default(key: str, value: float, row: Any) -> str | None:
+        return default_source(key, value, row.value, str(row.chosen.source))
+
+    add("pue", pue, catalog_default("pue", pue, a.pue), Message("rvb.assume.what.pue", value=pue),
         Message("rvb.why.pue"), "")
-    add("electricity", electricity, catalog_default(electricity, a.electricity_cny_per_kwh),
+    add("electricity", electricity, catalog_default("electricity", electricity, a.electricity_cny_per_kwh),
         Message("rvb.assume.what.electricity", value=electricity), Message("rvb.why.electricity"), "CNY/kWh")
-    add("ops", ops, "assumed" if ops == 0 else None, Message("rvb.assume.what.ops", value=ops),
+    add("ops", ops, default_source("ops", ops, 0.0, "assumed"), Message("rvb.assume.what.ops", value=ops),
         Message("rvb.why.ops"), "CNY/card-year")
-    add("years", years, catalog_default(years, a.amortization_years), Message("rvb.assume.what.years", value=years),
-        Message("rvb.why.years"), "years")
-    add("utilization", utilization, "assumed" if utilization == DEFAULT_UTILIZATION else None,
+    add("years", years, catalog_default("years", years, a.amortization_years),
+        Message("rvb.assume.what.years", value=years), Message("rvb.why.years"), "years")
+    add("utilization", utilization, default_source("utilization", utilization, DEFAULT_UTILIZATION, "assumed"),
         Message("rvb.assume.what.utilization", value=utilization, hours=utilization * HOURS_PER_YEAR),
         Message("rvb.why.utilization"), "share of the year")
     what = Message("rvb.assume.what.host_w", value=host_w, tdp=tdp)

@@ -1,10 +1,8 @@
-"""migrate check's effort basis quotes each stacks.yaml range once as code in Chinese, on every interface: the range
-is not a request field (the API would quote it again: "`cann.`migration_weeks_unadapted``"), and the MoE span's two
-ranges ("a … b") are two code spans, not one."""
+"""migrate check's effort basis says the stacks.yaml range it charged in words, on every interface and in both
+languages (buyer review 2026-12-01: it printed the catalog key `cann.migration_weeks_unadapted`); a missing range
+names the key once, as code in Chinese (it is a catalog field, and not a request field the API would quote again)."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
@@ -23,19 +21,24 @@ def _basis(cat, model: str) -> Message:  # type: ignore[no-untyped-def]
     return Message.from_json(rep.migration_basis_i18n or {})
 
 
-@pytest.mark.parametrize(("model", "ranges"), [
-    ("qwen3-30b-a3b", ["cann.migration_weeks_adapted", "cann.migration_weeks_moe_multimodal"]),  # the MoE span
-    ("llama-3.1-8b", ["cann.migration_weeks_adapted"]),
-    ("deepseek-v3", ["cann.migration_weeks_moe_multimodal"]),  # a port (its FP8 checkpoint)
+@pytest.mark.parametrize(("model", "ranges", "zh_words"), [
+    ("qwen3-30b-a3b", ["mig.range.span"], "从型号库中清单内模型的周数到 MoE 或多模态模型的周数"),  # the MoE span
+    ("llama-3.1-8b", ["mig.range.adapted"], "型号库中清单内模型的周数"),
+    ("deepseek-v3", ["mig.range.moe_multimodal"], "型号库中 MoE 或多模态模型的周数"),  # a port (its FP8 checkpoint)
 ])
 @pytest.mark.parametrize("surface", ["cli", "api", "web"])
-def test_each_range_is_quoted_once(cat, model: str, ranges: list[str], surface: str) -> None:  # type: ignore[no-untyped-def]
+def test_each_range_is_said_in_words(cat, model: str, ranges: list[str], zh_words: str, surface: str) -> None:  # type: ignore[no-untyped-def]
+    """Buyer review 2026-12-01: the basis printed the catalog's key (`cann.migration_weeks_unadapted`); it says the
+    range in words on every interface, in both languages, and no catalog key."""
     msg = _basis(cat, model)
     assert msg.id == "mig.basis.chosen"
+    assert [msg.params["ranges"].id] == ranges
     zh, en = render(msg, "zh", surface), render(msg, "en", surface)  # type: ignore[arg-type]
-    assert "``" not in zh and zh.count("`") == 2 * len(ranges)
-    assert re.findall(r"`([^`]*)`", zh)[-len(ranges):] == ranges
-    assert en.endswith(f": {' … '.join(ranges)} (source {msg.params['source']})") and "`" not in en
+    for text in (zh, en):
+        assert "migration_weeks" not in text and "cann." not in text and "``" not in text
+    assert zh.endswith(f"{zh_words}（来源 {msg.params['source'].replace(', ', '、')}）"), zh
+    assert en.endswith(f"{render(msg.params['ranges'], 'en')} (source {msg.params['source']})") and "`" not in en
+    assert "the catalog's weeks for " in en
 
 
 def test_missing_range_is_quoted_once(cat) -> None:  # type: ignore[no-untyped-def]

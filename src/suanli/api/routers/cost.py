@@ -178,7 +178,9 @@ async def rent_vs_buy_ep(request: Request, body: RentVsBuyBody, lang: Annotated[
             return rent_vs_buy_answer(catalog(request), body.gpu, body.utilization, body.use_pattern, body.years,
                                       body.pue, body.electricity, body.ops, body.card_price, body.server_share,
                                       body.rent_price, body.tdp_w, body.cards, body.region, tuple(body.offer_kinds),
-                                      as_of(), body.subsidy, body.host_w).json
+                                      as_of(), body.subsidy, body.host_w,
+                                  # a field sent is "as given" in the assumptions, at its default value too
+                                  given=body.model_fields_set).json
         except InputError as e:  # the core names the CLI's flags (rent-price); the request its fields (rent_price)
             if e.field in _FIELDS:
                 raise as_field(e, _FIELDS[e.field]) from None
