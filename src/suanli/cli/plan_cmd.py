@@ -13,7 +13,7 @@ from suanli.cli.output import col_headers, console, echo, emit_json, emit_rows, 
 from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
-from suanli.plan.search import PlanResult, plan
+from suanli.plan.search import PlanResult, calendar_counts, plan
 from suanli.views.bounds import check_plan
 from suanli.views.plans import plan_json, with_calibration_note
 
@@ -145,7 +145,11 @@ def render_plan(r: PlanResult) -> None:
     serving = q.task == "inference"
     cols = {"#": "col.rank", "device": "col.device", "gpus": "col.gpus", "fw": "col.framework",
             "layout": "col.layout", "GiB": "col.gib_per_card", "TPOT ms": "col.tpot_ms", "TTFT ms": "col.ttft_ms",
-            "hours": "col.hours", "¥ rent": "col.rent_cny", "¥ migr": "col.migration_cny", "¥ total": "col.total_cny"}
+            "hours": "col.hours", "calendar h": "col.calendar_hours", "¥ rent": "col.rent_cny",
+            "¥ migr": "col.migration_cny", "¥ total": "col.total_cny"}
+    # the calendar (migration weeks, then set-up and compute) beside the hours where it decided the plans (a
+    # deadline, objective fastest: `calendar_counts`) and differs from them
+    calendar = calendar_counts(q) and any((p.calendar_hours or p.hours) > p.hours for p in r.plans)
     rows = []
     for p in r.plans:
         row: dict[str, Any] = {
@@ -157,8 +161,10 @@ def render_plan(r: PlanResult) -> None:
         if serving:
             row["TPOT ms"] = "—" if p.tpot_s is None else p.tpot_s * 1000  # none: one output token, no gap
             row["TTFT ms"] = (p.ttft_s or 0) * 1000
-        row.update({"hours": p.hours, "¥ rent": p.cost_cny, "¥ migr": p.migration_cost_cny,
-                    "¥ total": p.total_cost_cny})
+        row["hours"] = p.hours
+        if calendar:
+            row["calendar h"] = p.calendar_hours if p.calendar_hours is not None else p.hours
+        row.update({"¥ rent": p.cost_cny, "¥ migr": p.migration_cost_cny, "¥ total": p.total_cost_cny})
         rows.append(row)
     if rows:
         # ¥ total is what the plans are ranked by: it never goes; its parts (the reasons give both) and the

@@ -118,7 +118,7 @@ __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_la
            "DEMOTION_COST_FACTOR",
            "capacity_configs", "error_rule", "latency_margin_pct", "margin_warned", "rate_thin", "warn_limit",
            "memory_likely_short", "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout",
-           "why_not_reasons"]
+           "why_not_reasons", "calendar_hours", "calendar_counts"]
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 TP_SIZES = (1, 2, 4, 8)
@@ -184,6 +184,10 @@ class Plan(BaseModel):
     compute_hours: float
     setup_hours: float
     hours: float
+    calendar_hours: float | None = Field(
+        None, description="hours from the start until the job is done on the clock deadline_hours and objective "
+        "fastest count (`calendar_hours`): the migration weeks at their midpoint (none for a stack in already_on), "
+        "then set-up and compute (hours)")
     first_serve_hours: float | None = Field(
         None, description="serving: hours from renting to the first request served (environment, download of the "
         "served checkpoint at the offer's public bandwidth, weight load); billed (as setup_hours) only when the "
@@ -258,6 +262,18 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch, libraries:
     e = effort(stack, lst, complex_arch=complex_arch(m), blocking_libraries=[u.id for u in libraries if u.blocks])
     lo, hi = e.weeks or (0.0, 0.0)
     return lo, hi, e.why
+
+
+def calendar_hours(hours: Any, weeks: Any) -> Any:
+    """The clock a deadline and objective fastest count (buyer review 2026-12-01, 3): the migration `weeks` (calendar
+    weeks at their midpoint; 0 for a stack the team already runs, --already-on) come first, then the job's `hours`
+    (set-up and compute) — a team on CUDA waits the weeks before a 910B job starts."""
+    return hours + weeks * HOURS_PER_WEEK
+
+
+def _weeks_mid(weeks: Sequence[Any]) -> float:
+    """A device's migration weeks (low, high, …) at their midpoint, as the one-off cost and the calendar take them."""
+    return (weeks[0] + weeks[1]) / 2
 
 
 # ---------------------------------------------------------------------------------------------------- devices
@@ -1160,8 +1176,10 @@ def _users_quote(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Messa
     else:
         limit = Message("users.limit.batch", batch=batch)
     replicas = int(grid["replicas"][j])
+    # the precision it is at, named: plan's most is over every precision searched, compare's at its row's (buyer
+    # review 2026-12-01, 7: plan's 152 users were int8, compare's 128 bf16, both "plan's figure")
     return Message("users.slots", tp=int(grid["tp"][j]), replicas=replicas, batch=batch, slots=replicas * batch,
-                   limit=limit)
+                   precision=SERVE_PRECISIONS[int(grid["prec"][j])], limit=limit)
 
 
 def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
@@ -1617,7 +1635,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     # why-not says so (`why.measure_no_speed`)
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     dev = grid["dev"][sel]
-    weeks = np.array([(d.weeks[0] + d.weeks[1]) / 2 for d in devs])[dev] if devs else np.zeros(0)
+    weeks = np.array([_weeks_mid(d.weeks) for d in devs])[dev] if devs else np.zeros(0)
     assume = cost_assumptions(cat)  # the catalog's `assumptions:` (engineers, CNY per engineer-week)
     week_cny = req.engineer_cny_per_week if req.engineer_cny_per_week is not None else assume.engineer_cny_per_week.value
     one_off = weeks * assume.migration_engineers.value * week_cny
@@ -1641,7 +1659,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     grid["dl_gbit"][sel] = priced["dl_gbit"]
     if not training:  # "serve at most N req/s" (why-not, relax) is the capacity configuration's rate, as compare's
         grid.update(_capacity_rates(error_bands or {}, req, devs, grid))
-    calendar_h = grid["hours"][sel] + weeks * HOURS_PER_WEEK
+    calendar_h = calendar_hours(grid["hours"][sel], weeks)
     mig = migration_share(one_off, grid["hours"][sel], req.migration_months)
     total = cost + mig
     keep = np.isfinite(cost)
@@ -1652,8 +1670,11 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     k = sel[keep]
     cost_k, cost_max_k, oi_k, total_k, mig_k, one_k = cost[keep], cost_max[keep], oi[keep], total[keep], mig[keep], one_off[keep]
     hours_k = grid["hours"][k]
-    # done: a job's hours; a serving plan without a horizon is done with its period, so its first serve decides
-    done_k = np.where((grid["billed"][k] > 0) & (not in_period), hours_k, hours_k + grid["first_h"][k])
+    # done: a job's hours; a serving plan without a horizon is done with its period, so its first serve decides;
+    # on the deadline's clock (`calendar_hours`): after the migration weeks (buyer review 2026-12-01, 3: fastest
+    # ranked a 910B first for a team on CUDA, 41 h of compute but 293 h with its migration)
+    done_k = calendar_hours(np.where((grid["billed"][k] > 0) & (not in_period), hours_k, hours_k + grid["first_h"][k]),
+                            weeks[keep])
     if req.objective == "cheapest":
         score = total_k + hours_k * 1e-9
     elif _fastest_serving(req):
@@ -1669,7 +1690,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     order = _rank_order(req.objective, score, total_k, hours_k, done_k, grid, k, _serves_period(req))
     plans: list[Plan] = []
     # one layout per device: one that passes the evidence checks before one that fails at up to the factor's cost
-    picked = evidence_pick(error_bands or {}, req, devs, grid, k, calendar_h[keep], order, score)
+    # (`evidence_pick`'s rule; its checks kept for the precision-up hint, which picks by it too)
+    fails = _evidence_fails(error_bands or {}, req, devs, grid, k, calendar_h[keep])
+    picked = _one_per_device(order, grid["dev"][k], fails, score)
     scores: list[float] = []
     for j in picked:
         # candidates for the top: a demoted plan ranks on DEMOTION_COST_FACTOR x its score (`_demote`), so a plan
@@ -1685,7 +1708,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
     # what the row's answer adds for a buyer (plan.quality): the offers that priced it and their range, and a serving
     # row below the checkpoint's release precision: the best plan on the device one precision up
-    notes = _row_notes(m, req, devs, grid, k, order, picked, priced, keep, cost_k, total_k)
+    notes = _row_notes(m, req, devs, grid, k, order, picked, priced, keep, cost_k, total_k, fails, score)
     if not training and req.precision is not None and precision_up:  # a precision up the request did not search
         _precision_up_unsearched(cat, m, req, today, error_bands, plans, notes)
     plans = [_with_extras(p, notes.get(p.device, [])) for p in plans]
@@ -1739,10 +1762,13 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
 
 def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray,
                order: np.ndarray, picked: np.ndarray, priced: dict[str, np.ndarray], keep: np.ndarray,
-               cost_k: np.ndarray, total_k: np.ndarray) -> dict[str, list[Message]]:
+               cost_k: np.ndarray, total_k: np.ndarray, fails: np.ndarray,
+               score: np.ndarray) -> dict[str, list[Message]]:
     """Per device planned: how many offers priced its row and their range, each end's offer and billing unit
     (`quality.offers_range`); serving below the checkpoint's release precision (bf16, or fp8 for an FP8 checkpoint),
-    the device's best layout (first in `order`) at the next precision up that fits and is priced."""
+    the layout the device is planned with at the next precision up that fits and is priced: the plan's own pick
+    (`_one_per_device` on `order`, the evidence checks `fails` and `score`), so the hint is what --precision plans
+    (buyer review 2026-12-01, 5: the first in `order` was a layout the evidence step demotes)."""
     out: dict[str, list[Message]] = {}
     n_off, lo, hi, lo_o, hi_o = (priced[x][keep] for x in ("n_offers", "lo", "hi", "lo_offer", "hi_offer"))
     release = m.native_dtype if m.native_dtype in SERVE_PRECISIONS else "bf16"
@@ -1761,7 +1787,7 @@ def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[s
             up = next_precision_up(SERVE_PRECISIONS[int(prec_k[j])], release, have)
             if up is not None:
                 rows = order[(on_dev & (prec_k == SERVE_PRECISIONS.index(up)))[order]]
-                b = int(rows[0])
+                b = int(_one_per_device(rows, dev_k, fails, score)[0])
                 msgs.append(Message("plan.reason.precision_up", precision=scheme_name(d.stack, up),
                                     gpus=int(grid["gpus"][k[b]]), device=_device_name(d.acc), cost=float(cost_k[b]),
                                     total=float(total_k[b]), ratio=float(total_k[b] / total_k[j]) if total_k[j] else 1.0,
@@ -1884,6 +1910,13 @@ def _tpot_band(tpot_s: np.ndarray) -> np.ndarray:
     return np.floor(np.log(t / TIE_LATENCY_S) / np.log(TIE_TPOT_RATIO) + 1e-9)
 
 
+def calendar_counts(req: PlanRequest) -> bool:
+    """Whether the request is decided on the calendar (`calendar_hours`: migration weeks, then set-up and compute): a
+    training deadline keeps plans by it, and objective fastest of a job (not serving a period) ranks by it."""
+    return ((req.deadline_hours is not None and req.task != "inference")
+            or (req.objective in ("fastest", "fastest-within-budget") and not _serves_period(req)))
+
+
 def _fastest_serving(req: PlanRequest) -> bool:
     """Objective fastest (or fastest-within-budget) serving a period (`_serves_period`): plans at the model's own
     precision (`default_precision`: bf16, fp8 for an FP8 checkpoint where the device runs it) unless --precision asks
@@ -1899,8 +1932,9 @@ def _serves_period(req: PlanRequest) -> bool:
 
 def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k: np.ndarray, done_k: np.ndarray,
                 grid: dict[str, np.ndarray], k: np.ndarray, period: bool = False) -> np.ndarray:
-    """Indices into `score` in ranking order: the objective first (rounded so that ties are ties; fastest serving a
-    `period`: TPOT within 5 % (`_tpot_band`), then cost, then TTFT), then the stated tie-break (TIE_CNY, TIE_HOURS,
+    """Indices into `score` in ranking order: the objective first (rounded so that ties are ties; fastest: `done_k`,
+    the calendar hours to done, migration weeks included; fastest serving a `period`: TPOT within 5 % (`_tpot_band`),
+    then cost, then TTFT), then the stated tie-break (TIE_CNY, TIE_HOURS,
     TIE_LATENCY_S above): precision order (at the same price the less quantized model: quality before card count), then fewer cards, TPOT,
     TTFT."""
     cny = np.round(total_k / TIE_CNY)
@@ -2423,6 +2457,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          ttft_ms=float(grid["ttft"][i]) * 1000, tpot_ms=float(grid["tpot"][i]) * 1000,
                          mem_gib=mem_gib, usable_gib=usable_gib)
+    cal_h = float(calendar_hours(job_h, _weeks_mid(d.weeks)))
+    if cal_h > job_h and calendar_counts(req):  # the clock this plan ranked (fastest) or was kept (deadline) on
+        reason = Message("plan.reason.with", reason=reason, extra=Message(
+            "plan.reason.calendar", calendar=duration(cal_h), migration=duration(cal_h - job_h),
+            stack=_stack_name(d.stack), stack_id=d.stack.id, field="already_on"))
     # where to rent it: provider, price per card-unit, kind, date (the offer formatter rent-vs-buy uses too)
     full_reason: Message = Message("plan.reason.with", reason=reason,
                                    extra=Message("plan.reason.rent", rent=rent_message(offer)))
@@ -2494,6 +2533,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         compute_hours=float(grid["compute_h"][i]),
         setup_hours=float(grid["setup_h"][i]),
         hours=float(grid["hours"][i]),
+        calendar_hours=cal_h,
         first_serve_hours=first_h,
         cost_cny=cost,
         cost_cny_max=cost_max,
@@ -2914,31 +2954,44 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                         parts.append(no_rent_why(tp_min, largest, bool(serve)))
                         tier = 2
                 # only layouts an offer prices (finite cost: one a 1-card offer cannot rent has no hours to
-                # quote), and a clause only for a limit they miss (buyer review 3)
+                # quote), and a clause only for a limit they miss (buyer review 3); with a budget and a deadline,
+                # what each figure is within the other limit, as the relax hints quote (`_limit_picks`: buyer
+                # review 2026-12-01, 4 — not the cheapest and fastest of different layouts)
                 priced_ = np.isfinite(c)
                 h = np.where(priced_, h, np.inf)
                 timed = req.deadline_hours is not None and req.task != "inference" and bool(priced_.any())
-                over_b = req.budget_cny is not None and bool(priced_.any()) and float(np.min(c[priced_])) > req.budget_cny
-                over_d = timed and float(h.min()) > (req.deadline_hours or 0)
-                if not (over_b or over_d) and req.budget_cny is not None and timed:
-                    over_b = over_d = True  # each met by some layout, never both by one: name both
-                if over_b:
-                    parts.append(Message("why.over_budget", cost=float(np.min(c[priced_])), budget=req.budget_cny))
-                    ratios.append(float(np.min(c[priced_])) / (req.budget_cny or 1.0))
-                if over_d and req.deadline_hours is not None:
-                    j = int(np.argmin(h))
-                    hours_j = float(grid["hours"][sel[mine]][j])
-                    mig_h = float(h[j]) - hours_j
-                    if mig_h > 0:  # the migration weeks, apart from set-up and compute: a team on the stack skips them
-                        parts.append(Message("why.over_deadline_migration", hours=duration(float(h[j])),
-                                             compute=duration(hours_j), migration=duration(mig_h),
-                                             stack=_stack_name(d.stack), stack_id=d.stack.id,
-                                             deadline=duration(req.deadline_hours), field="already_on"))
-                    else:
-                        parts.append(Message("why.over_deadline_setup", hours=duration(float(h.min())),
-                                             deadline=duration(req.deadline_hours)))
-                    ratios.append(float(h.min()) / req.deadline_hours)
-                far = max(ratios, default=math.inf)
+                both = timed and req.budget_cny is not None
+                cheap, fast = _limit_picks(c, h, req)
+                either = both and cheap is not None and fast is not None  # each met by some layout, none both
+                if req.budget_cny is not None and priced_.any():
+                    least = float(np.min(c[priced_]))
+                    j = cheap if cheap is not None else int(np.argmin(np.where(priced_, c, np.inf)))
+                    if float(c[j]) > req.budget_cny:  # "within the deadline" where that is what makes it dearer
+                        parts.append(Message("why.over_budget_in_deadline" if both and float(c[j]) > least
+                                             else "why.over_budget", cost=float(c[j]), budget=req.budget_cny,
+                                             deadline=duration(req.deadline_hours or 0.0)))
+                        ratios.append(float(c[j]) / (req.budget_cny or 1.0))
+                if timed and req.deadline_hours is not None:
+                    j = fast if fast is not None else int(np.argmin(h))
+                    if float(h[j]) > req.deadline_hours:  # "within the budget" where that is what makes it later
+                        in_budget = both and float(h[j]) > float(h.min())
+                        hours_j = float(grid["hours"][sel[mine]][j])
+                        mig_h = float(h[j]) - hours_j
+                        if mig_h > 0:  # the migration weeks, apart from set-up and compute: a team on the stack
+                            # skips them
+                            parts.append(Message("why.over_deadline_migration_in_budget" if in_budget
+                                                 else "why.over_deadline_migration", hours=duration(float(h[j])),
+                                                 compute=duration(hours_j), migration=duration(mig_h),
+                                                 stack=_stack_name(d.stack), stack_id=d.stack.id,
+                                                 deadline=duration(req.deadline_hours), field="already_on",
+                                                 budget=req.budget_cny or 0.0))
+                        else:
+                            parts.append(Message("why.over_deadline_setup_in_budget" if in_budget
+                                                 else "why.over_deadline_setup", hours=duration(float(h[j])),
+                                                 deadline=duration(req.deadline_hours), budget=req.budget_cny or 0.0))
+                        ratios.append(float(h[j]) / req.deadline_hours)
+                # relaxing either limit alone to its figure leaves a plan where each is met by some layout
+                far = (min if either else max)(ratios, default=math.inf)
                 reason = (parts[0] if len(parts) == 1 else Message("why.all", parts=parts)) if parts \
                     else Message("why.no_priced")
             else:
@@ -2964,6 +3017,20 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
         key[dev_id] = (tier, far if tier in (1, 2) else 0.0, 0 if priced[dev_id] else 1, 0 if first else 1)
     out.sort(key=lambda r: key[r[0]])
     return out
+
+
+def _limit_picks(cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest) -> tuple[int | None, int | None]:
+    """What a budget and a deadline each leave, the one rule the relax hints and the why-not quote: the index of the
+    cheapest priced configuration (finite `cost`) within the deadline (`calendar_h`; none given, or serving: any),
+    and of the fastest within the budget (none given: any); None where no priced configuration meets that other
+    limit."""
+    finite = np.isfinite(cost)
+    timed = req.deadline_hours is not None and req.task != "inference"
+    in_time = finite & (calendar_h <= req.deadline_hours) if timed else finite
+    in_budget = finite & (cost <= req.budget_cny) if req.budget_cny is not None else finite
+    cheap = int(np.argmin(np.where(in_time, cost, np.inf))) if in_time.any() else None
+    fast = int(np.argmin(np.where(in_budget, calendar_h, np.inf))) if in_budget.any() else None
+    return cheap, fast
 
 
 def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> float:
@@ -3200,16 +3267,16 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             tips.append(Message("relax.nothing_fits_rent", max_gpus=req.max_gpus, field="max_gpus", wider=more))
         return tips
     deadline_ok = req.deadline_hours is None or req.task == "inference"
+    cheap, fast = _limit_picks(cost, calendar_h, req)  # the why-not quotes the same per device
     if req.budget_cny is not None:
-        ok_time = finite & (True if deadline_ok else (calendar_h <= req.deadline_hours))
-        if np.any(ok_time):
-            need = float(cost[ok_time].min())
+        if cheap is not None:
+            need = float(cost[cheap])
             if need > req.budget_cny:
                 tips.append(Message("relax.budget", need=need, field="budget_cny", by=need - req.budget_cny))
     if not deadline_ok:
-        ok_cost = finite & ((cost <= req.budget_cny) if req.budget_cny else True)
-        if np.any(ok_cost):
-            j = int(np.argmin(np.where(ok_cost, calendar_h, np.inf)))
+        ok_cost = finite & ((cost <= req.budget_cny) if req.budget_cny is not None else True)
+        if fast is not None:  # the fastest within the budget
+            j = fast
             need_h = float(calendar_h[j])
             if need_h > (req.deadline_hours or 0):
                 job_h = grid["hours"][sel]  # set-up and compute; calendar_h adds the migration weeks
@@ -3222,9 +3289,9 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
                     tips.append(Message("relax.deadline_setup", hours=duration(need_h), field="deadline_hours",
                                         by=need_h - (req.deadline_hours or 0)))
                 # migration is what breaks it: a team already on the stack skips the weeks (--already-on)
-                fast = ok_cost & (job_h <= (req.deadline_hours or 0)) & (calendar_h > job_h)
-                if np.any(fast):
-                    f = int(np.argmin(np.where(fast, job_h, np.inf)))
+                skip = ok_cost & (job_h <= (req.deadline_hours or 0)) & (calendar_h > job_h)
+                if np.any(skip):
+                    f = int(np.argmin(np.where(skip, job_h, np.inf)))
                     d = devs[int(grid["dev"][sel][f])]
                     tips.append(Message("relax.already_on", device=_device_name(d.acc), compute=duration(float(job_h[f])),
                                         migration=duration(float(calendar_h[f] - job_h[f])), stack=_stack_name(d.stack),
@@ -3293,7 +3360,7 @@ def _one_per_device(order: np.ndarray, dev: np.ndarray, fails: np.ndarray, score
     much (paid idle cards a passing layout uses cost nothing more)."""
     if not order.size:
         return order
-    pos = np.empty(order.size, dtype=np.int64)
+    pos = np.empty(dev.size, dtype=np.int64)  # `order` may be a subset (`_row_notes`: one device, one precision)
     pos[order] = np.arange(order.size)
     _, fi = np.unique(dev[order], return_index=True)
     pick = order[fi]
@@ -3310,8 +3377,8 @@ def _one_per_device(order: np.ndarray, dev: np.ndarray, fails: np.ndarray, score
 
 def evidence_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
                   k: np.ndarray, calendar_h: np.ndarray, order: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """Plan's evidence step, the one function plan, `fastest_layout_why` and `serving_layout` (compare's layouts)
-    call: the configuration (index into `k`) each device is planned with, in `order` — its best by `score`, or where
+    """Plan's evidence step, the one rule plan (with its checks kept, `_evidence_fails` then `_one_per_device`),
+    `fastest_layout_why` and `serving_layout` (compare's layouts) follow: the configuration (index into `k`) each device is planned with, in `order` — its best by `score`, or where
     that fails the evidence checks (`_evidence_fails`) its best that passes at up to DEMOTION_COST_FACTOR the score."""
     return _one_per_device(order, grid["dev"][k], _evidence_fails(bands, req, devs, grid, k, calendar_h), score)
 
@@ -3339,7 +3406,7 @@ def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device)
             out += [(group, w)] if w is not None else []
     if req.deadline_hours is not None and req.task != "inference" and p.compute_hours > 0:
         # the compute hours carry the throughput error; set-up and the migration weeks do not
-        calendar_h = p.hours + (p.migration_weeks[0] + p.migration_weeks[1]) / 2 * HOURS_PER_WEEK
+        calendar_h = float(calendar_hours(p.hours, _weeks_mid(p.migration_weeks)))
         slack_h = req.deadline_hours - calendar_h
         w = _known_error(bands, d.stack, "training-throughput", "deadline", duration(calendar_h),
                          duration(req.deadline_hours), 100 * slack_h / p.compute_hours)
