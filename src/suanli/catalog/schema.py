@@ -728,6 +728,14 @@ class InferenceEngine(_Strict):
         "rotary cache before rotary_cache_per_layer_until; a family not read is not given the term"
     )
     rotary_cache_per_layer_source: str | None = None
+    awq_marlin_from: str | None = Field(
+        None, pattern=r"^\d+(\.\d+){0,2}", description="first release that runs an AWQ checkpoint (config.json "
+        "quant_method awq, Workload.quant_method) through a Marlin kernel by default (vLLM: awq_marlin, vllm#6612); "
+        "earlier releases run AWQ's own GEMM kernel (awq_gemm, adapted from llm-awq) on every forward pass of fewer than "
+        "256 tokens, whose int4 weights read slower than the 16-bit path (efficiency metric awq_gemm_share). None: no "
+        "such change recorded; see awq_marlin_source"
+    )
+    awq_marlin_source: str | None = None
     prefill_chunk_tokens: IntField | None = Field(
         None, description="tokens one prefill step processes at most (vLLM chunked prefill: max_num_batched_tokens): "
         "an attention-score matrix without a fused kernel is then chunk x context, not context²; None: the whole "
@@ -859,6 +867,9 @@ class EfficiencyFactor(_Strict):
     `moe_routed_overhead_s`: seconds a training step adds per routed token copy and hidden element of every MoE layer
     (forward + backward) beyond the expert GEMMs' FLOPs: router, permute/unpermute, dispatch/combine and grouped-GEMM
     scheduling scale with tokens x top_k x hidden, not with the expert width (issue 12; not a ratio).
+    `awq_gemm_share`: the rate at which AWQ's own GEMM kernel (llm-awq gemm_forward_4bit_cuda_m16nXk32, vLLM's
+    awq_gemm) reads its packed int4 weights at one token, as a share of the rate the 16-bit path reads 16-bit weights
+    on the same device; applied only where the engine release predates its Marlin path (InferenceEngine.awq_marlin_from).
     `train_mfu_end_to_end`: a published whole-run MFU (communication and pipeline bubble included) on the device; no
     kernel uses it, plan warns where a plan's implied MFU is above it (`plan.warn.mfu_above_published`).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id, or a list of
@@ -877,6 +888,7 @@ class EfficiencyFactor(_Strict):
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
         "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
         "matmul_engine_share", "linear_call_overhead_s", "moe_routed_overhead_s", "train_mfu_end_to_end",
+        "awq_gemm_share",
     ]
     family: str = "*"
     device: str | tuple[str, ...] | None = None

@@ -37,6 +37,7 @@ from suanli.estimate.precision import native_precision_note
 from suanli.estimate.speed import (
     InferenceSpeed,
     TrainingSpeed,
+    awq_gemm_notes,
     inference_speed,
     offload_assumption,
     offload_not_estimated,
@@ -363,6 +364,7 @@ def estimate(
                 first_serve = {k: float(v) for k, v in first.items()}
                 inf = inference_speed(cat, model, device, w, overrides)
                 notes += replica_spans_nodes(cat, device, w)
+                notes += awq_gemm_notes(cat, device, w, overrides)  # an engine release before its Marlin path for AWQ
                 if w.tokens:
                     hours = job_hours(w.tokens, inf.output_tokens_per_s)
         except EstimateError as e:

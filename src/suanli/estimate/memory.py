@@ -28,6 +28,7 @@ __all__ = [
     "engine_predates",
     "estimate_memory",
     "keeps_prompt_logits",
+    "kept_16bit_bytes",
     "keeps_rotary_cache",
     "max_batch_that_fits",
     "ep_share",
@@ -103,13 +104,20 @@ def ep_share(m: ModelArch, ep: int) -> float:
     return float(ep_share_of(_routed_fraction(m), ep)) if ep > 1 else 1.0
 
 
-def weights_bytes(m: ModelArch, precision: str) -> float:
-    """Quantized checkpoints keep embeddings and lm_head in 16-bit (bitsandbytes/GPTQ/AWQ defaults)."""
+def kept_16bit_bytes(m: ModelArch, precision: str) -> float:
+    """Bytes of the weights a quantized checkpoint keeps in 16-bit: the embeddings and lm_head (bitsandbytes/GPTQ/AWQ
+    defaults); 0 for an unquantized precision."""
+    if precision not in QUANTIZED:
+        return 0.0
     p = param_count(m)
-    if precision in QUANTIZED:
-        kept = p.embedding + p.lm_head
-        return (p.total - kept) * weight_bytes_per_param(precision) + kept * 2.0
-    return p.total * weight_bytes_per_param(precision)
+    return (p.embedding + p.lm_head) * 2.0
+
+
+def weights_bytes(m: ModelArch, precision: str) -> float:
+    """Quantized checkpoints keep embeddings and lm_head in 16-bit (`kept_16bit_bytes`), the rest in `precision`."""
+    p = param_count(m)
+    kept = kept_16bit_bytes(m, precision)
+    return (p.total - kept / 2.0) * weight_bytes_per_param(precision) + kept
 
 
 def _seed(m: ModelArch, w: Workload) -> tuple[dict[str, float], list[Message]]:

@@ -13,7 +13,13 @@ from pydantic import BaseModel, ConfigDict
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.estimate import arch
 from suanli.estimate.efficiency import Efficiency, efficiency
-from suanli.estimate.memory import engine_predates, grad_bytes_per_param, storage_precision, weights_bytes
+from suanli.estimate.memory import (
+    engine_predates,
+    grad_bytes_per_param,
+    kept_16bit_bytes,
+    storage_precision,
+    weights_bytes,
+)
 from suanli.estimate.params import param_count
 from suanli.estimate.precision import (
     QUANTIZED,
@@ -52,6 +58,10 @@ __all__ = [
     "training_step_of",
     "InferenceSpeed",
     "TrainingSpeed",
+    "AWQ_GEMM_MAX_TOKENS",
+    "awq_gemm_byte_factor",
+    "awq_gemm_notes",
+    "runs_awq_gemm",
     "device_rates",
     "engine_release",
     "inference_speed",
@@ -145,6 +155,9 @@ class InferenceSpeedTerms:
     linear_calls: float = 0.0
     identical_tokens: bool = False  # all tokens of a pass are the same (Workload.identical_tokens): one routing
     kv_proj_bytes: float = 0.0  # K and V projection weights, read whole per KV head a rank holds (arch.kv_proj_params)
+    # of the weight bytes a forward pass reads, the share in AWQ's int4 linears where the engine release runs them
+    # through AWQ's own GEMM kernel (`runs_awq_gemm`); 0 elsewhere (`awq_gemm_byte_factor`)
+    awq_gemm_weight_share: float = 0.0
 
 
 # attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
@@ -167,9 +180,15 @@ def score_bytes_per_element(engine: str) -> float:
 PCIE_X16_BYTES_PER_S = {3: 15.75 * GB, 4: 31.5 * GB, 5: 63.0 * GB, 6: 121.0 * GB}
 
 
-def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = False) -> InferenceSpeedTerms:
+def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = False,
+                          awq_gemm: bool = False) -> InferenceSpeedTerms:
+    """`kv_per_query_head`: the release's decode attention reads the cache per query head (`reads_kv_per_query_head`);
+    `awq_gemm`: the release runs the AWQ checkpoint's linears through AWQ's own GEMM kernel (`runs_awq_gemm`)."""
     arch.require_llm(m, "token speed")
     p = param_count(m)
+    lookup_bytes = 0.0 if p.lm_head == 0 else p.embedding * (
+        2.0 if w.precision in QUANTIZED else weight_bytes_per_param(w.precision))
+    read_bytes = weights_bytes(m, w.precision) - lookup_bytes  # what a forward pass reads (`weight_bytes_read`)
     act_b = activation_bytes(w.precision)
     kv_b = weight_bytes_per_param(w.kv_dtype) if w.kv_dtype else act_b
     i, o = w.input, w.output
@@ -184,8 +203,7 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         kv_proj_bytes=arch.kv_proj_params(m) * weight_bytes_per_param(w.precision),
         # an untied input embedding is a look-up: a forward pass reads one row per token, not the table
         # (Kaplan et al. 2020 §2.1); a tied one is read whole as the lm_head
-        lookup_bytes=0.0 if p.lm_head == 0 else p.embedding * (
-            2.0 if w.precision in QUANTIZED else weight_bytes_per_param(w.precision)),
+        lookup_bytes=lookup_bytes,
         total_params=float(p.total),
         active_params=float(p.active),
         experts=m.moe.num_experts if m.moe else 0,
@@ -220,6 +238,9 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         (m.num_layers or 0) * (m.num_attention_heads or 0) * ctx * score_bytes_per_element(w.engine),
         linear_calls=(m.num_layers or 0) * linear_calls_per_layer(m),
         identical_tokens=w.identical_tokens,
+        # the quantized linears' bytes (all but the 16-bit embedding and lm_head, memory.kept_16bit_bytes) of the read
+        awq_gemm_weight_share=(read_bytes - (kept_16bit_bytes(m, w.precision) - lookup_bytes)) / read_bytes
+        if awq_gemm and read_bytes > 0 else 0.0,
     )
 
 
@@ -265,6 +286,43 @@ def reads_kv_per_query_head(cat: Catalog, w: Workload) -> bool:
     return engine_predates(cat, w, "gqa_decode_kernel_from")
 
 
+# vLLM's AWQ linear method (vllm/model_executor/layers/quantization/awq.py, AWQLinearMethod.apply): a forward pass of at
+# least this many tokens dequantizes the weights and runs torch.matmul; fewer run the awq_gemm kernel
+AWQ_GEMM_MAX_TOKENS = 256
+
+
+def runs_awq_gemm(cat: Catalog | None, w: Workload) -> bool:
+    """Inference on an AWQ checkpoint (Workload.quant_method awq, int4) with an engine release older than the one
+    that runs AWQ through Marlin by default (InferenceEngine.awq_marlin_from: vLLM before 0.5.3), which runs AWQ's own
+    GEMM kernel (awq_gemm, adapted from llm-awq) instead; a workload without a release runs the current one."""
+    return (not w.training and w.quant_method == "awq" and w.precision == "int4"
+            and engine_predates(cat, w, "awq_marlin_from"))
+
+
+def awq_gemm_notes(cat: Catalog, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+                   ) -> list[Message]:
+    """The estimate's line where `runs_awq_gemm` applies: the release, the kernel, and the read rate charged on `acc`
+    (efficiency metric awq_gemm_share) or that none is measured there; empty elsewhere."""
+    if not runs_awq_gemm(cat, w):
+        return []
+    row = next(e for e in cat.engines if e.id == w.engine)
+    e = efficiency(cat, acc, "awq_gemm_share", w.precision, engine_for_efficiency(cat, w.engine), overrides)
+    said = dict(engine=row.name, version=w.engine_version, tokens=AWQ_GEMM_MAX_TOKENS, first=row.awq_marlin_from,
+                device=acc.name)
+    if e.basis == "assumed":
+        return [Message("est.note.awq_gemm_unmeasured", **said)]
+    return [Message("est.note.awq_gemm", **said, share=e.value, source=e.source)]
+
+
+def awq_gemm_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any:
+    """Multiplier on a forward pass's weight bytes (over arrays of `tokens`, the pass's tokens): the share of them in
+    AWQ linears run by AWQ's GEMM kernel (`t.awq_gemm_weight_share`) is read at r["e_awq"] of the 16-bit rate
+    (efficiency metric awq_gemm_share), so it costs 1 / e_awq its bytes; a pass of AWQ_GEMM_MAX_TOKENS tokens or more
+    dequantizes and runs the 16-bit GEMM (vLLM's heuristic), as does every pass where the rule does not apply."""
+    slower = t.awq_gemm_weight_share * (1.0 / r.get("e_awq", 1.0) - 1.0)
+    return 1.0 + np.where(np.asarray(tokens) < AWQ_GEMM_MAX_TOKENS, slower, 0.0)
+
+
 def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
     """Share of the device's SMs a decode attention kernel without split-KV keeps busy: it launches one thread block
     per sequence and head (FlashAttention-2 forward: grid query blocks x batch x heads, one query block at decode),
@@ -301,6 +359,15 @@ def replicated_weight_bytes(t: InferenceSpeedTerms, kv_rep: Any) -> Any:
     the KV heads it holds replicated, (kv_rep − 1) × their bytes (arch.kv_proj_params; the rule inference memory
     uses)."""
     return t.kv_proj_bytes * (kv_rep - 1.0)
+
+
+def pass_weight_bytes(t: InferenceSpeedTerms, tokens: Any, ep: Any, kv_rep: Any, r: Any) -> Any:
+    """Weight bytes one forward pass over `tokens` tokens of a replica costs at the device's weight-read rate: those it
+    reads (`weight_bytes_read` over the expert-parallel group's tokens, plus the K/V projections its KV replicas
+    repeat, `replicated_weight_bytes`), the AWQ linears of a release that runs AWQ's own GEMM kernel charged at that
+    kernel's slower rate (`awq_gemm_byte_factor`). One function for prefill, the decode step and its roofline."""
+    read = weight_bytes_read(t, tokens * ep, ep) + replicated_weight_bytes(t, kv_rep)
+    return read * awq_gemm_byte_factor(t, tokens, r)
 
 
 def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:
@@ -341,8 +408,8 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     # prefill: the whole batch of prompts in one pass
     pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
     kv_rep = kv_replication(t, tp)  # each rank writes and reads the KV heads it holds: past the heads, replicas
-    pf_bytes = (weight_bytes_read(t, b * i * ep, ep) + replicated_weight_bytes(t, kv_rep)
-                + t.kv_bytes_per_token * b * i * (t.kv_read_factor + kv_rep - 1.0))
+    pf_bytes = pass_weight_bytes(t, b * i, ep, kv_rep, r) + t.kv_bytes_per_token * b * i * (
+        t.kv_read_factor + kv_rep - 1.0)
     pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
     pf_memory = pf_bytes / (r["bw"] * r["e_bw"]) / tp
     pf_elementwise = b * i * (t.layers * t.act_traffic_bytes_per_token_layer + t.prefill_score_bytes_per_token) / (
@@ -356,7 +423,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    dc_bytes = weight_bytes_read(t, b * ep, ep) + replicated_weight_bytes(t, kv_rep) + dc_kv * (
+    dc_bytes = pass_weight_bytes(t, b, ep, kv_rep, r) + dc_kv * (
         max(t.kv_read_factor - t.attention_kv_reads, 0.0) + (kv_rep - 1.0) * t.kv_cache_reads_outside)
     # the attention kernel's own KV reads run at the share of SMs it occupies (1 with split-KV; r["sm_count"] is 0
     # for those engines and for devices without a published SM count)
@@ -395,7 +462,7 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, 
     touch, its FLOPs stay b tokens' worth."""
     b = batch
     mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
-                      (weight_bytes_read(t, b * ep, ep) + replicated_weight_bytes(t, kv_rep)) / (r["bw"] * r["e_bw"]))
+                      pass_weight_bytes(t, b, ep, kv_rep, r) / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
     # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g); none where the kernel itself reads g times
     kv_bytes = dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0) + dc_kv * t.attention_kv_reads / sm_share
@@ -476,7 +543,9 @@ def inference_rates(
     sm_count = 0.0
     if engine is not None and not engine.split_kv and w.flash_attention and acc.specs.sm_count is not None:
         sm_count = float(acc.specs.sm_count.value)
-    return {
+    # AWQ's own GEMM kernel where the release runs it (`runs_awq_gemm`): its int4 read rate, a share of the 16-bit one
+    e_awq = efficiency(cat, acc, "awq_gemm_share", w.precision, eng, overrides) if runs_awq_gemm(cat, w) else None
+    return ({"e_awq": e_awq.value} if e_awq is not None else {}) | {
         "peak": peak, "bw": bw, "e_mm": e_mm.value * e_share.value, "e_bw": e_bw.value, "e_stream": e_stream,
         "overhead": e_oh.value, "sm_count": sm_count, "intra_bw": links.intra_bytes_per_s,
         # small-message collectives are latency-bound: the engine's launch and rank-skew time adds to each one
@@ -487,7 +556,7 @@ def inference_rates(
         "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node), "linear_call_s": e_call.value,
         "intra_half": links.intra_half_bytes, "inter_half": links.inter_half_bytes,
-    }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else [])
+    }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else []) + ([e_awq] if e_awq else [])
 
 
 def served_tokens_per_s(batch: Any, output: Any, total_s: Any) -> Any:
@@ -522,7 +591,7 @@ def inference_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> InferenceSpeed:
     """One workload through `inference_step` (size-1 arrays: the very kernel the planner searches with)."""
-    t = inference_speed_terms(m, w, reads_kv_per_query_head(cat, w))
+    t = inference_speed_terms(m, w, reads_kv_per_query_head(cat, w), runs_awq_gemm(cat, w))
     rates, effs = inference_rates(cat, acc, w, overrides)
     k = inference_step(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates, np.float64(w.pp))
     prefill_s, step_s, total_s = float(k["prefill_s"]), float(k["step_s"]), float(k["total_s"])

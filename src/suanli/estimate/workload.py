@@ -14,6 +14,7 @@ __all__ = [
     "ENGINES",
     "OPTIMIZERS",
     "PRECISIONS",
+    "QUANT_METHODS",
     "RECOMPUTE",
     "TASKS",
     "Workload",
@@ -26,6 +27,7 @@ Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
 Recompute = Literal["none", "selective", "full"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd", "adafactor"]
 Engine = Literal["hf", "vllm", "sglang", "lmdeploy", "trt-llm", "llama.cpp", "vllm-ascend", "mindie"]
+QuantMethod = Literal["awq", "gptq"]
 Method = Literal["default", "seed"]
 
 TASKS: tuple[str, ...] = ("inference", "lora", "qlora", "full", "pretrain")
@@ -34,6 +36,10 @@ RECOMPUTE: tuple[str, ...] = ("none", "selective", "full")
 OPTIMIZERS: tuple[str, ...] = ("adamw", "adamw8bit", "sgd", "adafactor")
 ENGINES: tuple[str, ...] = ("hf", "vllm", "sglang", "lmdeploy", "trt-llm", "llama.cpp", "vllm-ascend", "mindie")
 METHODS: tuple[str, ...] = ("default", "seed")
+QUANT_METHODS: tuple[str, ...] = ("awq", "gptq")
+# the weight precisions a checkpoint of each quant_method stores (vLLM AWQConfig: 'only 4-bit weight quantization is
+# supported for AWQ'; GPTQ checkpoints of 4 and 8 bits, e.g. Qwen's GPTQ-Int4 / GPTQ-Int8 releases)
+QUANT_METHOD_PRECISIONS: dict[str, tuple[str, ...]] = {"awq": ("int4",), "gptq": ("int4", "int8")}
 
 _ALLOWED = {
     "task": TASKS,
@@ -43,6 +49,7 @@ _ALLOWED = {
     "optimizer": OPTIMIZERS,
     "engine": ENGINES,
     "method": METHODS,
+    "quant_method": QUANT_METHODS,
 }
 
 
@@ -85,7 +92,12 @@ class Workload(BaseModel):
         None, max_length=32, pattern=r"^\d+(\.\d+){0,2}[a-z0-9.]*$", description="inference: the engine release a run used, where "
         "a source states it (e.g. '0.5.0'); None: the current release. Read only where the engine's catalog row says "
         "behaviour differs by release (InferenceEngine.gqa_decode_kernel_from, last_logits_only_from, "
-        "rotary_cache_per_layer_until)"
+        "rotary_cache_per_layer_until, awq_marlin_from)"
+    )
+    quant_method: QuantMethod | None = Field(
+        None, description="inference on a weight-only quantized checkpoint: its config.json quantization_config."
+        "quant_method (awq, gptq), where a source states it; None: unstated. Read only where an engine's catalog row "
+        "says a method runs another kernel by release (InferenceEngine.awq_marlin_from)"
     )
     kv_dtype: Precision | None = None
     flash_attention: bool = True
@@ -144,6 +156,10 @@ class Workload(BaseModel):
             raise Invalid(Message("error.wl.vpp_cp_inference"))
         if self.task == "qlora" and self.precision not in ("nf4", "int4", "bf16", "fp16"):
             raise Invalid(Message("error.wl.qlora_precision"))
+        allowed = QUANT_METHOD_PRECISIONS.get(self.quant_method or "")
+        if allowed is not None and self.precision not in allowed:
+            raise Invalid(Message("error.wl.quant_method_precision", method=self.quant_method,
+                                  allowed=", ".join(allowed), precision=self.precision))
         return self
 
     @property
