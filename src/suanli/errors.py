@@ -169,6 +169,10 @@ _PYDANTIC_SHAPES = {
     "too_short": "error.v.too_short_list", "too_long": "error.v.too_long_list", "date_from_datetime_parsing":
     "error.v.date", "date_parsing": "error.v.date", "date_type": "error.v.date", "datetime_parsing": "error.v.datetime",
     "datetime_type": "error.v.datetime", "url_parsing": "error.v.url", "multiple_of": "error.v.multiple_of",
+    # a list field takes a JSON array (pydantic reads it as a tuple or set); a pattern names itself; a number past
+    # 64 bits in an integer field (1e30), where the field has no bound the body names first (api.schemas.JsonBody)
+    "tuple_type": "error.v.list", "set_type": "error.v.list", "frozen_set_type": "error.v.list",
+    "string_pattern_mismatch": "error.v.pattern", "int_parsing_size": "error.v.int_size",
 }
 
 
@@ -225,7 +229,8 @@ def validation_message(err: Any) -> Message:
                  allowed=or_list(str(ctx.get("expected", ""))))
     shape = _PYDANTIC_SHAPES.get(kind)
     if shape is not None:
-        limits = {k: ctx[k] for k in ("gt", "ge", "lt", "le", "min_length", "max_length", "multiple_of") if k in ctx}
+        limits = {k: ctx[k] for k in ("gt", "ge", "lt", "le", "min_length", "max_length", "multiple_of", "pattern")
+                  if k in ctx}
         sent = {} if kind == "missing" else {"value": echoed(err.get("input"))}
         return M(shape, **sent, **limits)
     return M("error.v.other", msg=str(err.get("msg", "")).removeprefix("Value error, "))

@@ -26,7 +26,7 @@ from suanli.i18n import Surface
 from suanli.views.shape import MessageJson
 
 __all__ = ["ERROR_RESPONSES", "ErrorBody", "Refused", "SafeJSONResponse", "allowed_methods", "as_field", "error_body",
-           "error_json", "field_in",
+           "error_json", "field_in", "json_named",
            "finite", "install_handlers", "route_methods"]
 
 log = logging.getLogger("suanli.api")
@@ -181,6 +181,15 @@ def as_field(e: InputError, field: str) -> InputError:
     return e
 
 
+def json_named(e: InputError) -> InputError:
+    """The error naming the API's own field where the core named the CLI's flag: the two differ by a dash in every
+    multi-word input (`kv-dtype`, `requests-per-s`, `rent-price`, `to-gpu`), and no JSON field or query parameter has
+    one, so each is its underscore form (`kv_dtype`). The one rule for every refusal the handlers below answer; the
+    CLI names the flag from either (`cli.main._flag_of`)."""
+    field = getattr(e, "field", None)
+    return as_field(e, field.replace("-", "_")) if isinstance(field, str) and "-" in field else e
+
+
 def route_methods(app: Any) -> list[tuple[str, set[str], Any]]:
     """(path template, methods, route) of every route, included routers flattened: FastAPI 0.165's
     `include_router` keeps `_IncludedRouter` entries (no `.path`/`.methods`) in `app.router.routes`;
@@ -241,12 +250,14 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(NotFoundError)
     async def _not_found(request: Request, e: NotFoundError) -> Response:
+        json_named(e)
         text, i18n = _said(request, e)
         return error_json(404, text, e.field, [{"field": e.field, "in": field_in(request, e.field, e.name),
                                                 "message": _bare(request, e), "suggestions": e.suggestions}], i18n=i18n)
 
     @app.exception_handler(InputError)
     async def _input(request: Request, e: InputError) -> Response:
+        json_named(e)  # the request's field (`kv_dtype`), not the CLI's flag (`kv-dtype`)
         text, i18n = _said(request, e)
         return error_json(422, text, e.field, [{"field": e.field, "in": field_in(request, e.field),
                                                 "message": _bare(request, e)}], i18n=i18n)

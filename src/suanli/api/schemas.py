@@ -7,7 +7,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from suanli.errors import Invalid
 from suanli.estimate.workload import Precision, Task, Workload
+from suanli.i18n import Message
 from suanli.catalog.load import packaged_assumptions
 from suanli.plan.request import MAX_CONCURRENT_USERS, PlanRequest
 from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
@@ -51,8 +53,11 @@ def _json_types(cls: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
     Literal."""
     if info.field_name is None or not isinstance(value, bool | str | int | float):
         return value
-    takes = _accepts(cls.model_fields[info.field_name].annotation)
+    field = cls.model_fields[info.field_name]
+    takes = _accepts(field.annotation)
     number = isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(value, float) and int in takes and float not in takes and not -2**63 <= value < 2**63:
+        _beyond_bound(field.metadata, value)  # 1e30 for an integer: the bound it breaks, not pydantic's "maximum size"
     if type(value) in takes or (number and takes & {int, float}):
         return value
     kind = "boolean" if isinstance(value, bool) else "string" if isinstance(value, str) else "number"
@@ -62,6 +67,24 @@ def _json_types(cls: type[BaseModel], value: Any, info: ValidationInfo) -> Any:
     if bool in takes and str not in takes:  # "must be true or false (got 'true')"
         raise PydanticCustomError("bool_type", "Input should be true or false, not a {kind}", {"kind": kind})
     return value
+
+
+_BOUND_ERRORS = {"gt": ("greater_than", "Input should be greater than {gt}"),
+                 "ge": ("greater_than_equal", "Input should be greater than or equal to {ge}"),
+                 "lt": ("less_than", "Input should be less than {lt}"),
+                 "le": ("less_than_equal", "Input should be less than or equal to {le}")}
+
+
+def _beyond_bound(metadata: list[Any], value: float) -> None:
+    """Refuse `value` by the field's own bound it breaks (`le` for 1e30, `ge` for -1e30) as pydantic's range error,
+    so the refusal names the allowed range as every range refusal does (`errors.validation_message`); no such bound:
+    nothing (pydantic's int_parsing_size follows, `error.v.int_size`)."""
+    for m in metadata:
+        for key in (("lt", "le") if value > 0 else ("gt", "ge")):
+            limit = getattr(m, key, None)
+            if limit is not None:
+                kind, text = _BOUND_ERRORS[key]
+                raise PydanticCustomError(kind, text, {key: limit})
 
 
 class JsonBody(BaseModel):
@@ -106,8 +129,9 @@ class PlanBody(PlanRequest, JsonBody):
     @model_validator(mode="before")
     @classmethod
     def _no_save(cls, raw: Any) -> Any:
-        if isinstance(raw, dict) and "save" in raw:
-            raise ValueError("save: saving a plan is a write: POST the same body to /api/plans with the API token")
+        if isinstance(raw, dict) and "save" in raw:  # the field first: the handler names it (api.errors._NAMED)
+            said = Message("error.v.plan_save")
+            raise Invalid(f"save: {said.render('en')}", said)
         return raw
 
 

@@ -14,7 +14,7 @@ from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.output import col_headers, display_name, echo, emit_json, emit_rows, label, lang, say, say_json, tr
 from suanli.errors import InputError, NotFoundError
-from suanli.i18n import Message, render
+from suanli.i18n import Message, render, yuan
 from suanli.plan.compare import (
     ServingTargets,
     compare_devices,
@@ -600,11 +600,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                                            plo=out["person_weeks"][0], phi=out["person_weeks"][1])},
             *([{"item": tr("mig.item.libraries"), "value": tr("list.sep").join(
                 tr("mig.value.library", lib=u["id"], status=tr("mig.lib." + u["status"])) for u in out["libraries"])}] if out.get("libraries") else []),
-            {"item": tr("mig.item.one_off"), "value": f"¥{c_lo:,.0f}–¥{c_hi:,.0f}"},
+            {"item": tr("mig.item.one_off"), "value": f"{yuan(c_lo)}–{yuan(c_hi)}"},
             # what the one-off adds up: labour, the new side's test instance and parallel run (plan.cost.migration_one_off)
             *({"item": tr(f"mig.item.one_off_item.{i['item']}"),
-               "value": (f"¥{i['cost_cny'][0]:,.0f}" if i["cost_cny"][0] == i["cost_cny"][1]
-                         else f"¥{i['cost_cny'][0]:,.0f}–¥{i['cost_cny'][1]:,.0f}")
+               "value": (yuan(i["cost_cny"][0]) if i["cost_cny"][0] == i["cost_cny"][1]
+                         else f"{yuan(i['cost_cny'][0])}–{yuan(i['cost_cny'][1])}")
                + " — " + say_json(i.get("note_i18n"), i["note"])}
               for i in (out.get("one_off_items") or []) if len(out.get("one_off_items") or []) > 1),
             # the spend the saving rests on, marked as the assumed default when --monthly-spend was not typed
@@ -614,7 +614,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             # the new side billed as plan bills an offer (plan.cost.work_rent): its unit, minimum order, whole instances
             *([{"item": tr("mig.item.new_bill"), "value": say_json(r.get("note_i18n"), r["note"])}
                for r in (d.get("monthly_rent") for d in out.get("derived", {}).values() if isinstance(d, dict)) if r]),
-            {"item": tr("mig.item.monthly_saving"), "value": f"¥{out['monthly_saving_cny']:,.0f}"
+            {"item": tr("mig.item.monthly_saving"), "value": yuan(out["monthly_saving_cny"])
              if out["monthly_saving_cny"] >= 0 else tr("mig.value.rise", rise=-out["monthly_saving_cny"])},
             {"item": tr("mig.item.payback"),
              "value": tr("mig.value.months", lo=pb[0], hi=pb[1]) if pb else tr("mig.value.never")},

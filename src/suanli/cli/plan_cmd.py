@@ -98,8 +98,10 @@ def _err_line(text: str) -> None:
 
 
 def _layout(p: Any) -> str:
-    if p.replicas is not None:  # serving
-        return f"{p.replicas}×tp{p.tp}" + (f"·ep{p.ep}" if p.ep > 1 else "") + f" b{p.micro_batch} {p.precision}"
+    if p.replicas is not None:  # serving: the one label compare's rows use too
+        from suanli.plan.labels import serving_label
+
+        return serving_label(p.replicas, p.tp, p.ep, p.micro_batch, p.precision)
     return (f"tp{p.tp}·pp{p.pp}" + (f"·vpp{p.vpp}" if getattr(p, "vpp", 1) > 1 else "") + f"·dp{p.dp}"
             + (f"·ep{p.ep}" if p.ep > 1 else "") + (f"·z{p.zero}" if p.zero else "")
             + (f"·{tr('layout.recompute.' + p.recompute)}" if p.recompute in ("selective", "full") else "")

@@ -10,7 +10,9 @@ Rendering rules, the same everywhere:
   has a message `<prefix>.<value>` is shown as that message, so the core emits plain ids;
 - the parameters `field`, `task_field`, `region_field` name an input by its request field (`budget_cny`), shown as
   `flag.<name>` on the CLI (`--budget`), `field.<name>` on the page (“预算（元）”) and the JSON field in the API
-  (`api.field`: `budget_cny`) — one sentence, the input named as the interface that shows it takes it (`field_name`).
+  (`api.field`: `budget_cny`) — one sentence, the input named as the interface that shows it takes it (`field_name`);
+- money keeps its sign before the currency: `¥{saving:,.0f}` of −14,500 is "-¥14,500" (`sign_first`; amounts formatted
+  in code: `yuan`).
 
 Pure Python, stdlib only: the core may import it.
 """
@@ -47,8 +49,10 @@ __all__ = [
     "messages",
     "normalize_lang",
     "render",
+    "sign_first",
     "span",
     "t",
+    "yuan",
 ]
 
 Lang = Literal["zh", "en"]
@@ -232,7 +236,23 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
                else template.format(**params) if _plain_template(template) else _FORMATTER.format(template, **params))
     except (KeyError, IndexError, ValueError, TypeError):
         out = template
+    out = sign_first(out)  # `¥{saving:,.0f}` of a negative saving: -¥20,000
     return _web_fields(out, code) if surface == "web" else out
+
+
+# an amount's sign as Python formats it after the currency the template writes before it (`¥{x:,.0f}` → ¥-20,000)
+_YUAN_SIGN = re.compile(r"¥([-+])(?=\d)")
+
+
+def sign_first(text: str) -> str:
+    """Money with its sign before the currency, as a bill writes it: "¥-20,000" → "-¥20,000" ("+¥" likewise), in
+    every language (the one rule `render` applies to every message and `yuan` to an amount formatted in code)."""
+    return _YUAN_SIGN.sub(r"\1¥", text) if "¥" in text else text
+
+
+def yuan(amount: float, spec: str = ",.0f") -> str:
+    """An amount of CNY as every output writes it: ¥14,500, -¥14,500 (`spec`: its number format)."""
+    return sign_first(f"¥{amount:{spec}}")
 
 
 class _Formatter(string.Formatter):

@@ -29,6 +29,7 @@ from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cos
                               yuan_per_effective_tflops)
 from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
                                  make_request)
+from suanli.plan.labels import serving_label
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
                                 round_down_rate, serving_capacity, serving_layout, serving_users_capacity)
@@ -229,9 +230,9 @@ DEFAULT_GLOBAL_BATCH = 64  # sequences per step of a training compare row (`comp
 def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned: dict[str, Any]) -> dict[str, Any]:
     """The layout a compare row ran (the `suanli estimate` flags that reproduce it) and its label."""
     replicas = w.gpus // (w.tp * w.pp)
-    if w.task == "inference":
-        msg = Message("cmp.layout.serving" if replicas > 1 else "cmp.layout.serving_one", tp=w.tp, replicas=replicas,
-                      batch=w.batch, engine=w.engine if w.precision == "bf16" else f"{w.engine} · {w.precision}")
+    if w.task == "inference":  # plan's label (`labels.serving_label`: the expert-parallel group too), then the engine
+        msg = Message("cmp.layout.serving", layout=serving_label(replicas, w.tp, w.ep, w.batch, w.precision),
+                      engine=w.engine)
     else:
         # the framework it runs (every one the stack runs is searched for full and pretrain: plan.search)
         msg = Message("cmp.layout.training_fw" if framework else "cmp.layout.training", recompute=w.recompute,

@@ -12,7 +12,7 @@ from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import SuanliError
 from suanli.estimate.estimate import ErrorBand
-from suanli.i18n import Message, render
+from suanli.i18n import Message, render, yuan
 from suanli.plan.request import make_request
 from suanli.plan.search import Plan, plan
 from suanli.units import HOURS_PER_MONTH
@@ -46,7 +46,7 @@ class ScenarioResult(BaseModel):
 
 
 def _cny(v: float) -> str:
-    return "¥0" if v == 0 else f"¥{v:,.0f}" if v >= 100 else f"¥{v:,.2f}"
+    return "¥0" if v == 0 else yuan(v, ",.0f" if abs(v) >= 100 else ",.2f")  # the sign first: -¥14,500
 
 
 def _migration(best: Plan, seed_best: Plan | None) -> Message | str:

@@ -57,7 +57,7 @@ def test_compare_estimate_and_plan_print_the_same_gib_per_card() -> None:
     assert r["memory_needed_bytes"] == est["memory"]["needed_bytes"]
     assert r["memory_usable_bytes"] == est["memory"]["usable_bytes"]
     text = _run(*CMP, "--batch", "8")
-    line = next(x for x in text.splitlines() if "RTX 4090" in x and "batch 8" in x)
+    line = next(x for x in text.splitlines() if "RTX 4090" in x and " b8 " in x)  # plan's label: 1×tp1 b8 bf16
     need, usable = est["memory"]["needed_bytes"] / GiB, est["memory"]["usable_bytes"] / GiB
     assert f" {need:,.0f}/{usable:,.0f} " in line and "22.1" not in line.split("vllm")[1].split()[0]
     assert "vllm reserves 90% of the card up front: 22.1 GiB in use per card" in " ".join(text.split())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -22,7 +23,8 @@ def test_compare_prints_the_layout_per_row() -> None:
     # one label rule: every row names its device as plans do (review 4)
     rows = [line for line in out.stdout.splitlines() if line.startswith(("NVIDIA H20 96GB ", "NVIDIA H200 SXM 141GB "))]
     # a fit within the known memory error says "fits (tight)" as plan warns (buyer regression 4)
-    assert len(rows) == 2 and all("replicas" in r and (" yes " in r or "fits (tight)" in r) for r in rows), out.stdout
+    assert len(rows) == 2 and all(re.search(r" \d+×tp\d+ b\d+ ", r) and (" yes " in r or "fits (tight)" in r)
+                                  for r in rows), out.stdout  # plan's layout label (plan.labels.serving_label)
 
 
 def _rvb(gpu: str, *extra: str) -> dict:  # type: ignore[type-arg]

@@ -4,6 +4,8 @@ titles, headers through the message catalog) and name domestic devices and stack
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -107,14 +109,14 @@ def test_estimate_notes_zh_json_stays_english() -> None:
 
 def test_compare_layouts_unpriced_and_stale_zh() -> None:
     out = _zh("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpus", "8")
-    assert "个副本 · 批大小 " in out and "h20 没有国内平台的挂牌报价" in out and "推理批大小" in out
+    assert re.search(r"\d×tp\d b\d+ bf16 · vllm", out) and "h20 没有国内平台的挂牌报价" in out and "推理批大小" in out
     for english in ("replicas", "no cn listing offer", "widen"):
         assert english not in out
     out = _zh("compare", "--model", "qwen2.5-14b", "--task", "lora", "--gpu", "rtx-4090", "--gpu", "910b", "--gpus", "8",
               "--tokens", "1e8")
     assert "重计算" in out and "recompute" not in out
-    assert "tp2 × 4 replicas · batch 256" in _en("compare", "--model", "qwen2.5-72b", "--gpu", "h200", "--gpu", "910b",
-                                                 "--gpus", "8")
+    assert "4×tp2 b256 bf16 · vllm" in _en("compare", "--model", "qwen2.5-72b", "--gpu", "h200", "--gpu", "910b",
+                                           "--gpus", "8")  # plan's layout label (plan.labels.serving_label)
 
 
 def test_tco_notes_stale_migrate_verdict_and_break_even_zh() -> None:

@@ -28,7 +28,7 @@ def test_default_serves_at_a_real_batch_within_the_default_tpot(cat) -> None:  #
     rows = compare_devices(cat, m, DEVICES, "inference", 8, kinds=("listing", "index"))
     for r in rows:
         assert r["fits"] is True and r["layout"]["batch"] > 1, r["device"]
-        assert f"batch {r['layout']['batch']}" in r["layout"]["label"]
+        assert f" b{r['layout']['batch']} " in r["layout"]["label"]  # plan's label: 4×tp2 b256 bf16
         assert r["tpot_s"] <= DEFAULT_SERVING_TPOT_S
         assert _rule(r) == "cmp.serving.default_tpot" and "200 ms" in r["serving_rule"]
     h100 = rows[0]

@@ -76,10 +76,8 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
             out = plan_json(with_calibration_note(with_rate_note(plan(c, m, req, today,
                                                                       error_bands=packaged_error_bands())), c))
         except InputError as e:  # the core says `gpu`; the request said devices
-            if e.field == "gpu":
+            if e.field == "gpu":  # a flag's name (requests-per-s) is the field's by the handler (errors.json_named)
                 raise as_field(e, "devices") from None
-            if e.field.replace("-", "_") in PlanBody.model_fields:  # plan's request names its flags (requests-per-s)
-                raise as_field(e, e.field.replace("-", "_")) from None
             raise
         if body.breakdown:
             _breakdowns(c, m, body, out["plans"])
@@ -159,10 +157,8 @@ async def compare_ep(request: Request, body: CompareBody, lang: Annotated[Lang, 
                                    asked=body.model,  # model_id: the checkpoint the job downloads
                                    hours=body.hours, days=body.days)  # serving: plan's period
         except InputError as e:  # the core says `gpu`; the request said devices
-            if e.field == "gpu":
+            if e.field == "gpu":  # a flag's name (requests-per-s) is the field's by the handler (errors.json_named)
                 raise as_field(e, "devices") from None
-            if e.field.replace("-", "_") in CompareBody.model_fields:  # plan's request names its flags (requests-per-s)
-                raise as_field(e, e.field.replace("-", "_")) from None
             raise
         from suanli.views.estimates import calibration_rows
 
@@ -185,9 +181,11 @@ async def tco_ep(request: Request, body: TcoBody, lang: Annotated[Lang, Depends(
 
 @router.post("/migrate", response_model=MigrateAnswer, response_model_exclude_unset=True)
 async def migrate_ep(request: Request, body: MigrateBody,
-                     lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:
-    """Migration cost and pay-back; the weeks' reason, workload note and verdict in the request's language. Prices
-    are judged fresh or stale on `suanli migrate cost`'s date (`views.dates.as_of`: SUANLI_TODAY, else today)."""
+                     lang: Annotated[Lang, Depends(request_lang)] = "en",
+                     surface: Annotated[Surface, Depends(request_surface)] = "api") -> dict[str, Any]:
+    """Migration cost and pay-back; the weeks' reason, workload note and verdict in the request's language, inputs
+    named by their JSON fields (`?surface=web`: the page's form labels, “Parallel-run weeks”). Prices are judged
+    fresh or stale on `suanli migrate cost`'s date (`views.dates.as_of`: SUANLI_TODAY, else today)."""
     from suanli.plan.compare import ServingTargets, migration_cost
     from suanli.views.dates import as_of
 
@@ -213,7 +211,7 @@ async def migrate_ep(request: Request, body: MigrateBody,
                 raise as_field(e, "to_gpu" if e.name == body.to_gpu else "from_gpu") from None
             raise
 
-    return localize(await run_bounded(request, run, "migrate"), lang)
+    return localize(await run_bounded(request, run, "migrate"), lang, surface)
 
 
 @router.post("/migrate/check", response_model=MigrateCheckAnswer, response_model_exclude_unset=True)
@@ -232,12 +230,8 @@ async def migrate_check_ep(request: Request, body: MigrateCheckBody,
         raise InputError("model", Message("err.api_model_not_a_file", model=body.model))
 
     def run() -> dict[str, Any]:
-        try:
-            report, _ = run_check(body.model, list_use(body.task), body.torch_npu, body.uses)
-        except InputError as e:  # the core names the CLI's flag (torch-npu); the request its field
-            if e.field == "torch-npu":
-                raise as_field(e, "torch_npu") from None
-            raise
+        # the core names the CLI's flag (torch-npu); the answer the request's field (errors.json_named)
+        report, _ = run_check(body.model, list_use(body.task), body.torch_npu, body.uses)
         return check_answer(as_downloaded(report, body.model, body.task))  # the checkpoint the task downloads
 
     return localize(await run_bounded(request, run, "migrate check"), lang, surface)  # type: ignore[no-any-return]

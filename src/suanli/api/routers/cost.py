@@ -9,11 +9,9 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import ConfigDict, Field
 
 from suanli.api.deps import catalog, run_bounded
-from suanli.api.errors import as_field
 from suanli.api.responses import OfferFacts
 from suanli.api.schemas import JsonBody, OfferKinds, Region
 from suanli.catalog.load import packaged_assumptions
-from suanli.errors import InputError
 from suanli.i18n import Lang, Surface, localize
 from suanli.plan.cost import RentVsBuyTotals  # the core's totals, one declaration (duplicates D13)
 from suanli.units import MIN_UTILIZATION
@@ -160,10 +158,6 @@ class RentVsBuyAnswer(Shape):
                                              "given")
 
 
-_FIELDS = {"rent-price": "rent_price", "card-price": "card_price", "tdp-w": "tdp_w", "use-pattern": "use_pattern",
-           "server-share": "server_share", "host-w": "host_w"}
-
-
 @router.post("/rent-vs-buy", response_model=RentVsBuyAnswer, response_model_exclude_unset=True)
 async def rent_vs_buy_ep(request: Request, body: RentVsBuyBody, lang: Annotated[Lang, Depends(request_lang)] = "en",
                          surface: Annotated[Surface, Depends(request_surface)] = "api") -> dict[str, Any]:
@@ -174,16 +168,12 @@ async def rent_vs_buy_ep(request: Request, body: RentVsBuyBody, lang: Annotated[
     from suanli.views.rent_vs_buy import rent_vs_buy_answer
 
     def run() -> dict[str, Any]:
-        try:
-            return rent_vs_buy_answer(catalog(request), body.gpu, body.utilization, body.use_pattern, body.years,
-                                      body.pue, body.electricity, body.ops, body.card_price, body.server_share,
-                                      body.rent_price, body.tdp_w, body.cards, body.region, tuple(body.offer_kinds),
-                                      as_of(), body.subsidy, body.host_w,
+        # the core names the CLI's flags (rent-price); the answer the request's fields (rent_price: errors.json_named)
+        return rent_vs_buy_answer(catalog(request), body.gpu, body.utilization, body.use_pattern, body.years,
+                                  body.pue, body.electricity, body.ops, body.card_price, body.server_share,
+                                  body.rent_price, body.tdp_w, body.cards, body.region, tuple(body.offer_kinds),
+                                  as_of(), body.subsidy, body.host_w,
                                   # a field sent is "as given" in the assumptions, at its default value too
                                   given=body.model_fields_set).json
-        except InputError as e:  # the core names the CLI's flags (rent-price); the request its fields (rent_price)
-            if e.field in _FIELDS:
-                raise as_field(e, _FIELDS[e.field]) from None
-            raise
 
     return localize(await run_bounded(request, run, "rent-vs-buy"), lang, surface)  # type: ignore[no-any-return]

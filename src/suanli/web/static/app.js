@@ -13,7 +13,7 @@ const fill = (s, p) => s.replace(/\{(\w+)(?::([^}]*))?\}/g, (m, k, spec) => {
   const v = p[k], d = /\.(\d+)/.exec(spec || "");
   if (spec === undefined || typeof v !== "number") return v;
   return v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", d ? {minimumFractionDigits: +d[1], maximumFractionDigits: +d[1]} : {maximumFractionDigits: 6});
-});
+}).replace(/¥([-+])(?=\d)/g, "$1¥");  // money's sign before the currency, as the catalog's renderer writes it: -¥20,000
 const t = (k, p) => { const c = MSG[lang] || {}; return fill(c["web." + k] ?? c[k] ?? (MSG.en || {})["web." + k] ?? k, p); };
 const label = (prefix, v) => { const c = MSG[lang] || {}; return c[prefix + "." + v] ?? v; };  // vendor.huawei -> 华为
 // devices named as their vendors write them in Chinese (name_zh from /api/accelerators: 华为昇腾 910B) on the zh page
@@ -84,7 +84,7 @@ const TAB_FORM = {
     "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision"],
   compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-rps", "cmp-period", "cmp-period-unit", "cmp-region", "cmp-kinds"],
   value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-subsidy", "tco-tps", "tco-region", "tco-kinds"],
-  migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-gpus", "mig-uses", "mig-precision", "mig-rps", "mig-tpot", "mig-ttft", "mig-input",
+  migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-gpus", "mig-parallel", "mig-uses", "mig-precision", "mig-rps", "mig-tpot", "mig-ttft", "mig-input",
     "mig-output", "mig-region", "mig-kinds"],
   rvb: ["rvb-gpu", "rvb-cards", "rvb-years", "rvb-util", "rvb-pattern", "rvb-subsidy", "rvb-server", "rvb-ops", "rvb-region", "rvb-kinds"], catalog: []};
 const FORM = Object.values(TAB_FORM).flat();
@@ -531,6 +531,8 @@ $("#mig-form").addEventListener("submit", async ev => {
   // an empty spend is not sent: the API uses its assumed default and its answer says so (monthly_spend_default)
   if ($("#mig-spend").value !== "") body.monthly_spend = Number($("#mig-spend").value);
   if ($("#mig-gpus").value !== "") body.gpus = Number($("#mig-gpus").value);  // the cards each side's speed is for
+  // the weeks both sides are paid side by side; empty: the API's assumed 2 weeks, said so in the one-off's items
+  if ($("#mig-parallel").value !== "") body.parallel_weeks = Number($("#mig-parallel").value);
   if (migUses().length) body.uses = migUses();
   if (body.task === "inference") {  // compare's serving targets (POST /api/migrate's fields): each side is compare's row for them
     if ($("#mig-precision").value) body.precision = $("#mig-precision").value;
@@ -583,7 +585,7 @@ function renderCheck(r) {
     (r.warnings.length ? `<ul class="warn">${r.warnings.map(x => li(esc(x))).join("")}</ul>` : "") +
     `<p class="muted">${esc(t("check_stats", {ops: trace.distinct_ops, calls: trace.op_calls}))}</p>`;
 }
-const yuan = v => "¥" + fmt(v, 0);
+const yuan = v => v != null && v < 0 ? "-¥" + fmt(-v, 0) : "¥" + fmt(v, 0);  // the sign first (i18n.yuan): -¥20,000
 function renderMigrate(r) {
   $("#mig-error").hidden = true;
   $("#mig-meta").textContent = fill(t("cli.mig.header"), {model: r.model, src: devName(r.from), dst: devName(r.to),
@@ -595,7 +597,8 @@ function renderMigrate(r) {
     // the spend the saving is a share of: the buyer's, or the assumed default, said as assumed
     ["mig.item.monthly_spend", esc(r.monthly_spend_note) + (r.monthly_spend_default ? `<div class="warn">${esc(t("mig_spend_assumed"))}</div>` : "")],
     ["mig.item.one_off", `${yuan(clo)}–${yuan(chi)}`],
-    ["mig.item.monthly_saving", yuan(r.monthly_saving_cny)],
+    // a negative saving as the CLI says it: the bill rises (mig.value.rise)
+    ["mig.item.monthly_saving", r.monthly_saving_cny < 0 ? esc(t("mig.value.rise", {rise: -r.monthly_saving_cny})) : yuan(r.monthly_saving_cny)],
     ["mig.item.payback", esc(pb ? t("mig.value.months", {lo: pb[0], hi: pb[1]}) : t("mig.value.never"))]];
   for (const [dev, d] of Object.entries(r.derived || {})) {
     if (d === null || typeof d !== "object") { rows.push(["mig.item.ratio", fmt(d, 2)]); continue; }
