@@ -217,6 +217,9 @@ def load_files(paths: Iterable[Path]) -> Catalog:
         o_: Offer = o
         if o_.device not in acc_ids:
             raise DataFileError(origin[("offers", o_.id)], o_.id, "device", Message("err.unknown_accelerator", a_variant_of=o_.device))
+        for part in o_.may_be:
+            if part not in acc_ids:
+                raise DataFileError(origin[("offers", o_.id)], o_.id, "may_be", Message("err.unknown_accelerator", a_variant_of=part))
         if o_.kind == "listing" and not (o_.url or getattr(sources.get(o_.source), "url", None)):
             raise DataFileError(origin[("offers", o_.id)], o_.id, "url",
                                 Message("err.a_listing_needs_its_page_set"))

@@ -40,6 +40,8 @@ __all__ = [
     "is_international",
     "is_second_hand",
     "is_stale",
+    "kinds_message",
+    "kinds_priced",
     "mark_second_hand",
     "max_cards",
     "multi_node_gap",
@@ -122,6 +124,32 @@ def usable_offers(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[st
         and (billing in (None, "any") or o.billing_unit == billing)
         and (device is None or o.device == device)
     )
+
+
+def kinds_priced(kinds: Sequence[str], used: Iterable[str]) -> tuple[str, ...]:
+    """The offer kinds an answer says it priced from: the requested `kinds` and the kind of every offer behind one
+    of its figures (`used`), in OFFER_KINDS order. A request for listings takes the buyer's contract prices too
+    (`usable_offers`), so a bill a contract price set says 'listing and contract', never 'listing' alone (buyer
+    review 2026-12-02 #8: a private quote read as a market listing)."""
+    have = {*kinds, *used}
+    return tuple(k for k in OFFER_KINDS if k in have)
+
+
+# an offer kind as `kinds_message` names it (static ids: the catalog-ids test finds them)
+_KIND_PHRASES = {"listing": "price_kinds.listing", "index": "price_kinds.index", "reference": "price_kinds.reference",
+                 "contract": "price_kinds.contract"}
+
+
+def kinds_message(kinds: Sequence[str]) -> Message:
+    """Offer kinds as one phrase: 'listing', 'listing and contract', 'listing, index, reference and contract';
+    in Chinese each with its 价 ('挂牌价与合同价'), so a template does not add a second one. `kinds`: one or more."""
+    names = [Message(_KIND_PHRASES[k]) for k in kinds]
+    if len(names) == 1:
+        return names[0]
+    out = Message("price_kinds.and", first=names[-2], last=names[-1])
+    for n in reversed(names[:-2]):
+        out = Message("price_kinds.comma", first=n, rest=out)
+    return out
 
 
 def filter_catalog(cat: Catalog, region: str = DEFAULT_REGION, kinds: Sequence[str] = DEFAULT_KINDS,

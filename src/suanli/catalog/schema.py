@@ -324,6 +324,15 @@ class Offer(_Strict):
         "said in plan's why-not (`form_factor_unpublished`: the listing does not say PCIe or SXM, so the card-to-card "
         "link a job would run on is unknown). Descriptive only: max_cards does not read it"
     )
+    unstated: tuple[Literal["form_factor", "memory_size"], ...] = Field(
+        (), description="what the listing does not say about its card (`form_factor`: PCIe or SXM; `memory_size`): a "
+        "plan on the offer is made on `device`, says which part that assumes and what the same layout gives on each "
+        "part of `may_be` (plan.warn.card_unstated), as a 910B offer without its variant is re-estimated on the others"
+    )
+    may_be: tuple[str, ...] = Field(
+        (), description="with `unstated`: the other catalog accelerators the listing's words fit (云擎天下's '8*A100 80G' "
+        "node: a100-80g-pcie beside the a100-80g it is entered under); empty where the catalog has none of them"
+    )
     stock: int | None = Field(None, ge=0, description="cards in stock where the platform publishes it")
     url: str | None = Field(None, description="the listing's page")
     second_hand: bool = Field(
@@ -368,6 +377,8 @@ class Offer(_Strict):
         if self.public_network_mbit_per_s is not None and not all(
                 math.isfinite(v.value) and 0 < v.value <= 1e6 for v in self.public_network_mbit_per_s.values):
             raise ValueError("public_network_mbit_per_s must be a positive number of Mbit/s up to 1e6")
+        if self.may_be and not self.unstated:
+            raise ValueError("may_be needs unstated: what the listing does not say (form_factor, memory_size)")
         if self.inter_node_network != "none" and self.scope == "card":
             raise ValueError("inter_node_network needs scope node or cluster (a card rental does not span nodes)")
         if self.scope == "cluster" and self.inter_node_network == "none":

@@ -45,8 +45,10 @@ def _card_hour(row: dict[str, Any]) -> float | str | None:
     return tr("cli.card_hour_by", price=price, billing_unit=unit)
 
 
-def _kinds(kinds: tuple[str, ...] | list[str]) -> str:
-    return tr("list.sep").join(tr(f"price_kind.{k}") for k in kinds)
+def _kinds(kinds: tuple[str, ...] | list[str], used: Any = ()) -> str:
+    """The offer kinds a cost answer priced from, as one phrase: the requested ones and those of the offers it used
+    (`offers.kinds_priced`: 'listing and contract' where an imported contract price set a figure)."""
+    return say(offer_q.kinds_message(offer_q.kinds_priced(kinds, used)))
 
 
 def _device(cat: Any, device_id: str) -> str:
@@ -76,7 +78,7 @@ def _provider(offer_id: str | None, provider: Any) -> Any:
 def _say_basis(region: str, kinds: tuple[str, ...], facts: list[dict[str, Any] | None]) -> None:
     """The line every cost answer prints: which offers it priced from, international ones marked, stale ones dated."""
     used = [f for f in facts if f]
-    line = tr("cli.prices.basis", price_region=region, kinds=_kinds(kinds))
+    line = tr("cli.prices.basis", price_region=region, kinds=_kinds(kinds, (f["kind"] for f in used if f.get("kind"))))
     if used:
         seen: dict[str, dict[str, Any]] = {f["offer"]: f for f in used}
         line += tr("cli.prices.used", offers=tr("cli.prices.sep").join(
@@ -415,7 +417,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         totals, total_cards = a.totals, a.totals["cards"]
         if rent_o is not None:
             # the offer and the year's bill (whole servers: one instance per server), the answer's own message
-            echo("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds))
+            echo("[dim]" + tr("cli.prices.basis", price_region=reg,
+                              kinds=_kinds(kinds, (o.kind for o in (rent_o, at_o) if o is not None)))
                  + tr("cli.rvb.rent_from", text=say_json(a.json["rent_from_i18n"], a.json["rent_from"])) + "[/dim]")
             for note, note_i18n in zip(a.json.get("rent_notes") or [], a.json.get("rent_notes_i18n") or []):
                 # the bill's notes: separate instances when no offer holds the cards as one job (tco's note)
@@ -521,7 +524,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             name = r.scenario.title if lang() == "zh" else r.scenario.id
             echo(tr("cli.scenarios.line", name=f"[bold]{name}[/bold]",
                     text=say_json(r.explanation_i18n, r.explanation)))
-        echo("[dim]" + tr("cli.prices.basis", price_region=reg, kinds=_kinds(kinds)) + "[/dim]")
+        echo("[dim]" + tr("cli.prices.basis", price_region=reg,
+                          kinds=_kinds(kinds, (k for r in results for k in r.offer_kinds_used))) + "[/dim]")
 
     @migrate_app.command("cost")
     def migrate_cost_cmd(

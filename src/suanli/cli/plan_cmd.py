@@ -114,6 +114,7 @@ def _layout(p: Any) -> str:
 def render_plan(r: PlanResult) -> None:
     """The plan as tables and sentences in the run's language (`--lang`, else LANG); reasons, warnings and
     relax hints are `Message`s (or plain strings) rendered through `say`."""
+    from suanli.catalog.offers import kinds_message, kinds_priced
     from suanli.i18n import Message, t
 
     lg = lang()
@@ -135,8 +136,10 @@ def render_plan(r: PlanResult) -> None:
                        batch_default="" if "global_batch" in typed else Message("plan.what.default"))
     console.print("[bold]" + say(Message("plan.header", model=r.model_id, task=q.task, what=what,
                                          objective=q.objective)) + "[/bold] · "
-                  + t("plan.scope", lg, region=t(f"price_region.{q.region}", lg),
-                                                  kinds="/".join(t(f"price_kind.{k}", lg) for k in q.offer_kinds)),
+                  # the kinds the shown plans were priced from: 'listing and contract' where an imported contract
+                  # price set a bill (`offers.kinds_priced`), in one phrase per language (`offers.kinds_message`)
+                  + t("plan.scope", lg, region=t(f"price_region.{q.region}", lg), kinds=say(kinds_message(
+                      kinds_priced(q.offer_kinds, (p.offer_kind for p in r.plans))))),
                   highlight=False)
     for w in _i18n(r.warnings_i18n, r.warnings):  # about the whole request: under the header, before any table
         console.print(f"[yellow]![/yellow] {say(w)}", highlight=False)

@@ -33,7 +33,6 @@ __all__ = [
     "billing_note",
     "card_within_server",
     "check_utilization",
-    "cheapest_job_cost",
     "cost_assumptions",
     "cost_per_million_tokens",
     "held_hours",
@@ -228,21 +227,6 @@ def billed_cost(price_cny: Any, unit_h: Any, min_units: Any, cards_per_instance:
     (`min_cards_per_order`, '整租') is paid whole whatever the job uses."""
     instances = np.ceil(np.maximum(gpus, min_cards) / cards_per_instance)
     return price_cny * billed_units(hours, unit_h, min_units) * instances * (1 - subsidy)
-
-
-def cheapest_job_cost(
-    cat: Catalog, device_id: str, gpus: int, hours: float, subsidy: float = 0.0,
-    billing: str | None = None,
-) -> JobCost | None:
-    """The cheapest offer (any provider, any billing unit, or only `billing`) for this job; None if unpriced."""
-    best: JobCost | None = None
-    for o in cat.offers:
-        if o.device != device_id or (billing is not None and o.billing_unit != billing):
-            continue
-        c = job_cost(o, gpus, hours, subsidy)
-        if best is None or c.cost_cny < best.cost_cny:
-            best = c
-    return best
 
 
 def check_utilization(utilization: float) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
-from suanli.catalog.schema import Catalog
+from suanli.catalog.schema import Catalog, Offer
 from suanli.errors import SuanliError
 from suanli.estimate.estimate import ErrorBand
 from suanli.i18n import Message, render, yuan
@@ -43,6 +43,7 @@ class ScenarioResult(BaseModel):
     agrees: bool
     explanation: str  # English
     explanation_i18n: dict[str, Any] = {}  # the same as a message (`Message.to_json`)
+    offer_kinds_used: tuple[str, ...] = ()  # the kinds of the offers its figures were priced from (`offers.kinds_priced`)
 
 
 def _cny(v: float) -> str:
@@ -88,7 +89,7 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
     req = make_request(**fields)
     m = lookup.model(cat, req.model)
     if m.kind == "diffusion":
-        return _diffusion(cat, s)
+        return _diffusion(cat, s, today)
     bands = dict(error_bands or {})
     mine = plan(cat, m, req, today, error_bands=bands)
     best = mine.plans[0] if mine.plans else None
@@ -118,23 +119,30 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
                       seed_cost=_cny(seed_best.total_cost_cny), dc=dc, seed_hours=seed_best.hours, dh=dh,
                       migration=_migration(best, seed_best))
     return _result(s, why, planner=best, planner_device=best.device if best else None, seed_best=seed_best,
-                   agrees=agrees)
+                   agrees=agrees, offer_kinds_used=tuple(p.offer_kind for p in (best, seed_best) if p is not None))
 
 
-def _diffusion(cat: Catalog, s: Scenario) -> ScenarioResult:
+def _diffusion(cat: Catalog, s: Scenario, today: dt.date | None = None) -> ScenarioResult:
     """Image generation: for each card that holds the pipeline, the replicas needed for the requested images
-    per second (seconds per image from suanli.estimate.diffusion) and the cheapest rental for the period."""
+    per second (seconds per image from suanli.estimate.diffusion) and the rental for the period by plan's offer
+    rule: offers that can rent the one-card replicas (`offers.can_rent`), a fresh price before a stale one on
+    `today`, then the cheapest (`compare.fresh_first`); the cheapest device's offer is named (`offers.rent_message`)
+    and a stale price warned (`offers.stale_message`), as a plan names and warns them (buyer review 2026-12-02 #6:
+    a 26-month-old ¥1.78 was taken over AutoDL's fresh ¥1.88, silently)."""
     import math
 
+    from suanli.catalog.offers import can_rent, rent_message, stale_message
     from suanli.estimate.estimate import estimate
     from suanli.estimate.workload import make_workload
-    from suanli.plan.cost import cheapest_job_cost
+    from suanli.plan.compare import fresh_first
+    from suanli.plan.cost import job_cost
 
     m = lookup.model(cat, s.plan["model"])
     w = make_workload(task="inference", precision="fp16")
     hours = float(s.plan.get("hours", HOURS_PER_MONTH))
     rps = float(s.plan.get("requests_per_s", 0.1))
-    best: tuple[float, str, int, float] | None = None
+    day = today or dt.date.today()
+    best: tuple[float, str, int, float, Offer] | None = None
     for acc in cat.accelerators:
         try:
             e = estimate(cat, m, acc, w)
@@ -143,12 +151,18 @@ def _diffusion(cat: Catalog, s: Scenario) -> ScenarioResult:
         if not e.memory.fits or e.diffusion is None:
             continue
         replicas = max(1, math.ceil(rps / e.diffusion.images_per_s))
-        c = cheapest_job_cost(cat, acc.id, replicas, hours)
-        if c is not None and (best is None or c.cost_cny < best[0]):
-            best = (c.cost_cny, acc.id, replicas, e.diffusion.seconds_per_image)
+        # each replica a one-card pipeline (tp 1): separate instances serve it, as plan rents serving replicas
+        rentable = [o for o in cat.offers
+                    if o.device == acc.id and bool(can_rent(o, acc.max_cards_per_node, replicas, 1, True))]
+        found = fresh_first(((c.cost_cny, o, c) for o in rentable for c in (job_cost(o, replicas, hours),)), day)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = (found[0], acc.id, replicas, e.diffusion.seconds_per_image, found[1])
     seed_ids = tuple(lookup.accelerator(cat, d).id for d in s.seed_answer)
     if best is None:
         return _result(s, Message("scn.no_card"), planner=None, planner_device=None, seed_best=None, agrees=False)
     agrees = best[1] in seed_ids
-    why = Message("scn.diffusion", rps=rps, hours=hours, replicas=best[2], device=best[1], cny=best[0], s=best[3])
-    return _result(s, why, planner=None, planner_device=best[1], seed_best=None, agrees=agrees)
+    stale = stale_message(best[4], day)
+    why = Message("scn.diffusion", rps=rps, hours=hours, replicas=best[2], device=best[1], cny=best[0], s=best[3],
+                  rent=rent_message(best[4]), stale=Message("scn.stale", warning=stale) if stale else "")
+    return _result(s, why, planner=None, planner_device=best[1], seed_best=None, agrees=agrees,
+                   offer_kinds_used=(best[4].kind,))

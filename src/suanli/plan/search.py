@@ -3459,6 +3459,30 @@ def _variant_warning(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _
                    mem=mem.value if mem else 0.0, tbs=((bw.value if bw else 0.0) or 0.0) / 1000, outcomes=outcomes)
 
 
+# Offer.unstated -> how a plan names it (static ids: the catalog-ids test finds them)
+_CARD_UNSTATED = {"form_factor": "plan.card_unstated.form_factor", "memory_size": "plan.card_unstated.memory_size"}
+
+
+def _card_warning(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device) -> Message | None:
+    """An offer whose listing does not say its card's form factor or memory size (`Offer.unstated`: 云擎天下's
+    '8*A100 80G' node, SXM or PCIe) is planned on its `device`: say which part that assumes, and what the same layout
+    gives on each other part it may be (`Offer.may_be`, re-estimated as a 910B offer's other variants are:
+    `_variant_outcome`), or that the catalog has none to estimate it on (buyer review 2026-12-02 #2)."""
+    offer = next((o for o in d.offers if o.id == p.offer), None)
+    if offer is None or not offer.unstated:
+        return None
+    what = [Message(_CARD_UNSTATED[u]) for u in offer.unstated]
+    unstated = what[0] if len(what) == 1 else Message("plan.card_unstated.and", first=what[0], last=what[1])
+    mem, bw = d.acc.specs.memory_gib, d.acc.specs.memory_bandwidth_gb_per_s
+    figures = dict(offer=p.offer, unstated=unstated, assumed=_device_name(d.acc), mem=mem.value if mem else 0.0,
+                   tbs=((bw.value if bw else 0.0) or 0.0) / 1000,
+                   link=both(d.acc.interconnect_name or d.acc.interconnect, d.acc.interconnect_name_zh))
+    if not offer.may_be:
+        return Message("plan.warn.card_unstated_alone", figures)
+    return Message("plan.warn.card_unstated", figures, outcomes=[
+        _variant_outcome(cat, m, req, p, lookup.accelerator(cat, x)) for x in offer.may_be])
+
+
 def _margin_reason(w: Message, group: str) -> Message:
     """The ranking explanation's word on a target (or memory headroom) within the stack's known error: 'may be
     missed' (memory: 'may not fit'), or 'likely missed / short if the known error holds' where the pooled bias alone
@@ -3535,6 +3559,11 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
     if variant is not None:
         warnings.append(variant)
         extras.append(Message("plan.reason.variant_unstated", assumed=variant.params["assumed"]))
+    card = _card_warning(cat, m, req, p, d)  # the listing does not say SXM or PCIe, or the memory size
+    if card is not None:
+        warnings.append(card)
+        extras.append(Message("plan.reason.card_unstated", unstated=card.params["unstated"],
+                              assumed=card.params["assumed"]))
     # the checkpoint's own precision (DeepSeek-V3/R1 in fp8) is no quantization to check against bf16
     own = [m.native_dtype is not None and p.precision == m.native_dtype and isinstance(j, dict)
            and j.get("id") in ("plan.warn.quantization", "plan.warn.quantization_scheme")
