@@ -9,15 +9,32 @@ from __future__ import annotations
 import pytest
 
 from suanli.catalog import lookup
+from suanli.estimate.estimate import ErrorBand
 from suanli.plan.compare import compare_devices
 from suanli.plan.request import make_request
 from suanli.plan.search import DEMOTION_COST_FACTOR, error_rule, serving_capacity
 from suanli.validate.bands import packaged_error_bands
 
 
+# CUDA's decode-speed band before the optimum GPTQ rows (c3dbca8^: 125 cases on the stack, median |error| 16.0 %,
+# signed +6.2 %), pinned so the test keeps its layouts when `suanli validate --write` moves the packaged band (at
+# c3dbca8's +7-8 % bias tp4 × 2's 6.5 % margin is demoted too)
+OLD_DECODE = {"decode-speed": (16.008800900902628, 67.573416847337, 126, 6.214064106577349),
+              "holdout:decode-speed": (16.008800900902628, 67.573416847337, 126, 6.214064106577349),
+              "stack:cuda:decode-speed": (15.983868738299787, 67.573416847337, 125, 6.161296626669039)}
+
+
+def _bands() -> dict[str, ErrorBand]:
+    b = dict(packaged_error_bands())
+    for key, (med, p90, n, signed) in OLD_DECODE.items():
+        b[key] = b[key].model_copy(update={"median_abs_pct": med, "p90_abs_pct": p90, "cases": n,
+                                           "median_signed_pct": signed})
+    return b
+
+
 def test_capacity_gives_way_to_a_layout_that_passes_the_evidence(cat) -> None:  # type: ignore[no-untyped-def]
     m = lookup.model(cat, "qwen3-32b")
-    bands = packaged_error_bands()
+    bands = _bands()
     req = make_request(model=m.id, task="inference", gpus=8, tpot_s=0.05, tokens=1e9, input=512, output=256,
                        precision="bf16")
     bare, _ = serving_capacity(cat, m, req, "h800")
