@@ -5,7 +5,6 @@ against both databases (PostgreSQL when SUANLI_TEST_POSTGRES_URL is set: `source
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,9 +19,7 @@ from suanli.errors import InputError, SuanliError  # noqa: E402
 from suanli.store import OfferImportError, Store, open_store  # noqa: E402
 from suanli.store.checks import INT32_MAX, check_date  # noqa: E402
 
-PG = os.environ.get("SUANLI_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not PG, reason="SUANLI_TEST_POSTGRES_URL is not set: `source .ci/postgres.sh` starts a server"))]
+from store_backends import BACKENDS, PG  # noqa: E402  (tests/store_backends.py)
 HEADER = "id,provider,device,cards,billing_unit,price_cny,date,source\n"
 
 

@@ -6,7 +6,6 @@ Imports stay all-or-nothing and a rollback exact. SQLite, and PostgreSQL when `S
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,9 +19,7 @@ from suanli.i18n import Message, render  # noqa: E402
 from suanli.store import open_store  # noqa: E402
 from suanli.store.importer import IMPORT_KIND, OfferImportError  # noqa: E402
 
-PG = os.environ.get("SUANLI_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not PG, reason="SUANLI_TEST_POSTGRES_URL is not set: `source .ci/postgres.sh` starts a server"))]
+from store_backends import BACKENDS, PG  # noqa: E402  (tests/store_backends.py)
 HEADER = "id,provider,device,cards,billing_unit,price_cny,date,source\n"
 CONTRACT = "ours-910b-2026,某云（合同价）,910b,8,month,18500,2026-11-20,our-contract-2026\n"
 

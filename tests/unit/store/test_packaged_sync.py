@@ -7,7 +7,6 @@ Runs on SQLite, and on PostgreSQL too when `SUANLI_TEST_POSTGRES_URL` is set (`s
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,9 +22,7 @@ from suanli.store import Store, open_store  # noqa: E402
 from suanli.store import db as store_db  # noqa: E402
 from suanli.store.importer import offer_fingerprint  # noqa: E402
 
-PG = os.environ.get("SUANLI_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not PG, reason="SUANLI_TEST_POSTGRES_URL is not set: `source .ci/postgres.sh` starts a server"))]
+from store_backends import BACKENDS, PG  # noqa: E402  (tests/store_backends.py)
 HEADER = "id,provider,device,cards,billing_unit,price_cny,date,source\n"
 
 
