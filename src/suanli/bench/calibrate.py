@@ -119,7 +119,7 @@ def decode_bytes_per_step(r: BenchResult, m: ModelArch) -> float:
     Transformer Inference", sec. 2; kipply 2022, "Transformer Inference Arithmetic"): the weights a step reads
     (`weight_bytes_read`: no input-embedding table, MoE experts touched), plus every sequence's cache at the mean
     context (`decode_context`) times the passes the engine makes over it (`kv_read_factor`: 1 + 2g for transformers'
-    repeat_kv, g = heads / KV heads).
+    repeat_kv, g = heads / KV heads, plus 2 for its dynamic cache's torch.cat growth).
     """
     t = speed_terms(r, m)
     b = r.config.batch

@@ -214,7 +214,8 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         kv_cache_heads=arch.kv_cache_heads(m, w.engine),
         # transformers' repeat_kv reads the cache once, then works on the per-query-head copies; a GQA-aware kernel
         # reads the cache itself once; a per-query-head kernel (kv_per_query_head) reads it per query head
-        kv_cache_reads_outside=1.0 if kv_read_factor(m, w.engine) > 1 else 0.0,
+        # and a cache grown by concatenation is read and written whole each step (kv_append_passes)
+        kv_cache_reads_outside=(1.0 if kv_repeat_factor(m, w.engine) > 1 else 0.0) + kv_append_passes(w.engine),
         kv_cache_reads_in_kernel=1.0 if attention_kv_reads(m, w.engine, kv_per_query_head) == 1.0 else 0.0,
         # the attention kernel's thread blocks per sequence at one query: one per head it sees (FlashAttention-2's
         # forward grid is query blocks x batch x heads, Dao 2023 §3.2; transformers hands it the heads after repeat_kv)
@@ -253,12 +254,12 @@ def linear_calls_per_layer(m: ModelArch) -> float:
     return 4.0 + 3.0 * mlps
 
 
-def kv_read_factor(m: ModelArch, engine: str) -> float:
-    """Bytes of KV cache an attention step moves per cached byte. Serving engines read the cache once in a
-    GQA-aware kernel (vLLM/FlashAttention paged kernels). Hugging Face transformers' eager/SDPA path copies K and
-    V to every query head first (`repeat_kv`: expand + reshape, transformers models/llama/modeling_llama.py;
-    GLM-4's modeling_chatglm.py does the same with expand().contiguous()): read the cache once, write g copies
-    and read them again, g = heads / kv_heads, so 1 + 2g."""
+def kv_repeat_factor(m: ModelArch, engine: str) -> float:
+    """Bytes of KV cache the attention moves per cached byte. Serving engines read the cache once in a GQA-aware
+    kernel (vLLM/FlashAttention paged kernels). Hugging Face transformers' eager/SDPA path copies K and V to every
+    query head first (`repeat_kv`: expand + reshape, transformers models/llama/modeling_llama.py; GLM-4's
+    modeling_chatglm.py does the same with expand().contiguous()): read the cache once, write g copies and read them
+    again, g = heads / kv_heads, so 1 + 2g."""
     if engine != "hf" or m.mla is not None:
         return 1.0
     heads = m.num_attention_heads or 0
@@ -267,13 +268,29 @@ def kv_read_factor(m: ModelArch, engine: str) -> float:
     return 1.0 if g <= 1 else 1.0 + 2.0 * g
 
 
+def kv_append_passes(engine: str) -> float:
+    """Passes over the whole KV cache an engine makes each step to add the new token's keys and values. transformers'
+    dynamic cache grows by concatenation: every layer's update is `torch.cat([self.keys, key_states], dim=-2)` and the
+    same for the values (transformers cache_utils.py DynamicLayer.update, 5.x; DynamicCache.update since 4.36; the
+    models' own `torch.cat((past_key, key), dim=2)` before, and remote code such as Qwen 1 / GLM-4), which reads the
+    old cache and writes a new one: 2. Paged and pre-allocated caches (vLLM, SGLang, TensorRT-LLM, LMDeploy, llama.cpp)
+    write the new token in place: 0."""
+    return 2.0 if engine == "hf" else 0.0
+
+
+def kv_read_factor(m: ModelArch, engine: str) -> float:
+    """Bytes of KV cache a decode step moves per cached byte: the attention's (`kv_repeat_factor`) plus the cache's
+    growth (`kv_append_passes`)."""
+    return kv_repeat_factor(m, engine) + kv_append_passes(engine)
+
+
 def attention_kv_reads(m: ModelArch, engine: str, per_query_head: bool = False) -> float:
-    """Of `kv_read_factor`, the reads the attention kernel itself makes: the g expanded copies after `repeat_kv`
+    """Of `kv_repeat_factor`, the reads the attention kernel itself makes: the g expanded copies after `repeat_kv`
     (the copy kernel reads the cache once and writes g copies at full bandwidth), else the cache once.
     `per_query_head`: a decode kernel with one thread block per (sequence, query head), each loading its KV head's
     cache (TensorRT-LLM's masked MHA before XQA: `hi_kv = hi / qhead_per_kv`, decoderMaskedMultiheadAttentionTemplate.h),
     reads it g = heads / kv_heads times and copies nothing; L2 reuse between those blocks is not counted."""
-    f = kv_read_factor(m, engine)
+    f = kv_repeat_factor(m, engine)
     if per_query_head and m.mla is None and f <= 1:
         kv = arch._kv_heads(m)
         return max(1.0, (m.num_attention_heads or 0) / kv) if kv else 1.0
@@ -464,7 +481,8 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, 
     mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
                       pass_weight_bytes(t, b, ep, kv_rep, r) / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g); none where the kernel itself reads g times
+    # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g; hf's torch.cat growth of the cache: 2); none
+    # where the kernel itself reads g times
     kv_bytes = dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0) + dc_kv * t.attention_kv_reads / sm_share
     kv_bytes = kv_bytes + dc_kv * (kv_rep - 1.0) * (t.kv_cache_reads_outside + t.kv_cache_reads_in_kernel / sm_share)
     attn_s = np.maximum(b * t.decode_attention_flops_per_token / (r["peak"] * r["e_mm"]),

@@ -3,6 +3,8 @@ sequence and head, so a small batch occupies only heads / SMs of the device — 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -44,13 +46,15 @@ def test_glm4_128k_decode_by_hand(cat) -> None:
     step, t, r = _step(cat, "hf")
     m = lookup.model(cat, "glm-4-9b")
     g = m.num_attention_heads / arch._kv_heads(m)  # 32 query heads on 2 KV groups
-    assert t.kv_read_factor == pytest.approx(1 + 2 * g)
+    # repeat_kv's 1 + 2g, and the dynamic cache's torch.cat growth (read the old cache, write the new): 2
+    assert t.kv_read_factor == pytest.approx(1 + 2 * g + 2)
     assert t.attention_kv_reads == pytest.approx(g)
     assert r["sm_count"] == 108.0
     kv = t.kv_bytes_per_token * t.decode_context
     weights = speed.weight_bytes_read(t, 1.0)
-    # the repeat_kv copy (1 read + g writes) at the device's rate, the attention's g reads at 32 of 108 SMs
-    by_hand = (weights + kv * (1 + g) + kv * g * 108 / 32) / (r["bw"] * r["e_bw"]) + r["overhead"]
+    # the repeat_kv copy (1 read + g writes) and the cache's torch.cat growth (1 read + 1 write) at the device's rate,
+    # the attention's g reads at 32 of 108 SMs
+    by_hand = (weights + kv * (1 + g) + 2 * kv + kv * g * 108 / 32) / (r["bw"] * r["e_bw"]) + r["overhead"]
     assert step == pytest.approx(by_hand, rel=1e-3)  # elementwise traffic and the tiny compute aside
 
 
@@ -75,3 +79,23 @@ def test_batch_fills_the_sms(cat) -> None:
     # going from 1 to 4 sequences adds three caches' traffic at the full rate but removes the SM penalty of the first
     extra = (3 * kv * (t.kv_read_factor) - kv * g * (108 / 32 - 1)) / (r["bw"] * r["e_bw"])
     assert four - one == pytest.approx(extra, rel=0.05)
+
+
+def test_a_dynamic_cache_is_copied_whole_each_step(cat) -> None:
+    """transformers grows its cache by torch.cat (cache_utils DynamicLayer.update): each step reads the old cache and
+    writes the new one, two passes an engine with a paged or pre-allocated cache does not make."""
+    m = lookup.model(cat, "llama-2-13b")  # multi-head: no repeat_kv copies, so the growth alone
+    assert speed.kv_append_passes("hf") == 2.0
+    assert all(speed.kv_append_passes(e.id) == 0.0 for e in cat.engines if e.id != "hf")
+    assert speed.kv_read_factor(m, "hf") == 3.0 and speed.kv_read_factor(m, "vllm") == 1.0
+    acc = lookup.accelerator(cat, "a100-80g")
+    w = make_workload(task="inference", precision="fp16", batch=16, input=512, output=512, engine="hf",
+                      flash_attention=False)
+    t = speed.inference_speed_terms(m, w)
+    r, _ = speed.inference_rates(cat, acc, w)
+    one = (np.float64(1), np.float64(1), np.float64(16), r)
+    without = dataclasses.replace(t, kv_read_factor=1.0, kv_cache_reads_outside=0.0)
+    kv = t.kv_bytes_per_token * t.decode_context * 16
+    assert kv > 9e9  # 16 sequences at a mean context of 768 tokens: ~10 GB read and written again per step
+    extra = speed.inference_step(t, *one)["step_s"] - speed.inference_step(without, *one)["step_s"]
+    assert float(extra) == pytest.approx(2 * kv / (r["bw"] * r["e_bw"]), rel=1e-6)
