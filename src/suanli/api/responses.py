@@ -192,6 +192,11 @@ class CompareRow(MemoryVerdictJson):
     precision_note: str | None = Field(None, description="an FP8 checkpoint run in 16-bit here (converted: 2x the "
                                        "weights; training upcasts), else null; the row's precision is layout.precision")
     precision_note_i18n: MessageJson | None = Field(None, description="precision_note as a message, else null")
+    offer_warnings: list[str] = Field([], description="what the row's offer leaves out of its card, as POST /api/plan "
+                                      "warns of it: a 910B without its variant (B1…B4), an A100/A800 node without its "
+                                      "form factor or memory size; each says the part assumed and the row's layout "
+                                      "re-estimated on every other part it may be; empty: none")
+    offer_warnings_i18n: list[MessageJson] = Field([], description="offer_warnings as messages (id, params)")
     domestic: bool
     region: str = Field(description="the offers' region the prices came from: cn, any or international")
     offer_kinds: list[str]
@@ -285,6 +290,11 @@ class DerivedPrice(Shape):
     evidence: str | None = Field(None, description="what the out-of-sample validation cases say about this speed on "
                                  "the device's stack (their number and median signed error), else null")
     evidence_i18n: MessageJson | None = Field(None, description="evidence as a message, else null")
+    offer_warnings: list[str] = Field([], description="what `offer` leaves out of its card, as POST /api/plan warns "
+                                      "of it (a 910B without its variant, an A100/A800 node without its form factor "
+                                      "or memory size), the layout re-estimated on every other part it may be; empty: "
+                                      "none")
+    offer_warnings_i18n: list[MessageJson] = Field([], description="offer_warnings as messages (id, params)")
     # the subsidy on the domestic side (subsidy > 0 only), as POST /api/tco's rows carry it (plan.cost.job_cost)
     subsidy: float | None = Field(None, description="share of the domestic side's rent a local subsidy refunds")
     gross_cost_cny: float | None = Field(None, description="the rent over the horizon before the subsidy")

@@ -51,6 +51,19 @@ def _kinds(kinds: tuple[str, ...] | list[str], used: Any = ()) -> str:
     return say(offer_q.kinds_message(offer_q.kinds_priced(kinds, used)))
 
 
+def _sentences(d: dict[str, Any], key: str) -> list[str]:
+    """A list of sentences an answer carries (`key`, beside its messages in `key`_i18n) in this run's language."""
+    msgs, texts = d.get(f"{key}_i18n") or [], d.get(key) or []
+    return [say_json(m, x) for m, x in zip(msgs, texts)] if len(msgs) == len(texts) else list(texts)
+
+
+def _say_offer_warnings(cat: Any, device_id: str, d: dict[str, Any]) -> None:
+    """What the offer behind a device's figures leaves out of its card (a 910B without its variant, an A100 node
+    without SXM or PCIe: `plan.caveats`, plan's warnings word for word), each a warning named by the device."""
+    for text in _sentences(d, "offer_warnings"):
+        echo("[yellow]" + tr("cli.named", name=_device(cat, device_id), text="! " + text))
+
+
 def _device(cat: Any, device_id: str) -> str:
     """A device as a cost table names it, one rule for every row: its catalog name as plans name it (`display_name`:
     the vendor's Chinese name in Chinese output where the catalog has one, 华为昇腾 910B; else the name, NVIDIA H200
@@ -278,6 +291,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if r.get("memory_likely_short"):  # the bias exceeds the headroom: the plan's sentence
                 echo("[yellow]" + tr("cli.named", name=_device(cat, r["device"]),
                                     text="! " + say_json(r.get("memory_likely_short_i18n"), r["memory_likely_short"])))
+        for r in rows:  # the row's offer does not name its card's variant, form factor or memory size
+            _say_offer_warnings(cat, r["device"], r)
         for r in rows:  # an FP8 checkpoint run in 16-bit on this device
             if r.get("precision_note"):
                 echo("[yellow]" + tr("cli.named", name=_device(cat, r["device"]) + "[/]",
@@ -661,6 +676,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             if ev and ev not in said:
                 said.add(ev)
                 echo(f"[yellow]{label('cli.label.evidence')}[/]{ev}")
+        for dev, d in out.get("derived", {}).items():  # a side's offer does not name its card's variant, form factor
+            if isinstance(d, dict):                     # or memory size (plan's warnings)
+                _say_offer_warnings(cat, dev, d)
         known = out.get("if_known_error")
         if known:  # the saving if the target's speed is off by its known (pooled) signed error
             echo(f"[yellow]{say_json(known.get('note_i18n'), known['note'])}[/]")

@@ -29,6 +29,7 @@ from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cos
                               yuan_per_effective_tflops)
 from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
                                  make_request)
+from suanli.plan.caveats import Rerun, offer_caveats
 from suanli.plan.labels import serving_label
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
@@ -632,7 +633,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         served_lay: Layout | None = None  # with a rate: the planner's layout that serves it (its run batch)
         nets = _networks(priced, acc, gpus, task == "inference")
         layouts: list[tuple[Workload, str | None, Message | str | None]]
-        steady_row = batch is None and (requests_per_s is not None or tpot_s is not None)
+        steady_row = _steady_row(batch, requests_per_s, tpot_s)
         if task == "inference":
             w, why, served_lay = serving_row_layout(cat, m, acc, gpus, prec, tokens, tp, batch, requests_per_s,
                                                     tpot_s, ttft_s, error_bands, lengths, concurrent_users)
@@ -701,6 +702,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                                   if task == "inference" and concurrent_users and fits else (None, None))
         if at_most is not None and max_users is not None:
             at_most = Message("cmp.serving.at_most_users", rate=at_most, slots=max_users, layout=users_quote)
+        # what the row's offer leaves out of its card (a 910B without its variant, an A100 node without SXM or
+        # PCIe): plan's caveats, the one builder, on the row's layout judged as the row is
+        tok_s = c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s")
+        caveats = offer_caveats(cat, m, acc, used, Rerun(w, tok_s, tpot_s, ttft_s, steady_row))
         rows.append({
             "model_id": lookup.checkpoint_id(m, task, asked),  # what the job downloads (plan's model_id)
             "device": acc.id,
@@ -752,7 +757,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             # a row that does not fit never runs (estimate's rule): its speed is what it would reach if it did,
             # kept for --json beside `runs: false`; the CLI shows no speed, hours or cost for it
             "runs": fits is not False,
-            "tokens_per_s": c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s"),
+            "tokens_per_s": tok_s,
             "scaling_efficiency": eff,
             "hours": hours,
             "cost_cny": cost.cost_cny if cost else None,
@@ -773,6 +778,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "evidence_i18n": evidence.to_json() if evidence is not None else None,
             "precision_note": render(native) if native is not None else None,
             "precision_note_i18n": native.to_json() if native is not None else None,
+            # the row's offer does not name the card's variant, form factor or memory size (plan's warnings)
+            "offer_warnings": [render(x) for x in caveats],
+            "offer_warnings_i18n": [x.to_json() for x in caveats],
             "domestic": acc.domestic,
             **pricing_basis(region, kinds),
             "offer_facts": offer_facts(used, today) if used else None,
@@ -781,6 +789,12 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "no_price_i18n": None if unpriced is None else unpriced.to_json(),
         })
     return rows
+
+
+def _steady_row(batch: int | None, requests_per_s: float | None, tpot_s: float | None) -> bool:
+    """Whether a serving row quotes (and is judged on) the steady-state TPOT a user sees while a rate is served (a
+    rate or a TPOT stated, no --batch: a capacity) rather than the decode step of a batch job."""
+    return batch is None and (requests_per_s is not None or tpot_s is not None)
 
 
 def _pool_note(cat: Catalog, e: Estimate) -> Message | None:
@@ -1318,9 +1332,15 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             billed = job_cost(offer, gpus, rent_h, sub) if sub else None
             # tokens_per_s_8_cards: the tokens/s on the workload's cards (`workload.gpus`: 8, or fewer when no
             # usable offer rents 8)
+            # what the offer leaves out of its card (plan's caveats, the one builder), on this side's layout
+            caveats = offer_caveats(cat, m, acc, offer, Rerun(
+                est.workload, tps, tg.tpot_s if serving else None, tg.ttft_s if serving else None,
+                serving and _steady_row(None, tg.requests_per_s, tg.tpot_s)))
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
                                "workload": layout, "evidence": render(evidence) if evidence is not None else None,
-                               "evidence_i18n": evidence.to_json() if evidence is not None else None}
+                               "evidence_i18n": evidence.to_json() if evidence is not None else None,
+                               "offer_warnings": [render(x) for x in caveats],
+                               "offer_warnings_i18n": [x.to_json() for x in caveats]}
             if billed is not None:
                 derived[acc.id].update(subsidy=billed.subsidy, gross_cost_cny=billed.gross_cost_cny,
                                        cost_cny=billed.cost_cny, horizon_hours=rent_h,

@@ -44,9 +44,9 @@ from suanli.estimate.capability import (
     supports_fp8,
     supports_fp8_training,
 )
-from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, estimate, evidence_message, job_hours,
+from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, evidence_message, job_hours,
                                       moe_evidence_message, moe_stack_band, stack_band)
-from suanli.catalog.offers import RENTABLE_KINDS, assumed_variant, rent_message, variants_of
+from suanli.catalog.offers import RENTABLE_KINDS, kinds_message, kinds_priced, rent_message
 from suanli.plan.quality import (next_precision_up, offers_range, quantization_warnings, scheme_name,
                                  unvalidated_label)
 from suanli.estimate.capability import (
@@ -77,6 +77,7 @@ from suanli.estimate.memory import (
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
 from suanli.plan.train_evidence import plan_training_notes
+from suanli.plan.caveats import Rerun, card_warning, variant_warning
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
     job_setup,
@@ -1293,7 +1294,7 @@ def _run_batch(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarr
 def _steady_serving(req: PlanRequest) -> bool:
     """Whether a serving request's TPOT is the steady-state one (`steady_tpot_s`: a rate or concurrent users keep the
     batch full, prefill chunks interleaved with the decode steps) or a batch job's decode step: the one rule plan's
-    rows and the variant re-estimate (`_variant_outcome`) judge --tpot by."""
+    rows and the variant re-estimate (`caveats.variant_outcome`) judge --tpot by."""
     return (req.requests_per_s or 0) * req.output > 0 or (req.concurrent_users or 0) > 0
 
 
@@ -2091,8 +2092,10 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
                                offer=p.offer, bus=p.inter_node_bus_gb_per_s or 0.0, link=p.inter_node_link or "?"))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
     out.append(Message("plan.assume.fresh", months=req.stale_months, field="stale_months"))
-    out.append(Message("plan.assume.prices", kinds=Message("list.items", items=[Message(f"price_kind.{k}")
-                                                                               for k in req.offer_kinds]),
+    # the kinds the plans were priced from, as the header says them (`offers.kinds_priced`: the requested and those
+    # of the offers behind the plans, 'listing and contract' where an imported contract price set a bill)
+    out.append(Message("plan.assume.prices", kinds=kinds_message(kinds_priced(req.offer_kinds,
+                                                                              (p.offer_kind for p in plans))),
                        region=Message(f"price_region.{req.region}")))
     return out
 
@@ -3416,71 +3419,10 @@ def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device)
     return out
 
 
-def _variant_outcome(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, v: Accelerator) -> Message:
-    """The plan's layout (cards, tp, precision, batch) re-estimated on variant `v`: fits or not, and its speed."""
-    name = _device_name(v)
-    mem, bw = v.specs.memory_gib, v.specs.memory_bandwidth_gb_per_s
-    if mem is None or bw is None:
-        missing = [Message(k) for k, f in (("why.no_memory_size", mem), ("why.no_bandwidth", bw)) if f is None]
-        return Message("plan.variant.unknown", variant=name, why=missing)
-    figures = dict(variant=name, mem=mem.value, tbs=(bw.value or 0.0) / 1000)
-    try:
-        e = estimate(cat, m, v, plan_workload(p, req), strict_context=False)
-    except (EstimateError, InputError) as ex:
-        return Message("plan.variant.unknown", variant=name, why=str(ex))
-    if not e.memory.fits:
-        return Message("plan.variant.no_fit", figures, need=(e.memory.needed_bytes or 0.0) / GiB,
-                       usable=(e.memory.usable_bytes or 0.0) / GiB)
-    if e.inference is not None:
-        s = e.inference
-        tpot_s = s.tpot_steady_s if _steady_serving(req) else s.tpot_s  # the TPOT the plan's row is judged on
-        misses = [x for x, est, target in (("TPOT", tpot_s, req.tpot_s), ("TTFT", s.ttft_joining_s, req.ttft_s))
-                  if target is not None and est > target]
-        return Message("plan.variant.serve", figures, ttft_ms=s.ttft_joining_s * 1000, tpot_ms=tpot_s * 1000,
-                       misses=[Message("plan.variant.misses", metric=x) for x in misses])
-    if e.training is not None:
-        return Message("plan.variant.train", figures, tok_s=e.training.train_tokens_per_s,
-                       ratio=e.training.train_tokens_per_s / p.tokens_per_s if p.tokens_per_s else 1.0)
-    return Message("plan.variant.unknown", variant=name, why=[Message("why.no_peak", precision="16-bit")])
-
-
-def _variant_warning(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device) -> Message | None:
-    """An offer on a generic device (one with variants: '910B' without B1…B4) is planned on the generic device's
-    specs, which are one variant's (catalog.offers.assumed_variant): say which, and what the same layout gives on
-    each other variant — whether it fits and its speed."""
-    variants = variants_of(cat, d.acc.id)
-    if not variants:
-        return None
-    assumed = assumed_variant(cat, d.acc)
-    base = assumed or d.acc
-    mem, bw = base.specs.memory_gib, base.specs.memory_bandwidth_gb_per_s
-    outcomes = [_variant_outcome(cat, m, req, p, v) for v in variants if v is not assumed]
-    return Message("plan.warn.variant_unstated", offer=p.offer, family=_device_name(d.acc), assumed=_device_name(base),
-                   mem=mem.value if mem else 0.0, tbs=((bw.value if bw else 0.0) or 0.0) / 1000, outcomes=outcomes)
-
-
-# Offer.unstated -> how a plan names it (static ids: the catalog-ids test finds them)
-_CARD_UNSTATED = {"form_factor": "plan.card_unstated.form_factor", "memory_size": "plan.card_unstated.memory_size"}
-
-
-def _card_warning(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device) -> Message | None:
-    """An offer whose listing does not say its card's form factor or memory size (`Offer.unstated`: 云擎天下's
-    '8*A100 80G' node, SXM or PCIe) is planned on its `device`: say which part that assumes, and what the same layout
-    gives on each other part it may be (`Offer.may_be`, re-estimated as a 910B offer's other variants are:
-    `_variant_outcome`), or that the catalog has none to estimate it on (buyer review 2026-12-02 #2)."""
-    offer = next((o for o in d.offers if o.id == p.offer), None)
-    if offer is None or not offer.unstated:
-        return None
-    what = [Message(_CARD_UNSTATED[u]) for u in offer.unstated]
-    unstated = what[0] if len(what) == 1 else Message("plan.card_unstated.and", first=what[0], last=what[1])
-    mem, bw = d.acc.specs.memory_gib, d.acc.specs.memory_bandwidth_gb_per_s
-    figures = dict(offer=p.offer, unstated=unstated, assumed=_device_name(d.acc), mem=mem.value if mem else 0.0,
-                   tbs=((bw.value if bw else 0.0) or 0.0) / 1000,
-                   link=both(d.acc.interconnect_name or d.acc.interconnect, d.acc.interconnect_name_zh))
-    if not offer.may_be:
-        return Message("plan.warn.card_unstated_alone", figures)
-    return Message("plan.warn.card_unstated", figures, outcomes=[
-        _variant_outcome(cat, m, req, p, lookup.accelerator(cat, x)) for x in offer.may_be])
+def _caveat_run(req: PlanRequest, p: Plan) -> Rerun:
+    """The plan's layout as the offer caveats (`plan.caveats`) re-estimate it on another part: its workload, its
+    tokens/s, the serving targets and the TPOT its row is judged on (`_steady_serving`)."""
+    return Rerun(plan_workload(p, req), p.tokens_per_s, req.tpot_s, req.ttft_s, _steady_serving(req))
 
 
 def _margin_reason(w: Message, group: str) -> Message:
@@ -3555,11 +3497,15 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
                                           next((o for o in d.offers if o.id == p.offer), None), bands, late)
         warnings += tw
         extras += tx
-    variant = _variant_warning(cat, m, req, p, d)
+    # what the offer's listing leaves out of its card (the one builder compare and migrate cost call too)
+    run = _caveat_run(req, p)
+    variant = variant_warning(cat, m, d.acc, p.offer, run)
     if variant is not None:
         warnings.append(variant)
         extras.append(Message("plan.reason.variant_unstated", assumed=variant.params["assumed"]))
-    card = _card_warning(cat, m, req, p, d)  # the listing does not say SXM or PCIe, or the memory size
+    offer = next((o for o in d.offers if o.id == p.offer), None)
+    # the listing does not say SXM or PCIe, or the memory size
+    card = card_warning(cat, m, d.acc, offer, run) if offer is not None else None
     if card is not None:
         warnings.append(card)
         extras.append(Message("plan.reason.card_unstated", unstated=card.params["unstated"],
