@@ -60,6 +60,11 @@ def intra_node_basis(cat: Catalog, acc: Accelerator, gpus: int) -> dict[str, Any
     return {"basis": SCALING_ASSUMED, "link": link.id, "bus_gb_per_s": float(chosen.value), "source": chosen.source}
 
 
+# the hidden-communication warning speaks only where exposing it would lengthen the step by 1 % or more: below that
+# the sentence read "a 2.6 s step instead of 2.6 s" (buyer review 1, 2026-12-02); the figures stay on the plan
+COMM_HIDDEN_WARN_RATIO = 1.01
+
+
 def comm_figures(cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload) -> dict[str, float]:
     """The plan's step through the planner's kernel (`speed.training_step_of`): its MFU, the communication it
     exposes and all of it before any overlap, and the step, tokens/s and MFU with none hidden."""
@@ -169,6 +174,7 @@ def plan_training_notes(cat: Catalog, m: ModelArch, req: Any, p: Any, acc: Accel
     upd["mfu"] = figs["mfu"]
     if p.gpus > 1 and figs["comm_s"] > 0 and figs["comm_exposed_s"] <= 1e-12 * figs["step_s"]:
         upd.update(comm_hidden_s=figs["comm_s"], step_no_overlap_s=figs["step_no_overlap_s"])
+    if "comm_hidden_s" in upd and figs["step_no_overlap_s"] >= COMM_HIDDEN_WARN_RATIO * figs["step_s"]:
         warnings.append(Message("plan.warn.comm_hidden", comm=figs["comm_s"], step=figs["step_s"],
                                 step_no=figs["step_no_overlap_s"], tok_no=figs["tokens_per_s_no_overlap"],
                                 mfu=figs["mfu"], mfu_no=figs["mfu_no_overlap"]))
