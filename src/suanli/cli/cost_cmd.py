@@ -14,7 +14,7 @@ from suanli.cli.catalog_cmd import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.output import col_headers, display_name, echo, emit_json, emit_rows, label, lang, say, say_json, tr
 from suanli.errors import InputError, NotFoundError
-from suanli.i18n import Message, render, yuan
+from suanli.i18n import Message, render, span_text, yuan
 from suanli.plan.compare import (
     ServingTargets,
     compare_devices,
@@ -619,11 +619,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                                            plo=out["person_weeks"][0], phi=out["person_weeks"][1])},
             *([{"item": tr("mig.item.libraries"), "value": tr("list.sep").join(
                 tr("mig.value.library", lib=u["id"], status=tr("mig.lib." + u["status"])) for u in out["libraries"])}] if out.get("libraries") else []),
-            {"item": tr("mig.item.one_off"), "value": f"{yuan(c_lo)}–{yuan(c_hi)}"},
+            {"item": tr("mig.item.one_off"), "value": span_text(yuan(c_lo), yuan(c_hi))},
             # what the one-off adds up: labour, the new side's test instance and parallel run (plan.cost.migration_one_off)
             *({"item": tr(f"mig.item.one_off_item.{i['item']}"),
-               "value": (yuan(i["cost_cny"][0]) if i["cost_cny"][0] == i["cost_cny"][1]
-                         else f"{yuan(i['cost_cny'][0])}–{yuan(i['cost_cny'][1])}")
+               "value": span_text(yuan(i["cost_cny"][0]), yuan(i["cost_cny"][1]))
                + " — " + say_json(i.get("note_i18n"), i["note"])}
               for i in (out.get("one_off_items") or []) if len(out.get("one_off_items") or []) > 1),
             # the spend the saving rests on, marked as the assumed default when --monthly-spend was not typed

@@ -13,9 +13,9 @@ from suanli.cli.output import col_headers, console, echo, emit_json, emit_rows, 
 from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
-from suanli.plan.search import PlanResult, calendar_counts, plan
+from suanli.plan.search import PlanResult, plan
 from suanli.views.bounds import check_plan
-from suanli.views.plans import plan_json, with_calibration_note
+from suanli.views.plans import plan_json, shows_calendar, with_calibration_note
 
 __all__ = ["plan_json", "read_workload_file", "register", "render_plan"]
 
@@ -153,8 +153,8 @@ def render_plan(r: PlanResult) -> None:
             "hours": "col.hours", "calendar h": "col.calendar_hours", "¥ rent": "col.rent_cny",
             "¥ migr": "col.migration_cny", "¥ total": "col.total_cny"}
     # the calendar (migration weeks, then set-up and compute) beside the hours where it decided the plans (a
-    # deadline, objective fastest: `calendar_counts`) and differs from them
-    calendar = calendar_counts(q) and any((p.calendar_hours or p.hours) > p.hours for p in r.plans)
+    # deadline, objective fastest) and differs from them: `shows_calendar`, the page's rule too
+    calendar = shows_calendar(r)
     rows = []
     for p in r.plans:
         row: dict[str, Any] = {

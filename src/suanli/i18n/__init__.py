@@ -51,6 +51,7 @@ __all__ = [
     "render",
     "sign_first",
     "span",
+    "span_text",
     "t",
     "yuan",
 ]
@@ -231,6 +232,8 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
     if template is None:
         return msg.id
     params = {k: _param(k, v, code, surface) for k, v in msg.params.items()}
+    if "}–" in template:  # a range whose two ends print alike is written once (`span_text`): "0 weeks", not "0–0 weeks"
+        template = _one_value_ranges(template, params)
     try:
         out = (_zh_format(template, params) if code == "zh"
                else template.format(**params) if _plain_template(template) else _FORMATTER.format(template, **params))
@@ -238,6 +241,22 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
         out = template
     out = sign_first(out)  # `¥{saving:,.0f}` of a negative saving: -¥20,000
     return _web_fields(out, code) if surface == "web" else out
+
+
+# a template's range of two fields: {lo:g}–{hi:g} weeks, ¥{lo:,.0f}–¥{hi:,.0f} (the currency before each end)
+_RANGE = re.compile(r"(¥?)\{(\w+(?::[^{}]*)?)\}–\1\{(\w+(?::[^{}]*)?)\}")
+
+
+def _one_value_ranges(template: str, params: Mapping[str, Any]) -> str:
+    """`template` with each range whose two ends format alike (`span_text`) cut to its first field."""
+    def one(m: re.Match[str]) -> str:
+        try:
+            lo, hi = (_FORMATTER.format("{" + f + "}", **params) for f in (m.group(2), m.group(3)))
+        except (KeyError, IndexError, ValueError, TypeError):
+            return m.group(0)  # render shows the template as it is
+        return m.group(1) + "{" + m.group(2) + "}" if span_text(lo, hi) == lo else m.group(0)
+
+    return _RANGE.sub(one, template)
 
 
 # an amount's sign as Python formats it after the currency the template writes before it (`¥{x:,.0f}` → ¥-20,000)
@@ -447,5 +466,10 @@ def duration(hours: float) -> Message:
 def span(lo: float, hi: float, spec: str = "g") -> str:
     """A low–high range as every answer writes it: "1–2", and one value where the two ends print alike ("1", not
     "1–1"; buyer review 2026-12-01); `spec`: the numbers' format."""
-    a, b = format(lo, spec), format(hi, spec)
-    return a if a == b else f"{a}–{b}"
+    return span_text(format(lo, spec), format(hi, spec))
+
+
+def span_text(lo: str, hi: str) -> str:
+    """`span` of two ends already written ("¥245,000", "¥245,000" → "¥245,000"; "¥0", "¥5" → "¥0–¥5"); `render`
+    applies it to every range a template writes ({lo:g}–{hi:g} weeks), the page's app.js the same rule (its `span`)."""
+    return lo if lo == hi else f"{lo}–{hi}"

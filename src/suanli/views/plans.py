@@ -10,10 +10,11 @@ from pydantic import Field
 from suanli.catalog.schema import Catalog
 from suanli.i18n import render
 from suanli.plan.request import PlanRequest
-from suanli.plan.search import Plan, PlanResult
+from suanli.plan.search import Plan, PlanResult, calendar_counts
 from suanli.views.shape import MessageJson, Shape
 
-__all__ = ["ParetoPoint", "PlanJson", "PlanRow", "SavedPlanJson", "WhyNot", "plan_json", "with_calibration_note"]
+__all__ = ["ParetoPoint", "PlanJson", "PlanRow", "SavedPlanJson", "WhyNot", "plan_json", "shows_calendar",
+           "with_calibration_note"]
 
 
 class PlanRow(Plan):
@@ -64,6 +65,9 @@ class PlanJson(Shape):
     warnings_i18n: list[MessageJson] = []
     configurations_evaluated: int
     search_seconds: float
+    show_calendar_hours: bool = Field(False, description="the plans' calendar_hours (migration weeks, then set-up "
+                                      "and compute) decided them and differ from their hours: a table shows them "
+                                      "beside the hours, as `suanli plan`'s does (`shows_calendar`)")
 
 
 class SavedPlanJson(PlanJson):
@@ -88,7 +92,15 @@ def plan_json(r: PlanResult) -> dict[str, Any]:
         "warnings_i18n": r.warnings_i18n,
         "configurations_evaluated": r.configurations_evaluated,
         "search_seconds": r.search_seconds,
+        "show_calendar_hours": shows_calendar(r),
     }
+
+
+def shows_calendar(r: PlanResult) -> bool:
+    """Whether a plan table shows each plan's calendar hours beside its hours (`suanli plan`'s, the page's): the
+    calendar decided the plans (a training deadline, objective fastest of a job: `search.calendar_counts`) and differs
+    from the hours for one of them (migration weeks before the job starts)."""
+    return calendar_counts(r.request) and any((p.calendar_hours or p.hours) > p.hours for p in r.plans)
 
 
 def with_calibration_note(r: PlanResult, cat: Catalog) -> PlanResult:

@@ -8,15 +8,13 @@ same in Chromium)."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from page_js import run_app_js  # tests/page_js.py
 
 from suanli.api.schemas import MigrateBody
 from suanli.i18n import messages
@@ -27,41 +25,15 @@ WEB = Path(__file__).resolve().parents[3] / "src" / "suanli" / "web" / "static"
 HTML = (WEB / "index.html").read_text(encoding="utf-8")
 JS = (WEB / "app.js").read_text(encoding="utf-8")
 
-# app.js against a stub DOM just large enough for it to start (its fetches answer empty); then each form given runs
-# its submit handler with the values given, and the POSTs it made are printed
-_HARNESS = r"""
-const fs = require("fs");
-const els = {}, sent = [];
-function el(sel) {
-  if (!els[sel]) {
-    const listeners = {};
-    els[sel] = {value: "", checked: false, hidden: false, disabled: false, textContent: "", innerHTML: "", dataset: {},
-      options: [], tagName: "INPUT", classList: {toggle() {}, add() {}, remove() {}}, listeners,
-      addEventListener(type, fn) { listeners[type] = fn; }, setAttribute() {}, getAttribute() { return null; },
-      querySelectorAll() { return []; }, insertAdjacentHTML() {}, focus() {}, scrollIntoView() {}, add() {}};
-  }
-  return els[sel];
+# each form given runs its submit handler with the values given (app.js against tests/page_js.py's stub DOM), and
+# the POSTs it made are printed, with the page's money formatters on a negative amount
+_SUBMIT = r"""
+for (const [form, fields] of Object.entries(DATA.forms)) {
+  for (const [id, v] of Object.entries(fields)) $("#" + id).value = v;
+  await $("#" + form).listeners.submit({preventDefault() {}});
 }
-global.document = {querySelector: el, querySelectorAll: () => [], documentElement: {}, body: {dataset: {}}};
-global.location = {hash: ""}; global.history = {replaceState() {}}; global.navigator = {language: "en"};
-global.localStorage = {getItem: () => null, setItem() {}}; global.performance = {now: () => 0};
-global.Option = function (text, value) { return {text, value}; };
-global.fetch = async (url, opt) => {
-  if (opt && opt.method === "POST") sent.push({url, body: JSON.parse(opt.body)});
-  return {ok: true, statusText: "", json: async () => (url.startsWith("/api/messages") ? {} : [])};
-};
-// app.js is strict: its consts live in the eval's own scope, so the probe of its formatters is evaluated with it
-eval(fs.readFileSync(process.argv[2], "utf-8") + "\n;globalThis.probe = {yuan, fill};");
-const forms = JSON.parse(process.argv[3]);
-setTimeout(async () => {
-  for (const [form, fields] of Object.entries(forms)) {
-    for (const [id, v] of Object.entries(fields)) el("#" + id).value = v;
-    await el("#" + form).listeners.submit({preventDefault() {}});
-  }
-  const {yuan, fill} = globalThis.probe;
-  console.log(JSON.stringify({sent, yuan: [yuan(-20000), yuan(5000)],
-    fill: fill("the saving ¥{saving:,.0f} a month", {saving: -14500})}));
-}, 50);
+console.log(JSON.stringify({sent, yuan: [yuan(-20000), yuan(5000)],
+  fill: fill("the saving ¥{saving:,.0f} a month", {saving: -14500})}));
 """
 
 MIG = {"mig-model": "qwen2.5-14b", "mig-task": "full", "mig-from": "h100-sxm", "mig-to": "ascend-910b",
@@ -71,14 +43,7 @@ PLAN = {"model": "qwen2.5-7b", "task": "inference", "rps": "2", "objective": "ch
 
 
 def _run_page(tmp_path: Path, forms: dict[str, dict[str, str]]) -> dict[str, Any]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed: the markup tests below still pin the wiring")
-    harness = tmp_path / "harness.js"
-    harness.write_text(_HARNESS, encoding="utf-8")
-    out = subprocess.run([node, str(harness), str(WEB / "app.js"), json.dumps(forms)], capture_output=True,
-                         text=True, timeout=60, check=True)
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    return run_app_js(tmp_path, _SUBMIT, {"forms": forms})  # type: ignore[no-any-return]
 
 
 def _input(html_id: str) -> str:

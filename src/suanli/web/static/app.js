@@ -7,13 +7,22 @@ const MSG = {};                                   // lang -> {id: text}
 const params = new URLSearchParams(location.hash.slice(1));
 let lang = params.get("lang") || localStorage.getItem("suanli-lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 if (lang !== "zh" && lang !== "en") lang = "en";
+// a low–high range as every answer writes it, one value where the two ends print alike ("0 weeks", "¥245,000", not
+// "0–0", "¥245,000–¥245,000"), as suanli.i18n.span_text does for the CLI and the API: every range the page writes goes here
+const span = (lo, hi) => lo === hi ? lo : `${lo}–${hi}`;
 // {k} or a Python format spec as the catalog's CLI sentences write them ({lo:.1f}, {tps:,.0f}, {lo:g}): numbers in the page's locale
-const fill = (s, p) => s.replace(/\{(\w+)(?::([^}]*))?\}/g, (m, k, spec) => {
+const cell = (p, m, k, spec) => {  // m: the field as written, kept where p has no k
   if (!p || !(k in p)) return m;
   const v = p[k], d = /\.(\d+)/.exec(spec || "");
-  if (spec === undefined || typeof v !== "number") return v;
+  if (spec === undefined || typeof v !== "number") return String(v);
   return v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", d ? {minimumFractionDigits: +d[1], maximumFractionDigits: +d[1]} : {maximumFractionDigits: 6});
-}).replace(/¥([-+])(?=\d)/g, "$1¥");  // money's sign before the currency, as the catalog's renderer writes it: -¥20,000
+};
+// a template's range ({lo:g}–{hi:g} weeks, ¥{lo}–¥{hi}) through `span`, as the catalog's renderer (i18n.render) does
+const FIELD = /(¥?)\{(\w+)(?::([^}]*))?\}–\1\{(\w+)(?::([^}]*))?\}|\{(\w+)(?::([^}]*))?\}/g;
+const field = (p, k, spec) => cell(p, spec === undefined ? `{${k}}` : `{${k}:${spec}}`, k, spec);
+const fill = (s, p) => s.replace(FIELD, (m, cur, a, aSpec, b, bSpec, k, spec) => k !== undefined ? field(p, k, spec)
+  : span(cur + field(p, a, aSpec), cur + field(p, b, bSpec)))
+  .replace(/¥([-+])(?=\d)/g, "$1¥");  // money's sign before the currency, as the catalog's renderer writes it: -¥20,000
 const t = (k, p) => { const c = MSG[lang] || {}; return fill(c["web." + k] ?? c[k] ?? (MSG.en || {})["web." + k] ?? k, p); };
 const label = (prefix, v) => { const c = MSG[lang] || {}; return c[prefix + "." + v] ?? v; };  // vendor.huawei -> 华为
 // devices named as their vendors write them in Chinese (name_zh from /api/accelerators: 华为昇腾 910B) on the zh page
@@ -223,6 +232,7 @@ async function runPlan(body) {
 const GiBs = b => b == null ? "" : fmt(b / GiB);
 const memCell = p => `${GiBs(p.memory_needed_bytes ?? p.memory_per_gpu_bytes)} / ${GiBs(p.memory_usable_bytes)} / ${fmt(p.memory_capacity_bytes / GiB, 0)}`;
 const engineOf = p => esc(p.framework || "") + (p.engine && p.engine !== p.framework ? " / " + esc(p.engine) : "");
+const calHours = p => fmt(p.calendar_hours ?? p.hours);  // a plan saved before the field: its hours
 const migrationCell = p => fmt(p.migration_cost_cny, 0) + (p.migration_one_off_cny ? ` / ${fmt(p.migration_one_off_cny, 0)}` : "");
 function offerCell(p) {
   const o = (state.offers || {})[p.offer] || {};
@@ -254,13 +264,16 @@ function renderPlan(r) {
   // language the API answered in (the page's: ?lang=, asked again by the toggle), naming the page's form fields
   $("#plan-warnings").innerHTML = (r.warnings || []).map(w => `<li>! ${esc(w)}</li>`).join("");
   $("#plan-warnings").hidden = !(r.warnings || []).length;
+  // the calendar (migration weeks, then set-up and compute) beside the hours where it decided the plans and differs
+  // from them (a training deadline, objective fastest): the API's show_calendar_hours, `suanli plan`'s rule
+  const cal = !!r.show_calendar_hours;
   const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
-    "hours", "cost", "migration", "total", "offer", "reason"];
+    "hours", ...(cal ? ["calendar_hours"] : []), "cost", "migration", "total", "offer", "reason"];
   const rows = r.plans.map(p => `<tr>${td("select", `<input type="checkbox" class="pick" value="${p.rank}" ${p.rank <= 2 ? "checked" : ""} aria-label="${esc(t("pick_plan", {rank: p.rank}))}">`)}
     ${td("rank", p.rank, "num")}${td("device", esc(devName(p.device, p.device_name)))}${td("gpus", p.gpus, "num")}${td("layout", layout(p))}${td("framework", engineOf(p))}
     ${td("mem_usable", memCell(p), "num")}
     ${serving ? td("ttft", fmt(p.ttft_s == null ? null : p.ttft_s * 1000, 0), "num") + td("tpot", fmt(p.tpot_s == null ? null : p.tpot_s * 1000, 1), "num") : ""}
-    ${td("hours", fmt(p.hours), "num")}${td("cost", grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
+    ${td("hours", fmt(p.hours), "num")}${cal ? td("calendar_hours", calHours(p), "num") : ""}${td("cost", grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
     ${td("offer", offerCell(p))}
     ${td("reason", esc(p.reason) + p.warnings.map(w => `<div class="warn">! ${esc(w)}</div>`).join(""), "reason")}</tr>`).join("");
   $("#plans-table").innerHTML = r.plans.length
@@ -282,6 +295,7 @@ $("#compare-plans-btn").addEventListener("click", () => {
   const fields = [["device", p => esc(devName(p.device, p.device_name))], ["gpus", p => p.gpus], ["layout", layout], ["framework", engineOf],
     ["mem_usable", memCell], ["tokens_per_s", p => fmt(p.tokens_per_s, 0)], ...(serving ? [["ttft", p => fmt(p.ttft_s * 1000, 0)], ["tpot", p => fmt(p.tpot_s * 1000, 1)]] : []),
     ["setup_hours", p => fmt(p.setup_hours, 2)], ["hours", p => fmt(p.hours)],
+    ...(state.plan.show_calendar_hours ? [["calendar_hours", calHours]] : []),
     ["cost", p => grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy)], ["migration", migrationCell], ["total", p => fmt(p.total_cost_cny, 0)], ["offer", offerCell], ["billing", p => esc(label("billing_unit", p.billing_unit))],
     ["scaling", p => fmt(p.scaling_efficiency, 2)], ["warnings", p => p.warnings.map(esc).join("<br>")]];
   $("#side-by-side").innerHTML = `<div class="table-wrap" tabindex="0"><table id="side-table" class="side">${fields.map(([k, f]) => `<tr><th scope="row">${t(k)}</th>${plans.map(p => `<td>${f(p)}</td>`).join("")}</tr>`).join("")}</table></div>`;
@@ -450,7 +464,7 @@ function renderTco(rows) {
   const notes = r => (r.notes || []).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
   $("#tco-table").innerHTML = `<caption class="muted">${esc(t("tco_prices", {gpus: b.gpus || 1, hours: b.hours}))}</caption>` +
     `<thead><tr>${head.map(k => `<th scope="col">${esc(t(k))}</th>`).join("")}</tr></thead><tbody>` +
-    rows.map(r => `<tr${r.one_job === false ? ' class="separate"' : ""}>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", grossNet(r.cost_cny, r.gross_cost_cny, r.subsidy) + (r.cost_cny_max && r.cost_cny_max !== r.cost_cny ? "–" + fmt(r.cost_cny_max, 0) : ""), "num")}${td("tco.col.list_cny_per_card_hour", fmt(r.list_cny_per_card_hour, 2), "num")}${td("tco.col.effective_cny_per_card_hour", fmt(r.effective_cny_per_card_hour, 2), "num")}${perMillion ? td("tco.col.cny_per_million_tokens", fmt(r.cny_per_million_tokens, 2), "num") : ""}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}${td("tco.col.notes", notes(r), "cmp-text")}</tr>`).join("") + "</tbody>";
+    rows.map(r => `<tr${r.one_job === false ? ' class="separate"' : ""}>${td("provider", esc(r.provider))}${td("offer", esc(r.offer))}${td("kind", esc(kindLabel(r.kind)))}${td("region", where(r))}${td("billing", esc(label("billing_unit", r.billing_unit)))}${td("cost", (r.cost_cny_max ? span(grossNet(r.cost_cny, r.gross_cost_cny, r.subsidy), fmt(r.cost_cny_max, 0)) : grossNet(r.cost_cny, r.gross_cost_cny, r.subsidy)), "num")}${td("tco.col.list_cny_per_card_hour", fmt(r.list_cny_per_card_hour, 2), "num")}${td("tco.col.effective_cny_per_card_hour", fmt(r.effective_cny_per_card_hour, 2), "num")}${perMillion ? td("tco.col.cny_per_million_tokens", fmt(r.cny_per_million_tokens, 2), "num") : ""}${td("date", esc(r.date) + (r.stale ? `<div class="warn">${esc(t("stale", {date: r.date}))}</div>` : ""))}${td("tco.col.notes", notes(r), "cmp-text")}</tr>`).join("") + "</tbody>";
   // the subsidy as the CLI's tco says it under its table: the first row's gross → net, and which figures are after it
   const sub = rows.find(r => r.subsidy_note);
   $("#tco-subsidy-note").hidden = !sub;
@@ -596,7 +610,7 @@ function renderMigrate(r) {
     ["mig.item.migration", esc(t("mig.value.effort", {lo, hi, n: r.engineers, plo: r.person_weeks[0], phi: r.person_weeks[1]}))],
     // the spend the saving is a share of: the buyer's, or the assumed default, said as assumed
     ["mig.item.monthly_spend", esc(r.monthly_spend_note) + (r.monthly_spend_default ? `<div class="warn">${esc(t("mig_spend_assumed"))}</div>` : "")],
-    ["mig.item.one_off", `${yuan(clo)}–${yuan(chi)}`],
+    ["mig.item.one_off", span(yuan(clo), yuan(chi))],
     // a negative saving as the CLI says it: the bill rises (mig.value.rise)
     ["mig.item.monthly_saving", r.monthly_saving_cny < 0 ? esc(t("mig.value.rise", {rise: -r.monthly_saving_cny})) : yuan(r.monthly_saving_cny)],
     ["mig.item.payback", esc(pb ? t("mig.value.months", {lo: pb[0], hi: pb[1]}) : t("mig.value.never"))]];
@@ -720,6 +734,9 @@ function sourceLink(id, title) {
   const name = esc(s.title || title || id);
   return /^https?:\/\//.test(s.url || "") ? `<a href="${esc(s.url)}" target="_blank" rel="noopener">${name}</a>` : name;
 }
+// an offer's date as `suanli offers` writes it: a price older than 12 months (GET /api/offers' `stale`, the one
+// freshness rule) marked in its date cell, with the note under the table (offers_stale_note)
+const offerDate = o => esc(o.stale ? t("cli.offers.date_stale", {date: o.date}) : o.date);
 function renderDetail({d, offers}) {
   let rows = "";
   for (const [k, v] of Object.entries(d.specs)) {
@@ -729,7 +746,8 @@ function renderDetail({d, offers}) {
   $("#acc-detail").innerHTML = `<h3>${esc(devName(d.id, d.name))}</h3>${d.conflicts.length ? `<p class="conflict">${t("conflicts")}: ${d.conflicts.map(c => esc(label("spec", c))).join(", ")}</p>` : ""}
     <div class="table-wrap" tabindex="0"><table id="spec-table" class="cards"><thead><tr>${head(["field", "value", "source", "date", "note"])}</tr></thead><tbody>${rows}</tbody></table></div>
     <h4>${t("offers")}</h4><div class="table-wrap" tabindex="0"><table class="cards"><thead><tr>${head(["provider", "gpus", "billing", "price", "kind", "region", "date", "source"])}</tr></thead><tbody>
-    ${offers.map(o => `<tr>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("kind", esc(kindLabel(o.kind)))}${td("region", regionCell(o.region || "cn", isIntl(o.region)))}${td("date", esc(o.date))}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>`;
+    ${offers.map(o => `<tr${o.stale ? ' class="stale"' : ""}>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("kind", esc(kindLabel(o.kind)))}${td("region", regionCell(o.region || "cn", isIntl(o.region)))}${td("date", offerDate(o), o.stale ? "warn" : "")}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>
+    ${offers.some(o => o.stale) ? `<p class="muted stale-note">${esc(t("offers_stale_note"))}</p>` : ""}`;
 }
 
 // ---- start ------------------------------------------------------------------------------------------
