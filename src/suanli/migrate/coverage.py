@@ -378,7 +378,9 @@ def classify(
     `stack` is the catalog's `cann` SoftwareStack (or None); `adapted_lists` says whether the model is on
     each stack's adapted list (the caller looks that up in the catalog). `libraries` are the CUDA-era libraries
     the model uses beyond its operators (`migrate.libraries`: its config, `--uses`); one with no NPU build
-    (`replace`/`none`) makes the verdict needs-port, whatever the operators say.
+    (`replace`/`none`) makes the verdict needs-port, whatever the operators say. Weights stored in a format the NPU
+    does not compute in (`convert`: DeepSeek-V3/R1's FP8 release) are a conversion step, not a port: the verdict and
+    the weeks follow the trace and the adapted lists, and the verdict says the weights are converted first.
     """
     libs = list(libraries)
     caveats = caveats or Caveats()
@@ -483,6 +485,9 @@ def classify(
     elif verdict == "npu-native" and is_adapted is False:
         # the effort below is the unadapted range: say here that it is for the model being off the lists
         vt = Message("mig.vt.npu_native_unlisted", version=ops.version)
+    converted = tuple(dict.fromkeys(u.id for u in libs if u.converts))
+    if converted and not blocking:  # the released weights' format: converted once before use (its line below)
+        vt = Message("mig.vt.converts", ops=vt, libs=", ".join(converted))
     text = render(vt)
 
     return CoverageReport(

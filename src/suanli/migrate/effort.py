@@ -15,9 +15,10 @@ Two steps, each one function:
    seed-000 prices it by the list, seed-003 by the architecture, neither says which wins). A CPU-fallback operator
    (the trace) or a library with no NPU build (`migrate.libraries`) is a port: a listed model takes the range it
    would take off the list. A stack that publishes no list gets the catalog's own range, labelled assumed where
-   the catalog assumes it. A preset whose released checkpoint is stored in a dtype with no NPU build
-   (`checkpoint_uses`: DeepSeek-V3/R1's FP8) counts as such a library in every caller, so `migrate check`, `migrate
-   cost` and plan charge it alike.
+   the catalog assumes it. A preset whose released checkpoint is stored in a dtype with no NPU kernel
+   (`checkpoint_uses`: DeepSeek-V3/R1's FP8) is a conversion step, not a port (`LibraryUse.converts`, never
+   `blocks`): the vendor's tools convert it (msModelSlim W8A8/W4A8, or bf16; libraries.yaml `checkpoint`), so the
+   weeks are the model's adapted-list range in every caller — `migrate check`, `migrate cost` and plan alike.
 """
 
 from __future__ import annotations
@@ -73,8 +74,9 @@ def complex_arch(m: Any, cfg: Mapping[str, Any] | None = None) -> bool:
 
 def checkpoint_uses(m: Any, cat: Any) -> list[Any]:
     """The library a model's released checkpoint needs by itself (`migrate.libraries.from_checkpoint`): a preset whose
-    weights ship in a dtype with no NPU build (ModelArch.native_dtype: FP8) is a port, with the source of that fact
-    (the preset's config.json source, as a URL where the catalog has one). `m` None or without a native dtype: none."""
+    weights ship in a dtype with no NPU kernel (ModelArch.native_dtype: FP8) uses it as a conversion (status convert,
+    not a port), with the source of that fact (the preset's config.json source, as a URL where the catalog has one).
+    `m` None or without a native dtype: none."""
     from suanli.migrate.libraries import from_checkpoint
 
     if m is None or getattr(m, "native_dtype", None) is None:

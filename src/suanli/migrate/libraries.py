@@ -4,7 +4,9 @@ A config.json names two of them: `quantization_config.quant_method` (bitsandbyte
 attention implementation (`attn_implementation` / `_attn_implementation`: flash_attention_2 needs the flash-attn
 package). Code-level ones (`import flash_attn`, bitsandbytes optimizers) come from `migrate check --uses`. Each is
 looked up in `suanli/data/ascend_ops/libraries.yaml`: whether it runs on Ascend, what replaces it, with sources.
-`coverage.classify` turns `replace`/`none` into the needs-port verdict.
+`coverage.classify` turns `replace`/`none` into the needs-port verdict. Weights stored in a format with no NPU kernel
+(FP8: a preset's released checkpoint, a config's quant_method) are `convert`: converted once with the vendor's tools
+before use (libraries.yaml `checkpoint`), a conversion step and not a port.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ __all__ = ["MAX_USES", "Library", "LibraryUse", "from_checkpoint", "from_config"
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "ascend_ops"
 MAX_USES = 12  # --uses names at most (a check, not a dependency list)
-Status = Literal["npu", "replace", "none", "unknown"]
+Status = Literal["npu", "replace", "none", "convert", "unknown"]
 
 
 class _Frozen(BaseModel):
@@ -39,10 +41,14 @@ class Source(_Frozen):
 
 
 class CheckpointAdvice(_Frozen):
-    """What to do where a model's released checkpoint is stored in this library's format (ModelArch.native_dtype)."""
+    """What to do where a model's weights are stored in this library's format (a preset's ModelArch.native_dtype, a
+    config's quant_method): `advice` ends the use's `via`, `message` replaces the library's own (the conversion:
+    tool and precision), `sources` where the conversion is documented."""
 
     advice: str
     advice_zh: str
+    message: str
+    message_zh: str
     sources: tuple[str, ...]
 
 
@@ -80,8 +86,13 @@ class LibraryUse(_Frozen):
 
     @property
     def blocks(self) -> bool:
-        """No NPU build: the verdict is needs-port."""
+        """No NPU build: the verdict is needs-port (a `convert` use is a conversion step, not a port)."""
         return self.status in ("replace", "none")
+
+    @property
+    def converts(self) -> bool:
+        """Weights stored in a format with no NPU kernel, converted once before use (libraries.yaml `checkpoint`)."""
+        return self.status == "convert"
 
 
 @functools.cache
@@ -111,6 +122,21 @@ def _use(libs: Libraries, lib: Library, via: str) -> LibraryUse:
                       message_zh=lib.message_zh, sources=tuple(libs.url(s) for s in lib.sources))
 
 
+def _stored_as(libs: Libraries, lib: Library, via: str, via_zh: str | None, source: str | None = None) -> LibraryUse:
+    """The use of weights stored in `lib`'s format: with a `checkpoint` block, a conversion (status convert) whose
+    message and sources are the conversion's, after `source` (where the format was read: the preset's config); without
+    one, the library's own entry."""
+    use, advice = _use(libs, lib, via), lib.checkpoint
+    first = [source] if source else []
+    if advice is None:
+        return use.model_copy(update={"via_zh": via_zh, "sources": tuple(dict.fromkeys((*first, *use.sources)))})
+    sources = (*first, *(libs.url(s) for s in advice.sources), *use.sources)
+    return use.model_copy(update={
+        "status": "convert", "replacement": None, "message": advice.message, "message_zh": advice.message_zh,
+        "via": f"{via} → {advice.advice}", "via_zh": f"{via_zh}→ {advice.advice_zh}" if via_zh else None,
+        "sources": tuple(dict.fromkeys(sources))})
+
+
 def _by_config_key(libs: Libraries, key: str) -> Library | None:
     return next((lib for lib in libs.libraries if key in lib.config_keys), None)
 
@@ -130,7 +156,8 @@ def from_config(cfg: Mapping[str, Any], libs: Libraries | None = None) -> list[L
                 kind = str(q.get("bnb_4bit_quant_type") or "fp4").lower()
                 key, via = f"bitsandbytes-4bit-{kind}", f"{via}, 4-bit {kind}"
         lib = _by_config_key(libs, key)
-        out.append(_use(libs, lib, via) if lib is not None else LibraryUse(
+        # the quant_method is how the weights are stored: a format with a `checkpoint` block is converted, not ported
+        out.append(_stored_as(libs, lib, via, None) if lib is not None else LibraryUse(
             id=method, via=via, status="unknown",
             message=f"the catalog has no Ascend source for quant_method {method}: check that its kernels run on torch_npu",
             message_zh=f"目录中没有 quant_method {method} 在昇腾上的来源：请确认其算子能在 torch_npu 上运行"))
@@ -147,19 +174,17 @@ def from_config(cfg: Mapping[str, Any], libs: Libraries | None = None) -> list[L
 
 def from_checkpoint(model_id: str, native_dtype: str | None, source: str | None = None,
                     libs: Libraries | None = None) -> list[LibraryUse]:
-    """The library a model's released checkpoint needs by itself: a preset whose weights are stored in a dtype the
-    Ascend check treats as needing a port (ModelArch.native_dtype: DeepSeek-V3/R1 ship FP8 only) counts as using it,
-    with what to do first (libraries.yaml `checkpoint`) and the source of the fact (`source`: the preset's config)."""
+    """The library a model's released checkpoint needs by itself: a preset whose weights are stored in a dtype with
+    no NPU kernel (ModelArch.native_dtype: DeepSeek-V3/R1 ship FP8 only) counts as using it — a conversion (status
+    convert) where libraries.yaml names how to convert it (`checkpoint`: msModelSlim W8A8/W4A8, or bf16), with the
+    source of the fact first (`source`: the preset's config)."""
     libs = libs or load_libraries()
     lib = next((x for x in libs.libraries if native_dtype and x.id == native_dtype.lower()), None)
     if lib is None or native_dtype is None:
         return []
-    dtype, advice = native_dtype.upper(), lib.checkpoint
-    via = f"checkpoint: {dtype} ({model_id} release)" + (f" → {advice.advice}" if advice else "")
-    via_zh = f"权重：{dtype}（{model_id} 发布版）" + (f"→ {advice.advice_zh}" if advice else "")
-    use = _use(libs, lib, via)
-    sources = (*([source] if source else []), *(libs.url(s) for s in (advice.sources if advice else ())), *use.sources)
-    return [use.model_copy(update={"via_zh": via_zh, "sources": tuple(dict.fromkeys(sources))})]
+    dtype = native_dtype.upper()
+    return [_stored_as(libs, lib, f"checkpoint: {dtype} ({model_id} release)", f"权重：{dtype}（{model_id} 发布版）",
+                       source)]
 
 
 def resolve_uses(names: Iterable[str], libs: Libraries | None = None) -> list[LibraryUse]:

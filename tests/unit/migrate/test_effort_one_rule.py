@@ -81,8 +81,9 @@ def test_mixtral_differs_by_task_and_says_which_lists(lang: str) -> None:
 
 
 def test_fp8_checkpoint_is_charged_alike_by_check_cost_and_plan() -> None:
-    """DeepSeek-V3 ships FP8 weights only (ModelArch.native_dtype): the port that `migrate check` charges for them
-    (4–8 weeks, MoE off-list range) is the one `migrate cost` and plan charge on the 910B, and cost lists it."""
+    """DeepSeek-V3 ships FP8 weights only (ModelArch.native_dtype): converting them (msModelSlim W8A8/W4A8, or bf16)
+    is a conversion step, not a port (buyer review 2026-12-02), so `migrate check`, `migrate cost` and plan all charge
+    its lists' range on the 910B — 1–8 weeks, the MoE span Qwen3-235B-A22B gets — and cost lists the conversion."""
     from suanli.plan.request import make_request
     from suanli.plan.search import plan
 
@@ -91,13 +92,14 @@ def test_fp8_checkpoint_is_charged_alike_by_check_cost_and_plan() -> None:
     assert [u.id for u in checkpoint_uses(m, cat)] == ["fp8"]
     for task in ("inference", "full"):
         lo, hi, why = migration_weeks(cat, cann, m, task=task)  # no library passed: the checkpoint's counts
-        assert (lo, hi) == (4.0, 8.0) and why.id == "migration.adapted_libraries", task
+        assert (lo, hi) == (1.0, 8.0) and why.id == "migration.adapted_moe", task
         assert _check(m, cann, list_use(task), []).migration_weeks == (lo, hi), task
         out = migration_cost(cat, m, "ascend-910b", "h800", saving=1000.0, task=task)
-        assert tuple(out["calendar_weeks"]) == (lo, hi) and [u["id"] for u in out["libraries"]] == ["fp8"], task
+        assert tuple(out["calendar_weeks"]) == (lo, hi), task
+        assert [(u["id"], u["status"]) for u in out["libraries"]] == [("fp8", "convert")], task
     r = plan(cat, m, make_request(model="deepseek-v3", task="inference", devices=("ascend-910b",), requests_per_s=1.0,
                                       precision="any"))  # 8-bit needs two nodes: no 910B offer joins nodes
-    assert r.plans and all(tuple(p.migration_weeks) == (4.0, 8.0) for p in r.plans)
+    assert r.plans and all(tuple(p.migration_weeks) == (1.0, 8.0) for p in r.plans)
     # a 16-bit preset has no checkpoint use: its weeks are its list's
     assert checkpoint_uses(lookup_model(cat, "qwen2.5-7b"), cat) == []
 
@@ -109,4 +111,4 @@ def test_migrate_check_traces_the_fp8_checkpoint_to_the_same_weeks() -> None:
     cat = packaged_catalog()
     report, _ = run_check("deepseek-v3", task="inference")
     lo, hi, _why = migration_weeks(cat, lookup_stack(cat, "cann"), lookup_model(cat, "deepseek-v3"), task="inference")
-    assert report.verdict == "needs-port" and report.migration_weeks == (lo, hi) == (4.0, 8.0)
+    assert report.verdict == "npu-native" and report.migration_weeks == (lo, hi) == (1.0, 8.0)

@@ -61,8 +61,8 @@ def test_moe_check_in_chinese_has_no_english_trace_warnings() -> None:
     assert r.returncode == 0, r.stderr
     assert "调用次数来自缩小副本" in r.stdout and "MoE 路由依赖输入数据" in r.stdout
     assert "追踪所用 torch" in r.stdout and "在华为昇腾 CANN 推理适配清单（" in r.stdout
-    # the released FP8 checkpoint needs a port by itself (ModelArch.native_dtype), named in Chinese too
-    assert "权重：FP8（deepseek-ai/DeepSeek-V3 发布版）→ 先转换为 bf16 或 W8A8" in r.stdout
+    # the released FP8 checkpoint (ModelArch.native_dtype) is converted first, named in Chinese too
+    assert "权重：FP8（deepseek-ai/DeepSeek-V3 发布版）→ 用 msModelSlim 转换（W8A8/W4A8）或转为 bf16" in r.stdout
     for en in ("call counts are for the shrunk copy", "MoE routing is data-dependent", "traced with torch",
                "adapted list"):
         assert en not in r.stdout

@@ -1,6 +1,6 @@
-"""Buyer review F (2026-12-01), Ascend serving facts: a preset whose released checkpoint is FP8 needs a port in
-`migrate check` by itself (named, with sources); SGLang and LMDeploy run on CANN, with the CUDA-fitted engine rows
-kept off the 910B/910C (assumed there); the engines are not distinguished on Ascend and say so in one line; an
+"""Buyer review F (2026-12-01), Ascend serving facts: a preset whose released checkpoint is FP8 is named by `migrate
+check` by itself, with sources (converted first, not a port: buyer review 2026-12-02); SGLang and LMDeploy run on
+CANN, with the CUDA-fitted engine rows kept off the 910B/910C (assumed there); the engines are not distinguished on Ascend and say so in one line; an
 offer field read by assumption (the 910C's 'read as 8' cards per machine) is among a plan's warnings."""
 
 from __future__ import annotations
@@ -21,24 +21,31 @@ from suanli.plan.search import plan
 # ------------------------------------------------------------------------------------ 1. FP8 checkpoint
 
 
-def test_fp8_preset_needs_a_port_by_itself(cat) -> None:  # type: ignore[no-untyped-def]
+def test_fp8_preset_is_converted_not_ported(cat) -> None:  # type: ignore[no-untyped-def]
+    """Its FP8-only release is converted once (msModelSlim W8A8/W4A8, or bf16), a conversion step and not a port
+    (buyer review 2026-12-02); `--uses fp8` (code that computes in FP8) is still a port."""
     m = lookup.model(cat, "deepseek-v3")
     assert m.native_dtype == "fp8"
     uses = from_checkpoint(m.id, m.native_dtype, cat.sources[m.source].url)
-    assert [u.id for u in uses] == ["fp8"] and uses[0].blocks
-    assert uses[0].via == "checkpoint: FP8 (deepseek-ai/DeepSeek-V3 release) → convert to bf16/W8A8 first"
-    assert uses[0].via_zh == "权重：FP8（deepseek-ai/DeepSeek-V3 发布版）→ 先转换为 bf16 或 W8A8"
+    assert [u.id for u in uses] == ["fp8"] and uses[0].converts and not uses[0].blocks
+    assert uses[0].via == "checkpoint: FP8 (deepseek-ai/DeepSeek-V3 release) → converted with msModelSlim (W8A8/W4A8) or to bf16"
+    assert uses[0].via_zh == "权重：FP8（deepseek-ai/DeepSeek-V3 发布版）→ 用 msModelSlim 转换（W8A8/W4A8）或转为 bf16"
     # the source of the fact (the preset's config.json) first, then how to convert, then why FP8 does not run
     assert uses[0].sources[0] == "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"
+    assert "Ascend/msmodelslim:example/DeepSeek/README.md" in uses[0].sources
     assert "deepseek-ai/DeepSeek-V3:README.md" in uses[0].sources
     assert "https://github.com/tile-ai/tilelang-ascend/pull/1177" in uses[0].sources
     trace = OpTrace(model=m.id, task="inference", device="meta", torch_version="2.1.0", ops={"mm": 2})
     report = classify(trace, load_op_list("2.1"), libraries=merge(uses, resolve_uses(["fp8"])))
-    assert report.verdict == "needs-port" and len(report.libraries) == 1  # --uses fp8 is not repeated
+    assert report.verdict == "npu-native" and len(report.libraries) == 1  # --uses fp8 is not repeated
+    assert "converted once before use" in report.verdict_text and "not a port" in report.verdict_text
     line = next(w for w in report.warnings if "checkpoint: FP8" in w)
-    assert "convert to bf16/W8A8 first" in line and "config.json" in line
+    assert "msModelSlim" in line and "W4A8" in line and "config.json" in line
     zh = render(Message.from_json(next(w for w in report.warnings_i18n if w["id"] == "mig.warn.library")), "zh")
-    assert "权重：FP8（deepseek-ai/DeepSeek-V3 发布版）" in zh
+    assert "权重：FP8（deepseek-ai/DeepSeek-V3 发布版）" in zh and "不是移植" in zh
+    (code,) = resolve_uses(["fp8"])  # FP8 in the code itself: no NPU build, a port
+    assert code.blocks and not code.converts
+    assert classify(trace, load_op_list("2.1"), libraries=[code]).verdict == "needs-port"
 
 
 def test_sixteen_bit_preset_has_no_checkpoint_use(cat) -> None:  # type: ignore[no-untyped-def]
