@@ -304,6 +304,10 @@ class DerivedPrice(Shape):
     subsidy_note_i18n: MessageJson | None = Field(None, description="subsidy_note as a message (id, params)")
     monthly_rent: MonthlyRent | None = Field(None, description="the new side only: its bill for the work the old "
                                              "spend buys, priced as plan prices an offer (plan.cost.work_rent)")
+    rate_bill: dict[str, Any] | None = Field(None, description="a stated requests_per_s or concurrent_users: this "
+                                             "side sized and billed for it as POST /api/plan does (carried, gpus, tp, "
+                                             "replicas, batch, offer, monthly_cost_cny, note); the saving is the "
+                                             "difference of the two sides' monthly_cost_cny")
 
 
 class OneOffItemJson(Shape):

@@ -213,6 +213,9 @@ class MigrateBody(JsonBody):
                                          "requests per second, as POST /api/compare's")
     tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="task inference: time per output token")
     ttft_s: float | None = Field(None, gt=0, le=LIMITS["ttft_s"], description="task inference: time to first token")
+    concurrent_users: int | None = Field(None, ge=1, le=MAX_CONCURRENT_USERS, description="task inference: "
+                                         "users streaming at once, instead of requests_per_s (as POST /api/compare's:"
+                                         " needs tpot_s)")
     input: int | None = Field(None, ge=1, le=1_048_576, description="task inference: prompt tokens per request "
                               "(default 512)")
     output: int | None = Field(None, ge=1, le=1_048_576, description="task inference: output tokens per request "

@@ -555,7 +555,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,
         horizon_months: Annotated[float, typer.Option(help="horizon for the verdict")] = 12.0,
         precision: Annotated[str | None, typer.Option(help="precision, as compare's (default: bf16; serving an FP8 checkpoint: fp8 where the device runs FP8)")] = None,
-        requests_per_s: Annotated[float | None, typer.Option(help="--task inference: requests per second, as compare's (each side's row is compare's for the targets)")] = None,
+        requests_per_s: Annotated[float | None, typer.Option(help="--task inference: requests per second, as compare's (each side's row is compare's for the targets; each side is sized and billed for the rate as plan does, the saving the difference)")] = None,
+        concurrent_users: Annotated[int | None, typer.Option(help="--task inference: users streaming at once, instead of --requests-per-s (as plan and compare: needs --tpot)")] = None,
         tpot: Annotated[float | None, typer.Option(help="--task inference: time-per-output-token target, s, as compare's (default: 0.2)")] = None,
         ttft: Annotated[float | None, typer.Option(help="--task inference: time-to-first-token target, s, as compare's")] = None,
         input_: Annotated[int | None, typer.Option("--input", help="--task inference: prompt tokens per request (as compare; default 512)")] = None,
@@ -587,7 +588,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                  error_bands=packaged_error_bands(),  # each device's speed evidence on its stack
                                  asked=model,  # its "model": the checkpoint the task downloads
                                  precision=precision,  # compare's serving targets: each side's row is compare's
-                                 targets=ServingTargets(requests_per_s, tpot, ttft, input_, output),
+                                 targets=ServingTargets(requests_per_s, tpot, ttft, input_, output,
+                                                        concurrent_users),
                                  libraries=libraries,  # the weeks migrate check charges for them
                                  gpus=gpus,  # each side's layout is plan's for this count
                                  parallel_weeks=parallel_weeks)  # the one-off's parallel run (default assumed)
@@ -632,6 +634,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             # the new side billed as plan bills an offer (plan.cost.work_rent): its unit, minimum order, whole instances
             *([{"item": tr("mig.item.new_bill"), "value": say_json(r.get("note_i18n"), r["note"])}
                for r in (d.get("monthly_rent") for d in out.get("derived", {}).values() if isinstance(d, dict)) if r]),
+            # a stated rate: each side sized and billed for it as plan does (plan.compare._rate_bill)
+            *({"item": tr("mig.item.rate_bill", device=_device(cat, dev)),
+               "value": say_json(d["rate_bill"].get("note_i18n"), d["rate_bill"]["note"])}
+              for dev, d in out.get("derived", {}).items() if isinstance(d, dict) and d.get("rate_bill")),
             {"item": tr("mig.item.monthly_saving"), "value": yuan(out["monthly_saving_cny"])
              if out["monthly_saving_cny"] >= 0 else tr("mig.value.rise", rise=-out["monthly_saving_cny"])},
             {"item": tr("mig.item.payback"),

@@ -634,9 +634,14 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         nets = _networks(priced, acc, gpus, task == "inference")
         layouts: list[tuple[Workload, str | None, Message | str | None]]
         steady_row = _steady_row(batch, requests_per_s, tpot_s)
+        row_tp = tp  # the tp the row's figures are searched at (None: every tp)
         if task == "inference":
             w, why, served_lay = serving_row_layout(cat, m, acc, gpus, prec, tokens, tp, batch, requests_per_s,
                                                     tpot_s, ttft_s, error_bands, lengths, concurrent_users)
+            if tp is None:  # a replica no usable offer rents gives way to the best layout one does (plan's rule)
+                w, why, served_lay, row_tp = _rentable_serving_row(
+                    cat, priced, m, acc, gpus, prec, tokens, batch, requests_per_s, tpot_s, ttft_s, error_bands,
+                    lengths, concurrent_users, (w, why, served_lay))
             layouts = [(w, None, why)]
         else:  # a multi-node job: the fastest layout on each network its offers rent, as plan searches it
             layouts = [_training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,
@@ -697,8 +702,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                            thin=_quote_thin(quote)) if quote is not None and why is None else None)
         # --concurrent-users: the most users plan accepts on these cards (every tp, or the pinned one) and what
         # binds it, the number plan's relax hint quotes (`users_capacity`)
-        max_users, users_quote = (users_capacity(cat, m, acc, gpus, prec, tp, tpot_s, ttft_s, error_bands, lengths,
-                                                 concurrent_users)
+        max_users, users_quote = (users_capacity(cat, m, acc, gpus, prec, row_tp, tpot_s, ttft_s, error_bands,
+                                                 lengths, concurrent_users)
                                   if task == "inference" and concurrent_users and fits else (None, None))
         if at_most is not None and max_users is not None:
             at_most = Message("cmp.serving.at_most_users", rate=at_most, slots=max_users, layout=users_quote)
@@ -789,6 +794,51 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "no_price_i18n": None if unpriced is None else unpriced.to_json(),
         })
     return rows
+
+
+def rate_not_carried(why: Message | str | None) -> bool:
+    """Whether a serving row's why-not is `_rate_layout`'s "the rate is not carried" (its capacity row within the
+    latency targets stands; the rate is beyond it), not "no configuration meets the targets" (the batch-1 row)."""
+    return isinstance(why, Message) and why.id.startswith("cmp.serving.not_served")
+
+
+def _rentable_serving_row(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str,
+                          tokens: float | None, batch: int | None, requests_per_s: float | None,
+                          tpot_s: float | None, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
+                          lengths: tuple[int, int], users: int | None,
+                          row: tuple[Workload, Message | None, Layout | None]
+                          ) -> tuple[Workload, Message | None, Layout | None, int | None]:
+    """A compare serving row on a layout its offers can rent, as plan picks only layouts an offer rents
+    (`offers.can_rent`, the one rule): the searched `row` when some usable offer of the device rents its replica
+    group (or none prices the device: the row says so), else of the narrower tensor-parallel sizes an offer rents
+    whose replica fits and meets the latency targets at some batch, each searched pinned (`serving_row_layout`), the row that carries the rate (no why-not),
+    then the most output tokens/s; none: the searched row, unpriced with plan's why-not (buyer review: 4 × tp2 unpriced on H20 1-card rentals, while plan serves the users on tp1). Returns
+    (workload, why, served layout, the tp pinned or None)."""
+    offers = [o for o in priced.offers if o.device == acc.id]
+    cpn = acc.max_cards_per_node
+
+    def rents(w: Workload) -> bool:
+        return any(bool(offer_q.can_rent(o, cpn, gpus, w.tp * w.pp * w.ep, True)) for o in offers)
+
+    if not offers or rents(row[0]):
+        return (*row, None)
+    best: tuple[tuple[bool, float], tuple[Workload, Message | None, Layout | None, int | None]] | None = None
+    for t in TP_SIZES:
+        if t >= row[0].tp or gpus % t or not any(bool(offer_q.can_rent(o, cpn, gpus, t, True)) for o in offers):
+            continue
+        w, why, served = serving_row_layout(cat, m, acc, gpus, precision, tokens, t, batch, requests_per_s, tpot_s,
+                                            ttft_s, error_bands, lengths, users)
+        if not rents(w):
+            continue
+        c = estimate(cat, m, acc, w, dict(error_bands or {})).contract()
+        # a replica too big for the cards an offer rents, or one that meets the latency targets at no batch: the
+        # searched row stays, unpriced with plan's why-not (the rentable one would not run the job either)
+        if c["memory"]["fits"] is False or not (why is None or rate_not_carried(why)):
+            continue
+        key = (why is None, c["speed"].get("output_tokens_per_s") or 0.0)
+        if best is None or key > best[0]:
+            best = (key, (w, why, served, t))
+    return best[1] if best is not None else (*row, None)
 
 
 def _steady_row(batch: int | None, requests_per_s: float | None, tpot_s: float | None) -> bool:
@@ -986,9 +1036,14 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
     # an FP8 checkpoint: FP8 where it runs (the one default rule, as compare)
     prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), "inference")
     w, why, served = serving_row_layout(cat, m, acc, gpus, prec, None, None, None, tg.requests_per_s, tg.tpot_s,
-                                        tg.ttft_s, error_bands, tg.lengths)
+                                        tg.ttft_s, error_bands, tg.lengths, tg.concurrent_users)
     tpot = serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[0]
-    batch_rule = Message("mig.batch_rule.search" if why is None else "mig.batch_rule.batch1")
+    # a rate the cards' capacity row does not carry (`_rate_layout`'s not-served sentences) keeps that row's batch,
+    # which meets the TPOT: the rule says the rate is not carried, not "batch 1" (buyer review: "batch 1: no
+    # configuration meets the TPOT target" beside batch 93)
+    batch_rule = (Message("mig.batch_rule.search") if why is None
+                  else Message("mig.batch_rule.not_carried", rate=Message("cmp.serving.rate", rps=tg.requests_per_s))
+                  if rate_not_carried(why) else Message("mig.batch_rule.batch1"))
     return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "ep": w.ep, "replicas": gpus // w.tp, "batch": w.batch,
                "engine": w.engine, "precision": w.precision,
                "tpot_target_s": tpot if tpot is not None or tg.requests_per_s is not None else DEFAULT_SERVING_TPOT_S,
@@ -1000,30 +1055,78 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
 
 class ServingTargets:
     """`migrate cost --task inference`'s serving targets, compare's flags and fields (`requests_per_s`, `tpot_s`,
-    `ttft_s`, `input`, `output`; None: not given, compare's defaults)."""
+    `ttft_s`, `input`, `output`, `concurrent_users`; None: not given, compare's defaults)."""
 
     def __init__(self, requests_per_s: float | None = None, tpot_s: float | None = None, ttft_s: float | None = None,
-                 input_tokens: int | None = None, output_tokens: int | None = None) -> None:
+                 input_tokens: int | None = None, output_tokens: int | None = None,
+                 concurrent_users: int | None = None) -> None:
         self.requests_per_s, self.tpot_s, self.ttft_s = requests_per_s, tpot_s, ttft_s
-        self.given = any(v is not None for v in (requests_per_s, tpot_s, ttft_s, input_tokens, output_tokens))
+        self.concurrent_users = concurrent_users
+        self.users_note: Message | None = None  # the rate the users send (plan's `rate_note`), set by `check`
+        self.given = any(v is not None for v in (requests_per_s, tpot_s, ttft_s, input_tokens, output_tokens,
+                                                 concurrent_users))
         self.lengths = (DEFAULT_INPUT_TOKENS if input_tokens is None else input_tokens,  # plan's defaults
                         DEFAULT_OUTPUT_TOKENS if output_tokens is None else output_tokens)
         self.input_tokens, self.output_tokens = input_tokens, output_tokens
 
     def check(self, task: str) -> None:
         """compare's validation: serving targets and lengths only with task inference; the bounds plan's request
-        states (`make_request`)."""
+        states (`make_request`). `concurrent_users` means what it means to plan and compare (needs `tpot_s`; the
+        rate by Little's law, `PlanRequest._derive_rate`): the rate is set from them here, the sentence in
+        `users_note`."""
         if task != "inference":
-            for name, v in (("requests_per_s", self.requests_per_s), ("tpot_s", self.tpot_s), ("ttft_s", self.ttft_s)):
+            for name, v in (("requests_per_s", self.requests_per_s), ("tpot_s", self.tpot_s), ("ttft_s", self.ttft_s),
+                            ("concurrent_users", self.concurrent_users)):
                 if v is not None:
                     raise InputError(name, Message("err.a_serving_target_migrate", field="task"))
             if self.input_tokens is not None or self.output_tokens is not None:
                 raise InputError("input" if self.input_tokens is not None else "output",
                                  Message("err.serving_lengths_only", input_field="input", output_field="output"))
             return
-        make_request(model="x", task="inference", requests_per_s=self.requests_per_s, tpot_s=self.tpot_s,
-                     ttft_s=self.ttft_s, tokens=None if self.requests_per_s else _SEARCH_TOKENS,
-                     input=self.input_tokens, output=self.output_tokens)
+        req = make_request(model="x", task="inference", requests_per_s=self.requests_per_s, tpot_s=self.tpot_s,
+                           ttft_s=self.ttft_s, concurrent_users=self.concurrent_users,
+                           tokens=None if self.requests_per_s or self.concurrent_users else _SEARCH_TOKENS,
+                           input=self.input_tokens, output=self.output_tokens)
+        if self.concurrent_users is not None:
+            self.requests_per_s, self.users_note = req.requests_per_s, req.rate_note()
+
+
+def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str, tg: ServingTargets, region: str, kinds: Kinds,
+               today: dt.date | None, stale_months: float, error_bands: dict[str, ErrorBand] | None,
+               subsidy: float, factor: float = 1.0) -> dict[str, Any]:
+    """`migrate cost`'s bill for one side serving the stated rate (or concurrent users), sized and billed as
+    `suanli plan` does it (`plan.search.plan`, the one search: the replicas and cards that carry the rate within the
+    targets, whole offers billed for the serving period, the default month of 730 h, on the usable offers of
+    `region`/`kinds`), on this device at this side's precision; `factor` multiplies the rate (the users) — the
+    known-error and measured-error savings' "the same work, that much slower". Returns the plan's cards, layout,
+    offer and bill, or `carried` false and plan's why-not for the device."""
+    from suanli.plan.search import plan as plan_search
+
+    users = (math.ceil(tg.concurrent_users * factor - 1e-9) if tg.concurrent_users is not None else None)
+    req = make_request(model=m.id, task="inference", devices=(acc.id,), tpot_s=tg.tpot_s, ttft_s=tg.ttft_s,
+                       requests_per_s=None if users is not None else (tg.requests_per_s or 0.0) * factor,
+                       concurrent_users=users, input=tg.lengths[0], output=tg.lengths[1],
+                       precision=(precision if precision in SERVE_PRECISIONS else "bf16",), region=region,
+                       offer_kinds=tuple(kinds), stale_months=stale_months, subsidy=subsidy, top=1)
+    res = plan_search(cat, m, req, today, error_bands, precision_up=False)
+    device = both(acc.name, acc.name_zh or acc.name)
+    rate = Message("cmp.serving.rate", rps=req.requests_per_s or 0.0)
+    if not res.plans:
+        why = next((Message.from_json(w["reason_i18n"]) for w in res.why_not
+                    if w.get("device") == acc.id and w.get("reason_i18n")), Message("cmp.no_layout_fits"))
+        msg = Message("mig.rate_bill.not_carried", device=device, rate=rate, why=why)
+        return {"carried": False, "requests_per_s": req.requests_per_s, "concurrent_users": users,
+                "monthly_cost_cny": None, "note": render(msg), "note_i18n": msg.to_json()}
+    p = res.plans[0]
+    # the serving period is plan's default month (`PlanRequest.serving_hours`): the bill is the month's
+    monthly = p.cost_cny * HOURS_PER_MONTH / req.serving_hours
+    msg = Message("mig.rate_bill.carried", device=device, rate=rate,
+                  layout=serving_label(p.replicas or p.dp, p.tp, p.ep, p.micro_batch, p.precision), gpus=p.gpus, offer=p.offer,
+                  billing_unit=Message(f"billing_unit.{p.billing_unit}"), hours=req.serving_hours, cost=monthly)
+    return {"carried": True, "requests_per_s": req.requests_per_s, "concurrent_users": users, "gpus": p.gpus,
+            "tp": p.tp, "ep": p.ep, "replicas": p.replicas or p.dp, "batch": p.micro_batch, "precision": p.precision,
+            "offer": p.offer, "billing_unit": p.billing_unit, "hours": req.serving_hours,
+            "monthly_cost_cny": monthly, "note": render(msg), "note_i18n": msg.to_json()}
 
 
 def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: Any, task: str, ratio: float,
@@ -1202,6 +1305,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     known: dict[str, Any] | None = None  # the saving if the target's speed is off by its known error
     measured: dict[str, Any] | None = None  # the saving at the error the target stack's own few cases measured
     unproven: Message | None = None
+    not_carried: Message | None = None  # a stated rate one side cannot carry (`_rate_bill`)
     parallel_default = parallel_weeks is None
     parallel_weeks = DEFAULT_PARALLEL_RUN_WEEKS if parallel_weeks is None else parallel_weeks
     one_off_items = None
@@ -1221,6 +1325,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                         else Message("mig.workload.serving", gpus=gpus, tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)
                         if task == "inference"
                         else Message("mig.workload.training", task=task, gpus=gpus, task_field="task"))
+        if tg.users_note is not None:  # the rate the concurrent users send (plan's `rate_note`), said first
+            workload_msg = Message("mig.workload.users", users=tg.users_note, workload=workload_msg)
         priced = offer_q.filter_catalog(cat, region, kinds)
         per_yuan = {}
         sides: dict[str, dict[str, Any]] = {}
@@ -1356,19 +1462,71 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             return work_rent(d_side["offer"], d_side["gpus"], dst_hours * factor, horizon_months,
                              d_side["sub"]).cost_cny_per_month
 
-        saving = monthly_spend - rent.cost_cny_per_month  # negative: the new side's bill is higher
         derived["cost_ratio_same_work"] = ratio
-        derived[dst.id]["monthly_rent"] = rent.model_dump(mode="json")
         src_stack = lookup.stack(cat, src.stack)
-        known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
-                                      src_stack, bill)  # both sides' known bias
-        one_off_items = migration_one_off((lo, hi), engineers, engineer_week, d_side["offer"], d_side["gpus"],
-                                          dst_hours, parallel_weeks, parallel_default, d_side["sub"])
-        unproven, measured = _thin_evidence(cat, error_bands, m, dst, stack, task, src_stack, monthly_spend, bill)
+        if serving and tg.requests_per_s is not None:
+            # a stated rate (or concurrent users): each side sized and billed for it as plan does (`_rate_bill`: the
+            # replicas and cards that carry it, whole offers for the serving month), not the spend scaled at full
+            # capacity (buyer review: 4 × 8 cards "568 h a month each" for a rate one 8-card machine carries, and
+            # the same saving at 1 and 40 requests/s)
+            bills = {a.id: _rate_bill(cat, m, a, precision or default_precision(m, a, lookup.stack(cat, a.stack),
+                                                                                 task),
+                                      tg, region, kinds, today, stale_months, error_bands, sides[a.id]["sub"])
+                     for a in (src, dst)}
+            for a in (src, dst):
+                derived[a.id]["rate_bill"] = bills[a.id]
+            short = [bills[a.id] for a in (src, dst) if not bills[a.id]["carried"]]
+            d_bill = bills[dst.id]
+            if short:  # a side that cannot carry the rate: no saving to weigh, and the verdict says why
+                not_carried = Message("mig.not_carried", sides=Message(
+                    "list.items", items=[Message.from_json(b["note_i18n"]) for b in short]))
+                saving = 0.0
+                one_off_items = migration_one_off((lo, hi), engineers, engineer_week, d_side["offer"],
+                                                  d_side["gpus"], HOURS_PER_MONTH, parallel_weeks, parallel_default,
+                                                  d_side["sub"])
+            else:
+                spend_msg = Message("mig.spend.rate_given" if not spend_default else "mig.spend.rate",
+                                    spend=bills[src.id]["monthly_cost_cny"], given=monthly_spend,
+                                    device=both(src.name, src.name_zh or src.name), field="monthly_spend")
+                monthly_spend, spend_default = bills[src.id]["monthly_cost_cny"], False
+                rate_offer = next(o for o in priced.offers if o.id == d_bill["offer"])
+                memo: dict[float, float] = {1.0: d_bill["monthly_cost_cny"]}
+
+                def rate_bill_at(factor: float) -> float:  # the rate's bill: plan's sizing for rate × factor
+                    if factor not in memo:
+                        b = _rate_bill(cat, m, dst, d_bill["precision"], tg, region, kinds, today, stale_months,
+                                       error_bands, d_side["sub"], factor)
+                        # beyond what plan carries: the bill scaled, as a linear bound
+                        memo[factor] = (b["monthly_cost_cny"] if b["carried"]
+                                        else d_bill["monthly_cost_cny"] * factor)
+                    return memo[factor]
+
+                saving = monthly_spend - d_bill["monthly_cost_cny"]  # negative: the new side's bill is higher
+                known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
+                                              src_stack, rate_bill_at)  # both sides' known bias
+                # labour and the test instance as without a rate (the side's layout on `gpus` cards); the parallel
+                # run on the cards plan sizes for the rate, around the clock as plan bills serving
+                one_off_items = [*migration_one_off((lo, hi), engineers, engineer_week, d_side["offer"],
+                                                    d_side["gpus"], HOURS_PER_MONTH, parallel_weeks,
+                                                    parallel_default, d_side["sub"])[:-1],
+                                 migration_one_off((lo, hi), engineers, engineer_week, rate_offer, d_bill["gpus"],
+                                                   HOURS_PER_MONTH, parallel_weeks, parallel_default,
+                                                   d_side["sub"])[-1]]
+                unproven, measured = _thin_evidence(cat, error_bands, m, dst, stack, task, src_stack, monthly_spend,
+                                                    rate_bill_at)
+        else:
+            saving = monthly_spend - rent.cost_cny_per_month  # negative: the new side's bill is higher
+            derived[dst.id]["monthly_rent"] = rent.model_dump(mode="json")
+            known = saving_if_known_error(error_bands, dst, stack, task, ratio, monthly_spend, src,
+                                          src_stack, bill)  # both sides' known bias
+            one_off_items = migration_one_off((lo, hi), engineers, engineer_week, d_side["offer"], d_side["gpus"],
+                                              dst_hours, parallel_weeks, parallel_default, d_side["sub"])
+            unproven, measured = _thin_evidence(cat, error_bands, m, dst, stack, task, src_stack, monthly_spend,
+                                                bill)
     elif parallel_weeks < 0 or not math.isfinite(parallel_weeks):  # a given saving: labour only, the flag still checked
         raise InputError("parallel-weeks", Message("err.must_be_a_number_in_got", lo=0, hi=520, v=parallel_weeks))
     t = migration_tco(monthly_spend, min(saving, monthly_spend), (lo, hi), engineers, engineer_week, horizon_months,
-                      one_off_items, unproven)
+                      one_off_items, unproven, not_carried)
     return {"model": lookup.checkpoint_id(m, task, asked), "preset": m.id,  # what the task downloads; the preset
             "gpus": asked_gpus,  # the cards each side's tokens/s is asked on (`--gpus`; fewer where none rents them)
             "from": src.id, "to": dst.id, "stack": stack.id, "weeks_reason": why,

@@ -713,12 +713,14 @@ def migration_tco(
     horizon_months: float = 12.0,
     one_off_items: Sequence[OneOffItem] | None = None,
     unproven: Message | None = None,
+    not_carried: Message | None = None,
 ) -> MigrationTCO:
     """One-off migration cost (engineers × weeks × weekly cost; with `one_off_items`, their total:
     `migration_one_off`) against the monthly saving → payback months. A negative saving is a bill that rises (the
     new side's billing unit or minimum order costs more than the old spend): no payback. `unproven` (why the new
     side's speed is not validated, and what the measured cases say) makes the verdict 'unproven', the estimate's
-    verdict kept inside it. seed-000 §4: ¥100k a month, ¥60k saved, 2 people × 2 weeks — 'worth it for most teams'."""
+    verdict kept inside it. `not_carried` (a stated serving rate one side cannot carry, `plan.compare._rate_bill`)
+    makes it 'not carried': no saving is weighed. seed-000 §4: ¥100k a month, ¥60k saved, 2 people × 2 weeks — 'worth it for most teams'."""
     if monthly_compute_cny < 0:
         raise InputError("monthly", Message("err.spend_and_saving_must_not_be"))
     if monthly_saving_cny > monthly_compute_cny:
@@ -738,6 +740,8 @@ def migration_tco(
         verdict = Message("mig.verdict.not_worth_it", lo=payback[0], horizon=horizon_months)
     if unproven is not None:
         verdict = Message("mig.verdict.unproven", why=unproven, estimated=verdict)
+    if not_carried is not None:
+        verdict = Message("mig.verdict.not_carried", why=not_carried)
     return MigrationTCO(
         engineer_weeks=weeks,
         calendar_weeks=weeks,

@@ -204,7 +204,8 @@ async def migrate_ep(request: Request, body: MigrateBody,
                 body.engineers, body.engineer_week, body.subsidy, body.horizon_months, region=body.region,
                 kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands(), asked=body.model,
                 precision=body.precision,  # compare's serving targets, compare's field names
-                targets=ServingTargets(body.requests_per_s, body.tpot_s, body.ttft_s, body.input, body.output),
+                targets=ServingTargets(body.requests_per_s, body.tpot_s, body.ttft_s, body.input, body.output,
+                                       body.concurrent_users),
                 libraries=libraries, gpus=body.gpus, parallel_weeks=body.parallel_weeks), c)
         except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
             if e.field == "gpu":
