@@ -63,7 +63,7 @@ def test_compare_shows_layout_notes_and_no_speed_without_fit(browser: Any, base_
     pg.wait_for_selector("body[data-ready='1']")
     pg.select_option("#cmp-model", "Qwen/Qwen2.5-14B-Instruct")
     pg.select_option("#cmp-task", "inference")
-    assert pg.locator("#cmp-tokens-label").inner_text() == "Output tokens"  # not "Tokens to train on"
+    assert pg.locator("#cmp-tokens-label").inner_text() == "Output tokens in all"  # not "Tokens to train on"
     pg.select_option("#cmp-devices", ["rtx-4090", "a100-80g", "ascend-910b"])
     pg.click("#cmp-btn")
     pg.wait_for_function("() => state.compare && state.compare.length === 3")

@@ -1,6 +1,6 @@
 """Every message id in the catalogs is used: referenced literally by code, data or a test, or built from a known
-prefix (`f"segment.{a.segment}"`, `col_headers(cols, "val.col")`, the page's `t("kind_" + k)` …) whose rest appears
-in the code or data; and zh and en hold the same ids. Folded `<id>.api` copies (a sentence differing from its base
+prefix (`f"segment.{a.segment}"`, `col_headers(cols, "val.col")`, the page's `label("price_kinds", k)` …) whose rest
+appears in the code or data; and zh and en hold the same ids. Folded `<id>.api` copies (a sentence differing from its base
 only by how a field is named) are gone: the field is a parameter (`i18n.field_name`)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ DYNAMIC = {p + "." for p in ENUM_PARAMS.values()} | {
     "field.", "flag.", "form_factor.", "gpus.col.", "imports.col.", "json.", "mig.col.", "mig.status.", "model.kind.",
     "models.col.", "offer_kind.", "offers.col.", "plans.col.", "price_kind.", "price_region.", "rate.margin.", "relax.", "rvb.cheaper.", "rvb.purchase.", "rvb.assume.",
     "rvb.item.", "rvb.pattern.", "scenarios.col.", "segment.", "stack.", "tco.col.", "val.col.", "val.fitted.",
-    "val.met.", "verdict.", "why.", "web.kind_",
+    "val.met.", "verdict.", "why.",
 }
 # ids used only in a way the search above cannot see, each with the exact place: shrink, never grow. Empty since
 # 2026-12-01: the 28 ids listed here before had no use in code, data, the page (app.js, index.html, its t()/label()

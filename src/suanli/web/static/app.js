@@ -79,7 +79,9 @@ const intlTag = region => isIntl(region) ? ` <span class="intl" title="${esc(reg
 // a region cell: the platform's region, and the international mark (alone when the region says just that)
 const regionCell = (region, intl) => (region && region !== "international" ? esc(region) : "") +
   (intl ? ` <span class="intl">${t("international")}</span>` : "");
-const kindLabel = k => t("kind_" + k);
+// a price kind as the catalog names it in a list of kinds (price_kinds.*: the CLI's header and plan's "assumed: prices"
+// line): every kind the catalog allows (KINDS_ALL, catalog.schema.OfferKind) has one
+const kindLabel = k => label("price_kinds", k);
 const basis = (region, kinds) => t("basis", {region: t("region_" + region), kinds: (kinds || ["listing"]).map(kindLabel).join(", ")});
 // a subsidised cost as the CLI's subsidy line writes it (plan.cost.subsidy_note): gross → net, else the figure alone
 const grossNet = (net, gross, sub, d = 0) => sub && gross != null && gross !== net
@@ -91,7 +93,8 @@ const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` cl
 const TAB_FORM = {
   plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline", "subsidy",
     "max-gpus", "gpus", "objective", "region", "kinds", "framework", "precision"],
-  compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-rps", "cmp-period", "cmp-period-unit", "cmp-region", "cmp-kinds"],
+  compare: ["cmp-model", "cmp-task", "cmp-gpus", "cmp-tokens", "cmp-rps", "cmp-users", "cmp-tpot", "cmp-ttft", "cmp-input", "cmp-output",
+    "cmp-precision", "cmp-period", "cmp-period-unit", "cmp-region", "cmp-kinds"],
   value: ["val-region", "val-kinds"], tco: ["tco-gpu", "tco-hours", "tco-gpus", "tco-subsidy", "tco-tps", "tco-region", "tco-kinds"],
   migrate: ["mig-model", "mig-task", "mig-from", "mig-to", "mig-spend", "mig-gpus", "mig-parallel", "mig-uses", "mig-precision", "mig-rps", "mig-tpot", "mig-ttft", "mig-input",
     "mig-output", "mig-region", "mig-kinds"],
@@ -484,18 +487,25 @@ $("#compare-form").addEventListener("submit", async ev => {
   // serving a rate or for a period (hours or days, as plan) bills plan's serving period (a rate alone: the default
   // month); the tokens to generate then do not set the hours
   const serve = task === "inference", val = id => serve && $(id).value !== "" ? Number($(id).value) : undefined;
-  const rate = val("#cmp-rps"), period = val("#cmp-period");
+  // concurrent users instead of a request rate, as the plan form: the API derives the rate (Little's law) and says so
+  const users = val("#cmp-users"), rate = users === undefined ? val("#cmp-rps") : undefined, period = val("#cmp-period");
+  if (users !== undefined) body.concurrent_users = users;
   if (rate !== undefined) body.requests_per_s = rate;
   if (period !== undefined) body[$("#cmp-period-unit").value === "days" ? "days" : "hours"] = period;
-  if (rate === undefined && period === undefined && $("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
+  if (rate === undefined && users === undefined && period === undefined && $("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
+  // the serving targets and request lengths POST /api/compare takes: empty is not sent (the API's default, the
+  // placeholder says which), so the answer's serving rule says the default it assumed
+  [["#cmp-tpot", "tpot_s"], ["#cmp-ttft", "ttft_s"], ["#cmp-input", "input"], ["#cmp-output", "output"]]
+    .forEach(([id, k]) => { const v = val(id); if (v !== undefined) body[k] = v; });
+  if (serve && $("#cmp-precision").value) body.precision = $("#cmp-precision").value;
   await runCompare(body);
 });
 function cmpDevices() { return [...$("#cmp-devices").selectedOptions].map(o => o.value); }
 // compare's tokens: trained on (training), generated (serving: output tokens in all, which the hours and bill follow)
 function syncCmpTask() {
   const serve = $("#cmp-task").value === "inference";
-  $("#cmp-tokens-label").textContent = t(serve ? "output" : "tokens");
-  $("#cmp-tokens-label").dataset.i18n = serve ? "output" : "tokens";
+  $("#cmp-tokens-label").textContent = t(serve ? "cmp_tokens_serve" : "tokens");  // per request: the output field
+  $("#cmp-tokens-label").dataset.i18n = serve ? "cmp_tokens_serve" : "tokens";
   document.querySelectorAll(".cmp-serve").forEach(e => { e.hidden = !serve; });
 }
 $("#cmp-task").addEventListener("change", syncCmpTask);
@@ -515,7 +525,8 @@ function renderCompare(rows) {
   // what the API says about each row (the CLI's compare prints them under the table): layout notes, the bill
   // (whole instances, a minimum term), the evidence behind the speed, precision, memory headroom, calibration
   const notes = r => [r.layout_note && !(r.served && r.served.note) ? r.layout_note : null, r.capacity_note, ...(r.notes || []), r.memory_warning, r.memory_likely_short,
-    r.precision_note, r.calibration, r.evidence, periods.length > 1 ? r.period_note : null].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("");
+    r.precision_note, r.calibration, r.evidence, periods.length > 1 ? r.period_note : null].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("") +
+    offerWarnings(r);
   const f = [["device", r => esc(devName(r.device, r.device_name))],
     ["layout", r => esc((r.layout || {}).label || "") + (r.layout && (r.layout.framework || r.layout.engine) ? ` <span class="muted">${esc(r.layout.framework || r.layout.engine)}</span>` : "")],
     ["mem_usable", r => memCell(r) + (r.memory_pool_note ? `<div class="muted pool-note">${esc(r.memory_pool_note)}</div>` : "")],
@@ -599,6 +610,9 @@ function renderCheck(r) {
     (r.warnings.length ? `<ul class="warn">${r.warnings.map(x => li(esc(x))).join("")}</ul>` : "") +
     `<p class="muted">${esc(t("check_stats", {ops: trace.distinct_ops, calls: trace.op_calls}))}</p>`;
 }
+// what an offer leaves out of its card (a 910B without its variant, an A100 node without its form factor), the API's
+// offer_warnings in the request's language (the toggle asks again): "! " lines as plan's warnings and the CLI print them
+const offerWarnings = r => (r.offer_warnings || []).map(w => `<div class="warn offer-warning">! ${esc(w)}</div>`).join("");
 const yuan = v => v != null && v < 0 ? "-¥" + fmt(-v, 0) : "¥" + fmt(v, 0);  // the sign first (i18n.yuan): -¥20,000
 function renderMigrate(r) {
   $("#mig-error").hidden = true;
@@ -623,7 +637,7 @@ function renderMigrate(r) {
     if (lay.layout_rule) v += t("mig.value.training_layout", {tp: lay.tp, pp: lay.pp, zero: lay.zero, batch: lay.batch, recompute: lay.recompute});
     if (lay.layout_rule && (lay.offload_optimizer || lay.optimizer === "adamw8bit")) v += " — " + lay.layout_rule;  // plan's memory-saving measure
     if (d.layout_note) v += " — " + d.layout_note;
-    rows.push([n === 8 ? t("mig.item.device_8", {device: devName(dev)}) : t("mig.item.device_n", {device: devName(dev), gpus: n}), esc(v)]);
+    rows.push([n === 8 ? t("mig.item.device_8", {device: devName(dev)}) : t("mig.item.device_n", {device: devName(dev), gpus: n}), esc(v) + offerWarnings(d)]);
   }
   rows.push(["mig.item.verdict", `<strong>${esc(r.verdict)}</strong>`]);
   $("#mig-table").innerHTML = `<thead><tr><th scope="col">${esc(t("col.item"))}</th><th scope="col">${esc(t("value"))}</th></tr></thead><tbody>` +
