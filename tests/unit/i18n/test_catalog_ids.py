@@ -42,7 +42,8 @@ REMOVED_20261201 = (
 # names fields only, and a route parameter would cost the CLI its copy-pasteable command: kept)
 # error.saving_no_* and price.none_alt name their fields per surface now; est.note.framework_assumed names the planner
 # (`suanli plan`, POST /api/plan, the Plan tab)
-API_WORDING = {"err.plan_needs_llm", "est.note.framework_assumed"}
+# the plan's migration line points to the command that adds the rest (POST /api/migrate on the API)
+API_WORDING = {"err.plan_needs_llm", "est.note.framework_assumed", "plan.warn.migration_share"}
 
 
 def _sources() -> tuple[str, str]:
