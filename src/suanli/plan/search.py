@@ -882,6 +882,29 @@ def _row_device(cat: Catalog, d: _Device, grid: dict[str, np.ndarray], i: int) -
     return d if d.framework is fw else replace(d, framework=fw)
 
 
+# the columns a layout is (with the network): rows alike in all of them are one layout under several frameworks
+_LAYOUT_COLUMNS = ("dev", "gpus", "tp", "pp", "vpp", "ep", "zero", "rec", "b", "opt", "prec")
+
+
+def _layout_code(cols: list[np.ndarray]) -> np.ndarray | None:
+    """One int64 per row, equal where the rows are equal in every column: each column's whole values in mixed radix
+    (value − the column's least, times the spans of the columns after it). None where a column holds a fraction or
+    a non-finite value, or the spans' product passes 2^62 (the caller then compares the columns themselves). One
+    sort of one integer instead of a lexsort of twelve columns (the MoE Megatron plan: ~20 ms of ~100)."""
+    code = np.zeros(cols[0].shape[0], dtype=np.int64)
+    room = 1
+    for c in cols:
+        lo, hi = float(c.min()), float(c.max())
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            return None
+        span = int(hi - lo) + 1
+        room *= span
+        if room > 2**62 or not bool((c == np.floor(c)).all()):
+            return None
+        code = code * span + (c - lo).astype(np.int64)
+    return code
+
+
 def _one_framework_per_layout(grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """One row per device and layout (cards, tp, pp, vpp, ep, ZeRO, recompute, micro-batch, optimizer option,
     precision, network) where several frameworks run it: the fastest that fits, ties to the earlier framework (the
@@ -891,16 +914,21 @@ def _one_framework_per_layout(grid: dict[str, np.ndarray]) -> dict[str, np.ndarr
     n = int(grid["dev"].shape[0])
     if n < 2 or "fw" not in grid:
         return grid
-    cols = [grid[k].astype(float) for k in ("dev", "gpus", "tp", "pp", "vpp", "ep", "zero", "rec", "b", "opt", "prec")]
-    # rows alike in every column share a group: sort by the columns (the first one primary) and start a new group
-    # where any column changes — np.unique(axis=0) gives the same groups but sorts a structured view, ~10× slower
-    keys = np.stack([*cols, np.nan_to_num(grid["net"], nan=-1.0)], axis=1)
-    by_keys = np.lexsort(keys.T[::-1])
-    ordered = keys[by_keys]
-    group = np.empty(n, dtype=int)
-    group[by_keys] = np.cumsum(np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]) - 1
-    if int(group.max()) + 1 == n:  # every layout under one framework
-        return grid
+    cols = [grid[k] for k in _LAYOUT_COLUMNS] + [np.nan_to_num(grid["net"], nan=-1.0)]
+    group: np.ndarray | None = _layout_code(cols)  # rows alike in every column share a code
+    if group is not None:
+        codes = np.sort(group)
+        if bool((codes[1:] != codes[:-1]).all()):  # every layout under one framework
+            return grid
+    else:  # a column no code holds: sort by the columns (the first one primary), a new group where any changes —
+        # np.unique(axis=0) gives the same groups but sorts a structured view, ~10× slower
+        keys = np.stack([c.astype(float) for c in cols], axis=1)
+        by_keys = np.lexsort(keys.T[::-1])
+        ordered = keys[by_keys]
+        group = np.empty(n, dtype=int)
+        group[by_keys] = np.cumsum(np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]) - 1
+        if int(group.max()) + 1 == n:  # every layout under one framework
+            return grid
     fits = grid["fits"].astype(bool)
     tok = np.where(fits & np.isfinite(grid["tok_s"]), grid["tok_s"], -np.inf)
     order = np.lexsort((np.arange(n), -tok, ~fits, group))  # per layout: fitting first, fastest, earliest
