@@ -1,6 +1,7 @@
-"""Catalog commands: gpus, gpu, models, model, offers."""
+"""Catalog commands: gpus, gpu, models, model, offers.
 
-from __future__ import annotations
+No `from __future__ import annotations`: typer reads the options from the annotations, built once as objects
+(`estimate_cmd`'s docstring)."""
 
 from typing import Annotated, Any
 

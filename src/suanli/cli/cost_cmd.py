@@ -10,7 +10,7 @@ import typer
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.load import packaged_assumptions, read_yaml
-from suanli.cli.catalog_cmd import load_model_arg
+from suanli.views.files import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
 from suanli.cli.output import col_headers, display_name, echo, emit_json, emit_rows, label, lang, say, say_json, tr
 from suanli.errors import InputError, NotFoundError

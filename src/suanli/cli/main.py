@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import gc
+
+# This module's imports (typer, rich, the message catalog: ~60 ms) run without the cyclic collector, which walked
+# their objects ~40 times (~5 ms). After them everything alive goes to the oldest generation (freeze, then unfreeze:
+# nothing stays frozen), so that collecting again does not walk it all at once (~6 ms); `run` then defers the
+# collector over the command's start-up (below). A process that had switched the collector off keeps it off.
+_GC_ON_IMPORT = gc.isenabled()
+gc.disable()
+
 import contextlib
 import functools
-import gc
 import os
 import re
 import sys
@@ -18,6 +26,11 @@ from typer.core import TyperGroup
 from suanli.cli.output import echo, lang, list_sep, set_lang
 from suanli.errors import SuanliError
 from suanli.i18n import Message
+
+if _GC_ON_IMPORT:
+    gc.freeze()
+    gc.unfreeze()
+    gc.enable()
 
 
 # Each command's module is imported only when that command runs (`suanli --help` imports none of them):

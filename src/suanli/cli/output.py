@@ -211,9 +211,20 @@ _DOT = r"(?:\s+·(?=\s|$))?"  # a separating " · " stays at the end of the line
 _ZH_WORD = 5  # a run of up to 5 Han characters between spaces, brackets or punctuation is a word: never split
 
 
+def _has_cjk(text: str) -> bool:
+    """Whether `text` may hold a character of `_CJK` (one at or after its first, U+2E80): a class of those ranges costs
+    `re` a pass over each of their ~30,000 characters when it compiles (~1 ms a class), so English output compiles
+    them only for a text that has one."""
+    return bool(text) and max(text) >= "\u2e80"
+
+
 @functools.cache
-def _breaker(zh: bool) -> re.Pattern[str]:
-    """The pieces a line breaks between, each with the spaces before (at the text's start) and after it."""
+def _breaker(zh: bool, cjk: bool) -> re.Pattern[str]:
+    """The pieces a line breaks between, each with the spaces before (at the text's start) and after it. `cjk` False
+    (English output of a text without `_CJK` characters, `_has_cjk`): the same pattern without its `_CJK` classes,
+    which match nothing there."""
+    if not zh and not cjk:
+        return re.compile(rf"\s*(?:[^\s·]*·|[^\s·]+){_DOT}\s*")
     if not zh:  # English output as before: no glue, curly quotes and dashes part of their word
         return re.compile(rf"\s*(?:[{_CJK}]|[^\s·{_CJK}]*·|[^\s·{_CJK}]+){_DOT}\s*")
     stop, number, per = _ZH_STOP, _zh_number().pattern, _ZH_PER
@@ -225,13 +236,15 @@ def _breaker(zh: bool) -> re.Pattern[str]:
 
 def line_pieces(text: str) -> list[str]:
     """`text` (one line) as the pieces a line may break between, in this run's language (`_breaker`)."""
-    return _breaker(lang() == "zh").findall(text)
+    zh = lang() == "zh"
+    return _breaker(zh, zh or _has_cjk(text)).findall(text)
 
 
 def _rich_words(text: str) -> Iterator[tuple[int, int, str]]:
     """rich's `_wrap.words` with this run's breaker: (start, end, word) with the spaces after the word (rich breaks
     only at spaces and folds a longer run at any character: a Chinese line started with ，or 个小时 apart)."""
-    for m in _breaker(lang() == "zh").finditer(text):
+    zh = lang() == "zh"
+    for m in _breaker(zh, zh or _has_cjk(text)).finditer(text):
         yield m.start(), m.end(), m.group(0)
 
 
@@ -310,7 +323,12 @@ def _is_number(piece: str) -> bool:
     return bool(_NUMBER.fullmatch(x) or (lang() == "zh" and _zh_number().fullmatch(x)))
 
 
-_CJK_RUN = re.compile(rf"[{_CJK}]+")
+@functools.cache
+def _cjk_run() -> re.Pattern[str]:
+    """A run of `_CJK` characters (compiled on first use: `_has_cjk`)."""
+    return re.compile(rf"[{_CJK}]+")
+
+
 _HEAD_CJK = 8  # a header word up to 8 cells (新价格, 撤回时间, GiB/卡) stays on one line
 _HEAD_RUN = 12  # and a Chinese header word up to 6 characters (参考文章方法 | 中位数, not 参考文章方 | 法中位数)
 
@@ -318,7 +336,8 @@ _HEAD_RUN = 12  # and a Chinese header word up to 6 characters (参考文章方�
 def _head_min(text: str) -> int:
     """The narrowest width for a header: its words whole, and a short Chinese header whole (新价格 stacked one
     character a line at 80 columns, buyer review 2026-12-01)."""
-    runs = [cell_len(x) for x in _CJK_RUN.findall(text) if cell_len(x) <= _HEAD_RUN]  # a longer one may wrap
+    runs = [cell_len(x) for x in (_cjk_run().findall(text) if _has_cjk(text) else ())
+            if cell_len(x) <= _HEAD_RUN]  # a longer one may wrap
     words = [cell_len(x) for x in text.split() if cell_len(x) <= _HEAD_CJK]  # GiB/卡 whole, not GiB/ over 卡
     return max([_min_width(text), *runs, *words])
 

@@ -1,13 +1,14 @@
-"""`suanli plan`: what to rent — ranked plans with reasons, warnings, a Pareto front and "why not X"."""
+"""`suanli plan`: what to rent — ranked plans with reasons, warnings, a Pareto front and "why not X".
 
-from __future__ import annotations
+No `from __future__ import annotations`: typer reads the options from the annotations, built once as objects
+(`estimate_cmd`'s docstring)."""
 
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from suanli.cli.catalog_cmd import load_model_arg
+from suanli.views.files import load_model_arg
 from suanli.cli.context import as_of, plan_search_catalog
 from suanli.cli.output import col_headers, console, echo, emit_json, emit_rows, label, lang, say, tr
 from suanli.errors import InputError

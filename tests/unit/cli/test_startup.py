@@ -88,14 +88,15 @@ def test_the_api_shapes_are_not_built_by_the_cli(tmp_path: Path) -> None:
 
 
 def test_estimate_imports_no_yaml_nor_the_catalog_commands_once_cached(tmp_path: Path) -> None:
-    """With current caches (the catalog, the error bands as JSON) `suanli estimate` reads no YAML (~8 ms), and its
+    """With current caches (the catalog, the error bands as JSON) `suanli estimate` reads no YAML (~8 ms), its
     memory check (`plan.known_error`) does not import the planner's search (235 kB compiled on every call without
-    bytecode: ~0.05 s, ~0.02 s with it)."""
+    bytecode: ~0.05 s, ~0.02 s with it), and its --json, a dict, does not define the API's shapes of it
+    (`views.estimate_shapes`, ~3 ms)."""
     probe = ("import sys\nfrom suanli.cli.main import run\n"
              "sys.argv = ['suanli', 'estimate', '--model', 'llama-2-7b', '--gpu', 'rtx-4090', '--json']\n"
              "try:\n    run()\nexcept SystemExit:\n    pass\n"
-             "print('LOADED', sorted(m for m in ('yaml', 'suanli.cli.catalog_cmd', 'suanli.plan.search')"
-             " if m in sys.modules), file=sys.stderr)\n")
+             "print('LOADED', sorted(m for m in ('yaml', 'suanli.cli.catalog_cmd', 'suanli.plan.search',"
+             " 'suanli.views.estimate_shapes') if m in sys.modules), file=sys.stderr)\n")
     env = {**os.environ, "SUANLI_HOME": str(tmp_path)}
     env.pop("SUANLI_NO_CACHE", None)
     runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env)
@@ -117,3 +118,63 @@ def test_the_catalog_listings_import_no_numpy(tmp_path: Path, args: tuple[str, .
                        env={**os.environ, "SUANLI_HOME": str(tmp_path)})
     assert r.returncode == 0 and r.stdout.strip(), r.stderr
     assert "NUMPY False" in r.stderr
+
+
+def test_plan_imports_neither_the_catalog_commands_nor_the_operator_coverage(tmp_path: Path) -> None:
+    """`suanli plan` reads a model argument through `views.files` (not `cli.catalog_cmd` and the catalog views behind
+    it) and its migration weeks through `migrate.effort` (not `migrate.coverage`'s models, ~8 ms)."""
+    probe = ("import sys\nfrom suanli.cli.main import run\n"
+             f"sys.argv = ['suanli', 'plan', '--file', {str(Path(__file__).parents[3] / 'examples' / 'lora-7b.yaml')!r}]\n"
+             "try:\n    run()\nexcept SystemExit:\n    pass\n"
+             "print('LOADED', sorted(m for m in ('suanli.cli.catalog_cmd', 'suanli.views.catalog',"
+             " 'suanli.migrate.coverage', 'suanli.migrate.effort') if m in sys.modules), file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "SUANLI_HOME": str(tmp_path)})
+    assert r.returncode == 0 and "Plan" in r.stdout, r.stderr
+    assert "LOADED ['suanli.migrate.effort']" in r.stderr  # the weeks were counted, without the coverage
+
+
+def test_english_output_compiles_no_cjk_character_class(tmp_path: Path) -> None:
+    """A class of CJK ranges costs `re` a pass over each of its ~30,000 characters when it compiles (~1 ms a class):
+    English output of text without such characters compiles none (`i18n._zh_patterns`, `output._cjk_run`, the
+    breaker's plain form); Chinese output compiles them as before."""
+    probe = ("import sys\nfrom suanli.cli.main import run\nfrom suanli.cli import output\nfrom suanli import i18n\n"
+             "sys.argv = ['suanli', *sys.argv[1:]]\n"
+             "try:\n    run()\nexcept SystemExit:\n    pass\n"
+             "print('CJK', i18n._zh_patterns.cache_info().currsize, output._cjk_run.cache_info().currsize,"
+             " output._breaker.cache_info().currsize, file=sys.stderr)\n")
+    args = ("estimate", "--model", "llama-2-7b", "--task", "inference", "--gpu", "rtx-4090")
+    runs = [subprocess.run([sys.executable, "-c", probe, *lang, *args], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "SUANLI_HOME": str(tmp_path), "COLUMNS": "100"})
+            for lang in ((), ("--lang", "zh"))]
+    assert all(r.returncode == 0 and r.stdout.strip() for r in runs), runs[0].stderr
+    assert "CJK 0 0 1" in runs[0].stderr  # one breaker: the plain one
+    assert "CJK 1 1 1" in runs[1].stderr  # Chinese: the patterns, the run, the Chinese breaker
+
+
+def test_importing_the_cli_leaves_the_collector_as_it_found_it() -> None:
+    """`suanli.cli.main` imports without the cyclic collector, then turns it back on with nothing frozen (the objects
+    the imports made moved to the oldest generation); one the process had switched off stays off."""
+    probe = ("import gc, sys\nif sys.argv[1] == 'off':\n    gc.disable()\nimport suanli.cli.main\n"
+             "young = len(gc.get_objects(0)) + len(gc.get_objects(1))\n"
+             "print('GC', gc.isenabled(), gc.get_freeze_count(), young < 2000, file=sys.stderr)\n")
+    out = [subprocess.run([sys.executable, "-c", probe, state], capture_output=True, text=True, timeout=120).stderr
+           for state in ("on", "off")]
+    assert "GC True 0 True" in out[0], out[0]  # the imports' objects are old: no young collection walks them
+    assert "GC False 0 False" in out[1], out[1]  # left as they were, in the young generation
+
+
+@pytest.mark.parametrize("module", ["estimate_cmd", "plan_cmd", "catalog_cmd"])
+def test_typer_reads_the_options_from_objects_not_strings(module: str) -> None:
+    """The commands' options are annotation objects, built once when the command is defined: as strings (`from
+    __future__ import annotations`) typer compiled and evaluated each again on every call (estimate: ~4 ms)."""
+    import importlib
+    import inspect
+
+    import typer
+
+    mod = importlib.import_module(f"suanli.cli.{module}")
+    app = typer.Typer()
+    mod.register(app)
+    params = [p for c in app.registered_commands for p in inspect.signature(c.callback).parameters.values()]
+    assert len(params) > 10 and not [p.name for p in params if isinstance(p.annotation, str)]
