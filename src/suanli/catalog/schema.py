@@ -889,6 +889,9 @@ class EfficiencyFactor(_Strict):
     `framework` (optional, training): a frameworks.yaml id, or a list of ids where one measured stack runs under two
     rows (Megatron-Core under Megatron-LM and NeMo); the row applies only to workloads run under one of them and is
     then more specific than a row without one (below a precision match, above an engine match).
+    `framework_unstated` (with `framework`): the row also applies to a workload that names no framework — a row
+    fitted to cases whose framework the catalog does not list, so they name none (mfu-910b: MindFormers on
+    MindSpore); frameworks the catalog lists and the row does not name still never get it.
     `derived` / `derived_from` (set by `catalog.load.derived_matmul_efficiency`, not written in data files): a row
     computed from other devices' measurements, `inherited` from a variant's parent (`derived_from`: the parent) or the
     `median` of the devices in `derived_from`; `estimate.efficiency.basis` reads them to say what an estimate used.
@@ -906,6 +909,7 @@ class EfficiencyFactor(_Strict):
     precision: str = "*"
     engine: str = "*"
     framework: str | tuple[str, ...] | None = None
+    framework_unstated: bool = False
     value: float = Field(ge=0, le=1)
     source: str
     note: str | None = None

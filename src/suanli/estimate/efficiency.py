@@ -47,7 +47,8 @@ def _score(f: EfficiencyFactor, acc: Accelerator, precision: str, engine: str, f
         return None
     if f.engine not in ("*", engine):
         return None
-    if f.framework is not None and framework not in f.framework_ids:
+    if f.framework is not None and framework not in f.framework_ids and not (framework is None and
+                                                                             f.framework_unstated):
         return None
     return (
         (16 if f.device is not None else 0)

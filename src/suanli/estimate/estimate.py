@@ -49,7 +49,7 @@ from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, render
 from suanli.units import GB, SECONDS_PER_HOUR
 
-__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "framework_note", "band_evidence", "estimate", "evidence_message",
+__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "framework_note", "band_evidence", "estimate", "evidence_message", "LORA_TASKS", "lora_evidence_message", "lora_stack_band",
            "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band", "PooledBias", "all_stacks_signed",
            "pooled_bias"]
 
@@ -80,7 +80,9 @@ class ErrorBand(BaseModel):
     # an MoE model's estimate also carries the out-of-sample MoE cases of the group on that stack
     # (`stack:<stack>:<group>:moe`; cases 0: none; None: a dense model, or bands stored before MoE entries)
     on_stack_moe: ErrorBand | None = None
-
+    # a LoRA/QLoRA training estimate also carries the out-of-sample LoRA cases of the group on that stack
+    # (`stack:<stack>:<group>:lora`; cases 0: none; None: another task, or bands stored before LoRA entries)
+    on_stack_lora: ErrorBand | None = None
 
 
 class FrameworkChoice(BaseModel):
@@ -391,7 +393,9 @@ def estimate(
     sel = {g: bands[g] for g in wanted if g in bands}
     if w.method == "default":  # the evidence for this device's own stack beside the group's band
         sel = {g: b.model_copy(update={"on_stack": stack_band(bands, device.stack, g),
-                                       "on_stack_moe": moe_stack_band(bands, device.stack, g) if model.moe else None})
+                                       "on_stack_moe": moe_stack_band(bands, device.stack, g) if model.moe else None,
+                                       "on_stack_lora": lora_stack_band(bands, device.stack, g)
+                                       if w.task in LORA_TASKS else None})
                for g, b in sel.items()}
     if w.method == "seed":
         sel = {g: b for g, b in ((g, bands.get(f"seed:{g}")) for g in wanted) if b is not None}
@@ -575,6 +579,38 @@ def moe_stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> Error
     return None
 
 
+# the tasks that train adapters on a frozen base: their per-stack evidence is counted apart (`lora_stack_band`), as a
+# LoRA step runs no optimizer and no weight-gradient GEMM over the base weights, so full fine-tuning and pre-training
+# cases do not validate it (buyer review 2026-12-03: 31 CANN cases, none LoRA, were quoted for LLaMA-Factory LoRA)
+LORA_TASKS = ("lora", "qlora")
+
+
+def lora_stack_band(bands: dict[str, ErrorBand], stack: str, group: str) -> ErrorBand | None:
+    """The out-of-sample LoRA/QLoRA cases of `group` on `stack` (`stack:<stack>:<group>:lora`, written by `suanli
+    validate --write` beside the per-stack training-throughput bands); a band of 0 cases when the stored bands have
+    LoRA entries but none for this stack and group; None when they have none (nothing is known: no LoRA wording)."""
+    band = bands.get(f"stack:{stack}:{group}:lora")
+    if band is not None:
+        return band
+    if any(k.startswith("stack:") and k.endswith(f":{group}:lora") for k in bands):
+        return ErrorBand(group=f"stack:{stack}:{group}:lora", median_abs_pct=None, p90_abs_pct=None, cases=0,
+                         stack=stack)
+    return None
+
+
+def lora_evidence_message(band: ErrorBand | None, group: str, stack_name: str | dict[str, str]) -> Message | None:
+    """For a LoRA/QLoRA job: that the stack has no out-of-sample LoRA case of `group` (unvalidated for LoRA: its cases
+    are full fine-tuning or pre-training), or how many it has and their errors; None without LoRA bands."""
+    if band is None:
+        return None
+    g = Message(f"band.{group}")
+    if band.cases == 0 or band.median_abs_pct is None:
+        return Message("evidence.lora.none", group=g, stack=stack_name)
+    return Message("evidence.lora.little" if band.cases < LITTLE_EVIDENCE_CASES else "evidence.lora.cases", group=g,
+                   stack=stack_name, cases=band.cases, median=band.median_abs_pct,
+                   signed=band.median_signed_pct or 0.0, need=LITTLE_EVIDENCE_CASES)
+
+
 def moe_evidence_message(band: ErrorBand | None, group: str, stack_name: str | dict[str, str]) -> Message | None:
     """For an MoE model: how many of the stack's out-of-sample cases of `group` are MoE models and their median signed
     error, or that none is (the stack's evidence is from dense models); None without MoE bands."""
@@ -589,12 +625,16 @@ def moe_evidence_message(band: ErrorBand | None, group: str, stack_name: str | d
 
 def band_evidence(band: ErrorBand, group: str, stack_name: str | dict[str, str]) -> Message | None:
     """The evidence line an estimate's band of `group` gives on the device's stack (`evidence_message`), with the MoE
-    cases beside it for an MoE model (`moe_evidence_message`); None without per-stack bands."""
-    on_stack = evidence_message(band.on_stack, group, stack_name)
+    cases beside it for an MoE model (`moe_evidence_message`) and the LoRA cases for a LoRA/QLoRA job
+    (`lora_evidence_message`); None without per-stack bands."""
+    out = evidence_message(band.on_stack, group, stack_name)
     moe = moe_evidence_message(band.on_stack_moe, group, stack_name)
-    if on_stack is None or moe is None:
-        return on_stack or moe
-    return Message("evidence.with_moe", evidence=on_stack, moe=moe)
+    if moe is not None:
+        out = moe if out is None else Message("evidence.with_moe", evidence=out, moe=moe)
+    lora = lora_evidence_message(band.on_stack_lora, group, stack_name)
+    if lora is not None:
+        out = lora if out is None else Message("evidence.with_lora", evidence=out, lora=lora)
+    return out
 
 
 # below this many out-of-sample cases the evidence for a stack is "little"; the one constant (validate.report imports it

@@ -16,8 +16,8 @@ from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.estimate import (ErrorBand, Estimate, band_evidence, estimate, moe_stack_band, pooled_bias,
-                                     stack_band)
+from suanli.estimate.estimate import (LORA_TASKS, ErrorBand, Estimate, band_evidence, estimate, lora_stack_band,
+                                      moe_stack_band, pooled_bias, stack_band)
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
 from suanli.estimate.workload import Workload, make_workload
@@ -1193,8 +1193,9 @@ def _thin_evidence(cat: Catalog, bands: dict[str, ErrorBand] | None, m: ModelArc
                    src_stack: Any, monthly_spend: float, bill: Callable[[float], float]
                    ) -> tuple[Message | None, dict[str, Any] | None]:
     """`migrate cost`'s verdict basis on the new side: plan's rule (`plan.quality.unvalidated_label`: fewer than
-    LITTLE_EVIDENCE_CASES out-of-sample cases of the task's speed groups on the stack for the model's family) makes
-    it 'unproven'; then the saving at the error those cases measured — the stack's own median signed error, not
+    LITTLE_EVIDENCE_CASES out-of-sample cases of the task's speed groups on the stack for the model's family, and for
+    LoRA/QLoRA of that task, `estimate.lora_stack_band`) makes it 'unproven'; then the saving at the error those
+    cases measured (a LoRA job: its LoRA cases) — the stack's own median signed error, not
     shrunk toward other stacks' (`pooled_bias`), the old side at its known (pooled) error as `saving_if_known_error`
     takes it — naming the cases (`validate.bands.out_of_sample_case_ids`, where their number is the band's). Returns
     (why unproven, the measured-error saving); (None, None) with enough cases or without stored bands."""
@@ -1204,17 +1205,23 @@ def _thin_evidence(cat: Catalog, bands: dict[str, ErrorBand] | None, m: ModelArc
     b = dict(bands or {})
     moe = m.kind == "llm" and m.moe is not None
     name = both(stack.name, stack.name_zh or stack.name)
-    label = unvalidated_label(b, stack, moe, _SPEED_GROUPS["inference" if task == "inference" else "training"], name)
+    lora = task in LORA_TASKS  # a LoRA job: the stack's LoRA cases, not its full and pre-training ones
+    label = unvalidated_label(b, stack, moe, _SPEED_GROUPS["inference" if task == "inference" else "training"], name,
+                              lora=lora)
     if label is None:
         return None, None
     group = "decode-speed" if task == "inference" else "training-throughput"
-    sb = moe_stack_band(b, stack.id, group) if moe else stack_band(b, stack.id, group)
+    lora_band = lora_stack_band(b, stack.id, group) if lora else None
+    lora = lora_band is not None
+    sb = lora_band if lora_band is not None else moe_stack_band(b, stack.id, group) if moe else stack_band(
+        b, stack.id, group)
     if sb is None or not sb.cases or sb.median_signed_pct is None:
-        line = Message("mig.measured.none", group=Message(f"band.{group}"), stack=name)
+        line = Message("mig.measured.none_lora" if lora else "mig.measured.none", group=Message(f"band.{group}"),
+                       stack=name)
         return Message("mig.unproven", label=label, measured=line), None
     from suanli.validate.bands import out_of_sample_case_ids
 
-    ids = out_of_sample_case_ids(cat, stack.id, group, moe)
+    ids = out_of_sample_case_ids(cat, stack.id, group, moe and not lora, lora=lora)
     ids = ids if len(ids) == sb.cases else ()
     cases: Message = (Message("mig.measured.case", case=ids[0]) if len(ids) == 1
                       else Message("mig.measured.cases", n=sb.cases, ids=", ".join(ids)) if ids

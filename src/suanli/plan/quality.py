@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from suanli.catalog.schema import Offer, SoftwareStack, Sourced
-from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, moe_stack_band, stack_band
+from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, lora_stack_band, moe_stack_band, stack_band
 from suanli.estimate.precision import compute_dtype
 from suanli.i18n import Message, both
 from suanli.units import UNIT_HOURS
@@ -86,16 +86,19 @@ def _billed_per(o: Offer) -> Message:
 
 
 def unvalidated_label(bands: dict[str, ErrorBand], stack: SoftwareStack, moe: bool, groups: tuple[str, ...],
-                      stack_name: Any) -> Message | None:
+                      stack_name: Any, lora: bool = False) -> Message | None:
     """'unvalidated on <stack>' where a speed group has fewer than LITTLE_EVIDENCE_CASES out-of-sample cases on the
-    stack for the model's family (an MoE model: the stack's MoE cases): the row's rank rests on other stacks' (or
-    dense models') evidence, not a validated pass. None with enough cases, or without per-stack bands."""
+    stack for the model's family (an MoE model: the stack's MoE cases) or, for a LoRA/QLoRA job (`lora`), for that
+    task (the stack's LoRA cases, `estimate.lora_stack_band`, where the bands count them): the row's rank rests on
+    other stacks' (or dense models', or full and pre-training) evidence, not a validated pass. None with enough cases,
+    or without per-stack bands."""
     for g in groups:
-        sb = moe_stack_band(bands, stack.id, g) if moe else stack_band(bands, stack.id, g)
-        if sb is None:
-            continue
-        if sb.cases < LITTLE_EVIDENCE_CASES:
-            family = Message("plan.family.moe" if moe else "plan.family.any")
-            return Message("plan.reason.unvalidated", stack=stack_name, group=Message(f"band.{g}"), cases=sb.cases,
-                           family=family, need=LITTLE_EVIDENCE_CASES)
+        checks = [(moe_stack_band(bands, stack.id, g) if moe else stack_band(bands, stack.id, g),
+                   "plan.family.moe" if moe else "plan.family.any")]
+        if lora:
+            checks.append((lora_stack_band(bands, stack.id, g), "plan.family.lora"))
+        for sb, family in checks:
+            if sb is not None and sb.cases < LITTLE_EVIDENCE_CASES:
+                return Message("plan.reason.unvalidated", stack=stack_name, group=Message(f"band.{g}"),
+                               cases=sb.cases, family=Message(family), need=LITTLE_EVIDENCE_CASES)
     return None

@@ -44,8 +44,9 @@ from suanli.estimate.capability import (
     supports_fp8,
     supports_fp8_training,
 )
-from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, ErrorBand, evidence_message, job_hours,
-                                      moe_evidence_message, moe_stack_band, stack_band)
+from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBand, evidence_message, job_hours,
+                                      lora_evidence_message, lora_stack_band, moe_evidence_message, moe_stack_band,
+                                      stack_band)
 from suanli.catalog.offers import RENTABLE_KINDS, kinds_message, kinds_priced, rent_message
 from suanli.plan.quality import (next_precision_up, offers_range, quantization_warnings, scheme_name,
                                  unvalidated_label)
@@ -76,7 +77,7 @@ from suanli.estimate.memory import (
 )
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.scaling import rented_inter_node_bytes_per_s
-from suanli.plan.train_evidence import plan_training_notes
+from suanli.plan.train_evidence import framework_mfu_assumptions, plan_training_notes
 from suanli.plan.caveats import Rerun, card_warning, variant_warning
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
@@ -2113,6 +2114,8 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
                       if p.offload_optimizer and (rate := assumed_cpu_adam_s(cat, p.framework)) is not None})
     if offload:  # a plan that offloads the optimizer is timed with the assumed CPU-Adam rate (frameworks.yaml)
         out.append(Message("plan.assume.cpu_adam", s=offload[0]))
+    if training:  # an assumed MFU where the catalog scopes the device's measured one to other frameworks
+        out += framework_mfu_assumptions(cat, plans, req)
     for p in plans:  # a multi-node plan scaled on the catalog's link row: its offer publishes no bandwidth
         if p.scaling_basis is not None and p.inter_node_link is not None:  # (within a node: the plan's own warning)
             name = Message.from_json(p.device_name_i18n) if p.device_name_i18n else p.device_name
@@ -3505,6 +3508,11 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
             moe = moe_evidence_message(moe_stack_band(bands, d.stack.id, g), g, _stack_name(d.stack)) if m.moe else None
             if moe is not None:
                 warnings.append(moe)
+            # a LoRA/QLoRA job on a stack with fewer than 5 out-of-sample LoRA cases: unvalidated for LoRA there
+            lb = lora_stack_band(bands, d.stack.id, g) if req.task in LORA_TASKS else None
+            lora = lora_evidence_message(lb, g, _stack_name(d.stack)) if lb is not None else None
+            if lb is not None and lb.cases < LITTLE_EVIDENCE_CASES and lora is not None:
+                warnings.append(lora)
         # a serving row whose stack has fewer than 5 out-of-sample cases for the model's family: unvalidated there
         label = unvalidated_label(bands, d.stack, bool(m.moe), _SPEED_GROUPS["inference"], _stack_name(d.stack)) if (
             req.task == "inference") else None

@@ -27,8 +27,8 @@ from suanli.estimate.workload import Workload
 from suanli.i18n import Message, duration
 from suanli.units import HOURS_PER_WEEK
 
-__all__ = ["SCALING_ASSUMED", "comm_figures", "inter_node_basis", "intra_node_basis", "plan_training_notes",
-           "published_mfu", "training_bias"]
+__all__ = ["SCALING_ASSUMED", "comm_figures", "framework_mfu_assumptions", "inter_node_basis", "intra_node_basis",
+           "plan_training_notes", "published_mfu", "training_bias"]
 
 SCALING_ASSUMED = "assumed (bandwidth unpublished)"
 _GROUP = "training-throughput"
@@ -85,6 +85,45 @@ def published_mfu(cat: Catalog, acc: Accelerator) -> EfficiencyFactor | None:
     named = [f for f in rows if acc.id in f.device_ids]
     family = [f for f in rows if not f.device_ids and f.family == acc.family]
     return next(iter(named or family), None)
+
+
+def framework_mfu_assumptions(cat: Catalog, plans: Any, req: Any) -> list[Message]:
+    """One assumption line per (device, framework) of the training plans whose compute efficiency is assumed
+    (`efficiency.basis` "assumed": mfu-default) while the catalog scopes a measured row for that device to other
+    frameworks (efficiency.yaml `framework`: mfu-910b to MindSpeed-LLM and MindFormers, mfu-rtx-4090 to torchtune):
+    the framework decided the factor, and neither figure is measured under the plan's framework (buyer review
+    2026-12-03: LLaMA-Factory LoRA on the 910B took MindFormers' 0.54 unsaid)."""
+    from suanli.estimate.efficiency import efficiency
+    from suanli.plan.search import plan_workload
+
+    out: list[Message] = []
+    seen: set[tuple[str, str]] = set()
+    for p in plans:
+        if p.framework is None or (p.device, p.framework) in seen:
+            continue
+        seen.add((p.device, p.framework))
+        acc = next((a for a in cat.accelerators if a.id == p.device), None)
+        if acc is None:
+            continue
+        w = plan_workload(p, req)
+        used = efficiency(cat, acc, "train_mfu", w.precision, w.engine, framework=w.framework)
+        if used.basis != "assumed":
+            continue
+        # a row naming other frameworks that the device would take under them (the most specific there)
+        f = next((f for f in cat.efficiency if f.metric == "train_mfu" and f.framework_ids
+                  and w.framework not in f.framework_ids and efficiency(
+                      cat, acc, "train_mfu", w.precision, w.engine, framework=f.framework_ids[0]).factor_id == f.id),
+                 None)
+        if f is None:
+            continue
+        names = [next((x.name for x in cat.frameworks if x.id == i), i) for i in f.framework_ids]
+        fw_name = next((x.name for x in cat.frameworks if x.id == w.framework), w.framework)
+        device = Message.from_json(p.device_name_i18n) if p.device_name_i18n else p.device_name
+        out.append(Message("plan.assume.train_mfu_framework", device=device, framework=fw_name, value=used.value,
+                           factor=used.factor_id, scoped=f.id, scoped_value=f.value, frameworks=", ".join(names),
+                           unstated=Message("plan.assume.train_mfu_unstated") if f.framework_unstated else "",
+                           field="framework"))
+    return out
 
 
 def training_bias(bands: dict[str, ErrorBand], stack_id: str, moe: bool) -> tuple[PooledBias | None, bool]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from suanli.catalog.load import cached_yaml
 from suanli.catalog.schema import Catalog
-from suanli.estimate.estimate import ErrorBand
+from suanli.estimate.estimate import LORA_TASKS, ErrorBand
 
 __all__ = ["BANDS_PATH", "out_of_sample_case_ids", "packaged_error_bands", "write_error_bands"]
 
@@ -26,7 +26,7 @@ def write_error_bands(bands: dict[str, ErrorBand], command: str, path: Path = BA
     doc = {
         "generated_by": command,
         # per-stack fields only where set: the group bands keep their four keys
-        "groups": {g: b.model_dump(exclude={"group", "on_stack", "on_stack_moe", *(k for k in ("stack", "median_signed_pct")
+        "groups": {g: b.model_dump(exclude={"group", "on_stack", "on_stack_moe", "on_stack_lora", *(k for k in ("stack", "median_signed_pct")
                                                                      if getattr(b, k) is None)})
                    for g, b in sorted(bands.items())},
     }
@@ -39,9 +39,10 @@ def write_error_bands(bands: dict[str, ErrorBand], command: str, path: Path = BA
 
 
 def out_of_sample_case_ids(cat: Catalog, stack: str, group: str, moe: bool = False,
-                           directory: Path = BANDS_PATH.parent) -> tuple[str, ...]:
+                           directory: Path = BANDS_PATH.parent, lora: bool = False) -> tuple[str, ...]:
     """The ids of the out-of-sample (`holdout: true`) cases of `group` on `stack` in the packaged case files (an MoE
-    model: only those of MoE presets), read without running them: what a `stack:<stack>:<group>` band counts, where
+    model: only those of MoE presets; `lora`: only LoRA/QLoRA cases, `estimate.LORA_TASKS`), read without running
+    them: what a `stack:<stack>:<group>` band (`:moe`, `:lora`) counts, where
     every such case ran (`migrate cost` names them beside the band's figure; it checks their number against the
     band's). Cases on a CPU, or naming a device the catalog lacks, are left out."""
     from suanli.catalog import lookup
@@ -53,6 +54,8 @@ def out_of_sample_case_ids(cat: Catalog, stack: str, group: str, moe: bool = Fal
             continue
         for c in (cached_yaml(path) or {}).get("cases") or []:
             if not c.get("holdout") or c.get("group") != group or c.get("device", "cpu") == "cpu":
+                continue
+            if lora and c.get("task") not in LORA_TASKS:
                 continue
             try:
                 if lookup.accelerator(cat, c["device"]).stack != stack:

@@ -32,7 +32,7 @@ from suanli.catalog.hf_config import from_hf_config
 from suanli.catalog.schema import Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import InputError, SuanliError
 from suanli.estimate.efficiency import efficiency
-from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, estimate, job_hours
+from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBand, estimate, job_hours
 from suanli.estimate.memory import estimate_memory, measured_quantity_bytes, stack_fragmentation
 from suanli.estimate.workload import Engine, Workload, make_workload
 from suanli.i18n import Message, render
@@ -42,7 +42,8 @@ from suanli.plan.search import Layout, fastest_layout, plan_workload
 __all__ = [
     "CaseResult", "ClaimCheck", "DEVELOPMENT_SET", "FIT_SET", "MIN_OUT_OF_SAMPLE", "P90_TARGET_PCT", "TARGETS_PCT",
     "LAYOUT_VALUES", "VALIDATION_DIR", "GroupSummary", "layout_label", "planner_layout", "group_summaries", "load_cases", "quoted_bands", "run_validation",
-    "moe_stack_bands", "seed_scaling_claims", "speed_error", "stack_bands", "summarize",
+    "LORA_GROUPS", "LORA_TASKS", "lora_stack_bands", "moe_stack_bands", "seed_scaling_claims", "speed_error",
+    "stack_bands", "summarize",
 ]
 
 VALIDATION_DIR = Path(__file__).resolve().parent.parent / "data" / "validation"
@@ -110,6 +111,7 @@ class CaseResult(BaseModel):
     note: str | None = None
     stack: str | None = Field(None, description="the software stack of the case's device (catalog), None on a CPU")
     moe: bool = Field(False, description="the case's model is a mixture of experts (ModelArch.moe)")
+    lora: bool = Field(False, description="the case trains adapters on a frozen base (task lora or qlora, LORA_TASKS)")
 
     @property
     def sample_label(self) -> str:
@@ -319,6 +321,7 @@ def run_validation(cat: Catalog, directory: Path = VALIDATION_DIR) -> tuple[list
                 note=case.get("note"),
                 stack=_case_stack(cat, case),
                 moe=_case_moe(cat, case, directory),
+                lora=case.get("task") in LORA_TASKS,
             )
         )
     return results, skipped
@@ -362,6 +365,18 @@ def moe_stack_bands(results: list[CaseResult]) -> dict[str, ErrorBand]:
     return _per_stack(results, ":moe", lambda r: bool(r.moe))
 
 
+# the groups whose per-stack bands count the LoRA/QLoRA cases apart (`lora_stack_bands`, estimate.LORA_TASKS)
+LORA_GROUPS = ("training-throughput",)
+
+
+def lora_stack_bands(results: list[CaseResult]) -> dict[str, ErrorBand]:
+    """`stack:<stack>:<group>:lora`: the out-of-sample LoRA and QLoRA cases among each per-stack band's cases of the
+    LORA_GROUPS (see `stack_bands`), written beside every such band, with 0 cases where none is LoRA: a LoRA plan,
+    estimate or migration says how many of its stack's cases are LoRA, or that none is (unvalidated for LoRA)."""
+    return {k: b for k, b in _per_stack(results, ":lora", lambda r: bool(r.lora)).items()
+            if any(k.endswith(f":{g}:lora") for g in LORA_GROUPS)}
+
+
 def _per_stack(results: list[CaseResult], suffix: str, keep: Callable[[CaseResult], bool]) -> dict[str, ErrorBand]:
     """One band per (stack, group) with out-of-sample cases, over the cases `keep` selects (0 cases where it selects
     none), keyed `stack:<stack>:<group><suffix>`, with the median signed speed error."""
@@ -390,8 +405,8 @@ def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
     """Error bands per group for the default method: `all:<group>` over every case, `in-sample:<group>`,
     `holdout:<group>` over the cases no efficiency factor was fitted to (out of sample), `seed:<group>` for
     the seed method; `<group>` itself, the band estimates quote (see `quoted_bands`); and `stack:<stack>:<group>`,
-    the out-of-sample evidence per stack (see `stack_bands`), and `stack:<stack>:<group>:moe`, its MoE cases
-    (see `moe_stack_bands`)."""
+    the out-of-sample evidence per stack (see `stack_bands`), `stack:<stack>:<group>:moe`, its MoE cases
+    (see `moe_stack_bands`), and `stack:<stack>:<group>:lora`, its LoRA/QLoRA cases (see `lora_stack_bands`)."""
     bands: dict[str, ErrorBand] = {}
     for g in GROUPS:
         rs = [r for r in results if r.group == g]
@@ -408,6 +423,7 @@ def summarize(results: list[CaseResult]) -> dict[str, ErrorBand]:
     bands.update(quoted_bands(bands))
     bands.update(stack_bands(results))
     bands.update(moe_stack_bands(results))
+    bands.update(lora_stack_bands(results))
     return bands
 
 
