@@ -234,6 +234,11 @@ class Accelerator(_Strict):
     interconnect_name: str | None = None
     interconnect_name_zh: str | None = Field(None, description="interconnect_name in Chinese (zh output)")
     max_cards_per_node: int = 8
+    dies_per_card: IntField | None = Field(
+        None, description="compute dies in one rented card that every framework sees as separate devices (ranks), "
+        "each with its own share of the memory, bandwidth and compute (the Ascend 910C: npu-smi lists 2 chips, HAMi "
+        "schedules 2 NPUs); the estimator and planner count ranks (`catalog.ranks`), offers rent cards. None: 1"
+    )
     variant_of: str | None = None
     china_market: StrField | None = None
     china_market_zh: str | None = Field(None, description="the china_market text in Chinese (zh output)")

@@ -91,8 +91,12 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
                    else f"[yellow]{tr('est.fits_tight')}[/yellow]" if tight is not None
                    else f"[green]{tr('est.fits')}[/green]"),
             False: f"[red]{tr('est.no_fit')}[/red]", None: "?"}[m["fits"]]
+    # a card of several dies (the 910C): the cards rented and the ranks ('8× Huawei Ascend 910C (16 dies)'), memory per die
+    cards, device, per = c["device"].get("cards", w.gpus), display_name(e.device), tr("col.per_gpu")
+    if e.dies_per_card > 1:
+        device, per = tr("plan.device_dies", device=device, ranks=w.gpus), tr("col.per_die")
     console.print(tr("cli.est.header", model=f"[bold]{checkpoint(e, asked)}[/bold]", task=w.task,
-                     precision=w.precision, gpus=w.gpus, device=display_name(e.device), method=_label("est.method", w.method)), highlight=False)
+                     precision=w.precision, gpus=cards, device=device, method=_label("est.method", w.method)), highlight=False)
     console.print(tr("cli.est.params", total=c["model"]["params"] / 1e9, active=c["model"]["active_params"] / 1e9),
                   highlight=False)
     rows = [{"item": _label("memory", k), "per GPU": _fmt_b(v)} for k, v in m["breakdown_bytes"].items()]
@@ -105,8 +109,8 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
         if m["needed_bytes"] is not None and abs(m["needed_bytes"] - m["per_gpu_bytes"]) > 1:
             rows.append({"item": tr("est.needed"), "per GPU": _fmt_b(m["needed_bytes"])})
         rows.append({"item": tr("est.usable"), "per GPU": _fmt_b(m["usable_bytes"])})
-    emit_rows(rows, ["item", "per GPU"], title=tr("cli.est.memory_title", fits=fits),
-              headers={"item": tr("col.item"), "per GPU": tr("col.per_gpu")})
+    emit_rows(rows, ["item", "per GPU"], title=tr("cli.est.memory_title", fits=fits, per=per),
+              headers={"item": tr("col.item"), "per GPU": per})
     if tight is not None:  # the plan's warning, word for word
         console.print(f"[yellow]! {say(tight)}[/yellow]", highlight=False)
     if short is not None:  # the plan's sentence for it
@@ -212,7 +216,7 @@ def register(app: typer.Typer) -> None:
         model: Annotated[str, typer.Option(help="preset (HF id or alias) or path to a config.json")],
         gpu: Annotated[str, typer.Option(help="accelerator id or alias")],
         task: Annotated[str, typer.Option(help="inference, lora, qlora, full, pretrain")] = "inference",
-        gpus: Annotated[int, typer.Option(help="number of cards")] = 1,
+        gpus: Annotated[int, typer.Option(help="number of cards (a card of several dies, the Ascend 910C, runs one rank a die: tp × pp × cp × dp counts ranks)")] = 1,
         precision: Annotated[str | None, typer.Option(help="fp32, bf16, fp16, fp8, int8, int4, nf4 (default: bf16; serving an FP8 checkpoint such as DeepSeek-V3/R1: fp8 where the device runs FP8)")] = None,
         batch: Annotated[int, typer.Option(help="training: micro-batch per device; inference: concurrent sequences per replica (cards beyond tp × pp are replicas)")] = 1,
         seq: Annotated[int, typer.Option(help="training sequence length")] = 2048,
@@ -257,6 +261,8 @@ def register(app: typer.Typer) -> None:
         cat = packaged_catalog()
         m = load_model_arg(cat, model)
         acc = lookup.accelerator(cat, gpu)
+        from suanli.catalog.ranks import ranks_of  # --gpus counts cards; the workload ranks (a 910C: 2 a card)
+
         engine_note = None
         if engine is None:
             from suanli.views.estimates import default_engine, engine_default_note  # as POST /api/estimate
@@ -268,7 +274,7 @@ def register(app: typer.Typer) -> None:
 
             precision = default_precision(m, acc, next((x for x in cat.stacks if x.id == acc.stack), None), task)
         w = _named_as_flags(lambda: make_workload(
-            task=task, gpus=gpus, precision=precision, batch=batch, seq=seq, input=input, output=output,
+            task=task, gpus=ranks_of(acc, gpus), precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, framework=framework, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             lora_targets=lora_targets,
             tokens=tokens, engine=engine, engine_version=engine_version, quant_method=quant_method, kv_dtype=kv_dtype, grad_accum=grad_accum, inter_node_gbit_per_s=inter_node_gbit,

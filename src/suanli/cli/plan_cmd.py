@@ -159,10 +159,14 @@ def render_plan(r: PlanResult) -> None:
     rows = []
     for p in r.plans:
         row: dict[str, Any] = {
-            "#": p.rank, "device": p.device, "gpus": p.gpus, "fw": p.engine if serving else p.framework,
+            # a card of several dies (the 910C): the cards rented and the ranks the layout counts, memory per die
+            "#": p.rank, "device": p.device,
+            "gpus": p.gpus if p.cards is None else t("plan.cards_dies", lg, cards=p.cards, ranks=p.gpus),
+            "fw": p.engine if serving else p.framework,
             "layout": _layout(p),
             # needed / usable GiB per card (the fits rule: capacity less fragmentation, or the engine's pool)
-            "GiB": f"{p.memory_needed_bytes / 2**30:,.0f}/{p.memory_usable_bytes / 2**30:,.0f}",
+            "GiB": f"{p.memory_needed_bytes / 2**30:,.0f}/{p.memory_usable_bytes / 2**30:,.0f}"
+                   + ("" if p.cards is None else " " + t("col.per_die", lg)),
         }
         if serving:
             row["TPOT ms"] = "—" if p.tpot_s is None else p.tpot_s * 1000  # none: one output token, no gap

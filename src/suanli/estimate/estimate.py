@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
+from suanli.catalog.ranks import dies_per_card, rank_view, whole_cards
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import EstimateError, InputError, unknown_name
 from suanli.estimate.capability import (
@@ -85,6 +86,7 @@ class ErrorBand(BaseModel):
     on_stack_lora: ErrorBand | None = None
 
 
+
 class FrameworkChoice(BaseModel):
     """The training framework an estimate ran its layout under and how it was chosen (`assumed_framework`)."""
 
@@ -104,7 +106,8 @@ class Estimate(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     model: ModelArch
-    device: Accelerator
+    device: Accelerator  # one rank of the card (`catalog.ranks.rank_view`: a 910C's die)
+    dies_per_card: int = 1  # ranks a rented card gives (`catalog.ranks.dies_per_card`); workload.gpus counts ranks
     workload: Workload
     memory: MemoryEstimate
     max_batch: int | None
@@ -128,7 +131,10 @@ class Estimate(BaseModel):
         w = self.workload
         out: dict[str, Any] = {
             "model": {"id": self.model.id, "params": p.total, "active_params": p.active},
-            "device": {"id": self.device.id, "name": self.device.name, "gpus": w.gpus},
+            # gpus: the ranks (devices a framework sees); a card of several dies (the 910C: 2) adds the cards rented
+            "device": {"id": self.device.id, "name": self.device.name, "gpus": w.gpus,
+                       **({"ranks": w.gpus, "cards": whole_cards(w.gpus, self.dies_per_card),
+                           "dies_per_card": self.dies_per_card} if self.dies_per_card > 1 else {})},
             "workload": w.model_dump(mode="json"),
             "method": w.method,
             "memory": {
@@ -260,7 +266,10 @@ def estimate(
 ) -> Estimate:
     """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given. Training without
     `w.framework` runs under no framework's rule unless `assume_framework` (`suanli estimate`, POST /api/estimate):
-    then under the one the planner picks for the layout (`assumed_framework`), named in a note and `framework`."""
+    then under the one the planner picks for the layout (`assumed_framework`), named in a note and `framework`.
+    `w.gpus` counts ranks: a card of several dies (the 910C) is estimated per die (`catalog.ranks.rank_view`)."""
+    dies = dies_per_card(device)
+    device = rank_view(device)  # the one division of a card's figures into its dies' (catalog.ranks)
     if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
         raise InputError("pp", Message("err.pipeline_stages_for_a_layer_model", w_pp=w.pp, model_num_layers=model.num_layers))
     if model.kind == "llm" and model.num_layers and w.vpp > 1 and model.num_layers % (w.pp * w.vpp) != 0:
@@ -402,6 +411,7 @@ def estimate(
     return Estimate(
         model=model,
         device=device,
+        dies_per_card=dies,
         workload=w,
         memory=mem,
         max_batch=max_b,

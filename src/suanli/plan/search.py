@@ -34,6 +34,7 @@ from suanli.catalog.offers import (
     unpriced_reason,
     usable_offers,
 )
+from suanli.catalog.ranks import dies_per_card, offer_in_ranks, rank_view, whole_cards
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
 from suanli.errors import EstimateError, InputError, PlanError, SuanliError, echoed, unknown_name
 from suanli.estimate import arch
@@ -173,6 +174,10 @@ class Plan(BaseModel):
     offload_host_bytes_per_node: float | None = Field(None, description="training with offload_optimizer: host RAM "
                                                       "per node it needs (DeepSpeed's estimator); no offer states it")
     replicas: int | None = None
+    # a card of several dies (the Ascend 910C: 2): gpus, tp, pp, dp, ep and the memory count ranks (dies), `cards` the
+    # cards rented (`catalog.ranks`); absent (None) for a device of one die a card, where gpus are the cards
+    dies_per_card: int | None = None
+    cards: int | None = None
     ttft_s: float | None = None
     tpot_s: float | None = None
     inter_node_gbit_per_s: float | None = None
@@ -299,6 +304,13 @@ class _Device:
     # training: every framework searched on this device with the precisions searched under it (`_framework_candidates`;
     # `framework` first), each grid row naming its own (grid["fw"]); empty: `framework` alone at `precisions`
     frameworks: tuple[tuple[Framework, tuple[str, ...]], ...] = ()
+    # ranks (dies) a rented card gives (`catalog.ranks`): `acc` is one rank, `offers` count ranks; the plan says cards
+    dies: int = 1
+    card_offers: dict[str, Offer] = field(default_factory=dict)  # each offer as the catalog has it (in cards), by id
+
+    def card_offer(self, offer: Offer) -> Offer:
+        """`offer` (one of `offers`, counted in ranks) as the catalog has it, in cards: what a plan shows."""
+        return self.card_offers.get(offer.id, offer)
 
 
 def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tuple[Framework | None, Message | None]:
@@ -460,9 +472,11 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
         by_device.setdefault(o.device, []).append(o)
     inference = req.task == "inference"
     per_stack: dict[str, tuple[Any, ...]] = {}  # what depends on the device's stack only, once per stack
-    for acc in cat.accelerators:
-        if wanted and acc.id not in wanted:
+    for card in cat.accelerators:
+        if wanted and card.id not in wanted:
             continue
+        # the planner counts ranks: a card of several dies (the 910C) is searched die by die (catalog.ranks)
+        acc, dies = rank_view(card), dies_per_card(card)
         stack = stacks[acc.stack]
         if stack.id not in per_stack:
             per_stack[stack.id] = (
@@ -493,8 +507,10 @@ def _devices(cat: Catalog, m: ModelArch, req: PlanRequest, offers: tuple[Offer, 
             frameworks=_framework_candidates(cat, req, acc, stack, fw, precisions[0]) if not inference else (),
             capacity=(acc.specs.memory_gib.value if acc.specs.memory_gib else 0.0) * GiB,
             runtime=(stack.runtime_overhead_gib.value if stack.runtime_overhead_gib else 0.0) * GiB,
-            fragmentation=stack_fragmentation(stack), weeks=weeks, offers=by_device.get(acc.id, []),
-            excluded=reason, unpriced=not priced,
+            fragmentation=stack_fragmentation(stack), weeks=weeks,
+            offers=[offer_in_ranks(o, dies) for o in by_device.get(acc.id, [])],
+            excluded=reason, unpriced=not priced, dies=dies,
+            card_offers={o.id: o for o in by_device.get(acc.id, [])} if dies > 1 else {},
         ))
     return out
 
@@ -2405,7 +2421,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                offer: Offer, mig: float, one_off: float, total: float, req: PlanRequest, training: bool,
                cat: Catalog, today: dt.date) -> Plan:
     d = _row_device(cat, d, grid, i)  # the framework this row was searched under
-    gpus = int(grid["gpus"][i])
+    gpus = int(grid["gpus"][i])  # ranks: a 910C's dies (`catalog.ranks`)
+    cards, shown = whole_cards(gpus, d.dies), d.card_offer(offer)  # what is rented: cards, the offer in cards
+    # the device as the plan names it: '8× Huawei Ascend 910C (16 dies)', memory and tp per die; one die a card: as is
+    device = Message("plan.device_dies", device=_device_name(d.acc), ranks=gpus) if d.dies > 1 else _device_name(d.acc)
+    per_die = d.dies > 1  # the reason's wording per die: '2-die replicas', 'usable GiB per die'
     warnings: list[Message] = []
     scaling = float(grid["scaling"][i])
     if gpus > 1 and d.acc.interconnect in ("none", "pcie") and scaling < 0.95:
@@ -2421,12 +2441,12 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                                 months=req.migration_months))
     # idle cards by `job_cost`'s one rule (tco and compare say the same): whole instances (or a block) billed
     # beyond the plan's cards; the hours do not change them
-    idle = job_cost(offer, gpus, 0.0).idle_cards
-    block = offer.min_cards_per_order or 0
-    if block > gpus:
+    idle = job_cost(shown, cards, 0.0).idle_cards
+    block = shown.min_cards_per_order or 0
+    if block > cards:
         warnings.append(Message("plan.warn.whole_block", block=block, idle=idle))
     elif idle:
-        warnings.append(Message("plan.warn.idle_cards", cards=offer.cards, idle=idle))
+        warnings.append(Message("plan.warn.idle_cards", cards=shown.cards, idle=idle))
     export_note = china_export_controlled(d.acc)
     if export_note:  # whatever the offer's region: a Chinese listing of such a card is no licence
         warnings.append(Message("plan.warn.china_export", device=_device_name(d.acc), device_id=d.acc.id))
@@ -2451,14 +2471,14 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if not math.isnan(dl_gbit) and grid["dl_h"][i] > SLOW_DOWNLOAD_H and grid["billed"][i] > 0:
         warnings.append(Message("plan.warn.slow_download", gb=float(grid["dl_bytes"][i]) / 1e9,
                                 download=duration(float(grid["dl_h"][i])), mbit=dl_gbit * 1000, offer=offer.id))
-    billing = billing_note(offer, float(grid["hours"][i]))  # the one rule tco and compare note too
+    billing = billing_note(shown, float(grid["hours"][i]))  # the one rule tco and compare note too
     if billing is not None:
         warnings.append(billing)
     job_h = float(grid["hours"][i])
     if training and req.deadline_hours is None and job_h > LONG_JOB_HOURS:  # a plan nobody would run as it stands
         warnings.append(Message("plan.warn.long_job", hours=duration(job_h), years=job_h / HOURS_PER_YEAR,
-                                limit=LONG_JOB_HOURS / HOURS_PER_YEAR, cards=gpus, field="deadline_hours",
-                                need=math.ceil(gpus * job_h / LONG_JOB_HOURS), cards_field="gpus"))
+                                limit=LONG_JOB_HOURS / HOURS_PER_YEAR, cards=cards, field="deadline_hours",
+                                need=math.ceil(cards * job_h / LONG_JOB_HOURS), cards_field="gpus"))
     prec = _precision_of(grid, i, req)
     if not training:
         warnings.append(Message("plan.warn.decode_bound"))
@@ -2471,23 +2491,27 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     usable_gib = grid["usable"][i] / GiB
     fw = d.framework.name if d.framework else "?"
     if training:
-        reason = Message("plan.reason.train_fw", objective=req.objective, gpus=gpus, device=_device_name(d.acc), framework=fw,
+        reason = Message("plan.reason.train_fw_dies" if per_die else "plan.reason.train_fw",
+                         objective=req.objective, gpus=cards, device=device, framework=fw,
                          hours=duration(float(grid["hours"][i])), setup=duration(float(grid["setup_h"][i])),
                          cost=cost, billing=offer.billing_unit, mem_gib=mem_gib, usable_gib=usable_gib)
     elif not req.requests_per_s:  # a batch job (tokens to generate): what it processes and in how long, no latency
-        reason = Message("plan.reason.serve_tokens", objective=req.objective, replicas=int(grid["replicas"][i]),
-                         tp=int(grid["tp"][i]), engine=d.engine, device=_device_name(d.acc), tokens=req.tokens or 0.0,
+        reason = Message("plan.reason.serve_tokens_dies" if per_die else "plan.reason.serve_tokens",
+                         objective=req.objective, replicas=int(grid["replicas"][i]),
+                         tp=int(grid["tp"][i]), engine=d.engine, device=device, tokens=req.tokens or 0.0,
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          mem_gib=mem_gib, usable_gib=usable_gib)
     elif np.isnan(grid["tpot"][i]):  # one output token: no inter-token gap, no TPOT to quote (`steady_tpot_s`)
-        reason = Message("plan.reason.serve_replicas_no_tpot", objective=req.objective,
+        reason = Message("plan.reason.serve_replicas_no_tpot_dies" if per_die else "plan.reason.serve_replicas_no_tpot",
+                         objective=req.objective,
                          replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]), engine=d.engine,
-                         device=_device_name(d.acc), hours=duration(float(grid["hours"][i])), cost=cost,
+                         device=device, hours=duration(float(grid["hours"][i])), cost=cost,
                          billing=offer.billing_unit, ttft_ms=float(grid["ttft"][i]) * 1000, mem_gib=mem_gib,
                          usable_gib=usable_gib)
     else:
-        reason = Message("plan.reason.serve_replicas", objective=req.objective, replicas=int(grid["replicas"][i]),
-                         tp=int(grid["tp"][i]), engine=d.engine, device=_device_name(d.acc),
+        reason = Message("plan.reason.serve_replicas_dies" if per_die else "plan.reason.serve_replicas",
+                         objective=req.objective, replicas=int(grid["replicas"][i]),
+                         tp=int(grid["tp"][i]), engine=d.engine, device=device,
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          ttft_ms=float(grid["ttft"][i]) * 1000, tpot_ms=float(grid["tpot"][i]) * 1000,
                          mem_gib=mem_gib, usable_gib=usable_gib)
@@ -2498,7 +2522,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
             stack=_stack_name(d.stack), stack_id=d.stack.id, field="already_on"))
     # where to rent it: provider, price per card-unit, kind, date (the offer formatter rent-vs-buy uses too)
     full_reason: Message = Message("plan.reason.with", reason=reason,
-                                   extra=Message("plan.reason.rent", rent=rent_message(offer)))
+                                   extra=Message("plan.reason.rent", rent=rent_message(shown)))
     sub = req.subsidy if d.acc.domestic else 0.0  # the subsidy `_price` applied: gross → net (plan.cost, one rule)
     sub_msg = subsidy_note(gross_of(cost, sub), sub)
     if sub_msg is not None:
@@ -2519,8 +2543,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.offload_host_ram", gib=float(grid["host_b"][i]) / GiB))
     if opt != OPT_PLAIN:  # the memory-saving measure this plan needs, and why (no plain layout fits these cards)
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
-            "plan.reason.offload" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit", gpus=gpus,
-            device=_device_name(d.acc)))
+            "plan.reason.offload" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit", gpus=cards,
+            device=device))
     if not training and req.concurrent_users:  # the slots that hold the users, each with a request in flight
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             "plan.reason.slots", slots=int(grid["replicas"][i] * grid["b"][i]), replicas=int(grid["replicas"][i]),
@@ -2538,6 +2562,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         framework=d.framework.id if d.framework else "",
         engine=d.engine,
         gpus=gpus,
+        **({"dies_per_card": d.dies, "cards": cards} if d.dies > 1 else {}),
         tp=int(grid["tp"][i]),
         pp=int(grid["pp"][i]),
         vpp=int(grid["vpp"][i]) if training else 1,

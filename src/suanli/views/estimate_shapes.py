@@ -36,7 +36,12 @@ class EstimateModel(Shape):
 class EstimateDevice(Shape):
     id: str
     name: str
-    gpus: int
+    gpus: int = Field(description="the ranks: devices a framework sees (a card of several dies counts each die)")
+    ranks: int | None = Field(None, description="a card of several dies (the Ascend 910C): the ranks, = gpus; absent "
+                              "for a device of one die a card")
+    cards: int | None = Field(None, description="a card of several dies: the cards rented for the ranks")
+    dies_per_card: int | None = Field(None, description="a card of several dies: ranks a card gives (the 910C: 2; "
+                                      "`catalog.ranks`)")
 
 
 class EstimateMemory(Shape):

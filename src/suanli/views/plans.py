@@ -81,7 +81,9 @@ def plan_json(r: PlanResult) -> dict[str, Any]:
     return {
         "model": r.model_id,
         "request": r.request.model_dump(mode="json"),
-        "plans": [p.model_dump(mode="json") for p in r.plans],
+        # dies_per_card and cards only where a card has several dies (the 910C): other devices' JSON as it was
+        "plans": [{k: v for k, v in p.model_dump(mode="json").items()
+                   if v is not None or k not in ("dies_per_card", "cards")} for p in r.plans],
         "pareto": r.pareto,
         "why_not": r.why_not,
         "relax": r.relax,

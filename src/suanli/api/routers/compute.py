@@ -96,6 +96,7 @@ async def estimate_ep(request: Request, body: EstimateBody,
     memory_likely_short) in the request's language (`?lang=` or Accept-Language), their messages in `*_i18n`."""
     from suanli.views.estimates import (default_engine, engine_default_note, estimate_json,
                                        estimate_with_calibration, with_notes)
+    from suanli.catalog.ranks import ranks_of
 
     def run() -> dict[str, Any]:
         c = catalog(request)
@@ -111,6 +112,7 @@ async def estimate_ep(request: Request, body: EstimateBody,
 
             fields["precision"] = default_precision(m, acc, next((s for s in c.stacks if s.id == acc.stack), None),
                                                     body.task)
+        fields["gpus"] = ranks_of(acc, body.gpus)  # gpus counts cards, the workload ranks (a 910C: 2 a card)
         w = Workload.model_validate(fields)
         e = with_notes(estimate_with_calibration(c, m, acc, w), [note])
         return estimate_json(c, e, asked=body.model)  # `suanli estimate --json`'s view (model.id: the checkpoint)
