@@ -161,6 +161,9 @@ class CompareBody(JsonBody):
     concurrent_users: int | None = Field(None, ge=1, le=MAX_CONCURRENT_USERS, description="serving: users streaming "
                                          "at once, instead of requests_per_s, as in POST /api/plan (needs tpot_s; "
                                          "requests_per_s = users ÷ (ttft_s + output × tpot_s), Little's law)")
+    tokens_per_s_per_user: float | None = Field(None, gt=0, le=1e6, description="serving: streaming speed each user "
+                                                "sees, tokens/s, instead of tpot_s (tpot_s = 1 / this), as in POST "
+                                                "/api/plan")
     input: int | None = Field(None, ge=1, le=1_048_576, description="serving: prompt tokens per request (as plan; "
                               "default 512; a training compare refuses it)")
     output: int | None = Field(None, ge=1, le=1_048_576, description="serving: output tokens per request (as plan; "

@@ -232,11 +232,12 @@ def register(app: typer.Typer) -> None:
         from suanli.cli.output import col_headers, label, tr
 
         cols = ["provider", "device", "cards", "billing_unit", "price_cny", "kind", "region", "date"]
-        from suanli.cli.output import display_note, lang
+        from suanli.cli.output import Price, display_note, lang
 
         # a price older than --stale-months marked in its date cell, as plan warns of it (`offer_row`'s `stale`: the
         # one freshness rule; --json and --csv carry it as the field)
         shown = [{**r, "provider": display_note(o, "provider"), "billing_unit": tr(f"billing_unit.{r['billing_unit']}"),
+                  "price_cny": Price(r["price_cny"]),  # to the fen: ¥2.00, not "2"
                   "kind": tr(f"price_kind.{r['kind']}"),
                   "date": tr("cli.offers.date_stale", date=r["date"]) if r["stale"] else r["date"]}
                  for r, o in zip(rows, page)]

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["Format", "col_headers", "console", "display_name", "display_note", "echo", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
+__all__ = ["Format", "Price", "col_headers", "console", "display_name", "display_note", "echo", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
            "to_jsonable", "tr", "unquote", "wrap_cell"]
 
 # Code quoted with backticks in the catalog (`suanli bench run`, `--offer-kinds listing,index`: the quotes let a
@@ -154,9 +154,16 @@ def emit_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(round_money(to_jsonable(obj)), indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
+class Price(float):
+    """A price in a table cell, to the fen as plan's reason writes one (¥1,750.00 per card-month): 2.00, 43.50,
+    15,000.00 — never "2" under a ¥ header (buyer review 2026-12-03: `suanli offers` printed ¥2.00 as "2")."""
+
+
 def _cell(v: Any) -> str:
     if v is None:
         return ""
+    if isinstance(v, Price):
+        return f"{v:,.2f}"
     if isinstance(v, bool):
         from suanli.i18n import t
 

@@ -240,7 +240,7 @@ def render(msg: Message | str, lang: str = DEFAULT_LANG, surface: Surface = "cli
     except (KeyError, IndexError, ValueError, TypeError):
         out = template
     out = sign_first(out)  # `¥{saving:,.0f}` of a negative saving: -¥20,000
-    return _web_fields(out, code) if surface == "web" else out
+    return _web_fields(out, code) if surface == "web" else _api_fields(out, code) if surface == "api" else out
 
 
 # a template's range of two fields: {lo:g}–{hi:g} weeks, ¥{lo:,.0f}–¥{hi:,.0f} (the currency before each end)
@@ -398,6 +398,41 @@ def _web_fields(text: str, lang: Lang) -> str:
     fields = _flag_fields(lang)
     text = _FLAG_VALUE.sub(lambda m: _web_option(m, lang), text)
     return _FLAG.sub(lambda m: fields.get(m.group(0), m.group(0)), text)
+
+
+@cache
+def _flag_requests(lang: Lang) -> dict[str, str]:
+    """Each CLI flag (`flag.<name>`, "--offer-kinds") and the request field it sets (`offer_kinds`)."""
+    out: dict[str, str] = {}
+    for k, v in messages(lang).items():
+        if k.startswith("flag."):
+            for flag in v.split("/"):
+                if _FLAG.fullmatch(flag):
+                    out.setdefault(flag, k.removeprefix("flag."))
+    return out
+
+
+def _api_option(m: re.Match[str], lang: Lang) -> str:
+    flag, value = m.group(1), m.group(2)
+    name = _flag_requests(lang).get(flag)
+    if name is None:
+        return m.group(0)
+    values = value.split(",")  # offer_kinds is a JSON list, region one string
+    as_json = json.dumps(values) if flag == "--offer-kinds" else json.dumps(value)
+    return messages(lang)["api.note.set"].format(field=field_name(name, lang, "api"), value=as_json)
+
+
+def _api_fields(text: str, lang: Lang) -> str:
+    """In an API answer a flag written into a sentence or a catalog note ("pass --offer-kinds listing,index", data
+    text a message carries as a parameter) names the request's JSON field instead, its value as JSON ("set
+    `offer_kinds` to ["listing", "index"]"), as `_web_fields` names the page's form field; a flag that sets no request
+    field stays as it is."""
+    if "--" not in text:
+        return text
+    fields = _flag_requests(lang)
+    text = _FLAG_VALUE.sub(lambda m: _api_option(m, lang), text)
+    return _FLAG.sub(lambda m: field_name(fields[m.group(0)], lang, "api") if m.group(0) in fields else m.group(0),
+                     text)
 
 
 def localize(obj: Any, lang: str, surface: Surface = "api") -> Any:

@@ -2,21 +2,26 @@
 migrate cost): a generic '910B' without its variant (B1…B4, `catalog.offers.variants_of`) and an A100/A800 node
 that does not say SXM or PCIe or its memory size (`Offer.unstated`, `Offer.may_be`; buyer review 2026-12-02 #2).
 The answer is worked out on the part the offer is entered under; the caveat says which part that assumes and what
-the same layout gives on each other part the card may be — whether it fits and its speed.
+the same layout gives on each other part the card may be — whether it fits and its speed, judged by plan's own
+known-error rule (`plan.known_error`: a memory headroom or TPOT/TTFT margin within the stack's known error reads
+'tight' / 'likely misses' where plan would say so of that part planned alone; buyer review 2026-12-03 #8).
 
 One builder for every answer (`offer_caveats`): each caller hands it the layout its figures are for (`Rerun`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from suanli.catalog import lookup
 from suanli.catalog.offers import assumed_variant, variants_of
-from suanli.catalog.schema import Accelerator, Catalog, ModelArch, Offer
+from suanli.catalog.schema import Accelerator, Catalog, ModelArch, Offer, SoftwareStack
 from suanli.errors import EstimateError, InputError
-from suanli.estimate.estimate import estimate
+from suanli.estimate.estimate import ErrorBand, estimate
 from suanli.estimate.workload import Workload
 from suanli.i18n import Message, both
+from suanli.plan.known_error import (known_error, latency_margin_pct, likely_missed, memory_likely_short,
+                                     memory_within_error)
 from suanli.units import GiB
 
 __all__ = ["Rerun", "card_warning", "offer_caveats", "variant_outcome", "variant_warning"]
@@ -29,14 +34,16 @@ _CARD_UNSTATED = {"form_factor": "plan.card_unstated.form_factor", "memory_size"
 class Rerun:
     """The layout an answer's figures are for and what it is judged by, to re-estimate on another part: `workload`
     (`suanli estimate`'s, e.g. `plan.search.plan_workload`), the answer's own `tokens_per_s` (a training re-estimate
-    is said as a share of it), the serving targets stated (`tpot_s`, `ttft_s`; None: none) and whether the TPOT
-    judged is the steady-state one (`steady`: a rate or users keep the batch full) or the decode step."""
+    is said as a share of it), the serving targets stated (`tpot_s`, `ttft_s`; None: none), whether the TPOT
+    judged is the steady-state one (`steady`: a rate or users keep the batch full) or the decode step, and the
+    validated error `bands` the answer is judged by (plan's; None: fits and misses as estimated, no error rule)."""
 
     workload: Workload
     tokens_per_s: float | None = None
     tpot_s: float | None = None
     ttft_s: float | None = None
     steady: bool = False
+    bands: Mapping[str, ErrorBand] | None = None
 
 
 def _name(acc: Accelerator) -> str | dict[str, str]:
@@ -45,7 +52,8 @@ def _name(acc: Accelerator) -> str | dict[str, str]:
 
 
 def variant_outcome(cat: Catalog, m: ModelArch, v: Accelerator, run: Rerun) -> Message:
-    """The answer's layout (cards, tp, precision, batch) re-estimated on part `v`: fits or not, and its speed."""
+    """The answer's layout (cards, tp, precision, batch) re-estimated on part `v`: fits or not, and its speed, judged
+    as plan judges a plan on `v` (`_judged`)."""
     name = _name(v)
     mem, bw = v.specs.memory_gib, v.specs.memory_bandwidth_gb_per_s
     if mem is None or bw is None:
@@ -59,17 +67,44 @@ def variant_outcome(cat: Catalog, m: ModelArch, v: Accelerator, run: Rerun) -> M
     if not e.memory.fits:
         return Message("plan.variant.no_fit", figures, need=(e.memory.needed_bytes or 0.0) / GiB,
                        usable=(e.memory.usable_bytes or 0.0) / GiB)
+    stack = lookup.stack(cat, v.stack)
+    bands = dict(run.bands or {})
+    tight = (memory_within_error(bands, stack, run.workload.task, e.memory.needed_bytes, e.memory.usable_bytes)
+             if bands and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
+    # the fit as `suanli estimate` and compare word it: fits, fits (tight), likely short (the pooled bias beyond the
+    # headroom, `memory_likely_short`)
+    fit = (Message("est.likely_short", bias=tight.params["bias"], margin=tight.params["margin"])
+           if tight is not None and memory_likely_short(tight) is not None
+           else Message("est.fits_tight") if tight is not None else Message("est.fits"))
     if e.inference is not None:
         s = e.inference
         tpot_s = s.tpot_steady_s if run.steady else s.tpot_s  # the TPOT the answer's own row is judged on
-        misses = [x for x, est, target in (("TPOT", tpot_s, run.tpot_s), ("TTFT", s.ttft_joining_s, run.ttft_s))
-                  if target is not None and est > target]
-        return Message("plan.variant.serve", figures, ttft_ms=s.ttft_joining_s * 1000, tpot_ms=tpot_s * 1000,
-                       misses=[Message("plan.variant.misses", metric=x) for x in misses])
+        judged = [_judged(bands, stack, metric, est, target, group) for metric, est, target, group in (
+            ("TPOT", tpot_s, run.tpot_s, "decode-speed"), ("TTFT", s.ttft_joining_s, run.ttft_s, "prefill-speed"))]
+        verdicts = [j for j in judged if j is not None]
+        return Message("plan.variant.serve", figures, fit=fit, ttft_ms=s.ttft_joining_s * 1000,
+                       tpot_ms=tpot_s * 1000, misses=Message("plan.variant.verdicts", items=verdicts) if verdicts else "")
     if e.training is not None:
-        return Message("plan.variant.train", figures, tok_s=e.training.train_tokens_per_s,
+        return Message("plan.variant.train", figures, fit=fit, tok_s=e.training.train_tokens_per_s,
                        ratio=e.training.train_tokens_per_s / run.tokens_per_s if run.tokens_per_s else 1.0)
     return Message("plan.variant.unknown", variant=name, why=[Message("why.no_peak", precision="16-bit")])
+
+
+def _judged(bands: dict[str, ErrorBand], stack: SoftwareStack, metric: str, est_s: float, target_s: float | None,
+            group: str) -> Message | None:
+    """A serving target on a re-estimated part as plan judges it (`plan.search._margins`, `_margin_reason`): missed
+    outright, or likely missed where the stack's pooled bias exceeds the margin the target leaves (`known_error`,
+    `likely_missed`); None where it is met (or no target, or no bands)."""
+    if target_s is None:
+        return None
+    if est_s > target_s:
+        return Message("plan.variant.misses", metric=metric)
+    w = known_error(bands, stack, group, metric, Message("unit.ms", ms=est_s * 1000),
+                    Message("unit.ms", ms=target_s * 1000), latency_margin_pct(est_s, target_s)) if bands else None
+    if w is None or not likely_missed(w):
+        return None
+    return Message("plan.variant.likely_misses", metric=metric, group=Message(f"band.{group}"), bias=w.params["bias"],
+                   margin=w.params["margin"])
 
 
 def variant_warning(cat: Catalog, m: ModelArch, acc: Accelerator, offer_id: str, run: Rerun) -> Message | None:

@@ -28,7 +28,7 @@ from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cos
                               migration_one_off, migration_tco, period_billed_hours, rent_bill, work_rent,
                               yuan_per_effective_tflops)
 from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
-                                 make_request)
+                                 make_request, user_speed_tpot)
 from suanli.plan.caveats import Rerun, offer_caveats
 from suanli.plan.labels import serving_label
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
@@ -546,7 +546,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                     error_bands: dict[str, ErrorBand] | None = None, input_tokens: int | None = None,
                     output_tokens: int | None = None, concurrent_users: int | None = None,
                     asked: str | None = None, hours: float | None = None,
-                    days: float | None = None) -> list[dict[str, Any]]:
+                    days: float | None = None, tokens_per_s_per_user: float | None = None) -> list[dict[str, Any]]:
     """The same job on 2–4 devices: memory, speed, hours, cheapest cost and effective TFLOPS per CNY-per-hour,
     priced from the usable offers (`region`, `kinds`); each row names its offer, region and kinds.
 
@@ -560,7 +560,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     for its speed column on the device's stack (`evidence`, as a plan does). Without a `precision` each device runs
     the default (`estimate.precision.default_precision`: an FP8 checkpoint in FP8 where the device runs it).
     `concurrent_users` means what it means to plan (`plan.request`: needs `tpot_s`; the rate by Little's law, each
-    user holding a slot of the running batch), its rate then served as a stated one. Each row names the checkpoint
+    user holding a slot of the running batch), its rate then served as a stated one; so does `tokens_per_s_per_user`
+    (the TPOT target is 1 / it, `plan.request.user_speed_tpot`). Each row names the checkpoint
     the job downloads (`model_id`: `lookup.checkpoint_id` of the task and the name `asked`, as plan and estimate do).
     Serving hours and cost are plan's (`serving_period`): a rate or a stated period (`hours`, `days`) bills the period
     (default one calendar month, 730 h, its set-up not billed; a stated one holds the set-up at its start), else
@@ -578,6 +579,14 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
     if gpus < 1:
         raise InputError("gpus", Message("err.must_be_at_least"))
     pins = {"tp": tp, "pp": pp, "zero": zero, "recompute": recompute}
+    if tokens_per_s_per_user is not None:  # plan's meaning, the one rule: TPOT = 1 / the speed each user sees
+        if task != "inference":
+            raise InputError("tokens_per_s_per_user", Message("err.a_serving_target_training_compares_take",
+                                                              field="global_batch"))
+        try:
+            tpot_s = user_speed_tpot(tokens_per_s_per_user, tpot_s)
+        except ValueError as refused:  # both given and disagreeing: plan's refusal, named by the field
+            raise InputError("tokens_per_s_per_user", getattr(refused, "i18n", None) or str(refused)) from None
     if task == "inference":
         for name in ("pp", "zero", "recompute"):
             if pins[name] is not None:
@@ -710,7 +719,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         # what the row's offer leaves out of its card (a 910B without its variant, an A100 node without SXM or
         # PCIe): plan's caveats, the one builder, on the row's layout judged as the row is
         tok_s = c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s")
-        caveats = offer_caveats(cat, m, acc, used, Rerun(w, tok_s, tpot_s, ttft_s, steady_row))
+        caveats = offer_caveats(cat, m, acc, used, Rerun(w, tok_s, tpot_s, ttft_s, steady_row, error_bands))
         rows.append({
             "model_id": lookup.checkpoint_id(m, task, asked),  # what the job downloads (plan's model_id)
             "device": acc.id,
@@ -1448,7 +1457,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             # what the offer leaves out of its card (plan's caveats, the one builder), on this side's layout
             caveats = offer_caveats(cat, m, acc, offer, Rerun(
                 est.workload, tps, tg.tpot_s if serving else None, tg.ttft_s if serving else None,
-                serving and _steady_row(None, tg.requests_per_s, tg.tpot_s)))
+                serving and _steady_row(None, tg.requests_per_s, tg.tpot_s), error_bands))
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
                                "workload": layout, "evidence": render(evidence) if evidence is not None else None,
                                "evidence_i18n": evidence.to_json() if evidence is not None else None,

@@ -67,20 +67,26 @@ def offers_range(n: int, lo: float, cheapest: Offer, hi: float, dearest: Offer) 
     and the range from `lo` on `cheapest` (the plan's cost is that floor; its kind said) to `hi` on `dearest` (its
     price's top, `price_cny_max`). Where the two ends bill in different units each end says its unit, and a unit
     longer than an hour that whole units are billed: a 4.7 h job on a monthly offer pays its whole month, which is
-    no price for the same rental as the hourly end. None when no offer priced it."""
+    no price for the same rental as the hourly end; and an end on an offer with a minimum term (`min_units`) says the
+    term, which its bill counts as plan's cost does (`plan.cost.billed_cost`): SMM's H200 cluster quote bills a
+    five-year minimum, ¥55,440,000, beside ¥658,000 for the month (buyer review 2026-12-03). None when no offer
+    priced it."""
     if n <= 0:
         return None
     kind = Message(f"offer_kind.{cheapest.kind}")
     if n == 1:
         return Message("plan.reason.offers_one", offer=cheapest.id, kind=kind)
-    if cheapest.billing_unit == dearest.billing_unit:
+    if cheapest.billing_unit == dearest.billing_unit and cheapest.min_units == dearest.min_units == 1:
         return Message("plan.reason.offers_range", n=n, lo=lo, hi=hi, offer=cheapest.id, kind=kind)
     return Message("plan.reason.offers_range_units", n=n, lo=lo, offer=cheapest.id, kind=kind, per=_billed_per(cheapest),
                    hi=hi, offer_hi=dearest.id, per_hi=_billed_per(dearest))
 
 
 def _billed_per(o: Offer) -> Message:
-    """An offer's billing unit as the offers line says it: 'per hour'; a longer unit, that whole units are billed."""
+    """An offer's billing unit as the offers line says it: 'per hour'; a longer unit, that whole units are billed; a
+    minimum term, its length (billed whole)."""
+    if o.min_units > 1:
+        return Message("plan.reason.offers_per_min", billing_unit=o.billing_unit, units=o.min_units)
     whole = UNIT_HOURS[o.billing_unit] > 1.0
     return Message("plan.reason.offers_per_whole" if whole else "plan.reason.offers_per", billing_unit=o.billing_unit)
 

@@ -14,7 +14,7 @@ from suanli.units import HOURS_PER_MONTH
 if TYPE_CHECKING:
     from suanli.plan.search import PlanResult
 
-__all__ = ["PLAN_PRECISIONS", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "with_rate_note"]
+__all__ = ["PLAN_PRECISIONS", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "user_speed_tpot", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
@@ -43,6 +43,19 @@ def rate_from_users(users: float, output_tokens: int, tpot_s: float, ttft_s: flo
     answer has streamed: each request spends W = TTFT + output × TPOT in the system and L = users are in it.
     Little's law, L = λW (J. D. C. Little 1961, Operations Research 9(3):383-387, doi:10.1287/opre.9.3.383)."""
     return users / (ttft_s + output_tokens * tpot_s)
+
+
+def user_speed_tpot(tokens_per_s_per_user: float | None, tpot_s: float | None) -> float | None:
+    """The TPOT a serving request asks for: `tpot_s`, or 1 / `tokens_per_s_per_user` (the streaming speed each user
+    sees; README: `--tokens-per-s-per-user 30` is `--tpot 0.0333`). Both given must agree, else a refusal naming
+    `tokens_per_s_per_user` (`_Refused`, a ValueError carrying its message). Plan and compare read it so."""
+    if tokens_per_s_per_user is None:
+        return tpot_s
+    tpot = 1.0 / tokens_per_s_per_user
+    if tpot_s is not None and abs(tpot_s - tpot) > 1e-9 * tpot:
+        raise _Refused("tokens_per_s_per_user: give it or tpot_s (--tpot), not both (TPOT = 1 / tokens per "
+                       "second per user)", Message("error.tps_user_not_both", field="tpot_s"))
+    return tpot
 
 
 class PlanRequest(BaseModel):
@@ -169,12 +182,8 @@ class PlanRequest(BaseModel):
 
     @model_validator(mode="after")
     def _needs(self) -> PlanRequest:
-        if self.tokens_per_s_per_user is not None:
-            tpot = 1.0 / self.tokens_per_s_per_user
-            if self.tpot_s is not None and abs(self.tpot_s - tpot) > 1e-9 * tpot:
-                raise _Refused("tokens_per_s_per_user: give it or tpot_s (--tpot), not both (TPOT = 1 / tokens per "
-                               "second per user)", Message("error.tps_user_not_both", field="tpot_s"))
-            object.__setattr__(self, "tpot_s", tpot)  # frozen model: set once, while validating
+        if self.tokens_per_s_per_user is not None:  # frozen model: set once, while validating
+            object.__setattr__(self, "tpot_s", user_speed_tpot(self.tokens_per_s_per_user, self.tpot_s))
         if self.concurrent_users is not None:
             self._derive_rate()
         self._check_period()

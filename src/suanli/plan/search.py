@@ -77,7 +77,7 @@ from suanli.estimate.memory import (
     weights_bytes,
 )
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
-from suanli.estimate.scaling import rented_inter_node_bytes_per_s
+from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
 from suanli.plan.train_evidence import framework_mfu_assumptions, plan_training_notes
 from suanli.plan.caveats import Rerun, card_warning, variant_warning
 from suanli.estimate.setup import (
@@ -1754,7 +1754,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
     # what the row's answer adds for a buyer (plan.quality): the offers that priced it and their range, and a serving
     # row below the checkpoint's release precision: the best plan on the device one precision up
-    notes = _row_notes(m, req, devs, grid, k, order, picked, priced, keep, cost_k, total_k, fails, score)
+    notes = _row_notes(cat, m, req, devs, grid, k, order, picked, priced, keep, cost_k, total_k, fails, score)
     if not training and req.precision is not None and precision_up:  # a precision up the request did not search
         _precision_up_unsearched(cat, m, req, today, error_bands, plans, notes)
     plans = [_with_extras(p, notes.get(p.device, [])) for p in plans]
@@ -1806,7 +1806,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     )
 
 
-def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray], k: np.ndarray,
+def _row_notes(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
+               k: np.ndarray,
                order: np.ndarray, picked: np.ndarray, priced: dict[str, np.ndarray], keep: np.ndarray,
                cost_k: np.ndarray, total_k: np.ndarray, fails: np.ndarray,
                score: np.ndarray) -> dict[str, list[Message]]:
@@ -1825,7 +1826,7 @@ def _row_notes(m: ModelArch, req: PlanRequest, devs: list[_Device], grid: dict[s
         if int(lo_o[j]) >= 0 and int(hi_o[j]) >= 0 and (msg := offers_range(
                 int(n_off[j]), float(lo[j]), d.offers[int(lo_o[j])], float(hi[j]), d.offers[int(hi_o[j])])):
             msgs.append(msg)
-        if req.task == "inference" and (spans := _replica_spans_nodes(d, grid, int(k[j]))) is not None:
+        if req.task == "inference" and (spans := _replica_spans_nodes(cat, d, grid, int(k[j]))) is not None:
             msgs.append(spans)
         if req.task == "inference" and int(prec_k[j]) >= 0:
             on_dev = dev_k == dev_k[j]
@@ -1903,16 +1904,24 @@ def _precision_up_unsearched(cat: Catalog, m: ModelArch, req: PlanRequest, today
                 this=scheme_name(stack, p.precision)))
 
 
-def _replica_spans_nodes(d: _Device, grid: dict[str, np.ndarray], i: int) -> Message | None:
+def _replica_spans_nodes(cat: Catalog, d: _Device, grid: dict[str, np.ndarray], i: int) -> Message | None:
     """A serving row whose expert-parallel group is wider than a node (`_serve_group_placed`): how it sits — tp within
     each node, the experts across nodes over the offer's network — as the published two-node layout does; None for
-    a replica within one node."""
+    a replica within one node. The network: the offer's published rate per node, or, where it publishes none (an
+    index quote), that it is not published and the figure the speed took instead (`scaling.rented_inter_node_bytes_
+    per_s`: the device's inter-node link row, uncapped; buyer review 2026-12-03: it printed "? Gbit/s per node")."""
     tp, ep, per_node = int(grid["tp"][i]), int(grid["ep"][i]), d.acc.max_cards_per_node
     if tp * ep <= per_node:
         return None
-    net = grid["net"][i]
+    net = float(grid["net"][i])
+    if np.isnan(net):
+        link = link_for(cat, d.acc, "inter-node")
+        # no cap without a published rate: the link row's own figure (`rented_inter_node_bytes_per_s`)
+        rate = Message("plan.reason.net_unpublished", gb_s=float(link.bus_gb_per_s.value), link=link.id)
+    else:
+        rate = Message("plan.reason.net_published", gbit=net)
     return Message("plan.reason.replica_spans_nodes", cards=tp * ep, nodes=-(-tp * ep // per_node), tp=tp, ep=ep,
-                   per_node=per_node, gbit="?" if np.isnan(net) else f"{float(net):,.0f}")
+                   per_node=per_node, net=rate)
 
 
 def _with_extras(p: Plan, extras: list[Message]) -> Plan:
@@ -3475,10 +3484,10 @@ def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device)
     return out
 
 
-def _caveat_run(req: PlanRequest, p: Plan) -> Rerun:
+def _caveat_run(req: PlanRequest, p: Plan, bands: dict[str, ErrorBand]) -> Rerun:
     """The plan's layout as the offer caveats (`plan.caveats`) re-estimate it on another part: its workload, its
-    tokens/s, the serving targets and the TPOT its row is judged on (`_steady_serving`)."""
-    return Rerun(plan_workload(p, req), p.tokens_per_s, req.tpot_s, req.ttft_s, _steady_serving(req))
+    tokens/s, the serving targets, the TPOT its row is judged on (`_steady_serving`) and the bands plan judges by."""
+    return Rerun(plan_workload(p, req), p.tokens_per_s, req.tpot_s, req.ttft_s, _steady_serving(req), bands)
 
 
 def _margin_reason(w: Message, group: str) -> Message:
@@ -3492,8 +3501,10 @@ def _margin_reason(w: Message, group: str) -> Message:
     if not _likely_missed(w) and cases < LITTLE_EVIDENCE_CASES and "median" in w.params:
         # fewer than 5 cases on the stack: one band, the warning's (the |error| shrunk toward all stacks'), and the
         # row unvalidated there rather than 'rank kept' on a second, signed figure (buyer review F 2)
-        return Message("plan.reason.memory_within_band_unvalidated" if memory
-                       else "plan.reason.within_band_unvalidated", metric=w.params["metric"], group=g,
+        ids = (("plan.reason.memory_within_band_unvalidated_none", "plan.reason.within_band_unvalidated_none")
+               if cases == 0  # no case on the stack: all stacks' band (zh 没有案例, not 只有 0 个案例)
+               else ("plan.reason.memory_within_band_unvalidated", "plan.reason.within_band_unvalidated"))
+        return Message(ids[0] if memory else ids[1], metric=w.params["metric"], group=g,
                        band=w.params["median"], margin=w.params["margin"], stack=w.params["stack"], cases=cases)
     if not _likely_missed(w):
         own = _risk_pct(w, w.params.get("bias_own"))
@@ -3559,7 +3570,7 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
         warnings += tw
         extras += tx
     # what the offer's listing leaves out of its card (the one builder compare and migrate cost call too)
-    run = _caveat_run(req, p)
+    run = _caveat_run(req, p, bands)
     variant = variant_warning(cat, m, d.acc, p.offer, run)
     if variant is not None:
         warnings.append(variant)

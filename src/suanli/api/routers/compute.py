@@ -157,7 +157,8 @@ async def compare_ep(request: Request, body: CompareBody, lang: Annotated[Lang, 
                                    today=as_of(), error_bands=packaged_error_bands(), input_tokens=body.input,
                                    output_tokens=body.output, concurrent_users=body.concurrent_users,
                                    asked=body.model,  # model_id: the checkpoint the job downloads
-                                   hours=body.hours, days=body.days)  # serving: plan's period
+                                   hours=body.hours, days=body.days,  # serving: plan's period
+                                   tokens_per_s_per_user=body.tokens_per_s_per_user)  # plan's meaning: 1 / TPOT
         except InputError as e:  # the core says `gpu`; the request said devices
             if e.field == "gpu":  # a flag's name (requests-per-s) is the field's by the handler (errors.json_named)
                 raise as_field(e, "devices") from None
