@@ -20,6 +20,7 @@ from suanli.estimate.estimate import (LORA_TASKS, ErrorBand, Estimate, band_evid
                                       moe_stack_band, pooled_bias, stack_band)
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.capability import default_engine
+from suanli.catalog.ranks import cards_of, dies_per_card, ranks_of, whole_cards
 from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, device_name_message, duration, messages, render
 from suanli.estimate.memory import preallocate_fraction, weights_bytes
@@ -228,8 +229,10 @@ _SEARCH_TOKENS = 1e9  # the planner needs a token count to rank; layouts rank by
 DEFAULT_GLOBAL_BATCH = 64  # sequences per step of a training compare row (`compare --global-batch`'s default), migrate's too
 
 
-def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned: dict[str, Any]) -> dict[str, Any]:
-    """The layout a compare row ran (the `suanli estimate` flags that reproduce it) and its label."""
+def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned: dict[str, Any],
+                  dies: int = 1) -> dict[str, Any]:
+    """The layout a compare row ran (the `suanli estimate` flags that reproduce it) and its label. `gpus` are the
+    cards (`suanli estimate --gpus`); a card of `dies` dies (the 910C: 2) adds the ranks tp/pp/dp count."""
     replicas = w.gpus // (w.tp * w.pp)
     if w.task == "inference":  # plan's label (`labels.serving_label`: the expert-parallel group too), then the engine
         msg = Message("cmp.layout.serving", layout=serving_label(replicas, w.tp, w.ep, w.batch, w.precision),
@@ -242,10 +245,18 @@ def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned
             + (f"·ep{w.ep}" if w.ep > 1 else "") + f"·z{w.zero}·mb{w.batch}·ga{w.grad_accum}"
             + (f" · {w.precision}" if w.precision != "bf16" else "")))
     return {"label": render(msg), "label_i18n": msg.to_json(), "framework": framework, "engine": engine if w.task == "inference" else None,
-            "gpus": w.gpus, "tp": w.tp, "pp": w.pp, "vpp": w.vpp, "dp": replicas, "ep": w.ep, "zero": w.zero,
+            "gpus": whole_cards(w.gpus, dies), **({"ranks": w.gpus, "dies_per_card": dies} if dies > 1 else {}),
+            "tp": w.tp, "pp": w.pp, "vpp": w.vpp, "dp": replicas, "ep": w.ep, "zero": w.zero,
             "recompute": w.recompute, "batch": w.batch, "grad_accum": w.grad_accum,
             "tp_comm_overlap": w.tp_comm_overlap, "flash_attention": w.flash_attention, "precision": w.precision,
             "pinned": sorted(k for k, v in pinned.items() if v is not None)}
+
+
+def _ranks_facts(acc: Any, w: Workload) -> dict[str, int]:
+    """A side's or row's ranks beside its cards where a card has several dies (the 910C: `ranks`, `dies_per_card`);
+    nothing for a device of one die a card (its JSON as it was)."""
+    dies = dies_per_card(acc)
+    return {"ranks": w.gpus, "dies_per_card": dies} if dies > 1 else {}
 
 
 def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, batch: int,
@@ -255,12 +266,13 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
     engine `suanli estimate` defaults to on the device's stack: the tp with the most output tokens/s that fits, the
     widest when none fits. Returns the workload and, when nothing fits, why."""
     engine = default_engine(lookup.stack(cat, acc.stack))
-    tps = [t for t in TP_SIZES if gpus % t == 0 and t <= acc.max_cards_per_node] if tp is None else [tp]
+    ranks, per_node = ranks_of(acc, gpus), ranks_of(acc, acc.max_cards_per_node)  # tp counts ranks (a 910C: 2 a card)
+    tps = [t for t in TP_SIZES if ranks % t == 0 and t <= per_node] if tp is None else [tp]
     if not tps:
         raise InputError("gpus", Message("err.cards_split_into_no_tensor_parallel", gpus=gpus, tp_sizes=TP_SIZES, acc_max_cards_per_node=acc.max_cards_per_node))
     best: tuple[float, Workload] | None = None
     for t in tps:
-        w = make_workload(task="inference", gpus=gpus, tp=t, precision=precision, batch=batch, tokens=tokens,
+        w = make_workload(task="inference", gpus=ranks, tp=t, precision=precision, batch=batch, tokens=tokens,
                           engine=engine, input=lengths[0], output=lengths[1])
         c = estimate(cat, m, acc, w).contract()
         tok_s = c["speed"].get("output_tokens_per_s") or 0.0
@@ -268,7 +280,7 @@ def _inference_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision
             best = (tok_s, w)
     if best is not None:
         return best[1], None
-    w = make_workload(task="inference", gpus=gpus, tp=tps[-1], precision=precision, batch=batch, tokens=tokens,
+    w = make_workload(task="inference", gpus=ranks, tp=tps[-1], precision=precision, batch=batch, tokens=tokens,
                       engine=engine, input=lengths[0], output=lengths[1])
     return w, Message("cmp.no_tp_fits", gpus=gpus, tp=tps[-1])
 
@@ -420,7 +432,8 @@ def capacity_quote(cat: Catalog, m: ModelArch, acc: Any, w: Workload, tpot_s: fl
     the rule plan's rate search and hints follow): its `max_requests_per_s`, `comfortable_requests_per_s` and the
     clause saying above which rate plan warns of a thin margin (`rate_thin_i18n`); None where nothing meets the
     targets. `tpot_s` None: the default serving TPOT (`DEFAULT_SERVING_TPOT_S`), as the capacity row takes it."""
-    req = make_request(model=m.id, task="inference", gpus=w.gpus, tp=w.tp, tpot_s=tpot_s or DEFAULT_SERVING_TPOT_S,
+    req = make_request(model=m.id, task="inference", gpus=cards_of(acc, w.gpus), tp=w.tp,
+                       tpot_s=tpot_s or DEFAULT_SERVING_TPOT_S,
                        ttft_s=ttft_s, tokens=_SEARCH_TOKENS,
                        precision=w.precision if w.precision in SERVE_PRECISIONS else "bf16",
                        input=lengths[0], output=lengths[1])
@@ -447,7 +460,7 @@ def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_
     # the latency targets lifted, and with them the users: the rate is already derived from them (plan's request
     # refuses concurrent users without a TPOT, buyer regression 2026-12-01: --concurrent-users failed whenever one
     # device could not carry the rate)
-    carry, _ = _rate_search(cat, m, acc, w.gpus, w.precision, w.tp, requests_per_s, None, None, error_bands,
+    carry, _ = _rate_search(cat, m, acc, cards_of(acc, w.gpus), w.precision, w.tp, requests_per_s, None, None, error_bands,
                             lengths, None)
     if not cap_tok_s or carry is None:
         return Message("cmp.serving.not_served", rate=rate, why=why or Message("cmp.no_layout_fits"))
@@ -527,11 +540,12 @@ def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int,
         if task != "qlora" and precision != w.precision:
             upd["precision"] = precision  # the planner searched bf16 for a precision it does not plan (fp16, fp32)
         return w.model_copy(update=upd), lay.framework, None
-    tp = pins.get("tp") or max(t for t in TP_SIZES if gpus % t == 0 and t <= acc.max_cards_per_node)
+    ranks = ranks_of(acc, gpus)  # the cards in the ranks the workload counts (a 910C: 2 a card)
+    tp = pins.get("tp") or max(t for t in TP_SIZES if ranks % t == 0 and t <= ranks_of(acc, acc.max_cards_per_node))
     pp = pins.get("pp") or 1
-    dp = gpus // (tp * pp) if gpus % (tp * pp) == 0 else 1
+    dp = ranks // (tp * pp) if ranks % (tp * pp) == 0 else 1
     zero = pins.get("zero") if pins.get("zero") is not None else (3 if dp > 1 else 0)
-    w = make_workload(task=task, gpus=gpus, tp=tp, pp=pp, zero=zero, recompute=pins.get("recompute") or "full",
+    w = make_workload(task=task, gpus=ranks, tp=tp, pp=pp, zero=zero, recompute=pins.get("recompute") or "full",
                       precision="nf4" if task == "qlora" else precision, batch=1,
                       grad_accum=max(1, math.ceil(global_batch / max(dp, 1))), tokens=tokens)
     return w, None, why or Message("cmp.no_layout_fits")
@@ -725,7 +739,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "device": acc.id,
             "device_name": acc.name,
             "device_name_i18n": device_name_message(acc.name, acc.name_zh).to_json(),
-            "layout": _layout_facts(w, framework, w.engine, pins),
+            "layout": _layout_facts(w, framework, w.engine, pins, dies_per_card(acc)),
             "layout_note": render(why) if why is not None else None,
             "layout_note_i18n": why.to_json() if isinstance(why, Message) else None,
             "serving_rule": render(rule) if rule is not None else None,
@@ -826,14 +840,15 @@ def _rentable_serving_row(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any,
     offers = [o for o in priced.offers if o.device == acc.id]
     cpn = acc.max_cards_per_node
 
-    def rents(w: Workload) -> bool:
-        return any(bool(offer_q.can_rent(o, cpn, gpus, w.tp * w.pp * w.ep, True)) for o in offers)
+    def rents(w: Workload) -> bool:  # the replica group in cards (a 910C: 2 ranks a card)
+        return any(bool(offer_q.can_rent(o, cpn, gpus, cards_of(acc, w.tp * w.pp * w.ep), True)) for o in offers)
 
     if not offers or rents(row[0]):
         return (*row, None)
     best: tuple[tuple[bool, float], tuple[Workload, Message | None, Layout | None, int | None]] | None = None
     for t in TP_SIZES:
-        if t >= row[0].tp or gpus % t or not any(bool(offer_q.can_rent(o, cpn, gpus, t, True)) for o in offers):
+        if t >= row[0].tp or ranks_of(acc, gpus) % t or not any(
+                bool(offer_q.can_rent(o, cpn, gpus, cards_of(acc, t), True)) for o in offers):
             continue
         w, why, served = serving_row_layout(cat, m, acc, gpus, precision, tokens, t, batch, requests_per_s, tpot_s,
                                             ttft_s, error_bands, lengths, users)
@@ -928,7 +943,8 @@ def _priced_job(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any, w: Worklo
     hours = t.get("total_hours", t.get("hours")) if hours_fit else None
     dl_h = (t.get("setup_breakdown_hours") or t.get("first_serve_breakdown_hours") or {}).get("download_h", 0.0)
     rentable = [o for o in priced.offers if o.device == acc.id
-                and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, w.tp * w.pp * w.ep, serving, net))]
+                and bool(offer_q.can_rent(o, acc.max_cards_per_node, gpus, cards_of(acc, w.tp * w.pp * w.ep),
+                                          serving, net))]  # the replica group in cards (a 910C: 2 ranks a card)
     if period is not None and hours_fit:
         first_h = float(t.get("first_serve_hours") or 0.0)
         hours, stated = period
@@ -1053,7 +1069,8 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
     batch_rule = (Message("mig.batch_rule.search") if why is None
                   else Message("mig.batch_rule.not_carried", rate=Message("cmp.serving.rate", rps=tg.requests_per_s))
                   if rate_not_carried(why) else Message("mig.batch_rule.batch1"))
-    return w, {"task": "inference", "gpus": gpus, "tp": w.tp, "ep": w.ep, "replicas": gpus // w.tp, "batch": w.batch,
+    return w, {"task": "inference", "gpus": gpus, **_ranks_facts(acc, w), "tp": w.tp, "ep": w.ep,
+               "replicas": w.gpus // w.tp, "batch": w.batch,
                "engine": w.engine, "precision": w.precision,
                "tpot_target_s": tpot if tpot is not None or tg.requests_per_s is not None else DEFAULT_SERVING_TPOT_S,
                "ttft_target_s": tg.ttft_s, "requests_per_s": tg.requests_per_s,
@@ -1130,9 +1147,10 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str, tg: Serving
     # the serving period is plan's default month (`PlanRequest.serving_hours`): the bill is the month's
     monthly = p.cost_cny * HOURS_PER_MONTH / req.serving_hours
     msg = Message("mig.rate_bill.carried", device=device, rate=rate,
-                  layout=serving_label(p.replicas or p.dp, p.tp, p.ep, p.micro_batch, p.precision), gpus=p.gpus, offer=p.offer,
+                  layout=serving_label(p.replicas or p.dp, p.tp, p.ep, p.micro_batch, p.precision),
+                  gpus=p.cards or p.gpus, offer=p.offer,  # the cards rented (a 910C plan's gpus count its dies)
                   billing_unit=Message(f"billing_unit.{p.billing_unit}"), hours=req.serving_hours, cost=monthly)
-    return {"carried": True, "requests_per_s": req.requests_per_s, "concurrent_users": users, "gpus": p.gpus,
+    return {"carried": True, "requests_per_s": req.requests_per_s, "concurrent_users": users, "gpus": p.cards or p.gpus,
             "tp": p.tp, "ep": p.ep, "replicas": p.replicas or p.dp, "batch": p.micro_batch, "precision": p.precision,
             "offer": p.offer, "billing_unit": p.billing_unit, "hours": req.serving_hours,
             "monthly_cost_cny": monthly, "note": render(msg), "note_i18n": msg.to_json()}
@@ -1362,12 +1380,13 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             cards_per_node = acc.max_cards_per_node
             holds = max(min(offer_q.max_cards(o, cards_per_node), asked_gpus) for o in dev_offers)
             for gpus in dict.fromkeys((asked_gpus, holds)):
-                w, layout_why = w8.model_copy(update={"gpus": gpus}), None
+                w, layout_why = w8.model_copy(update={"gpus": ranks_of(acc, gpus)}), None  # ranks (a 910C: 2 a card)
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
                     w, layout, layout_why = _serving_workload(cat, m, acc, gpus, error_bands, precision, tg)
                 rentable = [o for o in dev_offers
-                            if bool(offer_q.can_rent(o, cards_per_node, gpus, w.tp * w.pp * w.ep, serving))]
+                            if bool(offer_q.can_rent(o, cards_per_node, gpus, cards_of(acc, w.tp * w.pp * w.ep),
+                                                     serving))]
                 if rentable:
                     break
             if not rentable:
@@ -1398,12 +1417,12 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 if twhy is None and fw_row is not None and (w.offload_optimizer or w.optimizer == "adamw8bit"):
                     rule = Message("mig.layout_rule.measure", gpus=gpus, measure=Message(
                         "measure.offload" if w.offload_optimizer else "measure.adamw8bit", framework=fw_row.name))
-                layout = {"task": task, "gpus": gpus, "tp": w.tp, "pp": w.pp, "zero": w.zero, "batch": w.batch,
-                          "recompute": w.recompute, "framework": fw,
+                layout = {"task": task, "gpus": gpus, **_ranks_facts(acc, w), "tp": w.tp, "pp": w.pp, "zero": w.zero,
+                          "batch": w.batch, "recompute": w.recompute, "framework": fw,
                           # plan's memory-saving measure where plain AdamW does not fit these cards
                           "offload_optimizer": w.offload_optimizer, "optimizer": w.optimizer,
                           "layout_rule": render(rule), "layout_rule_i18n": rule.to_json()}
-            elif w.tp * w.pp * w.ep > cards_per_node and not w.inter_node_gbit_per_s:
+            elif cards_of(acc, w.tp * w.pp * w.ep) > cards_per_node and not w.inter_node_gbit_per_s:
                 # a serving replica across nodes (`plan.search._serve_group_placed`) runs on the renting offer's
                 # network, as plan prices it (`can_rent` took only offers that span nodes)
                 net = offer_q.offer_network_gbit_per_s(offer)

@@ -61,6 +61,14 @@ def _migration(best: Plan, seed_best: Plan | None) -> Message | str:
     return Message("scn.migration", cny=_cny(best.migration_cost_cny), seed_cny=_cny(seed_best.migration_cost_cny))
 
 
+def _cards(p: Plan) -> tuple[int, Message | str]:
+    """A plan's cards and device as its line names them: a card of several dies (the 910C) the cards rented and
+    '(16 dies)' (`plan.device_dies`, the plan's own words); else its gpus and device id."""
+    if p.cards is None:
+        return p.gpus, p.device
+    return p.cards, Message("plan.device_dies", device=p.device, ranks=p.gpus)
+
+
 def _msg(d: Any, text: str) -> Message:
     """A planner sentence as its message (`*_i18n`), else its English text (as a message that shows it)."""
     return Message.from_json(d) if isinstance(d, dict) and d else Message("scn.text", text=text)
@@ -106,7 +114,7 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
         why = Message("scn.agrees", reason=_msg(best.reason_i18n, best.reason))
     elif seed_best is None:
         reasons = {w["device"]: _msg(w.get("reason_i18n"), w["reason"]) for w in theirs.why_not}
-        why = Message("scn.seeds_no_plan", gpus=best.gpus, device=best.device, cost=_cny(best.total_cost_cny),
+        why = Message("scn.seeds_no_plan", gpus=_cards(best)[0], device=_cards(best)[1], cost=_cny(best.total_cost_cny),
                       hours=best.hours, migration=_migration(best, None), seeds=", ".join(seed_ids),
                       reasons=Message("scn.list", items=[
                           Message("scn.device_reason", device=d, reason=reasons.get(d, Message("scn.no_plan_short")))
@@ -114,8 +122,8 @@ def run_scenario(cat: Catalog, s: Scenario, region: str = "cn", kinds: Sequence[
     else:
         dc = seed_best.total_cost_cny / best.total_cost_cny - 1 if best.total_cost_cny else 0.0
         dh = seed_best.hours / best.hours - 1 if best.hours else 0.0
-        why = Message("scn.differs", gpus=best.gpus, device=best.device, cost=_cny(best.total_cost_cny),
-                      hours=best.hours, seed_gpus=seed_best.gpus, seed_device=seed_best.device,
+        why = Message("scn.differs", gpus=_cards(best)[0], device=_cards(best)[1], cost=_cny(best.total_cost_cny),
+                      hours=best.hours, seed_gpus=_cards(seed_best)[0], seed_device=_cards(seed_best)[1],
                       seed_cost=_cny(seed_best.total_cost_cny), dc=dc, seed_hours=seed_best.hours, dh=dh,
                       migration=_migration(best, seed_best))
     return _result(s, why, planner=best, planner_device=best.device if best else None, seed_best=seed_best,
@@ -132,6 +140,7 @@ def _diffusion(cat: Catalog, s: Scenario, today: dt.date | None = None) -> Scena
     import math
 
     from suanli.catalog.offers import can_rent, rent_message, stale_message
+    from suanli.catalog.ranks import cards_of
     from suanli.estimate.estimate import estimate
     from suanli.estimate.workload import make_workload
     from suanli.plan.compare import fresh_first
@@ -150,13 +159,14 @@ def _diffusion(cat: Catalog, s: Scenario, today: dt.date | None = None) -> Scena
             continue
         if not e.memory.fits or e.diffusion is None:
             continue
-        replicas = max(1, math.ceil(rps / e.diffusion.images_per_s))
+        replicas = max(1, math.ceil(rps / e.diffusion.images_per_s))  # one a rank (a 910C: one a die)
+        cards = cards_of(acc, replicas)  # the cards rented for them (catalog.ranks: a 910C holds 2)
         # each replica a one-card pipeline (tp 1): separate instances serve it, as plan rents serving replicas
         rentable = [o for o in cat.offers
-                    if o.device == acc.id and bool(can_rent(o, acc.max_cards_per_node, replicas, 1, True))]
-        found = fresh_first(((c.cost_cny, o, c) for o in rentable for c in (job_cost(o, replicas, hours),)), day)
+                    if o.device == acc.id and bool(can_rent(o, acc.max_cards_per_node, cards, 1, True))]
+        found = fresh_first(((c.cost_cny, o, c) for o in rentable for c in (job_cost(o, cards, hours),)), day)
         if found is not None and (best is None or found[0] < best[0]):
-            best = (found[0], acc.id, replicas, e.diffusion.seconds_per_image, found[1])
+            best = (found[0], acc.id, cards, e.diffusion.seconds_per_image, found[1])
     seed_ids = tuple(lookup.accelerator(cat, d).id for d in s.seed_answer)
     if best is None:
         return _result(s, Message("scn.no_card"), planner=None, planner_device=None, seed_best=None, agrees=False)

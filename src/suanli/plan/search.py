@@ -624,6 +624,15 @@ def _train_workload(req: PlanRequest, precision: str, **layout: Any) -> Workload
                          lora_targets=req.lora_targets, tokens=req.tokens, **layout)
 
 
+def _in_ranks(req: PlanRequest, dies: int) -> PlanRequest:
+    """`req` on a card of `dies` dies: its card counts (`gpus`, `max_gpus`, typed in cards) in the ranks the grid
+    counts (`catalog.ranks.ranks_of`: a 910C's `--gpus 8` is 16 ranks); one die a card: `req` as it is."""
+    if dies == 1:
+        return req
+    return req.model_copy(update={"gpus": None if req.gpus is None else req.gpus * dies,
+                                  "max_gpus": req.max_gpus * dies})
+
+
 def _flash(stack: SoftwareStack) -> bool:
     """Whether plans on this stack count activations with a fused (flash) attention kernel: only where a source
     says the stack has one (stacks.yaml flash_attention); otherwise the attention scores are counted."""
@@ -765,7 +774,7 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
     # (framework, precision, flash, optimizer option, the framework's place among the device's: 0 its default)
-    groups: dict[tuple[str, str, bool, int, int], list[int]] = {}
+    groups: dict[tuple[str, str, bool, int, int, int], list[int]] = {}  # … and the device's dies (cards in ranks)
     for i, d in enumerate(devs):
         if d.excluded is None and d.framework is not None:
             done: set[tuple[Any, ...]] = set()  # several frameworks searched: each distinct set of rows once
@@ -776,7 +785,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
                             if (sig := (_fw_signature(cat, f, opt), p, opt)) in done:
                                 continue
                             done.add(sig)
-                        groups.setdefault((f.id, p, _flash(d.stack), opt, rank), []).append(i)
+                        groups.setdefault((f.id, p, _flash(d.stack), opt, rank, d.dies), []).append(i)
     parts: list[dict[str, np.ndarray]] = []
     n_grid = 0
     fws = {f.id: f for f in cat.frameworks}
@@ -795,21 +804,21 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     frag_all = np.array([d.fragmentation for d in devs])
     # what depends on the framework and optimizer option only (not the precision or the device): the layouts, the
     # tensor-parallel overlap per device; on the workload only: its terms; on the workload and device: its rates
-    layouts: dict[tuple[str, int], dict[str, np.ndarray]] = {}
+    layouts: dict[tuple[str, int, int], dict[str, np.ndarray]] = {}
     overlaps: dict[str, np.ndarray] = {}
     terms_of: dict[tuple[str, str, bool, int], tuple[Any, ...]] = {}
     rates_of: dict[tuple[tuple[str, str, bool, int], int], Any] = {}
     # each device's default framework's rows first (a stable sort: one framework keeps its order), so that of equal
     # rows the default is planned (the ranking's sorts are stable)
-    for (fw_id, precision, flash, opt, _), idx in sorted(groups.items(), key=lambda g: g[0][4]):
+    for (fw_id, precision, flash, opt, _, dies), idx in sorted(groups.items(), key=lambda g: g[0][4]):
         fw = fws[fw_id]
-        lay = layouts.get((fw_id, opt))
-        if lay is None:
-            lay = _layouts(req, fw, m.moe is not None, m.num_layers or 0, m, offload=opt == OPT_OFFLOAD)
+        lay = layouts.get((fw_id, opt, dies))
+        if lay is None:  # the request's cards in the group's ranks (a 910C: 2 a card)
+            lay = _layouts(_in_ranks(req, dies), fw, m.moe is not None, m.num_layers or 0, m, offload=opt == OPT_OFFLOAD)
             if opt != OPT_PLAIN:  # offload with the ZeRO stages the framework offloads at; 8-bit states unsharded only
                 z_ok = np.isin(lay["zero"], optimizer_zero_stages(fw, "", offload=True) if opt == OPT_OFFLOAD else (0,))
                 lay = {k: v[z_ok] for k, v in lay.items()}
-            layouts[(fw_id, opt)] = lay
+            layouts[(fw_id, opt, dies)] = lay
         n_lay = lay["gpus"].shape[0]
         n_grid += n_lay * len(idx)
         if n_lay == 0:
@@ -1388,19 +1397,20 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
     inference kernels, then the replicas needed for the request rate."""
     arch.require_llm(m, "serving plans")
-    groups: dict[tuple[str, str, bool], list[int]] = {}
+    groups: dict[tuple[str, str, bool, int], list[int]] = {}  # … and the device's dies (cards in ranks)
     for i, d in enumerate(devs):
         if d.excluded is None and d.engine is not None:
             for p in d.precisions:
-                groups.setdefault((p, d.engine, _flash(d.stack)), []).append(i)
+                groups.setdefault((p, d.engine, _flash(d.stack), d.dies), []).append(i)
     need_tok_s = (req.requests_per_s or 0) * req.output
     horizon = req.setup_billed
     spans_all, n_nets, net_table = _spanning_networks(devs)
-    tps = [t for t in TP_SIZES if (req.tp is None or t == req.tp) and (req.gpus is None or req.gpus % t == 0)]
-    batches = _serve_batches(req, tps)
     parts: list[dict[str, np.ndarray]] = []
     n = 0
-    for (precision, engine, flash), idx in groups.items():
+    for (precision, engine, flash, dies), idx in groups.items():
+        rq = _in_ranks(req, dies)  # the request's cards in the group's ranks (a 910C: 2 a card)
+        tps = [t for t in TP_SIZES if (rq.tp is None or t == rq.tp) and (rq.gpus is None or rq.gpus % t == 0)]
+        batches = _serve_batches(rq, tps)
         w = make_workload(task="inference", precision=precision, input=req.input, output=req.output, engine=engine,
                           flash_attention=flash)
         prealloc = preallocate_fraction(cat, engine)
@@ -1413,8 +1423,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         per_node = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[di]
         # a tp the engine refuses (attention heads not divisible, tp_heads) is no configuration; an expert-parallel
         # group (ep replicas of tp cards sharing the routed experts) sits in one node, and pinned cards hold whole groups
-        keep = np.nonzero(_serve_group_placed(tp, ep, per_node, spans_all[di]) & (tp * ep <= req.card_limit)
-                          & tp_heads_runs(m, tp, engine=engine) & ((req.gpus or 0) % (tp * ep) == 0))[0]
+        keep = np.nonzero(_serve_group_placed(tp, ep, per_node, spans_all[di]) & (tp * ep <= rq.card_limit)
+                          & tp_heads_runs(m, tp, engine=engine) & ((rq.gpus or 0) % (tp * ep) == 0))[0]
         di, tp, ep, b = di[keep], tp[keep], ep[keep], b[keep]
         # a group wider than a node is evaluated once per network its device's spanning offers publish (the rented
         # network caps the link data, as training's rows: scaling.rented_inter_node_bytes_per_s) and priced only on
@@ -1444,15 +1454,15 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # concurrent users (README): each always has a request in flight, so the replicas hold them all at once:
         # replicas × batch ≥ users (one slot of the running batch per user), besides the rate they send
         users = float(req.concurrent_users or 0)
-        if req.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
-            replicas = req.gpus / tp
+        if rq.gpus is not None:  # exactly gpus cards: gpus / tp replicas, whose throughput must meet the rate
+            replicas = rq.gpus / tp
         elif need_tok_s > 0:  # whole expert-parallel groups of ep replicas
             replicas = np.ceil(np.maximum(np.ceil(need_tok_s / per_full), np.ceil(users / b)) / ep) * ep
         else:
             replicas = ep.copy()
         # the batch each replica really runs once the users / the rate are spread over the replicas: memory,
         # TPOT, TTFT and throughput are all this batch's (one model of the world), through the same kernels
-        b, replicas = _run_batch(st, tp, b, rates, replicas, users, need_tok_s, req.output, req.gpus is not None, ep)
+        b, replicas = _run_batch(st, tp, b, rates, replicas, users, need_tok_s, req.output, rq.gpus is not None, ep)
         # steady state: every request's prompt is prefilled on the replica too, so b requests per prefill of b
         # prompts + (output − 1) steps (estimate's output_tokens_per_s), a rate or a batch job alike: never more than
         # the full batch's capacity. Serving a rate (or users), a user's TPOT carries the prefill chunks interleaved
@@ -1464,20 +1474,20 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
         # unless the card count is pinned)
         held = (replicas * per_replica >= need_tok_s) & (replicas * b >= users)
-        fail |= np.where(held | ((req.gpus is None) & ~np.isfinite(per_replica)), 0, F_RATE)
+        fail |= np.where(held | ((rq.gpus is None) & ~np.isfinite(per_replica)), 0, F_RATE)
         if need_tok_s > 0:
             hours = np.full(di.shape, req.serving_hours)
         else:
             hours = job_hours(float(req.tokens or 0), per_replica * replicas)
         gpus = replicas * tp
-        fail |= np.where(gpus <= req.card_limit, 0, F_CARDS)
+        fail |= np.where(gpus <= rq.card_limit, 0, F_CARDS)
         ok = fail == 0
         # the most requests/s each configuration serves within the targets (a rate, or the cards pinned: compare)
         # and with the bands the most it serves before plan warns of a thin margin (`comf_rps`); with concurrent
         # users its largest batch is also the most users it holds (replicas × max_b, `_capacity_rates`' cap_users)
         most = (_serve_at_most(st, mt, tp, rates, replicas, pool, runtime, usable, req,
                                _warn_limits(bands or {}, devs, di, req), di, ep)
-                if need_tok_s > 0 or req.gpus is not None
+                if need_tok_s > 0 or rq.gpus is not None
                 else {k_: np.full(di.shape, np.nan) for k_ in _AT_MOST_KEYS})
         # time to first serve: each instance downloads the served checkpoint and loads it (catalog rates; the
         # offer's public bandwidth replaces the download rate in _price). Billed only over a horizon the request
@@ -2247,7 +2257,8 @@ def fewest_training_cards(cat: Catalog, m: ModelArch, req: PlanRequest, device: 
     grid = _one_framework_per_layout(_train_grid(cat, m, r, devs)[0])  # the framework estimate assumes
     sel = np.nonzero(grid["fits"] & np.isfinite(grid["tok_s"]))[0]
     rented = _price(devs, grid, sel, r, today or dt.date.today(), np.zeros(sel.shape))["offer"] >= 0
-    return int(grid["gpus"][sel][rented].min()) if rented.any() else None
+    # in cards, as `--gpus` counts them (grid rows count ranks: a 910C's dies, `catalog.ranks`)
+    return whole_cards(int(grid["gpus"][sel][rented].min()), devs[0].dies) if rented.any() else None
 
 
 def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
@@ -2274,7 +2285,8 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     if d.excluded is not None:
         return None, d.excluded
     if network_offers is not None:
-        d.offers = list(network_offers)  # only the networks (`_networks`); nodes stay joinable (`unpriced`)
+        d.offers = [offer_in_ranks(o, d.dies) for o in network_offers]  # only the networks (`_networks`); nodes
+        # stay joinable (`unpriced`); counted in ranks as `_devices` counts a device's offers
     grid = _one_framework_per_layout(_train_grid(cat, m, r, devs)[0])  # the framework estimate assumes
     # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving
     # fallback; with `measures` plan's own rows (a measure only where no plain layout fits these cards)
