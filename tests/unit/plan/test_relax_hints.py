@@ -156,7 +156,7 @@ def test_the_cli_says_how_many_more_why_not_rows_json_has(cat, tmp_path, monkeyp
 
 
 def test_a_deadline_broken_by_migration_splits_the_hours_and_offers_already_on(cat) -> None:  # type: ignore[no-untyped-def]
-    kw = dict(model="qwen2.5-14b", task="lora", tokens=5e7, deadline_hours=48, domestic_only=True)
+    kw = dict(model="qwen2.5-14b", task="lora", tokens=3e7, deadline_hours=48, domestic_only=True)
     r = _plan(cat, **kw)
     assert not r.plans
     ids = [x["id"] for x in r.relax_i18n]
