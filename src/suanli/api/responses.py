@@ -168,6 +168,18 @@ class CompareRow(MemoryVerdictJson):
     runs: bool = Field(True, description="false when the row does not fit in memory: it never runs, and its "
                        "tokens_per_s is what it would reach if it did (as an estimate's `runs`)")
     tokens_per_s: float | None
+    load_output_tokens_per_s: float | None = Field(None, description="serving: the output tokens/s the row's bill is "
+                                                   "for — with requests_per_s (or concurrent_users) that rate × output "
+                                                   "tokens, null where the cards do not carry it (served is null); "
+                                                   "without a rate the capacity the row quotes (tokens_per_s); null "
+                                                   "for training and a row that does not fit")
+    cny_per_million_output_tokens: float | None = Field(None, description="serving: cost_cny per million output "
+                                                        "tokens served at load_output_tokens_per_s over the hours the "
+                                                        "period serves (a stated period less its set-up, as POST "
+                                                        "/api/plan's plans count it); null without a cost or a load")
+    cny_per_million_basis: str | None = Field(None, description="serving: `rate` (the stated or users' rate, the load "
+                                              "the row is sized for) or `capacity` (no rate: the row's tokens_per_s); "
+                                              "null for training")
     scaling_efficiency: float
     hours: float | None = Field(description="null without tokens, or when the job does not fit")
     cost_cny: float | None

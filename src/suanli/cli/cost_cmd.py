@@ -237,6 +237,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
             # tco's job ¥/card-h (the bill ÷ cards ÷ hours: idle cards of a whole instance count); the value column's
             "job_cny_per_card_hour": r.get("job_cny_per_card_hour"),
+            # serving: the bill per million output tokens at the rate (or, with none, the capacity) it is sized for
+            "cny_per_million_output_tokens": r.get("cny_per_million_output_tokens"),
             "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"] if r.get("runs", True) else None,
             "stack": _stack(cat, r["stack"]),
         } for r in rows]
@@ -245,8 +247,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         # model_id; a config.json: hf_config's config_model_name)
         if all(r.get("job_cny_per_card_hour") is None for r in rows):  # no bill (no hours): no job price to show
             cols.remove("job_cny_per_card_hour")
+        if all(r.get("cny_per_million_output_tokens") is None for r in rows):  # training, or no bill
+            cols.remove("cny_per_million_output_tokens")
+        # the ¥/M column's header names its load: the stated (or users') rate, else the capacity the row quotes
+        capacity = any(r.get("cny_per_million_basis") == "capacity" for r in rows)
         emit_rows(table, cols, title=tr("cli.compare.title", model=rows[0]["model_id"], task=task, gpus=gpus),
-                  headers=col_headers(cols, "compare.col"), drop_later=("stack",),
+                  headers={**col_headers(cols, "compare.col"), "cny_per_million_output_tokens": tr(
+                      "col.cny_per_m_out_capacity" if capacity else "col.cny_per_m_out_rate")},
+                  drop_later=("stack",),
                   keep_always=("cost_cny", "job_cny_per_card_hour"))  # the stack before a name wraps
         # each row's bill in words (tco's notes: billing rounding, a machine or block rented whole), numbered under
         # the table as tco numbers them, one number per distinct sentence, naming the devices it applies to

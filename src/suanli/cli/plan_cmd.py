@@ -152,7 +152,10 @@ def render_plan(r: PlanResult) -> None:
     cols = {"#": "col.rank", "device": "col.device", "gpus": "col.gpus", "fw": "col.framework",
             "layout": "col.layout", "GiB": "col.gib_per_card", "TPOT ms": "col.tpot_ms", "TTFT ms": "col.ttft_ms",
             "hours": "col.hours", "calendar h": "col.calendar_hours", "¥ rent": "col.rent_cny",
-            "¥ migr": "col.migration_cny", "¥ total": "col.total_cny"}
+            "¥ migr": "col.migration_cny", "¥ total": "col.total_cny",
+            # serving: the rent per million output tokens at the load the plan is sized for (the header's rate),
+            # a batch job at the tokens it generates (`Plan.cny_per_million_output_tokens`)
+            "¥/M": "col.cny_per_m_out_rate" if q.requests_per_s else "col.cny_per_m_out_job"}
     # the calendar (migration weeks, then set-up and compute) beside the hours where it decided the plans (a
     # deadline, objective fastest) and differs from them: `shows_calendar`, the page's rule too
     calendar = shows_calendar(r)
@@ -175,12 +178,14 @@ def render_plan(r: PlanResult) -> None:
         if calendar:
             row["calendar h"] = p.calendar_hours if p.calendar_hours is not None else p.hours
         row.update({"¥ rent": p.cost_cny, "¥ migr": p.migration_cost_cny, "¥ total": p.total_cost_cny})
+        if serving:
+            row["¥/M"] = p.cny_per_million_output_tokens
         rows.append(row)
     if rows:
         # ¥ total is what the plans are ranked by: it never goes; its parts (the reasons give both) and the
         # memory column go before an id is broken (buyer review 2026-12-01: `¥ total` had gone at 80 columns)
         emit_rows(rows, list(rows[0]), title=t("plan.ranked", lg), headers={k: t(v, lg) for k, v in cols.items()},
-                  keep_always=("¥ total",), drop_later=("¥ migr", "¥ rent", "GiB", "TTFT ms"))
+                  keep_always=("¥ total",), drop_later=("¥ migr", "¥ rent", "GiB", "TTFT ms", "¥/M"))
     for p in r.plans:
         console.print(f"{p.rank}. {say(_i18n([p.reason_i18n], [p.reason])[0])}", highlight=False)
         for w in _i18n(p.warnings_i18n, p.warnings):

@@ -25,8 +25,9 @@ from suanli.estimate.workload import Workload, make_workload
 from suanli.i18n import Message, both, device_name_message, duration, messages, render
 from suanli.estimate.memory import preallocate_fraction, weights_bytes
 from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cost_assumptions,
-                              cost_per_million_tokens, job_cny_per_card_hour, job_cost, job_hours_on_offer,
-                              migration_one_off, migration_tco, period_billed_hours, rent_bill, work_rent,
+                              cny_per_million_output_tokens, cost_per_million_tokens, job_cny_per_card_hour,
+                              job_cost, job_hours_on_offer, migration_one_off, migration_tco, period_billed_hours,
+                              period_served_hours, rent_bill, work_rent,
                               yuan_per_effective_tflops)
 from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
                                  make_request, user_speed_tpot)
@@ -734,6 +735,18 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         # PCIe): plan's caveats, the one builder, on the row's layout judged as the row is
         tok_s = c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s")
         caveats = offer_caveats(cat, m, acc, used, Rerun(w, tok_s, tpot_s, ttft_s, steady_row, error_bands))
+        # serving: the row's bill per million output tokens at the load it is sized for (plan's field, one function):
+        # with a rate (or users), that rate × output tokens where the row's cards carry it (`served`); without one,
+        # the capacity the row quotes (its tokens/s: a batch job's tokens); over the hours the period serves
+        load_tok_s, per_m_basis, served_h = None, None, None
+        if task == "inference" and fits is not False:
+            per_m_basis = "rate" if requests_per_s is not None else "capacity"
+            if requests_per_s is None:
+                load_tok_s = tok_s
+            elif served_lay is not None:
+                load_tok_s = requests_per_s * output_tokens
+            served_h = (period_served_hours(period[0], float(c["time"].get("first_serve_hours") or 0.0), period[1])
+                        if period is not None else c["time"].get("compute_hours", c["time"].get("hours")))
         rows.append({
             "model_id": lookup.checkpoint_id(m, task, asked),  # what the job downloads (plan's model_id)
             "device": acc.id,
@@ -786,6 +799,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             # kept for --json beside `runs: false`; the CLI shows no speed, hours or cost for it
             "runs": fits is not False,
             "tokens_per_s": tok_s,
+            "load_output_tokens_per_s": load_tok_s,
+            "cny_per_million_output_tokens": cny_per_million_output_tokens(cost.cost_cny if cost else None,
+                                                                           load_tok_s, served_h),
+            "cny_per_million_basis": per_m_basis,
             "scaling_efficiency": eff,
             "hours": hours,
             "cost_cny": cost.cost_cny if cost else None,

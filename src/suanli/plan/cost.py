@@ -35,6 +35,7 @@ __all__ = [
     "check_utilization",
     "cost_assumptions",
     "cost_per_million_tokens",
+    "cny_per_million_output_tokens",
     "held_hours",
     "host_w_per_card",
     "job_cost",
@@ -44,6 +45,7 @@ __all__ = [
     "migration_tco",
     "offer_download_delta_h",
     "period_billed_hours",
+    "period_served_hours",
     "rent_bill",
     "rent_vs_buy",
     "rent_vs_buy_totals",
@@ -243,6 +245,28 @@ def cost_per_million_tokens(cost_cny_per_hour: float, tokens_per_s: float, utili
     if tokens_per_s <= 0:
         raise InputError("tokens_per_s", Message("err.must_be_positive"))
     return cost_cny_per_hour / (tokens_per_s * 3600 * utilization) * 1e6
+
+
+def period_served_hours(period_h: float, first_serve_h: float, stated: bool) -> float:
+    """The hours a serving period serves: a stated period (--hours/--days) less its first serve, which takes its
+    start (`period_billed_hours` − set-up: plan's compute_hours); the assumed month whole (its set-up not billed)."""
+    return float(period_billed_hours(period_h, first_serve_h)) - first_serve_h if stated else period_h
+
+
+def cny_per_million_output_tokens(bill_cny: float | None, output_tokens_per_s: float | None,
+                                  served_hours: float | None) -> float | None:
+    """CNY per million output tokens a serving bill buys (plan's and compare's serving rows): the bill for the period
+    spread over the hours it serves (`served_hours`: plan's compute_hours, `period_served_hours`), at
+    `output_tokens_per_s` served all that time (`cost_per_million_tokens` at full use: the load the row is sized
+    for, so idle capacity and whole billing units are paid for by the tokens served). None where the bill, the
+    tokens/s or the hours are missing, zero or not finite (a row with no bill, a rate its cards do not carry)."""
+    if bill_cny is None or output_tokens_per_s is None or served_hours is None:
+        return None
+    if not (math.isfinite(bill_cny) and math.isfinite(output_tokens_per_s) and math.isfinite(served_hours)):
+        return None
+    if bill_cny < 0 or output_tokens_per_s <= 0 or served_hours <= 0:
+        return None
+    return cost_per_million_tokens(bill_cny / served_hours, output_tokens_per_s)
 
 
 def yuan_per_effective_tflops(

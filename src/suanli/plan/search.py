@@ -108,8 +108,8 @@ from suanli.plan.known_error import (bias_evidence as _bias_evidence, demoted, e
                                      latency_margin_pct, likely_missed as _likely_missed, margin_warned, memory_group,
                                      memory_headroom_pct, memory_likely_short, memory_within_error, pooled_evidence,
                                      risk_pct as _risk_pct, stack_name as _stack_name, warn_limit)
-from suanli.plan.cost import (billed_cost, billing_note, cost_assumptions, gross_of, job_cost, offer_download_delta_h,
-                              period_billed_hours, subsidy_note)
+from suanli.plan.cost import (billed_cost, billing_note, cny_per_million_output_tokens, cost_assumptions, gross_of,
+                              job_cost, offer_download_delta_h, period_billed_hours, subsidy_note)
 from suanli.plan.request import PlanRequest, rate_from_users
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR, UNIT_HOURS, GiB
 
@@ -187,7 +187,20 @@ class Plan(BaseModel):
     memory_needed_bytes: float
     memory_usable_bytes: float
     memory_capacity_bytes: float
-    tokens_per_s: float
+    tokens_per_s: float = Field(description="training: tokens/s trained; serving: output tokens/s the replicas make "
+                                "at the batch each runs (micro_batch) with every slot busy — with a request rate at "
+                                "or above load_output_tokens_per_s (the smallest batch that carries it), with "
+                                "concurrent users above it where the plan's TTFT and TPOT beat the targets their "
+                                "rate is derived from; a batch job (tokens): the rate it generates them at")
+    load_output_tokens_per_s: float | None = Field(
+        None, description="serving: the output tokens/s the plan is sized for, the bill's load: the request rate "
+        "(given, or concurrent users' by Little's law, as the header says) × output tokens; a batch job (tokens): "
+        "tokens_per_s; null for training")
+    cny_per_million_output_tokens: float | None = Field(
+        None, description="serving: cost_cny (the rent for the period, after any subsidy; migration share not "
+        "included) per million output tokens served at load_output_tokens_per_s over compute_hours "
+        "(`plan.cost.cny_per_million_output_tokens`); a batch job: per million of the tokens it generates; null "
+        "for training")
     compute_hours: float
     setup_hours: float
     hours: float
@@ -2575,6 +2588,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if export_note:
         full_reason = Message("plan.reason.with", reason=full_reason,
                               extra=Message("plan.reason.export_risk", device=_device_name(d.acc)))
+    # serving: the load the bill buys, the rate the plan is sized for × output tokens (a batch job: its own rate)
+    load_tok_s = (req.requests_per_s * req.output if req.requests_per_s else float(grid["tok_s"][i]))
     return Plan(
         rank=rank,
         device=d.acc.id,
@@ -2610,6 +2625,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         memory_usable_bytes=float(grid["usable"][i]),
         memory_capacity_bytes=float(grid["cap"][i]),
         tokens_per_s=float(grid["tok_s"][i]),
+        load_output_tokens_per_s=None if training else load_tok_s,
+        cny_per_million_output_tokens=None if training else cny_per_million_output_tokens(
+            cost, load_tok_s, float(grid["compute_h"][i])),
         compute_hours=float(grid["compute_h"][i]),
         setup_hours=float(grid["setup_h"][i]),
         hours=float(grid["hours"][i]),

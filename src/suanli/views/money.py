@@ -21,9 +21,10 @@ RATE_DECIMALS = 4  # CNY per card-hour / per 1M tokens / per TFLOPS: ¥0.0052 pe
 
 # total_cost_cny, cost_cny_max, budget_cny, capex_cny, buy_cny_per_year, rent_cny_per_year_full_use,
 # rent_cny_per_card_year, engineer_cny_per_week ...: an amount (a year's or a week's money, to the fen);
-# cny_per_card_hour, effective_cny_per_card_hour, cost_cny_per_hour, cny_per_million_tokens, electricity_cny_per_kwh:
-# a price per unit; effective_tflops_per_cny_hour (per yuan, not yuan) is neither
-_RATE = re.compile(r"(^|_)cny_per_(card_)?(hour|million_tokens|kwh)($|_)")
+# cny_per_card_hour, effective_cny_per_card_hour, cost_cny_per_hour, cny_per_million_tokens,
+# cny_per_million_output_tokens, electricity_cny_per_kwh: a price per unit; effective_tflops_per_cny_hour (per yuan,
+# not yuan) is neither
+_RATE = re.compile(r"(^|_)cny_per_(card_)?(hour|million_(output_)?tokens|kwh)($|_)")
 _AMOUNT = re.compile(r"(^|_)cny($|_)")
 _NOT_MONEY = re.compile(r"_per_cny")
 

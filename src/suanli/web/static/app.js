@@ -270,13 +270,16 @@ function renderPlan(r) {
   // the calendar (migration weeks, then set-up and compute) beside the hours where it decided the plans and differs
   // from them (a training deadline, objective fastest): the API's show_calendar_hours, `suanli plan`'s rule
   const cal = !!r.show_calendar_hours;
+  // serving: the rent per million output tokens at the load the plan is sized for (the stated or users' rate; a
+  // batch job: the tokens it generates), the API's cny_per_million_output_tokens, as `suanli plan`'s column
+  const perM = serving ? (req.requests_per_s ? "cny_per_m_out_rate" : "cny_per_m_out_job") : null;
   const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
-    "hours", ...(cal ? ["calendar_hours"] : []), "cost", "migration", "total", "offer", "reason"];
+    "hours", ...(cal ? ["calendar_hours"] : []), "cost", "migration", "total", ...(perM ? [perM] : []), "offer", "reason"];
   const rows = r.plans.map(p => `<tr>${td("select", `<input type="checkbox" class="pick" value="${p.rank}" ${p.rank <= 2 ? "checked" : ""} aria-label="${esc(t("pick_plan", {rank: p.rank}))}">`)}
     ${td("rank", p.rank, "num")}${td("device", esc(devName(p.device, p.device_name)))}${td("gpus", p.gpus, "num")}${td("layout", layout(p))}${td("framework", engineOf(p))}
     ${td("mem_usable", memCell(p), "num")}
     ${serving ? td("ttft", fmt(p.ttft_s == null ? null : p.ttft_s * 1000, 0), "num") + td("tpot", fmt(p.tpot_s == null ? null : p.tpot_s * 1000, 1), "num") : ""}
-    ${td("hours", fmt(p.hours), "num")}${cal ? td("calendar_hours", calHours(p), "num") : ""}${td("cost", grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}
+    ${td("hours", fmt(p.hours), "num")}${cal ? td("calendar_hours", calHours(p), "num") : ""}${td("cost", grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}${perM ? td(perM, fmt(p.cny_per_million_output_tokens, 3), "num") : ""}
     ${td("offer", offerCell(p))}
     ${td("reason", esc(p.reason) + p.warnings.map(w => `<div class="warn">! ${esc(w)}</div>`).join(""), "reason")}</tr>`).join("");
   $("#plans-table").innerHTML = r.plans.length
@@ -296,10 +299,12 @@ $("#compare-plans-btn").addEventListener("click", () => {
   if (plans.length < 2) { $("#side-by-side").innerHTML = `<p class="error" role="alert">${t("pick_plans")}</p>`; return; }
   const serving = (state.plan.request || {}).task === "inference";
   const fields = [["device", p => esc(devName(p.device, p.device_name))], ["gpus", p => p.gpus], ["layout", layout], ["framework", engineOf],
-    ["mem_usable", memCell], ["tokens_per_s", p => fmt(p.tokens_per_s, 0)], ...(serving ? [["ttft", p => fmt(p.ttft_s * 1000, 0)], ["tpot", p => fmt(p.tpot_s * 1000, 1)]] : []),
+    ["mem_usable", memCell], ["tokens_per_s", p => fmt(p.tokens_per_s, 0)], ...(serving ? [["load_tokens_per_s", p => fmt(p.load_output_tokens_per_s, 0)], ["ttft", p => fmt(p.ttft_s * 1000, 0)], ["tpot", p => fmt(p.tpot_s * 1000, 1)]] : []),
     ["setup_hours", p => fmt(p.setup_hours, 2)], ["hours", p => fmt(p.hours)],
     ...(state.plan.show_calendar_hours ? [["calendar_hours", calHours]] : []),
-    ["cost", p => grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy)], ["migration", migrationCell], ["total", p => fmt(p.total_cost_cny, 0)], ["offer", offerCell], ["billing", p => esc(label("billing_unit", p.billing_unit))],
+    ["cost", p => grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy)], ["migration", migrationCell], ["total", p => fmt(p.total_cost_cny, 0)],
+    ...(serving ? [[(state.plan.request || {}).requests_per_s ? "cny_per_m_out_rate" : "cny_per_m_out_job", p => fmt(p.cny_per_million_output_tokens, 3)]] : []),
+    ["offer", offerCell], ["billing", p => esc(label("billing_unit", p.billing_unit))],
     ["scaling", p => fmt(p.scaling_efficiency, 2)], ["warnings", p => p.warnings.map(esc).join("<br>")]];
   $("#side-by-side").innerHTML = `<div class="table-wrap" tabindex="0"><table id="side-table" class="side">${fields.map(([k, f]) => `<tr><th scope="row">${t(k)}</th>${plans.map(p => `<td>${f(p)}</td>`).join("")}</tr>`).join("")}</table></div>`;
 });
@@ -535,7 +540,10 @@ function renderCompare(rows) {
     // a request rate: tokens/s above is the layout's capacity; this is the rate served at its run batch
     ...(rows.some(r => r.served) ? [["served", r => r.served ? esc(r.served.note) : esc(r.layout_note || "")]] : []),
     ["hours", r => r.hours == null ? dash : fmt(r.hours, 2)],
-    ["cost", r => r.cost_cny == null ? dash : fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["job_cny_h", r => r.job_cny_per_card_hour == null ? dash : fmt(r.job_cny_per_card_hour, 2)], ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
+    ["cost", r => r.cost_cny == null ? dash : fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["job_cny_h", r => r.job_cny_per_card_hour == null ? dash : fmt(r.job_cny_per_card_hour, 2)],
+    // serving: the bill per million output tokens at the rate (or, with none, the capacity above), the API's basis
+    ...(serving ? [[rows.some(r => r.cny_per_million_basis === "capacity") ? "cny_per_m_out_capacity" : "cny_per_m_out_rate", r => r.cny_per_million_output_tokens == null ? dash : fmt(r.cny_per_million_output_tokens, 3)]] : []),
+    ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
     ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
       : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")],
     ["note", notes]];
