@@ -72,9 +72,11 @@ class NotFoundError(InputError, LookupError):
     known ones (`unknown_name`)."""
 
     def __init__(self, field: str, name: str, candidates: Iterable[str], known: Iterable[str] | None = None,
-                 near: list[str] | None = None, ids: Mapping[str, str] | None = None) -> None:
+                 near: list[str] | None = None, ids: Mapping[str, str] | None = None, kind: str | None = None) -> None:
+        """`kind`: what the name names in the sentence ("unknown vendor 'x'"), where the field that held it is
+        named otherwise (`vendors`, a request's list of them); default the field."""
         self.name = name
-        self.suggestions, i18n = unknown_name(field, name, candidates, known, near, ids)
+        self.suggestions, i18n = unknown_name(kind or field, name, candidates, known, near, ids)
         super().__init__(field, i18n)
 
 
@@ -149,10 +151,13 @@ class PlanError(SuanliError):
 
 
 class Invalid(ValueError):
-    """A model validator's refusal (pydantic wraps it as a `value_error`), with its catalog message."""
+    """A model validator's refusal (pydantic wraps it as a `value_error`), with its catalog message; `field`: the
+    input it is about where the sentence does not start with `field: ` (a whole-model check: "gpus (1) must be a
+    multiple of tp × pp …" is about `gpus`), so the API's error names it as the CLI does."""
 
-    def __init__(self, message: Message | str, i18n: Message | None = None) -> None:
+    def __init__(self, message: Message | str, i18n: Message | None = None, field: str | None = None) -> None:
         text, self.i18n = _english(message, i18n)
+        self.field = field
         super().__init__(text)
 
 

@@ -3,8 +3,9 @@
 — the same keys whatever the status, the language or who refused (the guard, a route, request validation).
 
 400 the body is not JSON · 401/403 token · 404 unknown name or route · 405 method · 413 body too large ·
-422 bad input (suanli's InputError, EstimateError, PlanError and pydantic validation alike) · 500 a bug ·
-503 the planner's time budget is spent. Bad input never produces a 500.
+415 a body sent as another media type than JSON (text/plain, a form) · 422 bad input (suanli's InputError,
+EstimateError, PlanError and pydantic validation alike) · 500 a bug · 503 the planner's time budget is spent.
+Bad input never produces a 500.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError, shown_name
+from suanli.errors import DataFileError, InputError, NotFoundError, SuanliError, echoed, shown_name
 from suanli.i18n import Surface
 from suanli.views.shape import MessageJson
 
@@ -33,6 +34,8 @@ log = logging.getLogger("suanli.api")
 # a whole-body check's line that names its field first: `concurrent_users: …`, or a dotted path into the body
 # (`config.batch: …`, BenchResultBody's strict check; a list index as its number, `results.0.x`)
 _NAMED = re.compile(r"^([a-z][a-z0-9_]*(?:\.(?:[a-z][a-z0-9_]*|[0-9]+))*): ")
+# pydantic's "not an object" for a whole body: with a Content-Type other than JSON FastAPI hands the raw bytes over
+_NOT_AN_OBJECT = ("model_attributes_type", "dict_type", "model_type")
 
 
 class ErrorItem(BaseModel):
@@ -69,6 +72,7 @@ _DESCRIPTIONS = {
     404: "unknown name (with the closest names) or route",
     405: "method not allowed on this route",
     413: "request body larger than this route accepts",
+    415: "the body was not sent as JSON: send it with `Content-Type: application/json`",
     422: "invalid input: the field and the allowed values",
     500: "internal error (a bug: please report it)",
     503: "the planner's time budget for one request is spent; retry, or narrow the request",
@@ -297,6 +301,15 @@ def install_handlers(app: FastAPI) -> None:
         from suanli.i18n import Message, render, t
 
         lang = request_lang_of(request)
+        if any(x.get("type") in _NOT_AN_OBJECT and tuple(x.get("loc", ())) == ("body",)
+               and isinstance(x.get("input"), bytes | bytearray) for x in e.errors()):
+            # a body FastAPI did not read as JSON (its Content-Type is another media type: text/plain, a form): 415
+            # saying how to send it, never its raw bytes echoed (`b'model=…'`); RFC 9110 §15.5.16
+            media = request.headers.get("content-type", "").split(";", 1)[0].strip()
+            said_media = Message("error.v.json_media", media=echoed(media)) if media else Message("error.v.json_media_none")
+            bare = render(said_media, lang, surface_of(request))
+            return error_json(415, "body: " + bare, "body", [{"field": "body", "in": "body", "message": bare}],
+                              i18n=said_media.to_json())
         errs = []
         said_first: dict[str, Any] | None = None
         status = 422
@@ -312,6 +325,9 @@ def install_handlers(app: FastAPI) -> None:
             named = _NAMED.match(message) if field is None else None
             if named:  # a whole-body check that names its field ("concurrent_users: needs tpot_s"): that field
                 field, message = named.group(1), message[named.end():]
+            elif field is None:  # a whole-body check about one field that its sentence does not start with
+                # ("gpus (1) must be a multiple of tp × pp …"): the field it names (`Invalid.field`), as the CLI's flag
+                field = getattr((x.get("ctx") or {}).get("error"), "field", None)
             own = getattr((x.get("ctx") or {}).get("error"), "i18n", None) is not None  # a validator's message
             said = validation_message(x)  # else pydantic's generic shape (English keeps pydantic's own sentence);
             # what was sent echoed as `errors.echoed` quotes it (at most 80 characters, JSON), never for a missing field

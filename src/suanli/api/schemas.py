@@ -116,11 +116,13 @@ class PlanBody(PlanRequest, JsonBody):
     budget_cny: float | None = Field(None, gt=0, le=LIMITS["budget_cny"])
     engineer_cny_per_week: float = Field(_ASSUME.engineer_cny_per_week.value, ge=0, le=LIMITS["engineer_cny_per_week"],
                                          description="CNY per engineer-week (default: the catalog's assumption)")
-    vendors: _Names = Field((), max_length=MAX_LIST_ITEMS)
-    stacks: _Names = Field((), max_length=MAX_LIST_ITEMS)
+    vendors: _Names = Field((), max_length=MAX_LIST_ITEMS, description="allowed vendors, as GET /api/accelerators' "
+                            "`vendor` takes them (huawei, 华为, NVIDIA, …)")
+    stacks: _Names = Field((), max_length=MAX_LIST_ITEMS, description="allowed software stacks: id, name or Chinese "
+                           "name, case aside (cann, CANN, 华为昇腾 CANN, …)")
     devices: _Names = Field((), max_length=MAX_LIST_ITEMS)
-    already_on: _Names = Field((), max_length=16, description="stacks the team already runs (cuda, cann, …): no "
-                               "migration cost")
+    already_on: _Names = Field((), max_length=16, description="stacks the team already runs (cuda, cann, CANN, …), "
+                               "named as in `stacks`: no migration cost")
     framework: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS, description="a frameworks.yaml id "
                                   "(GET /api/frameworks); default: the usual one for the task and stack")
     engine: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)

@@ -86,8 +86,9 @@ def _vendor_devices(catalog: Catalog, key: str) -> list[str]:
     return [a.id for a in sorted(mine, key=lambda a: (a.variant_of is not None, a.id))][:8]
 
 
-def vendor(catalog: Catalog, name: str) -> str:
-    """The catalog's vendor id for what a user typed: 'nvidia', 'NVIDIA', '华为', '摩尔线程', 'Moore Threads'."""
+def vendor(catalog: Catalog, name: str, field: str = "vendor") -> str:
+    """The catalog's vendor id for what a user typed: 'nvidia', 'NVIDIA', '华为', '摩尔线程', 'Moore Threads'.
+    Unknown: NotFoundError naming `field` (the input that held the name), with the closest vendors."""
     known = sorted({a.vendor for a in catalog.accelerators})
     key = compact(name)
     for v in known:
@@ -97,7 +98,7 @@ def vendor(catalog: Catalog, name: str) -> str:
     if hit is not None and hit in known:
         return hit
     to_id: dict[str, str] = {**{v: v for v in known}, **{k: v for k, v in VENDOR_ALIASES.items() if v in known}}
-    raise NotFoundError("vendor", name, list(to_id), known, ids=to_id)
+    raise NotFoundError(field, name, list(to_id), known, ids=to_id, kind="vendor")
 
 
 def _model_keys(m: ModelArch) -> set[str]:
@@ -162,11 +163,25 @@ def context_of(m: ModelArch, task: str, asked: str | None = None) -> int | None:
     return m.max_context
 
 
-def stack(catalog: Catalog, stack_id: str) -> SoftwareStack:
+def stack(catalog: Catalog, name: str, field: str = "stack") -> SoftwareStack:
+    """A software stack by id or name as people type them: 'cann', 'CANN', 'Huawei Ascend CANN', '华为昇腾 CANN'
+    (case, spaces, hyphens and full-width forms do not matter, as for devices and vendors), or its vendor's name
+    where the vendor has that one stack ('昇腾', 'Ascend', '华为': cann). Unknown: NotFoundError naming `field`
+    (the input that held the name), with the closest stacks."""
+    key = normalize(name)
     for s in catalog.stacks:
-        if s.id == normalize(stack_id):
+        if s.id == key:
             return s
-    raise NotFoundError("stack", stack_id, [s.id for s in catalog.stacks])
+    tight = compact(name)
+    for s in catalog.stacks:
+        if tight in {compact(n) for n in (s.id, s.name, s.name_zh) if n}:
+            return s
+    v = next((v for k, v in VENDOR_ALIASES.items() if compact(k) == tight), None)
+    theirs = [s for s in catalog.stacks if v is not None and s.vendor == v]
+    if len(theirs) == 1:
+        return theirs[0]
+    to_id = {n: s.id for s in catalog.stacks for n in (s.id, s.name, s.name_zh) if n}  # a name suggests its id
+    raise NotFoundError(field, name, list(to_id), [s.id for s in catalog.stacks], ids=to_id, kind="stack")
 
 
 def variants(catalog: Catalog, acc: Accelerator) -> list[Accelerator]:

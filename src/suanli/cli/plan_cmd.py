@@ -333,14 +333,15 @@ def register(app: typer.Typer) -> None:
             "subsidy": subsidy, "objective": objective, "top": top,
         }
         fields.update({k: v for k, v in flags.items() if v is not None})
-        if fields.get("vendors"):  # '华为', 'NVIDIA', 'Moore Threads' → the catalog's vendor ids
-            from suanli.catalog.load import packaged_catalog
-            from suanli.catalog.lookup import vendor as vendor_id
-
-            fields["vendors"] = tuple(vendor_id(packaged_catalog(), str(v)) for v in fields["vendors"])
         if "model" not in fields:
             raise InputError("model", Message("err.required_a_preset_name_or_a"))
         try:
+            from suanli.plan.request import NAME_FIELDS, catalog_names
+
+            if any(fields.get(f) for f in NAME_FIELDS):  # '华为', 'CANN', 'Moore Threads' → the catalog's ids, as
+                from suanli.catalog.load import packaged_catalog  # POST /api/plan reads them (`catalog_names`)
+
+                fields = catalog_names(packaged_catalog(), fields)
             req: PlanRequest = make_request(**fields)
             check_plan(req, flags=True)  # the API's bounds (suanli.views.bounds)
         except InputError as e:

@@ -145,21 +145,22 @@ class Workload(BaseModel):
     def _parallel_fits(self) -> Workload:
         if self.cp > 1 and self.gpus % (self.tp * self.pp * self.cp) != 0:
             raise Invalid(Message("error.wl.gpus_tp_pp_cp", gpus=self.gpus, tp=self.tp, pp=self.pp, cp=self.cp,
-                                  n=self.tp * self.pp * self.cp))
+                                  n=self.tp * self.pp * self.cp), field="gpus")
         if self.gpus % (self.tp * self.pp) != 0:
-            raise Invalid(Message("error.wl.gpus_tp_pp", gpus=self.gpus, tp=self.tp, pp=self.pp, n=self.tp * self.pp))
+            raise Invalid(Message("error.wl.gpus_tp_pp", gpus=self.gpus, tp=self.tp, pp=self.pp, n=self.tp * self.pp),
+                          field="gpus")
         if self.ep > 1 and self.dp % self.ep != 0:
-            raise Invalid(Message("error.wl.ep_dp", ep=self.ep, dp=self.dp))
+            raise Invalid(Message("error.wl.ep_dp", ep=self.ep, dp=self.dp), field="ep")
         if self.vpp > 1 and self.pp == 1:
-            raise Invalid(Message("error.wl.vpp_pp"))
+            raise Invalid(Message("error.wl.vpp_pp"), field="vpp")
         if (self.vpp > 1 or self.cp > 1) and self.task == "inference":
-            raise Invalid(Message("error.wl.vpp_cp_inference"))
+            raise Invalid(Message("error.wl.vpp_cp_inference"), field="vpp" if self.vpp > 1 else "cp")
         if self.task == "qlora" and self.precision not in ("nf4", "int4", "bf16", "fp16"):
-            raise Invalid(Message("error.wl.qlora_precision"))
+            raise Invalid(Message("error.wl.qlora_precision"), field="precision")
         allowed = QUANT_METHOD_PRECISIONS.get(self.quant_method or "")
         if allowed is not None and self.precision not in allowed:
             raise Invalid(Message("error.wl.quant_method_precision", method=self.quant_method,
-                                  allowed=", ".join(allowed), precision=self.precision))
+                                  allowed=", ".join(allowed), precision=self.precision), field="quant_method")
         return self
 
     @property
@@ -190,7 +191,8 @@ def make_workload(**kwargs: object) -> Workload:
     except ValidationError as e:
         err = e.errors()[0]
         msg = str(err["msg"]).removeprefix("Value error, ")
-        field = ".".join(str(p) for p in err["loc"]) or msg.split(" ", 1)[0]  # model-level checks name it first
+        cause = (err.get("ctx") or {}).get("error")  # a model-level check names its field (`Invalid.field`)
+        field = ".".join(str(p) for p in err["loc"]) or getattr(cause, "field", None) or msg.split(" ", 1)[0]
         raise InputError(field.replace("_", "-"), msg, validation_message(err)) from None
 
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from suanli.catalog import lookup
 from suanli.catalog.offers import DEFAULT_STALE_MONTHS
 from suanli.errors import InputError, Invalid, echoed, validation_message
 from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_MONTH
 
 if TYPE_CHECKING:
+    from suanli.catalog.schema import Catalog
     from suanli.plan.search import PlanResult
 
-__all__ = ["PLAN_PRECISIONS", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "user_speed_tpot", "with_rate_note"]
+__all__ = ["NAME_FIELDS", "PLAN_PRECISIONS", "catalog_names", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "user_speed_tpot", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
@@ -191,6 +194,12 @@ class PlanRequest(BaseModel):
             if self.requests_per_s is None and self.tokens is None:  # named as the field it needs (CLI: its flag)
                 msg = Message("error.req.inference_needs_rate", field="requests_per_s", users_field="concurrent_users")
                 raise _Refused(f"requests_per_s: {render(msg)}", msg)
+            if self.tokens is not None and self.requests_per_s is not None:
+                # tokens to generate are a batch job billed its hours; a rate serves a period, billed the period
+                # (README "Serving"): beside a rate the tokens would be echoed and ignored, so both are named
+                rate = "concurrent_users" if self.concurrent_users is not None else "requests_per_s"
+                msg = Message("err.tokens_or_rate", field="tokens", rate_field=rate)
+                raise _Refused(f"tokens: {render(msg)}", msg)
         elif self.tokens is None:  # named as the field it needs (CLI: --tokens), as the rate above
             msg = Message("error.req.training_needs_tokens", field="tokens")
             raise _Refused(f"tokens: {render(msg)}", msg)
@@ -287,6 +296,31 @@ def with_rate_note(result: PlanResult) -> PlanResult:
         return result
     return result.model_copy(update={"assumptions": [*(render(n) for n in notes), *result.assumptions],
                                      "assumptions_i18n": [*(n.to_json() for n in notes), *result.assumptions_i18n]})
+
+
+# the request's fields that name catalog entries, each with the one lookup that reads a name as people type it
+NAME_FIELDS = {"vendors": "vendor", "stacks": "stack", "already_on": "stack"}
+
+
+def catalog_names(catalog: Catalog, fields: Mapping[str, Any], indexed: bool = False) -> dict[str, Any]:
+    """`fields` (a plan request's, before `make_request`) with `vendors`, `stacks` and `already_on` as the catalog's
+    ids, each name read by the lookup `suanli gpus --vendor` and GET /api/accelerators use (`lookup.vendor`,
+    `lookup.stack`: ids, aliases, Chinese names; case, spaces and full-width forms do not matter): `suanli plan` and
+    POST /api/plan take the same names. An unknown name is a NotFoundError naming the request's field with the closest
+    names; `indexed`: the field as a path to the item (`vendors.1`, the API's dotted paths), else the field alone
+    (the CLI names its flag)."""
+    out = dict(fields)
+    for name, kind in NAME_FIELDS.items():
+        given = out.get(name)
+        if not given or not isinstance(given, list | tuple):  # not a list: the request's own check refuses it
+            continue
+        ids: list[str] = []
+        for i, typed in enumerate(given):
+            field = f"{name}.{i}" if indexed else name
+            ids.append(lookup.vendor(catalog, str(typed), field) if kind == "vendor"
+                       else lookup.stack(catalog, str(typed), field).id)
+        out[name] = tuple(dict.fromkeys(ids))  # 华为 and huawei: one vendor
+    return out
 
 
 def make_request(**kwargs: object) -> PlanRequest:

@@ -44,7 +44,7 @@ def _rows(cat: Catalog, devices: list[str], **kw: Any) -> dict[str, dict[str, An
 
 
 def test_card_hour_price_is_the_rows_offer(cat: Catalog) -> None:
-    rows = _rows(cat, ["h20", "h800", "rtx-4090", "910b"], tokens=3.888e10)
+    rows = _rows(cat, ["h20", "h800", "rtx-4090", "910b"])  # the rate's default month (tokens beside it: refused)
     for r in rows.values():
         if r["cost_cny"] is None:
             continue
@@ -104,9 +104,12 @@ def test_compare_bills_30_days_of_serving_as_plan(cat: Catalog, device: str) -> 
     assert r["period_note_i18n"]["id"] == "plan.assume.period_given"
 
 
-def test_rate_alone_bills_plans_default_month_and_tokens_no_longer_capacity_time(cat: Catalog) -> None:
-    rows = _rows(cat, ["h800", "910b"], tokens=3.888e10)
+def test_rate_alone_bills_plans_default_month_and_tokens_beside_it_are_refused(cat: Catalog) -> None:
+    rows = _rows(cat, ["h800", "910b"])
     assert rows["h800"]["hours"] == pytest.approx(730.0)
+    with pytest.raises(InputError) as e:  # a job's tokens or a served rate, not both: plan's rule (2026-12-02; the
+        _rows(cat, ["h800", "910b"], tokens=3.888e10)  # tokens were taken and ignored, the month billed)
+    assert e.value.field == "tokens"
     assert rows["h800"]["period_note_i18n"]["id"] == "plan.assume.period"
     hours = _rows(cat, ["h800", "910b"], hours=100.0)["h800"]
     assert hours["hours"] == pytest.approx(100.0)

@@ -152,7 +152,7 @@ def test_serving_ttft_is_a_request_joining_the_running_batch(cat) -> None:
     """Serving plans quote the TTFT of one arrival under continuous batching (the step in flight + its own
     prefill), not the prefill of the whole batch at once; --ttft filters on the same figure."""
     m = lookup.model(cat, "qwen2.5-7b")
-    r = plan(cat, m, _req(task="inference", requests_per_s=5.0, input=2048, output=256))
+    r = plan(cat, m, _req(task="inference", requests_per_s=5.0, input=2048, output=256, tokens=None))
     p = next(x for x in r.plans if x.micro_batch > 1)
     e = estimate(cat, m, lookup.accelerator(cat, p.device), plan_workload(p, r.request)).inference
     assert e is not None and p.ttft_s is not None
@@ -160,7 +160,8 @@ def test_serving_ttft_is_a_request_joining_the_running_batch(cat) -> None:
                    plan_workload(p, r.request).model_copy(update={"batch": 1})).inference
     assert one is not None
     assert p.ttft_s == pytest.approx(one.ttft_s + e.tpot_s, rel=1e-9) and p.ttft_s < e.ttft_s
-    tight = plan(cat, m, _req(task="inference", requests_per_s=5.0, input=2048, output=256, ttft_s=p.ttft_s * 1.01))
+    tight = plan(cat, m, _req(task="inference", requests_per_s=5.0, input=2048, output=256, ttft_s=p.ttft_s * 1.01,
+                              tokens=None))
     assert all(x.ttft_s is not None and x.ttft_s <= p.ttft_s * 1.01 for x in tight.plans)
 
 
@@ -172,7 +173,7 @@ def test_serving_rows_report_the_batch_each_replica_runs(cat, kw) -> None:  # ty
     and its TPOT/TTFT and memory are `estimate`'s at that batch (before: the searched batch's, e.g. MTT S4000 with
     200 users quoted TPOT 42 ms at 3 × b128 where each replica ran 67)."""
     m = lookup.model(cat, "qwen2.5-7b")
-    req = _req(task="inference", top=10, **kw)
+    req = _req(task="inference", top=10, tokens=None, **kw)  # a rate or users: no tokens beside it
     r = plan(cat, m, req)
     assert r.plans
     for p in r.plans:

@@ -44,7 +44,7 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
     warnings name JSON fields, `output`; the page's, `surface="web"`, its form labels). Prices are judged fresh or stale on `suanli plan`'s date
     (`views.dates.as_of`: SUANLI_TODAY, else today), and that date is part of the cache key, so an answer cached
     yesterday is not served once a price has gone stale."""
-    from suanli.plan.request import PlanRequest, with_rate_note
+    from suanli.plan.request import NAME_FIELDS, PlanRequest, catalog_names, with_rate_note
     from suanli.plan.search import plan
     from suanli.views.bounds import check_plan
     from suanli.views.dates import as_of
@@ -53,7 +53,10 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
     # `output` left out stays unset in the request (the reasoning-model warning is for an output not given); so do
     # `seq` and `global_batch` (the training step's assumption marks each default that stood)
     unset = {f for f in ("output", "seq", "global_batch") if f not in body.model_fields_set}
-    req = PlanRequest.model_validate(body.model_dump(exclude={"breakdown", "name"} | unset))
+    fields = body.model_dump(exclude={"breakdown", "name"} | unset)
+    if any(fields.get(f) for f in NAME_FIELDS):  # vendors, stacks, already_on as `suanli plan` reads them (华为, CANN)
+        fields = catalog_names(planning_catalog(request), fields, indexed=True)
+    req = PlanRequest.model_validate(fields)
     check_plan(req)
     today = as_of()
     store, cache = store_of(request), request.app.state.plan_cache
