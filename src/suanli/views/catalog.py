@@ -129,6 +129,8 @@ class AcceleratorDetail(Shape):
     specs: dict[str, SourcedValue] = Field(description="by spec field (memory_gib, bf16_dense_tflops, …)")
     server_power_w: SourcedValue | None = Field(None, description="whole-server power, W, of the vendor's server "
                                                 "with max_cards_per_node of these cards (rent-vs-buy's host share)")
+    dies_per_card: SourcedValue | None = Field(None, description="dies a framework sees as devices in one card (the "
+                                               "910C: 2, each with half the card's memory and rates; catalog.ranks)")
     conflicts: list[str]
     variants: list[str] = Field(description="ids of its variants")
     offers: list[str] = Field(description="ids of its offers")
@@ -291,7 +293,7 @@ def accelerator_detail(cat: Catalog, a: Accelerator, zh: bool = False) -> dict[s
     d: dict[str, Any] = {
         k: v
         for k, v in a.model_dump(mode="json", exclude={"specs", "china_market", "china_market_zh", "server_power_w",
-                                                      *(() if zh else _ZH_ONLY)}).items()
+                                                      "dies_per_card", *(() if zh else _ZH_ONLY)}).items()
         if v not in (None, [], ())
     }
     if a.china_market is not None:
@@ -300,6 +302,8 @@ def accelerator_detail(cat: Catalog, a: Accelerator, zh: bool = False) -> dict[s
             d["china_market"]["value_zh"] = a.china_market_zh
     if a.server_power_w is not None:  # as a spec is shown: every value with its source (rent-vs-buy's host share)
         d["server_power_w"] = _alt_json(cat, a.server_power_w, zh)
+    if a.dies_per_card is not None:  # with its sources, as a spec
+        d["dies_per_card"] = _alt_json(cat, a.dies_per_card, zh)
     d["specs"] = {
         f: _alt_json(cat, getattr(a.specs, f), zh)
         for f in type(a.specs).model_fields
