@@ -747,7 +747,9 @@ def _rows(rows: dict[str, np.ndarray], valid: np.ndarray) -> dict[str, np.ndarra
 # optimizer options searched per layout (grid["opt"]): the plain AdamW, then the memory-saving measures teams use when it
 # does not fit: DeepSpeed ZeRO-Offload (states and step on the host CPU; frameworks.yaml offload_zero_stages) and
 # bitsandbytes' 8-bit AdamW (CUDA, ZeRO 0; adamw8bit_stacks). A measure is kept only on a device and card count where
-# no plain layout fits, so it never displaces a plainer plan on the same cards (it may still beat more cards of it)
+# no plain layout fits with room (`_keep_fallbacks_of`: one that fits only within the known memory error and that the
+# pooled bias says is likely short, `_memory_fails`, does not count), so it never displaces a plainer plan that fits
+# on the same cards (it may still beat more cards of it)
 OPT_PLAIN, OPT_OFFLOAD, OPT_8BIT = 0, 1, 2
 _OPT_WORKLOAD: dict[int, dict[str, Any]] = {OPT_PLAIN: {}, OPT_OFFLOAD: {"offload_optimizer": True},
                                             OPT_8BIT: {"optimizer": "adamw8bit"}}
@@ -767,11 +769,20 @@ def _keep_fallbacks(grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return _keep_fallbacks_of([grid])[0]
 
 
-def _keep_fallbacks_of(parts: list[dict[str, np.ndarray]]) -> list[dict[str, np.ndarray]]:
+def _keep_fallbacks_of(parts: list[dict[str, np.ndarray]], bands: dict[str, ErrorBand] | None = None,
+                       req: PlanRequest | None = None, devs: list[_Device] | None = None) -> list[dict[str, np.ndarray]]:
     """`_keep_fallbacks` over the grid the parts make together, part by part (the rows kept are the same; each part
-    is copied once, before it is concatenated)."""
+    is copied once, before it is concatenated). With `bands` a plain layout that fits only within the known memory
+    error and is likely short (`_memory_fails`, the evidence step's memory check) does not count as fitting: the
+    measures stay searched on that card count (buyer review 2026-12-03: 8× H800 plain AdamW at 66.8 of 67.7 GiB,
+    demoted, left only 4 cards with offload, 4 of the 8 paid idle)."""
     keys = [p["dev"] * 1_000_000 + p["gpus"] for p in parts]
-    plain = [k[(p["opt"] == OPT_PLAIN) & p["fits"]] for k, p in zip(keys, parts)]
+    plain = []
+    for k, p in zip(keys, parts):
+        ok = (p["opt"] == OPT_PLAIN) & p["fits"]
+        if bands and req is not None and devs is not None and ok.any():
+            ok[ok] = ~_memory_fails(bands, req, devs, p["dev"][ok], p["mem"][ok], p["usable"][ok])
+        plain.append(k[ok])
     plain_fits = np.unique(np.concatenate(plain)) if plain else np.zeros(0)
     out = []
     for k, p in zip(keys, parts):
@@ -785,7 +796,10 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in keys}
 
 
-def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]) -> tuple[dict[str, np.ndarray], int]:
+def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device],
+                bands: dict[str, ErrorBand] | None = None) -> tuple[dict[str, np.ndarray], int]:
+    """Training configurations, device × framework × precision × optimizer option × layout, through the estimator's
+    kernels; the memory-saving measures only where no plain layout fits with room (`_keep_fallbacks_of`, `bands`)."""
     # (framework, precision, flash, optimizer option, the framework's place among the device's: 0 its default)
     groups: dict[tuple[str, str, bool, int, int, int], list[int]] = {}  # … and the device's dies (cards in ranks)
     for i, d in enumerate(devs):
@@ -905,7 +919,7 @@ def _train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         })
     if not parts:
         return _empty(), n_grid
-    return _concat(_keep_fallbacks_of(parts)), n_grid
+    return _concat(_keep_fallbacks_of(parts, bands, req, devs)), n_grid
 
 
 def _searched(d: _Device) -> list[Framework]:
@@ -1697,7 +1711,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
             raise InputError("framework", Message("err.no_framework_in_the_catalog_runs", req_task=req.task, names_list=' and '.join(_unrun_pins(least, req)), least_name=least.name))
     offers = usable_offers(cat, req.region, req.offer_kinds, None if req.billing == "any" else req.billing)
     devs = _devices(cat, m, req, offers)
-    grid, n_grid = _train_grid(cat, m, req, devs) if training else _serve_grid(cat, m, req, devs, error_bands)
+    grid, n_grid = (_train_grid(cat, m, req, devs, error_bands) if training
+                    else _serve_grid(cat, m, req, devs, error_bands))
     if training:  # one framework per layout, the one estimate assumes
         grid = _one_framework_per_layout(grid)
     # a configuration whose speed cannot be estimated (an offload without the device's PCIe rate) is no plan: the
@@ -1756,11 +1771,13 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     else:  # best-value: each axis relative to its best
         score = (total_k / max(total_k.min(initial=np.inf), 1e-9) + hours_k / max(hours_k.min(initial=np.inf), 1e-9)
                  if k.size else total_k)
-    order = _rank_order(req.objective, score, total_k, hours_k, done_k, grid, k, _serves_period(req))
+    # the evidence checks, before the order: at an equal bill a layout that passes them, then one whose thinnest
+    # margin falls shorter of its known error, ranks first (`_rank_order`)
+    fails, short = _evidence_check(error_bands or {}, req, devs, grid, k, calendar_h[keep])
+    order = _rank_order(req.objective, score, total_k, hours_k, done_k, grid, k, _serves_period(req), (fails, short))
     plans: list[Plan] = []
     # one layout per device: one that passes the evidence checks before one that fails at up to the factor's cost
     # (`evidence_pick`'s rule; its checks kept for the precision-up hint, which picks by it too)
-    fails = _evidence_fails(error_bands or {}, req, devs, grid, k, calendar_h[keep])
     picked = _one_per_device(order, grid["dev"][k], fails, score)
     scores: list[float] = []
     for j in picked:
@@ -1797,6 +1814,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     relax = [] if plans else [*([] if limits_bind else measures),
                               *_relax(grid, sel, total, calendar_h, req, devs, cat, m),
                               *(measures if limits_bind else [])]
+    if not plans and not training and error_bands and precision_up:  # "raise max_gpus to N": does N pass?
+        relax = [_cards_evidence(cat, m, req, today, error_bands, devs, grid, x) if x.id == "relax.cards" else x
+                 for x in relax]
     # nothing at the precisions searched: would int4 serve it? (a replica too big for any instance already names the
     # lower precisions whose weights fit)
     if not plans and not training and precision_up and not any(x.id == "relax.serve_too_big" and x.params.get("fix")
@@ -1961,13 +1981,17 @@ def _with_extras(p: Plan, extras: list[Message]) -> Plan:
 # ties, stated (final buyer check 4, 5): plans whose objective ties (cost within a cent when cheapest; hours within a
 # hundredth of a second, then cost within a cent, when fastest; serving a period, fastest: TPOT within 5 %, then cost
 # within a cent, then TTFT within a microsecond) rank on the precision order of SERVE_PRECISIONS
-# (bf16, fp8, int8, int4: at the same price the less quantized model, which loses no quality), then fewer cards (fewer
-# replicas: whole-machine billing makes 1 and 5 cards of an 8-card machine cost the same), then lower TPOT, then lower
-# TTFT, then the grid's order. Keys that do not depend on
+# (bf16, fp8, int8, int4: at the same price the less quantized model, which loses no quality), then the evidence checks
+# (`_evidence_check`: one that passes them before one demoted, then the one whose thinnest margin — TPOT, TTFT, deadline,
+# memory — falls least short of its known error: the paid idle cards of a whole machine serve a replica where that buys
+# margin; buyer review 2026-12-03, 13 × tp4 on 52 of 56 paid 910Bs at a 4 % TPOT margin before 14 × tp4 at 10 %), then
+# fewer cards (fewer replicas where the margins are clean: whole-machine billing makes 1 and 5 cards of an 8-card
+# machine cost the same), then lower TPOT, then lower TTFT, then the grid's order. Keys that do not depend on
 # which other devices are searched, so a device's layout is the same with or without `--gpu <that device>`.
 TIE_CNY = 0.01
 TIE_HOURS = 1e-2 / 3600
 TIE_LATENCY_S = 1e-6
+TIE_MARGIN_PCT = 1e-6  # evidence shortfalls (points of %) this close tie (float noise)
 # fastest serving a period: TPOTs within 5 % tie, broken by cost, then TTFT. 5 % is assumed (no source: about the
 # spread of this model's own TPOT estimates, and less than a user notices), so a plan 1 % faster for 50x the rent no
 # longer ranks first (buyer regression 2026-12-01: 50 B200 replicas at b1, ¥1.33 M a month, before ¥1,372 ones)
@@ -2009,12 +2033,14 @@ def _serves_period(req: PlanRequest) -> bool:
 
 
 def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k: np.ndarray, done_k: np.ndarray,
-                grid: dict[str, np.ndarray], k: np.ndarray, period: bool = False) -> np.ndarray:
+                grid: dict[str, np.ndarray], k: np.ndarray, period: bool = False,
+                evidence: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Indices into `score` in ranking order: the objective first (rounded so that ties are ties; fastest: `done_k`,
     the calendar hours to done, migration weeks included; fastest serving a `period`: TPOT within 5 % (`_tpot_band`),
     then cost, then TTFT), then the stated tie-break (TIE_CNY, TIE_HOURS,
-    TIE_LATENCY_S above): precision order (at the same price the less quantized model: quality before card count), then fewer cards, TPOT,
-    TTFT."""
+    TIE_LATENCY_S above): precision order (at the same price the less quantized model: quality before card count), then
+    the evidence checks (`evidence`, `_evidence_check`: one that passes them, then the least short of its known error:
+    the paid cards of a whole machine serve where that buys margin), then fewer cards, TPOT, TTFT."""
     cny = np.round(total_k / TIE_CNY)
     if objective == "cheapest":
         primary = [np.round(hours_k / TIE_HOURS), cny]
@@ -2026,8 +2052,12 @@ def _rank_order(objective: str, score: np.ndarray, total_k: np.ndarray, hours_k:
     else:  # best-value: the relative score, to a millionth
         primary = [np.round(score * 1e6)]
     tpot, ttft = np.nan_to_num(grid["tpot"][k], nan=0.0), np.nan_to_num(grid["ttft"][k], nan=0.0)
+    # the evidence as one key: a demoted row after one that passes, then by its shortfall (none: no key to sort on)
+    ev = [] if evidence is None or not (evidence[0].any() or evidence[1].any()) else [
+        np.where(evidence[0], 1e12, 0.0) + np.round(evidence[1] / TIE_MARGIN_PCT)]
     # np.lexsort: the last key is the primary one; stable, so equal keys keep the grid's order
-    return np.lexsort((ttft, tpot, grid["gpus"][k], grid["prec"][k], *primary)) if k.size else np.argsort(score)
+    return (np.lexsort((ttft, tpot, grid["gpus"][k], *ev, grid["prec"][k], *primary)) if k.size
+            else np.argsort(score))
 
 
 _DEMOTED_IDS = ("plan.reason.rank_demoted", "plan.reason.rank_demoted_factor")
@@ -2300,7 +2330,8 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     if network_offers is not None:
         d.offers = [offer_in_ranks(o, d.dies) for o in network_offers]  # only the networks (`_networks`); nodes
         # stay joinable (`unpriced`); counted in ranks as `_devices` counts a device's offers
-    grid = _one_framework_per_layout(_train_grid(cat, m, r, devs)[0])  # the framework estimate assumes
+    # the framework estimate assumes; with `measures` plan's own rule for where they are searched (the bands)
+    grid = _one_framework_per_layout(_train_grid(cat, m, r, devs, error_bands if measures else None)[0])
     # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving
     # fallback; with `measures` plan's own rows (a measure only where no plain layout fits these cards)
     plain = grid["opt"] == OPT_PLAIN
@@ -2575,10 +2606,18 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     opt = int(grid["opt"][i]) if training and "opt" in grid else OPT_PLAIN
     if opt == OPT_OFFLOAD and "host_b" in grid:  # no offer states its host memory: said, not checked
         warnings.append(Message("plan.warn.offload_host_ram", gib=float(grid["host_b"][i]) / GiB))
-    if opt != OPT_PLAIN:  # the memory-saving measure this plan needs, and why (no plain layout fits these cards)
-        full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
-            "plan.reason.offload" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit", gpus=cards,
-            device=device))
+    if opt != OPT_PLAIN:  # the memory-saving measure this plan needs, and why (no plain layout fits these cards, or
+        # the one that does is likely short: `_keep_fallbacks_of`, the plain row with the most headroom named)
+        plain = np.nonzero((grid["dev"] == grid["dev"][i]) & (grid["gpus"] == gpus) & (grid["opt"] == OPT_PLAIN)
+                           & grid["fits"])[0]
+        why = "plan.reason.offload" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit"
+        short: dict[str, Any] = {}
+        if plain.size:
+            j = int(plain[np.argmin(grid["mem"][plain] / grid["usable"][plain])])
+            why = "plan.reason.offload_short" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit_short"
+            short = dict(need_gib=float(grid["mem"][j]) / GiB, usable_gib=float(grid["usable"][j]) / GiB)
+        full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(why, gpus=cards, device=device,
+                                                                                     **short))
     if not training and req.concurrent_users:  # the slots that hold the users, each with a request in flight
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             "plan.reason.slots", slots=int(grid["replicas"][i] * grid["b"][i]), replicas=int(grid["replicas"][i]),
@@ -2785,6 +2824,46 @@ def _single_card_why(d: _Device, grid: dict[str, np.ndarray], i: int) -> list[Me
     return [Message("why.single_card_offer", provider=both(o.provider, o.provider_zh), billing=o.billing_unit,
                     offer=o.id, why=Message(_SINGLE_CARD_WHY[o.single_card_why]))
             for o in d.offers if o.single_card_why is not None and max_cards(o, d.acc.max_cards_per_node) == 1]
+
+
+def _passes_evidence(p: Plan) -> bool:
+    """Whether plan `p` passes the evidence checks: none of its margin warnings is one `demoted` sinks it for."""
+    return not any(demoted(Message.from_json(w)) for w in p.warnings_i18n
+                   if isinstance(w, dict) and str(w.get("id", "")).startswith(_MARGIN_WARNINGS))
+
+
+_MARGIN_WARNINGS = ("plan.warn.within_error", "plan.warn.memory_within_error")  # `known_error`'s ids
+
+
+def _cards_evidence(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date, bands: dict[str, ErrorBand],
+                    devs: list[_Device], grid: dict[str, np.ndarray], tip: Message) -> Message:
+    """Serving's "needs at least N cards; raise max_gpus to N" (`relax.cards`) where the layouts on N cards fail the
+    evidence checks (`_evidence_fails`: plan at N would rank its plan as likely to miss; buyer review 2026-12-03:
+    Qwen2.5-72B, 2,000 users on 910Bs, 136 cards leave 3 % of TPOT): the plan `plan` itself returns with `max_gpus`
+    at the fewest cards on which a layout the card limit removed passes them, its layout, cards and cost
+    (`relax.cards_passing`), or that N is a lower bound (`relax.cards_lower`) where none passes or that plan does
+    not. `tip` as it is where a layout on N cards passes."""
+    rows = _one_instance(grid, np.arange(grid["dev"].shape[0]), devs)
+    rows = rows[grid["fail"][rows] == F_CARDS]  # the layouts the card limit alone removed
+    n = int(tip.params["gpus"])
+    fails = _evidence_fails(bands, req, devs, grid, rows, np.zeros(rows.size))
+    at_n = grid["gpus"][rows] == n
+    if not at_n.any() or not fails[at_n].all():
+        return tip
+    kw = {k: tip.params[k] for k in ("gpus", "replicas", "tp", "device", "field")}
+    passing = rows[~fails]
+    if not passing.size:
+        return Message("relax.cards_lower", **kw)
+    r = req.model_copy(update={"max_gpus": int(grid["gpus"][passing].min())})
+    try:
+        found = plan(cat, m, r, today, bands, precision_up=False).plans
+    except SuanliError:
+        found = []
+    best = next((p for p in found if _passes_evidence(p)), None)
+    if best is None:
+        return Message("relax.cards_lower", **kw)
+    return Message("relax.cards_passing", **kw, p_gpus=best.gpus, p_replicas=best.replicas, p_tp=best.tp,
+                   p_device=_device_name(lookup.accelerator(cat, best.device)), cost=best.total_cost_cny)
 
 
 def _one_instance(grid: dict[str, np.ndarray], rows: np.ndarray, devs: list[_Device]) -> np.ndarray:
@@ -3415,13 +3494,21 @@ _SPEED_GROUPS = {"inference": ("decode-speed", "prefill-speed"), "training": ("t
 
 def _evidence_fails(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
                     k: np.ndarray, calendar_h: np.ndarray) -> np.ndarray:
+    """For each configuration `k` (its calendar hours beside), whether `demoted` would sink it (`_evidence_check`)."""
+    return _evidence_check(bands, req, devs, grid, k, calendar_h)[0]
+
+
+def _evidence_check(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],
+                    k: np.ndarray, calendar_h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each configuration `k` (its calendar hours beside), whether `demoted` would sink it: a margin (memory
     headroom, TPOT, TTFT, deadline) within its stack's known error (`error_rule`'s limit) and under the pooled bias —
     `_margins` and `demoted` vectorised, so the reduction to one layout per device can prefer one that passes (buyer
-    regression 1). The bias per stack and group is a scalar, the margins arrays."""
-    fails = np.zeros(k.size, dtype=bool)
+    regression 1) — and by how many points its thinnest margin falls short of that error (0 where none does: the
+    ranking's tie-break at an equal bill, `_rank_order`). The bias per stack and group is a scalar, the margins
+    arrays."""
+    fails, short = np.zeros(k.size, dtype=bool), np.zeros(k.size)
     if not bands or not k.size:
-        return fails
+        return fails, short
     checks: list[tuple[str, np.ndarray, bool]] = []
     with np.errstate(divide="ignore", invalid="ignore"):
         if req.task == "inference":
@@ -3432,17 +3519,44 @@ def _evidence_fails(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_D
             compute_h = grid["compute_h"][k]
             checks.append(("training-throughput", np.where(
                 compute_h > 0, 100 * (req.deadline_hours - calendar_h) / compute_h, np.inf), False))
-        usable, need = grid["usable"][k], grid["mem"][k]
-        checks.append(("inference-memory" if req.task == "inference" else "training-memory",
-                       np.where((usable > 0) & (need > 0), 100 * (usable - need) / usable, np.inf), True))
     dev = grid["dev"][k]
+    for group, margin, memory in checks:
+        f, sh = _margin_fails(bands, devs, dev, group, margin, memory)
+        fails |= f
+        short = np.fmax(short, sh)
+    f, sh = _memory_check(bands, req, devs, dev, grid["mem"][k], grid["usable"][k])
+    return fails | f, np.fmax(short, sh)
+
+
+def _memory_fails(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], dev: np.ndarray,
+                  need: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """Whether each configuration's memory headroom is within the task's known memory error and under the pooled bias
+    (likely short, `demoted`'s rule vectorised): the evidence step's memory check (`_evidence_check`), and what keeps
+    the memory-saving measures searched on a card count (`_keep_fallbacks_of`)."""
+    return _memory_check(bands, req, devs, dev, need, usable)[0]
+
+
+def _memory_check(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], dev: np.ndarray,
+                  need: np.ndarray, usable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`_margin_fails` of the memory headroom ((usable − need) / usable, %) against `memory_group(req.task)`."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        margin = np.where((usable > 0) & (need > 0), 100 * (usable - need) / usable, np.inf)
+    return _margin_fails(bands, devs, dev, memory_group(req.task), margin, True)
+
+
+def _margin_fails(bands: dict[str, ErrorBand], devs: list[_Device], dev: np.ndarray, group: str, margin: np.ndarray,
+                  memory: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per configuration (its device `dev`), whether its `margin` (%) of `group` is under its stack's known error and
+    under the pooled bias (`error_rule`; `demoted`), and the points it falls short of that error (0 where it does not)."""
+    fails, short = np.zeros(dev.shape, dtype=bool), np.zeros(dev.shape)
     for di in np.unique(dev):
         rows = dev == di
-        for group, margin, memory in checks:
-            limit, risk = error_rule(bands, devs[int(di)].stack.id, group, memory)
-            if limit is not None and risk is not None:
-                fails[rows] |= (margin[rows] < limit) & (risk > margin[rows])
-    return fails
+        limit, risk = error_rule(bands, devs[int(di)].stack.id, group, memory)
+        if limit is not None and risk is not None:
+            fails[rows] = (margin[rows] < limit) & (risk > margin[rows])
+        if limit is not None:
+            short[rows] = np.fmax(limit - margin[rows], 0.0)  # NaN margin: none
+    return fails, short
 
 
 # a plan likely to miss (`demoted`) ranks after the plans that pass costing at most this many times its cost (the
