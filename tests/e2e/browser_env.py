@@ -94,3 +94,19 @@ def page_checks(pg: Any, where: str) -> None:
     """What every page state is checked for: no horizontal scroll, axe clean."""
     no_horizontal_scroll(pg, where)
     axe_clean(pg, where)
+
+
+def open_page(browser: Any, base_url: str, lang: str, hash_: str) -> Any:
+    """A console-checked desktop page (1300 × 1000, axe injectable) at `#lang=<lang>&<hash_>`, once the page says it
+    is ready (body[data-ready='1'])."""
+    pg = new_page(browser, lang=lang, viewport={"width": 1300, "height": 1000}, bypass_csp=True, console=True)
+    pg.goto(f"{base_url}/#lang={lang}&{hash_}")
+    pg.wait_for_selector("body[data-ready='1']")
+    return pg
+
+
+def close_checked(pg: Any, where: str) -> None:
+    """The end of a page test: `page_checks`, no page or console error, the context closed."""
+    page_checks(pg, where)
+    assert pg.errors == []
+    pg.context.close()

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from browser_env import new_page, page_checks, require_browser
+from browser_env import close_checked, open_page, require_browser
 
 require_browser()
 
-from playwright.sync_api import Page  # noqa: E402
 
 LANGS = ["en", "zh"]
 
@@ -27,30 +26,21 @@ def _today(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def _page(browser: Any, base_url: str, lang: str, hash_: str) -> Page:
-    pg = new_page(browser, lang=lang, viewport={"width": 1300, "height": 1000}, bypass_csp=True, console=True)
-    pg.goto(f"{base_url}/#lang={lang}&{hash_}")
-    pg.wait_for_selector("body[data-ready='1']")
-    return pg  # type: ignore[no-any-return]
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_migrate_onto_cuda_prints_ranges_once(browser: Any, base_url: str, lang: str) -> None:
-    pg = _page(browser, base_url, lang, "tab=migrate&mig-model=Qwen/Qwen2.5-7B-Instruct&mig-from=ascend-910b&mig-to=a800")
+    pg = open_page(browser, base_url, lang, "tab=migrate&mig-model=Qwen/Qwen2.5-7B-Instruct&mig-from=ascend-910b&mig-to=a800")
     pg.click("#mig-btn")
     pg.wait_for_selector("#mig-table tbody tr, #mig-error:not([hidden])")
     assert pg.locator("#mig-error").is_hidden(), pg.locator("#mig-error").inner_text()
     table = pg.locator("#mig-table").inner_text()
     assert ("0 weeks × 2 engineers = 0 engineer-weeks" if lang == "en" else "0 周 × 2 名工程师 = 0 人周") in table, table
     assert "0–0" not in table and not re.search(r"(¥[\d,]+)–\1(?!\d)", table), table
-    page_checks(pg, f"migrate onto CUDA {lang}")
-    assert pg.errors == []  # type: ignore[attr-defined]
-    pg.context.close()
+    close_checked(pg, f"migrate onto CUDA {lang}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_fastest_plan_shows_calendar_hours(browser: Any, base_url: str, lang: str) -> None:
-    pg = _page(browser, base_url, lang, "tab=plan&model=Qwen/Qwen2.5-7B-Instruct&task=lora&tokens=100000000"
+    pg = open_page(browser, base_url, lang, "tab=plan&model=Qwen/Qwen2.5-7B-Instruct&task=lora&tokens=100000000"
                "&objective=fastest&domestic=1")
     pg.click("#plan-btn")
     pg.wait_for_selector("#plans-table tbody tr, #plan-error:not([hidden])")
@@ -58,28 +48,24 @@ def test_fastest_plan_shows_calendar_hours(browser: Any, base_url: str, lang: st
     heads = pg.locator("#plans-table th").all_inner_texts()
     cal = "Calendar hours" if lang == "en" else "日历小时"
     assert cal in heads and heads.index(cal) == heads.index("Hours" if lang == "en" else "小时") + 1, heads
-    page_checks(pg, f"plan fastest {lang}")
-    assert pg.errors == []  # type: ignore[attr-defined]
-    pg.context.close()
+    close_checked(pg, f"plan fastest {lang}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_device_detail_marks_stale_offers(browser: Any, base_url: str, lang: str) -> None:
-    pg = _page(browser, base_url, lang, "tab=catalog")
+    pg = open_page(browser, base_url, lang, "tab=catalog")
     pg.wait_for_selector("#acc-table button[data-id='a100-40g']")
     pg.click("#acc-table button[data-id='a100-40g']")
     pg.wait_for_selector("#acc-detail tr.stale")
     assert ("2024-09 (stale)" if lang == "en" else "2024-09（过期）") in pg.locator("#acc-detail tr.stale").first.inner_text()
     note = pg.locator("#acc-detail .stale-note").inner_text()
     assert note.startswith("stale: a price dated more than 12 months ago" if lang == "en" else "过期：日期早于 12 个月前"), note
-    page_checks(pg, f"stale offers {lang}")
-    assert pg.errors == []  # type: ignore[attr-defined]
-    pg.context.close()
+    close_checked(pg, f"stale offers {lang}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_rvb_untouched_defaults_are_assumed(browser: Any, base_url: str, lang: str) -> None:
-    pg = _page(browser, base_url, lang, "tab=rvb&rvb-gpu=ascend-910b")
+    pg = open_page(browser, base_url, lang, "tab=rvb&rvb-gpu=ascend-910b")
     sent: list[dict[str, Any]] = []
     pg.on("request", lambda r: sent.append(r.post_data_json) if "/api/rent-vs-buy" in r.url else None)
     assert pg.locator("#rvb-util").input_value() == "" and pg.locator("#rvb-years").input_value() == ""
@@ -90,6 +76,4 @@ def test_rvb_untouched_defaults_are_assumed(browser: Any, base_url: str, lang: s
     assert pg.locator("#rvb-error").is_hidden(), pg.locator("#rvb-error").inner_text()
     assert sent and "utilization" not in sent[-1] and "years" not in sent[-1], sent
     assert "50%" in pg.locator("#rvb-table").inner_text()  # the API's default, used and shown
-    page_checks(pg, f"rent-vs-buy defaults {lang}")
-    assert pg.errors == []  # type: ignore[attr-defined]
-    pg.context.close()
+    close_checked(pg, f"rent-vs-buy defaults {lang}")

@@ -9,25 +9,17 @@ from typing import Any
 
 import pytest
 
-from browser_env import new_page, page_checks, require_browser
+from browser_env import close_checked, open_page, require_browser
 
 require_browser()
 
-from playwright.sync_api import Page  # noqa: E402
 
 LANGS = ["en", "zh"]
 
 
-def _page(browser: Any, base_url: str, lang: str, hash_: str) -> Page:
-    pg = new_page(browser, lang=lang, viewport={"width": 1300, "height": 1000}, bypass_csp=True, console=True)
-    pg.goto(f"{base_url}/#lang={lang}&{hash_}")
-    pg.wait_for_selector("body[data-ready='1']")
-    return pg  # type: ignore[no-any-return]
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_compare_serving_targets_kinds_and_offer_warnings(browser: Any, base_url: str, lang: str) -> None:
-    pg = _page(browser, base_url, lang, "tab=compare&cmp-model=Qwen/Qwen2.5-7B-Instruct&cmp-task=inference"
+    pg = open_page(browser, base_url, lang, "tab=compare&cmp-model=Qwen/Qwen2.5-7B-Instruct&cmp-task=inference"
                "&cmp-devices=a100-80g,h800&cmp-kinds=all")
     sent: list[dict[str, Any]] = []
     pg.on("request", lambda r: sent.append(r.post_data_json) if "/api/compare" in r.url else None)
@@ -52,14 +44,12 @@ def test_compare_serving_targets_kinds_and_offer_warnings(browser: Any, base_url
     for r, n in zip(api, notes, strict=True):
         for w in r["offer_warnings"]:
             assert f"! {w}" in n, (w, n)
-    page_checks(pg, f"compare serving targets {lang}")
-    assert pg.errors == []  # type: ignore[attr-defined]
-    pg.context.close()
+    close_checked(pg, f"compare serving targets {lang}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_migrate_sides_show_offer_warnings(browser: Any, base_url: str, lang: str) -> None:
-    pg = _page(browser, base_url, lang, "tab=migrate&mig-model=Qwen/Qwen2.5-7B-Instruct&mig-from=a100-80g&mig-to=ascend-910b")
+    pg = open_page(browser, base_url, lang, "tab=migrate&mig-model=Qwen/Qwen2.5-7B-Instruct&mig-from=a100-80g&mig-to=ascend-910b")
     pg.click("#mig-btn")
     pg.wait_for_selector("#mig-table tbody tr, #mig-error:not([hidden])")
     assert pg.locator("#mig-error").is_hidden(), pg.locator("#mig-error").inner_text()
@@ -69,6 +59,4 @@ def test_migrate_sides_show_offer_warnings(browser: Any, base_url: str, lang: st
     assert len(warnings) >= 2, derived
     for w in warnings:
         assert f"! {w}" in table, (w, table)
-    page_checks(pg, f"migrate offer warnings {lang}")
-    assert pg.errors == []  # type: ignore[attr-defined]
-    pg.context.close()
+    close_checked(pg, f"migrate offer warnings {lang}")
