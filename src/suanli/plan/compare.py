@@ -372,7 +372,8 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
                  tp: int | None, requests_per_s: float, tpot_s: float | None, ttft_s: float | None,
                  error_bands: dict[str, ErrorBand] | None = None,
                  lengths: tuple[int, int] = DEFAULT_LENGTHS,
-                 users: int | None = None) -> tuple[Workload, Message | None, Layout | None]:
+                 users: int | None = None,
+                 users_cap: tuple[int | None, Message | None] | None = None) -> tuple[Workload, Message | None, Layout | None]:
     """A compare with a request rate: the row is the cards' capacity, the rate what it serves.
 
     The rate is served as `suanli plan --gpus N --requests-per-s R` serves it (`_rate_search`, the planner's
@@ -404,7 +405,10 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
             if cwhy is None:
                 w, lay, swhy = w2, other, None
     if lay is None:
-        most, quote = (users_capacity(cat, m, acc, gpus, precision, tp, tpot_s, ttft_s, error_bands, lengths, users)
+        # the users the cards hold: the caller's figure where it has one (compare: plan's, over the layouts its
+        # offers rent, `users_capacity`'s `instance`), so the row's sentence and its max_users are one number
+        most, quote = (users_cap if users_cap is not None and users else
+                       users_capacity(cat, m, acc, gpus, precision, tp, tpot_s, ttft_s, error_bands, lengths, users)
                        if users else (None, None))
         if most is not None and quote is not None and users is not None and most < users:
             # more users than slots: the binding limit is plan's, with its numbers (task H 2026-12-01: the rate
@@ -417,14 +421,17 @@ def _rate_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str
 
 def users_capacity(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
                    tpot_s: float | None, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
-                   lengths: tuple[int, int], users: int) -> tuple[int | None, Message | None]:
+                   lengths: tuple[int, int], users: int, instance: int | None = None
+                   ) -> tuple[int | None, Message | None]:
     """The most concurrent users plan accepts on exactly `gpus` cards of `acc` within the targets, over every tp
     (or the pinned `tp`), and what holds them there (`plan.search.serving_users_capacity`, the rule plan's why-not and
-    relax hint quote): compare's `max_users` and its not-served sentence. (None, None) where no batch meets them."""
+    relax hint quote): compare's `max_users` and its not-served sentence. `instance`: the most ranks one instance of
+    the row's usable offers holds (`_instance_ranks`), so only layouts an offer rents count, as in plan. (None, None)
+    where no batch meets them."""
     req = make_request(model=m.id, task="inference", gpus=gpus, tp=tp, concurrent_users=users, tpot_s=tpot_s,
                        ttft_s=ttft_s, precision=precision if precision in SERVE_PRECISIONS else "bf16",
                        input=lengths[0], output=lengths[1])
-    return serving_users_capacity(cat, m, req, acc.id, error_bands)
+    return serving_users_capacity(cat, m, req, acc.id, error_bands, instance)
 
 
 def capacity_quote(cat: Catalog, m: ModelArch, acc: Any, w: Workload, tpot_s: float | None, ttft_s: float | None,
@@ -480,21 +487,23 @@ def serving_row_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precisio
                        tpot_s: float | None = None, ttft_s: float | None = None,
                        error_bands: dict[str, ErrorBand] | None = None,
                        lengths: tuple[int, int] = DEFAULT_LENGTHS,
-                       users: int | None = None) -> tuple[Workload, Message | None, Layout | None]:
+                       users: int | None = None,
+                       users_cap: tuple[int | None, Message | None] | None = None) -> tuple[Workload, Message | None, Layout | None]:
     """The serving layout of a compare row on exactly `gpus` cards of `acc`, the one function `compare` and
     `migrate cost --task inference` take it from: `batch` given, that batch (`_inference_layout`); a rate, the cards'
     capacity and the rate's run batch (`_rate_layout`); else the planner's serving search within the stated TPOT (a
     steady-state capacity) or `DEFAULT_SERVING_TPOT_S` (`_served_layout`), through plan's evidence step with
     `error_bands` (a batch whose memory headroom is within the known error is set aside, as plan does). Returns
     (the workload, why nothing meets the targets or None, the rate's served layout or None). `users`: the
-    concurrent users `requests_per_s` was derived from (`compare_devices`)."""
+    concurrent users `requests_per_s` was derived from (`compare_devices`), `users_cap` the most of them the cards
+    hold where the caller has it (`users_capacity`; None: searched here at `tp`)."""
     if batch is not None:
         w, why = _inference_layout(cat, m, acc, gpus, precision, batch, tokens, tp, lengths)
         return w, why, None
     target_tpot = serving_target(requests_per_s, tpot_s, ttft_s, lengths[1])[0]  # one output token: no TPOT bound
     if requests_per_s is not None:  # the layout's capacity in the row, the rate's run batch beside
         return _rate_layout(cat, m, acc, gpus, precision, tokens, tp, requests_per_s, target_tpot, ttft_s,
-                            error_bands, lengths, users)
+                            error_bands, lengths, users, users_cap)
     if tpot_s is not None:  # a stated TPOT: the capacity row a rate shows (`_capacity_row`, the one function)
         w, why = _capacity_row(cat, m, acc, gpus, precision, tokens, tp, tpot_s, ttft_s, error_bands, lengths)
         return w, why, None
@@ -625,8 +634,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                                                          field="global_batch"))
         if batch is not None:
             raise InputError("batch", _BATCH_OR_TARGETS)
+        # tokens as given: beside users plan's refusal names the two fields given (`tokens`, `concurrent_users`),
+        # not the rate derived from them (`serving_period` below would name `requests_per_s`)
         ureq = make_request(model=m.id, task="inference", gpus=gpus, concurrent_users=concurrent_users,
-                            requests_per_s=requests_per_s, tpot_s=tpot_s, ttft_s=ttft_s, tokens=None,
+                            requests_per_s=requests_per_s, tpot_s=tpot_s, ttft_s=ttft_s, tokens=tokens,
                             input=input_tokens, output=output_tokens)
         requests_per_s, users_note = ureq.requests_per_s, ureq.rate_note()
     period = serving_period(task, requests_per_s, tokens, hours, days)  # plan's serving period (None: a job's hours)
@@ -658,14 +669,20 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         nets = _networks(priced, acc, gpus, task == "inference")
         layouts: list[tuple[Workload, str | None, Message | str | None]]
         steady_row = _steady_row(batch, requests_per_s, tpot_s)
-        row_tp = tp  # the tp the row's figures are searched at (None: every tp)
+        # --concurrent-users: the most users plan accepts on these cards (every tp an offer here rents, or the
+        # pinned one) and what binds it, the number plan's relax hint quotes (`users_capacity`): the row's max_users
+        # and its not-served sentence
+        users_cap = (users_capacity(cat, m, acc, gpus, prec, tp, tpot_s, ttft_s, error_bands, lengths,
+                                    concurrent_users, _instance_ranks(priced, acc))
+                     if task == "inference" and concurrent_users else None)
         if task == "inference":
             w, why, served_lay = serving_row_layout(cat, m, acc, gpus, prec, tokens, tp, batch, requests_per_s,
-                                                    tpot_s, ttft_s, error_bands, lengths, concurrent_users)
+                                                    tpot_s, ttft_s, error_bands, lengths, concurrent_users,
+                                                    users_cap)
             if tp is None:  # a replica no usable offer rents gives way to the best layout one does (plan's rule)
-                w, why, served_lay, row_tp = _rentable_serving_row(
+                w, why, served_lay, _ = _rentable_serving_row(
                     cat, priced, m, acc, gpus, prec, tokens, batch, requests_per_s, tpot_s, ttft_s, error_bands,
-                    lengths, concurrent_users, (w, why, served_lay))
+                    lengths, concurrent_users, (w, why, served_lay), users_cap)
             layouts = [(w, None, why)]
         else:  # a multi-node job: the fastest layout on each network its offers rent, as plan searches it
             layouts = [_training_layout(cat, m, acc, task, gpus, prec, tokens, global_batch,
@@ -724,11 +741,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
                  if task == "inference" and steady_row and fits else None)
         at_most = (Message("cmp.serving.at_most", rps=round_down_rate(quote.max_requests_per_s or 0.0),
                            thin=_quote_thin(quote)) if quote is not None and why is None else None)
-        # --concurrent-users: the most users plan accepts on these cards (every tp, or the pinned one) and what
-        # binds it, the number plan's relax hint quotes (`users_capacity`)
-        max_users, users_quote = (users_capacity(cat, m, acc, gpus, prec, row_tp, tpot_s, ttft_s, error_bands,
-                                                 lengths, concurrent_users)
-                                  if task == "inference" and concurrent_users and fits else (None, None))
+        # --concurrent-users: the most users plan accepts on these cards (`users_cap` above)
+        max_users, users_quote = users_cap if users_cap is not None and fits else (None, None)
         if at_most is not None and max_users is not None:
             at_most = Message("cmp.serving.at_most_users", rate=at_most, slots=max_users, layout=users_quote)
         # what the row's offer leaves out of its card (a 910B without its variant, an A100 node without SXM or
@@ -846,7 +860,8 @@ def _rentable_serving_row(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any,
                           tokens: float | None, batch: int | None, requests_per_s: float | None,
                           tpot_s: float | None, ttft_s: float | None, error_bands: dict[str, ErrorBand] | None,
                           lengths: tuple[int, int], users: int | None,
-                          row: tuple[Workload, Message | None, Layout | None]
+                          row: tuple[Workload, Message | None, Layout | None],
+                          users_cap: tuple[int | None, Message | None] | None = None
                           ) -> tuple[Workload, Message | None, Layout | None, int | None]:
     """A compare serving row on a layout its offers can rent, as plan picks only layouts an offer rents
     (`offers.can_rent`, the one rule): the searched `row` when some usable offer of the device rents its replica
@@ -868,7 +883,7 @@ def _rentable_serving_row(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any,
                 bool(offer_q.can_rent(o, cpn, gpus, cards_of(acc, t), True)) for o in offers):
             continue
         w, why, served = serving_row_layout(cat, m, acc, gpus, precision, tokens, t, batch, requests_per_s, tpot_s,
-                                            ttft_s, error_bands, lengths, users)
+                                            ttft_s, error_bands, lengths, users, users_cap)
         if not rents(w):
             continue
         c = estimate(cat, m, acc, w, dict(error_bands or {})).contract()
@@ -880,6 +895,14 @@ def _rentable_serving_row(cat: Catalog, priced: Catalog, m: ModelArch, acc: Any,
         if best is None or key > best[0]:
             best = (key, (w, why, served, t))
     return best[1] if best is not None else (*row, None)
+
+
+def _instance_ranks(priced: Catalog, acc: Any) -> int:
+    """The most ranks one instance of `acc`'s usable offers in `priced` holds (`offers.max_cards`, in ranks: a
+    910C's dies), the limit plan's `_rentable` puts on a replica; 0 where no offer prices the device."""
+    cards = max((offer_q.max_cards(o, acc.max_cards_per_node) for o in priced.offers if o.device == acc.id),
+                default=0)
+    return ranks_of(acc, cards) if cards else 0
 
 
 def _steady_row(batch: int | None, requests_per_s: float | None, tpot_s: float | None) -> bool:

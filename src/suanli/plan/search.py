@@ -1038,14 +1038,17 @@ def _stack_rates(rows: list[dict[str, float] | None], di: np.ndarray) -> dict[st
 
 def _serve_batches(req: PlanRequest, tps: list[int]) -> np.ndarray:
     """The concurrent batches searched: `SERVE_BATCHES`, and with concurrent users the batch ceil(users / r) for each
-    replica count r the cards allow (r = gpus / tp when the count is pinned), so that r replicas hold every user
-    without the next power of two's extra replica (50 users: 3 × b17, not 4 × b16); at most `MAX_USER_BATCHES` of
-    them, evenly picked, none above the largest of `SERVE_BATCHES`."""
+    replica count r (r = gpus / tp when the count is pinned), so that r replicas hold every user without the next
+    power of two's extra replica (50 users: 3 × b17, not 4 × b16); at most `MAX_USER_BATCHES` of them, evenly
+    picked, none above the largest of `SERVE_BATCHES`. Unpinned, r runs over every count up to the users, whatever
+    --max-gpus: the batches searched do not depend on the card limit, so a larger limit searches a superset and never
+    finds a dearer best plan (task C 2026-12-03: 2,000 users of Qwen2.5-72B on 910Bs, max_gpus 200 found 25 × b80,
+    ¥377,500; 512 picked other batches and found 26 × b77, ¥392,500)."""
     base = np.array(SERVE_BATCHES, dtype=float)
     if not req.concurrent_users:
         return base
     r = (np.array([req.gpus // t for t in tps], dtype=float) if req.gpus is not None
-         else np.arange(1, req.card_limit + 1, dtype=float))
+         else np.arange(1, req.concurrent_users + 1, dtype=float))
     extra = np.setdiff1d(np.unique(np.ceil(req.concurrent_users / r[r > 0])), base)
     extra = extra[extra <= base[-1]]
     if extra.size > MAX_USER_BATCHES:
@@ -1218,7 +1221,7 @@ def capacity_configs(grid: dict[str, np.ndarray]) -> np.ndarray:
     return ok[np.sort(first)]
 
 
-def capacity_user_configs(grid: dict[str, np.ndarray]) -> np.ndarray:
+def capacity_user_configs(grid: dict[str, np.ndarray], rentable: np.ndarray | None = None) -> np.ndarray:
     """"Hold at most N concurrent users on G cards of D", the users' counterpart of `capacity_configs` and the same
     rule: each user keeps a request in flight, so N users take N slots of the running batches, replicas × batch, and
     plan accepts N users on a configuration exactly when the batch ⌈N / replicas⌉ passes its row check
@@ -1227,9 +1230,11 @@ def capacity_user_configs(grid: dict[str, np.ndarray]) -> np.ndarray:
     batch that passes (`_serve_at_most`); per device and card count the configuration with the most, over every tp
     and precision searched (equal counts: the earlier in grid order). Plan's why-not and relax hint and compare's
     `max_users` all take it from here (task H 2026-12-01: plan said 32 users on 8 RTX 4090s, compare showed tp4 × 2
-    holding 48 within 50 ms)."""
+    holding 48 within 50 ms). `rentable` (a mask, `_rentable`): only the configurations an offer rents count (task C
+    2026-12-03: plan's hint said 128 users on 8 H20s, the sampled batch 16 of tp1, beside tp2's 232 that no 1-card
+    offer rents; compare said tp1's 192)."""
     users = grid["replicas"] * grid["max_b"]
-    ok = np.nonzero((grid["max_b"] >= 1) & np.isfinite(users))[0]
+    ok = np.nonzero((grid["max_b"] >= 1) & np.isfinite(users) & (True if rentable is None else rentable))[0]
     if not ok.size:
         return ok
     ok = ok[np.lexsort((ok, -users[ok]))]  # most users first, equal counts in grid order
@@ -1264,19 +1269,29 @@ def _users_quote(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Messa
                    precision=SERVE_PRECISIONS[int(grid["prec"][j])], limit=limit)
 
 
+def _rentable(grid: dict[str, np.ndarray], devs: list[_Device], instance: int | None = None) -> np.ndarray:
+    """Serving: per configuration, whether a usable offer of its device rents it — its replica (an expert-parallel
+    group: tp × ep ranks) within the largest instance one offer holds (`_one_instance`'s rule: replicas never span
+    nodes). `instance`: that largest instance in ranks where the devices carry no offers (compare's one-device grid,
+    priced on its own offers); a device with no usable offer (and no `instance`): every configuration."""
+    largest = np.array([instance or _largest_instance(d) for d in devs], dtype=float)[grid["dev"]]
+    return np.asarray((largest <= 0) | (grid["tp"] * grid["ep"] <= largest))
+
+
 def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device],
-                    grid: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+                    grid: dict[str, np.ndarray], instance: int | None = None) -> dict[str, np.ndarray]:
     """Per configuration, the serve-at-most rate (requests/s) of its device on its card count, its capacity
     configuration's (`capacity_configs`), NaN where none serves within the targets (`cap_rps`); the rate up to which
     plan warns of no thin margin there (`cap_comf`), the margins thin above it (`cap_thin`, bits) and the known error
     (%) the first of them is under (`cap_limit`, `warn_limit`). With concurrent users, the most users plan accepts
     on the device's card count (`cap_users`: `capacity_user_configs`) and the configuration that holds them
-    (`cap_users_i`, −1: none)."""
+    (`cap_users_i`, −1: none), over the configurations an offer rents (`_rentable`, `instance` as there)."""
+    rentable = _rentable(grid, devs, instance)
     cap = {key: np.full(grid["dev"].shape, np.nan) for key in ("cap_rps", "cap_comf", "cap_thin", "cap_limit")}
     cap["cap_thin"][:] = 0
     cap["cap_users"], cap["cap_users_i"] = np.full(grid["dev"].shape, np.nan), np.full(grid["dev"].shape, -1)
     if req.concurrent_users:
-        for j in capacity_user_configs(grid):
+        for j in capacity_user_configs(grid, rentable):
             rows = (grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])
             cap["cap_users"][rows] = float(grid["replicas"][j] * grid["max_b"][j])
             cap["cap_users_i"][rows] = j
@@ -1878,7 +1893,12 @@ def _row_notes(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]
             if up is not None:
                 rows = order[(on_dev & (prec_k == SERVE_PRECISIONS.index(up)))[order]]
                 b = int(_one_per_device(rows, dev_k, fails, score)[0])
-                msgs.append(Message("plan.reason.precision_up", precision=scheme_name(d.stack, up),
+                # what --precision <up> plans, judged as this plan is: where it fails the evidence checks this
+                # plan passes, said (task C 2026-12-03: 6,000 qwen3-32b users on 910Bs, "at bf16: 192 × 910B,
+                # ¥362,500" read as cheaper than the int8 plan of ¥422,500, which passes them; the bf16 one does not)
+                short = bool(fails[b]) and not bool(fails[j])
+                msgs.append(Message("plan.reason.precision_up_short" if short else "plan.reason.precision_up",
+                                    precision=scheme_name(d.stack, up),
                                     gpus=int(grid["gpus"][k[b]]), device=_device_name(d.acc), cost=float(cost_k[b]),
                                     total=float(total_k[b]), ratio=float(total_k[b] / total_k[j]) if total_k[j] else 1.0,
                                     this=scheme_name(d.stack, SERVE_PRECISIONS[int(prec_k[j])])))
@@ -2453,15 +2473,18 @@ def serving_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
 
 
 def serving_users_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
-                           error_bands: dict[str, ErrorBand] | None = None) -> tuple[int | None, Message | None]:
+                           error_bands: dict[str, ErrorBand] | None = None,
+                           instance: int | None = None) -> tuple[int | None, Message | None]:
     """The most concurrent users plan accepts on exactly `req.gpus` cards of `device` within the request's targets
     (`capacity_user_configs` over every tp searched, or `req.tp`), and the slots and limit that hold them there
     (`_users_quote`, the message plan's why-not and relax hint carry): compare's `max_users`, one rule with plan's.
-    (None, None) where no batch meets the targets or the device is excluded. `req` states `concurrent_users`."""
+    `instance`: the most ranks one instance of the caller's usable offers holds, so only the layouts an offer rents
+    count, as in plan (`_rentable`); None: every layout. (None, None) where no batch meets the targets or the device
+    is excluded. `req` states `concurrent_users`."""
     r, devs, grid, _ = _one_device_serve_grid(cat, m, req, device, error_bands)
     if grid is None or not grid["dev"].size:
         return None, None
-    grid.update(_capacity_rates(error_bands or {}, r, devs, grid))
+    grid.update(_capacity_rates(error_bands or {}, r, devs, grid, instance))
     quote = _users_quote(grid, 0, r)
     return (int(quote.params["slots"]), quote) if quote is not None else (None, None)
 
