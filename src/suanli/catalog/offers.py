@@ -54,6 +54,7 @@ __all__ = [
     "parse_region",
     "planning_offers",
     "plausibility_band",
+    "price_decimals",
     "scope_label",
     "scope_message",
     "stale_offers",
@@ -294,13 +295,25 @@ def mark_second_hand(offers: Iterable[Offer], sources: Any) -> list[Offer]:
     return out
 
 
+#: billing units whose price per card is written in whole yuan, as every other monthly figure is (¥1,875 per
+#: card-month, not ¥1,875.00; buyer review 2026-12-02); an hour's (and a shorter unit's) price keeps the fen (¥8.88)
+WHOLE_YUAN_UNITS = frozenset({"day", "week", "month", "year"})
+
+
+def price_decimals(billing_unit: str) -> int:
+    """The decimals a price per card per `billing_unit` is written with: 0 (whole yuan) for a day or longer
+    (`WHOLE_YUAN_UNITS`), else 2 (to the fen)."""
+    return 0 if billing_unit in WHOLE_YUAN_UNITS else 2
+
+
 def rent_message(offer: Offer) -> Message:
     """Where a price rents from, the one formatter plans and `rent-vs-buy` share (buyer review 2026-12-01):
     'AutoDL, ¥8.88 per card-hour (listing, 2026-08-13, quoted via a third party)': provider, price per card per
-    billing unit, kind, date, and 'quoted via a third party' (zh 转引) where the offer is second-hand
-    (`mark_second_hand`)."""
+    billing unit (whole yuan for a day or longer, `price_decimals`: '¥1,875 per card-month'), kind, date, and
+    'quoted via a third party' (zh 转引) where the offer is second-hand (`mark_second_hand`)."""
     provider: str | dict[str, str] = {"en": offer.provider, "zh": offer.provider_zh} if offer.provider_zh else offer.provider
-    return Message("offer.rent", provider=provider, price=offer.price_cny.value / offer.cards,
+    msg_id = "offer.rent_whole" if price_decimals(offer.billing_unit) == 0 else "offer.rent"
+    return Message(msg_id, provider=provider, price=offer.price_cny.value / offer.cards,
                    unit=Message(f"billing_unit.{offer.billing_unit}"), kind=Message(f"price_kind.{offer.kind}"),
                    date=str(offer.date), second_hand=Message("offer.second_hand") if is_second_hand(offer) else "")
 

@@ -237,7 +237,8 @@ def register(app: typer.Typer) -> None:
         # a price older than --stale-months marked in its date cell, as plan warns of it (`offer_row`'s `stale`: the
         # one freshness rule; --json and --csv carry it as the field)
         shown = [{**r, "provider": display_note(o, "provider"), "billing_unit": tr(f"billing_unit.{r['billing_unit']}"),
-                  "price_cny": Price(r["price_cny"]),  # to the fen: ¥2.00, not "2"
+                  # to the fen (¥2.00, not "2"), a month's in whole yuan (¥15,000): offers.price_decimals
+                  "price_cny": Price(r["price_cny"], offer_q.price_decimals(r["billing_unit"])),
                   "kind": tr(f"price_kind.{r['kind']}"),
                   "date": tr("cli.offers.date_stale", date=r["date"]) if r["stale"] else r["date"]}
                  for r, o in zip(rows, page)]

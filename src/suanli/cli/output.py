@@ -155,15 +155,23 @@ def emit_json(obj: Any) -> None:
 
 
 class Price(float):
-    """A price in a table cell, to the fen as plan's reason writes one (¥1,750.00 per card-month): 2.00, 43.50,
-    15,000.00 — never "2" under a ¥ header (buyer review 2026-12-03: `suanli offers` printed ¥2.00 as "2")."""
+    """A price in a table cell with its decimals (`offers.price_decimals`, the rule plan's reason writes one by):
+    2.00, 43.50 to the fen for an hour's price — never "2" under a ¥ header (buyer review 2026-12-03: `suanli
+    offers` printed ¥2.00 as "2") — and 15,000 in whole yuan for a month's (buyer review 2026-12-02)."""
+
+    decimals: int
+
+    def __new__(cls, value: float, decimals: int = 2) -> Price:
+        obj = super().__new__(cls, value)
+        obj.decimals = decimals
+        return obj
 
 
 def _cell(v: Any) -> str:
     if v is None:
         return ""
     if isinstance(v, Price):
-        return f"{v:,.2f}"
+        return f"{v:,.{v.decimals}f}"
     if isinstance(v, bool):
         from suanli.i18n import t
 

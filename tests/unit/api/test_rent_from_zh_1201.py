@@ -21,7 +21,7 @@ def test_rent_from_follows_lang(client: TestClient) -> None:
     assert en["rent_from"].startswith("omniyq-910b-8card-month, ")
     assert "billed per month: 8 card(s) for a year = 12 month(s) = ¥180,000, ÷ 8 cards" in en["rent_from"]
     assert en["rent_from"].endswith("; 2 × 8-card instances, one per server bought")
-    assert zh["rent_from"] == ("omniyq-910b-8card-month，云擎天下 (omniyq.com)，每卡每月 ¥1,875.00（挂牌，2026-07-20，转引），"
+    assert zh["rent_from"] == ("omniyq-910b-8card-month，云擎天下 (omniyq.com)，每卡每月 ¥1,875（挂牌，2026-07-20，转引），"
                                "按月计费：8 张卡租一年 = 12 个月 = ¥180,000，÷ 8 张卡；共 2 个 8 卡实例，每台购买的服务器一个")
     typed, typed_zh = _en_zh(client, "/api/rent-vs-buy", {"gpu": "910b", "rent_price": 3})
     assert isinstance(typed, dict) and isinstance(typed_zh, dict)

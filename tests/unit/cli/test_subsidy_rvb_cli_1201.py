@@ -39,7 +39,7 @@ def test_plan_says_the_subsidy(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     args = ["plan", "--model", "qwen2.5-7b", "--task", "lora", "--tokens", "1e8", "--gpu", "910b", "--subsidy", "0.3"]
     out = _run(args, monkeypatch, capsys, tmp_path)
     # ¥1,875 per card-month × 8 cards = ¥15,000 before the subsidy, ¥10,500 after it: the figures add up
-    assert "¥1,875.00 per card-month" in out and "subsidy 30 % of domestic compute: ¥15,000 → ¥10,500" in out
+    assert "¥1,875 per card-month" in out and "subsidy 30 % of domestic compute: ¥15,000 → ¥10,500" in out
     zh = _run(["--lang", "zh", *args], monkeypatch, capsys, tmp_path)
     assert "国产算力补贴30%：¥15,000→¥10,500" in zh.replace(" ", "")  # Chinese lines break between characters
     p = json.loads(_run([*args, "--json"], monkeypatch, capsys, tmp_path))["plans"][0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 from suanli.catalog import lookup
-from suanli.catalog.offers import rent_message
+from suanli.catalog.offers import price_decimals, rent_message
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand
 from suanli.i18n import Message, render
 from suanli.plan.request import make_request
@@ -25,7 +25,9 @@ def test_rent_message_names_provider_price_per_card_unit_kind_date_and_second_ha
     assert "每卡每小时 ¥8.88" in zh and "挂牌" in zh and "转引" in zh
     first_hand = next(x for x in cat.offers if not x.second_hand and x.cards > 1)
     text = render(rent_message(first_hand))
-    assert "quoted via" not in text and f"¥{first_hand.price_cny.value / first_hand.cards:,.2f} per card-" in text
+    per_card = first_hand.price_cny.value / first_hand.cards  # a month's price in whole yuan (buyer review 2026-12-02)
+    decimals = price_decimals(first_hand.billing_unit)
+    assert "quoted via" not in text and f"¥{per_card:,.{decimals}f} per card-" in text
 
 
 def test_every_plan_reason_says_where_to_rent_in_both_languages(cat) -> None:  # type: ignore[no-untyped-def]
