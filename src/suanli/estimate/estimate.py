@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
 from suanli.catalog.ranks import dies_per_card, rank_view, whole_cards
-from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
+from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch, SoftwareStack
 from suanli.errors import EstimateError, InputError, unknown_name
 from suanli.estimate.capability import (
     ALL_FRAMEWORK_TASKS,
@@ -48,7 +48,7 @@ from suanli.estimate.setup import job_setup, serve_setup_hours, setup_hours, set
 from suanli.estimate.tp_heads import tp_heads_refusal, tp_heads_runs
 from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, render
-from suanli.units import GB, SECONDS_PER_HOUR
+from suanli.units import GB, SECONDS_PER_HOUR, GiB
 
 __all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "framework_note", "band_evidence", "estimate", "evidence_message", "LORA_TASKS", "lora_evidence_message", "lora_stack_band",
            "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band", "PooledBias", "all_stacks_signed",
@@ -345,6 +345,8 @@ def estimate(
         if native is not None:
             notes.append(native)
     mem = estimate_memory(model, w, device, stack, cat)
+    if mem.fits is False and (hint := replica_fit_hint(cat, model, device, stack, w, mem)) is not None:
+        notes.append(hint)  # serving that does not fit: the tp (or ep) one replica needs, as plan's why-not says
     inf = tr = None
     dif = None
     hours = None
@@ -503,6 +505,51 @@ def replica_spans_nodes(cat: Catalog, device: Accelerator, w: Workload) -> list[
     if w.tp > per_node:
         out.append(Message("est.note.tp_spans_nodes", tp=w.tp, per_node=per_node))
     return out
+
+
+def replica_fit_hint(cat: Catalog, model: ModelArch, device: Accelerator, stack: SoftwareStack | None, w: Workload,
+                     mem: MemoryEstimate) -> Message | None:
+    """Serving that does not fit at `w.tp`: the hint plan's why-not gives (`why.serve_need_tp`, buyer review
+    2026-12-02: `estimate --gpus 8` without --tp ran 8 one-card replicas of Qwen3-235B and said only "does not fit"):
+    the smallest tensor-parallel group of `plan.search.NEED_TPS` in which one batch-1 replica fits, by the same
+    memory (`estimate_memory`, plan's `need_tp` rule: batch 1 at the workload's ep and context), named with the flags
+    to pass (--tp, and --gpus where the replica needs more cards than asked); for an MoE model on an engine that
+    serves expert parallel (plan's `_serve_eps` rule) with no --ep given, the smallest expert-parallel group of
+    `plan.search.EP_SIZES` dividing its experts that fits at `w.tp`, too. A tp or ep the engine refuses
+    (`tp_heads_runs`) is not suggested. None for training, a batch-1 replica that fits at `w.tp` (the batch is what
+    does not fit), or nothing up to the last size."""
+    if w.training or w.method != "default" or model.kind != "llm" or mem.usable_bytes is None:
+        return None
+    from suanli.plan.search import EP_SIZES, NEED_TPS  # the sizes plan's why-not searches (one list)
+
+    def fits_at(tp: int, ep: int) -> bool:
+        one = w.model_copy(update={"tp": tp, "ep": ep, "batch": 1, "gpus": tp * ep * w.pp})
+        return bool(estimate_memory(model, one, device, stack, cat).fits)
+
+    if fits_at(w.tp, w.ep):
+        return None
+    need_tp = next((t for t in NEED_TPS if t > w.tp and tp_heads_runs(model, t, engine=w.engine)
+                    and fits_at(t, w.ep)), None)
+    eng = next((e for e in cat.engines if e.id == w.engine), None)
+    need_ep = (next((e for e in EP_SIZES if e > 1 and model.moe.num_experts % e == 0 and fits_at(w.tp, e)), None)
+               if model.moe is not None and w.ep == 1 and eng is not None and eng.expert_parallel else None)
+    if need_tp is None and need_ep is None:
+        return None
+    at = {"tp": w.tp, "need_gib": (mem.needed_bytes or mem.per_gpu_bytes) / GiB, "usable_gib": mem.usable_bytes / GiB,
+          "cap_gib": (mem.capacity_bytes or 0.0) / GiB}
+    tries: list[Message] = []
+    if need_tp is not None:
+        cards = need_tp * w.ep * w.pp
+        tries.append(Message("est.note.try_tp_gpus" if cards > w.gpus else "est.note.try_tp", field="tp", tp=need_tp,
+                             gpus_field="gpus", gpus=cards))
+    if need_ep is not None:
+        cards = w.tp * need_ep * w.pp
+        tries.append(Message("est.note.try_ep_gpus" if cards > w.gpus else "est.note.try_ep", field="ep", ep=need_ep,
+                             gpus_field="gpus", gpus=cards))
+    need = (Message("why.serve_need_tp", need_tp=need_tp, **at) if need_tp is not None and w.ep == 1
+            else Message("est.note.replica_at", **at))
+    return Message("est.note.replica_needs", need=need,
+                   tries=Message("est.note.try_or", first=tries[0], second=tries[1]) if len(tries) > 1 else tries[0])
 
 
 def _tp_heads(cat: Catalog, model: ModelArch, device: Accelerator, w: Workload) -> Message | None:
