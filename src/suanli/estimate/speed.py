@@ -60,7 +60,9 @@ __all__ = [
     "TrainingSpeed",
     "AWQ_GEMM_MAX_TOKENS",
     "awq_gemm_byte_factor",
+    "bnb_dequant_byte_factor",
     "awq_gemm_notes",
+    "bnb_dequant_notes",
     "runs_awq_gemm",
     "device_rates",
     "engine_release",
@@ -158,6 +160,10 @@ class InferenceSpeedTerms:
     # of the weight bytes a forward pass reads, the share in AWQ's int4 linears where the engine release runs them
     # through AWQ's own GEMM kernel (`runs_awq_gemm`); 0 elsewhere (`awq_gemm_byte_factor`)
     awq_gemm_weight_share: float = 0.0
+    # bitsandbytes 4-bit (nf4): the share of the read weight bytes in its 4-bit linears, and the 16-bit bytes its
+    # dequantize-then-matmul path writes and reads again per packed byte (`bnb_dequant_byte_factor`); 0 elsewhere
+    bnb_weight_share: float = 0.0
+    bnb_dequant_bytes_per_byte: float = 0.0
 
 
 # attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
@@ -195,6 +201,9 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
     # decode: one token per sequence per step, at the mean context length; sliding-window layers hold and read
     # at most their window (arch.cached_positions: the mean over layers)
     ctx = arch.cached_positions(m, i + o / 2)
+    # the quantized linears' bytes (all but the 16-bit embedding and lm_head, memory.kept_16bit_bytes) of the read
+    quantized_share = (read_bytes - (kept_16bit_bytes(m, w.precision) - lookup_bytes)) / read_bytes \
+        if read_bytes > 0 else 0.0
     return InferenceSpeedTerms(
         input=i,
         output=o,
@@ -239,9 +248,10 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         (m.num_layers or 0) * (m.num_attention_heads or 0) * ctx * score_bytes_per_element(w.engine),
         linear_calls=(m.num_layers or 0) * linear_calls_per_layer(m),
         identical_tokens=w.identical_tokens,
-        # the quantized linears' bytes (all but the 16-bit embedding and lm_head, memory.kept_16bit_bytes) of the read
-        awq_gemm_weight_share=(read_bytes - (kept_16bit_bytes(m, w.precision) - lookup_bytes)) / read_bytes
-        if awq_gemm and read_bytes > 0 else 0.0,
+        awq_gemm_weight_share=quantized_share if awq_gemm else 0.0,
+        bnb_weight_share=quantized_share if w.precision == "nf4" else 0.0,
+        # dequantize_4bit writes each weight in the 16-bit compute dtype and torch's linear reads it back
+        bnb_dequant_bytes_per_byte=2 * act_b / weight_bytes_per_param("nf4"),
     )
 
 
@@ -340,6 +350,26 @@ def awq_gemm_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any:
     return 1.0 + np.where(np.asarray(tokens) < AWQ_GEMM_MAX_TOKENS, slower, 0.0)
 
 
+def bnb_dequant_notes(w: Workload) -> list[Message]:
+    """The estimate's line for bitsandbytes 4-bit (nf4) inference: which passes dequantize to a 16-bit copy
+    (`bnb_dequant_byte_factor`); empty for other precisions and for training."""
+    if w.training or w.precision != "nf4":
+        return []
+    ratio = 1.0 + 2 * activation_bytes(w.precision) / weight_bytes_per_param("nf4")
+    return [Message("est.note.bnb_dequant" if w.batch > 1 else "est.note.bnb_dequant_prefill", batch=w.batch,
+                    ratio=ratio)]
+
+
+def bnb_dequant_byte_factor(t: InferenceSpeedTerms, tokens: Any) -> Any:
+    """Multiplier on a forward pass's weight bytes (over arrays of `tokens`, the pass's tokens) for bitsandbytes' 4-bit
+    linears (`t.bnb_weight_share`): `matmul_4bit` runs its gemv_4bit kernel on the packed weights only when the input is
+    one token (A.numel() == A.shape[-1]; bitsandbytes CHANGELOG 0.40.0, "4-bit inference kernels for batch size=1");
+    any larger pass runs MatMul4Bit, which dequantizes each weight to 16-bit (F.dequantize_4bit: reads the codes,
+    writes the copy) and multiplies by the copy (torch.nn.functional.linear reads it), bitsandbytes/autograd/_functions.py."""
+    extra = t.bnb_weight_share * t.bnb_dequant_bytes_per_byte
+    return 1.0 + np.where(np.asarray(tokens) > 1, extra, 0.0)
+
+
 def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
     """Share of the device's SMs a decode attention kernel without split-KV keeps busy: it launches one thread block
     per sequence and head (FlashAttention-2 forward: grid query blocks x batch x heads, one query block at decode),
@@ -382,9 +412,11 @@ def pass_weight_bytes(t: InferenceSpeedTerms, tokens: Any, ep: Any, kv_rep: Any,
     """Weight bytes one forward pass over `tokens` tokens of a replica costs at the device's weight-read rate: those it
     reads (`weight_bytes_read` over the expert-parallel group's tokens, plus the K/V projections its KV replicas
     repeat, `replicated_weight_bytes`), the AWQ linears of a release that runs AWQ's own GEMM kernel charged at that
-    kernel's slower rate (`awq_gemm_byte_factor`). One function for prefill, the decode step and its roofline."""
+    kernel's slower rate (`awq_gemm_byte_factor`), bitsandbytes' 4-bit linears with the 16-bit copy they dequantize
+    to on a pass of more than one token (`bnb_dequant_byte_factor`). One function for prefill, the decode step and
+    its roofline."""
     read = weight_bytes_read(t, tokens * ep, ep) + replicated_weight_bytes(t, kv_rep)
-    return read * awq_gemm_byte_factor(t, tokens, r)
+    return read * awq_gemm_byte_factor(t, tokens, r) * bnb_dequant_byte_factor(t, tokens)
 
 
 def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:
