@@ -34,7 +34,7 @@ from suanli.estimate.memory import (
 )
 from suanli.estimate.params import param_count
 from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
-from suanli.estimate.precision import native_precision_note
+from suanli.estimate.precision import native_precision_note, quant_scheme_note
 from suanli.estimate.speed import (
     InferenceSpeed,
     TrainingSpeed,
@@ -345,6 +345,12 @@ def estimate(
         native = native_precision_note(model, device, stack, w.task, w.precision)
         if native is not None:
             notes.append(native)
+        # what a quantized precision means on the stack and the rate its matmuls run at, as plan says it (one
+        # function): int8 on CUDA is GPTQ-Int8 W8A16, run at the 16-bit rate, not at the INT8 TOPS the card lists
+        scheme = (quant_scheme_note(stack, w.precision, both(stack.name, stack.name_zh), device)
+                  if stack is not None and w.task == "inference" else None)
+        if scheme is not None:
+            notes.append(scheme)
     mem = estimate_memory(model, w, device, stack, cat)
     if mem.fits is False and (hint := replica_fit_hint(cat, model, device, stack, w, mem)) is not None:
         notes.append(hint)  # serving that does not fit: the tp (or ep) one replica needs, as plan's why-not says

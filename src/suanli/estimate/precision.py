@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from suanli.catalog.peaks import dense_peak_tflops
-from suanli.catalog.schema import Accelerator, ModelArch, SoftwareStack
+from suanli.catalog.schema import Accelerator, ModelArch, SoftwareStack, Sourced
 from suanli.errors import EstimateError
 from suanli.estimate.capability import supports_fp8
-from suanli.i18n import Message
+from suanli.i18n import Message, both
 from suanli.units import TFLOPS
 
 __all__ = [
@@ -16,6 +18,8 @@ __all__ = [
     "default_precision",
     "native_precision_note",
     "peak_flops_per_s",
+    "quant_scheme",
+    "quant_scheme_note",
     "weight_bytes_per_param",
 ]
 
@@ -71,6 +75,31 @@ def peak_flops_per_s(acc: Accelerator, precision: str) -> tuple[float, str]:
     raise EstimateError(
         Message("err.has_no_published_dense_peak_for", acc_id=acc.id, precision=precision)
     )
+
+
+def quant_scheme(stack: SoftwareStack, precision: str) -> Sourced[str] | None:
+    """What `precision` means on the stack's engines (SoftwareStack.fp8/int8/int4_scheme: W8A16 GPTQ-Int8 on CUDA,
+    W8A8 on CANN, ...), or None: not quantized, or no source."""
+    field = getattr(stack, f"{precision}_scheme", None) if precision in ("fp8", "int8", "int4") else None
+    return field.chosen if field is not None else None
+
+
+def quant_scheme_note(stack: SoftwareStack, precision: str, stack_name: Any,
+                      acc: Accelerator | None = None) -> Message | None:
+    """The one sentence estimate and plan say a quantized precision in: the scheme it means on the stack, cited, and
+    the rate the estimate runs its matmuls at (`compute_dtype`; on `acc`, the dtype of the peak `peak_flops_per_s`
+    reads: fp8 on a card without FP8 runs at its 16-bit rate), with int4's accuracy risk; None without a scheme.
+    (Buyer review 2026-12-02: int8 on the H20 ran at the bf16 rate while the card lists INT8 296 TOPS, unsaid.)"""
+    s = quant_scheme(stack, precision)
+    if s is None:
+        return None
+    compute = compute_dtype(precision)
+    peak = dense_peak_tflops(acc, compute) if acc is not None else None
+    if peak is not None:  # the spec field read: fp16_dense_tflops -> fp16
+        compute = peak[1].split("_")[0]
+    return Message("plan.warn.quantization_scheme", precision=precision, scheme=s.value, stack=stack_name,
+                   note=both(s.note or "", s.note_zh or s.note or ""), source=s.source, compute=compute,
+                   risk=Message("plan.warn.quantization_int4_risk") if precision == "int4" else "")
 
 
 # ---------------------------------------------------------------------------------------------- the default precision

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from suanli.catalog.schema import Offer, SoftwareStack, Sourced
+from suanli.catalog.schema import Offer, SoftwareStack
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, lora_stack_band, moe_stack_band, stack_band
-from suanli.estimate.precision import compute_dtype
-from suanli.i18n import Message, both
+from suanli.estimate.precision import quant_scheme, quant_scheme_note
+from suanli.i18n import Message
 from suanli.units import UNIT_HOURS
 
 __all__ = ["next_precision_up", "offers_range", "quant_scheme", "quantization_warnings", "scheme_name",
@@ -17,12 +17,6 @@ __all__ = ["next_precision_up", "offers_range", "quant_scheme", "quantization_wa
 
 # serving precisions from the most to the least precise (search.SERVE_PRECISIONS' order)
 _ORDER = ("bf16", "fp8", "int8", "int4")
-
-
-def quant_scheme(stack: SoftwareStack, precision: str) -> Sourced[str] | None:
-    """What `precision` means on the stack's engines (SoftwareStack.fp8/int8/int4_scheme), or None: no source."""
-    field = getattr(stack, f"{precision}_scheme", None) if precision in ("fp8", "int8", "int4") else None
-    return field.chosen if field is not None else None
 
 
 def scheme_name(stack: SoftwareStack, precision: str) -> str | Message:
@@ -40,13 +34,8 @@ def quantization_warnings(stack: SoftwareStack, precision: str, stack_name: Any)
     stack cites one, the scheme the precision means there and the rate suanli runs its matmuls at, with int4's
     accuracy risk — the catalog holds no published accuracy delta for any scheme, so none is quoted."""
     out = [Message("plan.warn.quantization", precision=precision)]
-    s = quant_scheme(stack, precision)
-    if s is not None:
-        out.append(Message("plan.warn.quantization_scheme", precision=precision, scheme=s.value, stack=stack_name,
-                           note=both(s.note or "", s.note_zh or s.note or ""), source=s.source,
-                           compute=compute_dtype(precision),
-                           risk=Message("plan.warn.quantization_int4_risk") if precision == "int4" else ""))
-    return out
+    scheme = quant_scheme_note(stack, precision, stack_name)  # estimate says the same sentence (one function)
+    return out + ([scheme] if scheme is not None else [])
 
 
 def next_precision_up(precision: str, release: str, available: set[str]) -> str | None:
