@@ -21,7 +21,8 @@ import math
 
 from suanli.catalog.schema import Accelerator, AcceleratorSpecs, Alternatives, Offer
 
-__all__ = ["PER_RANK_SPECS", "cards_of", "dies_per_card", "offer_in_ranks", "rank_view", "ranks_of", "whole_cards"]
+__all__ = ["PER_RANK_SPECS", "cards_of", "dies_per_card", "offer_in_ranks", "rank_view", "ranks_in", "ranks_of",
+           "whole_cards"]
 
 # the card's figures a rank has its share of (÷ the dies): memory, its bandwidth, every peak, the card-to-card link
 # and the power; pcie_gen and sm_count (NVIDIA only) are not shares
@@ -36,9 +37,14 @@ def dies_per_card(acc: Accelerator) -> int:
     return int(acc.dies_per_card.value) if acc.dies_per_card is not None else 1
 
 
+def ranks_in(cards: int, dies: int) -> int:
+    """The ranks `cards` cards of `dies` dies each give (a 910C's 8 cards: 16)."""
+    return cards * dies
+
+
 def ranks_of(acc: Accelerator, cards: int) -> int:
-    """The ranks `cards` cards of `acc` give (a 910C: 2 a card)."""
-    return cards * dies_per_card(acc)
+    """The ranks `cards` cards of `acc` give (`ranks_in`: a 910C, 2 a card)."""
+    return ranks_in(cards, dies_per_card(acc))
 
 
 def whole_cards(ranks: int, dies: int) -> int:

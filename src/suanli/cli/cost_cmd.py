@@ -72,6 +72,14 @@ def _device(cat: Any, device_id: str) -> str:
     return display_name(acc) if acc is not None else device_id
 
 
+def _device_ranks(cat: Any, device_id: str, layout: dict[str, Any]) -> str:
+    """A device as `_device` names it, with the ranks of its layout on a card of several dies (the 910C), as plan's
+    table and reasons say them (`plan.device_dies`: 'Huawei Ascend 910C (16 dies)'); the layout's `ranks` are there
+    only for such a card (`plan.compare._ranks_facts`), so every other device reads as `_device`."""
+    ranks = layout.get("ranks")
+    return tr("plan.device_dies", device=_device(cat, device_id), ranks=ranks) if ranks else _device(cat, device_id)
+
+
 def _stack(cat: Any, stack_id: str | None) -> str | None:
     st = next((s for s in cat.stacks if s.id == stack_id), None)
     return display_name(st) if st is not None else stack_id
@@ -226,7 +234,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         # a row that does not fit never runs (estimate's rule): no speed, scaling or TFLOPS per yuan; --json keeps
         # the figures it would reach with runs: false
         table = [{
-            "device": _device(cat, r["device"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
+            "device": _device_ranks(cat, r["device"], r["layout"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
             "gib_per_card": _need_usable(r),  # plan's GiB/card: needed / usable (the engine's pool: a note below)
             # the plan's memory-within-error check; "likely short" where its bias exceeds the headroom (plan demotes it)
             "fits": (tr("est.likely_short", bias=(r.get("memory_warning_i18n") or {}).get("params", {}).get("bias"),
@@ -671,8 +679,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                     value += " — " + say_json(d.get("layout_note_i18n"), d["layout_note"])
                 asked = out.get("gpus", 8)  # --gpus; a side has fewer when no usable offer rents that many
                 n = lay.get("gpus", asked)
-                rows.append({"item": tr("mig.item.device_gpus", device=_device(cat, dev), gpus=n) if n == asked
-                             else tr("mig.item.device_fewer", device=_device(cat, dev), gpus=n, asked=asked),
+                named = _device_ranks(cat, dev, lay)  # '(16 dies)' on a 910C, as plan says it
+                rows.append({"item": tr("mig.item.device_gpus", device=named, gpus=n) if n == asked
+                             else tr("mig.item.device_fewer", device=named, gpus=n, asked=asked),
                              "value": value})
             else:
                 rows.append({"item": tr("mig.item.ratio"), "value": f"{d:.2f}"})

@@ -12,6 +12,7 @@ import typer
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, display_name, emit_json, emit_rows, label, lang, say, say_json, tr
+from suanli.estimate.efficiency import efficiency_value
 from suanli.estimate.estimate import Estimate
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
@@ -134,8 +135,7 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
             # where the value came from for this device (efficiency.basis): measured, inherited, family median …
             src = say_json(eff.get("provenance_i18n"), eff.get("provenance") or eff["source"])
             if str(eff["metric"]).endswith("_s"):  # seconds (an engine's step overhead): 2.6 ms, not 0.00
-                v = float(eff["value"])
-                shown = tr("cli.est.ms", ms=v * 1e3) if abs(v) >= 1e-3 or v == 0 else tr("cli.est.us", us=v * 1e6)
+                shown = say(efficiency_value(str(eff["metric"]), float(eff["value"])))  # plan's wording too
                 console.print(tr("cli.est.efficiency_time", metric=eff["metric"], value=shown, source=src),
                               highlight=False)
                 continue

@@ -287,7 +287,7 @@ def register(app: typer.Typer) -> None:
         stack: Annotated[list[str] | None, typer.Option(help="allowed software stack (repeatable)")] = None,
         gpu: Annotated[list[str] | None, typer.Option(help="only these devices (repeatable)")] = None,
         max_gpus: Annotated[int | None, typer.Option(help="most cards to rent")] = None,
-        gpus: Annotated[int | None, typer.Option("--gpus", help="use exactly this many cards (replaces --max-gpus): the layout, time and cost on N cards")] = None,
+        gpus: Annotated[int | None, typer.Option("--gpus", help="use exactly this many cards (replaces --max-gpus): the layout, time and cost on N cards; a card of several dies, the Ascend 910C, runs one rank a die (tp × pp counts ranks)")] = None,
         billing: Annotated[str | None, typer.Option(help="any, hour, day, week, month")] = None,
         region: Annotated[str | None, typer.Option(help="cn (Chinese platforms, default), any, international")] = None,
         offer_kinds: Annotated[str | None, typer.Option(help="listing (default; takes your imported contract prices too), index, reference, contract or all; comma-separated")] = None,

@@ -10,7 +10,7 @@ from suanli.catalog.schema import ASSUMED, Accelerator, Catalog, EfficiencyFacto
 from suanli.errors import EstimateError
 from suanli.i18n import Message, render
 
-__all__ = ["Basis", "Efficiency", "basis", "efficiency"]
+__all__ = ["Basis", "Efficiency", "basis", "efficiency", "efficiency_value"]
 
 Basis = Literal["measured", "inherited", "family-median", "family", "general", "assumed"]
 
@@ -137,6 +137,15 @@ def basis(f: EfficiencyFactor, acc: Accelerator) -> tuple[Basis, tuple[str, ...]
     if f.device_ids or f.family != "*":
         return "family", f.device_ids
     return "general", ()
+
+
+def efficiency_value(metric: str, value: float) -> Message | str:
+    """A factor's value as estimate and plan print it: a time (`*_s`: an engine's step overhead) in ms, or µs below
+    1 ms (2.6 ms, 16 µs, never 0.00); a share to 2 decimals (0.70)."""
+    if metric.endswith("_s"):
+        return (Message("cli.est.ms", ms=value * 1e3) if abs(value) >= 1e-3 or value == 0
+                else Message("cli.est.us", us=value * 1e6))
+    return f"{value:.2f}"
 
 
 def _provenance(f: EfficiencyFactor, acc: Accelerator, b: Basis, devices: tuple[str, ...]) -> Message:

@@ -69,7 +69,8 @@ def variant_outcome(cat: Catalog, m: ModelArch, v: Accelerator, run: Rerun) -> M
                        usable=(e.memory.usable_bytes or 0.0) / GiB)
     stack = lookup.stack(cat, v.stack)
     bands = dict(run.bands or {})
-    tight = (memory_within_error(bands, stack, run.workload.task, e.memory.needed_bytes, e.memory.usable_bytes)
+    tight = (memory_within_error(bands, stack, run.workload.task, e.memory.needed_bytes, e.memory.usable_bytes,
+                                 e.dies_per_card)
              if bands and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
     # the fit as `suanli estimate` and compare word it: fits, fits (tight), likely short (the pooled bias beyond the
     # headroom, `memory_likely_short`)

@@ -27,12 +27,13 @@ def stack_name(stack: SoftwareStack) -> str | dict[str, str]:
 
 
 def known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, metric: str, estimate_: Any,
-                 target: Any, margin_pct: float, memory: bool = False) -> Message | None:
+                 target: Any, margin_pct: float, memory: bool = False, dies: int = 1) -> Message | None:
     """A warning when the margin a target leaves (`margin_pct`: how much slower the real speed may be; `memory`: the
     memory headroom, how much more the real need may be) is smaller than the known error of the group on the stack
     (its out-of-sample |error|, `band_error_pct`: the median for speed, the p90 for memory), or of all stacks where
     the stack has no out-of-sample case (memory: fewer than LITTLE_EVIDENCE_CASES); None otherwise or when no band is stored. It carries the bias demotion is judged on
-    (`estimate.pooled_bias`: `bias`, `bias_cases`, `all_signed`, `prior`)."""
+    (`estimate.pooled_bias`: `bias`, `bias_cases`, `all_signed`, `prior`). The memory of a card of `dies` dies (the
+    910C) is a rank's, worded "usable GiB per die" (the `_dies` ids)."""
     sb = stack_band(bands, stack.id, group)
     pb = pooled_bias(bands, stack.id, group)
     limit = warn_limit(bands, stack.id, group, memory)
@@ -42,7 +43,8 @@ def known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, m
         kw.update(bias=pb.bias_pct, bias_cases=pb.cases, bias_own=pb.stack_pct,
                   all_signed=pb.all_pct if pb.all_pct is not None else 0.0,
                   all_cases=pb.all_cases, prior=pb.prior_cases)
-    ids = ("plan.warn.memory_within_error", "plan.warn.memory_within_error_all") if memory else (
+    per_die = "_dies" if memory and dies > 1 else ""
+    ids = (f"plan.warn.memory_within_error{per_die}", f"plan.warn.memory_within_error_all{per_die}") if memory else (
         "plan.warn.within_error", "plan.warn.within_error_all")
     if limit is None or not margin_warned(margin_pct, limit):  # the one rule for memory, speed and deadline
         return None
@@ -52,7 +54,7 @@ def known_error(bands: dict[str, ErrorBand], stack: SoftwareStack, group: str, m
     overall = bands.get(group)
     if sb is not None and sb.cases and own is not None and overall is not None:
         # 1–4 cases: their |error| shrunk toward all stacks' (buyer regression 6: not the few cases' alone)
-        return Message("plan.warn.memory_within_error_pooled" if memory else "plan.warn.within_error_pooled", kw,
+        return Message(f"plan.warn.memory_within_error_pooled{per_die}" if memory else "plan.warn.within_error_pooled", kw,
                        own_cases=sb.cases, own=own, all=band_error_pct(overall, memory) or 0.0,
                        cases=overall.cases, prior=LITTLE_EVIDENCE_CASES, median=limit)
     if overall is None:
@@ -138,14 +140,15 @@ def memory_group(task: str) -> str:
 
 
 def memory_within_error(bands: dict[str, ErrorBand], stack: SoftwareStack, task: str, needed_bytes: float,
-                        usable_bytes: float) -> Message | None:
+                        usable_bytes: float, dies: int = 1) -> Message | None:
     """The one memory-within-error check (`plan.warn.memory_within_error`, `error_rule`): a memory headroom smaller
     than the task's known memory error on the stack; plan, `suanli estimate` and `compare` call it (buyer
-    regression 4). None where it fits with room, does not fit at all, or no band is stored."""
+    regression 4). None where it fits with room, does not fit at all, or no band is stored. `dies`: the dies of a
+    card whose bytes are a rank's (the 910C: 2), said per die."""
     if usable_bytes <= 0 or needed_bytes <= 0 or needed_bytes > usable_bytes:
         return None
     return known_error(bands, stack, memory_group(task), "memory", needed_bytes / GiB, usable_bytes / GiB,
-                        memory_headroom_pct(needed_bytes, usable_bytes), memory=True)
+                        memory_headroom_pct(needed_bytes, usable_bytes), memory=True, dies=dies)
 
 
 def memory_likely_short(w: Message | None) -> Message | None:

@@ -93,7 +93,8 @@ class PlanRequest(BaseModel):
     devices: tuple[str, ...] = Field((), max_length=256)
     max_gpus: int = Field(64, ge=1, le=4096)
     gpus: int | None = Field(None, ge=1, le=4096, description="use exactly this many cards (replaces max_gpus): training "
-                             "layouts with tp × pp × dp = gpus, serving with replicas × tp = gpus")
+                             "layouts with tp × pp × dp = their ranks, serving with replicas × tp = their ranks (a "
+                             "rank a card; a card of several dies, the Ascend 910C, a rank a die: 2 cards, 4 ranks)")
     billing: Literal["any", "hour", "day", "week", "month"] = "any"
     region: Literal["any", "cn", "international"] = Field(
         "cn", description="cn: only offers from Chinese platforms (default); international: only the others"

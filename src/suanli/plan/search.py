@@ -34,7 +34,7 @@ from suanli.catalog.offers import (
     unpriced_reason,
     usable_offers,
 )
-from suanli.catalog.ranks import dies_per_card, offer_in_ranks, rank_view, whole_cards
+from suanli.catalog.ranks import dies_per_card, offer_in_ranks, rank_view, ranks_in, whole_cards
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Framework, ModelArch, Offer, SoftwareStack
 from suanli.errors import EstimateError, InputError, PlanError, SuanliError, echoed, unknown_name
 from suanli.estimate import arch
@@ -78,7 +78,7 @@ from suanli.estimate.memory import (
 )
 from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
 from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
-from suanli.plan.train_evidence import framework_mfu_assumptions, plan_training_notes
+from suanli.plan.train_evidence import assumed_efficiencies, plan_training_notes
 from suanli.plan.caveats import Rerun, card_warning, variant_warning
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
@@ -324,6 +324,29 @@ class _Device:
     def card_offer(self, offer: Offer) -> Offer:
         """`offer` (one of `offers`, counted in ranks) as the catalog has it, in cards: what a plan shows."""
         return self.card_offers.get(offer.id, offer)
+
+    def cards(self, ranks: int) -> int:
+        """The cards rented for `ranks` of this device's ranks (`catalog.ranks.whole_cards`: 16 dies of a 910C, 8)."""
+        return whole_cards(ranks, self.dies)
+
+    def said(self, msg_id: str) -> str:
+        """`msg_id`, or on a card of several dies (the 910C) its `_dies` wording: counts of cards with their dies
+        (`dies_kw`), tp in dies and memory per die."""
+        return f"{msg_id}_dies" if self.dies > 1 else msg_id
+
+    def dies_kw(self, key: str, ranks: int) -> dict[str, int]:
+        """`{key: ranks}` for a `_dies` message (`said`) on a card of several dies; nothing for a one-die device, whose
+        messages (and their JSON) are as they were."""
+        return {key: ranks} if self.dies > 1 else {}
+
+    def count_kw(self, ranks: int) -> dict[str, Any]:
+        """`gpus` and `device` of a message's '{gpus}× {device}' for `ranks` ranks: the cards rented, and the device
+        with those dies on a card of several (`plan.device_dies`, as a plan names it: '4× Huawei Ascend 910C (8 dies)'),
+        its bare name then as `name` (a `_dies` message's other mentions of it)."""
+        name = _device_name(self.acc)
+        if self.dies == 1:
+            return {"gpus": ranks, "device": name}
+        return {"gpus": self.cards(ranks), "device": Message("plan.device_dies", device=name, ranks=ranks), "name": name}
 
 
 def _framework_for(cat: Catalog, req: PlanRequest, stack: SoftwareStack) -> tuple[Framework | None, Message | None]:
@@ -642,8 +665,8 @@ def _in_ranks(req: PlanRequest, dies: int) -> PlanRequest:
     counts (`catalog.ranks.ranks_of`: a 910C's `--gpus 8` is 16 ranks); one die a card: `req` as it is."""
     if dies == 1:
         return req
-    return req.model_copy(update={"gpus": None if req.gpus is None else req.gpus * dies,
-                                  "max_gpus": req.max_gpus * dies})
+    return req.model_copy(update={"gpus": None if req.gpus is None else ranks_in(req.gpus, dies),
+                                  "max_gpus": ranks_in(req.max_gpus, dies)})
 
 
 def _flash(stack: SoftwareStack) -> bool:
@@ -1673,6 +1696,31 @@ def _lex_less(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------------- plan
 
 
+def _pinned_tp_pp(req: PlanRequest) -> tuple[int, int]:
+    """The request's pinned tp and pp (pp only in training; 1 where not pinned): their product is the ranks a
+    layout's group takes, which `--gpus` cards must split into (`_check_gpus_split`)."""
+    return req.tp or 1, (req.pp or 1) if req.task != "inference" else 1
+
+
+def _check_gpus_split(cat: Catalog, req: PlanRequest, gpus: int) -> None:
+    """`--gpus` counts cards, the pinned tp × pp ranks (README, "The catalog": a 910C card is two dies, each a rank),
+    so `--gpus 2 --tp 4` runs on two 910C cards (4 dies) and on no one-die card. Refused, one line naming the field,
+    only where no device the request allows (`devices`, else the catalog's) splits its ranks (`_in_ranks`) into the
+    pinned tp × pp (`gpus`: the request's cards); a device that cannot while another can is left to its why-not row."""
+    tp, pp = _pinned_tp_pp(req)
+    allowed = [lookup.accelerator(cat, x) for x in req.devices] or list(cat.accelerators)
+    dies = sorted({dies_per_card(a) for a in allowed})
+    if any(ranks_in(gpus, n) % (tp * pp) == 0 for n in dies):
+        return
+    several = [a for a in allowed if dies_per_card(a) > 1]
+    if several:  # a card of several dies among them: its dies said too (tp and pp count them)
+        a = several[0]
+        raise InputError("gpus", Message("err.cards_do_not_split_into_the_dies", req_gpus=gpus,
+                                         ranks=ranks_in(gpus, dies_per_card(a)), device=_device_name(a),
+                                         v=tp, v2=pp))
+    raise InputError("gpus", Message("err.cards_do_not_split_into_the", req_gpus=gpus, v=tp, v2=pp))
+
+
 def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = None,
          error_bands: dict[str, ErrorBand] | None = None, *, precision_up: bool = True) -> PlanResult:
     """Ranked plans for `req` on model `m`, best first, with a Pareto front of cost against time. `today`
@@ -1708,8 +1756,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
             raise InputError("ep", Message("err.ep_must_divide_experts", w_ep=serve_ep, model_id=m.id,
                                            num_experts=m.moe.num_experts,
                                            allowed=", ".join(str(e) for e in EP_SIZES if m.moe.num_experts % e == 0)))
-    if req.gpus is not None and req.gpus % ((req.tp or 1) * ((req.pp or 1) if training else 1)) != 0:
-        raise InputError("gpus", Message("err.cards_do_not_split_into_the", req_gpus=req.gpus, v=req.tp or 1, v2=(req.pp or 1) if training else 1))
+    if req.gpus is not None:
+        _check_gpus_split(cat, req, req.gpus)
     if req.precision == ("bf16",) and req.task == "qlora":
         raise InputError("precision", Message("err.qlora_quantizes_the_base_model_to"))
     # against the checkpoint the plan names: training the base (Qwen2.5-72B: 131,072), serving the tuned one (32,768)
@@ -1830,14 +1878,14 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
                               *_relax(grid, sel, total, calendar_h, req, devs, cat, m),
                               *(measures if limits_bind else [])]
     if not plans and not training and error_bands and precision_up:  # "raise max_gpus to N": does N pass?
-        relax = [_cards_evidence(cat, m, req, today, error_bands, devs, grid, x) if x.id == "relax.cards" else x
+        relax = [_cards_evidence(cat, m, req, today, error_bands, devs, grid, x) if x.id in ("relax.cards", "relax.cards_dies") else x
                  for x in relax]
     # nothing at the precisions searched: would int4 serve it? (a replica too big for any instance already names the
     # lower precisions whose weights fit)
     if not plans and not training and precision_up and not any(x.id == "relax.serve_too_big" and x.params.get("fix")
                                                                for x in relax):
         relax += _int4_tip(cat, m, req, today, error_bands, devs)
-    assumptions = _assumptions(cat, req, devs, training, plans)
+    assumptions = _assumptions(cat, req, devs, training, plans, m)
     warnings: list[Message] = []
     if not training and m.reasoning_output_tokens is not None and "output" not in req.model_fields_set:
         # a reasoning model writes its thinking before the answer: the default output undersizes KV, time and cost;
@@ -2164,7 +2212,7 @@ def _default_mark(req: PlanRequest, name: str) -> Message | str:
 
 
 def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool,
-                 plans: tuple[Plan, ...] | list[Plan] = ()) -> list[Message]:
+                 plans: tuple[Plan, ...] | list[Plan] = (), m: ModelArch | None = None) -> list[Message]:
     stacks = {d.stack.id: d.stack for d in devs}  # stacks named as their vendors write them in Chinese (name_zh)
     fws = sorted({(d.stack.name, d.stack.id, d.framework.name, tuple(f.name for f in _searched(d)[1:]))
                   for d in devs if d.framework is not None and d.excluded is None})
@@ -2212,8 +2260,8 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
                       if p.offload_optimizer and (rate := assumed_cpu_adam_s(cat, p.framework)) is not None})
     if offload:  # a plan that offloads the optimizer is timed with the assumed CPU-Adam rate (frameworks.yaml)
         out.append(Message("plan.assume.cpu_adam", s=offload[0]))
-    if training:  # an assumed MFU where the catalog scopes the device's measured one to other frameworks
-        out += framework_mfu_assumptions(cat, plans, req)
+    if m is not None:  # the assumed efficiency factors the plans' estimates use, serving and training alike
+        out += assumed_efficiencies(cat, m, plans, req)
     for p in plans:  # a multi-node plan scaled on the catalog's link row: its offer publishes no bandwidth
         if p.scaling_basis is not None and p.inter_node_link is not None:  # (within a node: the plan's own warning)
             name = Message.from_json(p.device_name_i18n) if p.device_name_i18n else p.device_name
@@ -2512,7 +2560,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     gpus = int(grid["gpus"][i])  # ranks: a 910C's dies (`catalog.ranks`)
     cards, shown = whole_cards(gpus, d.dies), d.card_offer(offer)  # what is rented: cards, the offer in cards
     # the device as the plan names it: '8× Huawei Ascend 910C (16 dies)', memory and tp per die; one die a card: as is
-    device = Message("plan.device_dies", device=_device_name(d.acc), ranks=gpus) if d.dies > 1 else _device_name(d.acc)
+    device = d.count_kw(gpus)["device"]
     per_die = d.dies > 1  # the reason's wording per die: '2-die replicas', 'usable GiB per die'
     warnings: list[Message] = []
     scaling = float(grid["scaling"][i])
@@ -2639,8 +2687,8 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
             j = int(plain[np.argmin(grid["mem"][plain] / grid["usable"][plain])])
             why = "plan.reason.offload_short" if opt == OPT_OFFLOAD else "plan.reason.adamw8bit_short"
             short = dict(need_gib=float(grid["mem"][j]) / GiB, usable_gib=float(grid["usable"][j]) / GiB)
-        full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(why, gpus=cards, device=device,
-                                                                                     **short))
+        full_reason = Message("plan.reason.with", reason=full_reason,
+                              extra=Message(d.said(why) if short else why, gpus=cards, device=device, **short))
     if not training and req.concurrent_users:  # the slots that hold the users, each with a request in flight
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
             "plan.reason.slots", slots=int(grid["replicas"][i] * grid["b"][i]), replicas=int(grid["replicas"][i]),
@@ -2794,28 +2842,33 @@ def _more_cards_reach(b: int, grid: dict[str, np.ndarray], i: int, rows: np.ndar
     return int(more[int(np.argmin(grid[key][more]))])
 
 
-def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Message:
-    """Why-not for a device whose nearest configuration `i` misses request limit `b`; for TPOT/TTFT, when more cards
-    than the limit allows would come nearer, within that limit and what the more cards reach (`why.tpot_cards`)."""
+def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, d: _Device) -> Message:
+    """Why-not for device `d` whose nearest configuration `i` misses request limit `b`; for TPOT/TTFT, when more cards
+    than the limit allows would come nearer, within that limit and what the more cards reach (`why.tpot_cards`).
+    Counts are the cards rented, as --max-gpus counts them, with their dies on a card of several (`_Device.said`)."""
+    gpus = int(grid["gpus"][i])  # ranks: a 910C's dies
     if b in (F_TPOT, F_TTFT):
         key = "tpot" if b == F_TPOT else "ttft"
         limit_s = (req.tpot_s if b == F_TPOT else req.ttft_s) or 0
         more = _more_cards_reach(b, grid, i)
         if more is not None:
-            return Message(f"why.{key}_cards", ms=float(grid[key][i]) * 1000, limit_ms=limit_s * 1000,
-                           limit=req.card_limit, gpus=int(grid["gpus"][more]), more_ms=float(grid[key][more]) * 1000)
+            ranks = int(grid["gpus"][more])
+            return Message(d.said(f"why.{key}_cards"), ms=float(grid[key][i]) * 1000, limit_ms=limit_s * 1000,
+                           limit=req.card_limit, gpus=d.cards(ranks), **d.dies_kw("ranks", ranks),
+                           more_ms=float(grid[key][more]) * 1000)
         return Message(f"why.{key}", ms=float(grid[key][i]) * 1000, limit_ms=limit_s * 1000)
+    counted = dict(gpus=d.cards(gpus), **d.dies_kw("ranks", gpus))
     if b == F_CARDS:
-        return Message("why.cards", gpus=int(grid["gpus"][i]), limit=req.card_limit)
+        return Message(d.said("why.cards"), **counted, limit=req.card_limit)
     slots = int(grid["replicas"][i] * grid["b"][i])
     quote = _users_quote(grid, i, req) if req.concurrent_users else None
     if quote is not None and quote.params["slots"] < (req.concurrent_users or 0):  # the most users plan accepts
-        return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=quote.params["slots"], layout=quote,
+        return Message(d.said("why.slots_gpus"), **counted, slots=quote.params["slots"], layout=quote,
                        users=req.concurrent_users)
     if req.concurrent_users and slots < req.concurrent_users:  # fewer slots than users, each with a request in flight
-        return Message("why.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, users=req.concurrent_users,
+        return Message(d.said("why.slots_gpus"), **counted, slots=slots, users=req.concurrent_users,
                        layout=Message("users.slots_row", replicas=int(grid["replicas"][i]), batch=int(grid["b"][i])))
-    return Message("why.rate_gpus", gpus=int(grid["gpus"][i]), rps=_rate_at_most(grid, i, req),
+    return Message(d.said("why.rate_gpus"), **counted, rps=_rate_at_most(grid, i, req),
                    thin=_rate_thin(grid, i, req), want=req.requests_per_s or 0.0)
 
 
@@ -2824,11 +2877,14 @@ def _largest_instance(d: _Device) -> int:
     return max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
 
 
-def no_rent_why(tp: int, largest: int, serving: bool) -> Message:
+def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1) -> Message:
     """Why no usable offer rents a configuration, the one sentence plan's why-not and compare's unpriced row give:
-    serving whose tensor-parallel group of `tp` cards is wider than the `largest` instance an offer holds (replicas
-    never span nodes), "a replica fits from tp N, N cards in one instance"; else no offer holds the job."""
+    serving whose tensor-parallel group of `tp` ranks is wider than the `largest` instance an offer holds (in ranks;
+    replicas never span nodes), "a replica fits from tp N, N cards in one instance"; else no offer holds the job. A
+    card of `dies` dies (the 910C) says the tp in dies and the instance in cards with its dies."""
     if serving and 0 < largest < tp:
+        if dies > 1:
+            return Message("why.serve_no_instance_dies", tp=tp, largest=whole_cards(largest, dies), ranks=largest)
         return Message("why.serve_no_instance", tp=tp, largest=largest)
     return Message("why.no_usable_offer")
 
@@ -2868,24 +2924,28 @@ def _cards_evidence(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date
     not. `tip` as it is where a layout on N cards passes."""
     rows = _one_instance(grid, np.arange(grid["dev"].shape[0]), devs)
     rows = rows[grid["fail"][rows] == F_CARDS]  # the layouts the card limit alone removed
-    n = int(tip.params["gpus"])
+    n = int(tip.params.get("ranks", tip.params["gpus"]))  # in ranks, as the grid counts (the tip's gpus are cards)
     fails = _evidence_fails(bands, req, devs, grid, rows, np.zeros(rows.size))
     at_n = grid["gpus"][rows] == n
     if not at_n.any() or not fails[at_n].all():
         return tip
-    kw = {k: tip.params[k] for k in ("gpus", "replicas", "tp", "device", "field")}
+    kw = {k: tip.params[k] for k in ("gpus", "ranks", "replicas", "tp", "device", "field") if k in tip.params}
+    dies = "_dies" if tip.id.endswith("_dies") else ""  # the tip's wording: cards with their dies on a 910C
     passing = rows[~fails]
     if not passing.size:
-        return Message("relax.cards_lower", **kw)
-    r = req.model_copy(update={"max_gpus": int(grid["gpus"][passing].min())})
+        return Message(f"relax.cards_lower{dies}", **kw)
+    first = int(passing[np.argmin(grid["gpus"][passing])])  # --max-gpus counts cards: the ranks' whole cards
+    r = req.model_copy(update={"max_gpus": devs[int(grid["dev"][first])].cards(int(grid["gpus"][first]))})
     try:
         found = plan(cat, m, r, today, bands, precision_up=False).plans
     except SuanliError:
         found = []
     best = next((p for p in found if _passes_evidence(p)), None)
     if best is None:
-        return Message("relax.cards_lower", **kw)
-    return Message("relax.cards_passing", **kw, p_gpus=best.gpus, p_replicas=best.replicas, p_tp=best.tp,
+        return Message(f"relax.cards_lower{dies}", **kw)
+    # the plan's cards rented (a 910C plan's gpus are its ranks), with those ranks in the tip's `_dies` wording
+    return Message(f"relax.cards_passing{dies}", **kw, p_gpus=best.cards or best.gpus,
+                   **({"p_ranks": best.gpus} if dies else {}), p_replicas=best.replicas, p_tp=best.tp,
                    p_device=_device_name(lookup.accelerator(cat, best.device)), cost=best.total_cost_cny)
 
 
@@ -2905,16 +2965,17 @@ def _instance_limit_reason(b: int, grid: dict[str, np.ndarray], rows: np.ndarray
     holds, misses it; for TPOT/TTFT, when a wider tensor-parallel group among `rows` (the device's) comes nearer
     but needs a larger instance than any offer rents, that too (`why.tpot_instance`)."""
     if b not in (F_TPOT, F_TTFT):
-        return _limit_reason(b, grid, j, req)
+        return _limit_reason(b, grid, j, req, d)
     key = "tpot" if b == F_TPOT else "ttft"
     fit = rows[(grid["fail"][rows] & F_MEMORY) == 0]
     best = int(fit[int(np.argmin(grid[key][fit]))]) if fit.size else j
     largest = _largest_instance(d)
     if grid[key][best] >= grid[key][j] or grid["tp"][best] <= largest:
-        return _limit_reason(b, grid, j, req)
+        return _limit_reason(b, grid, j, req, d)
     limit_s = (req.tpot_s if b == F_TPOT else req.ttft_s) or 0
-    return Message(f"why.{key}_instance", ms=float(grid[key][j]) * 1000, limit_ms=limit_s * 1000, largest=largest,
-                   tp=int(grid["tp"][best]), tp_ms=float(grid[key][best]) * 1000)
+    return Message(d.said(f"why.{key}_instance"), ms=float(grid[key][j]) * 1000, limit_ms=limit_s * 1000,
+                   largest=d.cards(largest), **d.dies_kw("ranks", largest), tp=int(grid["tp"][best]),
+                   tp_ms=float(grid[key][best]) * 1000)
 
 
 def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, value_s: float) -> int:
@@ -2963,36 +3024,41 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
     the card limit bound says "within --max-gpus N", and how many cards reach lower unless the cards' own hint
     (`cards_tip`) follows; the replicas quoted are those the raised target needs (the rate from users follows it)."""
     d = devs[int(grid["dev"][i])]
+    # tp in ranks ('8-die replicas' on a 910C, `_Device.said`); a count of cards to rent in cards, as --max-gpus
+    # counts them, with their dies (`dies_kw`)
     where = dict(device=_device_name(d.acc), replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]))
+    counted = dict(gpus=d.cards(int(grid["gpus"][i])), **d.dies_kw("ranks", int(grid["gpus"][i])))
     if b in (F_TPOT, F_TTFT):
         key, field_ = ("tpot", "tpot_s") if b == F_TPOT else ("ttft", "ttft_s")
         s = float(grid[key][i])
         where["replicas"] = _relaxed_replicas(b, grid, i, req, _round_up(s))
         more = _more_cards_reach(b, grid, i, rows)
         if more is None:
-            return Message(f"relax.{key}", ms=s * 1000, value=_round_up(s), field=field_, **where)
+            return Message(d.said(f"relax.{key}"), ms=s * 1000, value=_round_up(s), field=field_, **where)
+        ranks = int(grid["gpus"][more])
         also: Message | str = "" if cards_tip else Message(
-            "relax.more_cards", gpus=int(grid["gpus"][more]), ms=float(grid[key][more]) * 1000, field="max_gpus",
-            replicas=int(grid["replicas"][more]), tp=int(grid["tp"][more]))
-        return Message(f"relax.{key}_cards", ms=s * 1000, value=_round_up(s), field=field_, limit=req.card_limit,
-                       cards=Message("input.name", field="max_gpus"), more=also, **where)
+            d.said("relax.more_cards"), gpus=d.cards(ranks), **d.dies_kw("ranks", ranks),
+            ms=float(grid[key][more]) * 1000, field="max_gpus", replicas=int(grid["replicas"][more]),
+            tp=int(grid["tp"][more]))
+        return Message(d.said(f"relax.{key}_cards"), ms=s * 1000, value=_round_up(s), field=field_,
+                       limit=req.card_limit, cards=Message("input.name", field="max_gpus"), more=also, **where)
     if b == F_CARDS:
-        return Message("relax.cards", gpus=int(grid["gpus"][i]), field="max_gpus", **where)
+        return Message(d.said("relax.cards"), **counted, field="max_gpus", **where)
     slots = int(grid["replicas"][i] * grid["b"][i])
     quote = _users_quote(grid, i, req) if req.concurrent_users else None
     if quote is not None and req.tpot_s is not None and quote.params["slots"] < (req.concurrent_users or 0):
         # the most users plan accepts on these cards, over every tp (`capacity_user_configs`), and what binds it
         most = int(quote.params["slots"])
-        return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=most, device=where["device"],
+        return Message(d.said("relax.slots_gpus"), **counted, slots=most, device=where["device"],
                        field="concurrent_users", other=Message("input.name", field="gpus"),
                        held=_slots_held(grid, i, req, most), layout=quote)
     if req.concurrent_users and req.tpot_s is not None and slots < req.concurrent_users:  # fewer slots than users
-        return Message("relax.slots_gpus", gpus=int(grid["gpus"][i]), slots=slots, device=where["device"],
+        return Message(d.said("relax.slots_gpus"), **counted, slots=slots, device=where["device"],
                        field="concurrent_users", other=Message("input.name", field="gpus"),
                        held=_slots_held(grid, i, req, slots),
                        layout=Message("users.slots_row", replicas=int(grid["replicas"][i]), batch=int(grid["b"][i])))
     rps = _rate_at_most(grid, i, req)  # the serving search's own largest batch within the targets
-    return Message("relax.rate_gpus", gpus=int(grid["gpus"][i]), rps=rps, thin=_rate_thin(grid, i, req),
+    return Message(d.said("relax.rate_gpus"), **counted, rps=rps, thin=_rate_thin(grid, i, req),
                    device=where["device"], field="requests_per_s", other=Message("input.name", field="gpus"))
 
 
@@ -3027,15 +3093,15 @@ def _measures_elsewhere(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list
             ok = np.nonzero((g["dev"] == k) & g["fits"] & np.isfinite(g["tok_s"]) & (g["opt"] != OPT_PLAIN))[0]
             if ok.size:  # the fewest cards, then the most headroom
                 j = int(ok[np.lexsort((g["mem"][ok] / g["usable"][ok], g["gpus"][ok]))[0]])
-                out[d.acc.id] = Message("why.measure_fits", measure=_measure_msg(int(g["opt"][j]), f),
-                                        gpus=int(g["gpus"][j]), device=_device_name(d.acc), need_gib=g["mem"][j] / GiB,
+                out[d.acc.id] = Message(d.said("why.measure_fits"), measure=_measure_msg(int(g["opt"][j]), f),
+                                        **d.count_kw(int(g["gpus"][j])), need_gib=g["mem"][j] / GiB,
                                         usable_gib=g["usable"][j] / GiB, framework_id=f.id)
                 continue
             slow = np.nonzero((g["dev"] == k) & g["fits"] & ~np.isfinite(g["tok_s"]) & (g["opt"] != OPT_PLAIN))[0]
             if slow.size and d.acc.id not in no_speed:
                 j = int(slow[np.lexsort((g["mem"][slow] / g["usable"][slow], g["gpus"][slow]))[0]])
-                no_speed[d.acc.id] = Message("why.measure_fits_no_speed", measure=_measure_msg(int(g["opt"][j]), f),
-                                             gpus=int(g["gpus"][j]), device=_device_name(d.acc),
+                no_speed[d.acc.id] = Message(d.said("why.measure_fits_no_speed"),
+                                             measure=_measure_msg(int(g["opt"][j]), f), **d.count_kw(int(g["gpus"][j])),
                                              need_gib=g["mem"][j] / GiB, usable_gib=g["usable"][j] / GiB,
                                              framework_id=f.id)
     return {**{i: msg for i, msg in no_speed.items() if i not in out}, **out}
@@ -3063,21 +3129,23 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
             mask = grid["dev"] == i
             limits, _ = _binding(grid, np.nonzero(mask)[0]) if mask.any() else ([], False)
             no_speed = np.nonzero(mask & grid["fits"] & ~np.isfinite(grid["tok_s"]))[0]
+            node_cards = d.cards(d.acc.max_cards_per_node)  # the card limit counts cards, a node's ranks are dies
             gap = (_both(lambda lg: multi_node_gap(cat, d.acc.id, d.offers, lg))
-                   if req.card_limit > d.acc.max_cards_per_node and not d.unpriced else None)
+                   if req.card_limit > node_cards and not d.unpriced else None)
             if no_speed.size and "opt" in grid and d.framework is not None:
                 # it fits only with a measure whose time the kernel cannot estimate (offload: no PCIe rate)
                 j = int(no_speed[np.lexsort((grid["mem"][no_speed] / grid["usable"][no_speed], grid["gpus"][no_speed]))[0]])
                 fw_j = _row_device(cat, d, grid, j).framework or d.framework  # the framework that row ran
-                reason, tier = Message("why.measure_no_speed", measure=_measure_msg(int(grid["opt"][j]), fw_j),
-                                       gpus=int(grid["gpus"][j]), device=_device_name(d.acc),
+                reason, tier = Message(d.said("why.measure_no_speed"), measure=_measure_msg(int(grid["opt"][j]), fw_j),
+                                       **d.count_kw(int(grid["gpus"][j])),
                                        need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB), 2
                 plain = mask & (grid["opt"] == OPT_PLAIN)
                 if gap and plain.any():  # every framework's reason: the plain layout needs a node no offer spans
                     k = int(np.argmin(np.where(plain, grid["mem"] - grid["usable"], np.inf)))
                     dk = _row_device(cat, d, grid, k)
-                    node = Message("why.does_not_fit_node", framework=dk.framework.name if dk.framework else "?",
-                                   cards=d.acc.max_cards_per_node, need_gib=grid["mem"][k] / GiB,
+                    node = Message(d.said("why.does_not_fit_node"),
+                                   framework=dk.framework.name if dk.framework else "?", cards=node_cards,
+                                   **d.dies_kw("ranks", d.acc.max_cards_per_node), need_gib=grid["mem"][k] / GiB,
                                    usable_gib=grid["usable"][k] / GiB, cap_gib=d.capacity / GiB, gap=gap)
                     reason = Message("why.all", parts=[node, reason])
             elif limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
@@ -3085,10 +3153,10 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 rent = _one_instance(grid, rows, devs)  # serving: what one rentable instance reaches, not a wider tp
                 near, _ = _binding(grid, rent) if "need_tp" in grid and rent.size else ([], False)
                 lims = ([_instance_limit_reason(bit, grid, rows, j, req, d) for bit, j in near] if near
-                        else [_limit_reason(bit, grid, j, req) for bit, j in limits])
+                        else [_limit_reason(bit, grid, j, req, d) for bit, j in limits])
                 limits = near or limits
                 reason = lims[0] if len(lims) == 1 else Message("why.all", parts=lims)
-                tier, far = 1, max(_limit_miss(bit, grid, j, req) for bit, j in limits)
+                tier, far = 1, max(_limit_miss(bit, grid, j, req, d) for bit, j in limits)
             elif mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
                 d = _row_device(cat, d, grid, j)  # the leanest row's framework names it (every one searched)
@@ -3101,21 +3169,26 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                     at = {"tp": int(grid["tp"][j]), "need_gib": grid["mem"][j] / GiB,
                           "usable_gib": grid["usable"][j] / GiB, "cap_gib": d.capacity / GiB}
                     need = grid["need_tp"][j]
-                    reason = Message("why.serve_replica", framework=d.framework.name if d.framework else "?",
-                                     largest=largest,
-                                     need=Message("why.serve_need_tp", need_tp=int(need), **at) if np.isfinite(need)
-                                     else Message("why.serve_need_none", max_tp=NEED_TPS[-1], **at))
+                    reason = Message(d.said("why.serve_replica"), framework=d.framework.name if d.framework else "?",
+                                     largest=d.cards(largest), **d.dies_kw("ranks", largest),
+                                     need=Message(d.said("why.serve_need_tp"), need_tp=int(need), **at)
+                                     if np.isfinite(need) else Message(d.said("why.serve_need_none"),
+                                                                       max_tp=NEED_TPS[-1], **at))
                 elif req.gpus is not None and not gap:  # the card count is pinned (--gpus)
-                    reason = Message("why.does_not_fit_gpus", framework=d.framework.name if d.framework else "?",
-                                     gpus=req.gpus, need_gib=grid["mem"][j] / GiB,
+                    reason = Message(d.said("why.does_not_fit_gpus"),
+                                     framework=d.framework.name if d.framework else "?", gpus=req.gpus,
+                                     **d.dies_kw("ranks", ranks_in(req.gpus, d.dies)), need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
                 elif gap:  # the grid stopped at one node: no offer used can span nodes
-                    reason = Message("why.does_not_fit_node", framework=d.framework.name if d.framework else "?",
-                                     cards=d.acc.max_cards_per_node, need_gib=grid["mem"][j] / GiB,
+                    reason = Message(d.said("why.does_not_fit_node"),
+                                     framework=d.framework.name if d.framework else "?", cards=node_cards,
+                                     **d.dies_kw("ranks", d.acc.max_cards_per_node), need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB, gap=gap)
                 else:
-                    reason = Message("why.does_not_fit_fw", framework=d.framework.name if d.framework else "?",
-                                     max_gpus=req.max_gpus, need_gib=grid["mem"][j] / GiB,
+                    reason = Message(d.said("why.does_not_fit_fw"),
+                                     framework=d.framework.name if d.framework else "?", max_gpus=req.max_gpus,
+                                     **d.dies_kw("ranks", ranks_in(req.max_gpus, d.dies)),
+                                     need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
                 if "opt" in grid and int(grid["opt"][j]) != OPT_PLAIN and d.framework is not None:
                     # the leanest configuration already offloads or keeps 8-bit states: say it was tried
@@ -3123,8 +3196,14 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                                      measure=_measure_msg(int(grid["opt"][j]), d.framework))
                 if d.acc.id in (elsewhere or {}):  # another framework's offload / 8-bit AdamW fits: name the flag
                     reason = Message("why.with_fix", reason=reason, fix=(elsewhere or {})[d.acc.id])
+            elif req.gpus is not None and ranks_in(req.gpus, d.dies) % math.prod(_pinned_tp_pp(req)):
+                # the pinned tp × pp does not split this device's ranks (`_check_gpus_split`: another device's does)
+                tp, pp = _pinned_tp_pp(req)
+                reason, tier = Message("err.cards_do_not_split_into_the", req_gpus=req.gpus, v=tp, v2=pp), 2
             elif req.gpus is not None:
-                reason, tier = Message("why.no_layout_gpus", gpus=req.gpus, cards=d.acc.max_cards_per_node), 2
+                reason, tier = Message(d.said("why.no_layout_gpus"), gpus=req.gpus, cards=node_cards,
+                                       **d.dies_kw("ranks", ranks_in(req.gpus, d.dies)),
+                                       **d.dies_kw("node_ranks", d.acc.max_cards_per_node)), 2
             else:
                 reason, tier = Message("why.no_layout"), 2
         else:
@@ -3148,10 +3227,10 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                     if near:
                         lims = [_instance_limit_reason(bit, grid, every, j, req, d) for bit, j in near]
                         parts.append(lims[0] if len(lims) == 1 else Message("why.all", parts=lims))
-                        ratios.append(max(_limit_miss(bit, grid, j, req) for bit, j in near))
+                        ratios.append(max(_limit_miss(bit, grid, j, req, d) for bit, j in near))
                     else:
                         # the smallest tensor-parallel group that meets the limits needs an instance
-                        parts.append(no_rent_why(tp_min, largest, bool(serve)))
+                        parts.append(no_rent_why(tp_min, largest, bool(serve), d.dies))
                         tier = 2
                 # only layouts an offer prices (finite cost: one a 1-card offer cannot rent has no hours to
                 # quote), and a clause only for a limit they miss (buyer review 3); with a budget and a deadline,
@@ -3233,14 +3312,15 @@ def _limit_picks(cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest) -> 
     return cheap, fast
 
 
-def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> float:
-    """How far configuration `i` is from request limit `b` (reached / allowed, ≥ 1): orders the why-not table."""
+def _limit_miss(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, d: _Device) -> float:
+    """How far configuration `i` of device `d` is from request limit `b` (reached / allowed, ≥ 1): orders the why-not
+    table; the cards in cards, as the limit counts them."""
     if b == F_TPOT:
         return float(grid["tpot"][i]) / (req.tpot_s or 1.0)
     if b == F_TTFT:
         return float(grid["ttft"][i]) / (req.ttft_s or 1.0)
     if b == F_CARDS:
-        return float(grid["gpus"][i]) / max(req.card_limit, 1)
+        return d.cards(int(grid["gpus"][i])) / max(req.card_limit, 1)
     slots = float(grid["replicas"][i] * grid["b"][i])
     return max((req.requests_per_s or 0.0) * req.output / max(float(grid["tok_s"][i]), 1e-9),
                (req.concurrent_users or 0) / max(slots, 1.0))
@@ -3321,7 +3401,7 @@ def _no_span(grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest, dev
     fits = set(grid["dev"][sel].tolist()) if sel.size else set()
     live = [(i, d) for i, d in enumerate(devs) if d.excluded is None]
     return bool(live) and all(
-        i not in fits and bool(d.offers) and not d.unpriced and req.card_limit > d.acc.max_cards_per_node
+        i not in fits and bool(d.offers) and not d.unpriced and req.card_limit > d.cards(d.acc.max_cards_per_node)
         and not any(can_span_nodes(o) for o in d.offers) for i, d in live)
 
 
@@ -3336,7 +3416,7 @@ def _serve_too_big(grid: dict[str, np.ndarray], req: PlanRequest, devs: list[_De
         if d.excluded is not None:
             continue
         rows = np.nonzero(grid["dev"] == i)[0]
-        if not d.offers or d.unpriced or rows.size == 0 or req.card_limit < _largest_instance(d):
+        if not d.offers or d.unpriced or rows.size == 0 or req.card_limit < d.cards(_largest_instance(d)):
             return None  # no rows, or the card limit cut tp below the largest instance: more cards may help
         if _one_instance(grid, rows[(grid["fail"][rows] & F_MEMORY) == 0], devs).size:
             return None
@@ -3437,9 +3517,9 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             d = devs[int(grid["dev"][j])]
             d = _row_device(cat, d, grid, j) if cat is not None else d
             if d.framework is not None:
-                tips.append(Message("relax.measure_no_speed_lighter" if lighter else "relax.measure_no_speed",
+                tips.append(Message(d.said("relax.measure_no_speed_lighter" if lighter else "relax.measure_no_speed"),
                                     measure=_measure_msg(int(grid["opt"][j]), d.framework),
-                                    gpus=int(grid["gpus"][j]), device=_device_name(d.acc),
+                                    **d.count_kw(int(grid["gpus"][j])),
                                     need_gib=grid["mem"][j] / GiB, usable_gib=grid["usable"][j] / GiB,
                                     task_field="task", lighter=lighter or ""))
                 return tips
@@ -3646,7 +3726,7 @@ def _margins(bands: dict[str, ErrorBand], req: PlanRequest, p: Plan, d: _Device)
         w = _known_error(bands, d.stack, "training-throughput", "deadline", duration(calendar_h),
                          duration(req.deadline_hours), 100 * slack_h / p.compute_hours)
         out += [("training-throughput", w)] if w is not None else []
-    w = memory_within_error(bands, d.stack, req.task, p.memory_needed_bytes, p.memory_usable_bytes)
+    w = memory_within_error(bands, d.stack, req.task, p.memory_needed_bytes, p.memory_usable_bytes, d.dies)
     out += [(memory_group(req.task), w)] if w is not None else []
     return out
 

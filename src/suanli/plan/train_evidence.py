@@ -24,11 +24,11 @@ from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, PooledBia
 from suanli.estimate.scaling import link_for
 from suanli.estimate.speed import training_step_of
 from suanli.estimate.workload import Workload
-from suanli.i18n import Message, duration
+from suanli.i18n import Message, duration, render
 from suanli.units import HOURS_PER_WEEK
 
-__all__ = ["SCALING_ASSUMED", "comm_figures", "framework_mfu_assumptions", "inter_node_basis", "intra_node_basis",
-           "plan_training_notes", "published_mfu", "training_bias"]
+__all__ = ["SCALING_ASSUMED", "assumed_efficiencies", "comm_figures", "framework_mfu_assumptions", "inter_node_basis",
+           "intra_node_basis", "plan_training_notes", "published_mfu", "training_bias"]
 
 SCALING_ASSUMED = "assumed (bandwidth unpublished)"
 _GROUP = "training-throughput"
@@ -93,7 +93,6 @@ def framework_mfu_assumptions(cat: Catalog, plans: Any, req: Any) -> list[Messag
     frameworks (efficiency.yaml `framework`: mfu-910b to MindSpeed-LLM and MindFormers, mfu-rtx-4090 to torchtune):
     the framework decided the factor, and neither figure is measured under the plan's framework (buyer review
     2026-12-03: LLaMA-Factory LoRA on the 910B took MindFormers' 0.54 unsaid)."""
-    from suanli.estimate.efficiency import efficiency
     from suanli.plan.search import plan_workload
 
     out: list[Message] = []
@@ -103,26 +102,77 @@ def framework_mfu_assumptions(cat: Catalog, plans: Any, req: Any) -> list[Messag
             continue
         seen.add((p.device, p.framework))
         acc = next((a for a in cat.accelerators if a.id == p.device), None)
-        if acc is None:
+        line = _framework_mfu_line(cat, p, acc, plan_workload(p, req)) if acc is not None else None
+        out += [line] if line is not None else []
+    return out
+
+
+def _framework_mfu_line(cat: Catalog, p: Any, acc: Accelerator, w: Workload) -> Message | None:
+    """`framework_mfu_assumptions`' line for plan `p` on `acc` (its workload `w`), or None where it does not apply."""
+    from suanli.estimate.efficiency import efficiency
+
+    used = efficiency(cat, acc, "train_mfu", w.precision, w.engine, framework=w.framework)
+    if used.basis != "assumed":
+        return None
+    # a row naming other frameworks that the device would take under them (the most specific there)
+    f = next((f for f in cat.efficiency if f.metric == "train_mfu" and f.framework_ids
+              and w.framework not in f.framework_ids and efficiency(
+                  cat, acc, "train_mfu", w.precision, w.engine, framework=f.framework_ids[0]).factor_id == f.id),
+             None)
+    if f is None:
+        return None
+    names = [next((x.name for x in cat.frameworks if x.id == i), i) for i in f.framework_ids]
+    fw_name = next((x.name for x in cat.frameworks if x.id == w.framework), w.framework)
+    device = Message.from_json(p.device_name_i18n) if p.device_name_i18n else p.device_name
+    return Message("plan.assume.train_mfu_framework", device=device, framework=fw_name, value=used.value,
+                   factor=used.factor_id, scoped=f.id, scoped_value=f.value, frameworks=", ".join(names),
+                   unstated=Message("plan.assume.train_mfu_unstated") if f.framework_unstated else "",
+                   field="framework")
+
+
+def assumed_efficiencies(cat: Catalog, m: ModelArch, plans: Any, req: Any) -> list[Message]:
+    """The plans' assumption lines on efficiency, serving and training alike (buyer review 2026-12-02: a 910C serving
+    plan rested on decode_bandwidth 0.70 and a 2.6 ms step overhead, both assumed, and never said so): one line per
+    (device, precision, engine or framework) whose estimate — the factors `suanli estimate` lists for the plan's
+    workload (`search.plan_workload`): `speed.inference_rates`' for serving, `speed.training_speed`'s for training —
+    uses a factor that no measurement backs (`efficiency.basis` "assumed": a catalog default with source `assumed`,
+    or the median of all measured devices for a family with none), each with its value, row and basis. A training
+    MFU that the catalog measures on the device only under other frameworks keeps its own line
+    (`framework_mfu_assumptions`), so it is not said twice. No factor is added or changed here: these are the
+    estimate's own."""
+    from suanli.catalog.ranks import rank_view
+    from suanli.estimate.efficiency import efficiency_value
+    from suanli.estimate.speed import inference_rates, training_speed
+    from suanli.plan.search import plan_workload
+
+    training = req.task != "inference"
+    out: list[Message] = []
+    said_mfu: set[tuple[str, str | None]] = set()  # (device, framework) whose MFU has its framework line
+    seen: set[tuple[str, str, str | None, str | None]] = set()
+    for p in plans:
+        key = (p.device, p.precision, p.engine, p.framework)
+        acc = next((a for a in cat.accelerators if a.id == p.device), None)
+        if key in seen or acc is None:
             continue
-        w = plan_workload(p, req)
-        used = efficiency(cat, acc, "train_mfu", w.precision, w.engine, framework=w.framework)
-        if used.basis != "assumed":
+        seen.add(key)
+        acc, w = rank_view(acc), plan_workload(p, req)  # as estimate reads a card: one rank (a 910C's die)
+        scoped = _framework_mfu_line(cat, p, acc, w) if training and p.framework else None
+        if scoped is not None and (p.device, p.framework) not in said_mfu:
+            said_mfu.add((p.device, p.framework))
+            out.append(scoped)
+        effs = training_speed(cat, m, acc, w).efficiencies if training else inference_rates(cat, acc, w)[1]
+        said = [e for e in effs if e.basis == "assumed" and not (scoped is not None and e.metric == "train_mfu")]
+        if not said:
             continue
-        # a row naming other frameworks that the device would take under them (the most specific there)
-        f = next((f for f in cat.efficiency if f.metric == "train_mfu" and f.framework_ids
-                  and w.framework not in f.framework_ids and efficiency(
-                      cat, acc, "train_mfu", w.precision, w.engine, framework=f.framework_ids[0]).factor_id == f.id),
-                 None)
-        if f is None:
-            continue
-        names = [next((x.name for x in cat.frameworks if x.id == i), i) for i in f.framework_ids]
-        fw_name = next((x.name for x in cat.frameworks if x.id == w.framework), w.framework)
+        factors = [Message("plan.assume.efficiency_factor", metric=e.metric, value=efficiency_value(e.metric, e.value),
+                           factor=e.factor_id, basis=Message.from_json(e.provenance_i18n) if e.provenance_i18n
+                           else e.provenance) for e in said]
         device = Message.from_json(p.device_name_i18n) if p.device_name_i18n else p.device_name
-        out.append(Message("plan.assume.train_mfu_framework", device=device, framework=fw_name, value=used.value,
-                           factor=used.factor_id, scoped=f.id, scoped_value=f.value, frameworks=", ".join(names),
-                           unstated=Message("plan.assume.train_mfu_unstated") if f.framework_unstated else "",
-                           field="framework"))
+        runs = p.engine if not training and p.engine else next(
+            (x.name for x in cat.frameworks if x.id == w.framework), w.framework or "")
+        out.append(Message("plan.assume.efficiency", device=device, runs=runs, precision=p.precision,
+                           factors={lg: sep.join(render(f, lg) for f in factors)
+                                    for lg, sep in (("en", "; "), ("zh", "；"))}))
     return out
 
 

@@ -144,7 +144,8 @@ def memory_messages(cat: Catalog, e: Estimate,
     if not m.fits or m.needed_bytes is None or m.usable_bytes is None:
         return None, None
     tight = memory_within_error(packaged_error_bands() if bands is None else bands,
-                                lookup.stack(cat, e.device.stack), e.workload.task, m.needed_bytes, m.usable_bytes)
+                                lookup.stack(cat, e.device.stack), e.workload.task, m.needed_bytes, m.usable_bytes,
+                                e.dies_per_card)
     return tight, memory_likely_short(tight)
 
 
