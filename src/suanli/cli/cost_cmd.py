@@ -511,7 +511,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         echo(tr("cli.rvb.totals", cards=total_cards, years=years, share=utilization, rent=totals["rent_cny"],
                 own=totals["own_cny"], capex=totals["capex_all_cards_cny"], running=totals["running_cny"],
                 running_what=tr("rvb.running.power_ops" if ops else "rvb.running.power"),
-                cheaper=tr(f"rvb.cheaper.{totals['cheaper']}"), diff=totals["diff_cny"]))
+                cheaper=tr(f"rvb.cheaper.{totals['cheaper']}"), diff=totals["diff_cny"])
+             + (tr("cli.rvb.verdict_but", note=say_json(totals["verdict_note_i18n"], totals["verdict_note"]))
+                if totals.get("verdict_note") else ""))  # no offer holds the cards in one job: said in the verdict
         if fresh is not None:
             _say_fresh_range(fresh)
         # every input no quote gives (PUE, ¥/kWh, operations, years, use, host power): assumed, cited or as typed

@@ -158,8 +158,14 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         if srv is None:
             srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
     if card is None:
-        raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id,
-                                                       field="card_price"))
+        # every other input the answer will also lack, named in the same line so that one retry works (buyer review
+        # 2026-12-02: the H20 141GB and 910C stopped at the card, then at the server share, then at the rent)
+        also = _also_missing(cat, acc, srv is None, rent_price is None and rent_for(
+            cat, acc.id, HOURS_PER_YEAR, reg, kinds, today=today, gpus=per_node if whole else n_cards or 1) is None,
+            tdp_w is None and acc.specs.tdp_w is None, reg, kinds)
+        raise InputError("card-price", Message("err.no_purchase_price_for_in_the", acc_id=acc.id, field="card_price")
+                         if also is None else Message("error.rvb_no_purchase_also", acc_id=acc.id, field="card_price",
+                                                      also=also))
     share_cards = None
     cheaper_server: Message | None = None  # a typed card dearer than the catalog's cards-included server per card
     if srv is None and servers:  # a server's price includes its cards (SCHEMA.md, purchases): the rest is the
@@ -208,6 +214,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
     rent_o: Offer | None = None
     rent_bill: Any = None
+    separate: Message | None = None  # no offer holds the cards as one job: the verdict says so (rent_vs_buy_totals)
     pool: list[Offer] = []  # the offers renting at a use is billed from: the fresh ones, else all (rent_for's rule)
     if rent_price is not None:
         rent = rent_price
@@ -218,6 +225,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
                              Message("error.rent_no_price", why=no_price(cat, acc.id, reg, kinds),
                                                              field="rent_price"))
         rent, o, bill = found
+        if separate_instances(acc, o, rent_gpus) is not None:  # counted over every card bought, as the bill's note
+            separate = separate_instances(acc, o, total_cards)
         if whole and separate_instances(acc, o, per_node) is None:
             instances = total_cards // per_node  # n × one server's cards, each one job
         elif whole:  # no offer holds a server's cards: the note counts every card bought (tco's "N separate")
@@ -264,7 +273,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)} if at_o is not None else {}
     # the whole purchase beside the rent for it: total_cards × --years
     # the core's sums (`plan.cost.rent_vs_buy_totals`): rent, own = capex + running, the verdict and the difference
-    totals = rent_vs_buy_totals(r, total_cards, years).model_dump(mode="json")
+    totals = rent_vs_buy_totals(r, total_cards, years, separate).model_dump(mode="json")
     # a server's cards when whole servers are bought: the priced row's (shared or cards-included), else the node's
     server_cards = share_cards or included_cards or per_node
     extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
@@ -285,6 +294,24 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
                            server_share_cny=srv, server_msg=srv_msg, rent_offer=rent_o,
                            rent_bill=rent_bill, at_offer=at_o, fresh=fresh, totals=totals, region=reg, kinds=kinds,
                            rent_instances=instances, rent_instance_cards=per_node if instances else None)
+
+
+def _also_missing(cat: Catalog, acc: Accelerator, server: bool, rent: bool, tdp: bool, reg: str,
+                  kinds: tuple[str, ...]) -> Message | None:
+    """The inputs besides the card price that a rent-vs-buy answer for `acc` also lacks — the server share (no
+    server price either), a rent (no usable offer under `reg`/`kinds`: why, `plan.compare.no_price`), the TDP — as
+    one chained clause each naming its flag; None when the card price is the only one missing."""
+    parts: list[tuple[str, dict[str, Any]]] = []
+    if server:
+        parts.append(("error.rvb_also.server_share", {"field": "server_share"}))
+    if rent:
+        parts.append(("error.rvb_also.rent_price", {"field": "rent_price", "why": no_price(cat, acc.id, reg, kinds)}))
+    if tdp:
+        parts.append(("error.rvb_also.tdp_w", {"field": "tdp_w"}))
+    out: Message | None = None
+    for msg_id, params in reversed(parts):
+        out = Message(msg_id, params, more=out if out is not None else "")
+    return out
 
 
 def assumptions(cat: Catalog, acc: Accelerator, pue: float, electricity: float, ops: float, years: float,

@@ -89,7 +89,8 @@ def test_cli_and_api_read_the_totals(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert code == 0, err
     t = json.loads(out)["totals"]
     assert set(t) == {"cards", "years", "rent_cny", "own_cny", "capex_all_cards_cny", "running_cny", "cheaper",
-                      "diff_cny"}
+                      "diff_cny", "verdict_note", "verdict_note_i18n"}
+    assert t["verdict_note"] is None  # an 8-card offer holds the 8 cards in one job: nothing qualifies the verdict
     assert t["capex_all_cards_cny"] == pytest.approx(1_500_000.0) and t["cheaper"] == "rent"
     code, out, err = _run_cli(("--lang", "en", *args), monkeypatch, capsys, tmp_path)
     line = next(x for x in out.splitlines() if x.startswith("8 card(s) × 3 year(s)"))

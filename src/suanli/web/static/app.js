@@ -695,7 +695,7 @@ function renderRvb(r) {
   const o = r.rent_offer, fr = r.fresh_rent_range;
   const line = (k, html, cls = "") => `<p${cls ? ` class="${cls}"` : ""}><strong>${esc(t(k))}:</strong> ${html}</p>`;
   $("#rvb-notes").innerHTML =
-    `<p class="verdict"><strong>${esc(t("rvb_cheaper", {share: pct(r.utilization), which: t("rvb.cheaper." + tot.cheaper), diff: fmt(tot.diff_cny, 0), cards: tot.cards, years: fmt(tot.years, 2)}))}</strong></p>` +
+    `<p class="verdict"><strong>${esc(t("rvb_cheaper", {share: pct(r.utilization), which: t("rvb.cheaper." + tot.cheaper), diff: fmt(tot.diff_cny, 0), cards: tot.cards, years: fmt(tot.years, 2)}) + (tot.verdict_note ? t("cli.rvb.verdict_but", {note: tot.verdict_note}) : ""))}</strong></p>` +
     // never (null) or at any use (0, a558a7a): the note says why, as the CLI's table does; no "0%"
     line("rvb_break_even", r.break_even_utilization ? `${pct(r.break_even_utilization)} — ${esc(r.break_even_note)}` : esc(r.break_even_note)) +
     line("rvb_offer", (o ? `${esc(o.offer)} · ${esc(o.provider)} · ${esc(kindLabel(o.kind))} · ${esc(o.date)} · ${esc(t("cny_h"))} ${fmt(r.rent_cny_per_card_hour, 2)}${intlTag(o.region)}` +
