@@ -12,7 +12,19 @@ from suanli.catalog import offers as offer_q
 from suanli.catalog.load import packaged_assumptions, read_yaml
 from suanli.views.files import load_model_arg
 from suanli.cli.context import as_of, planning_catalog
-from suanli.cli.output import col_headers, display_name, echo, emit_json, emit_rows, label, lang, say, say_json, tr
+from suanli.cli.output import (
+    Price,
+    col_headers,
+    display_name,
+    echo,
+    emit_json,
+    emit_rows,
+    label,
+    lang,
+    say,
+    say_json,
+    tr,
+)
 from suanli.errors import InputError, NotFoundError
 from suanli.i18n import Message, render, span_text, yuan
 from suanli.plan.compare import (
@@ -41,8 +53,14 @@ def _card_hour(row: dict[str, Any]) -> float | str | None:
     """¥ per card-hour; a price from a longer billing unit (at full use) names the unit."""
     price, unit = row.get("cny_per_card_hour"), row.get("card_hour_billing_unit")
     if price is None or unit in (None, "hour"):
-        return price  # type: ignore[no-any-return]
+        return _fen(price)
     return tr("cli.card_hour_by", price=price, billing_unit=unit)
+
+
+def _fen(price: Any) -> Any:
+    """A per-card-hour price in a table cell to the fen, as every ¥/card-h column prints it (2.57 beside 2.60, not 2.6;
+    output.Price); None and text pass through."""
+    return Price(float(price)) if isinstance(price, (int, float)) and not isinstance(price, bool) else price
 
 
 def _kinds(kinds: tuple[str, ...] | list[str], used: Any = ()) -> str:
@@ -244,7 +262,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "scaling": r["scaling_efficiency"] if r.get("runs", True) else None, "hours": r["hours"],
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
             # tco's job ¥/card-h (the bill ÷ cards ÷ hours: idle cards of a whole instance count); the value column's
-            "job_cny_per_card_hour": r.get("job_cny_per_card_hour"),
+            "job_cny_per_card_hour": _fen(r.get("job_cny_per_card_hour")),
             # serving: the bill per million output tokens at the rate (or, with none, the capacity) it is sized for
             "cny_per_million_output_tokens": r.get("cny_per_million_output_tokens"),
             "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"] if r.get("runs", True) else None,
@@ -371,7 +389,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                   "kind": tr(f"price_kind.{r['kind']}") if r.get("kind") else r.get("kind"),
                   "notes": refs(r),
                   "billing_unit": tr(f"billing_unit.{r['billing_unit']}") if r.get("billing_unit") else r.get("billing_unit"),
-                  "billed": tr("cli.tco.billed", units=r.get("units_billed"), billing_unit=r.get("billing_unit"))}
+                  "billed": tr("cli.tco.billed", units=r.get("units_billed"), billing_unit=r.get("billing_unit")),
+                  "list_cny_per_card_hour": _fen(r.get("list_cny_per_card_hour")),
+                  "effective_cny_per_card_hour": _fen(r.get("effective_cny_per_card_hour"))}
                  for r in rows]
         emit_rows(shown, cols, title=tr("cli.tco.title", gpus=gpus, device=display_name(lookup.accelerator(cat, gpu)),
                                          hours=hours), headers=col_headers(cols, "tco.col"),
