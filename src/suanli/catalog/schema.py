@@ -6,8 +6,6 @@ is marked `default: true` with the reason in its `note`. A value that is an assu
 reserved source `assumed` and must say why in `note`.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import functools
 import math
@@ -118,7 +116,7 @@ class Sourced(_Strict, Generic[T]):
     _v_date = field_validator("date", mode="before")(_check_date)
 
     @model_validator(mode="after")
-    def _assumed_needs_reason(self) -> Sourced[T]:
+    def _assumed_needs_reason(self) -> "Sourced[T]":
         if self.source == ASSUMED and not self.note:
             raise ValueError("a value with source 'assumed' must say why in 'note'")
         return self
@@ -130,7 +128,7 @@ class Alternatives(_Strict, Generic[T]):
     values: tuple[Sourced[T], ...]
 
     @property
-    def chosen(self) -> Sourced[T]:
+    def chosen(self) -> "Sourced[T]":
         for v in self.values:
             if v.default:
                 return v
@@ -253,7 +251,7 @@ class Accelerator(_Strict):
     )
 
     @model_validator(mode="after")
-    def _notes_zh_match(self) -> Accelerator:
+    def _notes_zh_match(self) -> "Accelerator":
         if self.notes_zh and len(self.notes_zh) != len(self.notes):
             raise ValueError(f"notes_zh has {len(self.notes_zh)} entries for {len(self.notes)} notes")
         return self
@@ -358,7 +356,7 @@ class Offer(_Strict):
     _v_date = field_validator("date", mode="before")(_check_date)
 
     @model_validator(mode="after")
-    def _assumed_fields_exist(self) -> Offer:
+    def _assumed_fields_exist(self) -> "Offer":
         for a in self.assumed:
             if a.field not in type(self).model_fields or a.field == "assumed":
                 raise ValueError(f"assumed: {a.field!r} is not an offer field")
@@ -374,7 +372,7 @@ class Offer(_Strict):
         return raw
 
     @model_validator(mode="after")
-    def _prices_are_real(self) -> Offer:
+    def _prices_are_real(self) -> "Offer":
         for name, alt in (("price_cny", self.price_cny), ("price_cny_max", self.price_cny_max)):
             for v in alt.values if alt is not None else ():
                 if not (math.isfinite(v.value) and 0 < v.value <= 1e9):
@@ -450,7 +448,7 @@ class MoEConfig(_Strict):
     topk_group: int | None = Field(None, description="DeepSeek-V3: groups a token may route to")
 
     @model_validator(mode="after")
-    def _experts_route(self) -> MoEConfig:
+    def _experts_route(self) -> "MoEConfig":
         # named as config.json names them (catalog.hf_config reads these keys)
         if self.num_experts < 1:
             raise ValueError(f"the number of experts (num_local_experts, num_experts or n_routed_experts) must be at "
@@ -609,7 +607,7 @@ class ModelArch(_Strict):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _base_id_is_an_alias(self) -> ModelArch:
+    def _base_id_is_an_alias(self) -> "ModelArch":
         # the base checkpoint is one the catalog already names (an alias a source cites), never a made-up id
         if self.base_id is not None and self.base_id not in self.aliases:
             raise ValueError(f"base_id {self.base_id} is not among the aliases of {self.id}")
@@ -628,7 +626,7 @@ class ModelArch(_Strict):
         return self
 
     @model_validator(mode="after")
-    def _layer_types_fit(self) -> ModelArch:
+    def _layer_types_fit(self) -> "ModelArch":
         if self.layer_types is not None:
             if self.num_layers is not None and len(self.layer_types) != self.num_layers:
                 raise ValueError(f"layer_types has {len(self.layer_types)} entries for {self.num_layers} layers")
@@ -827,7 +825,7 @@ class Framework(_Strict):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _grad_bytes_cited(self) -> Framework:
+    def _grad_bytes_cited(self) -> "Framework":
         if (self.bf16_grad_bytes_per_param is None) != (self.grad_bytes_source is None):  # a number names its source
             raise ValueError(f"bf16_grad_bytes_per_param and grad_bytes_source of {self.id} go together")
         return self
@@ -936,7 +934,7 @@ class EfficiencyFactor(_Strict):
         return (self.framework,) if isinstance(self.framework, str) else tuple(self.framework)
 
     @model_validator(mode="after")
-    def _ratio_positive(self) -> EfficiencyFactor:
+    def _ratio_positive(self) -> "EfficiencyFactor":
         if not self.metric.endswith("_overhead_s") and self.value <= 0:
             raise ValueError(f"{self.metric} is a ratio of achieved to peak and must be > 0")
         if (self.derived is None) != (not self.derived_from):

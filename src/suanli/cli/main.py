@@ -23,7 +23,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from suanli.cli.output import echo, lang, list_sep, set_lang
+from suanli.cli.output import echo, env_lang_read, lang, list_sep, set_lang
 from suanli.errors import SuanliError
 from suanli.i18n import Message
 
@@ -396,7 +396,8 @@ def run() -> None:
         _GC_STARTED = _GC_DEFERRED = True
         gc.disable()
     try:
-        _run()
+        with env_lang_read():
+            _run()
     finally:
         if _GC_DEFERRED:  # no command ran (`--help`, a usage error): collect as usual, nothing frozen
             _GC_DEFERRED = False

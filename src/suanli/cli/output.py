@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import io
@@ -18,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["Format", "Price", "col_headers", "console", "display_name", "display_note", "echo", "emit_json", "emit_rows", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
+__all__ = ["Format", "Price", "col_headers", "console", "display_name", "display_note", "echo", "emit_json", "emit_rows", "env_lang_read", "err_console", "fit_columns", "lang", "line_pieces", "list_sep", "say", "say_json", "set_lang",
            "to_jsonable", "tr", "unquote", "wrap_cell"]
 
 # Code quoted with backticks in the catalog (`suanli bench run`, `--offer-kinds listing,index`: the quotes let a
@@ -40,19 +41,40 @@ class _Console(Console):
         return super().render_str(unquote(text), *args, **kwargs)
 
 
-console = _Console()
-err_console = _Console(stderr=True)
+# No emoji codes: suanli's texts hold none, and with them on rich searched every string printed for `:name:` and
+# loaded its table of ~3,600 emoji (~2 ms of `suanli estimate`); a `:ok:` in a name the user typed prints as typed.
+console = _Console(emoji=False)
+err_console = _Console(stderr=True, emoji=False)
 
 _lang: str | None = None  # set by `--lang`; else from LC_ALL / LC_MESSAGES / LANG
+_env_lang: str | None = None  # the environment's language while a command runs (`env_lang_read`)
 
 
 def lang() -> str:
     """The language of this run's output: `zh` or `en`."""
     if _lang is None:
+        if _env_lang is not None:
+            return _env_lang
         from suanli.i18n import lang_from_env
 
         return lang_from_env()
     return _lang
+
+
+@contextlib.contextmanager
+def env_lang_read() -> Iterator[None]:
+    """While a command runs (`main.run`), LC_ALL / LC_MESSAGES / LANG are read once, not for each of the ~450 texts
+    `suanli estimate` prints (~3 ms: each unset variable is a KeyError inside `os.environ.get`); `--lang` still
+    decides, and after the command `lang()` reads the environment again."""
+    global _env_lang
+    saved = _env_lang
+    from suanli.i18n import lang_from_env
+
+    _env_lang = lang_from_env()
+    try:
+        yield
+    finally:
+        _env_lang = saved
 
 
 def set_lang(value: str | None) -> None:
@@ -436,13 +458,16 @@ def fit_columns(cells: Sequence[Sequence[str]], width: int, drop_first: Sequence
     (widest column first, not below 8 cells; numbers never); else columns go from the right. The first column
     and `keep_always` (the figure a table ranks by) never go. Returns (kept column indexes, their widths)."""
     n = len(cells[0]) if cells else 0
-    lo = [max([_head_min(cells[0][j]), *(_min_width(r[j]) for r in cells[1:])]) for j in range(n)]
     hi = [max(_max_width(r[j]) for r in cells) for j in range(n)]
     keep = list(range(n))
     fixed = {0, *keep_always}
 
     def fits(bound: list[int]) -> bool:
         return sum(bound[k] for k in keep) + _GAP * (len(keep) - 1) <= width
+
+    if fits(hi):  # every column at its full width: what the steps below come to, without measuring any word
+        return keep, hi
+    lo = [max([_head_min(cells[0][j]), *(_min_width(r[j]) for r in cells[1:])]) for j in range(n)]
 
     def drop(j: int) -> None:
         if j in keep and j not in fixed:

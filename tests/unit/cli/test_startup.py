@@ -137,7 +137,8 @@ def test_plan_imports_neither_the_catalog_commands_nor_the_operator_coverage(tmp
 def test_english_output_compiles_no_cjk_character_class(tmp_path: Path) -> None:
     """A class of CJK ranges costs `re` a pass over each of its ~30,000 characters when it compiles (~1 ms a class):
     English output of text without such characters compiles none (`i18n._zh_patterns`, `output._cjk_run`, the
-    breaker's plain form); Chinese output compiles them as before."""
+    breaker's plain form); Chinese output compiles the patterns and its breaker, and the run of CJK characters
+    (`output._cjk_run`, a header's Chinese words) only for a table that does not fit at its full width."""
     probe = ("import sys\nfrom suanli.cli.main import run\nfrom suanli.cli import output\nfrom suanli import i18n\n"
              "sys.argv = ['suanli', *sys.argv[1:]]\n"
              "try:\n    run()\nexcept SystemExit:\n    pass\n"
@@ -149,7 +150,7 @@ def test_english_output_compiles_no_cjk_character_class(tmp_path: Path) -> None:
             for lang in ((), ("--lang", "zh"))]
     assert all(r.returncode == 0 and r.stdout.strip() for r in runs), runs[0].stderr
     assert "CJK 0 0 1" in runs[0].stderr  # one breaker: the plain one
-    assert "CJK 1 1 1" in runs[1].stderr  # Chinese: the patterns, the run, the Chinese breaker
+    assert "CJK 1 0 1" in runs[1].stderr  # Chinese: the patterns and the Chinese breaker (the tables fit at 100)
 
 
 def test_importing_the_cli_leaves_the_collector_as_it_found_it() -> None:
@@ -178,3 +179,46 @@ def test_typer_reads_the_options_from_objects_not_strings(module: str) -> None:
     mod.register(app)
     params = [p for c in app.registered_commands for p in inspect.signature(c.callback).parameters.values()]
     assert len(params) > 10 and not [p.name for p in params if isinstance(p.annotation, str)]
+
+
+def test_the_catalog_schema_annotations_are_objects_not_strings() -> None:
+    """`catalog.schema`'s ~370 fields are annotation objects: as strings (`from __future__ import annotations`) pydantic
+    compiled and evaluated each when it built the classes (valgrind: ~27 M of `suanli estimate`'s ~1.5 G instructions)."""
+    import inspect
+
+    from pydantic import BaseModel
+
+    from suanli.catalog import schema
+
+    models = [c for c in vars(schema).values()
+              if inspect.isclass(c) and issubclass(c, BaseModel) and c.__module__ == schema.__name__]
+    fields = [(c.__name__, k) for c in models for k, v in c.__dict__.get("__annotations__", {}).items()
+              if isinstance(v, str)]
+    assert len(models) > 20 and fields == []
+
+
+def test_the_environment_language_is_read_once_a_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a command runs, LC_ALL / LC_MESSAGES / LANG are read once (`output.env_lang_read`), not for each of the
+    ~450 texts an estimate prints; `--lang` still decides, and after the command the environment is read again."""
+    from suanli.cli import output
+
+    monkeypatch.setattr(output, "_lang", None)
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    with output.env_lang_read():
+        monkeypatch.setenv("LANG", "en_US.UTF-8")
+        assert output.lang() == "zh"  # read when the command started
+        output.set_lang("en")
+        assert output.lang() == "en"  # --lang
+        output.set_lang(None)
+    assert output.lang() == "en"  # the environment as it is now
+
+
+def test_printed_text_keeps_colon_words_as_typed() -> None:
+    """The consoles replace no emoji codes (rich's default would print `:ok:` as 🆗 and search every string for one)."""
+    from suanli.cli.output import console
+
+    with console.capture() as cap:
+        console.print("model :ok: at 12:30:45 :smile:", highlight=False)
+    assert cap.get().strip() == "model :ok: at 12:30:45 :smile:"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+import pytest
 from rich.cells import cell_len
 
 from suanli.cli.output import _GAP, _min_width, _pieces, fit_columns, wrap_cell
@@ -128,3 +129,20 @@ def test_plans_show_prints_tables(tmp_path: Path) -> None:
     assert "推荐方案" in r.stdout and device in r.stdout and not r.stdout.lstrip().startswith("{")
     as_json = _run("plans", "--show", "1", "--json", env=env)
     assert json.loads(as_json.stdout)["id"] == 1
+
+
+def test_fit_columns_measures_no_word_when_every_column_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table that fits at its full widths gets them without splitting a cell into words (the steps that drop,
+    wrap or cut columns come to the same widths: ~10 M instructions of `suanli estimate`)."""
+    from suanli.cli import output
+
+    cells = [["item", "per GPU"], ["weights", "13.48 GB (12.55 GiB)"], ["KV cache", "0.40 GB (0.38 GiB)"]]
+    expected = fit_columns(cells, 80)
+
+    def no_words(text: str) -> list[str]:
+        raise AssertionError(f"measured the words of {text!r}")
+
+    monkeypatch.setattr(output, "_pieces", no_words)
+    assert fit_columns(cells, 80) == expected == ([0, 1], [8, 20])
+    with pytest.raises(AssertionError, match="measured the words"):  # a table too wide measures them
+        fit_columns(cells, 20)
