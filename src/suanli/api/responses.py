@@ -318,8 +318,11 @@ class DerivedPrice(Shape):
                                              "spend buys, priced as plan prices an offer (plan.cost.work_rent)")
     rate_bill: dict[str, Any] | None = Field(None, description="a stated requests_per_s or concurrent_users: this "
                                              "side sized and billed for it as POST /api/plan does (carried, gpus, tp, "
-                                             "replicas, batch, offer, monthly_cost_cny, note); the saving is the "
-                                             "difference of the two sides' monthly_cost_cny")
+                                             "replicas, batch, precision, offer, monthly_cost_cny, note; "
+                                             "precisions_searched: those plan picked among without a precision; "
+                                             "max_gpus: the card limit it was sized within, cards_needed: the cards "
+                                             "a side the limit stops needs); the saving is the difference of the "
+                                             "two sides' monthly_cost_cny")
 
 
 class OneOffItemJson(Shape):

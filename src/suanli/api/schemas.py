@@ -213,7 +213,9 @@ class MigrateBody(JsonBody):
     subsidy: float = Field(0.0, ge=0, lt=1)
     horizon_months: float = Field(12.0, gt=0, le=1200)
     # compare's serving targets and precision (POST /api/compare's fields): each side's row is compare's for them
-    precision: Precision | None = Field(None, description="as POST /api/compare's (default: each device's default)")
+    precision: Precision | None = Field(None, description="as POST /api/compare's, both sides (default: each "
+                                        "device's default; with requests_per_s or concurrent_users, each side at "
+                                        "the precision POST /api/plan picks)")
     requests_per_s: float | None = Field(None, gt=0, le=LIMITS["requests_per_s"], description="task inference: "
                                          "requests per second, as POST /api/compare's")
     tpot_s: float | None = Field(None, gt=0, le=LIMITS["tpot_s"], description="task inference: time per output token")
@@ -221,6 +223,9 @@ class MigrateBody(JsonBody):
     concurrent_users: int | None = Field(None, ge=1, le=MAX_CONCURRENT_USERS, description="task inference: "
                                          "users streaming at once, instead of requests_per_s (as POST /api/compare's:"
                                          " needs tpot_s)")
+    max_gpus: int | None = Field(None, ge=1, le=4096, description="task inference with requests_per_s or "
+                                 "concurrent_users: the most cards each side is sized with for the rate, as POST "
+                                 "/api/plan's max_gpus (default 64)")
     input: int | None = Field(None, ge=1, le=1_048_576, description="task inference: prompt tokens per request "
                               "(default 512)")
     output: int | None = Field(None, ge=1, le=1_048_576, description="task inference: output tokens per request "

@@ -592,9 +592,10 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         engineer_week: Annotated[float, typer.Option(help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})", show_default=False)] = _ASSUME.engineer_cny_per_week.value,  # the help says the default as money (¥10,000), as --monthly-spend does
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,
         horizon_months: Annotated[float, typer.Option(help="horizon for the verdict")] = 12.0,
-        precision: Annotated[str | None, typer.Option(help="precision, as compare's (default: bf16; serving an FP8 checkpoint: fp8 where the device runs FP8)")] = None,
+        precision: Annotated[str | None, typer.Option(help="precision of both sides, as compare's (default: bf16; serving an FP8 checkpoint: fp8 where the device runs FP8; with --requests-per-s or --concurrent-users, each side at the precision plan picks)")] = None,
         requests_per_s: Annotated[float | None, typer.Option(help="--task inference: requests per second, as compare's (each side's row is compare's for the targets; each side is sized and billed for the rate as plan does, the saving the difference)")] = None,
         concurrent_users: Annotated[int | None, typer.Option(help="--task inference: users streaming at once, instead of --requests-per-s (as plan and compare: needs --tpot)")] = None,
+        max_gpus: Annotated[int | None, typer.Option(help="--task inference with a rate or users: most cards plan may size each side with for it, as plan's (default 64)")] = None,
         tpot: Annotated[float | None, typer.Option(help="--task inference: time-per-output-token target, s, as compare's (default: 0.2)")] = None,
         ttft: Annotated[float | None, typer.Option(help="--task inference: time-to-first-token target, s, as compare's")] = None,
         input_: Annotated[int | None, typer.Option("--input", help="--task inference: prompt tokens per request (as compare; default 512)")] = None,
@@ -627,7 +628,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                                  asked=model,  # its "model": the checkpoint the task downloads
                                  precision=precision,  # compare's serving targets: each side's row is compare's
                                  targets=ServingTargets(requests_per_s, tpot, ttft, input_, output,
-                                                        concurrent_users),
+                                                        concurrent_users, max_gpus),
                                  libraries=libraries,  # the weeks migrate check charges for them
                                  gpus=gpus,  # each side's layout is plan's for this count
                                  parallel_weeks=parallel_weeks)  # the one-off's parallel run (default assumed)

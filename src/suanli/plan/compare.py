@@ -33,8 +33,10 @@ from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_
                                  make_request, user_speed_tpot)
 from suanli.plan.caveats import Rerun, offer_caveats
 from suanli.plan.labels import serving_label
+from suanli.plan.quality import scheme_name
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
-                                memory_within_error, migration_weeks, no_rent_why, plan_workload, pooled_evidence,
+                                default_serve_precisions, leanest_serving_layout, memory_within_error, migration_weeks, no_rent_why,
+                                plan_workload, pooled_evidence,
                                 round_down_rate, serving_capacity, serving_layout, serving_users_capacity)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 
@@ -335,10 +337,39 @@ def _served_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: s
     lay, why = (serving_capacity(cat, m, req, acc.id, error_bands) if steady and requests_per_s is None
                 else serving_layout(cat, m, req, acc.id, error_bands))
     if lay is None:
-        w, _ = _inference_layout(cat, m, acc, gpus, precision, 1, tokens, tp, lengths)
+        w, none_fits = _inference_layout(cat, m, acc, gpus, precision, 1, tokens, tp, lengths)
+        if none_fits is not None:
+            # nothing fits at batch 1 on any tp: the row is the layout plan's why-not names (its leanest, expert
+            # parallel included), so the row's GiB and the line agree (buyer review 2026-12-02: "160/58 GiB" on
+            # 2×tp8 beside "the leanest layout needs 83.6 GiB" of tp8·ep2); and a lower precision plan lays it out at
+            lean = leanest_serving_layout(cat, m, req, acc.id)
+            if lean is not None:
+                w = plan_workload(lean, req).model_copy(update={"tokens": tokens, "precision": precision})
+            why = lower_precision_fit(cat, m, acc, req, why, error_bands)
         return w, why
     # the planner serves the precisions it plans; another (fp16, fp32) is laid out as bf16 and estimated at its own
     return plan_workload(lay, req).model_copy(update={"tokens": tokens, "precision": precision}), None
+
+
+def lower_precision_fit(cat: Catalog, m: ModelArch, acc: Any, req: PlanRequest, why: Message | None,
+                        error_bands: dict[str, ErrorBand] | None = None) -> Message | None:
+    """`why` (nothing fits `req.gpus` cards of `acc` at `req.precision`) with the nearest lower precision at which
+    the planner's serving search (`plan.search.serving_layout`, the request's targets kept) lays the job out on those
+    cards, its layout and the pin that asks for it, as plan's hint names a lower precision where a replica is too big
+    (`plan.search._serve_too_big_tip`); a precision the device does not run is no layout there. `why` as it is where
+    none does (buyer review 2026-12-02: compare said the 910C does not fit DeepSeek-R1 at bf16 with no word that
+    plan serves it at int8)."""
+    asked = req.precision[0] if req.precision else "bf16"
+    start = SERVE_PRECISIONS.index(asked) if asked in SERVE_PRECISIONS else 0
+    stack = lookup.stack(cat, acc.stack)
+    for p in SERVE_PRECISIONS[start + 1:]:
+        lay, _ = serving_layout(cat, m, req.model_copy(update={"precision": (p,)}), acc.id, error_bands)
+        if lay is not None:
+            return Message("cmp.fits_lower", why=why or Message("cmp.no_layout_fits"),
+                           precision=scheme_name(stack, p), gpus=cards_of(acc, lay.gpus),
+                           layout=serving_label(lay.dp, lay.tp, lay.ep, lay.micro_batch, p),
+                           pin=Message("relax.pin", field="precision", value=p))
+    return why
 
 
 def _rate_search(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precision: str, tp: int | None,
@@ -1119,14 +1150,51 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
                "batch_rule": render(batch_rule), "batch_rule_i18n": batch_rule.to_json()}, why
 
 
+def _row_fits(cat: Catalog, m: ModelArch, acc: Any, w: Workload) -> bool:
+    """Whether a serving row's workload fits its cards (estimate's memory check, the one rule)."""
+    return estimate(cat, m, acc, w).contract()["memory"]["fits"] is not False
+
+
+def _row_at_fitting_precision(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
+                              error_bands: dict[str, ErrorBand] | None, tg: ServingTargets, precisions: Sequence[str]
+                              ) -> tuple[str, tuple[Workload, dict[str, Any], Message | None]] | None:
+    """`migrate cost`'s serving row (`_serving_workload`) on `gpus` cards of `acc` at the first of `precisions` at
+    which it fits, with that precision; None where it fits at none (a precision the device does not run: none)."""
+    for p in precisions:
+        try:
+            row = _serving_workload(cat, m, acc, gpus, error_bands, p, tg)
+        except (InputError, EstimateError):  # the device does not run it
+            continue
+        if _row_fits(cat, m, acc, row[0]):
+            return p, row
+    return None
+
+
+def _serving_fit_hint(cat: Catalog, m: ModelArch, acc: Any, gpus: int, error_bands: dict[str, ErrorBand] | None,
+                      tg: ServingTargets, tried: str) -> Message:
+    """`migrate cost`'s suggestion where a serving side does not fit `gpus` cards at `tried`: the nearest lower
+    precision at which its row fits them, with the pin (`--precision`, API `precision`), as plan's hint names a lower
+    precision whose weights fit (`plan.search._serve_too_big_tip`); else another card count (`--gpus`)."""
+    start = SERVE_PRECISIONS.index(tried) if tried in SERVE_PRECISIONS else 0
+    fit = _row_at_fitting_precision(cat, m, acc, gpus, error_bands, tg, SERVE_PRECISIONS[start + 1:])
+    if fit is None:
+        return Message("mig.fewest_cards_serving", field="gpus")
+    return Message("mig.fewest_cards_serving_precision", precision=scheme_name(lookup.stack(cat, acc.stack), fit[0]),
+                   device=both(acc.name, acc.name_zh or acc.name), gpus=gpus,
+                   pin=Message("relax.pin", field="precision", value=fit[0]), field="gpus")
+
+
 class ServingTargets:
     """`migrate cost --task inference`'s serving targets, compare's flags and fields (`requests_per_s`, `tpot_s`,
-    `ttft_s`, `input`, `output`, `concurrent_users`; None: not given, compare's defaults)."""
+    `ttft_s`, `input`, `output`, `concurrent_users`; None: not given, compare's defaults), and plan's `max_gpus`, the
+    most cards a side is sized with for a rate (`_rate_bill`)."""
 
     def __init__(self, requests_per_s: float | None = None, tpot_s: float | None = None, ttft_s: float | None = None,
                  input_tokens: int | None = None, output_tokens: int | None = None,
-                 concurrent_users: int | None = None) -> None:
+                 concurrent_users: int | None = None, max_gpus: int | None = None) -> None:
         self.requests_per_s, self.tpot_s, self.ttft_s = requests_per_s, tpot_s, ttft_s
+        # the most cards plan may size a side with for the rate (plan's `max_gpus`; None: plan's default, 64)
+        self.max_gpus = max_gpus
         self.concurrent_users = concurrent_users
         self.users_note: Message | None = None  # the rate the users send (plan's `rate_note`), set by `check`
         self.given = any(v is not None for v in (requests_per_s, tpot_s, ttft_s, input_tokens, output_tokens,
@@ -1142,7 +1210,7 @@ class ServingTargets:
         `users_note`."""
         if task != "inference":
             for name, v in (("requests_per_s", self.requests_per_s), ("tpot_s", self.tpot_s), ("ttft_s", self.ttft_s),
-                            ("concurrent_users", self.concurrent_users)):
+                            ("concurrent_users", self.concurrent_users), ("max_gpus", self.max_gpus)):
                 if v is not None:
                     raise InputError(name, Message("err.a_serving_target_migrate", field="task"))
             if self.input_tokens is not None or self.output_tokens is not None:
@@ -1151,38 +1219,57 @@ class ServingTargets:
             return
         req = make_request(model="x", task="inference", requests_per_s=self.requests_per_s, tpot_s=self.tpot_s,
                            ttft_s=self.ttft_s, concurrent_users=self.concurrent_users,
+                           **({} if self.max_gpus is None else {"max_gpus": self.max_gpus}),  # plan's bounds
                            tokens=None if self.requests_per_s or self.concurrent_users else _SEARCH_TOKENS,
                            input=self.input_tokens, output=self.output_tokens)
         if self.concurrent_users is not None:
             self.requests_per_s, self.users_note = req.requests_per_s, req.rate_note()
+        if self.max_gpus is not None and not self.requests_per_s:  # without a rate each side is its --gpus cards
+            raise InputError("max_gpus", Message("err.max_gpus_needs_rate", rate_field="requests_per_s",
+                                                 users_field="concurrent_users", gpus_field="gpus"))
 
 
-def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str, tg: ServingTargets, region: str, kinds: Kinds,
-               today: dt.date | None, stale_months: float, error_bands: dict[str, ErrorBand] | None,
+def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: ServingTargets, region: str,
+               kinds: Kinds, today: dt.date | None, stale_months: float, error_bands: dict[str, ErrorBand] | None,
                subsidy: float, factor: float = 1.0) -> dict[str, Any]:
     """`migrate cost`'s bill for one side serving the stated rate (or concurrent users), sized and billed as
     `suanli plan` does it (`plan.search.plan`, the one search: the replicas and cards that carry the rate within the
-    targets, whole offers billed for the serving period, the default month of 730 h, on the usable offers of
-    `region`/`kinds`), on this device at this side's precision; `factor` multiplies the rate (the users) — the
-    known-error and measured-error savings' "the same work, that much slower". Returns the plan's cards, layout,
-    offer and bill, or `carried` false and plan's why-not for the device."""
+    targets, up to `tg.max_gpus` cards, whole offers billed for the serving period, the default month of 730 h, on
+    the usable offers of `region`/`kinds`), on this device at `precision`, or (None: none given) at the precision
+    plan picks among those it searches (`plan.search.default_serve_precisions`; buyer review 2026-12-02: int8 on
+    both sides billed the H20 56 cards where plan's fp8 takes 32), named with them (`precisions_searched`);
+    `factor` multiplies the rate (the users) — the known-error and measured-error savings' "the same work, that
+    much slower". Returns the plan's cards, layout, offer and bill, or `carried` false and plan's why-not for the
+    device, with plan's "raise max_gpus to N" where the card limit is what stops it."""
     from suanli.plan.search import plan as plan_search
 
     users = (math.ceil(tg.concurrent_users * factor - 1e-9) if tg.concurrent_users is not None else None)
     req = make_request(model=m.id, task="inference", devices=(acc.id,), tpot_s=tg.tpot_s, ttft_s=tg.ttft_s,
                        requests_per_s=None if users is not None else (tg.requests_per_s or 0.0) * factor,
                        concurrent_users=users, input=tg.lengths[0], output=tg.lengths[1],
-                       precision=(precision if precision in SERVE_PRECISIONS else "bf16",), region=region,
-                       offer_kinds=tuple(kinds), stale_months=stale_months, subsidy=subsidy, top=1)
+                       precision=None if precision is None
+                       else (precision if precision in SERVE_PRECISIONS else "bf16",), region=region,
+                       offer_kinds=tuple(kinds), stale_months=stale_months, subsidy=subsidy, top=1,
+                       **({} if tg.max_gpus is None else {"max_gpus": tg.max_gpus}))
     res = plan_search(cat, m, req, today, error_bands, precision_up=False)
     device = both(acc.name, acc.name_zh or acc.name)
     rate = Message("cmp.serving.rate", rps=req.requests_per_s or 0.0)
+    # the precisions plan searched (its own assumption line), said where it picked among them
+    searched = next((str(a["params"]["precisions"]) for a in res.assumptions_i18n
+                     if a.get("id") == "plan.assume.precisions_default"), None) if precision is None else None
     if not res.plans:
         why = next((Message.from_json(w["reason_i18n"]) for w in res.why_not
                     if w.get("device") == acc.id and w.get("reason_i18n")), Message("cmp.no_layout_fits"))
+        # the card limit is what stops it: plan's own "raise max_gpus to N" (`relax.cards`), named per surface
+        limit = next((int(x["params"]["gpus"]) for x in res.relax_i18n
+                      if str(x.get("id", "")).startswith("relax.cards") and x.get("params", {}).get("gpus")), None)
         msg = Message("mig.rate_bill.not_carried", device=device, rate=rate, why=why)
+        if limit is not None:
+            msg = Message("mig.rate_bill.raise_limit", not_carried=msg, gpus=limit, limit=req.max_gpus,
+                          field="max_gpus")
         return {"carried": False, "requests_per_s": req.requests_per_s, "concurrent_users": users,
-                "monthly_cost_cny": None, "note": render(msg), "note_i18n": msg.to_json()}
+                "monthly_cost_cny": None, "max_gpus": req.max_gpus, "cards_needed": limit,
+                "precisions_searched": searched, "note": render(msg), "note_i18n": msg.to_json()}
     p = res.plans[0]
     # the serving period is plan's default month (`PlanRequest.serving_hours`): the bill is the month's
     monthly = p.cost_cny * HOURS_PER_MONTH / req.serving_hours
@@ -1190,8 +1277,11 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str, tg: Serving
                   layout=serving_label(p.replicas or p.dp, p.tp, p.ep, p.micro_batch, p.precision),
                   gpus=p.cards or p.gpus, offer=p.offer,  # the cards rented (a 910C plan's gpus count its dies)
                   billing_unit=Message(f"billing_unit.{p.billing_unit}"), hours=req.serving_hours, cost=monthly)
+    if searched is not None:  # no --precision: the one plan picked, of those it searched
+        msg = Message("mig.rate_bill.picked", bill=msg, precision=p.precision, searched=searched, field="precision")
     return {"carried": True, "requests_per_s": req.requests_per_s, "concurrent_users": users, "gpus": p.cards or p.gpus,
             "tp": p.tp, "ep": p.ep, "replicas": p.replicas or p.dp, "batch": p.micro_batch, "precision": p.precision,
+            "precisions_searched": searched, "max_gpus": req.max_gpus,
             "offer": p.offer, "billing_unit": p.billing_unit, "hours": req.serving_hours,
             "monthly_cost_cny": monthly, "note": render(msg), "note_i18n": msg.to_json()}
 
@@ -1408,7 +1498,20 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         w8 = w
         serving = task == "inference"
         rent_h = horizon_months * HOURS_PER_MONTH
+        # a stated rate (or concurrent users): each side sized and billed for it as plan does (`_rate_bill`: the
+        # replicas and cards that carry it, whole offers for the serving month), not the spend scaled at full
+        # capacity (buyer review: 4 × 8 cards "568 h a month each" for a rate one 8-card machine carries, and the
+        # same saving at 1 and 40 requests/s); without --precision at the precision plan picks on each side, which
+        # that side's row on `gpus` cards then takes (buyer review 2026-12-02: bf16 on both refused the 910B's 8
+        # cards, int8 on both billed the H20 56 cards where plan's fp8 takes 32)
+        rate_sized = serving and tg.requests_per_s is not None
+        bills = {a.id: _rate_bill(cat, m, a, precision, tg, region, kinds, today, stale_months, error_bands,
+                                  subsidy if a.domestic else 0.0)
+                 for a in (src, dst)} if rate_sized else {}
         for side, acc in (("from-gpu", src), ("to-gpu", dst)):
+            # the side's precision: the one given, else (a rate) the one plan picked for it, else the default
+            side_precision = precision or (bills[acc.id]["precision"] if rate_sized and bills[acc.id]["carried"]
+                                           else None)
             dev_offers = [o for o in priced.offers if o.device == acc.id]
             if not dev_offers:
                 raise InputError("saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds),
@@ -1423,7 +1526,15 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 w, layout_why = w8.model_copy(update={"gpus": ranks_of(acc, gpus)}), None  # ranks (a 910C: 2 a card)
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
-                    w, layout, layout_why = _serving_workload(cat, m, acc, gpus, error_bands, precision, tg)
+                    w, layout, layout_why = _serving_workload(cat, m, acc, gpus, error_bands, side_precision, tg)
+                    if rate_sized and side_precision is None and not _row_fits(cat, m, acc, w):
+                        # no --precision and no plan for the rate: the row at the other precision plan searches
+                        # here (its 8-bit one) where the default does not fit these cards, not refused at bf16
+                        stack_a = lookup.stack(cat, acc.stack)
+                        fit = _row_at_fitting_precision(cat, m, acc, gpus, error_bands, tg, [
+                            p for p in default_serve_precisions(acc, stack_a) if p != w.precision])
+                        if fit is not None:
+                            w, layout, layout_why = fit[1]
                 rentable = [o for o in dev_offers
                             if bool(offer_q.can_rent(o, cards_per_node, gpus, cards_of(acc, w.tp * w.pp * w.ep),
                                                      serving))]
@@ -1484,7 +1595,9 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                                                    if e["memory"]["needed_bytes"] is not None
                                                    else e["memory"]["per_gpu_gib"],
                                                    usable_gib=(e["memory"]["usable_bytes"] or 0) / 2**30,
-                                                   hint=_fewest_cards_hint(cat, m, task, precision, (src, dst),
+                                                   hint=_serving_fit_hint(cat, m, acc, gpus, error_bands, tg,
+                                                                          est.workload.precision) if serving
+                                                   else _fewest_cards_hint(cat, m, task, precision, (src, dst),
                                                                            asked_gpus, region, kinds, today,
                                                                            stale_months)))
             tps = e["speed"].get("train_tokens_per_s") or e["speed"].get("output_tokens_per_s")
@@ -1539,15 +1652,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
 
         derived["cost_ratio_same_work"] = ratio
         src_stack = lookup.stack(cat, src.stack)
-        if serving and tg.requests_per_s is not None:
-            # a stated rate (or concurrent users): each side sized and billed for it as plan does (`_rate_bill`: the
-            # replicas and cards that carry it, whole offers for the serving month), not the spend scaled at full
-            # capacity (buyer review: 4 × 8 cards "568 h a month each" for a rate one 8-card machine carries, and
-            # the same saving at 1 and 40 requests/s)
-            bills = {a.id: _rate_bill(cat, m, a, precision or default_precision(m, a, lookup.stack(cat, a.stack),
-                                                                                 task),
-                                      tg, region, kinds, today, stale_months, error_bands, sides[a.id]["sub"])
-                     for a in (src, dst)}
+        if rate_sized:  # each side's bill for the rate (`bills` above)
             for a in (src, dst):
                 derived[a.id]["rate_bill"] = bills[a.id]
             short = [bills[a.id] for a in (src, dst) if not bills[a.id]["carried"]]

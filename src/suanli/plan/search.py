@@ -2537,6 +2537,26 @@ def serving_users_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device:
     return (int(quote.params["slots"]), quote) if quote is not None else (None, None)
 
 
+def leanest_serving_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) -> Layout | None:
+    """The configuration plan's why-not describes when nothing fits exactly `req.gpus` cards of `device`: the one
+    needing the least memory over usable (`_why_not`'s "the leanest layout needs N GiB"), so compare's row shows the
+    layout its line names (buyer review 2026-12-02: 2×tp8 at 160 GiB beside a tp8·ep2 line of 83.6). None where the
+    device is excluded or no replica was searched."""
+    _, devs, grid, _ = _one_device_serve_grid(cat, m, req, device)
+    if grid is None or not grid["dev"].size:
+        return None
+    j = int(np.argmin(grid["mem"] - grid["usable"]))
+    if int(grid["replicas"][j]) < 1:
+        return None
+    d = devs[0]
+    return Layout(device=d.acc.id, framework=d.framework.id if d.framework else "", engine=d.engine,
+                  gpus=int(grid["gpus"][j]), tp=int(grid["tp"][j]), pp=1, dp=int(grid["replicas"][j]),
+                  ep=int(grid["ep"][j]), zero=None, recompute=None, precision=_precision_of(grid, j, req),
+                  micro_batch=int(grid["b"][j]), grad_accum=None, flash_attention=_flash(d.stack),
+                  tokens_per_s=float(grid["tok_s"][j]), memory_needed_bytes=float(grid["mem"][j]),
+                  memory_usable_bytes=float(grid["usable"][j]))
+
+
 def plan_workload(p: Plan | Layout, req: PlanRequest) -> Workload:
     """The `suanli estimate` workload that reproduces plan `p` (tests re-estimate every plan with it)."""
     if req.task == "inference":

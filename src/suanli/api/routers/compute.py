@@ -211,7 +211,7 @@ async def migrate_ep(request: Request, body: MigrateBody,
                 kinds=body.offer_kinds, today=as_of(), error_bands=packaged_error_bands(), asked=body.model,
                 precision=body.precision,  # compare's serving targets, compare's field names
                 targets=ServingTargets(body.requests_per_s, body.tpot_s, body.ttft_s, body.input, body.output,
-                                       body.concurrent_users),
+                                       body.concurrent_users, body.max_gpus),
                 libraries=libraries, gpus=body.gpus, parallel_weeks=body.parallel_weeks), c)
         except NotFoundError as e:  # the core says `gpu`; the request said to_gpu or from_gpu
             if e.field == "gpu":
