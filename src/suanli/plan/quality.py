@@ -12,8 +12,8 @@ from suanli.estimate.precision import quant_scheme, quant_scheme_note
 from suanli.i18n import Message
 from suanli.units import UNIT_HOURS
 
-__all__ = ["next_precision_up", "offers_range", "quant_scheme", "quantization_warnings", "scheme_name",
-           "unvalidated_label"]
+__all__ = ["next_precision_up", "offers_range", "precision_up_loss", "quant_scheme", "quantization_warnings",
+           "scheme_name", "unvalidated_label"]
 
 # serving precisions from the most to the least precise (search.SERVE_PRECISIONS' order)
 _ORDER = ("bf16", "fp8", "int8", "int4")
@@ -36,6 +36,15 @@ def quantization_warnings(stack: SoftwareStack, precision: str, stack_name: Any)
     out = [Message("plan.warn.quantization", precision=precision)]
     scheme = quant_scheme_note(stack, precision, stack_name)  # estimate says the same sentence (one function)
     return out + ([scheme] if scheme is not None else [])
+
+
+def precision_up_loss(up: str, release: str) -> Message:
+    """What serving at precision `up` (the next precision up's note, `plan.reason.precision_up`) gains in quantization:
+    none left at a 16/32-bit float or at the checkpoint's release dtype `release` (DeepSeek-R1's fp8 weights are the
+    released ones: nothing is quantized), "no quantization loss"; else a quantized one above the plan's (int8 over
+    int4), "less quantization loss" (buyer review 2026-12-02, task H3: bf16 was said to lose less, not nothing)."""
+    none = up in ("bf16", "fp16", "fp32") or up == release
+    return Message("plan.reason.loss_none" if none else "plan.reason.loss_less")
 
 
 def next_precision_up(precision: str, release: str, available: set[str]) -> str | None:

@@ -49,8 +49,8 @@ from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBa
                                       lora_evidence_message, lora_stack_band, moe_evidence_message, moe_stack_band,
                                       stack_band)
 from suanli.catalog.offers import RENTABLE_KINDS, kinds_message, kinds_priced, rent_message
-from suanli.plan.quality import (next_precision_up, offers_range, quantization_warnings, scheme_name,
-                                 unvalidated_label)
+from suanli.plan.quality import (next_precision_up, offers_range, precision_up_loss, quantization_warnings,
+                                 scheme_name, unvalidated_label)
 from suanli.estimate.capability import (
     ALL_FRAMEWORK_TASKS,
     framework_order,
@@ -80,6 +80,7 @@ from suanli.estimate.precision import default_precision, native_precision_note, 
 from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
 from suanli.plan.train_evidence import assumed_efficiencies, plan_training_notes
 from suanli.plan.caveats import Rerun, card_warning, variant_warning
+from suanli.plan.labels import replica_words
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
     job_setup,
@@ -225,6 +226,9 @@ class Plan(BaseModel):
     migration_one_off_cny: float
     migration_cost_cny: float
     total_cost_cny: float
+    first_month_cash_cny: float | None = Field(
+        None, description="with a budget: the first month's cash, its rent (pro rata beyond a month) + the whole "
+        "migration_one_off_cny (`first_month_cash`); the budget checks total_cost_cny, rent + the migration share")
     scaling_efficiency: float | None
     # what a training plan's speed takes on trust (plan.train_evidence): None where it does not apply
     scaling_basis: str | None = Field(None, description="'assumed (bandwidth unpublished)': a multi-node plan whose "
@@ -1457,6 +1461,24 @@ def _serve_group_placed(tp: np.ndarray, ep: np.ndarray, per_node: np.ndarray, sp
     return (tp <= per_node) & ((group <= per_node) | (spans & (np.mod(group, per_node) == 0)))
 
 
+def _fit_tp(mt: Any, devs: list[_Device], idx: np.ndarray, eps: np.ndarray, prealloc: float | None,
+            pooled: bool) -> np.ndarray:
+    """devices `idx` × expert-parallel sizes `eps`: the smallest of NEED_TPS at which one batch-1 replica fits a card
+    (NaN: none), by the fits rule every serving row takes (`usable_memory_bytes`, the runtime reserve)."""
+    cap = np.array([devs[i].capacity for i in idx], dtype=float)[:, None]
+    frag: Any = np.array([devs[i].fragmentation for i in idx])[:, None]  # per device, as the rows take it
+    usable = usable_memory_bytes(cap, frag, prealloc)
+    runtime = np.array([devs[i].runtime for i in idx], dtype=float)[:, None]
+    pool = cap * prealloc if pooled and prealloc is not None else None
+    shape = (idx.shape[0], eps.shape[0])
+    out = np.full(shape, np.nan)
+    for tp_try in reversed(NEED_TPS):
+        m1 = inference_memory(mt, np.full(shape, float(tp_try)), 1.0, np.broadcast_to(eps, shape), np.ones(shape),
+                              None if pool is None else np.broadcast_to(pool, shape))
+        out = np.where(needed_bytes(m1) + runtime <= usable, tp_try, out)
+    return out
+
+
 def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device],
                 bands: dict[str, ErrorBand] | None = None) -> tuple[dict[str, np.ndarray], int]:
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
@@ -1504,13 +1526,17 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         pool = cap * prealloc if prealloc is not None else None
         runtime = np.array([d.runtime for d in devs])[di]
         usable = usable_memory_bytes(cap, np.array([d.fragmentation for d in devs])[di], prealloc)
-        # the smallest tensor-parallel group one batch-1 replica fits in (NaN: none up to the last of NEED_TPS), by
-        # the same memory: why-not names it where the node is smaller, as a replica never spans nodes
-        need_tp = np.full(di.shape, np.nan)
-        for tp_try in reversed(NEED_TPS):
-            m1 = inference_memory(mt, np.full(di.shape, float(tp_try)), 1.0, ep, np.ones(di.shape), pool)
-            fit1 = needed_bytes(m1) + runtime <= usable
-            need_tp = np.where(fit1, tp_try * ep, need_tp)  # the cards of one expert-parallel group (ep 1: a replica)
+        # the smallest tensor-parallel group one batch-1 replica fits in at each device and ep searched (NaN: none up
+        # to the last of NEED_TPS), by the same memory, whatever the card limit (buyer review 2026-12-02, task H1):
+        # why-not names it where no instance holds it, as a replica never spans nodes
+        fit_tp = _fit_tp(mt, devs, np.array(idx), np.array(eps, dtype=float), prealloc, pool is not None)
+        at_ep = np.searchsorted(np.array(eps, dtype=float), ep)
+        need_tp = fit_tp[np.searchsorted(np.array(idx), di), at_ep] * ep  # the cards of one expert-parallel group
+        # each device's smallest replica: the fewest cards, then a plain one (ep 1) before experts shared
+        small = np.argmin(np.where(np.isfinite(fit_tp), (fit_tp * 1000 + 1) * np.array(eps), np.inf), axis=1)
+        row_dev = np.searchsorted(np.array(idx), di)
+        small_ep = np.array(eps, dtype=float)[small][row_dev]
+        small_tp = fit_tp[row_dev, small[row_dev]]
         rates = _stack_rates([_try(lambda: inference_rates(cat, d.acc, w)[0]) if i in idx else None
                               for i, d in enumerate(devs)], di)
         rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
@@ -1576,7 +1602,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "prec": np.full(di.shape, SERVE_PRECISIONS.index(precision)), "replicas": replicas,
             "ttft": ttft, "tpot": tpot, "net": net, "dl_bytes": ckpt,
             "dl_h": first["download_h"], "dl_gbit": np.full(di.shape, np.nan), "billed": billed,
-            "first_h": first["total_h"], "need_tp": need_tp, **most,
+            "first_h": first["total_h"], "need_tp": need_tp, "small_tp": small_tp, "small_ep": small_ep, **most,
         })
     return (_concat(parts) if parts else _empty()), n
 
@@ -1949,7 +1975,8 @@ def _row_notes(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device]
                                     precision=scheme_name(d.stack, up),
                                     gpus=int(grid["gpus"][k[b]]), device=_device_name(d.acc), cost=float(cost_k[b]),
                                     total=float(total_k[b]), ratio=float(total_k[b] / total_k[j]) if total_k[j] else 1.0,
-                                    this=scheme_name(d.stack, SERVE_PRECISIONS[int(prec_k[j])])))
+                                    this=scheme_name(d.stack, SERVE_PRECISIONS[int(prec_k[j])]),
+                                    loss=precision_up_loss(up, release)))
         out[d.acc.id] = msgs
     return out
 
@@ -2012,7 +2039,7 @@ def _precision_up_unsearched(cat: Catalog, m: ModelArch, req: PlanRequest, today
                 "plan.reason.precision_up", precision=scheme_name(stack, up), gpus=q.gpus, device=_device_name(acc),
                 cost=q.cost_cny, total=q.total_cost_cny,
                 ratio=q.total_cost_cny / p.total_cost_cny if p.total_cost_cny else 1.0,
-                this=scheme_name(stack, p.precision)))
+                this=scheme_name(stack, p.precision), loss=precision_up_loss(up, release)))
 
 
 def _replica_spans_nodes(cat: Catalog, d: _Device, grid: dict[str, np.ndarray], i: int) -> Message | None:
@@ -2178,6 +2205,13 @@ def migration_share(one_off_cny: Any, hours: Any, months: float) -> Any:
     return one_off_cny * np.minimum(months_used / months, 1.0)
 
 
+def first_month_cash(cost_cny: float, hours: float, one_off_cny: float) -> float:
+    """The cash a plan takes in its first month: the rent billed in it (the whole rent of a job or period of up to a
+    month, else its month's pro-rata part) and the whole one-off migration, paid before the work runs — not the
+    1/--migration-months share the budget checks (`migration_share`; README: budget on rent + migration share)."""
+    return cost_cny * min(1.0, HOURS_PER_MONTH / hours if hours > 0 else 1.0) + one_off_cny
+
+
 def _whole_block_hint(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, today: dt.date,
                       error_bands: dict[str, ErrorBand] | None) -> Plan:
     """A training plan whose offer is a block rented whole (`min_cards_per_order` above its cards: the idle cards are
@@ -2268,6 +2302,9 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
             out.append(Message("plan.assume.scaling_unpublished", rank=p.rank, gpus=p.gpus, device=name,
                                offer=p.offer, bus=p.inter_node_bus_gb_per_s or 0.0, link=p.inter_node_link or "?"))
     out.append(Message("plan.assume.migration", months=req.migration_months, field="migration_months"))
+    if req.budget_cny is not None:  # which figure the budget checks (README: rent + migration share), said
+        out.append(Message("plan.assume.budget", budget=req.budget_cny, months=req.migration_months,
+                           field="migration_months"))
     out.append(Message("plan.assume.fresh", months=req.stale_months, field="stale_months"))
     # the kinds the plans were priced from, as the header says them (`offers.kinds_priced`: the requested and those
     # of the offers behind the plans, 'listing and contract' where an imported contract price set a bill)
@@ -2646,6 +2683,9 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     mem_gib = grid["mem"][i] / GiB
     usable_gib = grid["usable"][i] / GiB
     fw = d.framework.name if d.framework else "?"
+    # serving: the whole group a replica needs where it shares experts, as the table's label (task H2)
+    layout = None if training else replica_words(int(grid["replicas"][i]), int(grid["tp"][i]), int(grid["ep"][i]),
+                                                 d.engine)
     if training:
         reason = Message("plan.reason.train_fw_dies" if per_die else "plan.reason.train_fw",
                          objective=req.objective, gpus=cards, device=device, framework=fw,
@@ -2654,20 +2694,20 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     elif not req.requests_per_s:  # a batch job (tokens to generate): what it processes and in how long, no latency
         reason = Message("plan.reason.serve_tokens_dies" if per_die else "plan.reason.serve_tokens",
                          objective=req.objective, replicas=int(grid["replicas"][i]),
-                         tp=int(grid["tp"][i]), engine=d.engine, device=device, tokens=req.tokens or 0.0,
+                         tp=int(grid["tp"][i]), engine=d.engine, device=device, tokens=req.tokens or 0.0, layout=layout,
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          mem_gib=mem_gib, usable_gib=usable_gib)
     elif np.isnan(grid["tpot"][i]):  # one output token: no inter-token gap, no TPOT to quote (`steady_tpot_s`)
         reason = Message("plan.reason.serve_replicas_no_tpot_dies" if per_die else "plan.reason.serve_replicas_no_tpot",
                          objective=req.objective,
-                         replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]), engine=d.engine,
+                         replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]), engine=d.engine, layout=layout,
                          device=device, hours=duration(float(grid["hours"][i])), cost=cost,
                          billing=offer.billing_unit, ttft_ms=float(grid["ttft"][i]) * 1000, mem_gib=mem_gib,
                          usable_gib=usable_gib)
     else:
         reason = Message("plan.reason.serve_replicas_dies" if per_die else "plan.reason.serve_replicas",
                          objective=req.objective, replicas=int(grid["replicas"][i]),
-                         tp=int(grid["tp"][i]), engine=d.engine, device=device,
+                         tp=int(grid["tp"][i]), engine=d.engine, device=device, layout=layout,
                          hours=duration(float(grid["hours"][i])), cost=cost, billing=offer.billing_unit,
                          ttft_ms=float(grid["ttft"][i]) * 1000, tpot_ms=float(grid["tpot"][i]) * 1000,
                          mem_gib=mem_gib, usable_gib=usable_gib)
@@ -2715,6 +2755,16 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
             batch=int(grid["b"][i]), users=req.concurrent_users))
     if mig > 0:
         full_reason = Message("plan.reason.with", reason=full_reason, extra=Message("plan.reason.migration_share", cost=mig))
+    # the budget checks rent + the migration share; the first month pays the whole one-off (buyer review 2026-12-02,
+    # task H4: ¥17,500 within ¥30,000 was ¥45,000 in month 1): said beside the budget, a warning where it is over
+    cash = first_month_cash(cost, float(grid["hours"][i]), one_off)
+    if req.budget_cny is not None and one_off > 0:
+        if cash > req.budget_cny:
+            warnings.append(Message("plan.warn.first_month_over_budget", cash=cash, budget=req.budget_cny,
+                                    total=total, one_off=one_off, months=req.migration_months))
+        else:
+            full_reason = Message("plan.reason.with", reason=full_reason, extra=Message(
+                "plan.reason.first_month", cash=cash, budget=req.budget_cny))
     if export_note:
         full_reason = Message("plan.reason.with", reason=full_reason,
                               extra=Message("plan.reason.export_risk", device=_device_name(d.acc)))
@@ -2774,6 +2824,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         migration_one_off_cny=one_off,
         migration_cost_cny=mig,
         total_cost_cny=total,
+        first_month_cash_cny=cash if req.budget_cny is not None else None,
         scaling_efficiency=scaling,
         reason=render(full_reason),
         warnings=[render(w) for w in warnings],
@@ -2897,16 +2948,57 @@ def _largest_instance(d: _Device) -> int:
     return max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
 
 
-def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1) -> Message:
+def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1, ep: int = 1) -> Message:
     """Why no usable offer rents a configuration, the one sentence plan's why-not and compare's unpriced row give:
     serving whose tensor-parallel group of `tp` ranks is wider than the `largest` instance an offer holds (in ranks;
     replicas never span nodes), "a replica fits from tp N, N cards in one instance"; else no offer holds the job. A
-    card of `dies` dies (the 910C) says the tp in dies and the instance in cards with its dies."""
+    card of `dies` dies (the 910C) says the tp in dies and the instance in cards with its dies. An expert-parallel
+    group (`ep` > 1: ep replicas of tp cards sharing the routed experts) names the whole group (`labels.replica_words`)."""
+    if serving and ep > 1 and dies == 1 and 0 < largest < tp * ep:
+        return Message("why.serve_no_instance_ep", cards=tp * ep, group=replica_words(ep, tp, ep), largest=largest)
     if serving and 0 < largest < tp:
         if dies > 1:
             return Message("why.serve_no_instance_dies", tp=tp, largest=whole_cards(largest, dies), ranks=largest)
         return Message("why.serve_no_instance", tp=tp, largest=largest)
     return Message("why.no_usable_offer")
+
+
+def _smallest_replica(grid: dict[str, np.ndarray], rows: np.ndarray) -> tuple[int, int] | None:
+    """Serving: the smallest replica that fits in memory at batch 1 among `rows`' devices and precisions, (tp, ep) —
+    the fewest cards, then ep 1 before experts shared; `_fit_tp` worked it out over every ep searched, so the card
+    limit does not move it (buyer review 2026-12-02, task H1) — or None where none fits up to the last of NEED_TPS."""
+    if "small_tp" not in grid or rows.size == 0:
+        return None
+    tp, ep = grid["small_tp"][rows], grid["small_ep"][rows]
+    ok = np.isfinite(tp)
+    if not ok.any():
+        return None
+    k = int(np.argmin(np.where(ok, tp * ep * 1000 + ep, np.inf)))
+    return int(tp[k]), int(ep[k])
+
+
+def _replica_too_big(grid: dict[str, np.ndarray], rows: np.ndarray, d: _Device) -> Message | None:
+    """Serving: where the smallest replica that fits (`_smallest_replica`) is wider than the largest instance any
+    usable offer of device `d` rents, the why-not that says so (`no_rent_why`: no --max-gpus helps); else None."""
+    small = _smallest_replica(grid, rows)
+    largest = _largest_instance(d)
+    if small is None or not 0 < largest < small[0] * small[1]:
+        return None
+    tp, ep = small
+    return no_rent_why(tp * ep if d.dies > 1 else tp, largest, True, d.dies, 1 if d.dies > 1 else ep)
+
+
+def _replica_need(grid: dict[str, np.ndarray], rows: np.ndarray, d: _Device, at: dict[str, Any]) -> Message:
+    """What one serving replica needs, in `why.serve_replica`'s words: the cards of the smallest that fits
+    (`_smallest_replica`), the whole expert-parallel group where it shares experts (`why.serve_need_ep`), or that
+    none fits up to the last of NEED_TPS; `at` the leanest row's tp and memory."""
+    small = _smallest_replica(grid, rows)
+    if small is None:
+        return Message(d.said("why.serve_need_none"), max_tp=NEED_TPS[-1], **at)
+    tp, ep = small
+    if ep > 1 and d.dies == 1:
+        return Message("why.serve_need_ep", cards=tp * ep, group=replica_words(ep, tp, ep), **at)
+    return Message(d.said("why.serve_need_tp"), need_tp=tp * ep, **at)
 
 
 # Offer.single_card_why -> the message saying it (static ids: the catalog-ids test finds them)
@@ -2949,7 +3041,7 @@ def _cards_evidence(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date
     at_n = grid["gpus"][rows] == n
     if not at_n.any() or not fails[at_n].all():
         return tip
-    kw = {k: tip.params[k] for k in ("gpus", "ranks", "replicas", "tp", "device", "field") if k in tip.params}
+    kw = {k: tip.params[k] for k in ("gpus", "ranks", "replicas", "tp", "device", "field", "layout") if k in tip.params}
     dies = "_dies" if tip.id.endswith("_dies") else ""  # the tip's wording: cards with their dies on a 910C
     passing = rows[~fails]
     if not passing.size:
@@ -2966,6 +3058,7 @@ def _cards_evidence(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date
     # the plan's cards rented (a 910C plan's gpus are its ranks), with those ranks in the tip's `_dies` wording
     return Message(f"relax.cards_passing{dies}", **kw, p_gpus=best.cards or best.gpus,
                    **({"p_ranks": best.gpus} if dies else {}), p_replicas=best.replicas, p_tp=best.tp,
+                   p_layout=replica_words(best.replicas or best.dp, best.tp, best.ep),
                    p_device=_device_name(lookup.accelerator(cat, best.device)), cost=best.total_cost_cny)
 
 
@@ -3046,12 +3139,14 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
     d = devs[int(grid["dev"][i])]
     # tp in ranks ('8-die replicas' on a 910C, `_Device.said`); a count of cards to rent in cards, as --max-gpus
     # counts them, with their dies (`dies_kw`)
-    where = dict(device=_device_name(d.acc), replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]))
+    where: dict[str, Any] = dict(device=_device_name(d.acc), replicas=int(grid["replicas"][i]), tp=int(grid["tp"][i]))
+    ep = int(grid["ep"][i])  # the whole group a replica needs where it shares experts (`labels.replica_words`)
     counted = dict(gpus=d.cards(int(grid["gpus"][i])), **d.dies_kw("ranks", int(grid["gpus"][i])))
     if b in (F_TPOT, F_TTFT):
         key, field_ = ("tpot", "tpot_s") if b == F_TPOT else ("ttft", "ttft_s")
         s = float(grid[key][i])
         where["replicas"] = _relaxed_replicas(b, grid, i, req, _round_up(s))
+        where["layout"] = replica_words(where["replicas"], where["tp"], ep)
         more = _more_cards_reach(b, grid, i, rows)
         if more is None:
             return Message(d.said(f"relax.{key}"), ms=s * 1000, value=_round_up(s), field=field_, **where)
@@ -3059,11 +3154,13 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         also: Message | str = "" if cards_tip else Message(
             d.said("relax.more_cards"), gpus=d.cards(ranks), **d.dies_kw("ranks", ranks),
             ms=float(grid[key][more]) * 1000, field="max_gpus", replicas=int(grid["replicas"][more]),
-            tp=int(grid["tp"][more]))
+            tp=int(grid["tp"][more]),
+            layout=replica_words(int(grid["replicas"][more]), int(grid["tp"][more]), int(grid["ep"][more])))
         return Message(d.said(f"relax.{key}_cards"), ms=s * 1000, value=_round_up(s), field=field_,
                        limit=req.card_limit, cards=Message("input.name", field="max_gpus"), more=also, **where)
     if b == F_CARDS:
-        return Message(d.said("relax.cards"), **counted, field="max_gpus", **where)
+        return Message(d.said("relax.cards"), **counted, field="max_gpus", **where,
+                       layout=replica_words(where["replicas"], where["tp"], ep))
     slots = int(grid["replicas"][i] * grid["b"][i])
     quote = _users_quote(grid, i, req) if req.concurrent_users else None
     if quote is not None and req.tpot_s is not None and quote.params["slots"] < (req.concurrent_users or 0):
@@ -3168,6 +3265,10 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                                    **d.dies_kw("ranks", d.acc.max_cards_per_node), need_gib=grid["mem"][k] / GiB,
                                    usable_gib=grid["usable"][k] / GiB, cap_gib=d.capacity / GiB, gap=gap)
                     reason = Message("why.all", parts=[node, reason])
+            elif limits and (small := _replica_too_big(grid, np.nonzero(mask)[0], d)) is not None:
+                # no instance an offer rents holds the smallest replica: said first, as no --max-gpus helps (buyer
+                # review 2026-12-02, task H1: "the request rate needs 224 cards (limit 128)" on 1-card H20 rentals)
+                reason, tier = small, 2
             elif limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
                 rows = np.nonzero(mask)[0]
                 rent = _one_instance(grid, rows, devs)  # serving: what one rentable instance reaches, not a wider tp
@@ -3188,12 +3289,9 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                     # serving: a replica's tensor-parallel group lives in one instance (replicas never span nodes)
                     at = {"tp": int(grid["tp"][j]), "need_gib": grid["mem"][j] / GiB,
                           "usable_gib": grid["usable"][j] / GiB, "cap_gib": d.capacity / GiB}
-                    need = grid["need_tp"][j]
                     reason = Message(d.said("why.serve_replica"), framework=d.framework.name if d.framework else "?",
                                      largest=d.cards(largest), **d.dies_kw("ranks", largest),
-                                     need=Message(d.said("why.serve_need_tp"), need_tp=int(need), **at)
-                                     if np.isfinite(need) else Message(d.said("why.serve_need_none"),
-                                                                       max_tp=NEED_TPS[-1], **at))
+                                     need=_replica_need(grid, np.nonzero(mask)[0], d, at))
                 elif req.gpus is not None and not gap:  # the card count is pinned (--gpus)
                     reason = Message(d.said("why.does_not_fit_gpus"),
                                      framework=d.framework.name if d.framework else "?", gpus=req.gpus,
@@ -3244,7 +3342,10 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                     every = np.nonzero(grid["dev"] == i)[0]
                     rent = _one_instance(grid, every, devs) if serve and 0 < largest < tp_min else every[:0]
                     near, _ = _binding(grid, rent[grid["fail"][rent] != 0]) if rent.size else ([], False)
-                    if near:
+                    if serve and (small := _replica_too_big(grid, every, d)) is not None:
+                        parts.append(small)  # the smallest replica, whatever the card limit (task H1)
+                        tier = 2
+                    elif near:
                         lims = [_instance_limit_reason(bit, grid, every, j, req, d) for bit, j in near]
                         parts.append(lims[0] if len(lims) == 1 else Message("why.all", parts=lims))
                         ratios.append(max(_limit_miss(bit, grid, j, req, d) for bit, j in near))
