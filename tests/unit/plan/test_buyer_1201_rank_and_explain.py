@@ -18,6 +18,8 @@ from suanli.plan.request import make_request
 from suanli.plan.search import calendar_hours, plan, serving_users_capacity
 from suanli.validate.bands import packaged_error_bands
 
+from message_json import find_messages
+
 TODAY = dt.date(2026, 11, 30)
 
 
@@ -25,13 +27,6 @@ def _plan(cat: Any, **kw: Any) -> Any:
     return plan(cat, lookup.model(cat, str(kw["model"])), make_request(**kw), TODAY, error_bands=packaged_error_bands())
 
 
-def _find(o: Any, id_: str) -> list[dict[str, Any]]:
-    """Every message `id_` nested in a message's JSON (a plan's reason and its extras)."""
-    if isinstance(o, dict):
-        return ([o] if o.get("id") == id_ else []) + [x for v in o.values() for x in _find(v, id_)]
-    if isinstance(o, list):
-        return [x for v in o for x in _find(v, id_)]
-    return []
 
 
 # ------------------------------------------------------------------------------- 3. fastest on the deadline's clock
@@ -54,7 +49,7 @@ def test_fastest_ranks_on_the_calendar_the_deadline_counts(cat) -> None:  # type
     for p in r.plans:  # a stack without migration: the calendar is the job's hours
         assert p.calendar_hours == pytest.approx(p.hours) or p.migration_weeks[1] > 0
     # the printed hours say which they are: set-up and compute, then the calendar with the weeks
-    cal = _find(npu.reason_i18n, "plan.reason.calendar")
+    cal = find_messages(npu.reason_i18n, "plan.reason.calendar")
     assert len(cal) == 1 and cal[0]["params"]["stack_id"] == "cann"
     assert "on the calendar" in npu.reason and "--already-on cann" in npu.reason
     assert "按日历" in render(Message.from_json(npu.reason_i18n), "zh")
@@ -67,7 +62,7 @@ def test_a_team_already_on_the_stack_ranks_it_on_its_compute_hours(cat) -> None:
     r = _plan(cat, **LORA_72B, already_on=("cann",))
     npu = next(p for p in r.plans if p.device == "ascend-910b")
     assert npu.calendar_hours == pytest.approx(npu.hours)
-    assert not _find(npu.reason_i18n, "plan.reason.calendar")
+    assert not find_messages(npu.reason_i18n, "plan.reason.calendar")
     # ranked on its compute hours now: ahead of every plan that takes longer
     assert all(r.plans.index(p) > r.plans.index(npu) for p in r.plans
                if p.hours > npu.hours and "plan.reason.rank_demoted" not in str(p.reason_i18n))
@@ -76,7 +71,7 @@ def test_a_team_already_on_the_stack_ranks_it_on_its_compute_hours(cat) -> None:
 def test_cheapest_says_no_calendar_it_did_not_rank_on(cat) -> None:  # type: ignore[no-untyped-def]
     r = _plan(cat, **{**LORA_72B, "objective": "cheapest"})
     npu = next(p for p in r.plans if p.device == "ascend-910b")
-    assert npu.calendar_hours > npu.hours and not _find(npu.reason_i18n, "plan.reason.calendar")
+    assert npu.calendar_hours > npu.hours and not find_messages(npu.reason_i18n, "plan.reason.calendar")
 
 
 def test_the_table_shows_the_calendar_beside_the_hours_where_it_ranks(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -131,7 +126,7 @@ def test_the_precision_up_hint_is_what_precision_bf16_plans(cat) -> None:  # typ
     kw = dict(model="qwen3-32b", task="inference", concurrent_users=200, tpot_s=0.04, ttft_s=1, input=2048,
               output=1024, devices=("ascend-910b",))
     r = _plan(cat, **kw)
-    hint = _find(r.plans[0].reason_i18n, "plan.reason.precision_up")
+    hint = find_messages(r.plans[0].reason_i18n, "plan.reason.precision_up")
     assert r.plans[0].precision != "bf16" and len(hint) == 1
     bf16 = _plan(cat, **kw, precision="bf16").plans[0]
     # the first bf16 row of the ordering (16 cards) misses its TPOT if the known error holds: plan demotes it

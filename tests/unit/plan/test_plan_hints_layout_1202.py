@@ -15,6 +15,8 @@ from suanli.plan.request import make_request
 from suanli.plan.search import plan
 from suanli.validate.bands import packaged_error_bands
 
+from message_json import find_messages
+
 TODAY = dt.date(2026, 12, 2)
 
 
@@ -22,13 +24,6 @@ def _plan(cat: Any, **kw: Any) -> Any:
     return plan(cat, lookup.model(cat, str(kw["model"])), make_request(**kw), TODAY, error_bands=packaged_error_bands())
 
 
-def _find(o: Any, id_: str) -> list[dict[str, Any]]:
-    """Every message `id_` nested in a message's JSON (a plan's reason and its extras)."""
-    if isinstance(o, dict):
-        return ([o] if o.get("id") == id_ else []) + [x for v in o.values() for x in _find(v, id_)]
-    if isinstance(o, list):
-        return [x for v in o for x in _find(v, id_)]
-    return []
 
 
 # ------------------------------------------------------------------- 3. bf16 has no quantization loss
@@ -45,7 +40,7 @@ def test_the_bf16_line_of_an_int8_plan_says_no_quantization_loss(cat) -> None:  
     kw = dict(model="qwen3-32b", task="inference", concurrent_users=200, tpot_s=0.04, ttft_s=1, input=2048,
               output=1024, devices=("ascend-910b",))
     p = _plan(cat, **kw).plans[0]
-    hint = _find(p.reason_i18n, "plan.reason.precision_up")
+    hint = find_messages(p.reason_i18n, "plan.reason.precision_up")
     assert p.precision == "int8" and len(hint) == 1
     en, zh = render(Message.from_json(hint[0]), "en"), render(Message.from_json(hint[0]), "zh")
     assert en.startswith("at bf16") and en.endswith("no quantization loss") and "less quantization" not in en
