@@ -30,13 +30,20 @@ from suanli.plan.search import _margin_reason, _replica_spans_nodes, plan, plan_
 from suanli.units import HOURS_PER_MONTH
 from suanli.validate.bands import packaged_error_bands
 
+from band_pins import with_decode_band_20261202
+
 TODAY = dt.date(2026, 12, 3)
 BUYER = dict(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=0.05, ttft_s=2.0, days=30,
              domestic_only=True, offer_kinds=("listing", "index", "reference", "contract"))
 
 
+def _bands() -> dict:  # type: ignore[type-arg]
+    """The packaged bands with decode-speed pinned (conftest): the variant tests judge plan's decode error rule."""
+    return with_decode_band_20261202(packaged_error_bands())  # type: ignore[arg-type]
+
+
 def _variant_outcomes(cat: Catalog) -> dict[str, dict]:  # type: ignore[type-arg]
-    r = plan(cat, lookup.model(cat, "qwen2.5-72b"), make_request(**BUYER), TODAY, packaged_error_bands())
+    r = plan(cat, lookup.model(cat, "qwen2.5-72b"), make_request(**BUYER), TODAY, _bands())
     p = next(x for x in r.plans if x.device == "ascend-910b")
     j = next(x for x in p.warnings_i18n if x["id"] == "plan.warn.variant_unstated")
     return {str(o["params"]["variant"]): o for o in j["params"]["outcomes"]}
@@ -53,7 +60,7 @@ def test_the_910b3_variant_is_judged_by_plans_error_rule(cat: Catalog) -> None:
     # the 910B3 planned alone on the same layout says the same of its TPOT (plan's own judgement)
     alone = plan(cat, lookup.model(cat, "qwen2.5-72b"),
                  make_request(**{**BUYER, "devices": ("ascend-910b3",), "precision": "bf16", "gpus": 8}), TODAY,
-                 packaged_error_bands())
+                 _bands())
     assert "TPOT target likely missed if the known decode-speed error holds" in alone.plans[0].reason
 
 

@@ -14,6 +14,8 @@ from suanli.plan.compare import compare_devices
 from suanli.plan.request import rate_from_users
 from suanli.validate.bands import packaged_error_bands
 
+from band_pins import with_decode_band_20261202
+
 
 def test_compare_users_beyond_one_devices_capacity(cat) -> None:  # type: ignore[no-untyped-def]
     """qwen2.5-72b on 16 cards, 200 users at TPOT 50 ms (15.625 req/s): 910B's tp8 × 2 holds at most 186 users;
@@ -45,7 +47,9 @@ def test_capacity_is_plans_largest_batch_and_says_where_memory_is_thin(cat, wide
     from suanli.plan.search import plan, warn_limit
     from suanli.plan.request import make_request
 
-    bands = wide_memory_bands  # CUDA's inference-memory band before 59baae9 (12.1 %, bias −11.9 %)
+    # CUDA's inference-memory band before 59baae9 (12.1 %, bias −11.9 %) and decode-speed's before 2026-12-02's
+    # validate --write (conftest): which margin thins first depends on both
+    bands = with_decode_band_20261202(wide_memory_bands)
     m = lookup.model(cat, "qwen2.5-7b")
     stack = lookup.accelerator(cat, "rtx-4090").stack
     for tpot, batch, margin in ((0.2, 141, "memory"), (0.05, 100, "decode-speed")):
