@@ -69,7 +69,13 @@ def test_nothing_fits_on_n_cards_says_change_the_count(cat) -> None:  # type: ig
 def test_gpus_must_split_into_the_pinned_tp_pp(cat) -> None:  # type: ignore[no-untyped-def]
     m = lookup.model(cat, "qwen2.5-7b")
     with pytest.raises(InputError, match="gpus"):
-        plan(cat, m, make_request(model="qwen2.5-7b", task="full", tokens=1e9, gpus=6, tp=4))
+        plan(cat, m, make_request(model="qwen2.5-7b", task="full", tokens=1e9, gpus=6, tp=4,
+                                  devices=("a100-80g", "h100")))
+    # over the whole catalog 6 cards do split for one device, the Ascend 910C (2 dies a card: 12 dies = tp4 x 3):
+    # no refusal; the devices they do not split for get a why-not row each (65b1acc, task B)
+    r = plan(cat, m, make_request(model="qwen2.5-7b", task="full", tokens=1e9, gpus=6, tp=4))
+    assert all(p.device == "ascend-910c" for p in r.plans)
+    assert any(w["device"] == "a100-80g" for w in r.why_not)
     with pytest.raises(InputError, match="gpus"):
         make_request(model="qwen2.5-7b", task="full", tokens=1e9, gpus=0)
 
