@@ -33,6 +33,7 @@ from suanli.plan.compare import (
     migration_cost,
     tco_rows,
 )
+from suanli.plan.labels import replica_words
 from suanli.plan.scenarios import Scenario, run_scenario
 
 _ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): option defaults and help texts
@@ -190,11 +191,13 @@ def _typed(ctx: typer.Context, *names: str) -> frozenset[str]:
 
 def _need_usable(r: dict[str, Any]) -> str | float:
     """A compare row's memory as `suanli plan` prints it (its GiB/card column): needed / usable GiB per card, the
-    needed GiB alone where the device's memory size is unknown (rows from before these fields: the total)."""
+    needed GiB alone where the device's memory size is unknown (rows from before these fields: the total). A card of
+    several dies (the 910C: the layout's `dies_per_card`): the figures are a die's, "57/58 per die" as plan's cell."""
     need, usable = r.get("memory_needed_bytes"), r.get("memory_usable_bytes")
     if need is None:
         return float(r["memory_per_gpu_bytes"]) / 2**30
-    return f"{need / 2**30:,.0f}/{usable / 2**30:,.0f}" if usable else f"{need / 2**30:,.0f}"
+    cell = f"{need / 2**30:,.0f}/{usable / 2**30:,.0f}" if usable else f"{need / 2**30:,.0f}"
+    return cell + (" " + tr("col.per_die") if (r.get("layout") or {}).get("dies_per_card") else "")
 
 
 def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
@@ -688,9 +691,14 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                 value = tr("mig.value.device_8", tps=d["tokens_per_s_8_cards"], cny=d["cny_per_card_hour"],
                            offer=d["offer"])
                 if lay.get("replicas"):  # serving: the layout and batch the throughput is at
-                    value += tr("mig.value.serving_layout", tp=lay["tp"], replicas=lay["replicas"], batch=lay["batch"])
-                    if (lay.get("ep") or 1) > 1:  # replicas in expert groups (a group may span nodes: plan's rule)
-                        value += tr("mig.value.serving_ep", ep=lay["ep"], cards=lay["ep"] * lay["tp"])
+                    if (lay.get("ep") or 1) > 1:  # replicas in expert groups, named as plan names them (one
+                        # formatter, `labels.replica_words`: cards, and a 910C's dies, of the whole group)
+                        words = replica_words(lay["replicas"], lay["tp"], lay["ep"], dies=lay.get("dies_per_card") or 1)
+                        value += tr("mig.value.serving_layout_ep", layout=say_json(words.to_json(), render(words)),
+                                    replicas=lay["replicas"], batch=lay["batch"])
+                    else:
+                        value += tr("mig.value.serving_layout", tp=lay["tp"], replicas=lay["replicas"],
+                                    batch=lay["batch"])
                 if lay.get("served_batch"):  # a rate (compare's "serves" line): the batch each replica runs for it
                     value += tr("mig.value.serves", rps=lay["requests_per_s"], batch=lay["served_batch"])
                 if lay.get("layout_rule"):  # training: the default layout does not fit, the planner's one does

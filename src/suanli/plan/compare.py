@@ -32,7 +32,7 @@ from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cos
 from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
                                  make_request, user_speed_tpot)
 from suanli.plan.caveats import Rerun, offer_caveats
-from suanli.plan.labels import serving_label
+from suanli.plan.labels import replica_words, serving_label
 from suanli.plan.quality import scheme_name
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
                                 default_serve_precisions, leanest_serving_layout, memory_within_error, migration_weeks, no_rent_why,
@@ -507,7 +507,10 @@ def _not_served_row(cat: Catalog, m: ModelArch, acc: Any, w: Workload, requests_
               else [Message("cmp.serving.tpot_default", tpot_ms=DEFAULT_SERVING_TPOT_S * 1000)]) + \
         ([Message("cmp.serving.ttft", ttft_ms=ttft_s * 1000)] if ttft_s is not None else [])
     thin = _quote_thin(capacity_quote(cat, m, acc, w, tpot_s, ttft_s, error_bands, lengths))
-    return Message("cmp.serving.not_served_row", rate=rate, tp=w.tp, replicas=w.gpus // w.tp, batch=w.batch,
+    # an expert-parallel layout names its groups (`labels.replica_words`, plan's formatter; a 910C's in dies)
+    ep = {"layout": replica_words(w.gpus // w.tp, w.tp, w.ep, dies=dies_per_card(acc))} if w.ep > 1 else {}
+    return Message("cmp.serving.not_served_row_ep" if ep else "cmp.serving.not_served_row", rate=rate, tp=w.tp,
+                   replicas=w.gpus // w.tp, batch=w.batch, **ep,
                    rps=round_down_rate(cap_tok_s / lengths[1]), thin=thin, targets=Message("list.items", items=limits),
                    carry_batch=carry.micro_batch, tpot_ms=(carry.tpot_s or 0.0) * 1000,
                    ttft_ms=(carry.ttft_s or 0.0) * 1000)
@@ -543,10 +546,12 @@ def serving_row_layout(cat: Catalog, m: ModelArch, acc: Any, gpus: int, precisio
     return w, why, None
 
 
-def _served_facts(lay: Layout, requests_per_s: float, capacity_tok_s: float | None) -> dict[str, Any]:
-    """What a compare row with a rate serves it at (the planner's `serving_layout` figures at the run batch)."""
+def _served_facts(lay: Layout, requests_per_s: float, capacity_tok_s: float | None, dies: int = 1) -> dict[str, Any]:
+    """What a compare row with a rate serves it at (the planner's `serving_layout` figures at the run batch); an
+    expert-parallel layout names its groups (`labels.replica_words`; a card of `dies` dies, the 910C, in dies)."""
     share = lay.tokens_per_s / capacity_tok_s if capacity_tok_s else None
-    msg = Message("cmp.serving.served", rate=Message("cmp.serving.rate", rps=requests_per_s), tok_s=lay.tokens_per_s,
+    ep = {"layout": replica_words(lay.dp, lay.tp, lay.ep, dies=dies)} if lay.ep > 1 else {}
+    msg = Message("cmp.serving.served_ep" if ep else "cmp.serving.served", **ep, rate=Message("cmp.serving.rate", rps=requests_per_s), tok_s=lay.tokens_per_s,
                   batch=lay.micro_batch, tp=lay.tp, replicas=lay.dp, share=share or 0.0,
                   tpot_ms=(lay.tpot_s or 0.0) * 1000, ttft_ms=(lay.ttft_s or 0.0) * 1000,
                   need=lay.memory_needed_bytes / 2**30)
@@ -738,11 +743,12 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         # unpriced: no usable price, or prices but no offer that can rent the job; the line names the device
         # unpriced: no usable price, or prices but no offer that can rent the job; the line names the device and
         # plan's why-not for it (`search.no_rent_why`, one function: a replica wider than the largest instance)
+        # (tp and the largest instance in ranks, a 910C's dies; the expert-parallel group a replica needs)
         dev_offers = [o for o in priced.offers if o.device == acc.id]
-        largest = max((offer_q.max_cards(o, acc.max_cards_per_node) for o in dev_offers), default=0)
         unpriced = (no_price(full, acc.id, region, kinds) if not dev_offers
                     else Message("cmp.unpriced_device", device=both(acc.name, acc.name_zh or acc.name),
-                                 why=no_rent_why(w.tp, largest, task == "inference"))
+                                 why=no_rent_why(w.tp, _instance_ranks(priced, acc), task == "inference",
+                                                 dies_per_card(acc), w.ep))
                     if hours and not any(t_[0][3] for t_ in tries) else None)
         # one offer per row: the ¥ per card-hour and TFLOPS per ¥ are the offer's that priced the row (its price at
         # full use of its billing unit, `offers.card_hour_price`); a row with no bill (no hours) takes the offer
@@ -762,10 +768,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         native = native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
         # the plan's memory-within-error check, the one function (buyer regression 4)
         tight = (memory_within_error(dict(error_bands or {}), lookup.stack(cat, acc.stack), task,
-                                     e.memory.needed_bytes, e.memory.usable_bytes)
+                                     e.memory.needed_bytes, e.memory.usable_bytes, dies=dies_per_card(acc))
                  if fits and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
         short = memory_likely_short(tight)  # the bias exceeds the headroom: "likely short", not "fits (tight)"
-        pool = _pool_note(cat, e)
+        pool = _pool_note(cat, e, dies_per_card(acc))
         # a serving capacity (a rate or a TPOT stated): the rate plan serves at most on the row's cards and tp, and
         # above which it warns of a thin margin (`capacity_quote`, plan's rule); a not-served row's note says it
         quote = (capacity_quote(cat, m, acc, w, tpot_s, ttft_s, error_bands, lengths)
@@ -817,7 +823,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "tpot_kind": ("steady" if steady_row else "decode_step") if task == "inference" else None,
             # with a rate: the row's layout and tokens/s are its capacity (the full batch × replicas); this is the
             # rate served at the batch each replica runs, with that batch's TPOT and TTFT (None: not served)
-            "served": (_served_facts(served_lay, requests_per_s, c["speed"].get("output_tokens_per_s"))
+            "served": (_served_facts(served_lay, requests_per_s, c["speed"].get("output_tokens_per_s"),
+                                 dies_per_card(acc))
                        if served_lay is not None and requests_per_s is not None else None),
             "max_requests_per_s": round_down_rate(quote.max_requests_per_s or 0.0) if quote is not None else None,
             "comfortable_requests_per_s": (round_down_rate(quote.comfortable_requests_per_s or 0.0)
@@ -942,15 +949,16 @@ def _steady_row(batch: int | None, requests_per_s: float | None, tpot_s: float |
     return batch is None and (requests_per_s is not None or tpot_s is not None)
 
 
-def _pool_note(cat: Catalog, e: Estimate) -> Message | None:
+def _pool_note(cat: Catalog, e: Estimate, dies: int = 1) -> Message | None:
     """A pre-allocating engine's reservation (vLLM gpu_memory_utilization, `estimate.memory.preallocate_fraction`):
     what the card holds in use (memory_per_gpu_bytes, the unused KV pool included) beside the needed / usable figure
-    plan prints; None where the engine allocates on demand."""
+    plan prints; None where the engine allocates on demand. A card of `dies` dies (the 910C): the figures are a
+    die's (a rank's), said per die."""
     m = e.memory
     frac = preallocate_fraction(cat, e.workload.engine)
     if frac is None or "kv_cache_pool_unused" not in m.breakdown_bytes or m.needed_bytes is None or m.usable_bytes is None:
         return None
-    return Message("cmp.memory_pool", engine=e.workload.engine, fraction=frac, reserved=m.per_gpu_bytes / 2**30,
+    return Message("cmp.memory_pool_dies" if dies > 1 else "cmp.memory_pool", engine=e.workload.engine, fraction=frac, reserved=m.per_gpu_bytes / 2**30,
                    need=m.needed_bytes / 2**30, usable=m.usable_bytes / 2**30)
 
 

@@ -1270,7 +1270,7 @@ def capacity_user_configs(grid: dict[str, np.ndarray], rentable: np.ndarray | No
     return ok[np.sort(first)]
 
 
-def _users_quote(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Message | None:
+def _users_quote(grid: dict[str, np.ndarray], i: int, req: PlanRequest, dies: int = 1) -> Message | None:
     """What holds the users on configuration `i`'s device and card count to `cap_users` (`capacity_user_configs`),
     with its numbers: the slots (tp × replicas × batch) and the limit the next batch per replica misses — TPOT,
     TTFT, memory, or the largest batch searched. None where no batch meets the targets."""
@@ -1292,8 +1292,11 @@ def _users_quote(grid: dict[str, np.ndarray], i: int, req: PlanRequest) -> Messa
     replicas = int(grid["replicas"][j])
     # the precision it is at, named: plan's most is over every precision searched, compare's at its row's (buyer
     # review 2026-12-01, 7: plan's 152 users were int8, compare's 128 bf16, both "plan's figure")
-    return Message("users.slots", tp=int(grid["tp"][j]), replicas=replicas, batch=batch, slots=replicas * batch,
-                   precision=SERVE_PRECISIONS[int(grid["prec"][j])], limit=limit)
+    # an expert-parallel layout names its groups (`labels.replica_words`; a card of `dies` dies, the 910C, in dies)
+    tp, ep = int(grid["tp"][j]), int(grid["ep"][j]) if "ep" in grid else 1
+    layout = {"layout": replica_words(replicas, tp, ep, dies=dies)} if ep > 1 else {}
+    return Message("users.slots_ep" if layout else "users.slots", **layout, tp=tp, replicas=replicas, batch=batch,
+                   slots=replicas * batch, precision=SERVE_PRECISIONS[int(grid["prec"][j])], limit=limit)
 
 
 def _rentable(grid: dict[str, np.ndarray], devs: list[_Device], instance: int | None = None) -> np.ndarray:
@@ -2570,7 +2573,7 @@ def serving_users_capacity(cat: Catalog, m: ModelArch, req: PlanRequest, device:
     if grid is None or not grid["dev"].size:
         return None, None
     grid.update(_capacity_rates(error_bands or {}, r, devs, grid, instance))
-    quote = _users_quote(grid, 0, r)
+    quote = _users_quote(grid, 0, r, devs[0].dies)
     return (int(quote.params["slots"]), quote) if quote is not None else (None, None)
 
 
@@ -2932,7 +2935,7 @@ def _limit_reason(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest,
     if b == F_CARDS:
         return Message(d.said("why.cards"), **counted, limit=req.card_limit)
     slots = int(grid["replicas"][i] * grid["b"][i])
-    quote = _users_quote(grid, i, req) if req.concurrent_users else None
+    quote = _users_quote(grid, i, req, d.dies) if req.concurrent_users else None
     if quote is not None and quote.params["slots"] < (req.concurrent_users or 0):  # the most users plan accepts
         return Message(d.said("why.slots_gpus"), **counted, slots=quote.params["slots"], layout=quote,
                        users=req.concurrent_users)
@@ -2953,8 +2956,11 @@ def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1, ep: int = 1
     serving whose tensor-parallel group of `tp` ranks is wider than the `largest` instance an offer holds (in ranks;
     replicas never span nodes), "a replica fits from tp N, N cards in one instance"; else no offer holds the job. A
     card of `dies` dies (the 910C) says the tp in dies and the instance in cards with its dies. An expert-parallel
-    group (`ep` > 1: ep replicas of tp cards sharing the routed experts) names the whole group (`labels.replica_words`)."""
-    if serving and ep > 1 and dies == 1 and 0 < largest < tp * ep:
+    group (`ep` > 1: ep replicas of tp cards sharing the routed experts) names the whole group (`labels.replica_words`);
+    on a card of several dies the group's dies are the tp it says (the `_dies` wording as it was)."""
+    if dies > 1 and ep > 1:  # the group one instance must hold, in ranks (plan's and compare's callers alike)
+        tp, ep = tp * ep, 1
+    if serving and ep > 1 and 0 < largest < tp * ep:
         return Message("why.serve_no_instance_ep", cards=tp * ep, group=replica_words(ep, tp, ep), largest=largest)
     if serving and 0 < largest < tp:
         if dies > 1:
@@ -2985,7 +2991,7 @@ def _replica_too_big(grid: dict[str, np.ndarray], rows: np.ndarray, d: _Device) 
     if small is None or not 0 < largest < small[0] * small[1]:
         return None
     tp, ep = small
-    return no_rent_why(tp * ep if d.dies > 1 else tp, largest, True, d.dies, 1 if d.dies > 1 else ep)
+    return no_rent_why(tp, largest, True, d.dies, ep)
 
 
 def _replica_need(grid: dict[str, np.ndarray], rows: np.ndarray, d: _Device, at: dict[str, Any]) -> Message:
@@ -3106,12 +3112,12 @@ def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequ
     return -(-need // ep) * ep  # whole expert-parallel groups
 
 
-def _slots_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, slots: int) -> Message:
+def _slots_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, slots: int, dies: int = 1) -> Message:
     """What holds configuration `i`'s slots (replicas × batch) down, in the relax hint's words: a larger batch of the
     same layout that fits in memory but misses --tpot (or --ttft) says "serve at most N concurrent users within
     --tpot X ms"; else (memory, or the largest batch searched) "hold at most N requests at once". With the users'
     capacity (`_users_quote`), what its next batch misses decides."""
-    quote = _users_quote(grid, i, req)
+    quote = _users_quote(grid, i, req, dies)
     if quote is not None:
         lim = quote.params["limit"]
         for key, field_, limit_s in (("users.limit.tpot", "tpot_s", req.tpot_s), ("users.limit.ttft", "ttft_s",
@@ -3162,17 +3168,17 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         return Message(d.said("relax.cards"), **counted, field="max_gpus", **where,
                        layout=replica_words(where["replicas"], where["tp"], ep))
     slots = int(grid["replicas"][i] * grid["b"][i])
-    quote = _users_quote(grid, i, req) if req.concurrent_users else None
+    quote = _users_quote(grid, i, req, d.dies) if req.concurrent_users else None
     if quote is not None and req.tpot_s is not None and quote.params["slots"] < (req.concurrent_users or 0):
         # the most users plan accepts on these cards, over every tp (`capacity_user_configs`), and what binds it
         most = int(quote.params["slots"])
         return Message(d.said("relax.slots_gpus"), **counted, slots=most, device=where["device"],
                        field="concurrent_users", other=Message("input.name", field="gpus"),
-                       held=_slots_held(grid, i, req, most), layout=quote)
+                       held=_slots_held(grid, i, req, most, d.dies), layout=quote)
     if req.concurrent_users and req.tpot_s is not None and slots < req.concurrent_users:  # fewer slots than users
         return Message(d.said("relax.slots_gpus"), **counted, slots=slots, device=where["device"],
                        field="concurrent_users", other=Message("input.name", field="gpus"),
-                       held=_slots_held(grid, i, req, slots),
+                       held=_slots_held(grid, i, req, slots, d.dies),
                        layout=Message("users.slots_row", replicas=int(grid["replicas"][i]), batch=int(grid["b"][i])))
     rps = _rate_at_most(grid, i, req)  # the serving search's own largest batch within the targets
     return Message(d.said("relax.rate_gpus"), **counted, rps=rps, thin=_rate_thin(grid, i, req),
