@@ -222,3 +222,37 @@ def test_printed_text_keeps_colon_words_as_typed() -> None:
     with console.capture() as cap:
         console.print("model :ok: at 12:30:45 :smile:", highlight=False)
     assert cap.get().strip() == "model :ok: at 12:30:45 :smile:"
+
+
+PLUGIN_PROBE = """
+import importlib.metadata, os, sys
+searched = []
+_entry_points = importlib.metadata.entry_points
+def entry_points(**kw):
+    searched.append(kw.get("group"))
+    return _entry_points(**kw)
+importlib.metadata.entry_points = entry_points  # before pydantic's plugin loader binds the name
+from suanli.cli.main import run
+sys.argv = ["suanli", "estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json"]
+try:
+    run()
+except SystemExit:
+    pass
+print("PLUGINS", "pydantic" in searched, os.environ.get("PYDANTIC_DISABLE_PLUGINS", "unset") or "empty", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(("user", "expected"), [(None, "False unset"), ("", "True empty"), ("logfire", "True logfire")],
+                         ids=["unset", "empty", "named"])
+def test_a_command_skips_pydantic_s_plugin_search_unless_the_user_set_it(
+        tmp_path: Path, user: str | None, expected: str) -> None:
+    """pydantic reads every installed distribution's entry points for plugins when it builds its first validator
+    (~22 M of `suanli estimate`'s ~1.48 G instructions): a command runs with PYDANTIC_DISABLE_PLUGINS=1 and leaves the
+    environment as it found it; a user's own value (empty: every plugin; a plugin's name: all but it) stands."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if user is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = user
+    r = subprocess.run([sys.executable, "-c", PLUGIN_PROBE], capture_output=True, text=True, timeout=120,
+                       env={**env, "SUANLI_HOME": str(tmp_path)})
+    assert '"memory"' in r.stdout, r.stderr
+    assert f"PLUGINS {expected}" in r.stderr, r.stderr
