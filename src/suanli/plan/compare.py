@@ -551,7 +551,8 @@ def _served_facts(lay: Layout, requests_per_s: float, capacity_tok_s: float | No
     expert-parallel layout names its groups (`labels.replica_words`; a card of `dies` dies, the 910C, in dies)."""
     share = lay.tokens_per_s / capacity_tok_s if capacity_tok_s else None
     ep = {"layout": replica_words(lay.dp, lay.tp, lay.ep, dies=dies)} if lay.ep > 1 else {}
-    msg = Message("cmp.serving.served_ep" if ep else "cmp.serving.served", **ep, rate=Message("cmp.serving.rate", rps=requests_per_s), tok_s=lay.tokens_per_s,
+    per_die = "_dies" if dies > 1 else ""  # the GiB needed is a die's on a 910C
+    msg = Message(f"cmp.serving.served_ep{per_die}" if ep else f"cmp.serving.served{per_die}", **ep, rate=Message("cmp.serving.rate", rps=requests_per_s), tok_s=lay.tokens_per_s,
                   batch=lay.micro_batch, tp=lay.tp, replicas=lay.dp, share=share or 0.0,
                   tpot_ms=(lay.tpot_s or 0.0) * 1000, ttft_ms=(lay.ttft_s or 0.0) * 1000,
                   need=lay.memory_needed_bytes / 2**30)

@@ -2688,7 +2688,7 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     fw = d.framework.name if d.framework else "?"
     # serving: the whole group a replica needs where it shares experts, as the table's label (task H2)
     layout = None if training else replica_words(int(grid["replicas"][i]), int(grid["tp"][i]), int(grid["ep"][i]),
-                                                 d.engine)
+                                                 d.engine, d.dies)
     if training:
         reason = Message("plan.reason.train_fw_dies" if per_die else "plan.reason.train_fw",
                          objective=req.objective, gpus=cards, device=device, framework=fw,
@@ -3064,7 +3064,7 @@ def _cards_evidence(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date
     # the plan's cards rented (a 910C plan's gpus are its ranks), with those ranks in the tip's `_dies` wording
     return Message(f"relax.cards_passing{dies}", **kw, p_gpus=best.cards or best.gpus,
                    **({"p_ranks": best.gpus} if dies else {}), p_replicas=best.replicas, p_tp=best.tp,
-                   p_layout=replica_words(best.replicas or best.dp, best.tp, best.ep),
+                   p_layout=replica_words(best.replicas or best.dp, best.tp, best.ep, dies=best.dies_per_card or 1),
                    p_device=_device_name(lookup.accelerator(cat, best.device)), cost=best.total_cost_cny)
 
 
@@ -3152,21 +3152,21 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         key, field_ = ("tpot", "tpot_s") if b == F_TPOT else ("ttft", "ttft_s")
         s = float(grid[key][i])
         where["replicas"] = _relaxed_replicas(b, grid, i, req, _round_up(s))
-        where["layout"] = replica_words(where["replicas"], where["tp"], ep)
+        where["layout"] = replica_words(where["replicas"], where["tp"], ep, dies=d.dies)
         more = _more_cards_reach(b, grid, i, rows)
-        if more is None:
-            return Message(d.said(f"relax.{key}"), ms=s * 1000, value=_round_up(s), field=field_, **where)
+        if more is None:  # the layout words carry a 910C's dies: one wording for every device
+            return Message(f"relax.{key}", ms=s * 1000, value=_round_up(s), field=field_, **where)
         ranks = int(grid["gpus"][more])
         also: Message | str = "" if cards_tip else Message(
             d.said("relax.more_cards"), gpus=d.cards(ranks), **d.dies_kw("ranks", ranks),
             ms=float(grid[key][more]) * 1000, field="max_gpus", replicas=int(grid["replicas"][more]),
             tp=int(grid["tp"][more]),
-            layout=replica_words(int(grid["replicas"][more]), int(grid["tp"][more]), int(grid["ep"][more])))
-        return Message(d.said(f"relax.{key}_cards"), ms=s * 1000, value=_round_up(s), field=field_,
+            layout=replica_words(int(grid["replicas"][more]), int(grid["tp"][more]), int(grid["ep"][more]), dies=d.dies))
+        return Message(f"relax.{key}_cards", ms=s * 1000, value=_round_up(s), field=field_,
                        limit=req.card_limit, cards=Message("input.name", field="max_gpus"), more=also, **where)
     if b == F_CARDS:
         return Message(d.said("relax.cards"), **counted, field="max_gpus", **where,
-                       layout=replica_words(where["replicas"], where["tp"], ep))
+                       layout=replica_words(where["replicas"], where["tp"], ep, dies=d.dies))
     slots = int(grid["replicas"][i] * grid["b"][i])
     quote = _users_quote(grid, i, req, d.dies) if req.concurrent_users else None
     if quote is not None and req.tpot_s is not None and quote.params["slots"] < (req.concurrent_users or 0):

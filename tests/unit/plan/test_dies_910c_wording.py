@@ -34,10 +34,15 @@ NEW_DIES_IDS = (
     "plan.reason.adamw8bit_short_dies", "plan.warn.memory_within_error_dies",
     "plan.warn.memory_within_error_pooled_dies", "plan.warn.memory_within_error_all_dies", "why.cards_dies",
     "why.tpot_cards_dies", "why.ttft_cards_dies", "why.rate_gpus_dies", "why.slots_gpus_dies",
-    "why.tpot_instance_dies", "why.ttft_instance_dies", "relax.tpot_dies", "relax.ttft_dies",
-    "relax.tpot_cards_dies", "relax.ttft_cards_dies", "relax.more_cards_dies", "relax.cards_dies",
+    "why.tpot_instance_dies", "why.ttft_instance_dies", "relax.more_cards_dies", "relax.cards_dies",
     "relax.cards_passing_dies", "relax.cards_lower_dies", "relax.rate_gpus_dies", "relax.slots_gpus_dies",
-    "err.cards_do_not_split_into_the_dies")
+    "err.cards_do_not_split_into_the_dies",
+    # and those added since (f1ca8cf, task B 2026-12-02): the layout words, the reasons, compare's pool and serves
+    # lines; relax.tpot/ttft(_cards)_dies are gone: their words were the layout's, which carry the dies now
+    "layout.replicas_dies", "layout.replicas_engine_dies", "layout.ep_group_dies", "layout.ep_groups_dies",
+    "layout.ep_groups_engine_dies", "plan.reason.train_fw_dies", "plan.reason.serve_replicas_dies",
+    "plan.reason.serve_replicas_no_tpot_dies", "plan.reason.serve_tokens_dies", "cmp.memory_pool_dies",
+    "cmp.serving.served_dies", "cmp.serving.served_ep_dies")
 SERVE = ["plan", "--model", "qwen2.5-72b", "--task", "inference", "--gpu", "910c", "--requests-per-s", "20",
          "--input", "1000", "--output", "300", "--tpot", "0.05", "--ttft", "2", "--offer-kinds", "all",
          "--max-gpus", "8"]
@@ -57,6 +62,21 @@ def test_every_dies_wording_says_dies_never_per_card(msg_id: str) -> None:
     assert "per card" not in en and "-card replicas" not in en and "每卡" not in zh and "卡副本" not in zh
     base = msg_id.removesuffix("_dies")  # the one-die wording it stands beside, same placeholders but the dies'
     assert base in messages("en") and base in messages("zh")
+
+
+# the expert-parallel wordings f1ca8cf added beside a "tp{tp} × {replicas}" one: the group in the layout words
+# (`labels.replica_words`, which carry a 910C's dies), not a tp the one-die wording states
+NEW_EP_IDS = ("users.slots_ep", "cmp.serving.served_ep", "cmp.serving.served_ep_dies", "cmp.serving.not_served_row_ep",
+              "mig.value.serving_layout_ep")
+
+
+@pytest.mark.parametrize("msg_id", NEW_EP_IDS)
+def test_every_ep_wording_names_the_layout_words(msg_id: str) -> None:
+    base = msg_id.replace("_ep", "", 1)
+    for lang in ("en", "zh"):
+        text, was = messages(lang)[msg_id], messages(lang)[base]
+        assert "{layout}" in text and "tp{tp} ×" not in text, (lang, text)
+        assert "tp{tp} ×" in was, (lang, was)
 
 
 def test_ttft_cards_wording_exists() -> None:
