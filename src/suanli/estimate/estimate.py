@@ -39,7 +39,7 @@ from suanli.estimate.speed import (
     InferenceSpeed,
     TrainingSpeed,
     awq_gemm_notes,
-    bnb_dequant_notes,
+    quant_kernel_notes,
     inference_speed,
     offload_assumption,
     offload_not_estimated,
@@ -385,7 +385,7 @@ def estimate(
                 inf = inference_speed(cat, model, device, w, overrides)
                 notes += replica_spans_nodes(cat, device, w)
                 notes += awq_gemm_notes(cat, device, w, overrides)  # an engine release before its Marlin path for AWQ
-                notes += bnb_dequant_notes(w)  # bitsandbytes 4-bit: a 16-bit copy on every pass of more than one token
+                notes += quant_kernel_notes(w)  # bitsandbytes 4-bit, AutoGPTQ kernels: passes and 16-bit copies
                 if w.tokens:
                     hours = job_hours(w.tokens, inf.output_tokens_per_s)
         except EstimateError as e:

@@ -60,9 +60,12 @@ __all__ = [
     "TrainingSpeed",
     "AWQ_GEMM_MAX_TOKENS",
     "awq_gemm_byte_factor",
-    "bnb_dequant_byte_factor",
+    "QUANT_KERNEL_RULES",
+    "QuantKernelRule",
+    "quant_kernel_byte_factor",
+    "quant_kernel_rule",
     "awq_gemm_notes",
-    "bnb_dequant_notes",
+    "quant_kernel_notes",
     "runs_awq_gemm",
     "device_rates",
     "engine_release",
@@ -160,10 +163,14 @@ class InferenceSpeedTerms:
     # of the weight bytes a forward pass reads, the share in AWQ's int4 linears where the engine release runs them
     # through AWQ's own GEMM kernel (`runs_awq_gemm`); 0 elsewhere (`awq_gemm_byte_factor`)
     awq_gemm_weight_share: float = 0.0
-    # bitsandbytes 4-bit (nf4): the share of the read weight bytes in its 4-bit linears, and the 16-bit bytes its
-    # dequantize-then-matmul path writes and reads again per packed byte (`bnb_dequant_byte_factor`); 0 elsewhere
-    bnb_weight_share: float = 0.0
-    bnb_dequant_bytes_per_byte: float = 0.0
+    # a 4-bit kernel with a per-pass rule (`QUANT_KERNEL_RULES`: bitsandbytes nf4, AutoGPTQ's GPTQ kernels): the share
+    # of the read weight bytes in its quantized linears, the 16-bit bytes its dequantize-then-GEMM path writes and reads
+    # again per packed byte, the input rows one pass over the packed weights serves (0: all) and the pass size from
+    # which it dequantizes (0: never) (`quant_kernel_byte_factor`); share 0 where no rule applies
+    quant_weight_share: float = 0.0
+    quant_dequant_bytes_per_byte: float = 0.0
+    quant_rows_per_pass: float = 0.0
+    quant_dequant_from_tokens: float = 0.0
 
 
 # attention without a fused (flash) kernel moves its score matrix four times per element: the QK^T product is
@@ -204,6 +211,7 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
     # the quantized linears' bytes (all but the 16-bit embedding and lm_head, memory.kept_16bit_bytes) of the read
     quantized_share = (read_bytes - (kept_16bit_bytes(m, w.precision) - lookup_bytes)) / read_bytes \
         if read_bytes > 0 else 0.0
+    rule = quant_kernel_rule(w)
     return InferenceSpeedTerms(
         input=i,
         output=o,
@@ -249,9 +257,11 @@ def inference_speed_terms(m: ModelArch, w: Workload, kv_per_query_head: bool = F
         linear_calls=(m.num_layers or 0) * linear_calls_per_layer(m),
         identical_tokens=w.identical_tokens,
         awq_gemm_weight_share=quantized_share if awq_gemm else 0.0,
-        bnb_weight_share=quantized_share if w.precision == "nf4" else 0.0,
-        # dequantize_4bit writes each weight in the 16-bit compute dtype and torch's linear reads it back
-        bnb_dequant_bytes_per_byte=2 * act_b / weight_bytes_per_param("nf4"),
+        quant_weight_share=quantized_share if rule is not None else 0.0,
+        # the dequantize step writes each weight in the 16-bit compute dtype and the GEMM reads it back
+        quant_dequant_bytes_per_byte=2 * act_b / weight_bytes_per_param(w.precision),
+        quant_rows_per_pass=float(rule.rows_per_pass) if rule is not None else 0.0,
+        quant_dequant_from_tokens=float(rule.dequant_from_tokens) if rule is not None else 0.0,
     )
 
 
@@ -350,24 +360,78 @@ def awq_gemm_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any:
     return 1.0 + np.where(np.asarray(tokens) < AWQ_GEMM_MAX_TOKENS, slower, 0.0)
 
 
-def bnb_dequant_notes(w: Workload) -> list[Message]:
-    """The estimate's line for bitsandbytes 4-bit (nf4) inference: which passes dequantize to a 16-bit copy
-    (`bnb_dequant_byte_factor`); empty for other precisions and for training."""
-    if w.training or w.precision != "nf4":
+@dataclass(frozen=True)
+class QuantKernelRule:
+    """How a 4-bit kernel runs one forward pass of a linear layer over `tokens` input rows: a pass over the packed
+    weights serves `rows_per_pass` rows (0: all of them), and from `dequant_from_tokens` rows (0: never) it
+    dequantizes the whole weight to a 16-bit copy and multiplies by that copy with cuBLAS."""
+
+    rows_per_pass: int
+    dequant_from_tokens: int
+
+
+QUANT_KERNEL_RULES: dict[str, QuantKernelRule] = {
+    # bitsandbytes matmul_4bit: gemv_4bit on the packed weights only for one token (A.numel() == A.shape[-1];
+    # CHANGELOG 0.40.0 "4-bit inference kernels for batch size=1"); larger passes run MatMul4Bit: F.dequantize_4bit
+    # then torch.nn.functional.linear (bitsandbytes/autograd/_functions.py)
+    "nf4": QuantKernelRule(rows_per_pass=1, dequant_from_tokens=2),
+    # AutoGPTQ exllama (v1): q4_matmul_cuda launches one block row per input row (blocks.y = x_height, THREADS_Y 1),
+    # each reading its weight tiles; from matmul_recons_thd = 8 rows (autogptq_post_init: "the default from exllama
+    # repo") q4_matmul_recons_cuda reconstructs the fp16 matrix into temp_dq and runs cublasHgemm
+    # (autogptq_extension/exllama/cuda_func/q4_matmul.cu, auto_gptq/modeling/_utils.py)
+    "exllama": QuantKernelRule(rows_per_pass=1, dequant_from_tokens=8),
+    # AutoGPTQ exllamav2 GPTQ path: gemm_half_q_half_cuda reconstructs + cuBLAS when size_m > MAX_Q_GEMM_ROWS (50),
+    # else runs the quantized GEMM over chunks of BLOCK_M_SIZE_MAX = 8 rows (exllamav2/cuda/q_gemm.cu)
+    "exllamav2": QuantKernelRule(rows_per_pass=8, dequant_from_tokens=51),
+    # AutoGPTQ qlinear_cuda_old (use_cuda_fp16): below kernel_switch_threshold = 128 rows VecQuant4MatMulKernelFaster_old
+    # with the batch as the grid's z dimension (each row's blocks read the packed weights); from 128 rows the weights
+    # are unpacked with torch ops to fp16 and multiplied by torch.matmul (qlinear_cuda_old.py forward,
+    # autogptq_extension/cuda_256/autogptq_cuda_kernel_256.cu) — counted as one 16-bit copy, the least those ops move
+    "cuda-old": QuantKernelRule(rows_per_pass=1, dequant_from_tokens=128),
+}
+
+
+def quant_kernel_rule(w: Workload) -> QuantKernelRule | None:
+    """The per-pass rule of the 4-bit kernel an inference workload runs: bitsandbytes for nf4, the stated AutoGPTQ
+    kernel (Workload.gptq_kernel) for int4 GPTQ through transformers; None elsewhere (one pass, no copy)."""
+    if w.training:
+        return None
+    if w.precision == "nf4":
+        return QUANT_KERNEL_RULES["nf4"]
+    return QUANT_KERNEL_RULES[w.gptq_kernel] if w.gptq_kernel is not None else None
+
+
+def quant_kernel_notes(w: Workload) -> list[Message]:
+    """The estimate's line for a 4-bit kernel with a per-pass rule (`quant_kernel_rule`): which passes dequantize to a
+    16-bit copy and how many times a decode step reads the packed weights; empty where no rule applies."""
+    rule = quant_kernel_rule(w)
+    if rule is None:
         return []
-    ratio = 1.0 + 2 * activation_bytes(w.precision) / weight_bytes_per_param("nf4")
-    return [Message("est.note.bnb_dequant" if w.batch > 1 else "est.note.bnb_dequant_prefill", batch=w.batch,
-                    ratio=ratio)]
+    ratio = 1.0 + 2 * activation_bytes(w.precision) / weight_bytes_per_param(w.precision)
+    if w.precision == "nf4":
+        return [Message("est.note.bnb_dequant" if w.batch > 1 else "est.note.bnb_dequant_prefill", batch=w.batch,
+                        ratio=ratio)]
+    return [Message("est.note.gptq_kernel_dequant" if w.batch >= rule.dequant_from_tokens else "est.note.gptq_kernel",
+                    kernel=w.gptq_kernel, batch=w.batch, passes=float(quant_passes(rule.rows_per_pass, w.batch)),
+                    rows=rule.dequant_from_tokens, ratio=ratio)]
 
 
-def bnb_dequant_byte_factor(t: InferenceSpeedTerms, tokens: Any) -> Any:
-    """Multiplier on a forward pass's weight bytes (over arrays of `tokens`, the pass's tokens) for bitsandbytes' 4-bit
-    linears (`t.bnb_weight_share`): `matmul_4bit` runs its gemv_4bit kernel on the packed weights only when the input is
-    one token (A.numel() == A.shape[-1]; bitsandbytes CHANGELOG 0.40.0, "4-bit inference kernels for batch size=1");
-    any larger pass runs MatMul4Bit, which dequantizes each weight to 16-bit (F.dequantize_4bit: reads the codes,
-    writes the copy) and multiplies by the copy (torch.nn.functional.linear reads it), bitsandbytes/autograd/_functions.py."""
-    extra = t.bnb_weight_share * t.bnb_dequant_bytes_per_byte
-    return 1.0 + np.where(np.asarray(tokens) > 1, extra, 0.0)
+def quant_passes(rows_per_pass: Any, tokens: Any) -> Any:
+    """Passes over the packed weights a kernel serving `rows_per_pass` input rows each (0: all) makes for `tokens`."""
+    rows = np.asarray(rows_per_pass, dtype=float)
+    return np.where(rows > 0, np.ceil(np.asarray(tokens, dtype=float) / np.where(rows > 0, rows, 1.0)), 1.0)
+
+
+def quant_kernel_byte_factor(t: InferenceSpeedTerms, tokens: Any) -> Any:
+    """Multiplier on a forward pass's weight bytes (over arrays of `tokens`, the pass's tokens) for the quantized
+    linears of a kernel with a per-pass rule (`t.quant_weight_share`, `QUANT_KERNEL_RULES`): from its dequantize size
+    the packed bytes are read once and a 16-bit copy written and read back; below it the packed weights are read once
+    per pass, a pass serving `quant_rows_per_pass` rows — each from device memory, assumed (no cache reuse between the
+    passes counted: a layer's packed matrices are of the order of the L2 cache or larger)."""
+    tok = np.asarray(tokens, dtype=float)
+    dequant = (t.quant_dequant_from_tokens > 0) & (tok >= t.quant_dequant_from_tokens)
+    extra = np.where(dequant, t.quant_dequant_bytes_per_byte, quant_passes(t.quant_rows_per_pass, tok) - 1.0)
+    return 1.0 + t.quant_weight_share * extra
 
 
 def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
@@ -413,10 +477,10 @@ def pass_weight_bytes(t: InferenceSpeedTerms, tokens: Any, ep: Any, kv_rep: Any,
     reads (`weight_bytes_read` over the expert-parallel group's tokens, plus the K/V projections its KV replicas
     repeat, `replicated_weight_bytes`), the AWQ linears of a release that runs AWQ's own GEMM kernel charged at that
     kernel's slower rate (`awq_gemm_byte_factor`), bitsandbytes' 4-bit linears with the 16-bit copy they dequantize
-    to on a pass of more than one token (`bnb_dequant_byte_factor`). One function for prefill, the decode step and
-    its roofline."""
+    to on a pass of more than one token and AutoGPTQ's kernels with their per-pass rules (`quant_kernel_byte_factor`).
+    One function for prefill, the decode step and its roofline."""
     read = weight_bytes_read(t, tokens * ep, ep) + replicated_weight_bytes(t, kv_rep)
-    return read * awq_gemm_byte_factor(t, tokens, r) * bnb_dequant_byte_factor(t, tokens)
+    return read * awq_gemm_byte_factor(t, tokens, r) * quant_kernel_byte_factor(t, tokens)
 
 
 def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:

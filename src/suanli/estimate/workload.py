@@ -28,6 +28,7 @@ Recompute = Literal["none", "selective", "full"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd", "adafactor"]
 Engine = Literal["hf", "vllm", "sglang", "lmdeploy", "trt-llm", "llama.cpp", "vllm-ascend", "mindie"]
 QuantMethod = Literal["awq", "gptq"]
+GptqKernel = Literal["exllama", "exllamav2", "cuda-old"]
 Method = Literal["default", "seed"]
 
 TASKS: tuple[str, ...] = ("inference", "lora", "qlora", "full", "pretrain")
@@ -40,6 +41,9 @@ QUANT_METHODS: tuple[str, ...] = ("awq", "gptq")
 # the weight precisions a checkpoint of each quant_method stores (vLLM AWQConfig: 'only 4-bit weight quantization is
 # supported for AWQ'; GPTQ checkpoints of 4 and 8 bits, e.g. Qwen's GPTQ-Int4 / GPTQ-Int8 releases)
 QUANT_METHOD_PRECISIONS: dict[str, tuple[str, ...]] = {"awq": ("int4",), "gptq": ("int4", "int8")}
+# AutoGPTQ's 4-bit GPTQ kernels as transformers (optimum) loads them: GPTQConfig(use_exllama, exllama_config version),
+# or neither (AutoGPTQ's older CUDA kernel, qlinear_cuda_old); speed.QUANT_KERNEL_RULES says how each runs a pass
+GPTQ_KERNELS: tuple[str, ...] = ("exllama", "exllamav2", "cuda-old")
 
 _ALLOWED = {
     "task": TASKS,
@@ -50,6 +54,7 @@ _ALLOWED = {
     "engine": ENGINES,
     "method": METHODS,
     "quant_method": QUANT_METHODS,
+    "gptq_kernel": GPTQ_KERNELS,
 }
 
 
@@ -98,6 +103,11 @@ class Workload(BaseModel):
         None, description="inference on a weight-only quantized checkpoint: its config.json quantization_config."
         "quant_method (awq, gptq), where a source states it; None: unstated. Read only where an engine's catalog row "
         "says a method runs another kernel by release (InferenceEngine.awq_marlin_from)"
+    )
+    gptq_kernel: GptqKernel | None = Field(
+        None, description="inference with transformers (engine hf) on a 4-bit GPTQ checkpoint: the AutoGPTQ kernel it "
+        "runs (exllama, exllamav2, cuda-old), where a source states it; None: unstated, no per-kernel rule applied "
+        "(speed.QUANT_KERNEL_RULES)"
     )
     kv_dtype: Precision | None = None
     flash_attention: bool = True
@@ -161,6 +171,10 @@ class Workload(BaseModel):
         if allowed is not None and self.precision not in allowed:
             raise Invalid(Message("error.wl.quant_method_precision", method=self.quant_method,
                                   allowed=", ".join(allowed), precision=self.precision), field="quant_method")
+        if self.gptq_kernel is not None and (self.engine != "hf" or self.precision != "int4" or self.training
+                                             or self.quant_method not in (None, "gptq")):
+            raise Invalid(Message("error.wl.gptq_kernel", kernel=self.gptq_kernel, engine=self.engine,
+                                  precision=self.precision, task=self.task), field="gptq_kernel")
         return self
 
     @property

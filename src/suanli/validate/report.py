@@ -85,7 +85,7 @@ _WORKLOAD_KEYS = (
     "optimizer", "lora_rank", "engine", "kv_dtype", "flash_attention", "grad_accum", "lora_targets",
     "offload_optimizer", "resolution", "steps", "cfg", "paged_optimizer", "optimizer_in_backward", "master_weights",
     "loss_chunks", "legacy_kv_cache", "tp_comm_overlap", "ep", "identical_tokens", "bnb_saves_inputs",
-    "fsdp_mixed_units", "engine_version", "lora_dropout", "quant_method",
+    "fsdp_mixed_units", "engine_version", "lora_dropout", "quant_method", "gptq_kernel",
 )
 
 
