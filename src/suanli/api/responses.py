@@ -383,6 +383,8 @@ class KnownErrorSaving(Shape):
     from_cases: int | None = Field(None, description="the source stack's out-of-sample cases")
     cost_ratio_same_work: float
     monthly_saving_cny: float
+    same_bill: bool = Field(False, description="true: the new side's bill, in whole instances of its offer, carries "
+                            "the slower work unchanged, so the ratio moves and the monthly saving does not")
     note: str
     note_i18n: MessageJson
 

@@ -1295,6 +1295,30 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: 
             "monthly_cost_cny": monthly, "note": render(msg), "note_i18n": msg.to_json()}
 
 
+def _side_precision(cat: Catalog, m: ModelArch, acc: Any, prec: str, why: str) -> Message:
+    """One side's precision in `migrate cost`'s note for a rate without --precision: `why` "picked" (the precision
+    plan picks for the side's bill, `_rate_bill`), "fitted" (plan carries the rate on none of its offers and the
+    default does not fit the cards: `_row_at_fitting_precision`) or "default"; beside compare's default for the device
+    (`default_precision`, the one rule), and compare's flag that gives the same row where they differ."""
+    default = default_precision(m, acc, lookup.stack(cat, acc.stack), "inference")
+    ids = {"picked": "mig.side_precision.picked_default" if prec == default else "mig.side_precision.picked",
+           "fitted": "mig.side_precision.fitted", "default": "mig.side_precision.default"}
+    return Message(ids[why], device=both(acc.name, acc.name_zh or acc.name), precision=prec,
+                   default=default, field="precision")
+
+
+def _with_precisions(note: Message, sides: Sequence[Message]) -> Message:
+    """`migrate cost`'s workload note (`mig.workload.serving_targets`, under `mig.workload.users`) with each side's
+    precision (`_side_precision`) in place of "the same flags"."""
+    if note.id == "mig.workload.users":
+        return Message("mig.workload.users", users=note.params["users"],
+                       workload=_with_precisions(note.params["workload"], sides))
+    if note.id != "mig.workload.serving_targets":
+        return note
+    return Message("mig.workload.serving_targets_precisions", gpus=note.params["gpus"], rule=note.params["rule"],
+                   sides=Message("list.items", items=list(sides)))
+
+
 def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: Any, task: str, ratio: float,
                           monthly_spend: float, src: Any = None, src_stack: Any = None,
                           bill: Callable[[float], float] | None = None) -> dict[str, Any] | None:
@@ -1317,23 +1341,28 @@ def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: A
     saving_est = monthly_spend - bill(1.0) if bill is not None else max(0.0, monthly_spend * (1 - ratio))
     ev = pooled_evidence(pb.cases, both(stack.name, stack.name_zh or stack.name), pb.stack_pct, pb.all_pct or 0.0,
                          pb.all_cases, pb.prior_cases)
+    # the bill for the work moves in whole instances (billing unit, minimum term: `work_rent`, plan's sizing for a
+    # rate): where the same instances carry the slower work, the ratio moves and the saving does not, said so (buyer
+    # review 2026-12-03: "the cost ratio becomes 1.43 and the saving -¥2,035 (as estimated: 1.20, -¥2,035)")
+    same_bill = bill is not None and new_ratio != ratio and abs(new_saving - saving_est) < 0.5
     if spb is not None and src is not None and src_stack is not None:
         src_ev = pooled_evidence(spb.cases, both(src_stack.name, src_stack.name_zh or src_stack.name), spb.stack_pct,
                                  spb.all_pct or 0.0, spb.all_cases, spb.prior_cases)
-        msg = Message("mig.if_known_error_both", device=both(dst.name, dst.name_zh or dst.name),
+        msg = Message("mig.if_known_error_both_same_bill" if same_bill else "mig.if_known_error_both", device=both(dst.name, dst.name_zh or dst.name),
                       src_device=both(src.name, src.name_zh or src.name), group=Message(f"band.{group}"),
                       evidence=ev, bias=pb.bias_pct, src_evidence=src_ev, src_bias=src_bias, ratio=new_ratio,
-                      saving=new_saving, ratio_est=ratio, saving_est=saving_est)
+                      saving=new_saving, ratio_est=ratio, saving_est=saving_est, factor=new_ratio / ratio)
     else:
-        msg = Message("mig.if_known_error", device=both(dst.name, dst.name_zh or dst.name),
+        msg = Message("mig.if_known_error_same_bill" if same_bill else "mig.if_known_error", device=both(dst.name, dst.name_zh or dst.name),
                       group=Message(f"band.{group}"), evidence=ev, bias=pb.bias_pct, ratio=new_ratio,
-                      saving=new_saving, ratio_est=ratio, saving_est=saving_est)
+                      saving=new_saving, ratio_est=ratio, saving_est=saving_est, factor=new_ratio / ratio)
     return {"group": group, "bias_pct": pb.bias_pct, "cases": pb.cases, "stack_signed_pct": pb.stack_pct,
             "all_stacks_signed_pct": pb.all_pct, "all_stacks_cases": pb.all_cases, "prior_cases": pb.prior_cases,
             "from_bias_pct": spb.bias_pct if spb is not None else None,
             "from_cases": spb.cases if spb is not None else None,
             "cost_ratio_same_work": new_ratio, "monthly_saving_cny": new_saving,
-            "note": render(msg), "note_i18n": msg.to_json()}
+            # true: the new side's bill (whole instances) carries the slower work unchanged, so the saving stays
+            "same_bill": same_bill, "note": render(msg), "note_i18n": msg.to_json()}
 
 
 def _fewest_cards_hint(cat: Catalog, m: ModelArch, task: str, precision: str | None, devices: Sequence[Any],
@@ -1517,10 +1546,12 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         bills = {a.id: _rate_bill(cat, m, a, precision, tg, region, kinds, today, stale_months, error_bands,
                                   subsidy if a.domestic else 0.0)
                  for a in (src, dst)} if rate_sized else {}
+        side_precisions: list[Message] = []  # each side's precision and why, said in the workload note (a rate)
         for side, acc in (("from-gpu", src), ("to-gpu", dst)):
             # the side's precision: the one given, else (a rate) the one plan picked for it, else the default
             side_precision = precision or (bills[acc.id]["precision"] if rate_sized and bills[acc.id]["carried"]
                                            else None)
+            precision_why = "picked" if side_precision is not None else "default"
             dev_offers = [o for o in priced.offers if o.device == acc.id]
             if not dev_offers:
                 raise InputError("saving", Message("error.saving_no_price", why=no_price(cat, acc.id, region, kinds),
@@ -1544,6 +1575,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                             p for p in default_serve_precisions(acc, stack_a) if p != w.precision])
                         if fit is not None:
                             w, layout, layout_why = fit[1]
+                            precision_why = "fitted"
                 rentable = [o for o in dev_offers
                             if bool(offer_q.can_rent(o, cards_per_node, gpus, cards_of(acc, w.tp * w.pp * w.ep),
                                                      serving))]
@@ -1629,6 +1661,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 _, offer, rent = picked
                 price = job_cost(offer, gpus, rent_h).cost_cny / (gpus * rent_h)
             sides[acc.id] = {"tps": tps, "gpus": gpus, "price": price, "sub": sub, "offer": offer}
+            if rate_sized and precision is None:
+                side_precisions.append(_side_precision(cat, m, acc, w.precision, precision_why))
             per_yuan[acc.id] = tps / (price * gpus * (1 - sub))
             # the subsidy as tco says it (`plan.cost.job_cost` → `subsidy_note`: one rule): the horizon's bill before
             # and after it, on the domestic side only
@@ -1652,6 +1686,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 derived[acc.id].update(layout_note=render(layout_why), layout_note_i18n=layout_why.to_json())
             used.append({"device": acc.id, **offer_facts(offer, today, stale_months), "cny_per_card_hour": price})
         ratio = per_yuan[src.id] / per_yuan[dst.id]  # cost of the same work on dst relative to src
+        if side_precisions and workload_msg is not None:
+            # a rate without --precision: each row at its side's precision for the rate, not compare's default, so
+            # "the same flags" is not true; the note names each side's precision, why, and compare's flag for the
+            # row (buyer review 2026-12-03: H800 fp8 26,845 tok/s beside compare's bf16 12,838 "the same flags")
+            workload_msg = _with_precisions(workload_msg, side_precisions)
         assert rent is not None
         d_side = sides[dst.id]
 

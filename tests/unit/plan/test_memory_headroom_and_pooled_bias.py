@@ -134,7 +134,11 @@ def test_migrate_cost_says_the_saving_if_the_target_runs_as_its_known_error(cat)
     assert k["monthly_saving_cny"] == pytest.approx(100_000 - bill.cost_cny_per_month)
     assert k["note"].startswith("if both devices run as their known decode-speed errors say (Huawei Ascend 910B: "
                                 "1 case(s) on Huawei Ascend CANN at +117 %, pooled with all stacks'")
-    assert f"the cost ratio becomes {k['cost_ratio_same_work']:.2f}" in k["note"]
+    # where the new side's bill (whole instances) carries the slower work too, the saving stays and the note says so
+    same = k["monthly_saving_cny"] == pytest.approx(out["monthly_saving_cny"])
+    assert k["same_bill"] is same
+    assert (f"full use of each offer becomes {k['cost_ratio_same_work']:.2f}" if same
+            else f"the cost ratio becomes {k['cost_ratio_same_work']:.2f}") in k["note"]
     assert "成本比变为" in render(Message.from_json(k["note_i18n"]), "zh")
     no_bands = migration_cost(cat, m, "ascend-910b", "h100-sxm", 100_000.0, None, "inference",
                               region="cn", kinds=("listing", "index"), today=TODAY)
