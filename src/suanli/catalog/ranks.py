@@ -21,8 +21,8 @@ import math
 
 from suanli.catalog.schema import Accelerator, AcceleratorSpecs, Alternatives, Offer
 
-__all__ = ["PER_RANK_SPECS", "cards_of", "dies_per_card", "offer_in_ranks", "rank_view", "ranks_in", "ranks_of",
-           "whole_cards"]
+__all__ = ["PER_RANK_SPECS", "cards_of", "dies_per_card", "dies_wording", "offer_in_ranks", "rank_view", "ranks_in",
+           "ranks_of", "whole_cards"]
 
 # the card's figures a rank has its share of (÷ the dies): memory, its bandwidth, every peak, the card-to-card link
 # and the power; pcie_gen and sm_count (NVIDIA only) are not shares
@@ -55,6 +55,12 @@ def whole_cards(ranks: int, dies: int) -> int:
 def cards_of(acc: Accelerator, ranks: int) -> int:
     """The cards rented for `ranks` ranks of `acc` (`whole_cards`)."""
     return whole_cards(ranks, dies_per_card(acc))
+
+
+def dies_wording(msg_id: str, dies: int) -> str:
+    """`msg_id`, or on a card of several dies (the 910C) its `_dies` wording: cards with their dies beside, tp in dies,
+    memory per die (plan's `said` does the same for its messages)."""
+    return f"{msg_id}_dies" if dies > 1 else msg_id
 
 
 def _share(alt: Alternatives[float] | None, dies: int) -> Alternatives[float] | None:

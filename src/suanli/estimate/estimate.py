@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog import lookup
-from suanli.catalog.ranks import dies_per_card, rank_view, whole_cards
+from suanli.catalog.ranks import dies_per_card, dies_wording, rank_view, whole_cards
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch, SoftwareStack
 from suanli.errors import EstimateError, InputError, unknown_name
 from suanli.estimate.capability import (
@@ -351,8 +351,8 @@ def estimate(
                   if stack is not None and w.task == "inference" else None)
         if scheme is not None:
             notes.append(scheme)
-    mem = estimate_memory(model, w, device, stack, cat)
-    if mem.fits is False and (hint := replica_fit_hint(cat, model, device, stack, w, mem)) is not None:
+    mem = estimate_memory(model, w, device, stack, cat, dies=dies)
+    if mem.fits is False and (hint := replica_fit_hint(cat, model, device, stack, w, mem, dies)) is not None:
         notes.append(hint)  # serving that does not fit: the tp (or ep) one replica needs, as plan's why-not says
     inf = tr = None
     dif = None
@@ -383,7 +383,7 @@ def estimate(
                 first = serve_setup_hours(job_setup(cat), weights_bytes(model, w.precision), w.download_gbit_per_s)
                 first_serve = {k: float(v) for k, v in first.items()}
                 inf = inference_speed(cat, model, device, w, overrides)
-                notes += replica_spans_nodes(cat, device, w)
+                notes += replica_spans_nodes(cat, device, w, dies)
                 notes += awq_gemm_notes(cat, device, w, overrides)  # an engine release before its Marlin path for AWQ
                 notes += quant_kernel_notes(w)  # bitsandbytes 4-bit, AutoGPTQ kernels: passes and 16-bit copies
                 if w.tokens:
@@ -492,13 +492,14 @@ def framework_note(choice: FrameworkChoice | None, w: Workload, stack_name: str 
                    field="framework")
 
 
-def replica_spans_nodes(cat: Catalog, device: Accelerator, w: Workload) -> list[Message]:
+def replica_spans_nodes(cat: Catalog, device: Accelerator, w: Workload, dies: int = 1) -> list[Message]:
     """Serving: the warning that one replica (its tp × pp cards, or an expert-parallel group of ep replicas) is wider
     than a node, so its traffic crosses the inter-node network the speed was charged at (`speed.inference_rates`:
     the link data capped by --inter-node-gbit), and, where tp itself crosses nodes, that the published two-node
     deployments keep tp within a node (vLLM-Ascend's DeepSeek-R1 W8A8 tutorial on 2 Atlas 800 A2 nodes: dp 4 × tp 4
-    with expert parallel; vLLM's distributed-serving guide: tp = cards per node, pp = nodes)."""
-    per_node = device.max_cards_per_node
+    with expert parallel; vLLM's distributed-serving guide: tp = cards per node, pp = nodes). `device` is one rank
+    (`rank_view`) and `w` counts ranks; on a card of `dies` dies (the 910C) the notes say the cards, dies beside."""
+    per_node = device.max_cards_per_node  # ranks a node holds
     group = w.tp * w.pp * w.ep
     if w.task != "inference" or group <= per_node:
         return []
@@ -506,17 +507,20 @@ def replica_spans_nodes(cat: Catalog, device: Accelerator, w: Workload) -> list[
     gb_s = float(rented_inter_node_bytes_per_s(link.bus_gb_per_s.value * GB, w.inter_node_gbit_per_s)) / GB
     axes = [f"tp {w.tp}" if w.tp > per_node else None, f"pp {w.pp}" if w.pp > 1 else None,
             f"ep {w.ep}" if w.ep > 1 else None]
-    out = [Message("est.note.replica_spans_nodes", nodes=math.ceil(group / per_node), cards=group, per_node=per_node,
+    in_dies = {"ranks": group, "node_ranks": per_node} if dies > 1 else {}
+    out = [Message(dies_wording("est.note.replica_spans_nodes", dies), nodes=math.ceil(group / per_node),
+                   cards=whole_cards(group, dies), per_node=whole_cards(per_node, dies), **in_dies,
                    axes=", ".join(a for a in axes if a), gb_s=gb_s,
                    rate_from=(f"--inter-node-gbit {w.inter_node_gbit_per_s:g}" if w.inter_node_gbit_per_s
                               else link.id))]
     if w.tp > per_node:
-        out.append(Message("est.note.tp_spans_nodes", tp=w.tp, per_node=per_node))
+        out.append(Message(dies_wording("est.note.tp_spans_nodes", dies), tp=w.tp,
+                           per_node=whole_cards(per_node, dies), **({"node_ranks": per_node} if dies > 1 else {})))
     return out
 
 
 def replica_fit_hint(cat: Catalog, model: ModelArch, device: Accelerator, stack: SoftwareStack | None, w: Workload,
-                     mem: MemoryEstimate) -> Message | None:
+                     mem: MemoryEstimate, dies: int = 1) -> Message | None:
     """Serving that does not fit at `w.tp`: the hint plan's why-not gives (`why.serve_need_tp`, buyer review
     2026-12-02: `estimate --gpus 8` without --tp ran 8 one-card replicas of Qwen3-235B and said only "does not fit"):
     the smallest tensor-parallel group of `plan.search.NEED_TPS` in which one batch-1 replica fits, by the same
@@ -525,7 +529,9 @@ def replica_fit_hint(cat: Catalog, model: ModelArch, device: Accelerator, stack:
     serves expert parallel (plan's `_serve_eps` rule) with no --ep given, the smallest expert-parallel group of
     `plan.search.EP_SIZES` dividing its experts that fits at `w.tp`, too. A tp or ep the engine refuses
     (`tp_heads_runs`) is not suggested. None for training, a batch-1 replica that fits at `w.tp` (the batch is what
-    does not fit), or nothing up to the last size."""
+    does not fit), or nothing up to the last size. `device` is one rank (`rank_view`), `w` and tp/ep count ranks; on a
+    card of `dies` dies (the 910C) --gpus is the cards those ranks rent (`whole_cards`, as the CLI's --gpus counts
+    cards), the dies beside, the memory per die."""
     if w.training or w.method != "default" or model.kind != "llm" or mem.usable_bytes is None:
         return None
     from suanli.plan.search import EP_SIZES, NEED_TPS  # the sizes plan's why-not searches (one list)
@@ -546,16 +552,23 @@ def replica_fit_hint(cat: Catalog, model: ModelArch, device: Accelerator, stack:
     at = {"tp": w.tp, "need_gib": (mem.needed_bytes or mem.per_gpu_bytes) / GiB, "usable_gib": mem.usable_bytes / GiB,
           "cap_gib": (mem.capacity_bytes or 0.0) / GiB}
     tries: list[Message] = []
+
+    def tried(msg_id: str, ranks: int) -> tuple[str, dict[str, int]]:
+        """The try's wording and its --gpus: the cards `ranks` ranks rent, with the dies beside on a 910C (a bare
+        `--tp` names no cards: its wording is every device's)."""
+        wanted = msg_id.replace("_gpus", "") if ranks <= w.gpus else msg_id  # w.gpus: ranks too
+        if wanted == "est.note.try_tp":
+            return wanted, {"gpus": whole_cards(ranks, dies)}
+        return dies_wording(wanted, dies), {"gpus": whole_cards(ranks, dies), **({"ranks": ranks} if dies > 1 else {})}
+
     if need_tp is not None:
-        cards = need_tp * w.ep * w.pp
-        tries.append(Message("est.note.try_tp_gpus" if cards > w.gpus else "est.note.try_tp", field="tp", tp=need_tp,
-                             gpus_field="gpus", gpus=cards))
+        msg_id, kw = tried("est.note.try_tp_gpus", need_tp * w.ep * w.pp)
+        tries.append(Message(msg_id, field="tp", tp=need_tp, gpus_field="gpus", **kw))
     if need_ep is not None:
-        cards = w.tp * need_ep * w.pp
-        tries.append(Message("est.note.try_ep_gpus" if cards > w.gpus else "est.note.try_ep", field="ep", ep=need_ep,
-                             gpus_field="gpus", gpus=cards))
-    need = (Message("why.serve_need_tp", need_tp=need_tp, **at) if need_tp is not None and w.ep == 1
-            else Message("est.note.replica_at", **at))
+        msg_id, kw = tried("est.note.try_ep_gpus", w.tp * need_ep * w.pp)
+        tries.append(Message(msg_id, field="ep", ep=need_ep, gpus_field="gpus", **kw))
+    need = (Message(dies_wording("why.serve_need_tp", dies), need_tp=need_tp, **at)
+            if need_tp is not None and w.ep == 1 else Message(dies_wording("est.note.replica_at", dies), **at))
     return Message("est.note.replica_needs", need=need,
                    tries=Message("est.note.try_or", first=tries[0], second=tries[1]) if len(tries) > 1 else tries[0])
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from pydantic import BaseModel, ConfigDict
 
+from suanli.catalog.ranks import dies_wording, whole_cards
 from suanli.catalog.schema import Accelerator, Catalog, InferenceEngine, ModelArch, SoftwareStack
 from suanli.errors import InputError
 from suanli.estimate import arch
@@ -237,10 +238,11 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
 
 def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: float | None,
                chunk: float | None = None, last_logits_from: str | None = None,
-               rotary_until: str | None = None) -> tuple[dict[str, float], list[Message]]:
+               rotary_until: str | None = None, dies: int = 1) -> tuple[dict[str, float], list[Message]]:
     """`last_logits_from`: the engine release from which only the last prompt position's logits are computed, given
     when the run's release is older (`keeps_prompt_logits`); `rotary_until`: the release from which the attention
-    layers keep no rotary cache, given when the run's is older (`keeps_rotary_cache`)."""
+    layers keep no rotary cache, given when the run's is older (`keeps_rotary_cache`); `dies`: the dies of the card
+    `acc` is one rank of (the 910C: 2), whose notes say a die's share and a replica's cards with their dies."""
     if m.kind == "diffusion":
         weights = weights_bytes(m, w.precision) / (w.tp * w.pp)
         return {"weights": weights}, [Message("est.note.diffusion_weights")]
@@ -260,8 +262,9 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: flo
     if w.ep > 1 and m.moe is not None:  # what --batch means with expert parallel (speed.inference_step)
         # what one card holds is the weights item memory counted for it (`inference_memory`: its tp·pp slice of the
         # dense weights and of 1/ep of the routed experts), not the replica's share (`ep_share`), tp times more
-        notes.append(Message("est.note.serve_expert_parallel", ep=w.ep, tp=w.tp,
-                             share=parts["weights"] / t.weights_bytes, batch=w.batch, group=w.ep * w.batch))
+        notes.append(Message(dies_wording("est.note.serve_expert_parallel", dies), ep=w.ep, tp=w.tp,
+                             share=parts["weights"] / t.weights_bytes, batch=w.batch, group=w.ep * w.batch,
+                             **({"cards": whole_cards(w.tp * w.pp, dies)} if dies > 1 else {})))
     n_sw = arch.sliding_layers(m)
     if n_sw and m.sliding_window is not None and w.context > m.sliding_window:
         full_kv = parts["kv_cache"] * w.context / t.context
@@ -491,7 +494,8 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     return {"weights": weights, "gradients": g, "optimizer": optimizer, "activations": a, "logits": lg}
 
 
-def _training(m: ModelArch, w: Workload, cat: Catalog | None = None) -> tuple[dict[str, float], list[Message], int]:
+def _training(m: ModelArch, w: Workload, cat: Catalog | None = None,
+              dies: int = 1) -> tuple[dict[str, float], list[Message], int]:
     t = training_memory_terms(m, w, cat)
     parts = training_memory(t, w.tp, w.pp, w.dp, w.ep, w.zero, RECOMPUTE.index(w.recompute), w.batch, w.grad_accum,
                             vpp=w.vpp, cp=w.cp)
@@ -500,7 +504,8 @@ def _training(m: ModelArch, w: Workload, cat: Catalog | None = None) -> tuple[di
     if w.optimizer == "adafactor" and w.task not in ("lora", "qlora"):
         notes.append(Message("est.note.adafactor"))
     if w.ep > 1:  # the share of the weights one card holds, as the weights item counts it (`training_memory`)
-        notes.append(Message("est.note.expert_parallel", ep=w.ep, share=out["weights"] / t.weights_bytes))
+        notes.append(Message(dies_wording("est.note.expert_parallel", dies), ep=w.ep,
+                             share=out["weights"] / t.weights_bytes))
     if w.offload_optimizer:
         notes.append(Message("est.note.offload"))
     if w.paged_optimizer:
@@ -642,10 +647,11 @@ def needed_bytes(parts: dict[str, Any]) -> Any:
 
 def estimate_memory(
     m: ModelArch, w: Workload, acc: Accelerator | None = None, stack: SoftwareStack | None = None,
-    cat: Catalog | None = None,
+    cat: Catalog | None = None, dies: int = 1,
 ) -> MemoryEstimate:
     """Per-GPU memory for workload `w` of model `m` (on `acc`, whose stack adds its runtime overhead and
-    fragmentation margin; `cat` supplies the engine's pre-allocation)."""
+    fragmentation margin; `cat` supplies the engine's pre-allocation). `acc` is one rank; `dies`: the dies of its card
+    (`catalog.ranks.dies_per_card`, the 910C: 2), for the notes' wording (a die's share, cards with their dies)."""
     notes: list[Message] = []
     trainable = 0
     prealloc = preallocate_fraction(cat, w.engine) if not w.training and w.method == "default" else None
@@ -653,12 +659,13 @@ def estimate_memory(
         parts, notes = _seed(m, w)
         parts = {k: v / (w.tp * w.pp) for k, v in parts.items()}
     elif w.training:
-        parts, notes, trainable = _training(m, w, cat)
+        parts, notes, trainable = _training(m, w, cat, dies)
     else:
         row = _engine_row(cat, w.engine)
         last_from = row.last_logits_only_from if row is not None and keeps_prompt_logits(cat, w) else None
         rotary_until = row.rotary_cache_per_layer_until if row is not None and keeps_rotary_cache(cat, m, w) else None
-        parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine), last_from, rotary_until)
+        parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine), last_from, rotary_until,
+                                  dies)
     host = None
     if w.training and w.offload_optimizer and w.method == "default":
         # no offer states its host memory: the figure is said, never checked (plan warns the same)
