@@ -272,8 +272,8 @@ def error_label(lang: str) -> str:
 
 
 def did_you_mean(name: str, candidates: Iterable[str], n: int = 3, ids: Mapping[str, str] | None = None) -> list[str]:
-    """Closest candidate names to `name` (difflib ratio, case-insensitive), best first, then the names that contain
-    it; at most `n`, each once. `ids` (a name or alias → its id) suggests the ids: h100, h100-sxm and h100-80gb are
+    """Closest candidate names to `name`: those it begins up to a separator, then by difflib ratio (case-insensitive),
+    best first, then the names that contain it; at most `n`, each once. `ids` (a name or alias → its id) suggests the ids: h100, h100-sxm and h100-80gb are
     one device. None for a name of one character (every short id is "close" to "0"; "x" is in
     mlu370-x8) or longer than `FUZZY_MAX_CHARS`."""
     key = name.strip().lower()
@@ -282,6 +282,10 @@ def did_you_mean(name: str, candidates: Iterable[str], n: int = 3, ids: Mapping[
     pool: dict[str, str] = {}
     for c in candidates:
         pool.setdefault(c.lower(), (ids or {}).get(c, c))
+    # a name the typed one begins up to a separator ("qwen3-235b" of qwen3-235b-a22b, after any "org/") is meant
+    # before one that merely looks alike (qwen3-32b); "h10" is no such start of h100
+    starts = [k for k in pool if any(part.startswith(key) and part[len(key):len(key) + 1] in ("", "-", "_", ".")
+                                     for part in (k, k.rsplit("/", 1)[-1]))]
     close = difflib.get_close_matches(key, list(pool), n=max(1, len(pool)), cutoff=0.5)
     contains = [k for k in pool if key in k and k not in close]
-    return list(dict.fromkeys(pool[k] for k in close + contains))[:n]
+    return list(dict.fromkeys(pool[k] for k in starts + close + contains))[:n]

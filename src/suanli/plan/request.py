@@ -179,7 +179,7 @@ class PlanRequest(BaseModel):
             named: Message = Message("input.name", field=given[-1])  # each the CLI's flag, the page's field
             for f in reversed(given[:-1]):
                 named = Message("relax.pins", first=Message("input.name", field=f), rest=named)
-            raise _Refused(f"{given[0]}: {names} apply to serving only (task inference), and task {data['task']} "
+            raise _Refused(f"{given[0]}: {names} can only be used when serving (task inference), and task {data['task']} "
                            f"was given: leave task out, or give inference",
                            Message("error.req.serving_task", fields=named, given=str(data["task"])))
         return data

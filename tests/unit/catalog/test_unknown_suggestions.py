@@ -58,3 +58,15 @@ def test_ids_suggest_each_device_once() -> None:
     to_id = {"h100": "h100-sxm", "h100-sxm": "h100-sxm", "h100-80gb": "h100-sxm", "h20": "h20"}
     assert did_you_mean("h10", list(to_id), ids=to_id) == ["h100-sxm", "h20"]
     assert did_you_mean("h10", to_id) == ["h100", "h20", "h100-sxm"]  # no ids: the names as they are
+
+
+def test_a_name_that_begins_an_id_up_to_a_separator_comes_first() -> None:
+    """Buyer review 2026-12-02: 'Qwen3-235B' suggested Qwen/Qwen3-32B before Qwen/Qwen3-235B-A22B; a name the typed
+    one begins (after any org/, up to '-', '_' or '.') is meant before one that only looks alike. 'h10' begins no id
+    at a separator (h100's next character is a digit), so difflib's order stands."""
+    from suanli.errors import did_you_mean
+
+    pool = ["Qwen/Qwen3-32B", "Qwen/Qwen3-8B", "Qwen/Qwen3-235B-A22B"]
+    assert did_you_mean("Qwen3-235B", pool)[0] == "Qwen/Qwen3-235B-A22B"
+    assert did_you_mean("qwen3-235b", ["qwen3-32b", "qwen3-235b-a22b"])[0] == "qwen3-235b-a22b"
+    assert did_you_mean("h10", ["h20", "h100"])[0] == "h100"  # difflib's best, not a separator start

@@ -50,7 +50,7 @@ def test_rate_note_says_the_derived_rate() -> None:
     ({"concurrent_users": 50, "tpot_s": 0.03, "requests_per_s": 3}, "not both"),
     ({"concurrent_users": 0, "tpot_s": 0.03}, "greater than or equal to 1"),
     ({"concurrent_users": 10_000_000, "tpot_s": 1e-6, "output": 1}, "over the bound"),
-    ({"task": "lora", "tokens": 1e6, "concurrent_users": 5, "tpot_s": 0.03}, "serving only"),
+    ({"task": "lora", "tokens": 1e6, "concurrent_users": 5, "tpot_s": 0.03}, "only be used when serving"),
 ])
 def test_refusals_name_the_field(fields: dict[str, object], says: str) -> None:
     with pytest.raises(InputError) as e:

@@ -74,7 +74,7 @@ def test_serving_flags_imply_inference(cat) -> None:  # type: ignore[no-untyped-
     with pytest.raises(InputError) as e:
         make_request(model="m", task="lora", tokens=1e8, requests_per_s=5)
     assert e.value.field == "requests-per-s"
-    assert "--requests-per-s" in render(e.value.i18n, "en") and "serving only" in render(e.value.i18n, "en")
+    assert "--requests-per-s" in render(e.value.i18n, "en") and "only be used when serving" in render(e.value.i18n, "en")
 
 
 # ------------------------------------------------------------------------------ 7. replica bigger than any instance
