@@ -35,7 +35,7 @@ from suanli.plan.caveats import Rerun, offer_caveats
 from suanli.plan.labels import replica_words, serving_label
 from suanli.plan.quality import scheme_name
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
-                                default_serve_precisions, leanest_serving_layout, memory_within_error, migration_weeks, no_rent_why,
+                                default_serve_precisions, leanest_serving_layout, leanest_training_layout, memory_within_error, migration_weeks, no_rent_why,
                                 plan_workload, pooled_evidence,
                                 round_down_rate, serving_capacity, serving_layout, serving_users_capacity)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
@@ -575,18 +575,23 @@ def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int,
                      error_bands: dict[str, ErrorBand] | None = None,
                      measures: bool = False) -> tuple[Workload, str | None, Message | str | None]:
     """The planner's fastest training layout on exactly `gpus` cards (`plan.search.fastest_layout`, prices aside;
-    the pins apply; plan's evidence step with `error_bands`), as the `suanli estimate` workload; when none fits, the leanest plain layout (widest tp within a
-    node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept) and why. `measures`
-    (`migrate cost`): plan's own layout there, optimizer offload or 8-bit AdamW where no plain one fits."""
+    the pins apply; plan's evidence step with `error_bands`), as the `suanli estimate` workload; when none fits, the
+    layout plan's why-not describes (`plan.search.leanest_training_layout`: the leanest plain AdamW layout a framework
+    runs) and why; where there is none (the device excluded, no layout splits the cards), a plain layout no framework
+    runs (widest tp within a node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept),
+    its framework None, and why: such a row never runs (`compare_devices`). `measures` (`migrate cost`): plan's own
+    layout there, optimizer offload or 8-bit AdamW where no plain one fits."""
     req = _training_request(m, task, gpus, precision, global_batch, pins)
     # offers: the network(s) it runs on; bands: a layout plan would demote gives way as in plan (final buyer check 1)
     lay, why = fastest_layout_why(cat, m, req, acc.id, network_offers, error_bands, measures)
+    if lay is None and why is not None:  # the layout the why-not's "the leanest layout needs N GiB" names
+        lay = leanest_training_layout(cat, m, req, acc.id, network_offers)
     if lay is not None:
         w = plan_workload(lay, req)
         upd: dict[str, Any] = {"tokens": tokens}
         if task != "qlora" and precision != w.precision:
             upd["precision"] = precision  # the planner searched bf16 for a precision it does not plan (fp16, fp32)
-        return w.model_copy(update=upd), lay.framework, None
+        return w.model_copy(update=upd), lay.framework or None, why
     ranks = ranks_of(acc, gpus)  # the cards in the ranks the workload counts (a 910C: 2 a card)
     tp = pins.get("tp") or max(t for t in TP_SIZES if ranks % t == 0 and t <= ranks_of(acc, acc.max_cards_per_node))
     pp = pins.get("pp") or 1
@@ -736,8 +741,16 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         best = fresh_first(((t_[0][4][0], t_[0][4][1], t_) for t_ in tries if t_[0][4] is not None), today)
         (e, c, hours, rentable, found), (_, framework, why) = best[2] if best is not None else tries[0]
         w = e.workload
+        # a training row with a why-not never runs (plan lists the device under "Why not" with that line): its
+        # layout is the one the line names, which does not fit, or none a framework runs on these cards
+        # (`_training_layout`), so it has no hours, cost or speed whatever the estimate of that layout says (buyer
+        # review 2026-12-03, task H: "¥3,173" for 72B LoRA on 8 × RTX 4090 in tp8 with ZeRO 0, which LLaMA-Factory
+        # does not run); with no framework its memory fit is no answer either (None)
+        never = task != "inference" and why is not None
+        if never:
+            hours, found = None, None
         evidence = _speed_evidence(cat, e)
-        fits = c["memory"]["fits"]
+        fits = c["memory"]["fits"] if not never or framework else None
         cost = found[2][0] if found else None
         if found:
             hours = found[2][1]  # the chosen offer's hours
@@ -749,7 +762,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         unpriced = (no_price(full, acc.id, region, kinds) if not dev_offers
                     else Message("cmp.unpriced_device", device=both(acc.name, acc.name_zh or acc.name),
                                  why=no_rent_why(w.tp, _instance_ranks(priced, acc), task == "inference",
-                                                 dies_per_card(acc), w.ep))
+                                                 dies_per_card(acc), w.ep, w.gpus,
+                                                 ranks_of(acc, acc.max_cards_per_node)))
                     if hours and not any(t_[0][3] for t_ in tries) else None)
         # one offer per row: the ¥ per card-hour and TFLOPS per ¥ are the offer's that priced the row (its price at
         # full use of its billing unit, `offers.card_hour_price`); a row with no bill (no hours) takes the offer
@@ -841,7 +855,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "memory_pool_note": render(pool) if pool is not None else None,
             "memory_pool_note_i18n": pool.to_json() if pool is not None else None,
             "breakdown_bytes": c["memory"]["breakdown_bytes"],
-            "fits": c["memory"]["fits"],
+            "fits": fits,
             "fits_tight": tight is not None,
             "memory_warning": render(tight) if tight is not None else None,
             "memory_warning_i18n": tight.to_json() if tight is not None else None,
@@ -850,8 +864,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "memory_likely_short_i18n": short.to_json() if short is not None else None,
             # a row that does not fit never runs (estimate's rule): its speed is what it would reach if it did,
             # kept for --json beside `runs: false`; the CLI shows no speed, hours or cost for it
-            "runs": fits is not False,
-            "tokens_per_s": tok_s,
+            "runs": fits is not False and not never,
+            "tokens_per_s": tok_s if fits is not None or not never else None,  # no framework: no speed at all
             "load_output_tokens_per_s": load_tok_s,
             "cny_per_million_output_tokens": cny_per_million_output_tokens(cost.cost_cny if cost else None,
                                                                            load_tok_s, served_h),

@@ -2423,23 +2423,10 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     checks where it takes at most DEMOTION_COST_FACTOR times the hours of the fastest (final buyer check 1).
     `measures`: the layout plan itself plans on these cards, optimizer offload or 8-bit AdamW where no plain AdamW
     layout fits (`_keep_fallbacks`; `migrate cost`: the job plan would run); else plain AdamW only (compare)."""
-    if req.gpus is None:
-        raise InputError("gpus", Message("err.fastest_layout_needs_the_card_count"))
-    arch.require_llm(m, f"task {req.task}")
-    if req.task == "inference":
-        raise InputError("task", Message("err.fastest_layout_picks_training_layouts"))
-    acc = lookup.accelerator(cat, device)
-    r = req.model_copy(update={"devices": (acc.id,), "objective": "fastest", "domestic_only": False, "vendors": (),
-                               "stacks": (), "allow_migration": True})
-    devs = _devices(cat, m, r, (), priced=False)
+    r, devs, grid = _one_device_train_grid(cat, m, req, device, network_offers, error_bands if measures else None)
     d = devs[0]
-    if d.excluded is not None:
+    if grid is None:
         return None, d.excluded
-    if network_offers is not None:
-        d.offers = [offer_in_ranks(o, d.dies) for o in network_offers]  # only the networks (`_networks`); nodes
-        # stay joinable (`unpriced`); counted in ranks as `_devices` counts a device's offers
-    # the framework estimate assumes; with `measures` plan's own rule for where they are searched (the bands)
-    grid = _one_framework_per_layout(_train_grid(cat, m, r, devs, error_bands if measures else None)[0])
     # the plain AdamW layouts only: compare and validate --cases lay out the stated job, not a memory-saving
     # fallback; with `measures` plan's own rows (a measure only where no plain layout fits these cards)
     plain = grid["opt"] == OPT_PLAIN
@@ -2461,6 +2448,54 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
     # plan's objective fastest ranks by hours (set-up the same on a fixed device and card count): the most tokens/s,
     # equal speeds in plan's order (stable sort over the grid), then plan's evidence step
     i = _fastest_passing(error_bands, r, devs, grid, sel)
+    return _train_row_layout(cat, d, grid, i, r), None
+
+
+def _one_device_train_grid(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                           network_offers: Sequence[Offer] | None, bands: dict[str, ErrorBand] | None
+                           ) -> tuple[PlanRequest, list[_Device], dict[str, np.ndarray] | None]:
+    """The training grid of exactly `req.gpus` cards of one device, prices and device filters aside, one framework
+    per layout (the one estimate assumes), on `network_offers`' networks where given (`fastest_layout_why`): (request,
+    devices, grid), the grid None where the device is excluded (its why: `devs[0].excluded`)."""
+    if req.gpus is None:
+        raise InputError("gpus", Message("err.fastest_layout_needs_the_card_count"))
+    arch.require_llm(m, f"task {req.task}")
+    if req.task == "inference":
+        raise InputError("task", Message("err.fastest_layout_picks_training_layouts"))
+    acc = lookup.accelerator(cat, device)
+    r = req.model_copy(update={"devices": (acc.id,), "objective": "fastest", "domestic_only": False, "vendors": (),
+                               "stacks": (), "allow_migration": True})
+    devs = _devices(cat, m, r, (), priced=False)
+    d = devs[0]
+    if d.excluded is not None:
+        return r, devs, None
+    if network_offers is not None:
+        d.offers = [offer_in_ranks(o, d.dies) for o in network_offers]  # only the networks (`_networks`); nodes
+        # stay joinable (`unpriced`); counted in ranks as `_devices` counts a device's offers
+    # the framework estimate assumes; with `bands` (`measures`) plan's own rule for where they are searched
+    return r, devs, _one_framework_per_layout(_train_grid(cat, m, r, devs, bands)[0])
+
+
+def leanest_training_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
+                            network_offers: Sequence[Offer] | None = None) -> Layout | None:
+    """The layout plan's why-not describes when no plain AdamW layout fits exactly `req.gpus` cards of `device`: the
+    one a framework runs needing the least memory over usable (`_why_not`'s "the leanest layout needs N GiB"), so
+    compare's row shows that layout, not one no framework runs (buyer review 2026-12-03, task H: tp8 with ZeRO 0 for
+    LLaMA-Factory, which has no tensor parallelism, "fitting" 72B LoRA on 8 × RTX 4090). None where the device is
+    excluded or no layout splits the cards."""
+    r, devs, grid = _one_device_train_grid(cat, m, req, device, network_offers, None)
+    if grid is None or not grid["dev"].size:
+        return None
+    plain = grid["opt"] == OPT_PLAIN
+    if not plain.any():
+        return None
+    j = int(np.argmin(np.where(plain, grid["mem"] - grid["usable"], np.inf)))
+    return _train_row_layout(cat, devs[0], grid, j, r)
+
+
+def _train_row_layout(cat: Catalog, d: _Device, grid: dict[str, np.ndarray], i: int, r: PlanRequest) -> Layout:
+    """Training grid row `i` of device `d` as a `Layout` (under the framework the row was searched under)."""
+    acc = d.acc
     fw = _row_device(cat, d, grid, i).framework  # every framework searched (full, pretrain): the row's
     tp = int(grid["tp"][i])
     return Layout(
@@ -2473,7 +2508,7 @@ def fastest_layout_why(cat: Catalog, m: ModelArch, req: PlanRequest, device: str
         inter_node_gbit_per_s=None if np.isnan(grid["net"][i]) else float(grid["net"][i]),
         tokens_per_s=float(grid["tok_s"][i]), memory_needed_bytes=float(grid["mem"][i]),
         memory_usable_bytes=float(grid["usable"][i]),
-    ), None
+    )
 
 
 # compare's serving target when the request states neither a request rate nor a TPOT (the planner has no default
@@ -2951,10 +2986,14 @@ def _largest_instance(d: _Device) -> int:
     return max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
 
 
-def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1, ep: int = 1) -> Message:
+def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1, ep: int = 1, ranks: int = 0,
+                node_ranks: int = 0) -> Message:
     """Why no usable offer rents a configuration, the one sentence plan's why-not and compare's unpriced row give:
     serving whose tensor-parallel group of `tp` ranks is wider than the `largest` instance an offer holds (in ranks;
-    replicas never span nodes), "a replica fits from tp N, N cards in one instance"; else no offer holds the job. A
+    replicas never span nodes), "a replica fits from tp N, N cards in one instance"; training of `ranks` within one
+    node (`node_ranks`) on instances smaller than the job, "the largest instance holds N card(s): separate instances
+    cannot form one M-card job" (`offers.can_rent`: within a node that is the only bar; buyer review 2026-12-03, task
+    H: 8 × H20 on a 1-card offer read "multi-node jobs need node or cluster offers"); else no offer holds the job. A
     card of `dies` dies (the 910C) says the tp in dies and the instance in cards with its dies. An expert-parallel
     group (`ep` > 1: ep replicas of tp cards sharing the routed experts) names the whole group (`labels.replica_words`);
     on a card of several dies the group's dies are the tp it says (the `_dies` wording as it was)."""
@@ -2966,6 +3005,8 @@ def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1, ep: int = 1
         if dies > 1:
             return Message("why.serve_no_instance_dies", tp=tp, largest=whole_cards(largest, dies), ranks=largest)
         return Message("why.serve_no_instance", tp=tp, largest=largest)
+    if not serving and 0 < largest < ranks <= node_ranks:  # separate instances never form one training job
+        return Message("why.train_no_instance", largest=whole_cards(largest, dies), cards=whole_cards(ranks, dies))
     return Message("why.no_usable_offer")
 
 
@@ -3357,7 +3398,9 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                         ratios.append(max(_limit_miss(bit, grid, j, req, d) for bit, j in near))
                     else:
                         # the smallest tensor-parallel group that meets the limits needs an instance
-                        parts.append(no_rent_why(tp_min, largest, bool(serve), d.dies))
+                        parts.append(no_rent_why(tp_min, largest, bool(serve), d.dies,
+                                                 ranks=int(grid["gpus"][rows].min()) if rows.size else 0,
+                                                 node_ranks=d.acc.max_cards_per_node))  # a rank view: ranks
                         tier = 2
                 # only layouts an offer prices (finite cost: one a 1-card offer cannot rent has no hours to
                 # quote), and a clause only for a limit they miss (buyer review 3); with a budget and a deadline,
