@@ -116,7 +116,8 @@ class CompareRow(MemoryVerdictJson):
                                                  "name in Chinese where the catalog has one")
     layout: CompareLayout = Field(description="the layout this row ran: the device's fastest on exactly `gpus` cards, "
                                   "pinned dimensions kept; `suanli estimate` with it gives the row's numbers")
-    layout_note: str | None = Field(description="why no layout fits (the leanest plain layout is shown), else null")
+    layout_note: str | None = Field(description="why no layout fits (plan's why-not sentence; the leanest layout a "
+                                    "framework runs is shown, or a plain one where the device has no framework), else null")
     layout_note_i18n: MessageJson | None = Field(None, description="layout_note as a message, else null")
     calibration: str | None = Field(None, description="the calibration file's factors this row's estimate used "
                                     "(`suanli calibrate`; as `suanli estimate` applies them), else null")
@@ -165,8 +166,9 @@ class CompareRow(MemoryVerdictJson):
     memory_pool_note_i18n: MessageJson | None = Field(None, description="memory_pool_note as a message, else null")
     breakdown_bytes: dict[str, float]
     fits: bool | None
-    runs: bool = Field(True, description="false when the row does not fit in memory: it never runs, and its "
-                       "tokens_per_s is what it would reach if it did (as an estimate's `runs`)")
+    runs: bool = Field(True, description="false when the row does not fit in memory or no framework runs its layout: it "
+                       "never runs and is not priced; its tokens_per_s is what it would reach if it did (as an estimate's "
+                       "`runs`), null where no framework runs it")
     tokens_per_s: float | None
     load_output_tokens_per_s: float | None = Field(None, description="serving: the output tokens/s the row's bill is "
                                                    "for — with requests_per_s (or concurrent_users) that rate × output "
