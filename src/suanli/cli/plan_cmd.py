@@ -335,6 +335,17 @@ def register(app: typer.Typer) -> None:
         fields.update({k: v for k, v in flags.items() if v is not None})
         if "model" not in fields:
             raise InputError("model", Message("err.required_a_preset_name_or_a"))
+        cat = plan_search_catalog()  # the offers POST /api/plan searches too
+        # a name that does not exist is said first, with its closest names, before any missing-flag refusal
+        # (buyer review 2026-12-03: `--model qwen-32b --concurrent-users 100` asked for --tpot first)
+        m = load_model_arg(cat, str(fields["model"]))
+        if isinstance(fields.get("devices"), list | tuple):
+            from suanli.catalog import lookup
+
+            from suanli.views.bounds import MAX_LIST_ITEMS
+
+            for d in list(dict.fromkeys(map(str, fields["devices"])))[:MAX_LIST_ITEMS]:  # more: check_plan's bound
+                lookup.accelerator(cat, d)  # unknown: NotFoundError naming --gpu and its closest names
         try:
             from suanli.plan.request import NAME_FIELDS, catalog_names
 
@@ -349,8 +360,6 @@ def register(app: typer.Typer) -> None:
         slow = req.tpot_note()  # --tpot 30 meaning 30 tokens/s: said first, on stderr (the JSON stays parseable)
         if slow is not None:
             _err_line(f"[yellow]{label('cli.label.warning')}[/]{say(slow)}")
-        cat = plan_search_catalog()  # the offers POST /api/plan searches too
-        m = load_model_arg(cat, req.model)
         from suanli.plan.search import PP_SIZES
         from suanli.views.bounds import check_vpp
 
