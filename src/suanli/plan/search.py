@@ -2986,6 +2986,13 @@ def _largest_instance(d: _Device) -> int:
     return max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers), default=0)
 
 
+def at_precision(value: int | str | Message, precision: str) -> Message:
+    """A why-not figure's tp (or framework) with the precision its memory was worked out at, the one wording: "at tp
+    8 in int8 it needs 78.9 GiB per card" — at bf16 the same replica needs about twice that (buyer review 2026-12-03,
+    task J.2: DeepSeek-R1's A800 row gave int8's figure unnamed)."""
+    return Message("why.at_precision", value=value, precision=precision)
+
+
 def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1, ep: int = 1, ranks: int = 0,
                 node_ranks: int = 0) -> Message:
     """Why no usable offer rents a configuration, the one sentence plan's why-not and compare's unpriced row give:
@@ -3328,30 +3335,34 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
             elif mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
                 d = _row_device(cat, d, grid, j)  # the leanest row's framework names it (every one searched)
+                fw_name: str | Message = d.framework.name if d.framework else "?"
+                if "need_tp" in grid:  # serving: the leanest row's memory is at its precision, said beside it
+                    fw_name = at_precision(fw_name, SERVE_PRECISIONS[int(grid["prec"][j])])
                 tier, far = 2, float(grid["mem"][j] / max(grid["usable"][j], 1.0))
                 largest = min(d.acc.max_cards_per_node,
                               max((max_cards(o, d.acc.max_cards_per_node) for o in d.offers),
                                   default=d.acc.max_cards_per_node))
                 if "need_tp" in grid and grid["replicas"][j] > 0 and int(grid["tp"][j]) >= largest:
                     # serving: a replica's tensor-parallel group lives in one instance (replicas never span nodes)
-                    at = {"tp": int(grid["tp"][j]), "need_gib": grid["mem"][j] / GiB,
-                          "usable_gib": grid["usable"][j] / GiB, "cap_gib": d.capacity / GiB}
+                    at = {"tp": at_precision(int(grid["tp"][j]), SERVE_PRECISIONS[int(grid["prec"][j])]),
+                          "need_gib": grid["mem"][j] / GiB, "usable_gib": grid["usable"][j] / GiB,
+                          "cap_gib": d.capacity / GiB}
                     reason = Message(d.said("why.serve_replica"), framework=d.framework.name if d.framework else "?",
                                      largest=d.cards(largest), **d.dies_kw("ranks", largest),
                                      need=_replica_need(grid, np.nonzero(mask)[0], d, at))
                 elif req.gpus is not None and not gap:  # the card count is pinned (--gpus)
                     reason = Message(d.said("why.does_not_fit_gpus"),
-                                     framework=d.framework.name if d.framework else "?", gpus=req.gpus,
+                                     framework=fw_name, gpus=req.gpus,
                                      **d.dies_kw("ranks", ranks_in(req.gpus, d.dies)), need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
                 elif gap:  # the grid stopped at one node: no offer used can span nodes
                     reason = Message(d.said("why.does_not_fit_node"),
-                                     framework=d.framework.name if d.framework else "?", cards=node_cards,
+                                     framework=fw_name, cards=node_cards,
                                      **d.dies_kw("ranks", d.acc.max_cards_per_node), need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB, gap=gap)
                 else:
                     reason = Message(d.said("why.does_not_fit_fw"),
-                                     framework=d.framework.name if d.framework else "?", max_gpus=req.max_gpus,
+                                     framework=fw_name, max_gpus=req.max_gpus,
                                      **d.dies_kw("ranks", ranks_in(req.max_gpus, d.dies)),
                                      need_gib=grid["mem"][j] / GiB,
                                      usable_gib=grid["usable"][j] / GiB, cap_gib=d.capacity / GiB)
