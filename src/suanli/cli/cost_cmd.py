@@ -261,7 +261,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "fits": (tr("est.likely_short", bias=(r.get("memory_warning_i18n") or {}).get("params", {}).get("bias"),
                         margin=(r.get("memory_warning_i18n") or {}).get("params", {}).get("margin"))
                      if r.get("likely_short") else tr("est.fits_tight") if r.get("fits_tight") else r["fits"]),
-            "tokens_per_s": r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit"),
+            # a row that runs no layout but does fit (or may: no published bandwidth) is not estimable, not short
+            "tokens_per_s": (r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit") if r["fits"] is False
+                             else tr("cmp.speed_not_estimable")),
             "scaling": r["scaling_efficiency"] if r.get("runs", True) else None, "hours": r["hours"],
             "cost_cny": r["cost_cny"], "cny_per_card_hour": _card_hour(r),
             # tco's job ¥/card-h (the bill ÷ cards ÷ hours: idle cards of a whole instance count); the value column's
