@@ -3002,11 +3002,13 @@ def no_rent_why(tp: int, largest: int, serving: bool, dies: int = 1, ep: int = 1
     cannot form one M-card job" (`offers.can_rent`: within a node that is the only bar; buyer review 2026-12-03, task
     H: 8 × H20 on a 1-card offer read "multi-node jobs need node or cluster offers"); else no offer holds the job. A
     card of `dies` dies (the 910C) says the tp in dies and the instance in cards with its dies. An expert-parallel
-    group (`ep` > 1: ep replicas of tp cards sharing the routed experts) names the whole group (`labels.replica_words`);
-    on a card of several dies the group's dies are the tp it says (the `_dies` wording as it was)."""
-    if dies > 1 and ep > 1:  # the group one instance must hold, in ranks (plan's and compare's callers alike)
-        tp, ep = tp * ep, 1
+    group (`ep` > 1: ep replicas of tp cards sharing the routed experts) names the whole group (`labels.replica_words`),
+    on a card of several dies in cards with its dies (buyer review 2026-12-03, task J.4: a tp8 × ep2 group read "a
+    replica fits from tp 16, 16 dies in one instance")."""
     if serving and ep > 1 and 0 < largest < tp * ep:
+        if dies > 1:
+            return Message("why.serve_no_instance_ep_dies", group=replica_words(ep, tp, ep, dies=dies),
+                           largest=whole_cards(largest, dies), ranks=largest)
         return Message("why.serve_no_instance_ep", cards=tp * ep, group=replica_words(ep, tp, ep), largest=largest)
     if serving and 0 < largest < tp:
         if dies > 1:
@@ -3050,9 +3052,10 @@ def _replica_need(grid: dict[str, np.ndarray], rows: np.ndarray, d: _Device, at:
     if small is None:
         return Message(d.said("why.serve_need_none"), max_tp=NEED_TPS[-1], **at)
     tp, ep = small
-    if ep > 1 and d.dies == 1:
-        return Message("why.serve_need_ep", cards=tp * ep, group=replica_words(ep, tp, ep), **at)
-    return Message(d.said("why.serve_need_tp"), need_tp=tp * ep, **at)
+    if ep > 1:  # the whole group, in cards with its dies on a 910C (buyer review 2026-12-03, task J.4)
+        return Message(d.said("why.serve_need_ep"), cards=whole_cards(tp * ep, d.dies),
+                       group=replica_words(ep, tp, ep, dies=d.dies), **at)
+    return Message(d.said("why.serve_need_tp"), need_tp=tp, **at)
 
 
 # Offer.single_card_why -> the message saying it (static ids: the catalog-ids test finds them)

@@ -75,12 +75,21 @@ def test_compare_unpriced_910c_row_counts_the_instance_in_dies(cat: Catalog) -> 
     assert why["id"] == "why.serve_no_instance_dies" and why["params"] == {"tp": 4, "largest": 1, "ranks": 2}
 
 
-def test_no_rent_why_folds_the_expert_group_into_a_910c_tp() -> None:
-    # 8 replicas of tp 2 dies sharing experts: 16 dies in one instance, which 8 cards (16 dies) hold
+def test_no_rent_why_names_a_910c_expert_group_as_a_group() -> None:
+    # 8 replicas of tp 2 dies sharing experts: 16 dies in one instance, which 8 cards (16 dies) hold. Task J.4
+    # (2026-12-03) deliberately replaced the folding this pinned ("a replica fits from tp 16, 16 dies in one
+    # instance" for a tp2 × ep8 group): the group is named as a group, in cards with its dies
     assert no_rent_why(2, 16, True, 2, 8).id == "why.no_usable_offer"
     m = no_rent_why(2, 8, True, 2, 8)
-    assert m.id == "why.serve_no_instance_dies" and m.params == {"tp": 16, "largest": 4, "ranks": 8}
+    assert m.id == "why.serve_no_instance_ep_dies" and m.params["largest"] == 4 and m.params["ranks"] == 8
+    assert m.params["group"] == replica_words(8, 2, 8, dies=2)
+    assert render(m) == ("a replica fits from a group of 8 cards (16 dies) sharing experts (tp2 × ep8), all in one "
+                         "instance, and the largest instance here has 4 card(s) (8 dies) (a serving replica spans "
+                         "nodes only on an offer whose nodes join over a network)")
+    assert "tp 16" not in render(m) and "tp 16" not in render(m, "zh")
+    assert "8 卡（16 个芯粒）" in render(m, "zh")
     assert no_rent_why(1, 4, True, 1, 8).id == "why.serve_no_instance_ep"  # one die a card: the group, as it was
+    assert no_rent_why(16, 8, True, 2).id == "why.serve_no_instance_dies"  # no experts shared: tp in dies, as it was
 
 
 # 2./3. migrate cost and the expert-parallel groups ---------------------------------------------------------------
