@@ -102,6 +102,11 @@ class EstimateBody(Workload, JsonBody):
     model: str = Field(min_length=1, max_length=200, description="preset (Hugging Face id or alias)")
     gpu: str = Field(min_length=1, max_length=200, description="accelerator id or alias")
 
+    def _parallel_fits(self) -> EstimateBody:  # type: ignore[override]
+        """Not checked on the body: its `gpus` counts cards and a card may hold several dies (a 910C: 2), so the
+        layout is checked once the device is known, on the workload of its ranks (POST /api/estimate, `validated`)."""
+        return self
+
 
 class PlanBody(PlanRequest, JsonBody):
     """The fields of `suanli plan` (with the shared bounds of `suanli.views.bounds`), plus what to return.

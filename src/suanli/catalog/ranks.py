@@ -21,7 +21,7 @@ import math
 
 from suanli.catalog.schema import Accelerator, AcceleratorSpecs, Alternatives, Offer
 
-__all__ = ["PER_RANK_SPECS", "cards_of", "dies_per_card", "dies_wording", "offer_in_ranks", "rank_view", "ranks_in",
+__all__ = ["PER_RANK_SPECS", "cards_of", "cards_splitting", "dies_per_card", "dies_wording", "offer_in_ranks", "rank_view", "ranks_in",
            "ranks_of", "whole_cards"]
 
 # the card's figures a rank has its share of (÷ the dies): memory, its bandwidth, every peak, the card-to-card link
@@ -50,6 +50,13 @@ def ranks_of(acc: Accelerator, cards: int) -> int:
 def whole_cards(ranks: int, dies: int) -> int:
     """The cards rented for `ranks` ranks of `dies` a card: whole cards (one rank of a 910C still rents the card)."""
     return math.ceil(ranks / dies)
+
+
+def cards_splitting(ranks: int, group: int, dies: int) -> int:
+    """The fewest whole cards of `dies` dies, at least those `ranks` take, whose ranks split into groups of `group`
+    (tp × pp × cp × ep): ranks a multiple of both (8 cards of a 910C for groups of 32 → 16 cards, 32 dies)."""
+    step = math.lcm(group, dies)
+    return whole_cards(math.ceil(ranks / step) * step, dies)
 
 
 def cards_of(acc: Accelerator, ranks: int) -> int:

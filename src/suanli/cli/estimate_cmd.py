@@ -262,7 +262,7 @@ def register(app: typer.Typer) -> None:
         cat = packaged_catalog()
         m = load_model_arg(cat, model)
         acc = lookup.accelerator(cat, gpu)
-        from suanli.catalog.ranks import ranks_of  # --gpus counts cards; the workload ranks (a 910C: 2 a card)
+        from suanli.catalog.ranks import dies_per_card, ranks_of  # --gpus counts cards; the workload ranks (a 910C: 2 a card)
 
         engine_note = None
         if engine is None:
@@ -274,8 +274,8 @@ def register(app: typer.Typer) -> None:
             from suanli.estimate.precision import default_precision
 
             precision = default_precision(m, acc, next((x for x in cat.stacks if x.id == acc.stack), None), task)
-        w = _named_as_flags(lambda: make_workload(
-            task=task, gpus=ranks_of(acc, gpus), precision=precision, batch=batch, seq=seq, input=input, output=output,
+        w = _named_as_flags(lambda: make_workload(  # a layout refusal in cards and dies (`validated`)
+            dies=dies_per_card(acc), task=task, gpus=ranks_of(acc, gpus), precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, framework=framework, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
             lora_targets=lora_targets,
             tokens=tokens, engine=engine, engine_version=engine_version, quant_method=quant_method, gptq_kernel=gptq_kernel, kv_dtype=kv_dtype, grad_accum=grad_accum, inter_node_gbit_per_s=inter_node_gbit,

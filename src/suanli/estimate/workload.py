@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from suanli.catalog.ranks import cards_splitting, dies_wording, ranks_in, whole_cards
 from suanli.errors import InputError, Invalid, echoed, unknown_name, validation_message
 from suanli.i18n import Message
 
@@ -20,6 +22,7 @@ __all__ = [
     "Workload",
     "engine_release",
     "make_workload",
+    "validated",
 ]
 
 Task = Literal["inference", "lora", "qlora", "full", "pretrain"]
@@ -192,22 +195,59 @@ class Workload(BaseModel):
         return self.input + self.output if self.task == "inference" else self.seq
 
 
-def make_workload(**kwargs: object) -> Workload:
-    """Build a Workload from user input; a bad value raises InputError naming the field and allowed values."""
+def make_workload(*, dies: int = 1, **kwargs: object) -> Workload:
+    """Build a Workload from user input; a bad value raises InputError naming the field and allowed values.
+    `dies`: the device's dies a card (`catalog.ranks.dies_per_card`; `gpus` counts its ranks), for the wording of a
+    layout refusal (`validated`)."""
     clean = {k: v for k, v in kwargs.items() if v is not None}
     for k, allowed in _ALLOWED.items():
         if k == "engine" and k in clean and clean[k] not in allowed:  # a name: the closest ones (errors' one helper)
             raise InputError("engine", unknown_name("engine", str(clean[k]), allowed)[1])
         if k in clean and clean[k] not in allowed:
             raise InputError(k.replace("_", "-"), Message("err.is_not_one_of", value=echoed(clean[k]), allowed=', '.join(allowed)))
+    return validated(clean, dies)
+
+
+def validated(fields: Mapping[str, object], dies: int = 1) -> Workload:
+    """`Workload(**fields)`; a refusal raises one InputError naming its field. On a card of several dies (the 910C:
+    `gpus` are its ranks, the user counted cards) a layout refusal says the cards, their dies and the cards that
+    split (`_in_cards`); one die a card: the refusal as it is."""
     try:
-        return Workload(**clean)  # type: ignore[arg-type]
+        return Workload(**fields)  # type: ignore[arg-type]
     except ValidationError as e:
         err = e.errors()[0]
         msg = str(err["msg"]).removeprefix("Value error, ")
         cause = (err.get("ctx") or {}).get("error")  # a model-level check names its field (`Invalid.field`)
         field = ".".join(str(p) for p in err["loc"]) or getattr(cause, "field", None) or msg.split(" ", 1)[0]
-        raise InputError(field.replace("_", "-"), msg, validation_message(err)) from None
+        said = validation_message(err)
+        if dies > 1 and said.id in _LAYOUT_REFUSALS:
+            raise InputError(field.replace("_", "-"), _in_cards(said, fields, dies)) from None
+        raise InputError(field.replace("_", "-"), msg, said) from None
+
+
+# `_parallel_fits`' refusals whose `gpus` is a rank count: on a card of several dies, said in cards (`_in_cards`:
+# error.wl.gpus_tp_pp_cp_dies, error.wl.gpus_tp_pp_dies, error.wl.ep_dp_dies)
+_LAYOUT_REFUSALS = ("error.wl.gpus_tp_pp_cp", "error.wl.gpus_tp_pp", "error.wl.ep_dp")
+
+
+def _in_cards(said: Message, fields: Mapping[str, object], dies: int) -> Message:
+    """A layout refusal of `fields`, whose `gpus` are ranks of `dies` a card, in its `_dies` wording: the cards
+    and their dies, and the fewest cards (at least these) whose dies split into tp × pp × cp × ep groups, so that
+    the `--gpus` it suggests passes every layout check (`catalog.ranks.cards_splitting`)."""
+    n = {k: _count(fields, k) for k in ("gpus", "tp", "pp", "cp", "ep")}
+    ranks, model = n["gpus"], n["tp"] * n["pp"] * n["cp"]
+    cards = cards_splitting(ranks, model * n["ep"], dies)
+    kept = {k: v for k, v in said.params.items() if k != "gpus"}  # gpus: the ranks, said as cards and ranks here
+    return Message(dies_wording(said.id, dies), {**kept, "cards": whole_cards(ranks, dies), "ranks": ranks,
+                                                 "n": model,  # tp × pp (cp 1: a cp > 1 refusal is the _cp one)
+                                                 "gpus_field": "gpus", "try_cards": cards,
+                                                 "try_ranks": ranks_in(cards, dies)})
+
+
+def _count(fields: Mapping[str, object], name: str) -> int:
+    """A parallel size of `fields` as the Workload read it (a field left out: its default)."""
+    v = fields.get(name, Workload.model_fields[name].default)
+    return v if isinstance(v, int) else int(str(v))
 
 
 def optimizer_bytes_per_param(w: Workload) -> float:

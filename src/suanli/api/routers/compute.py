@@ -14,7 +14,6 @@ from suanli.api.schemas import CompareBody, EstimateBody, MigrateBody, MigrateCh
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError, NotFoundError, SuanliError
-from suanli.estimate.workload import Workload
 from suanli.i18n import Lang, Surface, localize
 from suanli.views.estimates import EstimateJson
 from suanli.views.plans import PlanJson
@@ -99,7 +98,8 @@ async def estimate_ep(request: Request, body: EstimateBody,
     memory_likely_short) in the request's language (`?lang=` or Accept-Language), their messages in `*_i18n`."""
     from suanli.views.estimates import (default_engine, engine_default_note, estimate_json,
                                        estimate_with_calibration, with_notes)
-    from suanli.catalog.ranks import ranks_of
+    from suanli.catalog.ranks import dies_per_card, ranks_of
+    from suanli.estimate.workload import validated
 
     def run() -> dict[str, Any]:
         c = catalog(request)
@@ -116,7 +116,7 @@ async def estimate_ep(request: Request, body: EstimateBody,
             fields["precision"] = default_precision(m, acc, next((s for s in c.stacks if s.id == acc.stack), None),
                                                     body.task)
         fields["gpus"] = ranks_of(acc, body.gpus)  # gpus counts cards, the workload ranks (a 910C: 2 a card)
-        w = Workload.model_validate(fields)
+        w = validated(fields, dies_per_card(acc))  # the layout checked on the ranks, a refusal said in cards and dies
         e = with_notes(estimate_with_calibration(c, m, acc, w), [note])
         return estimate_json(c, e, asked=body.model)  # `suanli estimate --json`'s view (model.id: the checkpoint)
 
