@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from suanli.estimate import xp
 
 from suanli.catalog.schema import ModelArch
 from suanli.errors import EstimateError
@@ -89,7 +89,7 @@ def kv_cache_share_per_rank(kv_heads: int, tp: Any) -> Any:
     KVCacheManager `(num_kv_heads + tp_size - 1) // tp_size`, tensorrt_llm/_torch/pyexecutor/resource_manager.py;
     LMDeploy TurboMind: "TP > num_key_value_heads, the kv-heads should be duplicated", docs/en/advance/
     context_parallel.md). MLA's single latent head is therefore whole on every rank."""
-    return np.maximum(1.0, np.ceil(kv_heads / np.asarray(tp, dtype=float))) / max(kv_heads, 1)
+    return xp.maximum(1.0, xp.ceil(kv_heads / xp.asarray(tp, dtype=float))) / max(kv_heads, 1)
 
 
 def kv_proj_params(m: ModelArch) -> float:
@@ -111,7 +111,7 @@ def tp_splits_heads(m: ModelArch, tp: Any) -> Any:
     world_size)` and `divide(self.config.num_query_groups, world_size)`, whose ensure_divisibility asserts
     (NVIDIA/Megatron-LM megatron/core/transformer/attention.py, megatron/core/utils.py) — it does not replicate KV
     heads as the serving engines do."""
-    return (np.mod(m.num_attention_heads or 1, tp) == 0) & (np.mod(_kv_heads(m), tp) == 0)
+    return (xp.mod(m.num_attention_heads or 1, tp) == 0) & (xp.mod(_kv_heads(m), tp) == 0)
 
 
 def sliding_layers(m: ModelArch) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
+from suanli.estimate import xp
 
 from suanli.catalog.schema import Accelerator, Catalog, Framework, InferenceEngine, SoftwareStack
 from suanli.errors import InputError
@@ -92,7 +92,7 @@ def pp_zero_runs(fw: Framework, pp: Any, dp: Any, zero: Any) -> Any:
     so the planner's grid and `estimate` apply the one rule): always without pipeline parallelism, and with no data
     parallelism and nothing sharded; otherwise only the stages frameworks.yaml lists for it (DeepSpeed's
     PipelineEngine refuses ZeRO-2/3, torchtitan shards with FSDP2 only)."""
-    return (np.asarray(pp) == 1) | ((np.asarray(dp) == 1) & (np.asarray(zero) == 0)) | np.isin(zero, pp_zero_stages(fw))
+    return (xp.asarray(pp) == 1) | ((xp.asarray(dp) == 1) & (xp.asarray(zero) == 0)) | xp.isin(zero, pp_zero_stages(fw))
 
 
 def tp_zero_stages(fw: Framework) -> tuple[int, ...]:
@@ -105,7 +105,7 @@ def tp_zero_runs(fw: Framework, tp: Any, dp: Any, zero: Any) -> Any:
     """Whether `fw` runs ZeRO stage `zero` with `tp`-way tensor parallelism over `dp` replicas, as pp_zero_runs does
     for pipeline stages: torchtitan replicates (DDP, ZeRO 0) only as 1-D parallelism and shards with FSDP2 beside
     tensor parallelism (torchtitan-apply-fsdp)."""
-    return (np.asarray(tp) == 1) | ((np.asarray(dp) == 1) & (np.asarray(zero) == 0)) | np.isin(zero, tp_zero_stages(fw))
+    return (xp.asarray(tp) == 1) | ((xp.asarray(dp) == 1) & (xp.asarray(zero) == 0)) | xp.isin(zero, tp_zero_stages(fw))
 
 
 def tp_overlap_runs(fw: Framework, acc: Accelerator) -> bool:

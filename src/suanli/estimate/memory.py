@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
+from suanli.estimate import xp
 
 from pydantic import BaseModel, ConfigDict
 
@@ -212,27 +212,27 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
     # a rank holds its KV heads' K/V projections whole, replicated past the KV heads as the cache (arch.kv_proj_params)
     weights = t.weights_bytes / shard * ep_share_of(t.routed_fraction, ep) + t.kv_proj_bytes * (kv_share - 1 / shard)
     kv = t.kv_bytes_per_token * t.context * batch * kv_share
-    tokens = batch * t.input if t.profile_tokens is None else np.minimum(batch * t.input, t.profile_tokens)
+    tokens = batch * t.input if t.profile_tokens is None else xp.minimum(batch * t.input, t.profile_tokens)
     # unfused attention scores, heads x queries x keys: the whole prompt at once is context² per sequence; an engine
     # that prefills in chunks (vLLM max_num_batched_tokens, vllm-chunked-prefill-default) holds one step's at most,
     # chunk queries against the prompt's keys
     scores = batch * t.score_bytes_per_seq if t.prefill_chunk_tokens is None else (
-        t.score_bytes_per_seq / max(t.input, 1) * np.minimum(t.prefill_chunk_tokens, batch * t.input))
+        t.score_bytes_per_seq / max(t.input, 1) * xp.minimum(t.prefill_chunk_tokens, batch * t.input))
     act = tokens * t.act_bytes_per_token / tp + scores / tp
     logits = batch * t.logits_bytes_per_seq
     if t.prompt_logits_bytes_per_seq:
         # every prompt position's logits exist at the end of the prefill forward, when the layers' transients (the
         # activations item) are freed: the item is what they add beyond those, at least the last position's
-        logits = np.maximum(batch * t.prompt_logits_bytes_per_seq - act, logits)
+        logits = xp.maximum(batch * t.prompt_logits_bytes_per_seq - act, logits)
     parts: dict[str, Any] = {"weights": weights, "kv_cache": kv, "activations": act, "logits": logits}
     if t.kv_previous_bytes_per_seq:
         # the previous step's cache is alive at the last decode step, when the prefill transients are gone
-        parts["kv_cache_previous_step"] = np.maximum(t.kv_previous_bytes_per_seq * batch * kv_share - act, 0.0)
+        parts["kv_cache_previous_step"] = xp.maximum(t.kv_previous_bytes_per_seq * batch * kv_share - act, 0.0)
     if t.rotary_cache_bytes:
         # buffers of each layer, whole on every tensor-parallel rank, split by pipeline stage like the layers
         parts["rotary_cache"] = t.rotary_cache_bytes / pp
     if pool_bytes is not None:
-        parts["kv_cache_pool_unused"] = np.maximum(pool_bytes - weights - act - logits - kv, 0.0)
+        parts["kv_cache_pool_unused"] = xp.maximum(pool_bytes - weights - act - logits - kv, 0.0)
     return parts
 
 
@@ -436,9 +436,9 @@ def offload_host_bytes_per_node(params: Any, gpus: Any, cards_per_node: Any, zer
     """Host RAM per node for the optimizer offloaded to the CPU (DeepSpeed ZeRO-Offload) of `params` trainable
     parameters on `gpus` cards, `cards_per_node` a node (floats or numpy arrays alike): ZeRO-3 spreads the states
     over the nodes; DeepSpeed's ZeRO-1/2 estimator does not, and counts each rank's fp32 copy while loading."""
-    nodes = np.ceil(np.asarray(gpus, dtype=float) / np.maximum(cards_per_node, 1))
-    per_param = np.where(np.asarray(zero) >= 3, OFFLOAD_HOST_BYTES_PER_PARAM / np.maximum(nodes, 1),
-                         np.maximum(4.0 * np.asarray(gpus, dtype=float), OFFLOAD_HOST_BYTES_PER_PARAM))
+    nodes = xp.ceil(xp.asarray(gpus, dtype=float) / xp.maximum(cards_per_node, 1))
+    per_param = xp.where(xp.asarray(zero) >= 3, OFFLOAD_HOST_BYTES_PER_PARAM / xp.maximum(nodes, 1),
+                         xp.maximum(4.0 * xp.asarray(gpus, dtype=float), OFFLOAD_HOST_BYTES_PER_PARAM))
     return params * per_param * OFFLOAD_HOST_BUFFER_FACTOR
 
 
@@ -459,35 +459,35 @@ def training_memory(t: TrainingMemoryTerms, tp: Any, pp: Any, dp: Any, ep: Any, 
     # the one reduce-scatter after the last micro-batch (pytorch stage.py backward_maybe_with_nosync, _fsdp_param.py
     # to_accumulated_grad_if_needed; torchtitan apply_fsdp: reshard_after_forward = not pp_enabled): only the fp32
     # master weights and optimizer states stay sharded at the peak
-    fsdp_pp = np.logical_and(np.asarray(zero) >= 3, np.logical_and(np.asarray(pp) > 1, np.asarray(dp) > 1))
-    weights = t.weights_bytes / shard * np.where((zero >= 3) & ~fsdp_pp, 1 / dp, share)
-    grads = np.where(fsdp_pp, t.unsharded_grads_bytes / shard * share,
-                     t.grads_bytes / shard * np.where(zero >= 2, 1 / dp, share))
+    fsdp_pp = xp.logical_and(xp.asarray(zero) >= 3, xp.logical_and(xp.asarray(pp) > 1, xp.asarray(dp) > 1))
+    weights = t.weights_bytes / shard * xp.where((zero >= 3) & xp.logical_not(fsdp_pp), 1 / dp, share)
+    grads = xp.where(fsdp_pp, t.unsharded_grads_bytes / shard * share,
+                     t.grads_bytes / shard * xp.where(zero >= 2, 1 / dp, share))
     if t.mixed_unit_grads_bytes:
         # FSDP1 (zero 2/3) units mixing frozen and LoRA weights: their whole-numel gradient is reduce-scattered to 1/dp
         # per unit, but under no_sync, the gradient accumulation of every micro-batch but the last (Lightning Fabric
         # no_backward_sync -> FullyShardedDataParallel.no_sync), FSDP 'will accumulate the full model gradients
         # (instead of gradient shards) until the eventual sync' (torch FullyShardedDataParallel.no_sync docstring)
-        grads = np.where(zero >= 2, t.mixed_unit_grads_bytes / shard * np.where(grad_accum > 1, 1.0, 1 / dp), grads)
-    optimizer = t.optimizer_bytes / shard * np.where(zero >= 1, 1 / dp, share)
+        grads = xp.where(zero >= 2, t.mixed_unit_grads_bytes / shard * xp.where(grad_accum > 1, 1.0, 1 / dp), grads)
+    optimizer = t.optimizer_bytes / shard * xp.where(zero >= 1, 1 / dp, share)
     if t.offload_optimizer:
         optimizer = optimizer * 0.0
-    head = t.head_grad_bytes / shard * np.where((zero >= 2) & ~fsdp_pp, 1 / dp, 1.0)
+    head = t.head_grad_bytes / shard * xp.where((zero >= 2) & xp.logical_not(fsdp_pp), 1 / dp, 1.0)
     # gradient accumulation: autograd adds each micro-batch's gradients into the `.grad` tensors, which are cleared
     # only after the optimizer step (PyTorch autograd accumulates into `.grad`; HF Trainer `training_step` /
     # `model.zero_grad()` after `optimizer.step()`), so from the second micro-batch on every gradient is alive when
     # backward starts, beside the activations and the loss's logits
-    head = np.where(grad_accum > 1, grads, head)
-    per_tok = np.asarray(t.act_bytes_per_token_layer)[recompute]
+    head = xp.where(grad_accum > 1, grads, head)
+    per_tok = xp.take(t.act_bytes_per_token_layer, recompute)
     # 1F1B pipeline: the first stage holds min(pp, micro-batches) micro-batches of its L/pp layers
     # (Korthikanti et al. 2022 §4.2.3); tensor + sequence parallel divide activations by t (§4.2.2).
     # The interleaved schedule holds (1 + (p − 1)/(p·v)) times as much (ibid. §4.2.3, with v model chunks per device).
     # Context parallelism splits every sequence over cp ranks: each holds the activations of seq/cp tokens.
-    in_flight = np.where(pp > 1, np.minimum(pp, grad_accum), 1)
-    interleave = np.where(vpp > 1, 1 + (pp - 1) / (pp * vpp), 1.0)
+    in_flight = xp.where(pp > 1, xp.minimum(pp, grad_accum), 1)
+    interleave = xp.where(vpp > 1, 1 + (pp - 1) / (pp * vpp), 1.0)
     acts = batch * (t.seq / cp) * per_tok * (t.layers / pp) * in_flight * interleave / tp
     # full recomputation: one layer is recomputed at a time and holds its full activations during its backward
-    acts = acts + np.where(recompute == RECOMPUTE.index("full"),
+    acts = acts + xp.where(recompute == RECOMPUTE.index("full"),
                            batch * (t.seq / cp) * t.act_bytes_per_token_layer[0] / tp, 0.0)
     logits = batch * (t.seq / cp) * t.logits_bytes_per_token / tp
     g, a, lg, _ = training_peak(grads, head, acts, logits)
@@ -531,14 +531,14 @@ def training_peak(grads: Any, grads_at_start: Any, acts: Any, logits: Any) -> tu
     and the phase ('start' or 'end'; 'mixed' for arrays)."""
     start = acts + logits + grads_at_start
     at_start = start >= grads
-    if isinstance(at_start, bool | np.bool_):
+    if xp.ndim(at_start) == 0:
         if at_start:
             return grads_at_start, acts, logits, "start"
         return grads, 0.0 * acts, 0.0 * logits, "end"
     return (
-        np.where(at_start, grads_at_start, grads),
-        np.where(at_start, acts, 0.0),
-        np.where(at_start, logits, 0.0),
+        xp.where(at_start, grads_at_start, grads),
+        xp.where(at_start, acts, 0.0),
+        xp.where(at_start, logits, 0.0),
         "mixed",
     )
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from suanli.estimate import xp
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, Link
@@ -156,8 +156,8 @@ def rented_inter_node_bytes_per_s(link_bytes_per_s: Any, network_gbit_per_s: Any
     the node's NIC line rate (NVIDIA nccl-tests doc/PERFORMANCE.md)."""
     if network_gbit_per_s is None:
         return link_bytes_per_s
-    cap = np.asarray(network_gbit_per_s, dtype=float) * 1e9 / 8
-    return np.where(np.isnan(cap), link_bytes_per_s, np.minimum(link_bytes_per_s, cap))
+    cap = xp.asarray(network_gbit_per_s, dtype=float) * 1e9 / 8
+    return xp.where(xp.isnan(cap), link_bytes_per_s, xp.minimum(link_bytes_per_s, cap))
 
 
 def group_ranks_per_node(inner: Any, size: Any, cards_per_node: Any) -> tuple[Any, Any]:
@@ -165,9 +165,9 @@ def group_ranks_per_node(inner: Any, size: Any, cards_per_node: Any) -> tuple[An
     Megatron's rank order tensor → context → expert → data → pipeline, innermost first (Megatron-Core
     parallel_state RankGenerator, order "tp-cp-ep-dp-pp"): the data-parallel group under tp lies `tp` apart,
     the context-parallel one `tp`, the expert one `tp·cp`, the pipeline one `tp·cp·dp`. Floats or arrays alike."""
-    inner = np.maximum(np.asarray(inner, dtype=float), 1.0)
+    inner = xp.maximum(xp.asarray(inner, dtype=float), 1.0)
     multi = inner * size > cards_per_node
-    return multi, np.clip(np.floor(cards_per_node / inner), 1.0, np.maximum(size, 1.0))
+    return multi, xp.clip(xp.floor(cards_per_node / inner), 1.0, xp.maximum(size, 1.0))
 
 
 def inter_share(ranks_per_node: Any, cards_per_node: Any) -> Any:
@@ -178,7 +178,7 @@ def inter_share(ranks_per_node: Any, cards_per_node: Any) -> Any:
     the cards/r groups of a layout reduce at the same time, so a group with r ranks per node gets r NICs' worth:
     nccl-tests all_reduce on 4 nodes, 4 vs 8 GPUs per node: ~45 vs ~90 GB/s busbw (NVIDIA/nccl issue #1168,
     2024-02). A group holding every card of each node keeps the node total; never above it."""
-    return np.minimum(np.asarray(ranks_per_node, dtype=float) / np.maximum(cards_per_node, 1.0), 1.0)
+    return xp.minimum(xp.asarray(ranks_per_node, dtype=float) / xp.maximum(cards_per_node, 1.0), 1.0)
 
 
 def bus(intra_bw: Any, intra_lat: Any, inter_bw: Any, inter_lat: Any, multi_node: Any, ranks_per_node: Any,
@@ -187,32 +187,32 @@ def bus(intra_bw: Any, intra_lat: Any, inter_bw: Any, inter_lat: Any, multi_node
     reaches, `inter_bw` (the node's total) × ranks per node / cards per node (`group_ranks_per_node`,
     `inter_share`)."""
     inter = inter_bw * inter_share(ranks_per_node, cards_per_node)
-    return (np.where(multi_node, np.minimum(intra_bw, inter), intra_bw),
-            intra_lat + np.where(multi_node, inter_lat, 0.0))
+    return (xp.where(multi_node, xp.minimum(intra_bw, inter), intra_bw),
+            intra_lat + xp.where(multi_node, inter_lat, 0.0))
 
 
 def bus_half(intra_half: Any, inter_half: Any, multi_node: Any) -> Any:
     """S_half of the slowest hop's curve (bytes): across nodes the larger of the two (see `bus`)."""
-    return np.where(multi_node, np.maximum(intra_half, inter_half), intra_half)
+    return xp.where(multi_node, xp.maximum(intra_half, inter_half), intra_half)
 
 
 def busbw_at(size_bytes: Any, bw: Any, half: Any, ll_share: float = LL_SHARE_ALLREDUCE) -> Any:
     """Bus bandwidth of an S-byte collective: busbw_max · S / (S + S_half), floored at NCCL's LL share of it
     (module docstring; tuning.cc). half = 0 gives busbw_max at every size."""
-    s = np.maximum(size_bytes, 1e-30)
-    return np.maximum(bw * s / (s + half), bw * ll_share)
+    s = xp.maximum(size_bytes, 1e-30)
+    return xp.maximum(bw * s / (s + half), bw * ll_share)
 
 
 def ring_allreduce_s(size_bytes: Any, n: Any, bw: Any, lat: Any, half: Any = 0.0) -> Any:
     """Ring all-reduce time over arrays: latency + 2(n−1)/n · S / busbw(S) (nccl-tests PERFORMANCE.md; busbw(S)
     from `busbw_at` with the link's S_half)."""
-    return np.where((n > 1) & (size_bytes > 0),
+    return xp.where((n > 1) & (size_bytes > 0),
                     lat + 2 * (n - 1) / n * size_bytes / busbw_at(size_bytes, bw, half, LL_SHARE_ALLREDUCE), 0.0)
 
 
 def ring_allgather_s(size_bytes: Any, n: Any, bw: Any, lat: Any, half: Any = 0.0) -> Any:
     """All-gather (or reduce-scatter) of S bytes in total over arrays: latency + (n−1)/n · S / busbw(S)."""
-    return np.where((n > 1) & (size_bytes > 0),
+    return xp.where((n > 1) & (size_bytes > 0),
                     lat + (n - 1) / n * size_bytes / busbw_at(size_bytes, bw, half, LL_SHARE_ALLGATHER), 0.0)
 
 

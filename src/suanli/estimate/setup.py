@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from suanli.estimate import xp
 
 from suanli.catalog.schema import Catalog, JobSetup, ModelArch, Offer
 from suanli.errors import EstimateError
@@ -75,13 +75,13 @@ def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any, gpus: Any,
     restart (the environment again)."""
     write_h = t.checkpoint_bytes / (t.write_bytes_per_s * nodes) / 3600
     mtbf_h = t.gpu_mtbf_h / gpus
-    interval_h = np.sqrt(2.0 * write_h * mtbf_h)  # Young 1974: optimum first-order checkpoint interval
-    checkpoints = np.maximum(np.ceil(compute_hours / np.maximum(interval_h, 1e-9)), 1.0)
+    interval_h = xp.sqrt(2.0 * write_h * mtbf_h)  # Young 1974: optimum first-order checkpoint interval
+    checkpoints = xp.maximum(xp.ceil(compute_hours / xp.maximum(interval_h, 1e-9)), 1.0)
     checkpoint_h = checkpoints * write_h
     interruptions = compute_hours / mtbf_h
-    lost_h = interruptions * (np.minimum(interval_h, compute_hours) / 2.0 + t.environment_h)
-    rate = t.download_gbit_per_s if download_gbit_per_s is None else np.where(
-        np.isnan(download_gbit_per_s), t.download_gbit_per_s, download_gbit_per_s)
+    lost_h = interruptions * (xp.minimum(interval_h, compute_hours) / 2.0 + t.environment_h)
+    rate = t.download_gbit_per_s if download_gbit_per_s is None else xp.where(
+        xp.isnan(download_gbit_per_s), t.download_gbit_per_s, download_gbit_per_s)
     download_h = download_hours(t.download_bytes, rate)
     total = t.environment_h + download_h + checkpoint_h + lost_h
     zero = 0.0 * compute_hours
@@ -94,8 +94,8 @@ def serve_setup_hours(setup: JobSetup, weight_bytes: Any, download_gbit_per_s: A
     """Time to first serve on a fresh instance: environment + download of the served checkpoint (at the offer's
     public bandwidth; None or NaN: the catalog's assumed rate) + loading its weights into the cards at the
     catalog's `weight_load_gb_per_s` (vllm PR #14063's measured load). Arrays or floats."""
-    rate = setup.download_gbit_per_s.value if download_gbit_per_s is None else np.where(
-        np.isnan(download_gbit_per_s), setup.download_gbit_per_s.value, download_gbit_per_s)
+    rate = setup.download_gbit_per_s.value if download_gbit_per_s is None else xp.where(
+        xp.isnan(download_gbit_per_s), setup.download_gbit_per_s.value, download_gbit_per_s)
     load = setup.weight_load_gb_per_s
     if load is None:
         raise EstimateError(Message("err.the_catalog_s_job_set_up"))

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
+from suanli.estimate import xp
 from pydantic import BaseModel, ConfigDict
 
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch
@@ -357,7 +357,7 @@ def awq_gemm_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any:
     (efficiency metric awq_gemm_share), so it costs 1 / e_awq its bytes; a pass of AWQ_GEMM_MAX_TOKENS tokens or more
     dequantizes and runs the 16-bit GEMM (vLLM's heuristic), as does every pass where the rule does not apply."""
     slower = t.awq_gemm_weight_share * (1.0 / r.get("e_awq", 1.0) - 1.0)
-    return 1.0 + np.where(np.asarray(tokens) < AWQ_GEMM_MAX_TOKENS, slower, 0.0)
+    return 1.0 + xp.where(xp.asarray(tokens) < AWQ_GEMM_MAX_TOKENS, slower, 0.0)
 
 
 @dataclass(frozen=True)
@@ -418,8 +418,8 @@ def quant_kernel_notes(w: Workload) -> list[Message]:
 
 def quant_passes(rows_per_pass: Any, tokens: Any) -> Any:
     """Passes over the packed weights a kernel serving `rows_per_pass` input rows each (0: all) makes for `tokens`."""
-    rows = np.asarray(rows_per_pass, dtype=float)
-    return np.where(rows > 0, np.ceil(np.asarray(tokens, dtype=float) / np.where(rows > 0, rows, 1.0)), 1.0)
+    rows = xp.asarray(rows_per_pass, dtype=float)
+    return xp.where(rows > 0, xp.ceil(xp.asarray(tokens, dtype=float) / xp.where(rows > 0, rows, 1.0)), 1.0)
 
 
 def quant_kernel_byte_factor(t: InferenceSpeedTerms, tokens: Any) -> Any:
@@ -428,9 +428,9 @@ def quant_kernel_byte_factor(t: InferenceSpeedTerms, tokens: Any) -> Any:
     the packed bytes are read once and a 16-bit copy written and read back; below it the packed weights are read once
     per pass, a pass serving `quant_rows_per_pass` rows — each from device memory, assumed (no cache reuse between the
     passes counted: a layer's packed matrices are of the order of the L2 cache or larger)."""
-    tok = np.asarray(tokens, dtype=float)
+    tok = xp.asarray(tokens, dtype=float)
     dequant = (t.quant_dequant_from_tokens > 0) & (tok >= t.quant_dequant_from_tokens)
-    extra = np.where(dequant, t.quant_dequant_bytes_per_byte, quant_passes(t.quant_rows_per_pass, tok) - 1.0)
+    extra = xp.where(dequant, t.quant_dequant_bytes_per_byte, quant_passes(t.quant_rows_per_pass, tok) - 1.0)
     return 1.0 + t.quant_weight_share * extra
 
 
@@ -442,8 +442,8 @@ def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
     inference": FlashAttention "does not manage to occupy the entire GPU" at small batch; each SM taken to draw
     1/sm_count of the bandwidth, assumed). Engines that split the KV (Flash-Decoding) fill the device: sm_count 0,
     share 1."""
-    sm = np.asarray(sm_count, dtype=float)
-    return np.where(sm > 0, np.minimum(1.0, np.maximum(blocks, 1.0) / np.where(sm > 0, sm, 1.0)), 1.0)
+    sm = xp.asarray(sm_count, dtype=float)
+    return xp.where(sm > 0, xp.minimum(1.0, xp.maximum(blocks, 1.0) / xp.where(sm > 0, sm, 1.0)), 1.0)
 
 
 def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any, ep: Any = 1.0) -> Any:
@@ -461,7 +461,7 @@ def weight_bytes_read(t: InferenceSpeedTerms, tokens: Any, ep: Any = 1.0) -> Any
         tokens = 1.0 + 0.0 * tokens
     per = t.weights_bytes / max(t.total_params, 1)
     routed_total = (t.total_params - t.active_params) * t.experts / max(t.experts - t.top_k, 1)
-    touched = 1.0 - (1.0 - t.top_k / t.experts) ** np.maximum(tokens, 1.0)
+    touched = 1.0 - (1.0 - t.top_k / t.experts) ** xp.maximum(tokens, 1.0)
     return (t.total_params - routed_total + touched * routed_total / ep) * per - t.lookup_bytes
 
 
@@ -532,7 +532,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat, half)
     pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
     pf_tp = pf_tp + pipeline_send_s(t, tp, pp, b * i, r)
-    prefill_s = np.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + overhead
+    prefill_s = xp.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + overhead
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
@@ -574,14 +574,14 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, 
     replicas sharing the routed experts (`inference_step`): the rank reads its own experts the group's b·ep tokens
     touch, its FLOPs stay b tokens' worth."""
     b = batch
-    mm_s = np.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
+    mm_s = xp.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
                       pass_weight_bytes(t, b, ep, kv_rep, r) / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
     # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g; hf's torch.cat growth of the cache: 2); none
     # where the kernel itself reads g times
     kv_bytes = dc_kv * max(t.kv_read_factor - t.attention_kv_reads, 0.0) + dc_kv * t.attention_kv_reads / sm_share
     kv_bytes = kv_bytes + dc_kv * (kv_rep - 1.0) * (t.kv_cache_reads_outside + t.kv_cache_reads_in_kernel / sm_share)
-    attn_s = np.maximum(b * t.decode_attention_flops_per_token / (r["peak"] * r["e_mm"]),
+    attn_s = xp.maximum(b * t.decode_attention_flops_per_token / (r["peak"] * r["e_mm"]),
                         kv_bytes / (r["bw"] * r["e_bw"]))
     return mm_s + attn_s
 
@@ -603,7 +603,7 @@ def pipeline_send_s(t: InferenceSpeedTerms, tp: Any, pp: Any, tokens: Any, r: An
     cpn = r["cards_per_node"]
     multi, _ = group_ranks_per_node(tp, pp, cpn)
     bw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi, 1.0, cpn)
-    return np.where(pp > 1, (pp - 1) * (lat + tokens * t.hidden_act_bytes / tp / bw), 0.0)
+    return xp.where(pp > 1, (pp - 1) * (lat + tokens * t.hidden_act_bytes / tp / bw), 0.0)
 
 
 def moe_layers_per_stage(m: ModelArch, pp: int) -> float:
@@ -698,16 +698,16 @@ def steady_tpot_s(step_s: Any, prefill_s: Any, output: Any) -> Any:
 def tpot_within(tpot_s: Any, limit_s: float, output: int) -> Any:
     """Whether a TPOT meets the target `limit_s`: always where output ≤ 1 (no inter-token gap, `steady_tpot_s` NaN:
     the check does not apply), else tpot_s ≤ limit_s (NaN fails: a configuration without speeds)."""
-    return np.asarray(tpot_s) <= limit_s if output > 1 else np.full(np.shape(tpot_s), True)
+    return xp.asarray(tpot_s) <= limit_s if output > 1 else xp.full_like(tpot_s, True)
 
 
 def inference_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> InferenceSpeed:
-    """One workload through `inference_step` (size-1 arrays: the very kernel the planner searches with)."""
+    """One workload through `inference_step` (as plain numbers: the very kernel the planner searches with)."""
     t = inference_speed_terms(m, w, reads_kv_per_query_head(cat, w), runs_awq_gemm(cat, w))
     rates, effs = inference_rates(cat, acc, w, overrides)
-    k = inference_step(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates, np.float64(w.pp))
+    k = inference_step(t, float(w.tp), float(w.ep), float(w.batch), rates, float(w.pp))
     prefill_s, step_s, total_s = float(k["prefill_s"]), float(k["step_s"]), float(k["total_s"])
     b, i, o = w.batch, w.input, w.output
     replicas = w.dp  # cards beyond tp × pp serve as data-parallel replicas, each with its own `batch` sequences
@@ -717,8 +717,8 @@ def inference_speed(
         output_tokens_per_s=replicas * served_tokens_per_s(b, o, total_s),
         ttft_s=prefill_s,  # the first token comes from the prefill's logits
         tpot_s=step_s,
-        ttft_joining_s=float(joining_ttft_s(t, np.float64(w.tp), np.float64(w.ep), np.float64(w.batch), rates,
-                                            k["step_s"], np.float64(w.pp))),
+        ttft_joining_s=float(joining_ttft_s(t, float(w.tp), float(w.ep), float(w.batch), rates, k["step_s"],
+                                            float(w.pp))),
         tpot_steady_s=float(steady_tpot_s(step_s, prefill_s, o)),
         prefill_bound="compute" if bool(k["prefill_compute_bound"]) else "memory-bandwidth",
         decode_bound="compute" if bool(k["decode_compute_bound"]) else "memory-bandwidth",
@@ -811,7 +811,7 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     reduce the gradients); `vpp` virtual pipeline stages per device (interleaved schedule); `tp_overlap` the
     tensor-parallel collectives pipelined with their GEMMs (Megatron-Core tp_comm_overlap)."""
     gpus = tp * pp * cp * dp
-    hw = np.asarray(t.hw_flops_per_token)[recompute]
+    hw = xp.take(t.hw_flops_per_token, recompute)
     micro_tokens = batch * t.seq
     # context parallel: each of the cp ranks runs seq/cp tokens of every micro-batch, attention balanced over the
     # ranks (Megatron-Core splits a sequence into 2·cp chunks so causal work is even)
@@ -835,11 +835,11 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     # Under pipeline parallelism FSDP2 keeps the stage's weights gathered from the first forward to the last backward
     # (torch.distributed.pipelining stage.py backward_maybe_with_nosync; torchtitan apply_fsdp reshard_after_forward =
     # not pp_enabled): one all-gather per step, not two per micro-batch
-    ag_count = np.where(pp > 1, 1, grad_accum * 2)
-    dp_s = np.where(z3, ag_count * ag_w + ring_allgather_s(grad, dp_ranks, busbw, lat, half),
+    ag_count = xp.where(pp > 1, 1, grad_accum * 2)
+    dp_s = xp.where(z3, ag_count * ag_w + ring_allgather_s(grad, dp_ranks, busbw, lat, half),
                     ring_allreduce_s(grad, dp_ranks, busbw, lat, half))
-    hideable = np.where(z3, compute_s, compute_s / grad_accum * 2 / 3)
-    dp_exposed = np.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)
+    hideable = xp.where(z3, compute_s, compute_s / grad_accum * 2 / 3)
+    dp_exposed = xp.maximum(0.0, dp_s - OVERLAP_FRACTION_OF_BACKWARD * hideable)
     # tensor parallel: 4 all-reduces of b·s·h activations per layer per micro-batch (2 forward, 2 backward;
     # Shoeybi et al. 2019 §3) within the node. Sequence parallelism turns each into an all-gather + reduce-scatter of
     # the same bytes (Korthikanti et al. 2022 §4.2.2: same bandwidth), which is what makes them decomposable: with
@@ -850,7 +850,7 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
         rank_tokens * t.hidden_act_bytes, tp, r["intra_bw"], r["intra_lat"], r.get("intra_half", 0.0))
     gemm_s = micro_tokens * grad_accum * (t.task_flops_per_token - t.attn_flops_per_token) / (tp * pp * cp) / (
         r["peak"] * r["eff"])
-    tp_s = np.where(tp_overlap & (tp > 1), np.maximum(0.0, tp_comm - gemm_s), tp_comm)
+    tp_s = xp.where(tp_overlap & (tp > 1), xp.maximum(0.0, tp_comm - gemm_s), tp_comm)
     # expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward, not overlapped
     # (Megatron's expert group: ep ranks tp·cp apart)
     ep_multi, ep_rpn = group_ranks_per_node(tp * cp, ep, cpn)
@@ -875,7 +875,7 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     cp_comm = 3 * (t.layers / pp) * grad_accum * ring_allgather_s(
         micro_tokens * t.kv_bytes_per_token_layer / tp, cp, cp_bw, cp_lat, cp_half)
     attn_s = micro_tokens * grad_accum * t.attn_flops_per_token / (tp * pp * cp) / (r["peak"] * r["eff"])
-    cp_s = np.where(cp > 1, np.maximum(0.0, cp_comm - attn_s), 0.0)
+    cp_s = xp.where(cp > 1, xp.maximum(0.0, cp_comm - attn_s), 0.0)
     # pipeline: each stage sends its output activations forward and receives their gradients back, per virtual stage
     # and micro-batch: b·s·h/t bytes with the scatter/gather optimization (Narayanan et al. 2021 §4.1), s/cp under
     # context parallelism; the interleaved schedule has v× as many (ibid. §2.2.2). Plain 1F1B waits on them;
@@ -886,17 +886,17 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
     p2p_bytes = rank_tokens * t.hidden_act_bytes / tp
     p2p_bw, p2p_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], gpus > cpn, 1.0, cpn)
     p2p = 2 * vpp * grad_accum * (p2p_lat + p2p_bytes / p2p_bw)
-    p2p_s = np.where(pp > 1, np.where(vpp > 1, np.maximum(0.0, p2p - compute_s), p2p), 0.0)
+    p2p_s = xp.where(pp > 1, xp.where(vpp > 1, xp.maximum(0.0, p2p - compute_s), p2p), 0.0)
     # pipeline bubble (p − 1)/m of the ideal time (Narayanan et al. 2021 §2.2, 1F1B); the interleaved schedule with
     # v model chunks per device shrinks it to (p − 1)/(m·v) (ibid. §2.2.2)
-    bubble_s = np.where(pp > 1, compute_s * (pp - 1) / (grad_accum * vpp), 0.0)
+    bubble_s = xp.where(pp > 1, compute_s * (pp - 1) / (grad_accum * vpp), 0.0)
     # optimizer offload (ZeRO-Offload, Ren et al. 2021 §4.1): the gradients go to the host during backward (pinned DMA
     # overlapping it: DeepSpeed config-json offload_optimizer.pin_memory), then the host CPU runs Adam on every rank's
     # shard of the node, r["cpu_adam_s"] per parameter (ibid. Table 2: CPU-Adam 2.57 s for 10B), and the updated
     # 16-bit weights cross PCIe back to each device (r["h2d_bw"], x16 per direction) before the next forward: both wait
-    shard = np.where(zero >= 1, 1.0 / dp_ranks, 1.0) / (tp * pp)  # each rank steps its ZeRO shard of the states
-    offload_s = np.where(offload, t.trainable_params * shard * np.minimum(gpus, r["cards_per_node"])
-                         * r.get("cpu_adam_s", np.nan) + t.offload_h2d_bytes * shard / r.get("h2d_bw", np.nan), 0.0)
+    shard = xp.where(zero >= 1, 1.0 / dp_ranks, 1.0) / (tp * pp)  # each rank steps its ZeRO shard of the states
+    offload_s = xp.where(offload, t.trainable_params * shard * xp.minimum(gpus, r["cards_per_node"])
+                         * r.get("cpu_adam_s", math.nan) + t.offload_h2d_bytes * shard / r.get("h2d_bw", math.nan), 0.0)
     step_s = compute_s + moe_s + dp_exposed + tp_s + ep_s + cp_s + p2p_s + bubble_s + offload_s
     tok_s = micro_tokens * grad_accum * dp / step_s
     return {
@@ -905,7 +905,7 @@ def training_step(t: TrainingSpeedTerms, tp: Any, pp: Any, dp: Any, ep: Any, zer
         "pp_bubble_s": bubble_s, "step_s": step_s, "tokens_per_s": tok_s,
         # every collective before overlap hides any of it (dp all-reduce or ZeRO gathers, tp, ep, cp, pipeline p2p):
         # what the step would expose with no overlap at all (plan states it where all of it is assumed hidden)
-        "comm_s": dp_s + tp_comm + ep_s + np.where(cp > 1, cp_comm, 0.0) + np.where(pp > 1, p2p, 0.0),
+        "comm_s": dp_s + tp_comm + ep_s + xp.where(cp > 1, cp_comm, 0.0) + xp.where(pp > 1, p2p, 0.0),
         "comm_exposed_s": dp_exposed + tp_s + ep_s + cp_s + p2p_s,
         # MFU over the FLOPs the task needs (6N full, 4N LoRA), whatever recomputation adds
         "mfu": tok_s * t.task_flops_per_token / (gpus * r["peak"]),
@@ -974,21 +974,21 @@ def training_rates(
 def training_step_of(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> tuple[TrainingSpeedTerms, dict[str, float], Efficiency, dict[str, Any]]:
-    """(terms, rates, train_mfu factor, `training_step`'s outputs) of one workload: size-1 arrays through the kernel
+    """(terms, rates, train_mfu factor, `training_step`'s outputs) of one workload: plain numbers through the kernel
     the planner searches with (`training_speed` and plan's per-plan figures read it)."""
     t = training_speed_terms(m, w, cat)
     rates, e_tr = training_rates(cat, acc, w, overrides)
-    f = np.float64
-    k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), np.int64(w.zero), RECOMPUTE.index(w.recompute),
+    f = float
+    k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), int(w.zero), RECOMPUTE.index(w.recompute),
                       f(w.batch), f(w.grad_accum), rates, vpp=f(w.vpp), cp=f(w.cp),
-                      tp_overlap=np.bool_(w.tp_comm_overlap), offload=np.bool_(w.offload_optimizer))
+                      tp_overlap=bool(w.tp_comm_overlap), offload=bool(w.offload_optimizer))
     return t, rates, e_tr, k
 
 
 def training_speed(
     cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
 ) -> TrainingSpeed:
-    """One workload through `training_step` (size-1 arrays: the very kernel the planner searches with)."""
+    """One workload through `training_step` (as plain numbers: the very kernel the planner searches with)."""
     t, rates, e_tr, k = training_step_of(cat, m, acc, w, overrides)
     intra, inter = links_for(cat, acc, w.gpus) if w.gpus > 1 else (None, None)
     comm = CommTimes(

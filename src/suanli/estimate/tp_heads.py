@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
+from suanli.estimate import xp
 
 from suanli.catalog.schema import ModelArch
 from suanli.estimate import arch
@@ -84,18 +84,18 @@ def _kv_heads(m: ModelArch) -> int:
 def tp_heads_runs(m: ModelArch, tp: Any, framework: str | None = None, engine: str | None = None) -> Any:
     """Whether `tp` (arrays work) runs `m` under training `framework` or serving `engine` by the head rule (True
     where neither has one)."""
-    tp_ = np.asarray(tp, dtype=float)
-    ok = np.ones(tp_.shape, dtype=bool)
+    tp_ = xp.asarray(tp, dtype=float)
+    ok = xp.full_like(tp_, True)
     if m.kind != "llm":
-        return ok if tp_.shape else bool(ok)
+        return ok if xp.ndim(tp_) else bool(ok)
     if framework is not None and framework in SPLIT_HEADS_FRAMEWORKS:
         ok = ok & arch.tp_splits_heads(m, tp_)
     if engine is not None and engine in SPLIT_HEADS_ENGINES:
-        ok = ok & (np.mod(m.num_attention_heads or 1, tp_) == 0)
+        ok = ok & (xp.mod(m.num_attention_heads or 1, tp_) == 0)
         if engine in KV_REPLICATING_ENGINES and m.mla is None:
             kv = _kv_heads(m)
-            ok = ok & ((np.mod(kv, tp_) == 0) | (np.mod(tp_, kv) == 0))
-    return ok if tp_.shape else bool(ok)
+            ok = ok & ((xp.mod(kv, tp_) == 0) | (xp.mod(tp_, kv) == 0))
+    return ok if xp.ndim(tp_) else bool(ok)
 
 
 def allowed_tps(m: ModelArch, tps: Iterable[int], framework: str | None = None, engine: str | None = None) -> list[int]:

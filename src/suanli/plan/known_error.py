@@ -7,11 +7,11 @@ tests/unit/cli/test_startup.py)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-import numpy as np
-
 from suanli.catalog.schema import SoftwareStack
+from suanli.estimate import xp
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, pooled_bias, stack_band
 from suanli.i18n import Message, both
 from suanli.units import GiB
@@ -84,16 +84,19 @@ def margin_warned(margin_pct: Any, limit: Any) -> Any:
     """The one thin-margin rule: a margin (TPOT, TTFT, deadline, memory headroom, in %) under the known error
     `limit` (`warn_limit`) is warned of — plan's warnings (`known_error`) and the capacity quote's comfortable rate
     (`_serve_checks`) both ask it (arrays or floats; a NaN limit warns of nothing)."""
-    return np.asarray(margin_pct) < np.asarray(limit) if isinstance(margin_pct, np.ndarray) or isinstance(
-        limit, np.ndarray) else bool(margin_pct < limit)
+    return xp.asarray(margin_pct) < xp.asarray(limit) if xp.ndim(margin_pct) or xp.ndim(limit) else bool(
+        margin_pct < limit)
 
 
 def latency_margin_pct(est_s: Any, target_s: float) -> Any:
     """How much slower the real speed may be than the estimate `est_s` before it misses `target_s`, in %
     (plan's warnings, its evidence step and the capacity quote's comfortable rate); inf where there is no estimate."""
+    if not xp.ndim(est_s):  # one estimate (`suanli estimate`: without numpy)
+        return 100 * (target_s / float(est_s) - 1) if est_s > 0 else math.inf
+    import numpy as np  # plan's arrays
+
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(np.asarray(est_s) > 0, 100 * (target_s / np.asarray(est_s) - 1), np.inf)
-    return out if isinstance(est_s, np.ndarray) else float(out)
+        return np.where(np.asarray(est_s) > 0, 100 * (target_s / np.asarray(est_s) - 1), np.inf)
 
 
 def band_error_pct(band: ErrorBand, memory: bool) -> float | None:
@@ -128,7 +131,9 @@ def error_rule(bands: dict[str, ErrorBand], stack_id: str, group: str, memory: b
 def memory_headroom_pct(needed_bytes: Any, usable_bytes: Any) -> Any:
     """How much larger the real need may be than the estimate before it no longer fits, in % of the estimate's
     signed error: a need estimated e too low, (est − real) / real = −e, still fits while e <= 1 − est / usable."""
-    if isinstance(usable_bytes, np.ndarray) or isinstance(needed_bytes, np.ndarray):  # `_serve_checks`' arrays
+    if xp.ndim(usable_bytes) or xp.ndim(needed_bytes):  # `_serve_checks`' arrays
+        import numpy as np
+
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(usable_bytes > 0, 100 * (usable_bytes - needed_bytes) / usable_bytes, 0.0)
     return 100 * (usable_bytes - needed_bytes) / usable_bytes if usable_bytes > 0 else 0.0
