@@ -9,7 +9,7 @@ fails on one, so a new field shows up as a test failure rather than vanishing fr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -199,6 +199,10 @@ class CompareRow(MemoryVerdictJson):
     dense_tflops: float | None
     effective_tflops_per_cny_hour: float | None = Field(description="dense TFLOPS × scaling per ¥ of "
                                                         "job_cny_per_card_hour (of cny_per_card_hour without a cost)")
+    value_basis: Literal["job", "hourly", "full_use"] | None = Field(
+        None, description="the price effective_tflops_per_cny_hour divides by: job (job_cny_per_card_hour), hourly "
+        "(an hourly offer's price for one card-hour) or full_use (a longer billing unit's price per card-hour at full "
+        "use, a month = 730 h); null without a price")
     stack: str
     evidence: str | None = Field(None, description="what the out-of-sample validation cases say about tokens_per_s "
                                  "on this device's stack (their number and median signed error), else null")
@@ -267,6 +271,10 @@ class ValueRow(Shape):
     domestic: bool
     cny_per_card_hour: float
     card_hour_billing_unit: str = Field(description="the offer's billing unit: hour, or a longer unit at full use")
+    card_hour_basis: Literal["hourly", "full_use"] = Field(
+        description="how cny_per_card_hour was priced: hourly (an hourly offer exists: one card for one hour, a fresh "
+        "price before a stale one, then the lowest) or full_use (no hourly offer: the longer billing unit's price ÷ "
+        "its cards ÷ its hours at full use, a month = 730 h)")
     dense_tflops: float
     effective_tflops_per_cny_hour: float
     offer: str

@@ -58,6 +58,21 @@ def _card_hour(row: dict[str, Any]) -> float | str | None:
     return tr("cli.card_hour_by", price=price, billing_unit=unit)
 
 
+def _value_cell(row: dict[str, Any]) -> Any:
+    """TFLOPS per ¥/h with the price it divides by beside it (`value_basis`: this job's bill, an hourly offer, or a
+    longer billing unit at full use), so rows priced on different bases read as such (buyer review 2026-12-03, N.2)."""
+    value, basis = row.get("effective_tflops_per_cny_hour"), row.get("value_basis")
+    if value is None or basis is None:
+        return value
+    from suanli.cli.output import _cell
+
+    return tr("cli.value_by", value=_cell(float(value)),
+              basis=tr(_VALUE_BASIS[basis], billing_unit=row.get("card_hour_billing_unit") or "hour"))
+
+
+_VALUE_BASIS = {"job": "value.basis.job", "hourly": "value.basis.hourly", "full_use": "value.basis.full_use"}
+
+
 def _fen(price: Any) -> Any:
     """A per-card-hour price in a table cell to the fen, as every ¥/card-h column prints it (2.57 beside 2.60, not 2.6;
     output.Price); None and text pass through."""
@@ -270,7 +285,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             "job_cny_per_card_hour": _fen(r.get("job_cny_per_card_hour")),
             # serving: the bill per million output tokens at the rate (or, with none, the capacity) it is sized for
             "cny_per_million_output_tokens": r.get("cny_per_million_output_tokens"),
-            "tflops_per_cny_hour": r["effective_tflops_per_cny_hour"] if r.get("runs", True) else None,
+            "tflops_per_cny_hour": _value_cell(r) if r.get("runs", True) else None,
             "stack": _stack(cat, r["stack"]),
         } for r in rows]
         cols = list(table[0])

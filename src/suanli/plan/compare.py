@@ -43,7 +43,7 @@ from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR, TFLOPS
 if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
     from suanli.migrate.libraries import LibraryUse
 
-__all__ = ["ServingTargets", "card_hour_among", "card_hour_offer", "serving_period", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options", "one_job_tier",
+__all__ = ["ServingTargets", "card_hour_among", "card_hour_basis", "card_hour_offer", "serving_period", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options", "one_job_tier",
            "pricing_basis", "rent_for", "rent_options", "separate_instances", "tco_rows", "value_table"]
 
 Kinds = Sequence[str]
@@ -129,6 +129,12 @@ def card_hour_among(offers: Sequence[Offer], today: dt.date | None = None,
         return hourly[0], hourly[1]
     best = fresh_first(((offer_q.card_hour_price(o), o, o) for o in offers), today, stale_months)
     return None if best is None else (best[0], best[1])
+
+
+def card_hour_basis(billing_unit: str) -> str:
+    """How `card_hour_among` priced a card-hour from an offer of `billing_unit`: "hourly" (one card for one hour under
+    hourly billing) or "full_use" (a longer unit's price per card-hour at full use: price ÷ cards ÷ 730 h a month)."""
+    return "hourly" if billing_unit == "hour" else "full_use"
 
 
 def separate_instances(acc: Any, o: Offer, gpus: int) -> Message | None:
@@ -904,6 +910,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             # per ¥ of the job's price per card-hour (the list price where the row has no bill)
             "effective_tflops_per_cny_hour": (yuan_per_effective_tflops(value_price, peak, eff)
                                               if value_price and peak else None),
+            # the price that figure divides by: this job's bill per card-hour, else the list price by its basis
+            "value_basis": ("job" if job_price is not None else card_hour_basis(used.billing_unit)
+                            if used is not None else None),
             "stack": acc.stack,
             "evidence": render(evidence) if evidence is not None else None,
             "evidence_i18n": evidence.to_json() if evidence is not None else None,
@@ -1150,7 +1159,8 @@ def value_table(cat: Catalog, precision: str = "bf16", scaling_efficiency: float
         price, o = c
         out.append({"device": acc.id, "device_name": acc.name,
                     "device_name_i18n": device_name_message(acc.name, acc.name_zh).to_json(), "vendor": acc.vendor, "domestic": acc.domestic,
-                    "cny_per_card_hour": price, "card_hour_billing_unit": o.billing_unit, "dense_tflops": peak,
+                    "cny_per_card_hour": price, "card_hour_billing_unit": o.billing_unit,
+                    "card_hour_basis": card_hour_basis(o.billing_unit), "dense_tflops": peak,
                     "effective_tflops_per_cny_hour": yuan_per_effective_tflops(price, peak, scaling_efficiency),
                     "offer": o.id, "offer_kind": o.kind, "international": offer_q.is_international(o.region),
                     **pricing_basis(region, kinds)})

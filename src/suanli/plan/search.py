@@ -80,7 +80,7 @@ from suanli.estimate.precision import default_precision, native_precision_note, 
 from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
 from suanli.plan.train_evidence import assumed_efficiencies, plan_training_notes
 from suanli.plan.caveats import Rerun, card_warning, variant_warning
-from suanli.plan.labels import replica_words
+from suanli.plan.labels import replica_words, serving_label
 from suanli.estimate.setup import (
     SLOW_DOWNLOAD_H,
     job_setup,
@@ -1872,6 +1872,7 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     # (`evidence_pick`'s rule; its checks kept for the precision-up hint, which picks by it too)
     picked = _one_per_device(order, grid["dev"][k], fails, score)
     scores: list[float] = []
+    planned: list[int] = []  # each plan's configuration (index into `k`), for the layout it passed over
     for j in picked:
         # candidates for the top: a demoted plan ranks on DEMOTION_COST_FACTOR x its score (`_demote`), so a plan
         # scoring beyond that factor times the top-th candidate's can take none of the first `top` places
@@ -1880,10 +1881,22 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         idx = int(k[j])
         d = devs[int(grid["dev"][idx])]
         scores.append(float(score[j]))
+        planned.append(int(j))
         plans.append(_make_plan(len(plans) + 1, d, grid, idx, float(cost_k[j]), float(cost_max_k[j]),
                                 d.offers[int(oi_k[j])], float(mig_k[j]), float(one_k[j]), float(total_k[j]),
                                 req, training, cat, today))
     plans = [_evidence(cat, m, req, p, next(d for d in devs if d.acc.id == p.device), error_bands or {}) for p in plans]
+    # the device's first layout in `order` that the evidence step replaced, said on the plan that replaced it, with
+    # the check it fails (buyer review 2026-12-03, task N: 24 × 910B at ¥47,500 on the front, silently passed over)
+    passed = _passed_over(order, grid["dev"][k], np.array(planned, dtype=np.int64))
+    for n, j in enumerate(planned):
+        if j in passed:
+            b = passed[j]
+            d = devs[int(grid["dev"][k[b]])]
+            over = _make_plan(0, d, grid, int(k[b]), float(cost_k[b]), float(cost_max_k[b]), d.offers[int(oi_k[b])],
+                              float(mig_k[b]), float(one_k[b]), float(total_k[b]), req, training, cat, today)
+            plans[n] = _with_warning(plans[n], _passed_over_warning(cat, req, d, grid, int(k[b]), over, plans[n],
+                                                                    error_bands or {}))
     # what the row's answer adds for a buyer (plan.quality): the offers that priced it and their range, and a serving
     # row below the checkpoint's release precision: the best plan on the device one precision up
     notes = _row_notes(cat, m, req, devs, grid, k, order, picked, priced, keep, cost_k, total_k, fails, score)
@@ -3872,6 +3885,43 @@ def _one_per_device(order: np.ndarray, dev: np.ndarray, fails: np.ndarray, score
             if cand.size and score[cand[0]] <= DEMOTION_COST_FACTOR * score[j]:
                 pick[n] = cand[0]
     return pick[np.argsort(pos[pick], kind="stable")]
+
+
+def _passed_over(order: np.ndarray, dev: np.ndarray, picked: np.ndarray) -> dict[int, int]:
+    """For each configuration `_one_per_device` picked (index into `dev`) that is not its device's first in `order`:
+    that first one, the layout the evidence step passed over for it (it failed the checks)."""
+    if not picked.size:
+        return {}
+    _, fi = np.unique(dev[order], return_index=True)
+    first = {int(dev[j]): int(j) for j in order[fi]}
+    return {int(j): first[int(dev[j])] for j in picked if first[int(dev[j])] != int(j)}
+
+
+def _passed_over_warning(cat: Catalog, req: PlanRequest, d: _Device, grid: dict[str, np.ndarray], i: int,
+                         over: Plan, p: Plan, bands: dict[str, ErrorBand]) -> Message | None:
+    """The line plan `p` carries for the layout `over` (grid row `i`) of its device the evidence step passed over:
+    its layout, cards, total and TPOT (training: hours), and the check it fails in that check's own sentence
+    (`_margins`' warning that `demoted` sinks). None when no margin warning of it is demoted (nothing to say)."""
+    failing = [w for _, w in _margins(bands, req, over, d) if demoted(w)]
+    if not failing:
+        return None
+    layout = (serving_label(over.replicas, over.tp, over.ep, over.micro_batch, over.precision)
+              if over.replicas is not None else _train_row_layout(cat, d, grid, i, req).label)
+    cheaper = over.total_cost_cny < p.total_cost_cny
+    kw: dict[str, Any] = {"layout": layout, "cards": over.cards or over.gpus, "cost": over.total_cost_cny,
+                          "check": failing[0]}
+    if over.tpot_s is not None:
+        return Message("plan.warn.cheaper_passed_over" if cheaper else "plan.warn.ahead_passed_over",
+                       tpot=Message("unit.ms", ms=over.tpot_s * 1000), **kw)
+    return Message("plan.warn.cheaper_passed_over_hours" if cheaper else "plan.warn.ahead_passed_over_hours",
+                   hours=duration(over.hours), **kw)
+
+
+def _with_warning(p: Plan, w: Message | None) -> Plan:
+    """Plan `p` with warning `w` added last, in both languages (unchanged for None)."""
+    if w is None:
+        return p
+    return p.model_copy(update={"warnings": [*p.warnings, render(w)], "warnings_i18n": [*p.warnings_i18n, w.to_json()]})
 
 
 def evidence_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Device], grid: dict[str, np.ndarray],

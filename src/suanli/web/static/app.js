@@ -378,9 +378,19 @@ const planPoint = p => ({...p, total: p.total_cost_cny ?? p.cost_cny, name: devN
 // ranked (set aside by the evidence check or ranked below those shown): drawn hollow, its why-not line in the tooltip
 const shownAsPlan = (r, p) => r.plans.some(q => q.device === p.device && q.gpus === p.gpus && Math.abs((q.total_cost_cny ?? q.cost_cny) - p.total) <= Math.max(1, p.total * 1e-6));
 const setAside = r => r.pareto.map(frontPoint).filter(p => p.total > 0 && !shownAsPlan(r, p));
+// a front point not planned: its why-not row, else the plan on its device that passed it over (matched on the total)
+function frontWhy(r, p) {
+  const why = (r.why_not || []).find(w => w.device === p.device), on = r.plans.filter(q => q.device === p.device);
+  if (why) return t("why_not") + " " + why.reason;
+  for (const q of on) {
+    const i = (q.warnings_i18n || []).findIndex(w => /_passed_over/.test(w?.id) && Math.abs(w.params.cost - p.total) < 1);
+    if (i >= 0) return t("front_passed_over", {rank: q.rank, why: q.warnings[i]});
+  }
+  return on.length ? t("front_other_layout", {rank: on[0].rank}) : t("why_not");
+}
 function frontDot(r, p, cx, cy, what) {
-  const inTable = shownAsPlan(r, p), why = (r.why_not || []).find(w => w.device === p.device);
-  return `<circle class="${inTable ? "front" : "front set-aside"}" cx="${cx}" cy="${cy}" r="${inTable ? 3.5 : 4.5}" fill="${inTable ? COLORS[1] : "#fff"}" stroke="${COLORS[1]}" stroke-width="${inTable ? 0 : 2}"><title>${esc(p.gpus + "× " + p.name)}: ${what}${inTable ? "" : " — " + esc(t("why_not")) + (why ? " " + esc(why.reason) : "")}</title></circle>`;
+  const inTable = shownAsPlan(r, p);
+  return `<circle class="${inTable ? "front" : "front set-aside"}" cx="${cx}" cy="${cy}" r="${inTable ? 3.5 : 4.5}" fill="${inTable ? COLORS[1] : "#fff"}" stroke="${COLORS[1]}" stroke-width="${inTable ? 0 : 2}"><title>${esc(p.gpus + "× " + p.name)}: ${what}${inTable ? "" : " — " + esc(frontWhy(r, p))}</title></circle>`;
 }
 const planMark = (p, cx, cy) => `<rect class="plan" x="${cx - 4}" y="${cy - 4}" width="8" height="8" fill="${COLORS[0]}"><title>${esc(p.rank + ". " + p.gpus + "× " + p.name)}: ¥${fmt(p.total, 0)}</title></rect><text x="${cx + 6}" y="${cy - 5}">${p.rank}</text>`;
 const chartLegend = r => `<div class="legend"><span><i style="background:${COLORS[1]}"></i>${t("pareto")}</span><span><i style="background:${COLORS[0]}"></i>${t("plans")}</span>` +
@@ -426,16 +436,19 @@ async function loadValue() {
   finally { $("#val-btn").disabled = false; }
 }
 $("#value-form").addEventListener("submit", ev => { ev.preventDefault(); saveUrl(); loadValue(); });
+// a bar's price basis (card_hour_basis)
+const valueBasis = r => r.card_hour_basis === "hourly" ? t("value_basis_hourly")
+  : t("value_basis_full_use", {billing_unit: label("billing_unit", r.card_hour_billing_unit)});
 function renderValue(rows) {
   $("#val-meta").textContent = basis($("#val-region").value, kindsOf("#val-kinds")) +
     (rows.some(r => r.international) ? " · " + t("international_offers", {offers: rows.filter(r => r.international).map(r => r.offer || r.device).join(", ")}) : "");
   if (!rows.length) { $("#chart-value").innerHTML = `<p class="muted">${t("no_value")}</p>`; return; }
-  const top = rows.slice(0, 20), W = 680, L = 190, R = 50, H = 36 + top.length * 22;
+  const top = rows.slice(0, 20), W = 820, L = 190, R = 190, H = 36 + top.length * 22;
   const max = Math.max(...top.map(r => r.effective_tflops_per_cny_hour), 1);
   let g = "";
   top.forEach((r, i) => {
     const y = 6 + i * 22, w = (W - L - R) * r.effective_tflops_per_cny_hour / max;
-    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(devName(r.device, r.device_name))}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h${r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : ""}</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)}</text>`;
+    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(devName(r.device, r.device_name))}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h (${esc(valueBasis(r))})</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)} <tspan class="muted">${esc(valueBasis(r))}</tspan></text>`;
   });
   const ay = 10 + top.length * 22;
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${L + (W - L - R) * v / max}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
