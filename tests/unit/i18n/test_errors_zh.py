@@ -175,7 +175,8 @@ def test_validation_shapes_name_the_limit() -> None:
     assert render(validation_message({"type": "literal_error", "input": "x", "ctx": {"expected": "'a' or 'b'"}}),
                   "en") == "'x' is not one of 'a' or 'b'"
     assert zh({"type": "greater_than_equal", "input": 0, "ctx": {"ge": 1}}) == "必须大于等于 1（实际为 0）"
-    assert zh({"type": "less_than_equal", "input": 9e9, "ctx": {"le": 1e6}}) == "必须小于等于 1000000.0（实际为 9000000000.0）"
+    assert zh({"type": "less_than_equal", "input": 9e9, "ctx": {"le": 1e6}}) == "必须小于等于 1,000,000（实际为 9000000000.0）"
+    assert zh({"type": "less_than_equal", "input": 2, "ctx": {"le": 0.95}}) == "必须小于等于 0.95（实际为 2）"  # readable limits
     assert render(validation_message({"type": "weird", "msg": "Value error, x"}), "zh") == "x"
 
 

@@ -59,6 +59,7 @@ function applyLang() {
   if (state.rvb) renderRvb(state.rvb);
   if (state.accs) renderAccs(state.accs);
   if (state.detail) renderDetail(state.detail);
+  fillDevices();
 }
 
 async function api(path, body) {
@@ -312,20 +313,22 @@ $("#compare-plans-btn").addEventListener("click", () => {
 // ---- SVG charts: viewBox-scaled to the container, ticks at 1-2-5 steps with units ---------------------
 const svg = (w, h, inner, labelKey) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(t(labelKey))}" preserveAspectRatio="xMinYMin meet">${inner}</svg>`;
 
-function linearTicks(lo, hi, n = 5) {
+// whole: an axis of counts (replicas): whole-number steps only, so no tick label repeats (5 | 5 | 6 at a 0.2 step)
+function linearTicks(lo, hi, n = 5, whole = false) {
   const raw = (hi - lo) / n || 1, mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map(m => m * mag).find(s => s >= raw) || 10 * mag;
+  const steps = [1, 2, 2.5, 5, 10].map(m => m * mag).filter(s => !whole || (s >= 1 - 1e-9 && Math.abs(s - Math.round(s)) < 1e-9));
+  const step = steps.find(s => s >= raw) || Math.max(whole ? 1 : 0, 10 * mag);
   const out = []; for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(+v.toPrecision(12));
   return out;
 }
-function scale(vals, a, b, log) {
+function scale(vals, a, b, log, whole = false) {
   let lo = Math.min(...vals), hi = Math.max(...vals);
   if (log) { lo = Math.log10(Math.max(lo, 1e-9)); hi = Math.log10(Math.max(hi, 1e-9)); }
   const span = hi - lo || (log ? 0.5 : Math.abs(hi) || 1), l0 = lo - span * 0.1, l1 = hi + span * 0.1;
   const tr = v => (log ? Math.log10(Math.max(v, 1e-9)) : v);
   const f = v => a + (b - a) * (tr(v) - l0) / (l1 - l0);
   f.ticks = () => {
-    if (!log) return linearTicks(l0, l1);
+    if (!log) return linearTicks(l0, l1, 5, whole);
     const lin0 = 10 ** l0, lin1 = 10 ** l1;
     for (const ms of [[1], [1, 2, 5], [1, 1.5, 2, 3, 5, 7]]) {
       const out = [];
@@ -420,7 +423,7 @@ function servingChart(el, r) {
   const xv = p => byReplicas ? (p.replicas || 1) : (p.tpot_s || 0) * 1000;
   $("#cap-pareto").textContent = t("chart_serving");
   const W = 560, H = 320, L = 72, B = 44, T = 12, R = 20;
-  const x = scale(pts.map(xv), L, W - R, false), y = scale(pts.map(p => p.total), H - B, T, true);
+  const x = scale(pts.map(xv), L, W - R, false, byReplicas), y = scale(pts.map(p => p.total), H - B, T, true);
   let g = axes(x, y, W, H, L, B, T, R, byReplicas ? t("replicas_axis") : t("tpot_axis"), t("cost_axis"), byReplicas ? 0 : 1);
   r.pareto.map(frontPoint).filter(p => p.total > 0).forEach(p => { g += frontDot(r, p, x(xv(p)), y(p.total), `¥${fmt(p.total, 0)}`); });
   r.plans.map(planPoint).filter(p => p.total > 0).forEach(p => { g += planMark(p, x(xv(p)), y(p.total)); });
@@ -452,7 +455,7 @@ function renderValue(rows) {
   });
   const ay = 10 + top.length * 22;
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${L + (W - L - R) * v / max}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
-  $("#chart-value").innerHTML = svg(W, H, g, "chart_value_label") + `<div class="legend"><span><i style="background:${COLORS[3]}"></i>${t("domestic_c")}</span><span><i style="background:${COLORS[0]}"></i>${t("foreign_c")}</span> · ${t("eff_tflops")}${rows.some(r => r.international) ? " · 🌐 " + t("international") : ""}</div>`;
+  $("#chart-value").innerHTML = svg(W, H, g, "chart_value_label") + `<div class="legend"><span><i style="background:${COLORS[3]}"></i>${t("domestic_c")}</span><span><i style="background:${COLORS[0]}"></i>${t("foreign_c")}</span> · ${t("compare.col.tflops_per_cny_hour")}${rows.some(r => r.international) ? " · 🌐 " + t("international") : ""}</div>`;
 }
 
 // ---- rent cost (TCO) per offer -------------------------------------------------------------------------
@@ -535,6 +538,11 @@ async function runCompare(body) {
   catch (e) { cmpFail(e.message); }
   finally { $("#cmp-btn").disabled = false; }
 }
+// a row's layout as the API labels it (`… · vllm-ascend`): its framework named once, added only where the label has it not
+// ¥ per card-hour; one from a longer billing unit names it, in the CLI's words (cli.card_hour_by: 2.57（按月）)
+const cardHour = r => r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" && r.cny_per_card_hour != null
+  ? esc(t("cli.card_hour_by", {price: r.cny_per_card_hour, billing_unit: label("billing_unit", r.card_hour_billing_unit)})) : fmt(r.cny_per_card_hour, 2);
+const cmpLayout = l => { const fw = l.framework || l.engine || ""; return (l.label || "") + (fw && !(l.label || "").includes(fw) ? " · " + fw : ""); };
 function renderCompare(rows) {
   // memory as plan and the CLI's compare count it (needed / usable / capacity, memCell); a pre-allocating engine's
   // pool (vLLM gpu_memory_utilization: what the card shows in use) is a note under it, in the answer's language
@@ -546,17 +554,17 @@ function renderCompare(rows) {
     r.precision_note, r.calibration, r.evidence, periods.length > 1 ? r.period_note : null].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("") +
     offerWarnings(r);
   const f = [["device", r => esc(devName(r.device, r.device_name))],
-    ["layout", r => esc((r.layout || {}).label || "") + (r.layout && (r.layout.framework || r.layout.engine) ? ` <span class="muted">${esc(r.layout.framework || r.layout.engine)}</span>` : "")],
+    ["layout", r => esc(cmpLayout(r.layout || {}))],
     ["mem_usable", r => memCell(r) + (r.memory_pool_note ? `<div class="muted pool-note">${esc(r.memory_pool_note)}</div>` : "")],
     ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fits(r) ? fmt(r.tokens_per_s, 0) : `<span class="muted">${esc(t("cmp.speed_no_fit"))}</span>`],
     ...(serving ? [["tpot", r => fits(r) && r.tpot_s != null ? fmt(r.tpot_s * 1000, 1) : dash]] : []),
     // a request rate: tokens/s above is the layout's capacity; this is the rate served at its run batch
     ...(rows.some(r => r.served) ? [["served", r => r.served ? esc(r.served.note) : esc(r.layout_note || "")]] : []),
     ["hours", r => r.hours == null ? dash : fmt(r.hours, 2)],
-    ["cost", r => r.cost_cny == null ? dash : fmt(r.cost_cny, 0)], ["cny_h", r => fmt(r.cny_per_card_hour, 2) + (r.card_hour_billing_unit && r.card_hour_billing_unit !== "hour" ? " (" + esc(label("billing_unit", r.card_hour_billing_unit)) + ")" : "")], ["job_cny_h", r => r.job_cny_per_card_hour == null ? dash : fmt(r.job_cny_per_card_hour, 2)],
+    ["cost", r => r.cost_cny == null ? dash : fmt(r.cost_cny, 0)], ["cny_h", r => cardHour(r)], ["job_cny_h", r => r.job_cny_per_card_hour == null ? dash : fmt(r.job_cny_per_card_hour, 2)],
     // serving: the bill per million output tokens at the rate (or, with none, the capacity above), the API's basis
     ...(serving ? [[rows.some(r => r.cny_per_million_basis === "capacity") ? "cny_per_m_out_capacity" : "cny_per_m_out_rate", r => r.cny_per_million_output_tokens == null ? dash : fmt(r.cny_per_million_output_tokens, 3)]] : []),
-    ["eff_tflops", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
+    ["compare.col.tflops_per_cny_hour", r => fmt(r.effective_tflops_per_cny_hour, 1)], ["scaling", r => fmt(r.scaling_efficiency, 2)],
     ["offer", r => r.offer_facts ? `${esc(r.offer_facts.offer)} <span class="muted">${esc(kindLabel(r.offer_facts.kind))}</span>${intlTag(r.offer_facts.region)}${r.offer_facts.stale ? `<div class="warn">${esc(t("stale", {date: r.offer_facts.date}))}</div>` : ""}`
       : (r.no_price ? `<span class="muted">${esc(r.no_price)}</span>` : "")],
     ["note", notes]];
@@ -641,11 +649,18 @@ function renderMigrate(r) {
     stack: label("stack", r.stack), reason: r.weeks_reason}) + " · " + basis(r.region, r.offer_kinds);
   const [lo, hi] = r.calendar_weeks, [clo, chi] = r.one_off_cost_cny, pb = r.payback_months;
   const rows = [
-    ["mig.item.task", r.workload_note ? esc(r.workload_note) : esc(t("mig.value.task_given", {task: r.task}))],
+    ["mig.item.task", r.workload_note ? esc(r.workload_note) : esc(t("mig.value.task_given", {task: label("task", r.task)}))],
     ["mig.item.migration", esc(t("mig.value.effort", {lo, hi, n: r.engineers, plo: r.person_weeks[0], phi: r.person_weeks[1]}))],
     // the spend the saving is a share of: the buyer's, or the assumed default, said as assumed
     ["mig.item.monthly_spend", esc(r.monthly_spend_note) + (r.monthly_spend_default ? `<div class="warn">${esc(t("mig_spend_assumed"))}</div>` : "")],
+    // the new side billed as plan bills an offer (its unit, minimum order, whole instances), as the CLI's row says it
+    ...Object.values(r.derived || {}).filter(d => d && typeof d === "object" && d.monthly_rent)
+      .map(d => ["mig.item.new_bill", esc(d.monthly_rent.note)]),
     ["mig.item.one_off", span(yuan(clo), yuan(chi))],
+    // what the one-off adds up, as the CLI's rows under it: labour, the new side's test instance, the parallel run
+    // (its length assumed unless given, said in its note) — plan.cost.migration_one_off
+    ...((r.one_off_items || []).length > 1 ? r.one_off_items.map(i => [`mig.item.one_off_item.${i.item}`,
+      span(yuan(i.cost_cny[0]), yuan(i.cost_cny[1])) + " — " + esc(i.note), "sub"]) : []),
     // a negative saving as the CLI says it: the bill rises (mig.value.rise)
     ["mig.item.monthly_saving", r.monthly_saving_cny < 0 ? esc(t("mig.value.rise", {rise: -r.monthly_saving_cny})) : yuan(r.monthly_saving_cny)],
     ["mig.item.payback", esc(pb ? t("mig.value.months", {lo: pb[0], hi: pb[1]}) : t("mig.value.never"))]];
@@ -655,14 +670,14 @@ function renderMigrate(r) {
     let v = t("mig.value.device_8", {tps: d.tokens_per_s_8_cards, cny: d.cny_per_card_hour, offer: d.offer});
     if (lay.replicas) v += t("mig.value.serving_layout", {tp: lay.tp, replicas: lay.replicas, batch: lay.batch});
     if (lay.served_batch) v += t("mig.value.serves", {rps: lay.requests_per_s, batch: lay.served_batch});
-    if (lay.layout_rule) v += t("mig.value.training_layout", {tp: lay.tp, pp: lay.pp, zero: lay.zero, batch: lay.batch, recompute: lay.recompute});
+    if (lay.layout_rule) v += t("mig.value.training_layout", {tp: lay.tp, pp: lay.pp, zero: lay.zero, batch: lay.batch, recompute: label("recompute", lay.recompute)});
     if (lay.layout_rule && (lay.offload_optimizer || lay.optimizer === "adamw8bit")) v += " — " + lay.layout_rule;  // plan's memory-saving measure
     if (d.layout_note) v += " — " + d.layout_note;
     rows.push([n === 8 ? t("mig.item.device_8", {device: devName(dev)}) : t("mig.item.device_n", {device: devName(dev), gpus: n}), esc(v) + offerWarnings(d)]);
   }
   rows.push(["mig.item.verdict", `<strong>${esc(r.verdict)}</strong>`]);
   $("#mig-table").innerHTML = `<thead><tr><th scope="col">${esc(t("col.item"))}</th><th scope="col">${esc(t("value"))}</th></tr></thead><tbody>` +
-    rows.map(([k, v]) => `<tr><th scope="row">${esc(t(k))}</th>${td("value", v)}</tr>`).join("") + "</tbody>";
+    rows.map(([k, v, cls]) => `<tr${cls ? ` class="${cls}"` : ""}><th scope="row">${esc(t(k).trim())}</th>${td("value", v)}</tr>`).join("") + "</tbody>";
   // the listings the saving was priced from, with their dates (and the stale and international marks), then the
   // evidence behind each device's speed, the saving at the known error, the calibration and how effort is read
   const used = r.offers_used || [];
@@ -706,7 +721,7 @@ function renderRvb(r) {
     rows.map(([k, a, b, g]) => `<tr><th scope="row">${esc(k)}</th>${td("rvb_rent", a == null ? "—" : (g != null && r.subsidy ? "¥" + grossNet(a, g, r.subsidy) : yuan(a)), "num")}${td("rvb_own", b == null ? "—" : yuan(b), "num")}</tr>`).join("") + "</tbody>";
   // the verdict and the difference are the core's (plan.cost.rent_vs_buy_totals), as the CLI prints them
   const o = r.rent_offer, fr = r.fresh_rent_range;
-  const line = (k, html, cls = "") => `<p${cls ? ` class="${cls}"` : ""}><strong>${esc(t(k))}:</strong> ${html}</p>`;
+  const line = (k, html, cls = "") => `<p${cls ? ` class="${cls}"` : ""}><strong>${esc(t(k) + t("label_sep"))}</strong>${html}</p>`;
   $("#rvb-notes").innerHTML =
     `<p class="verdict"><strong>${esc(t("rvb_cheaper", {share: pct(r.utilization), which: t("rvb.cheaper." + tot.cheaper), diff: fmt(tot.diff_cny, 0), cards: tot.cards, years: fmt(tot.years, 2)}) + (tot.verdict_note ? t("cli.rvb.verdict_but", {note: tot.verdict_note}) : ""))}</strong></p>` +
     // never (null) or at any use (0, a558a7a): the note says why, as the CLI's table does; no "0%"
@@ -785,6 +800,21 @@ function renderDetail({d, offers}) {
     ${offers.some(o => o.stale) ? `<p class="muted stale-note">${esc(t("offers_stale_note"))}</p>` : ""}`;
 }
 
+// every device list, named in the page's language (devName): built at start, rebuilt by the language toggle with
+// each selection kept. Compare: every device; TCO: those with a price; migrate and rent-vs-buy: every device (the API
+// names what is missing: a price, a purchase)
+function fillDevices() {
+  const accs = state.devices; if (!accs) return;
+  const opts = list => list.map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
+  [["cmp-devices", accs], ["tco-gpu", accs.filter(a => state.priced.has(a.id))], ["mig-from", accs], ["mig-to", accs], ["rvb-gpu", accs]]
+    .forEach(([id, list]) => {
+      const el = $("#" + id), was = el.value, picked = [...el.options].filter(o => o.selected).map(o => o.value);
+      el.innerHTML = opts(list);
+      if (el.multiple) [...el.options].forEach(o => { o.selected = picked.includes(o.value); });
+      else if (was) setValue(id, was);
+    });
+}
+
 // ---- start ------------------------------------------------------------------------------------------
 function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error").hidden = false; }
 (async function init() {
@@ -799,13 +829,8 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   const opts = llm.map(m => `<option value="${esc(m.id)}">${esc(m.id)} (${(m.params / 1e9).toFixed(1)} B)</option>`).join("");
   $("#model").innerHTML = opts; $("#cmp-model").innerHTML = opts; $("#mig-model").innerHTML = opts;
   const q7 = llm.find(m => /qwen2\.5-7b/i.test(m.id)); if (q7) { $("#model").value = q7.id; $("#cmp-model").value = q7.id; $("#mig-model").value = q7.id; }
-  $("#cmp-devices").innerHTML = accs.map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
-  const priced = new Set(offers.map(o => o.device));
-  $("#tco-gpu").innerHTML = accs.filter(a => priced.has(a.id)).map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
-  // migrate and rent-vs-buy: every device (the API names what is missing: a price, a purchase), the CLI's defaults
-  const devOpts = accs.map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
-  ["#mig-from", "#mig-to", "#rvb-gpu"].forEach(s => { $(s).innerHTML = devOpts; });
-  $("#mig-from").value = "h100-sxm"; $("#mig-to").value = "ascend-910b"; $("#rvb-gpu").value = "rtx-4090";
+  state.devices = accs; state.priced = new Set(offers.map(o => o.device)); fillDevices();
+  $("#mig-from").value = "h800"; $("#mig-to").value = "ascend-910b"; $("#rvb-gpu").value = "rtx-4090";
   FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
   restoreForm(); syncTask(); syncCmpTask(); syncMigTask(); fillFrameworks(params.get("framework") || "");
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();
