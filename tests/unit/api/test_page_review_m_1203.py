@@ -68,9 +68,13 @@ def test_migrate_shows_one_off_items_new_bill_and_recompute_words(client: TestCl
     answer = client.post(f"/api/migrate?lang={lang}&surface=web", json=body).json()
     items = answer["one_off_items"]
     assert [i["item"] for i in items] == ["labour", "test_instance", "parallel_run"], items
-    html = run_app_js(tmp_path, _RENDER, {"lang": lang, "messages": _msgs(client, lang), "call": "renderMigrate",
-                                          "answer": answer, "read": "#mig-table"})["html"]
-    text, cat = _text(html), messages(lang)
+    out = run_app_js(tmp_path, _RENDER, {"lang": lang, "messages": _msgs(client, lang), "call": "renderMigrate",
+                                         "answer": answer, "read": "#mig-table", "notes": "#mig-notes"})
+    html, text, cat = out["html"], _text(out["html"]), messages(lang)
+    sep = "：" if lang == "zh" else ": "  # the listings used: "device：offer …" in the language's colon (web.label_sep)
+    assert answer["offers_used"] and _text(out["notes"]).count(sep) >= len(answer["offers_used"]), out["notes"]
+    if lang == "zh":
+        assert not re.search(r"[\u4e00-\u9fff\w]: ", _text(out["notes"])), out["notes"]
     for i in items:
         assert cat[f"mig.item.one_off_item.{i['item']}"].strip() in text and i["note"] in text, (i, text)
     assert ("assumed" if lang == "en" else "假设") in items[2]["note"]  # the parallel run's length, said as assumed

@@ -360,7 +360,7 @@ function memoryChart(el, plans) {
     g += `<text x="${L - 6}" y="${y + 15}" text-anchor="end">${esc(p.rank + ". " + devName(p.device, p.device_name))}</text>`;
     items.forEach((k, j) => {
       const v = ((p.breakdown_bytes || {})[k] || 0) / GiB; if (!v) return;
-      g += `<rect x="${x(acc)}" y="${y}" width="${Math.max(0.5, x(acc + v) - x(acc))}" height="22" fill="${COLORS[j % COLORS.length]}"><title>${esc(label("memory", k))}: ${v.toFixed(2)} GiB</title></rect>`;
+      g += `<rect x="${x(acc)}" y="${y}" width="${Math.max(0.5, x(acc + v) - x(acc))}" height="22" fill="${COLORS[j % COLORS.length]}"><title>${esc(label("memory", k) + t("label_sep"))}${v.toFixed(2)} GiB</title></rect>`;
       acc += v;
     });
     const cx = x(p.memory_capacity_bytes / GiB);
@@ -370,7 +370,7 @@ function memoryChart(el, plans) {
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${x(v)}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
   g += `<text x="${W - R}" y="${ay + 26}" text-anchor="end">GiB</text>`;
   el.innerHTML = svg(W, H, g, "chart_memory_label") + `<div class="legend">${items.map((k, j) => `<span><i style="background:${COLORS[j % COLORS.length]}"></i>${esc(label("memory", k))}</span>`).join("")}<span>┆ ${t("capacity")}</span></div>` +
-    plans.filter(p => p.breakdown_note).map(p => `<div class="warn">${esc(p.rank + ". " + devName(p.device, p.device_name))}: ${esc(p.breakdown_note)}</div>`).join("");
+    plans.filter(p => p.breakdown_note).map(p => `<div class="warn">${esc(p.rank + ". " + devName(p.device, p.device_name) + t("label_sep"))}${esc(p.breakdown_note)}</div>`).join("");
 }
 
 // one point per configuration, cost on one basis: the front's cost_cny is rent + migration share (search._pareto),
@@ -684,7 +684,7 @@ function renderMigrate(r) {
   const ev = [...new Set(Object.values(r.derived || {}).map(d => d && d.evidence).filter(Boolean))];
   const known = r.if_known_error && r.if_known_error.note;
   $("#mig-notes").innerHTML = (used.length ? `<h3>${esc(t("mig_offers"))}</h3><ul class="mig-offers">` + used.map(o =>
-    `<li>${esc(devName(o.device))}: ${esc(o.offer)} · ${esc(o.provider)} · ${esc(kindLabel(o.kind))} · ${esc(o.date)} · ${esc(t("cny_h"))} ${fmt(o.cny_per_card_hour, 2)}${intlTag(o.region)}${o.stale ? `<div class="warn">${esc(o.stale)}</div>` : ""}</li>`).join("") + "</ul>" : "") +
+    `<li>${esc(devName(o.device) + t("label_sep"))}${esc(o.offer)} · ${esc(o.provider)} · ${esc(kindLabel(o.kind))} · ${esc(o.date)} · ${esc(t("cny_h"))} ${fmt(o.cny_per_card_hour, 2)}${intlTag(o.region)}${o.stale ? `<div class="warn">${esc(o.stale)}</div>` : ""}</li>`).join("") + "</ul>" : "") +
     (ev.length || known ? `<h3>${esc(t("mig_evidence"))}</h3><ul>` + [...ev, known].filter(Boolean).map(x => `<li>${esc(x)}</li>`).join("") + "</ul>" : "") +
     (r.calibration ? `<p class="muted">${esc(r.calibration)}</p>` : "") + `<p class="muted">${esc(t("mig.effort.seed_reading"))}</p>`;
 }
@@ -793,7 +793,7 @@ function renderDetail({d, offers}) {
     v.sources.forEach((s, i) => { rows += `<tr class="${v.conflict ? "conflict" : ""}">${td("field", i ? "" : esc(label("spec", k)))}${td("value", `${fmt(s.value, 2)}${s.default && v.sources.length > 1 ? " *" : ""}`, "num" + (s.default ? " default" : ""))}${td("source", sourceLink(s.source, s.source_title), "src")}${td("date", esc(s.date))}${td("note", esc(s.note))}</tr>`; });
   }
   const head = k => k.map(x => `<th scope="col">${t(x)}</th>`).join("");
-  $("#acc-detail").innerHTML = `<h3>${esc(devName(d.id, d.name))}</h3>${d.conflicts.length ? `<p class="conflict">${t("conflicts")}: ${d.conflicts.map(c => esc(label("spec", c))).join(", ")}</p>` : ""}
+  $("#acc-detail").innerHTML = `<h3>${esc(devName(d.id, d.name))}</h3>${d.conflicts.length ? `<p class="conflict">${esc(t("conflicts") + t("label_sep"))}${d.conflicts.map(c => esc(label("spec", c))).join(t("list.sep"))}</p>` : ""}
     <div class="table-wrap" tabindex="0"><table id="spec-table" class="cards"><thead><tr>${head(["field", "value", "source", "date", "note"])}</tr></thead><tbody>${rows}</tbody></table></div>
     <h4>${t("offers")}</h4><div class="table-wrap" tabindex="0"><table class="cards"><thead><tr>${head(["provider", "gpus", "billing", "price", "kind", "region", "date", "source"])}</tr></thead><tbody>
     ${offers.map(o => `<tr${o.stale ? ' class="stale"' : ""}>${td("provider", esc(o.provider))}${td("gpus", o.cards, "num")}${td("billing", esc(label("billing_unit", o.billing_unit)))}${td("price", fmt(o.price_cny, 2), "num")}${td("kind", esc(kindLabel(o.kind)))}${td("region", regionCell(o.region || "cn", isIntl(o.region)))}${td("date", offerDate(o), o.stale ? "warn" : "")}${td("source", sourceLink(o.source), "src")}</tr>`).join("")}</tbody></table></div>
