@@ -523,18 +523,18 @@ def replica_fit_hint(cat: Catalog, model: ModelArch, device: Accelerator, stack:
                      mem: MemoryEstimate, dies: int = 1) -> Message | None:
     """Serving that does not fit at `w.tp`: the hint plan's why-not gives (`why.serve_need_tp`, buyer review
     2026-12-02: `estimate --gpus 8` without --tp ran 8 one-card replicas of Qwen3-235B and said only "does not fit"):
-    the smallest tensor-parallel group of `plan.search.NEED_TPS` in which one batch-1 replica fits, by the same
+    the smallest tensor-parallel group of `plan.sizes.NEED_TPS` in which one batch-1 replica fits, by the same
     memory (`estimate_memory`, plan's `need_tp` rule: batch 1 at the workload's ep and context), named with the flags
     to pass (--tp, and --gpus where the replica needs more cards than asked); for an MoE model on an engine that
     serves expert parallel (plan's `_serve_eps` rule) with no --ep given, the smallest expert-parallel group of
-    `plan.search.EP_SIZES` dividing its experts that fits at `w.tp`, too. A tp or ep the engine refuses
+    `plan.sizes.EP_SIZES` dividing its experts that fits at `w.tp`, too. A tp or ep the engine refuses
     (`tp_heads_runs`) is not suggested. None for training, a batch-1 replica that fits at `w.tp` (the batch is what
     does not fit), or nothing up to the last size. `device` is one rank (`rank_view`), `w` and tp/ep count ranks; on a
     card of `dies` dies (the 910C) --gpus is the cards those ranks rent (`whole_cards`, as the CLI's --gpus counts
     cards), the dies beside, the memory per die."""
     if w.training or w.method != "default" or model.kind != "llm" or mem.usable_bytes is None:
         return None
-    from suanli.plan.search import EP_SIZES, NEED_TPS  # the sizes plan's why-not searches (one list)
+    from suanli.plan.sizes import EP_SIZES, NEED_TPS  # the sizes plan's why-not searches (one list; no numpy)
 
     def fits_at(tp: int, ep: int) -> bool:
         one = w.model_copy(update={"tp": tp, "ep": ep, "batch": 1, "gpus": tp * ep * w.pp})

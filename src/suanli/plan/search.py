@@ -112,6 +112,16 @@ from suanli.plan.known_error import (bias_evidence as _bias_evidence, demoted, e
 from suanli.plan.cost import (billed_cost, billing_note, cny_per_million_output_tokens, cost_assumptions, gross_of,
                               job_cost, offer_download_delta_h, period_billed_hours, subsidy_note)
 from suanli.plan.request import PlanRequest, rate_from_users
+from suanli.plan.sizes import (  # the search space's sizes (estimate's replica hint reads them without numpy)
+    EP_SIZES,
+    GPU_COUNTS,
+    MICRO_BATCHES,
+    NEED_TPS,
+    PP_SIZES,
+    TP_SIZES,
+    VPP_SIZES,
+    ZERO_STAGES,
+)
 from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR, UNIT_HOURS, GiB
 
 if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
@@ -124,15 +134,6 @@ __all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_la
            "memory_likely_short", "plan", "pooled_evidence", "plan_workload", "round_down_rate", "serving_layout",
            "why_not_reasons", "calendar_hours", "calendar_counts"]
 
-GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
-TP_SIZES = (1, 2, 4, 8)
-# tensor-parallel groups a serving why-not line may name as what one replica needs (beyond a node: never planned)
-NEED_TPS = (1, 2, 4, 8, 16, 32, 64)
-PP_SIZES = (1, 2, 4, 8)
-VPP_SIZES = (1, 2, 4)  # virtual stages per device searched (interleaved schedule); more is pinned with --vpp
-EP_SIZES = (1, 2, 4, 8)
-ZERO_STAGES = (0, 1, 2, 3)
-MICRO_BATCHES = (1, 2, 4, 8, 16, 32)
 SERVE_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 # concurrent users: besides the powers of two, the batch ceil(users / r) of each replica count r (vLLM's max_num_seqs
 # takes any integer), at most this many of them (evenly picked among the distinct ones up to the largest batch)

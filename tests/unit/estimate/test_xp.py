@@ -133,7 +133,9 @@ print("NUMPY", "numpy" in sys.modules, file=sys.stderr)
     ("estimate", "--model", "llama-2-7b", "--task", "full", "--gpu", "a100-80g", "--gpus", "8", "--zero", "3"),
     ("--lang", "zh", "estimate", "--model", "llama-2-7b", "--task", "lora", "--gpu", "910b"),
     ("gpus",), ("gpu", "h100-sxm"),
-], ids=["inference", "json", "full-zero3", "lora-910b-zh", "gpus", "gpu"])
+    # a replica that does not fit: the hint names plan's sizes (plan.sizes), not the search module
+    ("estimate", "--model", "deepseek-r1", "--gpu", "910c", "--gpus", "8", "--tp", "8", "--ep", "2", "--batch", "25"),
+], ids=["inference", "json", "full-zero3", "lora-910b-zh", "gpus", "gpu", "replica-hint"])
 def test_one_workload_commands_import_no_numpy(tmp_path: Path, args: tuple[str, ...]) -> None:
     r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120,
                        env={**os.environ, "SUANLI_HOME": str(tmp_path)})
