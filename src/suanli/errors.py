@@ -212,14 +212,6 @@ def _plain_value(value: Any) -> Any:
     return value
 
 
-def bound_text(value: Any) -> Any:
-    """A limit as a refusal names it, readable: a whole number with thousands separators (10,000,000,000,000, not
-    pydantic's 10000000000000.0 or 1e+13), any other number as `g` writes it (0.5); anything else as it is."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return value
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
-
-
 def validation_message(err: Any) -> Message:
     """One pydantic error (an item of `ValidationError.errors()`) as a catalog message: the refusal's own message
     where a validator raised one with it (`Invalid`, or any error with an `i18n` message), else its generic shape —
@@ -242,8 +234,10 @@ def validation_message(err: Any) -> Message:
                  allowed=or_list(str(ctx.get("expected", ""))))
     shape = _PYDANTIC_SHAPES.get(kind)
     if shape is not None:
-        limits = {k: bound_text(ctx[k]) for k in ("gt", "ge", "lt", "le", "min_length", "max_length", "multiple_of",
-                                                   "pattern") if k in ctx}
+        # the limits stay numbers (the API's error_i18n.params); the sentences write them readably ({le:,~}:
+        # 10,000,000,000,000, not 10000000000000.0)
+        limits = {k: ctx[k] for k in ("gt", "ge", "lt", "le", "min_length", "max_length", "multiple_of", "pattern")
+                  if k in ctx}
         sent = {} if kind == "missing" else {"value": echoed(err.get("input"))}
         return M(shape, **sent, **limits)
     return M("error.v.other", msg=str(err.get("msg", "")).removeprefix("Value error, "))

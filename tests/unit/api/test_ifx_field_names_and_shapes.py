@@ -87,9 +87,9 @@ def test_one_rule_for_every_dashed_field(make_client: Any) -> None:
 # ---- 2. pydantic's shapes, translated with their limits -----------------------------------------------------------
 
 SHAPES = [  # (route, body, field, message id, what the line must keep)
-    ("/api/plan", {"model": "qwen2.5-7b", "gpus": 1e30}, "gpus", "error.v.le", "4096"),  # was "exceeded maximum size"
+    ("/api/plan", {"model": "qwen2.5-7b", "gpus": 1e30}, "gpus", "error.v.le", "4,096"),  # was "exceeded maximum size"
     ("/api/plan", {"model": "qwen2.5-7b", "gpus": -1e30}, "gpus", "error.v.ge", "1"),
-    ("/api/estimate", {"model": "qwen2.5-7b", "gpu": "h100", "batch": 1e30}, "batch", "error.v.le", "65536"),
+    ("/api/estimate", {"model": "qwen2.5-7b", "gpu": "h100", "batch": 1e30}, "batch", "error.v.le", "65,536"),
     ("/api/plan", {"model": "qwen2.5-7b", "devices": "h100"}, "devices", "error.v.list", "'h100'"),  # "valid tuple"
     ("/api/migrate", {"model": "qwen2.5-7b", "offer_kinds": "listing"}, "offer_kinds", "error.v.list", "'listing'"),
     ("/api/estimate", {"model": "qwen2.5-7b", "gpu": "h100", "engine_version": "x"}, "engine_version",

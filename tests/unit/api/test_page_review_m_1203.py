@@ -207,5 +207,5 @@ def test_refusals_write_readable_numbers(client: TestClient, lang: str) -> None:
     budget = client.post(f"/api/plan?lang={lang}&surface=web", json={
         "model": "Qwen/Qwen3-32B", "task": "inference", "requests_per_s": 5, "budget_cny": 1e300}).json()["error"]
     assert "10000000000000.0" not in budget, budget  # English: pydantic's own line, its limit an integer
-    if lang == "zh":  # the catalog's sentence (error.v.le), its limit written by errors.bound_text
+    if lang == "zh":  # the catalog's sentence (error.v.le), its limit written readably ({le:,~})
         assert "必须小于等于 10,000,000,000,000" in budget, budget
