@@ -72,10 +72,12 @@ def test_compare_shows_layout_notes_and_no_speed_without_fit(browser: Any, base_
     speed, layout, notes = row("tokens_per_s"), row("layout"), row("note")
     for r, s, lay, n in zip(api, speed, layout, notes):
         assert r["layout"]["label"] in lay
-        if r["fits"]:
+        if r["fits"] and r.get("runs", True):
             assert s.replace(",", "").isdigit(), s
-        else:
+        elif r["fits"] is False:
             assert s == "none — does not fit", s
+        else:  # not short of memory, but no framework runs it (cmp.speed_not_estimable, as the CLI)
+            assert s == "none — not estimable (the note below says why)", s
         for note in r["notes"]:
             assert note in n, (note, n)
         assert r["evidence"] in n
@@ -187,4 +189,26 @@ def test_messages_fetched_once_per_language(browser: Any, base_url: str) -> None
     pg.goto(f"{base_url}/#lang=en&tab=plan")
     pg.wait_for_selector("body[data-ready='1']")
     assert len(asked) == len(set(asked)) == 1, asked
+    pg.context.close()
+
+
+def test_compare_says_not_estimable_where_nothing_runs_but_it_fits(browser: Any, base_url: str) -> None:
+    """Task P.2: a row no framework runs but that is not short of memory (the 910B1: no published bandwidth, 38dae20)
+    says the CLI's 'none — not estimable (the note below says why)', not 'none — does not fit'."""
+    pg = _page(browser)
+    pg.goto(f"{base_url}/#lang=en&tab=compare")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.select_option("#cmp-model", "Qwen/Qwen2.5-7B-Instruct")
+    pg.select_option("#cmp-task", "lora")
+    pg.fill("#cmp-gpus", "8")
+    pg.select_option("#cmp-devices", ["h100-sxm", "ascend-910b1"])
+    pg.click("#cmp-btn")
+    pg.wait_for_function("() => state.compare && state.compare.length === 2")
+    api = pg.evaluate("() => state.compare")
+    speed = pg.locator("#cmp-table tr[data-row='tokens_per_s'] td").all_inner_texts()
+    i = [r["device"] for r in api].index("ascend-910b1")
+    assert api[i]["runs"] is False and api[i]["fits"] is not False, api[i]
+    assert speed[i] == "none — not estimable (the note below says why)", speed
+    assert speed[1 - i].replace(",", "").isdigit(), speed  # the H100 runs: its speed
+    assert pg.errors == []  # type: ignore[attr-defined]
     pg.context.close()

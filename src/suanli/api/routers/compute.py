@@ -90,6 +90,27 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
     return out
 
 
+def plan_names_first(request: Request, body: Any, refused: set[str]) -> None:
+    """POST /api/plan's (and /api/plans') model and device names looked up in the catalog the planner searches before
+    the body's other refusals: an unknown one is said first, with its closest names (NotFoundError: 404), as
+    `suanli plan` does (f84a55b, buyer review 2026-12-03). `refused`: the fields pydantic refused as such, not
+    looked up; more devices than MAX_LIST_ITEMS are check_plan's bound."""
+    from suanli.views.bounds import MAX_LIST_ITEMS
+
+    if not isinstance(body, dict):
+        return
+    cat = planning_catalog(request)
+    if isinstance(body.get("model"), str) and "model" not in refused:
+        lookup.model(cat, body["model"])
+    devices = body.get("devices")
+    if isinstance(devices, list) and "devices" not in refused:
+        for d in list(dict.fromkeys(x for x in devices if isinstance(x, str)))[:MAX_LIST_ITEMS]:
+            try:
+                lookup.accelerator(cat, d)
+            except NotFoundError as e:  # the core says `gpu`; the request said devices
+                raise as_field(e, "devices") from None
+
+
 @router.post("/estimate", response_model=EstimateJson, response_model_exclude_unset=True)
 async def estimate_ep(request: Request, body: EstimateBody,
                       lang: Annotated[Lang, Depends(request_lang)] = "en") -> dict[str, Any]:

@@ -3,7 +3,7 @@
 // `memory.*`, `spec.*`, `billing_unit.*` …), the same catalog the CLI and the API use.
 "use strict";
 const $ = s => document.querySelector(s);
-const MSG = {};                                   // lang -> {id: text}
+const MSG = {}; // lang -> {id: text}
 const params = new URLSearchParams(location.hash.slice(1));
 let lang = params.get("lang") || localStorage.getItem("suanli-lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 if (lang !== "zh" && lang !== "en") lang = "en";
@@ -186,7 +186,7 @@ $("#task").addEventListener("change", () => { syncTask(); saveUrl(); });
 
 // ---- plan -------------------------------------------------------------------------------------------
 function showPlanError(message, relax) {
-  state.plan = null;                                  // the previous result goes: replaced, not stacked
+  state.plan = null; // the previous result goes: replaced, not stacked
   $("#plan-results").hidden = true;
   $("#plans-table").innerHTML = ""; $("#plan-warnings").innerHTML = ""; $("#chart-memory").innerHTML = ""; $("#chart-pareto").innerHTML = ""; $("#side-by-side").innerHTML = "";
   const el = $("#plan-error");
@@ -219,7 +219,7 @@ $("#plan-form").addEventListener("submit", async ev => {
   await runPlan(body);
 });
 async function runPlan(body) {
-  state.planBody = body;                              // asked again, in the other language, by the toggle
+  state.planBody = body; // asked again, in the other language, by the toggle
   const btn = $("#plan-btn"), prog = $("#progress"), t0 = performance.now();
   btn.disabled = true; prog.hidden = false; $("#plan-error").hidden = true;
   const tick = setInterval(() => { $("#progress-time").textContent = ((performance.now() - t0) / 1000).toFixed(1) + " s"; }, 100);
@@ -442,6 +442,7 @@ $("#value-form").addEventListener("submit", ev => { ev.preventDefault(); saveUrl
 // a bar's price basis (card_hour_basis)
 const valueBasis = r => r.card_hour_basis === "hourly" ? t("value_basis_hourly")
   : t("value_basis_full_use", {billing_unit: label("billing_unit", r.card_hour_billing_unit)});
+// a bar's tooltip: the peak ÷ the price in compare's words (cardHour: 2.57（按月） where a longer billing unit priced it)
 function renderValue(rows) {
   $("#val-meta").textContent = basis($("#val-region").value, kindsOf("#val-kinds")) +
     (rows.some(r => r.international) ? " · " + t("international_offers", {offers: rows.filter(r => r.international).map(r => r.offer || r.device).join(", ")}) : "");
@@ -451,7 +452,7 @@ function renderValue(rows) {
   let g = "";
   top.forEach((r, i) => {
     const y = 6 + i * 22, w = (W - L - R) * r.effective_tflops_per_cny_hour / max;
-    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(devName(r.device, r.device_name))}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ¥${fmt(r.cny_per_card_hour, 2)}/h (${esc(valueBasis(r))})</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)} <tspan class="muted">${esc(valueBasis(r))}</tspan></text>`;
+    g += `<text x="${L - 6}" y="${y + 13}" text-anchor="end">${esc(devName(r.device, r.device_name))}${r.international ? " 🌐" : ""}</text><rect x="${L}" y="${y}" width="${w}" height="16" fill="${r.domestic ? COLORS[3] : COLORS[0]}"><title>${fmt(r.dense_tflops)} TFLOPS ÷ ${cardHour(r)} ${esc(t("cny_h"))}</title></rect><text x="${L + w + 4}" y="${y + 13}">${fmt(r.effective_tflops_per_cny_hour, 1)} <tspan class="muted">${esc(valueBasis(r))}</tspan></text>`;
   });
   const ay = 10 + top.length * 22;
   linearTicks(0, max, 4).forEach(v => { g += `<text x="${L + (W - L - R) * v / max}" y="${ay + 12}" text-anchor="middle">${fmt(v, 0)}</text>`; });
@@ -556,7 +557,7 @@ function renderCompare(rows) {
   const f = [["device", r => esc(devName(r.device, r.device_name))],
     ["layout", r => esc(cmpLayout(r.layout || {}))],
     ["mem_usable", r => memCell(r) + (r.memory_pool_note ? `<div class="muted pool-note">${esc(r.memory_pool_note)}</div>` : "")],
-    ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fits(r) ? fmt(r.tokens_per_s, 0) : `<span class="muted">${esc(t("cmp.speed_no_fit"))}</span>`],
+    ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fits(r) ? fmt(r.tokens_per_s, 0) : `<span class="muted">${esc(t(r.fits === false ? "cmp.speed_no_fit" : "cmp.speed_not_estimable"))}</span>`],
     ...(serving ? [["tpot", r => fits(r) && r.tpot_s != null ? fmt(r.tpot_s * 1000, 1) : dash]] : []),
     // a request rate: tokens/s above is the layout's capacity; this is the rate served at its run batch
     ...(rows.some(r => r.served) ? [["served", r => r.served ? esc(r.served.note) : esc(r.layout_note || "")]] : []),
