@@ -3351,9 +3351,13 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 tier, far = 1, max(_limit_miss(bit, grid, j, req, d) for bit, j in limits)
             elif mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
+                # training names the leanest row's precision where the device was searched at more than one (bf16
+                # and Megatron-LM's / torchtitan's fp8 on Hopper); a bf16-only search's figure needs no word
+                several = len({p for _, ps in (d.frameworks or ((d.framework, d.precisions),)) for p in ps}) > 1
                 d = _row_device(cat, d, grid, j)  # the leanest row's framework names it (every one searched)
                 fw_name: str | Message = d.framework.name if d.framework else "?"
-                if "need_tp" in grid:  # serving: the leanest row's memory is at its precision, said beside it
+                if ("need_tp" in grid or several) and int(grid["prec"][j]) >= 0:
+                    # serving, and training searched at several: the leanest row's memory is at its precision, said
                     fw_name = at_precision(fw_name, SERVE_PRECISIONS[int(grid["prec"][j])])
                 tier, far = 2, float(grid["mem"][j] / max(grid["usable"][j], 1.0))
                 largest = min(d.acc.max_cards_per_node,
