@@ -340,12 +340,9 @@ def register(app: typer.Typer) -> None:
         # (buyer review 2026-12-03: `--model qwen-32b --concurrent-users 100` asked for --tpot first)
         m = load_model_arg(cat, str(fields["model"]))
         if isinstance(fields.get("devices"), list | tuple):
-            from suanli.catalog import lookup
+            from suanli.views.bounds import check_device_names
 
-            from suanli.views.bounds import MAX_LIST_ITEMS
-
-            for d in list(dict.fromkeys(map(str, fields["devices"])))[:MAX_LIST_ITEMS]:  # more: check_plan's bound
-                lookup.accelerator(cat, d)  # unknown: NotFoundError naming --gpu and its closest names
+            check_device_names(cat, [str(d) for d in fields["devices"]])  # unknown: NotFoundError naming --gpu
         try:
             from suanli.plan.request import NAME_FIELDS, catalog_names
 

@@ -57,6 +57,16 @@ def check_plan(fields: Any, flags: bool = False) -> None:
 MIN_TOKENS_PER_S = 1e-3
 
 
+def check_device_names(cat: Any, devices: Any) -> None:
+    """Each device name of a plan request (the first MAX_LIST_ITEMS distinct; more is check_plan's bound) looked up in
+    `cat`, the catalog the planner searches: an unknown one raises `lookup.accelerator`'s NotFoundError with its closest
+    names, before the request's other refusals (`suanli plan` and POST /api/plan alike; buyer review 2026-12-02)."""
+    from suanli.catalog import lookup
+
+    for d in list(dict.fromkeys(x for x in devices if isinstance(x, str)))[:MAX_LIST_ITEMS]:
+        lookup.accelerator(cat, d)
+
+
 def check_tco(tokens_per_s: float | None, utilization: float, flags: bool = False, gpus: int | None = None) -> None:
     """`suanli tco` and POST /api/tco: utilization in [0.001, 1], tokens per second ≥ 0.001 when given, gpus 1–100,000
     (TcoBody's bound; `suanli tco` passes it)."""

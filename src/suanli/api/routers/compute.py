@@ -94,8 +94,8 @@ def plan_names_first(request: Request, body: Any, refused: set[str]) -> None:
     """POST /api/plan's (and /api/plans') model and device names looked up in the catalog the planner searches before
     the body's other refusals: an unknown one is said first, with its closest names (NotFoundError: 404), as
     `suanli plan` does (f84a55b, buyer review 2026-12-03). `refused`: the fields pydantic refused as such, not
-    looked up; more devices than MAX_LIST_ITEMS are check_plan's bound."""
-    from suanli.views.bounds import MAX_LIST_ITEMS
+    looked up; more devices than MAX_LIST_ITEMS are check_plan's bound (views.bounds.check_device_names)."""
+    from suanli.views.bounds import check_device_names
 
     if not isinstance(body, dict):
         return
@@ -104,11 +104,10 @@ def plan_names_first(request: Request, body: Any, refused: set[str]) -> None:
         lookup.model(cat, body["model"])
     devices = body.get("devices")
     if isinstance(devices, list) and "devices" not in refused:
-        for d in list(dict.fromkeys(x for x in devices if isinstance(x, str)))[:MAX_LIST_ITEMS]:
-            try:
-                lookup.accelerator(cat, d)
-            except NotFoundError as e:  # the core says `gpu`; the request said devices
-                raise as_field(e, "devices") from None
+        try:
+            check_device_names(cat, devices)  # as `suanli plan` checks its --gpu names
+        except NotFoundError as e:  # the core says `gpu`; the request said devices
+            raise as_field(e, "devices") from None
 
 
 @router.post("/estimate", response_model=EstimateJson, response_model_exclude_unset=True)
