@@ -89,7 +89,7 @@ const grossNet = (net, gross, sub, d = 0) => sub && gross != null && gross !== n
   ? `<span class="gross">${fmt(gross, d)} →</span> ${fmt(net, d)}` : fmt(net, d);
 const td = (key, html, cls = "") => `<td data-label="${esc(t(key))}"${cls ? ` class="${cls}"` : ""}>${html}</td>`;
 
-// ---- state in the URL (#tab=plan&model=…&task=…) -----------------------------------------------------
+// ---- state in the URL (#tab=plan&model=…&task=…)
 // each tab's own fields: a link to one tab carries that tab's form only (the compare link no plan fields)
 const TAB_FORM = {
   plan: ["model", "task", "tokens", "rps", "input", "output", "users", "ttft", "tpot", "period", "period-unit", "budget", "deadline", "subsidy",
@@ -141,7 +141,7 @@ function fillFrameworks(keep) {
   $("#framework").value = fit.some(f => f.id === keep) ? keep : "";
 }
 
-// ---- tabs (WAI-ARIA tabs: arrows, Home/End move between tabs) ---------------------------------------
+// ---- tabs (WAI-ARIA tabs: arrows, Home/End move between tabs)
 const tabs = [...document.querySelectorAll(".tab")];
 function selectTab(b, focus = false) {
   tabs.forEach(x => {
@@ -184,7 +184,7 @@ function syncTask() {
 $("#task").addEventListener("change", () => { syncTask(); saveUrl(); });
 ["#plan-form", "#compare-form", "#value-form", "#tco-form", "#mig-form", "#rvb-form"].forEach(f => $(f).addEventListener("change", saveUrl));
 
-// ---- plan -------------------------------------------------------------------------------------------
+// ---- plan
 function showPlanError(message, relax) {
   state.plan = null; // the previous result goes: replaced, not stacked
   $("#plan-results").hidden = true;
@@ -310,7 +310,7 @@ $("#compare-plans-btn").addEventListener("click", () => {
   $("#side-by-side").innerHTML = `<div class="table-wrap" tabindex="0"><table id="side-table" class="side">${fields.map(([k, f]) => `<tr><th scope="row">${t(k)}</th>${plans.map(p => `<td>${f(p)}</td>`).join("")}</tr>`).join("")}</table></div>`;
 });
 
-// ---- SVG charts: viewBox-scaled to the container, ticks at 1-2-5 steps with units ---------------------
+// ---- SVG charts: viewBox-scaled to the container, ticks at 1-2-5 steps with units
 const svg = (w, h, inner, labelKey) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(t(labelKey))}" preserveAspectRatio="xMinYMin meet">${inner}</svg>`;
 
 // whole: an axis of counts (replicas): whole-number steps only, so no tick label repeats (5 | 5 | 6 at a 0.2 step)
@@ -459,7 +459,7 @@ function renderValue(rows) {
   $("#chart-value").innerHTML = svg(W, H, g, "chart_value_label") + `<div class="legend"><span><i style="background:${COLORS[3]}"></i>${t("domestic_c")}</span><span><i style="background:${COLORS[0]}"></i>${t("foreign_c")}</span> · ${t("compare.col.tflops_per_cny_hour")}${rows.some(r => r.international) ? " · 🌐 " + t("international") : ""}</div>`;
 }
 
-// ---- rent cost (TCO) per offer -------------------------------------------------------------------------
+// ---- rent cost (TCO) per offer
 $("#tco-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
   const body = {gpu: $("#tco-gpu").value, hours: Number($("#tco-hours").value), gpus: Number($("#tco-gpus").value || 1),
@@ -496,7 +496,7 @@ function renderTco(rows) {
   $("#tco-subsidy-note").textContent = sub ? t("tco_subsidy", {line: sub.subsidy_note}) : "";
 }
 
-// ---- compare ----------------------------------------------------------------------------------------
+// ---- compare
 $("#compare-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const devices = cmpDevices();
@@ -578,7 +578,7 @@ function renderCompare(rows) {
   $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr data-row="${k}"><th scope="row">${t(k)}</th>${rows.map(r => `<td class="${k === "note" || k === "layout" ? "cmp-text" : "num"}">${g(r)}</td>`).join("")}</tr>`).join("");
 }
 
-// ---- migrate: what the move costs (POST /api/migrate, as `suanli migrate cost`) ---------------------------
+// ---- migrate: what the move costs (POST /api/migrate, as `suanli migrate cost`)
 $("#mig-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
   const body = {model: $("#mig-model").value, task: $("#mig-task").value, from_gpu: $("#mig-from").value,
@@ -606,7 +606,7 @@ async function runMigrate(body) {
   catch (e) { migFail(e.message); }
   finally { $("#mig-btn").disabled = false; }
 }
-// ---- will it run on Ascend? (POST /api/migrate/check, as `suanli migrate check`): the form's model and task ---------
+// ---- will it run on Ascend? (POST /api/migrate/check, as `suanli migrate check`): the form's model and task
 const migUses = () => $("#mig-uses").value.split(/[,，\s]+/).map(x => x.trim()).filter(Boolean);
 $("#mig-check-btn").addEventListener("click", async () => {
   saveUrl();
@@ -690,7 +690,7 @@ function renderMigrate(r) {
     (r.calibration ? `<p class="muted">${esc(r.calibration)}</p>` : "") + `<p class="muted">${esc(t("mig.effort.seed_reading"))}</p>`;
 }
 
-// ---- rent vs buy (POST /api/rent-vs-buy, as `suanli rent-vs-buy`) --------------------------------------
+// ---- rent vs buy (POST /api/rent-vs-buy, as `suanli rent-vs-buy`)
 $("#rvb-form").addEventListener("submit", async ev => {
   ev.preventDefault(); saveUrl();
   const num = id => { const v = $(id).value; return v === "" ? undefined : Number(v); };
@@ -750,7 +750,7 @@ function rvbFresh(fr) {
   return t("rvb_fresh", {lo, hi, be_lo: beText(fr.break_even_at_lowest), be_hi: beText(fr.break_even_at_highest)});
 }
 
-// ---- catalog: search, keyboard (each device is a button), detail with sources by title ----------------
+// ---- catalog: search, keyboard (each device is a button), detail with sources by title
 async function loadCatalog() {
   try {
     // vendor names in either language find a device (华为 on the English page too): both catalogs
@@ -816,7 +816,7 @@ function fillDevices() {
     });
 }
 
-// ---- start ------------------------------------------------------------------------------------------
+// ---- start
 function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error").hidden = false; }
 (async function init() {
   await Promise.all([...new Set([lang, "en"])].map(loadMessages));
