@@ -149,6 +149,16 @@ def test_tco_error_names_the_device_field_by_its_label(browser: Any, base_url: s
     pg.context.close()
 
 
+def _compare(pg: Any, model: str, task: str, gpus: int, devices: list[str]) -> None:
+    """Fill the compare form and wait for its answer (one row per device)."""
+    pg.select_option("#cmp-model", model)
+    pg.select_option("#cmp-task", task)
+    pg.fill("#cmp-gpus", str(gpus))
+    pg.select_option("#cmp-devices", devices)
+    pg.click("#cmp-btn")
+    pg.wait_for_function(f"() => state.compare && state.compare.length === {len(devices)}")
+
+
 def test_compare_form_in_the_url_without_other_tabs_fields(browser: Any, base_url: str) -> None:
     """Compare's model, task, cards and devices are kept in the URL (review 8); the plan form's fields are not;
     the link opens the same compare form."""
@@ -156,12 +166,7 @@ def test_compare_form_in_the_url_without_other_tabs_fields(browser: Any, base_ur
     pg.goto(f"{base_url}/#lang=en&tab=plan&task=full&max-gpus=16")
     pg.wait_for_selector("body[data-ready='1']")
     pg.click("#tab-compare")
-    pg.select_option("#cmp-model", "Qwen/Qwen2.5-14B-Instruct")
-    pg.select_option("#cmp-task", "lora")
-    pg.fill("#cmp-gpus", "2")
-    pg.select_option("#cmp-devices", ["rtx-4090", "ascend-910b"])
-    pg.click("#cmp-btn")
-    pg.wait_for_function("() => state.compare && state.compare.length === 2")
+    _compare(pg, "Qwen/Qwen2.5-14B-Instruct", "lora", 2, ["rtx-4090", "ascend-910b"])
     h = _hash(pg)
     assert h["tab"] == ["compare"]
     assert h["cmp-model"] == ["Qwen/Qwen2.5-14B-Instruct"] and h["cmp-task"] == ["lora"] and h["cmp-gpus"] == ["2"]
@@ -198,12 +203,7 @@ def test_compare_says_not_estimable_where_nothing_runs_but_it_fits(browser: Any,
     pg = _page(browser)
     pg.goto(f"{base_url}/#lang=en&tab=compare")
     pg.wait_for_selector("body[data-ready='1']")
-    pg.select_option("#cmp-model", "Qwen/Qwen2.5-7B-Instruct")
-    pg.select_option("#cmp-task", "lora")
-    pg.fill("#cmp-gpus", "8")
-    pg.select_option("#cmp-devices", ["h100-sxm", "ascend-910b1"])
-    pg.click("#cmp-btn")
-    pg.wait_for_function("() => state.compare && state.compare.length === 2")
+    _compare(pg, "Qwen/Qwen2.5-7B-Instruct", "lora", 8, ["h100-sxm", "ascend-910b1"])
     api = pg.evaluate("() => state.compare")
     speed = pg.locator("#cmp-table tr[data-row='tokens_per_s'] td").all_inner_texts()
     i = [r["device"] for r in api].index("ascend-910b1")
