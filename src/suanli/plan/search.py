@@ -1779,9 +1779,11 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     for name, pin, allowed in (("tp", req.tp, TP_SIZES), ("pp", req.pp, PP_SIZES), ("ep", req.ep, EP_SIZES)):
         if pin is not None and pin not in allowed:
             raise InputError(name, Message("err.is_not_one_of_2", pin=pin, names_list=', '.join(map(str, allowed))))
-    if not training and (serve_ep := req.ep or 1) > 1:  # serving's expert parallelism: estimate's rules (an MoE,
-        if m.moe is None:  # whole experts a rank)
-            raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=serve_ep, model_id=m.id))
+    if (req.ep or 1) > 1 and m.moe is None:  # estimate's rule, training too: a dense model has no experts to split
+        # (before: a training --ep on a dense model searched nothing and told the buyer to try qlora, buyer review C)
+        raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=req.ep,
+                                       model_id=lookup.checkpoint_id(m, req.task, req.model)))
+    if not training and (serve_ep := req.ep or 1) > 1 and m.moe is not None:  # serving: whole experts a rank
         if m.moe.num_experts % serve_ep != 0:
             raise InputError("ep", Message("err.ep_must_divide_experts", w_ep=serve_ep, model_id=m.id,
                                            num_experts=m.moe.num_experts,
