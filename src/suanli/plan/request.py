@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from suanli.catalog import lookup
 from suanli.catalog.offers import DEFAULT_STALE_MONTHS
-from suanli.errors import InputError, Invalid, echoed, validation_message
+from suanli.errors import InputError, echoed, validation_message
 from suanli.i18n import Message, render
 from suanli.units import HOURS_PER_MONTH
 
@@ -204,8 +204,9 @@ class PlanRequest(BaseModel):
         elif self.tokens is None:  # named as the field it needs (CLI: --tokens), as the rate above
             msg = Message("error.req.training_needs_tokens", field="tokens")
             raise _Refused(f"tokens: {render(msg)}", msg)
-        if self.objective == "fastest-within-budget" and self.budget_cny is None:
-            raise Invalid(Message("error.req.fwb_needs_budget"))
+        if self.objective == "fastest-within-budget" and self.budget_cny is None:  # named as the field it needs
+            msg = Message("error.req.fwb_needs_budget", field="budget_cny")  # (CLI: --budget), as tokens above
+            raise _Refused(f"budget_cny: {render(msg)}", msg)
         return self
 
     def _check_period(self) -> None:
