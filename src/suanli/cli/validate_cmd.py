@@ -81,6 +81,33 @@ def _sample_text(r: CaseResult) -> str:
     return tr("val.sample.in", fitted=list_sep().join(names))
 
 
+def _physics(group: str | None, json_: bool) -> None:
+    """`--physics`: every speed case's measurements against the fastest its encoding allows (validate.physics); the
+    ones that beat it, the widest margin first, or one line naming the closest."""
+    from suanli.validate.physics import beats_physics, physics_checks
+    from suanli.validate.report import load_cases
+
+    checks, skipped = physics_checks(packaged_catalog(), load_cases())
+    checks = [c for c in checks if group is None or c.group == group]
+    beats = beats_physics(checks)
+    if json_:
+        emit_json({"checked": checks, "beats_physics": beats, "skipped": skipped})
+        return
+    if beats:
+        cols = ["case", "group", "metric", "measured", "bound", "margin %"]
+        emit_rows([{"case": c.id, "group": _group(c.group), "metric": _metric(c.metric), "measured": c.measured,
+                    "bound": c.bound, "margin %": f"{100 * c.margin:+.1f}"} for c in beats],
+                  cols, title=tr("cli.val.physics_title"), headers=col_headers(cols, "val.col"))
+    elif checks:
+        closest = max(checks, key=lambda c: c.margin)
+        console.print(tr("cli.val.physics_none", n=len(checks), cases=len({c.id for c in checks}), case=closest.id,
+                         pct=100 * (1 + closest.margin)), highlight=False)
+    from rich.markup import escape
+
+    for line in skipped:
+        console.print(f"[yellow]{tr('cli.val.skipped')}[/yellow] {escape(line)}", highlight=False)
+
+
 def markdown_table(summaries: list[GroupSummary]) -> str:
     """The summary as a Markdown table (the README block that scripts/update_readme_validation.py rewrites)."""
     rows = _rows(summaries)
@@ -104,6 +131,9 @@ def register(app: typer.Typer) -> None:
         measured_dir: Annotated[
             Path | None, typer.Option(help="also the suanli-measured cases in this folder (`bench import --cases-dir`)")
         ] = None,
+        physics: Annotated[bool, typer.Option(
+            "--physics", help="list the cases whose measured speed beats the fastest their own encoding allows (peak "
+                              "bandwidth and compute, no overhead)")] = False,
     ) -> None:
         """Median and p90 |error| of every estimator against published and project measurements.
 
@@ -118,6 +148,9 @@ def register(app: typer.Typer) -> None:
             from suanli.validate.report import GROUPS
 
             check_choice("group", group, GROUPS, "err.unknown_validation_group")  # not every band at 0 cases
+        if physics:
+            _physics(group, json_)
+            return
         results, skipped = run_validation(packaged_catalog())
         # cases suanli measured itself on devices (bench suite + bench import): out-of-sample, own table below
         measured, measured_titles = measured_cases(packaged_catalog(), measured_dir)

@@ -115,27 +115,31 @@ def denoiser_flops_per_step(m: ModelArch, resolution: int, cfg: bool, batch: int
 
 
 def diffusion_speed(
-    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = (),
+    roof: bool = False,
 ) -> DiffusionSpeed:
     """Seconds per image = (text encoders + steps × step + VAE decode) / batch on one card; `gpus` cards each run
-    their own batch (data parallel), so images per second scale with the cards and latency does not."""
+    their own batch (data parallel), so images per second scale with the cards and latency does not. `roof`: every
+    efficiency 1 and no step overhead, the fastest the pipeline can run on the device's peaks (validate.physics)."""
     steps, res, cfg = diffusion_settings(m, w)
     peak, bw, e_mm, e_bw = device_rates(cat, acc, w, overrides)
     e_unet = efficiency(cat, acc, "diffusion_unet", w.precision, w.engine, overrides)
     e_tr = efficiency(cat, acc, "diffusion_transformer", w.precision, w.engine, overrides)
     e_oh = efficiency(cat, acc, "diffusion_step_overhead_s", w.precision, w.engine, overrides)
     per_param = weight_bytes_per_param(w.precision)
+    mm, bwe, unet, tr, overhead_s = (1.0, 1.0, 1.0, 1.0, 0.0) if roof else (
+        e_mm.value, e_bw.value, e_unet.value, e_tr.value, e_oh.value)
 
     def seconds(c: DiffusionComponent, flops: float) -> tuple[float, float]:
         """(compute, memory) seconds of one pass: roofline over the dense peak and the weights read once."""
-        k = e_unet.value if c.role in ("unet", "vae") else e_tr.value
-        return flops / (peak * e_mm.value * k), c.params.value * per_param / (bw * e_bw.value)
+        k = unet if c.role in ("unet", "vae") else tr
+        return flops / (peak * mm * k), c.params.value * per_param / (bw * bwe)
 
     den = denoiser(m)
     b = w.batch
     f_step = denoiser_flops_per_step(m, res, cfg, b)
     comp, mem = seconds(den, f_step)
-    step_s = max(comp, mem) + e_oh.value
+    step_s = max(comp, mem) + overhead_s
     text_s = 0.0
     vae_s = 0.0
     for c in m.components:

@@ -66,6 +66,7 @@ __all__ = [
     "quant_kernel_rule",
     "awq_gemm_notes",
     "quant_kernel_notes",
+    "roof_rates",
     "runs_awq_gemm",
     "device_rates",
     "engine_release",
@@ -673,6 +674,26 @@ def inference_rates(
     }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else []) + ([e_awq] if e_awq else [])
 
 
+# the device rates at the physical roof (`roof_rates`): what no engine can beat on the catalog's peaks
+_ROOF_RATES: dict[str, float] = {
+    "e_mm": 1.0, "e_bw": 1.0, "eff": 1.0, "e_awq": 1.0,  # peak dense FLOP/s and peak memory bytes/s
+    "e_stream": math.inf,  # elementwise traffic: an engine may fuse it into the GEMMs
+    "overhead": 0.0, "linear_call_s": 0.0, "moe_routed_s": 0.0, "cpu_adam_s": 0.0, "h2d_bw": math.inf,
+    "sm_count": 0.0,  # every SM busy
+    "intra_bw": math.inf, "inter_bw": math.inf, "intra_lat": 0.0, "inter_lat": 0.0, "intra_half": 0.0,
+    "inter_half": 0.0,  # collectives: an engine may overlap them with compute
+}
+
+
+def roof_rates(r: dict[str, float]) -> dict[str, float]:
+    """`inference_rates` / `training_rates` at the physical roof (validate.physics): every efficiency 1 on the same
+    peaks (the engine's fp16-accumulate roof where it has one), no engine, per-call, routing or host-optimizer time,
+    every SM busy, and what an engine may fuse or overlap costing nothing (elementwise traffic, collectives). The
+    kernels' own byte and FLOP counts stay: `inference_step` / `training_step` on these rates is the fastest the
+    workload can run."""
+    return r | _ROOF_RATES
+
+
 def served_tokens_per_s(batch: Any, output: Any, total_s: Any) -> Any:
     """Output tokens/s one replica serves in steady state with `batch` requests in flight: each request costs it its
     own prefill and `output` tokens of decode, so `batch` × `output` tokens per `inference_step`'s total_s (the
@@ -702,11 +723,14 @@ def tpot_within(tpot_s: Any, limit_s: float, output: int) -> Any:
 
 
 def inference_speed(
-    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = (),
+    roof: bool = False,
 ) -> InferenceSpeed:
-    """One workload through `inference_step` (as plain numbers: the very kernel the planner searches with)."""
+    """One workload through `inference_step` (as plain numbers: the very kernel the planner searches with); `roof`:
+    on `roof_rates`, the fastest it can run."""
     t = inference_speed_terms(m, w, reads_kv_per_query_head(cat, w), runs_awq_gemm(cat, w))
     rates, effs = inference_rates(cat, acc, w, overrides)
+    rates = roof_rates(rates) if roof else rates
     k = inference_step(t, float(w.tp), float(w.ep), float(w.batch), rates, float(w.pp))
     prefill_s, step_s, total_s = float(k["prefill_s"]), float(k["step_s"]), float(k["total_s"])
     b, i, o = w.batch, w.input, w.output
@@ -972,12 +996,14 @@ def training_rates(
 
 
 def training_step_of(
-    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = (),
+    roof: bool = False,
 ) -> tuple[TrainingSpeedTerms, dict[str, float], Efficiency, dict[str, Any]]:
     """(terms, rates, train_mfu factor, `training_step`'s outputs) of one workload: plain numbers through the kernel
-    the planner searches with (`training_speed` and plan's per-plan figures read it)."""
+    the planner searches with (`training_speed` and plan's per-plan figures read it); `roof`: on `roof_rates`."""
     t = training_speed_terms(m, w, cat)
     rates, e_tr = training_rates(cat, acc, w, overrides)
+    rates = roof_rates(rates) if roof else rates
     f = float
     k = training_step(t, f(w.tp), f(w.pp), f(w.dp), f(w.ep), int(w.zero), RECOMPUTE.index(w.recompute),
                       f(w.batch), f(w.grad_accum), rates, vpp=f(w.vpp), cp=f(w.cp),
@@ -986,10 +1012,12 @@ def training_step_of(
 
 
 def training_speed(
-    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = ()
+    cat: Catalog, m: ModelArch, acc: Accelerator, w: Workload, overrides: tuple[EfficiencyFactor, ...] = (),
+    roof: bool = False,
 ) -> TrainingSpeed:
-    """One workload through `training_step` (as plain numbers: the very kernel the planner searches with)."""
-    t, rates, e_tr, k = training_step_of(cat, m, acc, w, overrides)
+    """One workload through `training_step` (as plain numbers: the very kernel the planner searches with); `roof`:
+    on `roof_rates` (its compute_s is then the step's FLOPs at the dense peak)."""
+    t, rates, e_tr, k = training_step_of(cat, m, acc, w, overrides, roof)
     intra, inter = links_for(cat, acc, w.gpus) if w.gpus > 1 else (None, None)
     comm = CommTimes(
         dp_s=float(k["dp_s"]),

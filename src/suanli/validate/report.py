@@ -31,9 +31,11 @@ from suanli.catalog import lookup
 from suanli.catalog.hf_config import from_hf_config
 from suanli.catalog.schema import Catalog, EfficiencyFactor, ModelArch
 from suanli.errors import InputError, SuanliError
+from suanli.estimate.diffusion import DiffusionSpeed
 from suanli.estimate.efficiency import efficiency
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBand, estimate, job_hours
 from suanli.estimate.memory import estimate_memory, measured_quantity_bytes, stack_fragmentation
+from suanli.estimate.speed import InferenceSpeed, TrainingSpeed
 from suanli.estimate.workload import Engine, Workload, make_workload
 from suanli.i18n import Message, render
 from suanli.plan.request import PlanRequest, make_request
@@ -41,7 +43,7 @@ from suanli.plan.search import Layout, fastest_layout, plan_workload
 
 __all__ = [
     "CaseResult", "ClaimCheck", "DEVELOPMENT_SET", "FIT_SET", "MIN_OUT_OF_SAMPLE", "P90_TARGET_PCT", "TARGETS_PCT",
-    "LAYOUT_VALUES", "VALIDATION_DIR", "GroupSummary", "layout_label", "planner_layout", "group_summaries", "load_cases", "quoted_bands", "run_validation",
+    "LAYOUT_VALUES", "VALIDATION_DIR", "GroupSummary", "case_workload", "speed_values", "layout_label", "planner_layout", "group_summaries", "load_cases", "quoted_bands", "run_validation",
     "LORA_GROUPS", "LORA_TASKS", "lora_stack_bands", "moe_stack_bands", "seed_scaling_claims", "speed_error",
     "stack_bands", "summarize",
 ]
@@ -181,11 +183,7 @@ def _predict(
     measured = case["measured"]
     metric = next(k for k in _MEASURED_KEY[group] if k in measured)
     m = _model_for(cat, case, directory)
-    w: Workload
-    if planned is not None:  # layout not stated: the planner's fastest layout, as `plan` would re-estimate it
-        w = plan_workload(*planned).model_copy(update={"method": method})
-    else:
-        w = make_workload(**case_workload_kwargs(case), method=method)
+    w = case_workload(case, method, planned)
     device = case.get("device", "cpu")
     if group.endswith("memory"):
         if device == "cpu":
@@ -214,26 +212,35 @@ def _predict(
         )
         w = w.model_copy(update={"method": "default"})
     e = estimate(cat, m, acc, w, overrides=overrides, strict_context=False)  # measured runs may exceed the config's context
-    if e.diffusion is not None:
-        d = e.diffusion
-        return metric, {
-            "seconds_per_image": d.seconds_per_image, "images_per_s": d.images_per_s, "step_time_s": d.step_time_s,
-        }.get(metric)
-    if e.inference is not None:
-        s = e.inference
-        value = {
-            "decode_tokens_per_s": s.decode_tokens_per_s,
-            "tpot_s": s.tpot_s,
-            "prefill_tokens_per_s": s.prefill_tokens_per_s,
-            "ttft_s": s.ttft_s,
-            "output_tokens_per_s": s.output_tokens_per_s,
-        }.get(metric)
-        return metric, value
-    if e.training is not None:
-        t = e.training
+    return metric, speed_values(case, w, e.inference, e.training, e.diffusion).get(metric)
+
+
+def case_workload(case: dict[str, Any], method: str = "default",
+                  planned: tuple[Layout, PlanRequest] | None = None) -> Workload:
+    """The workload a case is scored on: its own (`case_workload_kwargs`), or with the layout not stated the planner's
+    fastest layout (`planned`, from `planner_layout`), as `plan` would re-estimate it."""
+    if planned is not None:
+        return plan_workload(*planned).model_copy(update={"method": method})
+    return make_workload(**case_workload_kwargs(case), method=method)
+
+
+def speed_values(case: dict[str, Any], w: Workload, inference: InferenceSpeed | None,
+                 training: TrainingSpeed | None, diffusion: DiffusionSpeed | None) -> dict[str, float]:
+    """Every speed metric a case may state (`_MEASURED_KEY`), read off an estimate's speeds of its workload `w`; a
+    training run's GPU hours are its `tokens` at that rate on `w.gpus` cards."""
+    if diffusion is not None:
+        d = diffusion
+        return {"seconds_per_image": d.seconds_per_image, "images_per_s": d.images_per_s, "step_time_s": d.step_time_s}
+    if inference is not None:
+        s = inference
+        return {"decode_tokens_per_s": s.decode_tokens_per_s, "tpot_s": s.tpot_s,
+                "prefill_tokens_per_s": s.prefill_tokens_per_s, "ttft_s": s.ttft_s,
+                "output_tokens_per_s": s.output_tokens_per_s}
+    if training is not None:
+        t = training
         gpu_hours = job_hours(float(case.get("tokens", 0)), t.train_tokens_per_s) * w.gpus
-        return metric, {"train_tokens_per_s": t.train_tokens_per_s, "mfu": t.mfu, "gpu_hours": gpu_hours}.get(metric)
-    return metric, None
+        return {"train_tokens_per_s": t.train_tokens_per_s, "mfu": t.mfu, "gpu_hours": gpu_hours}
+    return {}
 
 
 def _planner_case(case: dict[str, Any]) -> bool:
