@@ -148,6 +148,10 @@ def register(app: typer.Typer) -> None:
             from suanli.validate.report import GROUPS
 
             check_choice("group", group, GROUPS, "err.unknown_validation_group")  # not every band at 0 cases
+            if physics:  # a memory group has no speed to bound: said, not an empty answer
+                from suanli.validate.physics import SPEED_GROUPS
+
+                check_choice("group", group, SPEED_GROUPS, "err.physics_group")
         if physics:
             _physics(group, json_)
             return

@@ -120,3 +120,5 @@ def test_validate_physics_lists_the_cases_that_beat_it(monkeypatch: pytest.Monke
     monkeypatch.setattr("suanli.validate.report.load_cases", lambda: [_l40s_row()])
     code, out, _ = run_cli(["validate", "--physics"], monkeypatch, capsys, tmp_path)
     assert code == 0 and "none beats it" in out and L40S_ROW in out and "Cases faster" not in out
+    code, _, err = run_cli(["validate", "--physics", "--group", "inference-memory"], monkeypatch, capsys, tmp_path)
+    assert code == 2 and "'inference-memory' has no measured speed to bound" in err and "decode-speed" in err
