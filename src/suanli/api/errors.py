@@ -243,19 +243,25 @@ class Refused(Exception):
         super().__init__(message)
 
 
-async def _unknown_plan_name(request: Request, e: RequestValidationError) -> NotFoundError | None:
-    """POST /api/plan or /api/plans whose body pydantic refused: its unknown model or device name, if any
-    (`routers.compute.plan_names_first`, in a worker thread: the catalog may load), so that is said first."""
+async def _unknown_name(request: Request, e: RequestValidationError) -> NotFoundError | None:
+    """POST /api/plan, /api/plans, /api/compare or /api/estimate whose body pydantic refused: its unknown model or
+    device name, if any (`routers.compute.names_first`, in a worker thread: the catalog may load), so that is said
+    first, as the CLI says it."""
     import anyio
 
-    from suanli.api.routers.compute import plan_ep, plan_names_first
+    from suanli.api.deps import catalog, planning_catalog
+    from suanli.api.routers.compute import compare_ep, estimate_ep, names_first, plan_ep
     from suanli.api.routers.plans import save_plan_ep
 
-    if request.scope.get("endpoint") not in (plan_ep, save_plan_ep):
+    endpoint = request.scope.get("endpoint")
+    planning = endpoint in (plan_ep, save_plan_ep)  # each endpoint's own catalog and device field
+    if not planning and endpoint not in (compare_ep, estimate_ep):
         return None
-    refused = {str(x["loc"][1]) for x in e.errors() if len(x.get("loc", ())) > 1 and x["loc"][0] == "body"}
+    devices = "gpu" if endpoint is estimate_ep else "devices"
+    refused = {tuple(x["loc"][1:]) for x in e.errors() if len(x.get("loc", ())) > 1 and x["loc"][0] == "body"}
     try:
-        await anyio.to_thread.run_sync(lambda: plan_names_first(request, e.body, refused))
+        await anyio.to_thread.run_sync(lambda: names_first((planning_catalog if planning else catalog)(request),
+                                                           e.body, refused, devices))
     except NotFoundError as unknown:
         return unknown
     return None
@@ -328,7 +334,7 @@ def install_handlers(app: FastAPI) -> None:
             bare = render(said_media, lang, surface_of(request))
             return error_json(415, "body: " + bare, "body", [{"field": "body", "in": "body", "message": bare}],
                               i18n=said_media.to_json())
-        unknown = await _unknown_plan_name(request, e)
+        unknown = await _unknown_name(request, e)
         if unknown is not None:  # an unknown model or device said first, before the body's other refusals
             return await _not_found(request, unknown)
         errs = []

@@ -246,14 +246,16 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
 
         Each device runs the planner's fastest layout on exactly --gpus of its cards unless --tp/--pp/--zero/--recompute
         pin it; the row names the layout (`suanli estimate` with it gives the same numbers)."""
-        reg, kinds = _basis(region, offer_kinds)
-        from suanli.views.bounds import check_compare
-
-        check_compare(tokens, gpus)  # POST /api/compare's bounds
         cat = planning_catalog()
+        arch = load_model_arg(cat, model)
+        from suanli.views.bounds import check_compare, check_device_names
+
+        # an unknown --model or --gpu name is said first, before any other refusal, as plan and POST /api/compare
+        check_device_names(cat, gpu)
+        reg, kinds = _basis(region, offer_kinds)
+        check_compare(tokens, gpus)  # POST /api/compare's bounds
         from suanli.validate.bands import packaged_error_bands
 
-        arch = load_model_arg(cat, model)
         rows = compare_devices(cat, arch, list(gpu), task, gpus, precision, batch, tokens, zero,
                                region=reg, kinds=kinds, tp=tp, pp=pp, recompute=recompute, global_batch=global_batch,
                                requests_per_s=requests_per_s, tpot_s=tpot, ttft_s=ttft, today=as_of(),

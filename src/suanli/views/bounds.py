@@ -58,9 +58,10 @@ MIN_TOKENS_PER_S = 1e-3
 
 
 def check_device_names(cat: Any, devices: Any) -> None:
-    """Each device name of a plan request (the first MAX_LIST_ITEMS distinct; more is check_plan's bound) looked up in
-    `cat`, the catalog the planner searches: an unknown one raises `lookup.accelerator`'s NotFoundError with its closest
-    names, before the request's other refusals (`suanli plan` and POST /api/plan alike; buyer review 2026-12-02)."""
+    """Each device name of a request (the first MAX_LIST_ITEMS distinct; more is check_plan's bound) looked up in
+    `cat`, the catalog the command searches: an unknown one raises `lookup.accelerator`'s NotFoundError with its
+    closest names, before the request's other refusals (`suanli plan`, `compare` and POST /api/plan, /api/compare,
+    /api/estimate alike: api.routers.compute.names_first; buyer review 2026-12-02)."""
     from suanli.catalog import lookup
 
     for d in list(dict.fromkeys(x for x in devices if isinstance(x, str)))[:MAX_LIST_ITEMS]:

@@ -90,24 +90,27 @@ def plan_answer(request: Request, body: PlanBody, lang: str | None = None, surfa
     return out
 
 
-def plan_names_first(request: Request, body: Any, refused: set[str]) -> None:
-    """POST /api/plan's (and /api/plans') model and device names looked up in the catalog the planner searches before
-    the body's other refusals: an unknown one is said first, with its closest names (NotFoundError: 404), as
-    `suanli plan` does (f84a55b, buyer review 2026-12-03). `refused`: the fields pydantic refused as such, not
-    looked up; more devices than MAX_LIST_ITEMS are check_plan's bound (views.bounds.check_device_names)."""
+def names_first(cat: Catalog, body: Any, refused: set[tuple[Any, ...]], devices: str) -> None:
+    """A body's model and device names looked up in `cat`, the catalog its endpoint searches, before the body's other
+    refusals: an unknown one is said first, with its closest names (NotFoundError: 404), as `suanli plan`, `estimate`
+    and `compare` do (f84a55b, buyer review 2026-12-03). POST /api/plan and /api/plans (`devices`, a list),
+    /api/compare (`devices`) and /api/estimate (`gpu`, one name). `refused`: the locations (after "body") of what
+    pydantic refused, a name refused as such (empty, too long; `("devices", 0)`) not looked up; a list refused as a
+    whole (2–4 devices) still has its names looked up, as the CLI does. At most MAX_LIST_ITEMS devices
+    (views.bounds.check_device_names, the CLI's one check)."""
     from suanli.views.bounds import check_device_names
 
     if not isinstance(body, dict):
         return
-    cat = planning_catalog(request)
-    if isinstance(body.get("model"), str) and "model" not in refused:
+    if isinstance(body.get("model"), str) and ("model",) not in refused:
         lookup.model(cat, body["model"])
-    devices = body.get("devices")
-    if isinstance(devices, list) and "devices" not in refused:
-        try:
-            check_device_names(cat, devices)  # as `suanli plan` checks its --gpu names
-        except NotFoundError as e:  # the core says `gpu`; the request said devices
-            raise as_field(e, "devices") from None
+    given = body.get(devices)
+    names = ([given] if isinstance(given, str) and (devices,) not in refused
+             else [x for i, x in enumerate(given) if (devices, i) not in refused] if isinstance(given, list) else [])
+    try:
+        check_device_names(cat, names)  # as `suanli plan` / `compare` check their --gpu names
+    except NotFoundError as e:  # the core says `gpu`; the request said devices
+        raise as_field(e, devices) from None
 
 
 @router.post("/estimate", response_model=EstimateJson, response_model_exclude_unset=True)
