@@ -211,7 +211,8 @@ def make_workload(*, dies: int = 1, **kwargs: object) -> Workload:
 def validated(fields: Mapping[str, object], dies: int = 1) -> Workload:
     """`Workload(**fields)`; a refusal raises one InputError naming its field. On a card of several dies (the 910C:
     `gpus` are its ranks, the user counted cards) a layout refusal says the cards, their dies and the cards that
-    split (`_in_cards`); one die a card: the refusal as it is."""
+    split (`_in_cards`), and the bound on `gpus` (ranks) is said in cards (65,536 ranks: 32,768 cards of a 910C);
+    one die a card: the refusal as it is."""
     try:
         return Workload(**fields)  # type: ignore[arg-type]
     except ValidationError as e:
@@ -220,6 +221,10 @@ def validated(fields: Mapping[str, object], dies: int = 1) -> Workload:
         cause = (err.get("ctx") or {}).get("error")  # a model-level check names its field (`Invalid.field`)
         field = ".".join(str(p) for p in err["loc"]) or getattr(cause, "field", None) or msg.split(" ", 1)[0]
         said = validation_message(err)
+        if dies > 1 and said.id == "error.v.le" and tuple(err["loc"]) == ("gpus",):  # the bound is on ranks: in cards
+            ranks = int(said.params["le"])
+            raise InputError("gpus", Message("error.wl.gpus_le_dies", le=ranks // dies, ranks=ranks, dies=dies,
+                                             value=_count(fields, "gpus") // dies)) from None
         if dies > 1 and said.id in _LAYOUT_REFUSALS:
             raise InputError(field.replace("_", "-"), _in_cards(said, fields, dies)) from None
         raise InputError(field.replace("_", "-"), msg, said) from None
