@@ -13,6 +13,7 @@ from suanli.catalog import lookup
 from suanli.catalog.ranks import dies_per_card, dies_wording, rank_view, whole_cards
 from suanli.catalog.schema import Accelerator, Catalog, EfficiencyFactor, ModelArch, SoftwareStack
 from suanli.errors import EstimateError, InputError, unknown_name
+from suanli.estimate import xp
 from suanli.estimate.capability import (
     ALL_FRAMEWORK_TASKS,
     check_capability,
@@ -58,8 +59,8 @@ __all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", 
 
 def job_hours(tokens: Any, tokens_per_s: Any) -> Any:
     """Hours to process `tokens` at `tokens_per_s` (arrays or floats): tokens ÷ rate ÷ 3,600 s. The one hours rule
-    of estimate, plan and validate."""
-    return tokens / tokens_per_s / SECONDS_PER_HOUR
+    of estimate, plan and validate; a rate of 0 (a step past float's range) takes inf hours, as numpy gives."""
+    return xp.divide(tokens, tokens_per_s) / SECONDS_PER_HOUR
 
 
 class ErrorBand(BaseModel):

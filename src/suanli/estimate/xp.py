@@ -7,7 +7,9 @@ valgrind, 2026-12-03), and the planner's search keeps its arrays.
 The plain path keeps numpy's results: NaN propagates through `maximum`/`minimum`/`clip`; `ceil`/`floor` of inf
 or NaN return it and of an int the int (numpy 2.1+); `sqrt` of a negative is NaN; `mod` by zero is 0 (ints) or NaN;
 a result is a float where numpy's would be (`where(c, 1, 2.0)`: 1.0 or 2.0). Plain `/` by zero raises where numpy
-scalars gave inf: the core's divisors are nonzero for a valid workload (tests/unit/estimate, tests/property)."""
+scalars gave inf: the core's divisors are nonzero for a valid workload (tests/unit/estimate, tests/property), except
+a speed, which a valid input can make 0 (a step past float's range: `--inter-node-gbit 5e-324`, or an imported
+offer's; tests/unit/estimate/test_zero_speed_hours_1203.py), divided by `divide`, numpy's inf."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["asarray", "ceil", "clip", "floor", "full_like", "isfinite", "isin", "isnan", "logical_and",
+__all__ = ["asarray", "ceil", "clip", "divide", "floor", "full_like", "isfinite", "isin", "isnan", "logical_and",
            "logical_not", "maximum", "minimum", "mod", "ndim", "plain", "sqrt", "take", "where"]
 
 _PLAIN = (int, float, bool)
@@ -103,6 +105,15 @@ def sqrt(x: Any) -> Any:
     if plain(x):
         return math.sqrt(x) if x >= 0 else math.nan
     return _np().sqrt(x)
+
+
+def divide(a: Any, b: Any) -> Any:
+    """`np.divide(a, b)` (true division): ±inf where b is 0 (a's sign times b's: -0.0 is negative), NaN for 0 / 0."""
+    if plain(a, b):
+        if b == 0:
+            return math.nan if a == 0 or a != a else math.copysign(math.inf, a) * math.copysign(1.0, b)
+        return a / b
+    return _np().divide(a, b)
 
 
 def mod(a: Any, b: Any) -> Any:

@@ -37,7 +37,7 @@ def _same(plain: Any, ref: Any) -> None:
 @pytest.mark.parametrize("b", VALUES)
 def test_two_argument_functions_match_numpy(a: Any, b: Any) -> None:
     with np.errstate(all="ignore"):
-        for f in ("maximum", "minimum", "logical_and"):
+        for f in ("maximum", "minimum", "logical_and", "divide"):
             _same(getattr(xp, f)(a, b), getattr(np, f)(a, b))
         if not (type(a) is bool and type(b) is bool):  # np.mod of two bools is an int8: the core never asks it
             _same(xp.mod(a, b), np.mod(a, b))
