@@ -13,21 +13,14 @@ from pathlib import Path
 
 import pytest
 
-PROBE = """
-import sys
-from suanli.cli.main import run
-sys.argv = ["suanli", "estimate", "--model", "llama-2-7b", "--task", "inference", "--gpu", "rtx-4090", "--json"]
-try:
-    run()
-except SystemExit:
-    pass
-print("BENCH_LOADED" if "suanli.bench.feedback" in sys.modules else "BENCH_NOT_LOADED", file=sys.stderr)
-"""
+from cli_probe import NUMPY_LOADED, probe_cli  # tests/cli_probe.py: the one probe script
+
+ESTIMATE_JSON = ("estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json")
 
 
 def _probe(home: Path) -> str:
-    r = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "SUANLI_HOME": str(home)})
+    r = probe_cli(ESTIMATE_JSON, home, "print('BENCH_LOADED' if 'suanli.bench.feedback' in sys.modules"
+                                       " else 'BENCH_NOT_LOADED', file=sys.stderr)")
     assert '"memory"' in r.stdout, r.stderr
     return r.stderr
 
@@ -39,13 +32,7 @@ def test_estimate_imports_bench_only_with_a_calibration_file(tmp_path: Path) -> 
 
 
 GC_PROBE = """
-import gc, os, sys
-from suanli.cli.main import run
-sys.argv = ["suanli", *sys.argv[1:]]
-try:
-    run()
-except SystemExit:
-    pass
+import gc, os
 from suanli.views.estimates import EstimateJson
 print("GC", gc.isenabled(), gc.get_freeze_count() > 0, "OPENBLAS_NUM_THREADS" in os.environ,
       len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else -1,
@@ -55,8 +42,7 @@ print("GC", gc.isenabled(), gc.get_freeze_count() > 0, "OPENBLAS_NUM_THREADS" in
 
 def _gc_probe(home: Path, *args: str, **env: str) -> list[str]:
     base = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    r = subprocess.run([sys.executable, "-c", GC_PROBE, *args], capture_output=True, text=True, timeout=120,
-                       env={**base, "SUANLI_HOME": str(home), **env})
+    r = probe_cli(args, home, GC_PROBE, env={**base, **env})
     line = next((x for x in r.stderr.splitlines() if x.startswith("GC ")), None)
     assert line is not None, r.stderr
     return line.split()[1:]
@@ -65,7 +51,7 @@ def _gc_probe(home: Path, *args: str, **env: str) -> list[str]:
 def test_a_command_collects_again_after_start_up_and_help_freezes_nothing(tmp_path: Path) -> None:
     """The first run() defers the cyclic collector over start-up only: once the command's module is loaded
     everything alive is frozen and collection is back on (a long command is collected as before)."""
-    enabled, frozen, *_ = _gc_probe(tmp_path, "estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json")
+    enabled, frozen, *_ = _gc_probe(tmp_path, *ESTIMATE_JSON)
     assert (enabled, frozen) == ("True", "True")
     enabled, frozen, *_ = _gc_probe(tmp_path, "--help")
     assert (enabled, frozen) == ("True", "False")
@@ -84,7 +70,7 @@ def test_numpy_gets_one_blas_thread_and_the_environment_is_left_as_it_was(tmp_pa
 
 def test_the_api_shapes_are_not_built_by_the_cli(tmp_path: Path) -> None:
     """`defer_build`: the estimate's JSON shape (an API response model) is built on first use, by the API."""
-    *_, complete = _gc_probe(tmp_path, "estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json")
+    *_, complete = _gc_probe(tmp_path, *ESTIMATE_JSON)
     assert complete == "False"
 
 
@@ -93,15 +79,10 @@ def test_estimate_imports_no_yaml_nor_the_catalog_commands_once_cached(tmp_path:
     memory check (`plan.known_error`) does not import the planner's search (235 kB compiled on every call without
     bytecode: ~0.05 s, ~0.02 s with it), and its --json, a dict, does not define the API's shapes of it
     (`views.estimate_shapes`, ~3 ms)."""
-    probe = ("import sys\nfrom suanli.cli.main import run\n"
-             "sys.argv = ['suanli', 'estimate', '--model', 'llama-2-7b', '--gpu', 'rtx-4090', '--json']\n"
-             "try:\n    run()\nexcept SystemExit:\n    pass\n"
-             "print('LOADED', sorted(m for m in ('yaml', 'suanli.cli.catalog_cmd', 'suanli.plan.search',"
-             " 'suanli.views.estimate_shapes') if m in sys.modules), file=sys.stderr)\n")
-    env = {**os.environ, "SUANLI_HOME": str(tmp_path)}
-    env.pop("SUANLI_NO_CACHE", None)
-    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env)
-            for _ in range(2)]
+    loaded = ("print('LOADED', sorted(m for m in ('yaml', 'suanli.cli.catalog_cmd', 'suanli.plan.search',"
+              " 'suanli.views.estimate_shapes') if m in sys.modules), file=sys.stderr)")
+    env = {k: v for k, v in os.environ.items() if k != "SUANLI_NO_CACHE"}
+    runs = [probe_cli(ESTIMATE_JSON, tmp_path, loaded, env=env) for _ in range(2)]
     assert all('"memory"' in r.stdout for r in runs), runs[0].stderr
     assert "LOADED ['yaml']" in runs[0].stderr  # the first run builds the caches from the YAML files
     assert "LOADED []" in runs[1].stderr
@@ -111,12 +92,7 @@ def test_estimate_imports_no_yaml_nor_the_catalog_commands_once_cached(tmp_path:
 def test_the_catalog_listings_import_no_numpy(tmp_path: Path, args: tuple[str, ...]) -> None:
     """`suanli gpus` and `suanli gpu NAME` read offers without numpy (~0.04 s): only the rentability rule
     (`catalog.offers.can_rent`, plan's arrays) imports it."""
-    probe = ("import sys\nfrom suanli.cli.main import run\n"
-             f"sys.argv = ['suanli', *{list(args)!r}]\n"
-             "try:\n    run()\nexcept SystemExit:\n    pass\n"
-             "print('NUMPY', 'numpy' in sys.modules, file=sys.stderr)\n")
-    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "SUANLI_HOME": str(tmp_path)})
+    r = probe_cli(args, tmp_path, NUMPY_LOADED)
     assert r.returncode == 0 and r.stdout.strip(), r.stderr
     assert "NUMPY False" in r.stderr
 
@@ -124,13 +100,9 @@ def test_the_catalog_listings_import_no_numpy(tmp_path: Path, args: tuple[str, .
 def test_plan_imports_neither_the_catalog_commands_nor_the_operator_coverage(tmp_path: Path) -> None:
     """`suanli plan` reads a model argument through `views.files` (not `cli.catalog_cmd` and the catalog views behind
     it) and its migration weeks through `migrate.effort` (not `migrate.coverage`'s models, ~8 ms)."""
-    probe = ("import sys\nfrom suanli.cli.main import run\n"
-             f"sys.argv = ['suanli', 'plan', '--file', {str(Path(__file__).parents[3] / 'examples' / 'lora-7b.yaml')!r}]\n"
-             "try:\n    run()\nexcept SystemExit:\n    pass\n"
-             "print('LOADED', sorted(m for m in ('suanli.cli.catalog_cmd', 'suanli.views.catalog',"
-             " 'suanli.migrate.coverage', 'suanli.migrate.effort') if m in sys.modules), file=sys.stderr)\n")
-    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "SUANLI_HOME": str(tmp_path)})
+    r = probe_cli(("plan", "--file", str(Path(__file__).parents[3] / "examples" / "lora-7b.yaml")), tmp_path,
+                  "print('LOADED', sorted(m for m in ('suanli.cli.catalog_cmd', 'suanli.views.catalog',"
+                  " 'suanli.migrate.coverage', 'suanli.migrate.effort') if m in sys.modules), file=sys.stderr)")
     assert r.returncode == 0 and "Plan" in r.stdout, r.stderr
     assert "LOADED ['suanli.migrate.effort']" in r.stderr  # the weeks were counted, without the coverage
 
@@ -140,14 +112,11 @@ def test_english_output_compiles_no_cjk_character_class(tmp_path: Path) -> None:
     English output of text without such characters compiles none (`i18n._zh_patterns`, `output._cjk_run`, the
     breaker's plain form); Chinese output compiles the patterns and its breaker, and the run of CJK characters
     (`output._cjk_run`, a header's Chinese words) only for a table that does not fit at its full width."""
-    probe = ("import sys\nfrom suanli.cli.main import run\nfrom suanli.cli import output\nfrom suanli import i18n\n"
-             "sys.argv = ['suanli', *sys.argv[1:]]\n"
-             "try:\n    run()\nexcept SystemExit:\n    pass\n"
-             "print('CJK', i18n._zh_patterns.cache_info().currsize, output._cjk_run.cache_info().currsize,"
-             " output._breaker.cache_info().currsize, file=sys.stderr)\n")
+    cjk = ("from suanli.cli import output\nfrom suanli import i18n\n"
+           "print('CJK', i18n._zh_patterns.cache_info().currsize, output._cjk_run.cache_info().currsize,"
+           " output._breaker.cache_info().currsize, file=sys.stderr)")
     args = ("estimate", "--model", "llama-2-7b", "--task", "inference", "--gpu", "rtx-4090")
-    runs = [subprocess.run([sys.executable, "-c", probe, *lang, *args], capture_output=True, text=True, timeout=120,
-                           env={**os.environ, "SUANLI_HOME": str(tmp_path), "COLUMNS": "100"})
+    runs = [probe_cli((*lang, *args), tmp_path, cjk, env={**os.environ, "COLUMNS": "100"})
             for lang in ((), ("--lang", "zh"))]
     assert all(r.returncode == 0 and r.stdout.strip() for r in runs), runs[0].stderr
     assert "CJK 0 0 1" in runs[0].stderr  # one breaker: the plain one
@@ -225,22 +194,17 @@ def test_printed_text_keeps_colon_words_as_typed() -> None:
     assert cap.get().strip() == "model :ok: at 12:30:45 :smile:"
 
 
-PLUGIN_PROBE = """
-import importlib.metadata, os, sys
+PLUGIN_SEARCH = """
+import importlib.metadata, os
 searched = []
 _entry_points = importlib.metadata.entry_points
 def entry_points(**kw):
     searched.append(kw.get("group"))
     return _entry_points(**kw)
 importlib.metadata.entry_points = entry_points  # before pydantic's plugin loader binds the name
-from suanli.cli.main import run
-sys.argv = ["suanli", "estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json"]
-try:
-    run()
-except SystemExit:
-    pass
-print("PLUGINS", "pydantic" in searched, os.environ.get("PYDANTIC_DISABLE_PLUGINS", "unset") or "empty", file=sys.stderr)
 """
+PLUGINS_SEARCHED = ('print("PLUGINS", "pydantic" in searched, os.environ.get("PYDANTIC_DISABLE_PLUGINS", "unset") or "empty",'
+                    ' file=sys.stderr)')
 
 
 @pytest.mark.parametrize(("user", "expected"), [(None, "False unset"), ("", "True empty"), ("logfire", "True logfire")],
@@ -253,7 +217,6 @@ def test_a_command_skips_pydantic_s_plugin_search_unless_the_user_set_it(
     env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
     if user is not None:
         env["PYDANTIC_DISABLE_PLUGINS"] = user
-    r = subprocess.run([sys.executable, "-c", PLUGIN_PROBE], capture_output=True, text=True, timeout=120,
-                       env={**env, "SUANLI_HOME": str(tmp_path)})
+    r = probe_cli(ESTIMATE_JSON, tmp_path, PLUGINS_SEARCHED, before=PLUGIN_SEARCH, env=env)
     assert '"memory"' in r.stdout, r.stderr
     assert f"PLUGINS {expected}" in r.stderr, r.stderr

@@ -5,15 +5,13 @@ arrays still go to numpy (the planner's search) and every formula stays written 
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from cli_probe import NUMPY_LOADED, probe_cli  # tests/cli_probe.py: the one probe script
 from suanli.catalog.load import load_catalog
 from suanli.estimate import xp
 from suanli.estimate.memory import training_peak
@@ -115,18 +113,6 @@ def test_one_workload_in_plain_numbers_equals_numpy_scalars(kw: dict[str, Any]) 
     _equal(plain, ref)
 
 
-PROBE = """
-import sys
-from suanli.cli.main import run
-sys.argv = ["suanli", *sys.argv[1:]]
-try:
-    run()
-except SystemExit:
-    pass
-print("NUMPY", "numpy" in sys.modules, file=sys.stderr)
-"""
-
-
 @pytest.mark.parametrize("args", [
     ("estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090"),
     ("estimate", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--json"),
@@ -137,7 +123,6 @@ print("NUMPY", "numpy" in sys.modules, file=sys.stderr)
     ("estimate", "--model", "deepseek-r1", "--gpu", "910c", "--gpus", "8", "--tp", "8", "--ep", "2", "--batch", "25"),
 ], ids=["inference", "json", "full-zero3", "lora-910b-zh", "gpus", "gpu", "replica-hint"])
 def test_one_workload_commands_import_no_numpy(tmp_path: Path, args: tuple[str, ...]) -> None:
-    r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "SUANLI_HOME": str(tmp_path)})
+    r = probe_cli(args, tmp_path, NUMPY_LOADED)
     assert r.stdout.strip(), r.stderr
     assert "NUMPY False" in r.stderr, r.stderr
