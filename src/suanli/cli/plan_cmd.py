@@ -72,13 +72,33 @@ def read_workload_file(path: str) -> dict[str, Any]:
         if key == "gpus" and isinstance(v, int) and not isinstance(v, bool):
             out["gpus"] = v  # a number: exactly this many cards (--gpus); a name or list: the devices (--gpu)
             continue
+        if key not in _FILE_KEYS:  # a typo is said as one, with the closest keys (buyer review C: `budgett: 100`
+            from suanli.errors import NotFoundError  # answered "budgett: not a field of this request")
+
+            raise NotFoundError("file", str(k), _FILE_KEYS, kind="file_key")
         key = _FILE_ALIASES.get(key, key)
         if key == "no_migration":
             key, v = "allow_migration", not v
-        if key in _TUPLE_FIELDS and isinstance(v, str):
-            v = tuple(x.strip() for x in v.split(","))
+        if key in _TUPLE_FIELDS:
+            v = _names(v)
         out[key] = v
     return out
+
+
+# the keys a workload file takes: the flags' names (budget, gpu, no_migration) and the request's own fields
+_FILE_KEYS = tuple(dict.fromkeys((*_FILE_ALIASES, "no_migration", *PlanRequest.model_fields)))
+
+
+def _names(v: Any) -> Any:
+    """A list field of a workload file as the flags give it: `gpu: 4090` or `gpu: [4090, 910b]` is the names
+    "4090" and "910b" (YAML reads 4090 as a number), a comma string "a100, h800" its names; else as written."""
+    if isinstance(v, str):
+        return tuple(x.strip() for x in v.split(","))
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        v = [v]
+    if isinstance(v, list):
+        return tuple(str(x) if isinstance(x, int | float) and not isinstance(x, bool) else x for x in v)
+    return v
 
 
 def _i18n(messages: list[Any], english: list[str]) -> list[Any]:

@@ -107,7 +107,7 @@ def yaml_shape_ok(text: str, name: str, field: str, max_depth: int = MAX_DEPTH) 
                     raise InputError(field, Message("err.uses_more_than_yaml_aliases", name=name, max_aliases=MAX_ALIASES))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
+        where = Message("err.yaml_at_line", line=mark.line + 1) if mark is not None else ""
         raise InputError(field, Message("err.is_not_valid_yaml", name=name, where=where, v=getattr(e, 'problem', None) or e)) from None
 
 
@@ -121,7 +121,7 @@ def parse_yaml(data: bytes | str, name: str, field: str, max_bytes: int = MAX_FI
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
+        where = Message("err.yaml_at_line", line=mark.line + 1) if mark is not None else ""
         raise InputError(field, Message("err.is_not_valid_yaml", name=name, where=where, v=getattr(e, 'problem', None) or e)) from None
     except (RecursionError, ValueError, OverflowError) as e:
         raise InputError(field, Message("err.cannot_be_read_as_yaml", name=name, name2=type(e).__name__)) from None
