@@ -84,7 +84,7 @@ def setup_hours(t: SetupTerms, compute_hours: Any, nodes: Any, gpus: Any,
         xp.isnan(download_gbit_per_s), t.download_gbit_per_s, download_gbit_per_s)
     download_h = download_hours(t.download_bytes, rate)
     total = t.environment_h + download_h + checkpoint_h + lost_h
-    zero = 0.0 * compute_hours
+    zero = xp.full_like(compute_hours, 0.0)  # compute_hours' shape (0 × inf hours would be NaN minutes)
     return {"environment_h": t.environment_h + zero, "download_h": download_h + zero, "checkpoint_h": checkpoint_h,
             "checkpoints": checkpoints, "checkpoint_interval_h": interval_h + zero, "interruptions": interruptions,
             "lost_h": lost_h, "total_h": total}
