@@ -19,7 +19,7 @@ import numpy as np
 
 from suanli.catalog import lookup
 from suanli.catalog.load import load_catalog
-from suanli.catalog.schema import EfficiencyFactor
+from suanli.catalog.schema import Catalog, EfficiencyFactor
 from suanli.estimate.estimate import estimate
 from suanli.estimate.workload import make_workload
 from suanli.validate.report import _MEASURED_KEY, VALIDATION_DIR, _model_for, case_workload_kwargs, load_cases
@@ -117,7 +117,13 @@ FITS: tuple[Fit, ...] = (
 )
 
 
-def _factor(p: Param, value: float) -> EfficiencyFactor:
+def _factor(p: Param, value: float, cat: Catalog) -> EfficiencyFactor:
+    """The factor at `value` with the selectors of the catalog row it refits (its device list too), so that the trial
+    value outranks exactly that row: an override less specific than the row (a family-wide trial against a row naming
+    devices) would lose to it and leave every trial's error unchanged. A factor not yet in the catalog: the Param's."""
+    row = next((f for f in cat.efficiency if f.id == p.id), None)
+    if row is not None:
+        return row.model_copy(update={"value": value})
     return EfficiencyFactor(id=p.id, metric=p.metric, value=value, source="eff-fit-engines",  # type: ignore[arg-type]
                             engine=p.engine, family=p.family, precision=p.precision, device=p.device,
                             framework=p.framework)
@@ -144,7 +150,7 @@ def main() -> None:
 
         def errors(values: tuple[float, ...], prepared: list[tuple[str, Any, Any, Any, str, float]] = prepared,
                    fit: Fit = fit) -> list[float]:
-            ov = (*done, *(_factor(p, v) for p, v in zip(fit.params, values, strict=True)))
+            ov = (*done, *(_factor(p, v, cat) for p, v in zip(fit.params, values, strict=True)))
             out = []
             for _, m, acc, w, metric, measured in prepared:
                 e = estimate(cat, m, acc, w, overrides=ov, strict_context=False)
@@ -165,7 +171,7 @@ def main() -> None:
         print(f"  mean|log| {loss:.4f} over {len(fit.cases)} case(s)")
         for cid, e in zip(fit.cases, errors(values), strict=True):
             print(f"  {cid}: {100 * e:+.1f} %")
-        done.extend(_factor(p, v) for p, v in zip(fit.params, values, strict=True))
+        done.extend(_factor(p, v, cat) for p, v in zip(fit.params, values, strict=True))
 
 
 def _product(grids: list[tuple[float, ...]]) -> list[tuple[float, ...]]:

@@ -1,0 +1,51 @@
+"""scripts/fit_engine_factors.py: a trial value must outrank exactly the catalog row it refits. The trial factors were
+built from the Param's own selectors (family only), so rows that name devices or a framework (mfu-ampere's A100 list,
+mfu-rtx-4090's torchtune, mfu-910b's mindspeed) outranked every trial and the refit printed the old errors for any
+value (found 2026-12-02 while refitting the training efficiencies)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from suanli.catalog.load import packaged_catalog
+from suanli.estimate.efficiency import efficiency
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "scripts" / "fit_engine_factors.py"
+
+
+def _load_script():
+    spec = importlib.util.spec_from_file_location("fit_engine_factors", SCRIPT)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["fit_engine_factors"] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+fit = _load_script()
+
+
+@pytest.mark.parametrize("factor_id", sorted({p.id for f in fit.FITS for p in f.params}))
+def test_trial_value_outranks_the_row_it_refits(factor_id: str) -> None:
+    cat = packaged_catalog()
+    row = next((f for f in cat.efficiency if f.id == factor_id), None)
+    assert row is not None, f"{factor_id}: a fit names a factor the catalog lacks"
+    param = next(p for f in fit.FITS for p in f.params if p.id == factor_id)
+    trial = fit._factor(param, 0.123, cat)
+    assert (trial.metric, trial.device, trial.family, trial.precision, trial.engine, trial.framework) == (
+        row.metric, row.device, row.family, row.precision, row.engine, row.framework)
+    # on every device where the catalog picks this row, the trial wins over it
+    framework = row.framework if isinstance(row.framework, str) else (row.framework[0] if row.framework else None)
+    precision = row.precision if row.precision not in (None, "*") else "bf16"
+    engine = row.engine or "*"
+    picked = [a for a in cat.accelerators
+              if efficiency(cat, a, row.metric, precision, engine, framework=framework).factor_id == row.id]
+    assert picked, f"{factor_id}: no device picks the row"
+    for acc in picked:
+        got = efficiency(cat, acc, row.metric, precision, engine, overrides=(trial,), framework=framework)
+        assert got.value == pytest.approx(0.123), acc.id
