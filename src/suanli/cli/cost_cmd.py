@@ -175,11 +175,14 @@ def _say_fresh_range(fresh: dict[str, Any]) -> None:
     echo(f"[yellow]{line}[/]")
 
 
-def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) -> InputError:
+def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...],
+                     default_from: str | None = None) -> InputError:
     """`migrate cost` without a price for a device to derive the saving from: a one-line refusal naming the missing
     figure and the flag that widens the prices (or --saving). One line only: the catalog's account (printed as a
     second line before) repeated "widen" and "pass --saving"; the widened command shows the figures it names, and
-    --json's caller gets the full error."""
+    --json's caller gets the full error. `default_from`: the --from-gpu id where the user left it at its default;
+    that device unpriced, the line says it is the default and names the devices priced here (buyer review C: the
+    bare `suanli migrate cost --model X` failed on the H100, which no Chinese listing prices, naming only --saving)."""
     why = e.i18n.params.get("why") if e.i18n is not None else None
     device = str(why.params.get("device")) if isinstance(why, Message) else "?"
     others = [o for o in cat.offers if o.device == device and o.kind not in kinds]
@@ -194,6 +197,11 @@ def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...]) 
     zh = messages("zh")  # the kinds in both languages: the English line (str(e)) keeps the codes
     both = {"en": "/".join(kinds), "zh": "、".join(zh.get(f"price_kind.{k}", k) for k in kinds)}
     short = Message("error.saving_short", price_region=reg, kinds=both, device=device, flag=flag)
+    if default_from is not None and device == default_from:
+        priced = sorted({o.device for o in offer_q.usable_offers(cat, reg, kinds)})
+        short = Message("error.saving_short_default_from", price_region=reg, kinds=both, device=device, flag=flag,
+                        priced=", ".join(priced))
+        return InputError("from-gpu", render(short, "en"), short)
     return InputError("saving", render(short, "en").removeprefix("saving: "), short)
 
 
@@ -604,6 +612,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
 
     @migrate_app.command("cost")
     def migrate_cost_cmd(
+        ctx: typer.Context,
         model: Annotated[str, typer.Option(help="preset or config.json")],
         to_gpu: Annotated[str, typer.Option(help="domestic device to move to, e.g. 910b")] = "ascend-910b",
         from_gpu: Annotated[str, typer.Option(help="device used today")] = "h100-sxm",
@@ -662,7 +671,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         except InputError as e:
             if json_ or e.i18n is None or e.i18n.id != "error.saving_no_price":
                 raise
-            raise _saving_unpriced(cat, e, reg, kinds) from None
+            default_from = None if _typed(ctx, "from_gpu") else lookup.accelerator(cat, from_gpu).id
+            raise _saving_unpriced(cat, e, reg, kinds, default_from) from None
         from suanli.views.estimates import with_migration_calibration
 
         out = with_migration_calibration(out, cat)  # the calibration file's factors the derived saving used
