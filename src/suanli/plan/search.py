@@ -2371,10 +2371,14 @@ class Layout(BaseModel):
     @property
     def label(self) -> str:
         """E.g. `tp2·pp1·dp4·z1·mb1·ga16 · recompute selective` (what `suanli validate --cases` prints)."""
+        return render(self.label_message(), "en")
+
+    def label_message(self) -> Message:
+        """The label as compare's rows say it (`cmp.layout.training`): zh `… · 选择性重计算`, not `recompute selective`."""
         dims = (f"tp{self.tp}·pp{self.pp}" + (f"·vpp{self.vpp}" if self.vpp > 1 else "") + f"·dp{self.dp}"
                 + (f"·ep{self.ep}" if self.ep > 1 else "") + f"·z{self.zero or 0}·mb{self.micro_batch}"
                 + f"·ga{self.grad_accum or 1}")
-        return f"{dims} · recompute {self.recompute or 'none'}"
+        return Message("cmp.layout.training", dims=dims, recompute=self.recompute or "none")
 
 
 def _unranked(v: Any) -> Any:
@@ -3913,7 +3917,7 @@ def _passed_over_warning(cat: Catalog, req: PlanRequest, d: _Device, grid: dict[
     if not failing:
         return None
     layout = (serving_label(over.replicas, over.tp, over.ep, over.micro_batch, over.precision)
-              if over.replicas is not None else _train_row_layout(cat, d, grid, i, req).label)
+              if over.replicas is not None else _train_row_layout(cat, d, grid, i, req).label_message())
     cheaper = over.total_cost_cny < p.total_cost_cny
     kw: dict[str, Any] = {"layout": layout, "cards": over.cards or over.gpus, "cost": over.total_cost_cny,
                           "check": failing[0]}
