@@ -35,7 +35,9 @@ def test_a_plan_over_its_budget_in_the_first_month_says_so(browser: Any, base_ur
     p = r["plans"][0]
     cash = p["first_month_cash_cny"]
     assert cash == p["cost_cny"] + p["migration_one_off_cny"] > 30000, p  # ¥15,000 rent + ¥30,000 one-off
-    warns = pg.locator("#plans-table tbody tr").first.locator("td.reason .warn").all_inner_texts()
+    reason = pg.locator("#plans-table tbody tr").first.locator("td.reason")
+    reason.locator("summary").click()  # the warnings open on demand
+    warns = reason.locator(".warn").all_inner_texts()
     over = (f"! first month ¥{cash:,.0f} is over the ¥30,000 budget: the budget checks rent + migration share"
             if lang == "en" else f"! 首月支出 ¥{cash:,.0f} 超出预算 ¥30,000：预算对照的是租金 + 分摊迁移费用")
     assert any(w.startswith(over) for w in warns), warns
@@ -53,7 +55,9 @@ def test_a_plan_within_its_budget_says_its_first_month_in_the_reason(browser: An
     pg.wait_for_selector("#plans-table tbody tr")
     cash = r["plans"][0]["first_month_cash_cny"]
     assert cash is not None and cash <= 60000, r["plans"][0]
-    cell = " ".join(pg.locator("#plans-table tbody tr").first.locator("td.reason").inner_text().split())
+    reason = pg.locator("#plans-table tbody tr").first.locator("td.reason")
+    reason.locator("summary").click()  # the clauses after the first open on demand
+    cell = " ".join(reason.inner_text().split())
     assert (f"first month ¥{cash:,.0f} with the whole one-off migration paid, within the ¥60,000 budget" if lang == "en"
             else f"首月支出 ¥{cash:,.0f}（含全部一次性迁移成本），在预算 ¥60,000 之内") in cell, cell
     assert ("! first month" if lang == "en" else "! 首月支出") not in cell, cell

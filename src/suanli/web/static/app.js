@@ -7,17 +7,16 @@ const MSG = {}; // lang -> {id: text}
 const params = new URLSearchParams(location.hash.slice(1));
 let lang = params.get("lang") || localStorage.getItem("suanli-lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 if (lang !== "zh" && lang !== "en") lang = "en";
-// a low–high range as every answer writes it, one value where the two ends print alike ("0 weeks", "¥245,000", not
-// "0–0", "¥245,000–¥245,000"), as suanli.i18n.span_text does for the CLI and the API: every range the page writes goes here
+// a low–high range, one value where both ends print alike ("0 weeks", not "0–0"), as suanli.i18n.span_text
 const span = (lo, hi) => lo === hi ? lo : `${lo}–${hi}`;
-// {k} or a Python format spec as the catalog's CLI sentences write them ({lo:.1f}, {tps:,.0f}, {lo:g}): numbers in the page's locale
+// {k} or a Python format spec ({lo:.1f}, {tps:,.0f}): numbers in the page's locale
 const cell = (p, m, k, spec) => {  // m: the field as written, kept where p has no k
   if (!p || !(k in p)) return m;
   const v = p[k], d = /\.(\d+)/.exec(spec || "");
   if (spec === undefined || typeof v !== "number") return String(v);
   return v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", d ? {minimumFractionDigits: +d[1], maximumFractionDigits: +d[1]} : {maximumFractionDigits: 6});
 };
-// a template's range ({lo:g}–{hi:g} weeks, ¥{lo}–¥{hi}) through `span`, as the catalog's renderer (i18n.render) does
+// a template's range ({lo:g}–{hi:g}, ¥{lo}–¥{hi}) through `span`, as i18n.render does
 const FIELD = /(¥?)\{(\w+)(?::([^}]*))?\}–\1\{(\w+)(?::([^}]*))?\}|\{(\w+)(?::([^}]*))?\}/g;
 const field = (p, k, spec) => cell(p, spec === undefined ? `{${k}}` : `{${k}:${spec}}`, k, spec);
 const fill = (s, p) => s.replace(FIELD, (m, cur, a, aSpec, b, bSpec, k, spec) => k !== undefined ? field(p, k, spec)
@@ -80,8 +79,7 @@ const intlTag = region => isIntl(region) ? ` <span class="intl" title="${esc(reg
 // a region cell: the platform's region, and the international mark (alone when the region says just that)
 const regionCell = (region, intl) => (region && region !== "international" ? esc(region) : "") +
   (intl ? ` <span class="intl">${t("international")}</span>` : "");
-// a price kind as the catalog names it in a list of kinds (price_kinds.*: the CLI's header and plan's "assumed: prices"
-// line): every kind the catalog allows (KINDS_ALL, catalog.schema.OfferKind) has one
+// a price kind as the catalog names it (price_kinds.*, one per catalog.schema.OfferKind)
 const kindLabel = k => label("price_kinds", k);
 const basis = (region, kinds) => t("basis", {region: t("region_" + region), kinds: (kinds || ["listing"]).map(kindLabel).join(", ")});
 // a subsidised cost as the CLI's subsidy line writes it (plan.cost.subsidy_note): gross → net, else the figure alone
@@ -162,8 +160,7 @@ tabs.forEach((b, i) => {
     ev.preventDefault(); selectTab(tabs[(j + tabs.length) % tabs.length], true);
   });
 });
-// the toggle: labels switch at once; the server's sentences (reasons, warnings, relax hints, errors, notes) are asked
-// for again in the new language — the same request as the answer shown (not the form as edited since)
+// the toggle: labels switch at once; the server's sentences are asked for again (the request shown, not the form)
 $("#lang-toggle").addEventListener("click", async () => {
   lang = lang === "zh" ? "en" : "zh"; localStorage.setItem("suanli-lang", lang);
   await loadMessages(lang); applyLang(); saveUrl();
@@ -255,6 +252,22 @@ function whyLines(w) {
   const rs = w.reasons && w.reasons.length ? w.reasons : [w.reason], sep = t("why.sep");
   return rs.map((x, i) => `<div class="why-line">${esc(x)}${i < rs.length - 1 ? esc(sep) : ""}</div>`).join("");
 }
+// the clauses of a sentence the API joined with plan.reason.with's separator ("; ", "；"), none split inside brackets
+function clauses(s) {
+  const sep = t("plan.reason.with").slice(8, -7), out = [];
+  let d = 0, a = 0;
+  for (let i = 0; i < s.length; i++) {
+    d += "(（".includes(s[i]) - ")）".includes(s[i]);
+    if (!d && s.startsWith(sep, i)) { out.push(s.slice(a, i)); a = i + sep.length; }
+  }
+  return [...out, s.slice(a)];
+}
+// a plan's reason: its first clause on view, the others and the warnings folded under it (a row was ~700 px tall)
+function reasonCell(p) {
+  const [head, ...rest] = clauses(p.reason), n = p.warnings.length;
+  return esc(head) + (rest.length || n ? `<details class="more"><summary>${esc(t(n ? "plan_more_warn" : "plan_more", {n}))}</summary>` +
+    rest.map(x => `<div>${esc(x)}</div>`).join("") + p.warnings.map(w => `<div class="warn">! ${esc(w)}</div>`).join("") + "</details>" : "");
+}
 function renderPlan(r) {
   $("#plan-error").hidden = true;
   $("#plan-results").hidden = false;
@@ -264,15 +277,12 @@ function renderPlan(r) {
   $("#plan-rate").textContent = serving && req.concurrent_users ? t("derived_rate", {users: fmt(req.concurrent_users, 0), rps: fmt(req.requests_per_s, 3)}) : "";
   $("#plan-assumptions ul").innerHTML = (r.assumptions || []).map(a => `<li>${esc(a)}</li>`).join("");
   $("#plan-assumptions").hidden = !(r.assumptions || []).length;
-  // about the whole request (a reasoning model planned at the default output length): above the plans, in the
-  // language the API answered in (the page's: ?lang=, asked again by the toggle), naming the page's form fields
+  // about the whole request (a reasoning model at the default output length): above the plans
   $("#plan-warnings").innerHTML = (r.warnings || []).map(w => `<li>! ${esc(w)}</li>`).join("");
   $("#plan-warnings").hidden = !(r.warnings || []).length;
-  // the calendar (migration weeks, then set-up and compute) beside the hours where it decided the plans and differs
-  // from them (a training deadline, objective fastest): the API's show_calendar_hours, `suanli plan`'s rule
+  // the calendar (migration, set-up, compute) beside the hours where it decided the plans: show_calendar_hours
   const cal = !!r.show_calendar_hours;
-  // serving: the rent per million output tokens at the load the plan is sized for (the stated or users' rate; a
-  // batch job: the tokens it generates), the API's cny_per_million_output_tokens, as `suanli plan`'s column
+  // serving: rent per million output tokens at the planned load (cny_per_million_output_tokens, as `suanli plan`)
   const perM = serving ? (req.requests_per_s ? "cny_per_m_out_rate" : "cny_per_m_out_job") : null;
   const head = ["select", "rank", "device", "gpus", "layout", "framework", "mem_usable", ...(serving ? ["ttft", "tpot"] : []),
     "hours", ...(cal ? ["calendar_hours"] : []), "cost", "migration", "total", ...(perM ? [perM] : []), "offer", "reason"];
@@ -282,7 +292,7 @@ function renderPlan(r) {
     ${serving ? td("ttft", fmt(p.ttft_s == null ? null : p.ttft_s * 1000, 0), "num") + td("tpot", fmt(p.tpot_s == null ? null : p.tpot_s * 1000, 1), "num") : ""}
     ${td("hours", fmt(p.hours), "num")}${cal ? td("calendar_hours", calHours(p), "num") : ""}${td("cost", grossNet(p.cost_cny, p.gross_cost_cny, p.subsidy), "num")}${td("migration", migrationCell(p), "num")}${td("total", fmt(p.total_cost_cny, 0), "num")}${perM ? td(perM, fmt(p.cny_per_million_output_tokens, 3), "num") : ""}
     ${td("offer", offerCell(p))}
-    ${td("reason", esc(p.reason) + p.warnings.map(w => `<div class="warn">! ${esc(w)}</div>`).join(""), "reason")}</tr>`).join("");
+    ${td("reason", reasonCell(p), "reason")}</tr>`).join("");
   $("#plans-table").innerHTML = r.plans.length
     ? `<thead><tr>${head.map(k => `<th scope="col">${t(k)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody>`
     : `<tbody><tr><td class="error">${t("no_plan")}<ul class="relax">${(r.relax || []).map(x => `<li>${esc(x)}</li>`).join("")}</ul></td></tr></tbody>`;
@@ -401,8 +411,7 @@ const chartLegend = r => `<div class="legend"><span><i style="background:${COLOR
 
 function paretoChart(el, r) {
   $("#cap-pareto").textContent = t("chart_pareto");
-  // one y for both: the front's cost_cny is the total (rent + migration share, plan.search._pareto), so each plan is
-  // drawn at its total_cost_cny, the table's "Total ¥"
+  // one y for both: the total (front cost_cny = rent + migration share = a plan's total_cost_cny)
   const pts = [...r.pareto.map(frontPoint), ...r.plans.map(planPoint)].filter(p => p.hours > 0 && p.total > 0);
   if (!pts.length) { el.innerHTML = ""; return; }
   const W = 560, H = 320, L = 72, B = 44, T = 12, R = 20;
@@ -480,9 +489,7 @@ function renderTco(rows) {
   // each row carries the request's basis (region, offer_kinds) and the offer's own `international` flag
   $("#tco-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) : "";
   const where = r => regionCell(((state.offers || {})[r.offer] || {}).region || (r.international ? "" : "cn"), r.international);
-  // two prices per card-hour, labelled as the CLI's tco (list: the offer's at full use on a 730-h month, as Compare
-  // shows it; job: the bill ÷ cards ÷ hours), both from the API row; each row's notes (a minimum term, separate
-  // instances that are not one job) as the CLI prints them under its table
+  // two prices per card-hour as the CLI's tco (list: full use of a 730-h month; job: bill ÷ cards ÷ hours); row notes
   const perMillion = rows.some(r => r.cny_per_million_tokens != null), b = state.tcoBody || {};
   const head = ["provider", "offer", "kind", "region", "billing", "cost", "tco.col.list_cny_per_card_hour",
     "tco.col.effective_cny_per_card_hour", ...(perMillion ? ["tco.col.cny_per_million_tokens"] : []), "date", "tco.col.notes"];
@@ -640,8 +647,7 @@ function renderCheck(r) {
     (r.warnings.length ? `<ul class="warn">${r.warnings.map(x => li(esc(x))).join("")}</ul>` : "") +
     `<p class="muted">${esc(t("check_stats", {ops: trace.distinct_ops, calls: trace.op_calls}))}</p>`;
 }
-// what an offer leaves out of its card (a 910B without its variant, an A100 node without its form factor), the API's
-// offer_warnings in the request's language (the toggle asks again): "! " lines as plan's warnings and the CLI print them
+// what an offer leaves out of its card (a 910B without its variant): the API's offer_warnings as "! " lines
 const offerWarnings = r => (r.offer_warnings || []).map(w => `<div class="warn offer-warning">! ${esc(w)}</div>`).join("");
 const yuan = v => v != null && v < 0 ? "-¥" + fmt(-v, 0) : "¥" + fmt(v, 0);  // the sign first (i18n.yuan): -¥20,000
 function renderMigrate(r) {
@@ -801,9 +807,7 @@ function renderDetail({d, offers}) {
     ${offers.some(o => o.stale) ? `<p class="muted stale-note">${esc(t("offers_stale_note"))}</p>` : ""}`;
 }
 
-// every device list, named in the page's language (devName): built at start, rebuilt by the language toggle with
-// each selection kept. Compare: every device; TCO: those with a price; migrate and rent-vs-buy: every device (the API
-// names what is missing: a price, a purchase)
+// every device list in the page's language (devName), rebuilt by the toggle keeping each selection; TCO lists the priced
 function fillDevices() {
   const accs = state.devices; if (!accs) return;
   const opts = list => list.map(a => `<option value="${esc(a.id)}">${esc(devName(a.id, a.name))}</option>`).join("");
