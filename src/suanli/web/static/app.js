@@ -582,7 +582,7 @@ function renderCompare(rows) {
   const periods = [...new Set(rows.map(r => r.period_note).filter(Boolean))];
   $("#cmp-meta").textContent = rows.length ? basis(rows[0].region, rows[0].offer_kinds) + (rows[0].serving_rule ? " · " + rows[0].serving_rule : "") +
     (periods.length === 1 ? " · " + t("plan.assumed", {text: periods[0]}) : "") : "";
-  $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr data-row="${k}"><th scope="row">${t(k)}</th>${rows.map(r => `<td class="${k === "note" || k === "layout" ? "cmp-text" : "num"}">${g(r)}</td>`).join("")}</tr>`).join("");
+  $("#cmp-table").innerHTML = f.map(([k, g]) => `<tr data-row="${k}"><th scope="row">${t(k)}</th>${rows.map(r => `<td class="${k === "note" || k === "layout" ? "cmp-text" : "num"}">${g(r) || dash}</td>`).join("")}</tr>`).join("");
 }
 
 // ---- migrate: what the move costs (POST /api/migrate, as `suanli migrate cost`)
@@ -835,7 +835,7 @@ function showInit(e) { $("#plan-error").textContent = e.message; $("#plan-error"
   $("#model").innerHTML = opts; $("#cmp-model").innerHTML = opts; $("#mig-model").innerHTML = opts;
   const q7 = llm.find(m => /qwen2\.5-7b/i.test(m.id)); if (q7) { $("#model").value = q7.id; $("#cmp-model").value = q7.id; $("#mig-model").value = q7.id; }
   state.devices = accs; state.priced = new Set(offers.map(o => o.device)); fillDevices();
-  $("#mig-from").value = "h800"; $("#mig-to").value = "ascend-910b"; $("#rvb-gpu").value = "rtx-4090";
+  $("#mig-from").value = "h800"; $("#mig-to").value = "ascend-910b"; $("#rvb-gpu").value = $("#tco-gpu").value = "rtx-4090";  // tco: a device the default prices hold
   FORM.forEach(id => { DEFAULTS[id] = $("#" + id).value; });
   restoreForm(); syncTask(); syncCmpTask(); syncMigTask(); fillFrameworks(params.get("framework") || "");
   const tab = tabs.find(b => b.dataset.tab === params.get("tab")); if (tab) selectTab(tab); else saveUrl();

@@ -1,0 +1,55 @@
+"""What a buyer hit on the page on 2026-12-02 (headless Chromium, English and Chinese):
+1. Rent cost (TCO): the first click at the form's defaults was refused: its default device (the first priced one,
+   NVIDIA A100 SXM4 40GB) has no Chinese listing, the defaults' prices; the default is now one they hold.
+2. Compare: a device without a price left its ¥ per card-hour and TFLOPS-per-¥ cells empty while the other price
+   rows said "—"; every empty cell now says "—".
+No console error, axe clean."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser_env import close_checked, open_page, require_browser
+
+require_browser()
+
+LANGS = ["en", "zh"]
+
+
+def _answer(pg: Any, button: str, path: str) -> Any:
+    """Click `button`; the response of the POST to `path` it sent."""
+    with pg.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith(path)) as resp:
+        pg.click(button)
+    return resp.value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rent_cost_at_its_defaults_prices_the_default_device(browser: Any, base_url: str, lang: str) -> None:
+    pg = open_page(browser, base_url, lang, "tab=tco")
+    resp = _answer(pg, "#tco-btn", "/api/tco")
+    assert resp.ok, resp.text()
+    rows = resp.json()
+    assert rows and all(r["region"] == "cn" and r["kind"] == "listing" for r in rows), rows
+    pg.wait_for_selector("#tco-table tr")
+    assert pg.locator("#tco-error").is_hidden()
+    assert rows[0]["offer"] in pg.locator("#tco-table").inner_text()
+    close_checked(pg, f"tco defaults {lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_compare_says_dash_where_a_device_has_no_price(browser: Any, base_url: str, lang: str) -> None:
+    pg = open_page(browser, base_url, lang, "tab=compare&cmp-task=lora&cmp-devices=rtx-4090,h20")
+    resp = _answer(pg, "#cmp-btn", "/api/compare")
+    assert resp.ok, resp.text()
+    rows = resp.json()
+    pg.wait_for_selector("#cmp-table tr")
+    h20 = next(i for i, r in enumerate(rows) if r["device"] == "h20")
+    assert rows[h20]["cny_per_card_hour"] is None and rows[h20]["effective_tflops_per_cny_hour"] is None, rows[h20]
+    for key in ("cny_h", "compare.col.tflops_per_cny_hour"):
+        cells = pg.locator(f"#cmp-table tr[data-row='{key}'] td").all_inner_texts()
+        assert cells[h20] == "—" and cells[1 - h20] not in ("", "—"), (key, cells)
+    # no cell of the table is left empty
+    assert "" not in [c.strip() for c in pg.locator("#cmp-table td").all_inner_texts()]
+    close_checked(pg, f"compare no price {lang}")
