@@ -181,7 +181,7 @@ def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...],
     figure and the flag that widens the prices (or --saving). One line only: the catalog's account (printed as a
     second line before) repeated "widen" and "pass --saving"; the widened command shows the figures it names, and
     --json's caller gets the full error. `default_from`: the --from-gpu id where the user left it at its default;
-    that device unpriced, the line says it is the default and names the devices priced here (buyer review C: the
+    that device unpriced, the line says it is the default and asks for the device run today (buyer review C: the
     bare `suanli migrate cost --model X` failed on the H100, which no Chinese listing prices, naming only --saving)."""
     why = e.i18n.params.get("why") if e.i18n is not None else None
     device = str(why.params.get("device")) if isinstance(why, Message) else "?"
@@ -198,9 +198,7 @@ def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...],
     both = {"en": "/".join(kinds), "zh": "、".join(zh.get(f"price_kind.{k}", k) for k in kinds)}
     short = Message("error.saving_short", price_region=reg, kinds=both, device=device, flag=flag)
     if default_from is not None and device == default_from:
-        priced = sorted({o.device for o in offer_q.usable_offers(cat, reg, kinds)})
-        short = Message("error.saving_short_default_from", price_region=reg, kinds=both, device=device, flag=flag,
-                        priced=", ".join(priced))
+        short = Message("error.saving_short_default_from", price_region=reg, kinds=both, device=device, flag=flag)
         return InputError("from-gpu", render(short, "en"), short)
     return InputError("saving", render(short, "en").removeprefix("saving: "), short)
 

@@ -91,12 +91,13 @@ def test_why_not_region_and_kinds_in_words() -> None:
 
 
 def test_migrate_cost_without_a_price_is_one_short_line() -> None:
-    out = _run("--lang", "en", "migrate", "cost", "--model", "qwen2.5-7b")
+    # a typed --from-gpu (the default's line names --from-gpu: tests/unit/cli/test_migrate_cost_default_from_c1202.py)
+    out = _run("--lang", "en", "migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h100-sxm")
     lines = out.stderr.strip().splitlines()
     # one line: the catalog's account once below it said "widen" and "pass --saving" a second time
     assert out.returncode == 2 and len(lines) == 1 and out.stderr.count("pass --saving") == 1  # and the field
     assert lines[0] == ("error: --saving: no cn (Chinese platforms) listing price for h100-sxm to derive the monthly "
                         "saving: pass --saving, or widen with --offer-kinds listing,index")
     assert len(lines[0]) < 200
-    zh = _run("--lang", "zh", "migrate", "cost", "--model", "qwen2.5-7b").stderr.strip().splitlines()
+    zh = _run("--lang", "zh", "migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h100-sxm").stderr.strip().splitlines()
     assert len(zh) == 1 and zh[0].startswith("错误：--saving：h100-sxm 没有国内平台的挂牌价格")
