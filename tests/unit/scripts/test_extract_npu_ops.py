@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import zipfile
 from pathlib import Path
 
 import pytest
+from script_module import load_script  # tests/script_module.py: the one loader
 
 ROOT = Path(__file__).resolve().parents[3]
-SCRIPT = ROOT / "scripts" / "extract_npu_ops.py"
 DATA = ROOT / "src" / "suanli" / "data" / "ascend_ops"
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location("extract_npu_ops", SCRIPT)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ex = _load_script()
+ex = load_script("extract_npu_ops")
 
 SAMPLE_YAML = """\
 backend: NPU

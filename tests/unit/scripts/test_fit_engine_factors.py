@@ -5,29 +5,14 @@ value (found 2026-12-02 while refitting the training efficiencies)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from script_module import load_script  # tests/script_module.py: the one loader
 
 from suanli.catalog.load import packaged_catalog
 from suanli.estimate.efficiency import efficiency
 
-ROOT = Path(__file__).resolve().parents[3]
-SCRIPT = ROOT / "scripts" / "fit_engine_factors.py"
 
-
-def _load_script():
-    spec = importlib.util.spec_from_file_location("fit_engine_factors", SCRIPT)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["fit_engine_factors"] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
-fit = _load_script()
+fit = load_script("fit_engine_factors")
 
 
 @pytest.mark.parametrize("factor_id", sorted({p.id for f in fit.FITS for p in f.params}))

@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from script_module import load_script  # tests/script_module.py: the one loader
 
-ROOT = Path(__file__).resolve().parents[3]
-SCRIPT = ROOT / "scripts" / "measure_swift_loss_memory.py"
 MiB = 1 << 20
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location("measure_swift_loss_memory", SCRIPT)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["measure_swift_loss_memory"] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ml = _load_script()
+ml = load_script("measure_swift_loss_memory")
 
 
 def test_new_segment_sizes_follow_the_allocator_constants():
