@@ -1096,8 +1096,8 @@ def _speed_evidence(cat: Catalog, e: Any) -> Message | None:
 def tco_rows(cat: Catalog, device: str, hours: float, gpus: int = 1, subsidy: float = 0.0,
              tokens_per_s: float | None = None, utilization: float = 1.0, region: str = offer_q.DEFAULT_REGION,
              kinds: Kinds = offer_q.DEFAULT_KINDS, today: dt.date | None = None) -> list[dict[str, Any]]:
-    """Cost of holding `gpus` cards for `hours` under every usable offer of the device (`region`, `kinds`),
-    cheapest first; each row names the offer's kind, region (international marked), scope and staleness."""
+    """Cost of holding `gpus` cards for `hours` under every usable offer of the device (`region`, `kinds`), in the
+    planner's order (below); each row names the offer's kind, region (international marked), scope and staleness."""
     acc = lookup.accelerator(cat, device)
     if not (math.isfinite(hours) and 0 < hours <= 1e6):
         raise InputError("hours", Message("err.must_be_a_number_in_e6", hours=hours))
