@@ -84,13 +84,12 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
     c = e.contract()
     w = e.workload
     m = c["memory"]
+    from suanli.plan.known_error import fit_word
     from suanli.views.estimates import checkpoint, memory_messages  # the plan's memory check, as --json and the API
 
     tight, short = memory_messages(packaged_catalog(), e)  # short: the bias exceeds the headroom, "likely short"
-    fits = {True: (f"[red]{tr('est.likely_short', bias=tight.params['bias'], margin=tight.params['margin'])}[/red]"
-                   if short is not None and tight is not None
-                   else f"[yellow]{tr('est.fits_tight')}[/yellow]" if tight is not None
-                   else f"[green]{tr('est.fits')}[/green]"),
+    color = "red" if short is not None else "yellow" if tight is not None else "green"
+    fits = {True: f"[{color}]{say(fit_word(tight))}[/{color}]",  # compare's fits cell, the one rule
             False: f"[red]{tr('est.no_fit')}[/red]", None: "?"}[m["fits"]]
     # a card of several dies (the 910C): the cards rented and the ranks ('8× Huawei Ascend 910C (16 dies)'), memory per die
     cards, device, per = c["device"].get("cards", w.gpus), display_name(e.device), tr("col.per_gpu")

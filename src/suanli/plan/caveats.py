@@ -20,8 +20,7 @@ from suanli.errors import EstimateError, InputError
 from suanli.estimate.estimate import ErrorBand, estimate
 from suanli.estimate.workload import Workload
 from suanli.i18n import Message, both
-from suanli.plan.known_error import (known_error, latency_margin_pct, likely_missed, memory_likely_short,
-                                     memory_within_error)
+from suanli.plan.known_error import fit_word, known_error, latency_margin_pct, likely_missed, memory_within_error
 from suanli.units import GiB
 
 __all__ = ["Rerun", "card_warning", "offer_caveats", "variant_outcome", "variant_warning"]
@@ -72,11 +71,7 @@ def variant_outcome(cat: Catalog, m: ModelArch, v: Accelerator, run: Rerun) -> M
     tight = (memory_within_error(bands, stack, run.workload.task, e.memory.needed_bytes, e.memory.usable_bytes,
                                  e.dies_per_card)
              if bands and e.memory.needed_bytes is not None and e.memory.usable_bytes is not None else None)
-    # the fit as `suanli estimate` and compare word it: fits, fits (tight), likely short (the pooled bias beyond the
-    # headroom, `memory_likely_short`)
-    fit = (Message("est.likely_short", bias=tight.params["bias"], margin=tight.params["margin"])
-           if tight is not None and memory_likely_short(tight) is not None
-           else Message("est.fits_tight") if tight is not None else Message("est.fits"))
+    fit = fit_word(tight)  # the fit as `suanli estimate` and compare word it (the one rule)
     if e.inference is not None:
         s = e.inference
         tpot_s = s.tpot_steady_s if run.steady else s.tpot_s  # the TPOT the answer's own row is judged on

@@ -32,6 +32,7 @@ from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cos
 from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
                                  make_request, user_speed_tpot)
 from suanli.plan.caveats import Rerun, offer_caveats
+from suanli.plan.known_error import fit_label
 from suanli.plan.labels import replica_words, serving_label
 from suanli.plan.quality import scheme_name
 from suanli.plan.search import (DEFAULT_SERVING_TPOT_S, SERVE_PRECISIONS, TP_SIZES, Layout, fastest_layout_why, memory_likely_short,
@@ -887,6 +888,7 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "likely_short": short is not None,
             "memory_likely_short": render(short) if short is not None else None,
             "memory_likely_short_i18n": short.to_json() if short is not None else None,
+            **fit_label(tight, fits),  # the fits cell's words, estimate's rule (`known_error.fit_word`)
             # a row that does not fit never runs (estimate's rule): its speed is what it would reach if it did,
             # kept for --json beside `runs: false`; the CLI shows no speed, hours or cost for it
             "runs": fits is not False and not never,

@@ -13,10 +13,10 @@ from typing import Any
 from suanli.catalog.schema import SoftwareStack
 from suanli.estimate import xp
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, pooled_bias, stack_band
-from suanli.i18n import Message, both
+from suanli.i18n import Message, both, render
 from suanli.units import GiB
 
-__all__ = ["band_error_pct", "bias_evidence", "demoted", "error_rule", "known_error", "latency_margin_pct", "likely_missed",
+__all__ = ["band_error_pct", "bias_evidence", "demoted", "error_rule", "fit_label", "fit_word", "known_error", "latency_margin_pct", "likely_missed",
            "margin_warned", "memory_group", "memory_headroom_pct", "memory_likely_short", "memory_within_error",
            "pooled_evidence", "risk_pct", "stack_name", "warn_limit"]
 
@@ -164,6 +164,24 @@ def memory_likely_short(w: Message | None) -> Message | None:
         return None
     return Message("plan.reason.memory_likely_short", group=w.params["group"], evidence=bias_evidence(w),
                    bias=w.params["bias"], margin=w.params["margin"], rank="")
+
+
+def fit_word(tight: Message | None) -> Message:
+    """A fit in the words of estimate's and compare's fits cell, the one rule: "likely short (known bias … vs
+    headroom …)" where the pooled bias exceeds the headroom (`memory_likely_short`), "fits (tight)" where the headroom
+    lies within the known error (`tight`: `memory_within_error`'s warning), else "fits" (buyer review H: compare's
+    "yes" beside a "likely short" note)."""
+    if tight is not None and memory_likely_short(tight) is not None:
+        return Message("est.likely_short", bias=tight.params["bias"], margin=tight.params["margin"])
+    return Message("est.fits_tight") if tight is not None else Message("est.fits")
+
+
+def fit_label(tight: Message | None, fits: bool | None) -> dict[str, Any]:
+    """`fit_label` and its message (`views.estimate_shapes.MemoryVerdictJson`): the fits cell's words
+    (`fit_word`) where it fits, else null."""
+    word = fit_word(tight) if fits else None
+    return {"fit_label": render(word) if word is not None else None,
+            "fit_label_i18n": word.to_json() if word is not None else None}
 
 
 def risk_pct(w: Message, pct: Any) -> float | None:

@@ -180,6 +180,10 @@ class MemoryVerdictJson(Shape):
                                             "likely_short, else null")
     memory_likely_short_i18n: MessageJson | None = Field(None, description="memory_likely_short as a message, "
                                                          "else null")
+    fit_label: str | None = Field(None, description="the fit as the CLI's fits cell words it (plan.known_error.fit_word): "
+                                  "'fits', 'fits (tight)' or 'likely short (known bias … vs headroom …)'; null where it "
+                                  "does not fit or is not known")
+    fit_label_i18n: MessageJson | None = Field(None, description="fit_label as a message, else null")
 
 
 class EstimateJson(MemoryVerdictJson):

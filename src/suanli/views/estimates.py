@@ -154,7 +154,7 @@ def memory_check(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None =
     validated error and bias it is judged against, the plan's sentences), by the plan's functions
     (`memory_messages`, `plan.known_error.memory_headroom_pct`, `error_rule`, `estimate.pooled_bias`)."""
     from suanli.estimate.estimate import pooled_bias
-    from suanli.plan.known_error import error_rule, memory_group, memory_headroom_pct
+    from suanli.plan.known_error import error_rule, fit_label, memory_group, memory_headroom_pct
     from suanli.validate.bands import packaged_error_bands
 
     b = packaged_error_bands() if bands is None else bands
@@ -172,6 +172,7 @@ def memory_check(cat: Catalog, e: Estimate, bands: dict[str, ErrorBand] | None =
         "memory_warning_i18n": tight.to_json() if tight is not None else None,
         "memory_likely_short": render(short) if short is not None else None,
         "memory_likely_short_i18n": short.to_json() if short is not None else None,
+        **fit_label(tight if m.fits else None, m.fits),
     }
 
 

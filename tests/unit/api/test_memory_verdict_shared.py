@@ -11,7 +11,7 @@ from suanli.api.responses import CompareRow
 from suanli.views.estimates import EstimateJson, MemoryVerdictJson
 
 VERDICT = {"fits_tight", "likely_short", "memory_warning", "memory_warning_i18n", "memory_likely_short",
-           "memory_likely_short_i18n"}
+           "memory_likely_short_i18n", "fit_label", "fit_label_i18n"}  # fit_label: task H (2026-12-02)
 BEFORE = {
     "CompareRow": {
         "breakdown_bytes", "calibration", "calibration_i18n", "card_hour_billing_unit", "cny_per_card_hour",
@@ -24,12 +24,12 @@ BEFORE = {
         "scaling_efficiency", "served", "serving_rule", "serving_rule_i18n", "stack", "tokens_per_s", "tpot_kind",
         "tpot_s", "users_note", "users_note_i18n", "capacity_note", "capacity_note_i18n", "comfortable_requests_per_s",
         "max_requests_per_s", "max_users", "offer_warnings", "offer_warnings_i18n",
-        "load_output_tokens_per_s", "cny_per_million_output_tokens", "cny_per_million_basis", "value_basis"},
+        "load_output_tokens_per_s", "cny_per_million_output_tokens", "cny_per_million_basis", "value_basis", "fit_label", "fit_label_i18n"},
     "EstimateJson": {
         "device", "error_band", "fits_tight", "framework", "likely_short", "memory", "memory_bias_pct", "memory_error_pct",
         "memory_group", "memory_headroom_pct", "memory_likely_short", "memory_likely_short_i18n", "memory_warning",
         "memory_warning_i18n", "method", "model", "notes", "notes_i18n", "runs", "scaling", "speed", "time",
-        "workload"},
+        "workload", "fit_label", "fit_label_i18n"},
 }
 
 

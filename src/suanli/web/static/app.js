@@ -564,7 +564,7 @@ function renderCompare(rows) {
   const f = [["device", r => esc(devName(r.device, r.device_name))],
     ["layout", r => esc(cmpLayout(r.layout || {}))],
     ["mem_usable", r => memCell(r) + (r.memory_pool_note ? `<div class="muted pool-note">${esc(r.memory_pool_note)}</div>` : "")],
-    ["fits", r => r.fits ? t("yes") : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fits(r) ? fmt(r.tokens_per_s, 0) : `<span class="muted">${esc(t(r.fits === false ? "cmp.speed_no_fit" : "cmp.speed_not_estimable"))}</span>`],
+    ["fits", r => r.fits ? (r.likely_short ? `<span class="conflict">${esc(r.fit_label)}</span>` : r.fits_tight ? esc(r.fit_label) : t("yes")) : `<span class="conflict">${t("no")}</span>`], ["tokens_per_s", r => fits(r) ? fmt(r.tokens_per_s, 0) : `<span class="muted">${esc(t(r.fits === false ? "cmp.speed_no_fit" : "cmp.speed_not_estimable"))}</span>`],
     ...(serving ? [["tpot", r => fits(r) && r.tpot_s != null ? fmt(r.tpot_s * 1000, 1) : dash]] : []),
     // a request rate: tokens/s above is the layout's capacity; this is the rate served at its run batch
     ...(rows.some(r => r.served) ? [["served", r => r.served ? esc(r.served.note) : esc(r.layout_note || "")]] : []),
