@@ -7,7 +7,11 @@
    instance offer in its notes, so the order shows its reason.
 2. compare (CLI, API, page): LoRA on an RTX 4090 read "fits: yes" beside "memory likely short": each row now carries
    `fit_label`, the fits cell's words by estimate's one rule (`plan.known_error.fit_word`: fits / fits (tight) /
-   likely short (known bias … vs headroom …)), and the page's fits cell shows it, as the CLI's does."""
+   likely short (known bias … vs headroom …)), and the page's fits cell shows it, as the CLI's does.
+3. raw layout words in Chinese: the page's plan table wrote a training layout's recompute and offload in English
+   ("tp1·pp1·dp4·z3·full +offload") where the CLI's plan writes 全量重计算 / +优化器卸载 (`layout.recompute.*`,
+   `layout.offload`); the page now uses those ids. (The passed-over warning's "recompute none" was fixed by
+   05ed27a: `cmp.layout.training`.)"""
 
 from __future__ import annotations
 
@@ -98,3 +102,33 @@ def test_fit_word_is_the_one_rule(client: TestClient) -> None:
     assert r["likely_short"] and fit_word(tight).id == "est.likely_short" and r["fit_label"] == render(fit_word(tight))
     roomy = Message(tight.id, {**tight.params, "bias": 0.0})  # no bias beyond the headroom: tight, not short
     assert fit_word(roomy).id == "est.fits_tight"
+
+
+# ---- 3. the page's plan table writes a layout's words in the page's language ---------------------------------------
+
+_PLAN = r"""
+lang = DATA.lang; await loadMessages(lang);
+renderPlan(DATA.answer);
+console.log(JSON.stringify({html: $("#plans-table").innerHTML}));
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("body", [{"model": "qwen2.5-7b", "task": "lora", "tokens": 5e7},
+                                  {"model": "qwen2.5-7b", "task": "full", "tokens": 1e8}])
+def test_plan_table_layout_words_in_the_pages_language(client: TestClient, tmp_path: Path, lang: str,
+                                                       body: dict[str, Any]) -> None:
+    answer = client.post(f"/api/plan?lang={lang}&surface=web", json=body).json()
+    msgs = {x: client.get(f"/api/messages?lang={x}").json() for x in {lang, "en"}}
+    html = run_app_js(tmp_path, _PLAN, {"lang": lang, "messages": msgs, "answer": answer})["html"]
+    cells = re.findall(r'<td data-label="[^"]*" class="?[^>]*>(tp\d[^<]*)</td>', html) or re.findall(r">(tp\d[^<]*)<", html)
+    assert cells, html
+    cat = messages(lang)
+    words = {f"·{cat['layout.recompute.' + p['recompute']]}" for p in answer["plans"]
+             if p.get("recompute") in ("full", "selective")}
+    words |= {cat["layout.offload"] for p in answer["plans"] if p.get("offload_optimizer")}
+    assert words, answer["plans"]  # the case has a recompute or an offload to say
+    for w in words:
+        assert any(w in c for c in cells), (w, cells)
+    if lang == "zh":
+        assert not any(re.search(r"·(full|selective)\b|\+offload", c) for c in cells), cells

@@ -243,8 +243,8 @@ function offerCell(p) {
 // training as the CLI's plan writes it (cli/plan_cmd._layout): vpp, ep, ZeRO and recompute only where used
 const layout = p => p.replicas != null ? `${p.replicas}×tp${p.tp}${p.ep > 1 ? `·ep${p.ep}` : ''} b${p.micro_batch} ${esc(p.precision)}`
   : `tp${p.tp}·pp${p.pp}${p.vpp > 1 ? "·vpp" + p.vpp : ""}·dp${p.dp}${p.ep > 1 ? "·ep" + p.ep : ""}${p.zero ? "·z" + p.zero : ""}` +
-    `${p.recompute && p.recompute !== "none" ? "·" + esc(p.recompute) : ""}${p.precision !== "bf16" ? " " + esc(p.precision) : ""}` +
-    `${p.offload_optimizer ? " +offload" : ""}${p.optimizer === "adamw8bit" ? " adamw8bit" : ""}`;
+    `${p.recompute && p.recompute !== "none" ? "·" + esc(label("layout.recompute", p.recompute)) : ""}${p.precision !== "bf16" ? " " + esc(p.precision) : ""}` +
+    `${p.offload_optimizer ? " " + t("layout.offload") : ""}${p.optimizer === "adamw8bit" ? " adamw8bit" : ""}`;
 
 // every reason of a device (the planner's `reasons`, most fundamental first) on a line of its own, ended by the
 // catalog's "why.sep", as the CLI prints them; a record saved before the list has the one sentence
