@@ -203,6 +203,16 @@ def _saving_unpriced(cat: Any, e: InputError, reg: str, kinds: tuple[str, ...],
     return InputError("saving", render(short, "en").removeprefix("saving: "), short)
 
 
+def _short_of_load(r: dict[str, Any]) -> str | None:
+    """A compare row's fits cell where its cards fit but do not carry the stated rate or users (`served` None, the
+    row's note says what they hold): "yes, short of the load", so the cost column is not read as the price of the
+    load (buyer review C: 4× RTX 4090 read "fits: yes, ¥5,490" for 100 users it holds 24 of). None otherwise."""
+    if r.get("cny_per_million_basis") != "rate" or r.get("served") is not None or not r.get("runs", True) \
+            or r.get("fits") is not True:
+        return None
+    return tr("cmp.fits_short_of_load", fits=tr("est.fits_tight") if r.get("fits_tight") else tr("bool.yes"))
+
+
 def _typed(ctx: typer.Context, *names: str) -> frozenset[str]:
     """The options among `names` the user typed (click's parameter source: the command line, not the default), so
     an answer says a typed value "as given" even where it equals the default (rent-vs-buy's assumptions)."""
@@ -283,7 +293,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
             # the plan's memory-within-error check; "likely short" where its bias exceeds the headroom (plan demotes it)
             "fits": (tr("est.likely_short", bias=(r.get("memory_warning_i18n") or {}).get("params", {}).get("bias"),
                         margin=(r.get("memory_warning_i18n") or {}).get("params", {}).get("margin"))
-                     if r.get("likely_short") else tr("est.fits_tight") if r.get("fits_tight") else r["fits"]),
+                     if r.get("likely_short") else _short_of_load(r) or (tr("est.fits_tight") if r.get("fits_tight")
+                                                                         else r["fits"])),
             # a row that runs no layout but does fit (or may: no published bandwidth) is not estimable, not short
             "tokens_per_s": (r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit") if r["fits"] is False
                              else tr("cmp.speed_not_estimable")),
