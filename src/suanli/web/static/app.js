@@ -45,7 +45,7 @@ function applyLang() {
   document.querySelectorAll("[data-i18n]").forEach(el => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-label]").forEach(el => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
   document.querySelectorAll("[data-i18n-field]").forEach(el => { el.textContent = t("field." + el.dataset.i18nField).replace(/^[“"]|[”"]$/g, ""); });
-  document.querySelectorAll("[data-i18n-placeholder]").forEach(el => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach(el => { el.placeholder = t(el.dataset.i18nPlaceholder).replace(/`/g, ""); });
   const toggle = $("#lang-toggle");
   toggle.textContent = lang === "zh" ? "English" : "中文";
   toggle.lang = lang === "zh" ? "en" : "zh";
