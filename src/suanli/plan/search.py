@@ -3183,6 +3183,66 @@ def _relaxed_replicas(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequ
     return -(-need // ep) * ep  # whole expert-parallel groups
 
 
+def _follows_target(b: int, grid: dict[str, np.ndarray], k: int, req: PlanRequest, value_s: float) -> bool:
+    """Whether configuration `k`'s rate check (`_serve_grid`'s held: the throughput and the users' slots) passes
+    once latency limit `b` is raised to `value_s`: with concurrent users the rate they send follows the TPOT/TTFT
+    target (`rate_from_users`, Little's law), so fewer requests per second; a stated rate does not move."""
+    if not req.concurrent_users or req.tpot_s is None:
+        return False
+    tpot, ttft = (value_s, req.ttft_s or 0.0) if b == F_TPOT else (req.tpot_s, value_s)
+    rate = rate_from_users(req.concurrent_users, req.output, tpot, ttft)
+    return bool(grid["replicas"][k] * grid["b"][k] >= req.concurrent_users
+                and grid["tok_s"][k] >= rate * req.output)
+
+
+def _within_others(b: int, grid: dict[str, np.ndarray], rows: np.ndarray | None, req: PlanRequest) -> int | None:
+    """Latency limit `b` (F_TPOT/F_TTFT): the configuration among `rows` nearest to it of those that meet every
+    other limit once `b` is raised to their own value (`_round_up`, the figure the hint names):
+    memory, the other latency and the cards pass, and a rate check missed passes at the raised target
+    (`_follows_target`); None where none does. (README walk-through 2026-12-02: with two limits binding, the TPOT
+    hint quoted a batch-1 replica's 38.9 ms for 10 users on 4 cards, where that run holds 1 user.)"""
+    key = "tpot" if b == F_TPOT else "ttft"
+    rows = np.arange(grid["dev"].shape[0]) if rows is None else rows
+    f = grid["fail"][rows]
+    cand = [int(k) for k in rows[((f & F_MEMORY) == 0) & ((f & ~(b | F_RATE)) == 0)]
+            if not grid["fail"][k] & F_RATE or _follows_target(b, grid, int(k), req, _round_up(float(grid[key][k])))]
+    return min(cand, key=lambda k: (float(grid[key][k]), k)) if cand else None
+
+
+def _none_within(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, d: _Device,
+                 counted: dict[str, Any]) -> Message | None:
+    """The rate hint where no configuration on `i`'s device and card count meets the latency targets (no rate or
+    user is served within them, so none can be quoted at them), as a pair the buyer can run: the most requests/s
+    (a stated rate: `i`'s, the configuration with the most throughput) or concurrent users (the fewest-TPOT
+    configuration's slots) together with the TPOT/TTFT that configuration reaches, rounded up (`_round_up`).
+    None where the targets are met somewhere (the capacity quote holds) or every configuration misses both."""
+    same = np.nonzero((grid["dev"] == grid["dev"][i]) & (grid["gpus"] == grid["gpus"][i])
+                      & ((grid["fail"] & F_MEMORY) == 0))[0]
+    if "max_b" in grid and (grid["max_b"][same] >= 1).any():
+        return None
+    for lb, key, field_, limit_s in ((F_TPOT, "tpot", "tpot_s", req.tpot_s), (F_TTFT, "ttft", "ttft_s", req.ttft_s)):
+        if limit_s is None:
+            continue
+        ok = same[(grid["fail"][same] & ~(lb | F_RATE)) == 0]
+        if not (grid["fail"][ok] & lb).any():  # not the latency missed
+            continue
+        kw = dict(limit=Message("input.name", field=field_), limit_ms=round(limit_s * 1000, 3), device=_device_name(d.acc),
+                  other=Message("input.name", field="gpus"), **counted)
+        if req.concurrent_users:  # the fewest-latency configuration, and the most users within its latency
+            j = int(ok[np.lexsort((ok, grid[key][ok]))[0]])
+            value = _round_up(float(grid[key][j]))
+            held = ok[grid[key][ok] <= value]
+            slots = int((grid["replicas"][held] * grid["b"][held]).max())
+            return Message(d.said("relax.users_none"), ms=float(grid[key][j]) * 1000, value=value, slots=slots,
+                           field="concurrent_users", **kw)
+        if i not in ok or not grid["fail"][i] & lb:
+            continue
+        rps = round_down_rate(float(grid["tok_s"][i]) / req.output)
+        return Message(d.said("relax.rate_none"), ms=float(grid[key][i]) * 1000, value=_round_up(float(grid[key][i])),
+                       rps=rps, field="requests_per_s", **kw)
+    return None
+
+
 def _slots_held(grid: dict[str, np.ndarray], i: int, req: PlanRequest, slots: int, dies: int = 1) -> Message:
     """What holds configuration `i`'s slots (replicas × batch) down, in the relax hint's words: a larger batch of the
     same layout that fits in memory but misses --tpot (or --ttft) says "serve at most N concurrent users within
@@ -3213,6 +3273,10 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
     """The relax hint for request limit `b`, from the configuration `i` nearest to it (among `rows`). A TPOT/TTFT
     the card limit bound says "within --max-gpus N", and how many cards reach lower unless the cards' own hint
     (`cards_tip`) follows; the replicas quoted are those the raised target needs (the rate from users follows it)."""
+    nearest, within = i, None
+    if b in (F_TPOT, F_TTFT):  # the figure at a configuration that meets the other limits once this one is raised
+        within = _within_others(b, grid, rows, req)
+        i = i if within is None else within
     d = devs[int(grid["dev"][i])]
     # tp in ranks ('8-die replicas' on a 910C, `_Device.said`); a count of cards to rent in cards, as --max-gpus
     # counts them, with their dies (`dies_kw`)
@@ -3225,8 +3289,14 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         where["replicas"] = _relaxed_replicas(b, grid, i, req, _round_up(s))
         where["layout"] = replica_words(where["replicas"], where["tp"], ep, dies=d.dies)
         more = _more_cards_reach(b, grid, i, rows)
+        # relax.tpot_others / relax.ttft_others: no value of this limit alone passes, so no figure to raise it to;
+        # relax.tpot_users / relax.ttft_users: the figure is not the nearest configuration's, which misses the users
+        if more is None and within is None:
+            return Message(f"relax.{key}_others", ms=s * 1000, field=field_, **where)
         if more is None:  # the layout words carry a 910C's dies: one wording for every device
-            return Message(f"relax.{key}", ms=s * 1000, value=_round_up(s), field=field_, **where)
+            users = {"users": req.concurrent_users} if req.concurrent_users and i != nearest else {}
+            return Message(f"relax.{key}_users" if users else f"relax.{key}", ms=s * 1000, value=_round_up(s),
+                           field=field_, **users, **where)
         ranks = int(grid["gpus"][more])
         also: Message | str = "" if cards_tip else Message(
             d.said("relax.more_cards"), gpus=d.cards(ranks), **d.dies_kw("ranks", ranks),
@@ -3236,8 +3306,14 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
         return Message(f"relax.{key}_cards", ms=s * 1000, value=_round_up(s), field=field_,
                        limit=req.card_limit, cards=Message("input.name", field="max_gpus"), more=also, **where)
     if b == F_CARDS:
-        return Message(d.said("relax.cards"), **counted, field="max_gpus", **where,
-                       layout=replica_words(where["replicas"], where["tp"], ep, dies=d.dies))
+        layout = replica_words(where["replicas"], where["tp"], ep, dies=d.dies)
+        missed = int(grid["fail"][i]) & ~(F_MEMORY | F_CARDS)  # two limits binding: the fewest cards miss another
+        for lb, key, field_, limit_s in ((F_TPOT, "tpot", "tpot_s", req.tpot_s), (F_TTFT, "ttft", "ttft_s", req.ttft_s)):
+            if missed == lb and limit_s is not None:  # the latency those cards reach, to raise with them
+                return Message(d.said("relax.cards_with"), **counted, field="max_gpus", **where, layout=layout,
+                               limit=Message("input.name", field=field_), limit_ms=round(limit_s * 1000, 3),
+                               ms=float(grid[key][i]) * 1000, value=_round_up(float(grid[key][i])))
+        return Message(d.said("relax.cards"), **counted, field="max_gpus", **where, layout=layout)
     slots = int(grid["replicas"][i] * grid["b"][i])
     quote = _users_quote(grid, i, req, d.dies) if req.concurrent_users else None
     if quote is not None and req.tpot_s is not None and quote.params["slots"] < (req.concurrent_users or 0):
@@ -3251,6 +3327,9 @@ def _limit_tip(b: int, grid: dict[str, np.ndarray], i: int, req: PlanRequest, de
                        field="concurrent_users", other=Message("input.name", field="gpus"),
                        held=_slots_held(grid, i, req, slots, d.dies),
                        layout=Message("users.slots_row", replicas=int(grid["replicas"][i]), batch=int(grid["b"][i])))
+    none = _none_within(b, grid, i, req, d, counted)  # no rate or user within the targets: a pair to run
+    if none is not None:
+        return none
     rps = _rate_at_most(grid, i, req)  # the serving search's own largest batch within the targets
     return Message(d.said("relax.rate_gpus"), **counted, rps=rps, thin=_rate_thin(grid, i, req),
                    device=where["device"], field="requests_per_s", other=Message("input.name", field="gpus"))

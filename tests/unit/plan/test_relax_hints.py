@@ -109,7 +109,9 @@ def test_a_pinned_card_count_too_small_for_the_rate_names_the_rate(cat) -> None:
 def test_two_limits_that_bind_together_say_so(cat) -> None:  # type: ignore[no-untyped-def]
     r = _plan(cat, model="qwen2.5-7b", task="inference", requests_per_s=3000, max_gpus=2, tpot_s=0.001)
     ids = [x["id"] for x in r.relax_i18n]
-    assert not r.plans and ids[0] in ("relax.together", "relax.tpot", "relax.cards") and "relax.tpot" in ids
+    assert not r.plans and ids[0] in ("relax.together", "relax.tpot", "relax.cards")
+    # the best TPOT (3054 one-card replicas) misses --max-gpus 2 too: no --tpot figure alone is named (task G)
+    assert "relax.tpot_others" in ids and "value" not in r.relax_i18n[ids.index("relax.tpot_others")]["params"]
 
 
 def test_memory_still_says_nothing_fits(cat) -> None:  # type: ignore[no-untyped-def]
