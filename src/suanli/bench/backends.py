@@ -2,10 +2,13 @@
 
 `cpu` measures the process's peak resident set size (Linux VmHWM, reset through /proc/self/clear_refs);
 `cuda` and `npu` wrap the torch device module (`torch.cuda`, or `torch.npu` once `torch_npu` is imported;
-torch_npu mirrors the torch.cuda API: synchronize, device_count, max_memory_allocated, reset_peak_memory_stats,
-get_device_name, get_device_properties — Ascend/pytorch `torch_npu/npu/__init__.py` and
-`torch_npu/npu/memory.py` export them under the same names); `fake`
+torch_npu mirrors the torch.cuda API: synchronize, device_count, max_memory_allocated, max_memory_reserved,
+reset_peak_memory_stats, get_device_name, get_device_properties — Ascend/pytorch `torch_npu/npu/__init__.py` and
+`torch_npu/npu/memory.py` (read at 026318d) export them under the same names); `fake`
 wraps a recording stand-in for that module so the accelerator code path runs on the CPU in tests.
+
+Peak reserved (`peak_reserved_bytes`) is the caching allocator's pool, its cache included
+(`max_memory_reserved`); the CPU has no such allocator and reports None, never a stand-in figure.
 """
 
 from __future__ import annotations
@@ -87,6 +90,24 @@ class Backend(ABC):
 
     @abstractmethod
     def info(self) -> BackendInfo: ...
+
+    def peak_reserved_bytes(self) -> int | None:
+        """Peak bytes the device's caching allocator held since the last `reset_peak()` (its cache included), or
+        None where there is no caching allocator (the CPU)."""
+        return None
+
+    # the allocator's expandable_segments setting can be changed while the process runs (cuda)
+    runtime_allocator_settings: bool = False
+
+    def set_expandable_segments(self, on: bool) -> None:
+        """Make the allocator put new segments in expandable ones (or not) from now on; only where
+        `runtime_allocator_settings`."""
+        raise NotImplementedError(self.name)
+
+    def segment_counts(self) -> tuple[int, int] | None:
+        """(expandable, all) segments the allocator holds on this device now (its memory snapshot's
+        `is_expandable`); None where there is no snapshot that says."""
+        return None
 
 
 # ---------------------------------------------------------------------------------------------- cpu
@@ -186,6 +207,11 @@ class TorchAcceleratorBackend(Backend):
         self.index = index
         self._device = tensor_device or f"{name}:{index}"
         self._runtime_version = runtime_version
+        # pytorch c10/cuda/CUDACachingAllocator.cpp Note [Expandable Segments] (read at 001074d): "Expandable blocks
+        # can be enabled/disabled throughout the run of a program. When disabled, the allocator will not put new
+        # allocations in an expandable block." torch_npu's run-time setter is not verified: its process setting holds
+        self.runtime_allocator_settings = name in ("cuda", "fake") and callable(
+            getattr(getattr(module, "memory", None), "_set_allocator_settings", None))
         count = int(module.device_count())
         if index >= count:
             raise InputError("device", Message("err.does_not_exist_device_s_visible", name=name, index=index, count=count))
@@ -204,6 +230,23 @@ class TorchAcceleratorBackend(Backend):
     def peak_memory_bytes(self) -> int:
         self.module.synchronize(self.index)
         return int(self.module.max_memory_allocated(self.index))
+
+    def peak_reserved_bytes(self) -> int | None:
+        self.module.synchronize(self.index)
+        return int(self.module.max_memory_reserved(self.index))
+
+    def set_expandable_segments(self, on: bool) -> None:
+        if not self.runtime_allocator_settings:
+            raise NotImplementedError(self.name)
+        self.module.memory._set_allocator_settings(f"expandable_segments:{on}")  # the parser takes True / False
+
+    def segment_counts(self) -> tuple[int, int] | None:
+        snapshot = getattr(self.module, "memory_snapshot", None)
+        if snapshot is None:
+            return None
+        flags = [bool(s["is_expandable"]) for s in snapshot()
+                 if isinstance(s, dict) and "is_expandable" in s and s.get("device", self.index) == self.index]
+        return (sum(flags), len(flags)) if flags else None
 
     def info(self) -> BackendInfo:
         torch = require_torch()
@@ -244,13 +287,19 @@ def _npu(index: int) -> Backend:
 class FakeDeviceModule:
     """Stands in for torch.cuda / torch.npu: records every call; tensors stay on the CPU.
 
-    `peak_bytes` is what `max_memory_allocated` returns; tests set it and check it arrives in the result.
+    `peak_bytes` is what `max_memory_allocated` returns, `reserved_bytes` what `max_memory_reserved` returns; tests
+    set them and check they arrive in the result. `memory` is the module itself (torch.cuda.memory's
+    `_set_allocator_settings`, recorded in `allocator_settings`), and `memory_snapshot` holds one segment whose
+    `is_expandable` is the last setting made.
     """
 
-    def __init__(self, peak_bytes: int = 3 * 2**20, count: int = 1) -> None:
+    def __init__(self, peak_bytes: int = 3 * 2**20, count: int = 1, reserved_bytes: int = 4 * 2**20) -> None:
         self.calls: list[str] = []
         self.peak_bytes = peak_bytes
+        self.reserved_bytes = reserved_bytes
         self.count = count
+        self.allocator_settings: list[str] = []
+        self.memory = self
 
     def device_count(self) -> int:
         return self.count
@@ -267,6 +316,20 @@ class FakeDeviceModule:
     def max_memory_allocated(self, index: int | None = None) -> int:
         self.calls.append("max_memory_allocated")
         return self.peak_bytes
+
+    def max_memory_reserved(self, index: int | None = None) -> int:
+        self.calls.append("max_memory_reserved")
+        return self.reserved_bytes
+
+    def empty_cache(self) -> None:
+        self.calls.append("empty_cache")
+
+    def _set_allocator_settings(self, settings: str) -> None:
+        self.allocator_settings.append(settings)
+
+    def memory_snapshot(self) -> list[dict[str, Any]]:
+        on = bool(self.allocator_settings) and self.allocator_settings[-1] == "expandable_segments:True"
+        return [{"device": 0, "is_expandable": on}]
 
     def get_device_name(self, index: int | None = None) -> str:
         return "fake accelerator"

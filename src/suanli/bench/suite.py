@@ -14,6 +14,19 @@ What it measures, in this order (the order is the priority when the time budget 
    Mixed precision as transformers' Trainer does it with `bf16=True`: full fine-tuning keeps fp32 weights (the
    master copy) and runs the model under `torch.autocast(bfloat16)`; LoRA keeps the frozen base in bf16 and the
    adapters in fp32 (peft's default), under the same autocast.
+4. variable-length LoRA (`train-<shape>-lora-varlen-<lengths>-expseg-<off|on>`): what the caching allocator
+   reserves when the sequence length changes from step to step, as in ms-swift's LoRA benchmark
+   (`torch.cuda.max_memory_reserved`, samples truncated at max_length). The LoRA cases' settings (bf16 base, fp32
+   adapters, rank 16, all linear layers, AdamW, micro-batch 1) with gradient checkpointing, for a fixed number of
+   steps whose lengths are `fixed` (every step max_length = the case's seq) or `lognormal` (`varlen_lengths`: the
+   benchmark dataset's stated mean and spread, most steps truncated at max_length, about 38 % shorter); each case
+   builds its model afresh after the previous model and the allocator's cache are freed, and records peak
+   allocated and peak reserved bytes over all its steps (per step too), the lengths, and the allocator's
+   expandable_segments setting, off and on (on CUDA set at run time before the model is built; elsewhere the
+   process's PYTORCH_NPU_ALLOC_CONF holds and the other setting is skipped, with the command for a second run).
+   Expected on an H200 (assumed, not measured: ~0.1 s a 1B step, ~0.3 s an 8B step at 2048 tokens, a few seconds a
+   build): ~6 s a 1B case, ~15 s an 8B case, ~85 s the eight (run before the static-cache decode cases);
+   `--only 'train-*-varlen-*'` runs them alone.
 
 Sizes: `full` is the issue's (`llama-1b-shape`, `llama-8b-shape`); `tiny` puts the tiny preset in place of both
 shapes with short sequences, so the whole suite runs in seconds on a CPU (the default on the CPU).
@@ -59,6 +72,9 @@ __all__ = [
     "plan_cases",
     "read_records",
     "run_suite",
+    "swift_lognormal",
+    "swift_share_truncated",
+    "varlen_lengths",
 ]
 
 SUITE_FORMAT = "suanli.bench.suite/1"
@@ -91,6 +107,12 @@ class SuiteCase(BaseModel):
     lora_rank: int | None = None
     lora_alpha: int | None = None
     lora_targets: Literal["all-linear"] | None = None
+    lengths: Literal["fixed", "lognormal"] | None = Field(
+        default=None, description="variable-length training: how each step's length is drawn (`varlen_lengths`; "
+        "seq is the max_length, repeats the number of steps); None: every step runs seq tokens")
+    length_seed: int | None = Field(default=None, description="the seed of the drawn lengths")
+    expandable_segments: bool | None = Field(
+        default=None, description="the caching allocator's expandable_segments setting the case runs with")
     warmup: int = 1
     repeats: int = 3
     n: int | None = Field(default=None, description="matmul: square matrices n x n")
@@ -165,18 +187,57 @@ _SIZES: dict[str, dict[str, Any]] = {
     "full": {
         "shapes": {"1b": "llama-1b-shape", "8b": "llama-8b-shape"},
         "decode_batches": (1, 16, 64), "decode_input": 128, "decode_output": 33,
-        "prefill_tokens": (512, 2048), "seq": 2048, "micro_batches": (1, 4), "train_steps": 3,
+        "prefill_tokens": (512, 2048), "seq": 2048, "micro_batches": (1, 4), "train_steps": 3, "varlen_steps": 32,
         "matmul_n": 8192, "copy_bytes": 2**30, "repeats": 3,
     },
     "tiny": {
         "shapes": {"tiny": "tiny-llama"},
         "decode_batches": (1, 16, 64), "decode_input": 32, "decode_output": 5,
-        "prefill_tokens": (64, 256), "seq": 128, "micro_batches": (1, 4), "train_steps": 2,
+        "prefill_tokens": (64, 256), "seq": 128, "micro_batches": (1, 4), "train_steps": 2, "varlen_steps": 6,
         "matmul_n": 256, "copy_bytes": 16 * 2**20, "repeats": 2,
     },
 }
 LORA_RANK = 16  # a common default (peft's LoraConfig r=8; many recipes use 16); assumed, recorded per case
 LORA_ALPHA = 32
+
+# ms-swift's LoRA benchmark dataset (cls-fudan-news-zh), modelscope/ms-swift docs/source_en/LLM/Benchmark.md at
+# 4692215: "Token statistics of the corresponding test dataset (obtained by qwen's tokenizer): 3234.4±2547.5,
+# min=91, max=19548"; its default max_length is 2048 (the page's default flags: --max_length 2048)
+SWIFT_LENGTH_MEAN_TOKENS = 3234.4
+SWIFT_LENGTH_SD_TOKENS = 2547.5
+SWIFT_MAX_LENGTH_TOKENS = 2048
+
+
+def swift_lognormal() -> tuple[float, float]:
+    """(μ, σ) of the log-normal with the swift dataset's mean and standard deviation (moments matched:
+    σ² = ln(1 + (sd/mean)²), μ = ln(mean) − σ²/2). The shape is assumed: the page states mean, sd, min and max only."""
+    import math
+
+    var_log = math.log1p((SWIFT_LENGTH_SD_TOKENS / SWIFT_LENGTH_MEAN_TOKENS) ** 2)
+    return math.log(SWIFT_LENGTH_MEAN_TOKENS) - var_log / 2, math.sqrt(var_log)
+
+
+def swift_share_truncated() -> float:
+    """The share of `lognormal` steps truncated at max_length: P(X > 2048) under `swift_lognormal` (about 0.62)."""
+    import math
+
+    mu, sigma = swift_lognormal()
+    return 1.0 - statistics.NormalDist(mu, sigma).cdf(math.log(SWIFT_MAX_LENGTH_TOKENS))
+
+
+def varlen_lengths(lengths: str, max_length: int, steps: int, seed: int) -> list[int]:
+    """Each step's sequence length. `fixed`: max_length every step. `lognormal`: a draw from `swift_lognormal`
+    (random.Random(seed)), scaled by max_length / 2048 (at the full size's max_length 2048 the dataset's own
+    lengths, as in swift's default-length rows; at other max_lengths the same share truncated), truncated at
+    max_length as swift truncates its samples, at least 2 tokens (one predicted)."""
+    import random
+
+    if lengths == "fixed":
+        return [max_length] * steps
+    mu, sigma = swift_lognormal()
+    rng = random.Random(seed)
+    scale = max_length / SWIFT_MAX_LENGTH_TOKENS
+    return [min(max_length, max(2, round(rng.lognormvariate(mu, sigma) * scale))) for _ in range(steps)]
 
 
 def plan_cases(size: Size) -> list[SuiteCase]:
@@ -221,6 +282,16 @@ def plan_cases(size: Size) -> list[SuiteCase]:
                             lora_alpha=LORA_ALPHA if task == "lora" else None,
                             lora_targets="all-linear" if task == "lora" else None,
                             warmup=1, repeats=z["train_steps"], min_seconds=8 * f))
+    for label, preset in shapes.items():
+        f = big.get(label, 1.0)
+        for expandable in (False, True):
+            for lengths in ("fixed", "lognormal"):
+                cases.append(SuiteCase(
+                    id=f"train-{label}-lora-varlen-{lengths}-expseg-{'on' if expandable else 'off'}", kind="train",
+                    phase=6, shape=label, model=preset, precision="bf16", task="lora", batch=1, seq=z["seq"],
+                    recompute="full", optimizer="adamw", lora_rank=LORA_RANK, lora_alpha=LORA_ALPHA,
+                    lora_targets="all-linear", lengths=lengths, length_seed=0 if lengths == "lognormal" else None,  # type: ignore[arg-type]
+                    expandable_segments=expandable, warmup=0, repeats=z["varlen_steps"], min_seconds=8 * f))
     for i, (label, preset) in enumerate(shapes.items()):
         f = big.get(label, 1.0)
         for b in z["decode_batches"]:
@@ -352,11 +423,12 @@ def _quiet() -> Iterator[None]:
 
 
 def _free(backend: Any) -> None:
+    """Collect what is no longer referenced, then empty the device allocator's cache (torch.cuda / torch.npu
+    empty_cache: cached blocks go back to the device)."""
     gc.collect()
-    if backend.name == "cuda":
-        import torch
-
-        torch.cuda.empty_cache()
+    empty = getattr(getattr(backend, "module", None), "empty_cache", None)
+    if backend.is_accelerator and callable(empty):
+        empty()
 
 
 def build_model(preset: str, precision: str, backend: Any) -> Any:
@@ -519,12 +591,8 @@ def _optimizer(case: SuiteCase, params: list[Any]) -> Any:
     return torch.optim.AdamW(params, lr=lr)
 
 
-def _measure_train(lm: Any, backend: Any, case: SuiteCase) -> tuple[dict[str, Any], list[str]]:
-    import torch
-
-    from suanli.bench.run import timed
-
-    assert case.seq is not None
+def _train_setup(lm: Any, case: SuiteCase) -> tuple[Any, list[Any], Any]:
+    """The model in training mode with the case's recomputation, its trainable parameters, and their optimizer."""
     model = lm.model
     with _quiet():
         if case.recompute == "full":
@@ -533,18 +601,37 @@ def _measure_train(lm: Any, backend: Any, case: SuiteCase) -> tuple[dict[str, An
             model.gradient_checkpointing_disable()
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
-    opt = _optimizer(case, params)
+    return model, params, _optimizer(case, params)
+
+
+def _train_step(model: Any, opt: Any, backend: Any, x: Any) -> None:
+    """One optimizer step on token ids `x` (labels = inputs; the model shifts them), forward and backward under
+    bf16 autocast, as transformers' Trainer with bf16=True."""
+    import torch
+
+    with torch.autocast("cuda" if backend.name == "cuda" else "cpu", dtype=torch.bfloat16):
+        loss = model(input_ids=x, labels=x, use_cache=False).loss
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+
+
+_LORA_NOTE = "LoRA: frozen bf16 base, fp32 adapters (peft default), forward/backward under torch.autocast(bfloat16)"
+
+
+def _measure_train(lm: Any, backend: Any, case: SuiteCase) -> tuple[dict[str, Any], list[str]]:
+    import torch
+
+    from suanli.bench.run import timed
+
+    assert case.seq is not None
+    model, params, opt = _train_setup(lm, case)
     g = torch.Generator(device="cpu").manual_seed(0)
     vocab = int(lm.info.vocab_size)
     x = torch.randint(0, vocab, (case.batch, case.seq), generator=g).to(lm.device)
-    kind = "cuda" if backend.name == "cuda" else "cpu"
 
     def step() -> None:
-        with torch.autocast(kind, dtype=torch.bfloat16):
-            loss = model(input_ids=x, labels=x, use_cache=False).loss
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
+        _train_step(model, opt, backend, x)
 
     try:
         with _quiet():
@@ -560,12 +647,119 @@ def _measure_train(lm: Any, backend: Any, case: SuiteCase) -> tuple[dict[str, An
     tokens = case.batch * case.seq
     trainable = sum(p.numel() for p in params)
     notes = ["full fine-tuning: fp32 weights and AdamW states, forward/backward under torch.autocast(bfloat16)"
-             if case.task == "full" else
-             "LoRA: frozen bf16 base, fp32 adapters (peft default), forward/backward under torch.autocast(bfloat16)"]
+             if case.task == "full" else _LORA_NOTE]
     return {
         "step_time_s": t, "train_tokens_per_s": tokens / t, "tokens_per_step": tokens,
         "trainable_params": trainable, "peak_memory_bytes": peak, "memory_kind": backend.memory_kind,
         "samples_step_time_s": samples,
+    }, notes
+
+
+def _env_expandable(backend_name: str) -> tuple[bool, dict[str, str]]:
+    """The process's expandable_segments setting from its environment, and the variables as set: on npu
+    PYTORCH_NPU_ALLOC_CONF (torch_npu); else the first set of PYTORCH_ALLOC_CONF and PYTORCH_CUDA_ALLOC_CONF (the
+    order c10/core/AllocatorConfig.cpp reads them in torch >= 2.9; earlier torch reads the second only). Unset: False,
+    the allocator's default (CUDAAllocatorConfig; torch_npu's default assumed the same)."""
+    names = ("PYTORCH_NPU_ALLOC_CONF",) if backend_name == "npu" else ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF")
+    env = {n: os.environ[n] for n in names if n in os.environ}
+    on = False
+    for item in next(iter(env.values()), "").split(","):
+        key, _, value = item.partition(":")
+        if key.strip() == "expandable_segments":
+            on = value.strip() == "True"  # the allocator's parser takes True or False
+    return on, env
+
+
+def _allocator_setting(backend: Any, case: SuiteCase) -> dict[str, Any]:
+    """Before a variable-length case builds its model (every model dropped and the cache emptied): its
+    expandable_segments setting made where the backend can at run time, how it was made, and what the allocator
+    holds now."""
+    env_on, env = _env_expandable(backend.name)
+    out: dict[str, Any] = {"alloc_conf_env": env}
+    if not backend.is_accelerator:
+        out.update(expandable_segments=None, expandable_segments_how="no caching allocator on the CPU")
+    elif backend.runtime_allocator_settings and case.expandable_segments is not None:
+        backend.set_expandable_segments(case.expandable_segments)
+        out.update(expandable_segments=case.expandable_segments,
+                   expandable_segments_how="set at run time (torch.cuda.memory._set_allocator_settings) after "
+                   "every model was dropped and the cache emptied, before the case's model was built")
+    else:  # _skip_reason runs only the case that matches the process's setting
+        out.update(expandable_segments=env_on, expandable_segments_how="the process's environment")
+    backend.reset_peak()
+    out["before_model_allocated_bytes"] = backend.peak_memory_bytes() if backend.is_accelerator else None
+    out["before_model_reserved_bytes"] = backend.peak_reserved_bytes()
+    return out
+
+
+def _measure_varlen(lm: Any, backend: Any, case: SuiteCase, setting: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A variable-length LoRA run: `case.repeats` steps of `varlen_lengths`, the allocator's running peaks after
+    each; no warmup left out (the first step allocates the AdamW states), as swift's max_memory_reserved covers its
+    whole run."""
+    import torch
+
+    assert case.seq is not None and case.lengths is not None
+    lengths = varlen_lengths(case.lengths, case.seq, case.repeats, case.length_seed or 0)
+    model, params, opt = _train_setup(lm, case)
+    g = torch.Generator(device="cpu").manual_seed(0)
+    vocab = int(lm.info.vocab_size)
+    device_memory = backend.memory_kind == "device-max-allocated"
+    times: list[float] = []
+    allocated: list[int] = []
+    reserved: list[int | None] = []
+    try:
+        with _quiet():
+            backend.reset_peak()  # from the model as built on an emptied allocator
+            start = (backend.peak_memory_bytes(), backend.peak_reserved_bytes())
+            for n in lengths:
+                x = torch.randint(0, vocab, (case.batch, n), generator=g).to(lm.device)
+                backend.synchronize()
+                t0 = time.perf_counter()
+                _train_step(model, opt, backend, x)
+                backend.synchronize()
+                times.append(time.perf_counter() - t0)
+                allocated.append(backend.peak_memory_bytes())  # running peaks: reset once, before the first step
+                reserved.append(backend.peak_reserved_bytes())
+                del x
+    finally:
+        opt.state.clear()  # frees the optimizer states before the next case
+        model.zero_grad(set_to_none=True)
+    segments = backend.segment_counts()
+    tokens = case.batch * sum(lengths)
+    at_max = sum(1 for n in lengths if n == case.seq)
+    if case.lengths == "fixed":
+        drawn = f"every step {case.seq} tokens"
+    else:
+        mu, sigma = swift_lognormal()
+        drawn = (f"log-normal lengths (mu {mu:.4f}, sigma {sigma:.4f}: ms-swift's LoRA benchmark dataset, "
+                 f"{SWIFT_LENGTH_MEAN_TOKENS} +- {SWIFT_LENGTH_SD_TOKENS} tokens, moments matched; the shape is "
+                 f"assumed, its page states mean, sd, min 91 and max 19548 only) x {case.seq}/"
+                 f"{SWIFT_MAX_LENGTH_TOKENS}, truncated at max_length {case.seq} (expected share truncated "
+                 f"{swift_share_truncated():.0%}), random.Random({case.length_seed or 0})")
+    notes = [_LORA_NOTE,
+             f"variable-length steps, batch {case.batch}: {drawn}; {at_max} of {len(lengths)} steps at max_length; "
+             "peaks over every step from the freshly built model on, no warmup left out (swift's "
+             "max_memory_reserved covers its whole run); one optimizer step per step, attention "
+             f"{getattr(getattr(model, 'config', None), '_attn_implementation', None)} (swift's rows: LoRA rank 8 "
+             "on its DEFAULT targets, flash attention, gradient accumulation 16)"]
+    if backend.is_accelerator:
+        notes.append(f"expandable_segments {setting['expandable_segments']}: {setting['expandable_segments_how']}; "
+                     + (f"segments held at the end: {segments[0]} expandable of {segments[1]}" if segments
+                        else "the allocator's snapshot does not say which segments are expandable"))
+    else:
+        notes.append("no caching allocator on the CPU: no reserved figure and no expandable_segments setting; "
+                     "peak_memory_bytes is the process's peak RSS")
+    return {
+        **setting,
+        "lengths": lengths, "steps": len(lengths), "max_length": case.seq, "steps_at_max_length": at_max,
+        "tokens": tokens, "step_time_s": statistics.median(times), "train_tokens_per_s": tokens / sum(times),
+        "samples_step_time_s": times, "trainable_params": sum(p.numel() for p in params),
+        "peak_memory_bytes": allocated[-1], "memory_kind": backend.memory_kind,
+        "peak_allocated_bytes": allocated[-1] if device_memory else None,
+        "peak_reserved_bytes": reserved[-1],
+        "start_allocated_bytes": start[0] if device_memory else None, "start_reserved_bytes": start[1],
+        "steps_peak_allocated_bytes": allocated if device_memory else None,
+        "steps_peak_reserved_bytes": reserved if reserved[-1] is not None else None,
+        "segments_expandable_and_all": list(segments) if segments else None,
     }, notes
 
 
@@ -615,6 +809,14 @@ def _skip_reason(case: SuiteCase, backend: Any) -> Message | None:
             import peft  # noqa: F401
         except ImportError:
             return Message("bench.suite.skip_peft")
+    if case.expandable_segments is not None:
+        if not backend.is_accelerator:
+            return Message("bench.suite.skip_expseg_cpu") if case.expandable_segments else None
+        env_on, _ = _env_expandable(backend.name)
+        if not backend.runtime_allocator_settings and case.expandable_segments != env_on:
+            var = "PYTORCH_NPU_ALLOC_CONF" if backend.name == "npu" else "PYTORCH_CUDA_ALLOC_CONF"
+            return Message("bench.suite.skip_expseg_env", backend=backend.name, now=env_on, var=var,
+                           want=case.expandable_segments, id=case.id)
     return None
 
 
@@ -699,7 +901,8 @@ def run_suite(
         _write(outdir / "configs" / f"{preset}.json", json.dumps(_hf_config(preset), indent=2))
     start = time.perf_counter()
     micro = Microbench()
-    loaded: dict[tuple[str, str, str], Any] = {}  # (preset, precision, task) -> LoadedModel, one at a time
+    loaded: dict[tuple[str, ...], Any] = {}  # (preset, precision, task) -> LoadedModel, one at a time
+    lm: Any = None  # the case's model; let go before models are dropped (else the cache cannot be emptied)
 
     def drop_models() -> None:
         loaded.clear()
@@ -711,12 +914,16 @@ def run_suite(
                          accelerator=accelerator, hf_config=_hf_config(case.model) if case.model else None)
         rec.estimate_args = _estimate_args(case, accelerator)
         rec.estimate_command = _estimate_command(rec.estimate_args)
-        key = (case.model or "", case.precision, case.task) if case.kind in ("inference", "train") else None
+        key: tuple[str, ...] | None = (
+            (case.model or "", case.precision, case.task) if case.kind in ("inference", "train") else None)
+        if key is not None and case.lengths is not None:
+            key = (*key, case.id)  # its own model on an emptied allocator: no cache another case left
         need = case.min_seconds * (1 if key is None or key in loaded else 2)
         reason = _skip_reason(case, backend)
         if reason is None and left < need:
             reason = Message("bench.suite.skip_budget", left=left, budget=budget_s, need=need)
         t0 = time.perf_counter()
+        restore: bool | None = None  # the process's expandable_segments, put back after a case that changed it
         if reason is not None:  # the record keeps the English sentence and its message (shown in each language)
             rec.status, rec.reason, rec.reason_i18n = "skipped", render(reason, "en"), reason.to_json()
         else:
@@ -738,12 +945,20 @@ def run_suite(
                     rec.notes.append("tiny preset on this device against the packaged CPU fp32 reference run")
                 else:
                     assert key is not None and case.model is not None
+                    setting: dict[str, Any] = {}
                     if key not in loaded:
+                        lm = None
                         drop_models()
+                        if case.lengths is not None:
+                            setting = _allocator_setting(backend, case)
+                            if backend.is_accelerator and backend.runtime_allocator_settings:
+                                restore = _env_expandable(backend.name)[0]  # put back after the case
                         loaded[key] = (_train_model(case, backend) if case.kind == "train"
                                        else build_model(case.model, case.precision, backend))
                     lm = loaded[key]
-                    if case.kind == "train":
+                    if case.kind == "train" and case.lengths is not None:
+                        rec.metrics, rec.notes = _measure_varlen(lm, backend, case, setting)
+                    elif case.kind == "train":
                         rec.metrics, rec.notes = _measure_train(lm, backend, case)
                     elif case.mode == "loop":
                         rec.metrics, rec.bench_result = _measure_loop(
@@ -755,7 +970,10 @@ def run_suite(
             except Exception as e:  # noqa: BLE001 - out of memory and the like: recorded as the case's failure
                 rec.status = "failed"
                 rec.reason = f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
+                lm = None
                 drop_models()
+        if restore is not None:
+            backend.set_expandable_segments(restore)
         rec.elapsed_s = time.perf_counter() - t0
         _write(outdir / f"{case.id}.json", rec.model_dump_json(indent=1))
         run.cases[case.id] = rec.status

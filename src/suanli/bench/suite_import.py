@@ -14,6 +14,9 @@ replaced files back; on success the backups are deleted. What it writes:
   decode-speed (decode tokens/s), prefill-speed (prefill tokens/s), training-throughput (training tokens/s),
   and, where the peak is the device's allocator counter (`torch.cuda.max_memory_allocated`), inference-memory
   (loop cases) and training-memory. A CPU run's peak is the process's RSS, not tensor memory: no memory cases.
+  A variable-length LoRA case (`lengths`) gives two training-memory cases, its peak allocated (`measured_as:
+  allocated`) and its peak reserved (`measured_as: reserved`, `torch.cuda.max_memory_reserved`), at `seq` = its
+  longest step, and no training-throughput case (its steps are not one sequence length).
 """
 
 from __future__ import annotations
@@ -123,11 +126,23 @@ def cases_for_run(
         elif c.kind == "inference":
             cases.append({"id": cid, "group": "prefill-speed", **base,
                           "measured": {"prefill_tokens_per_s": float(m["prefill_tokens_per_s"])}, "note": note})
-        else:
+        elif c.lengths is None:
             cases.append({"id": cid, "group": "training-throughput", **base,
                           "measured": {"train_tokens_per_s": float(m["train_tokens_per_s"])}, "note": note})
         exact = m.get("memory_kind") == "device-max-allocated"
-        if exact and (c.kind == "train" or c.mode == "loop"):
+        if exact and c.lengths is not None:
+            lengths = [int(n) for n in m["lengths"]]
+            base["seq"] = max(lengths)  # the peak step's tokens
+            note += (f"; {len(lengths)} steps of {min(lengths)}-{max(lengths)} tokens (mean "
+                     f"{sum(lengths) / len(lengths):.0f}), peaks over every step")
+            cases.append({"id": f"{cid}-memory", "group": "training-memory", **base,
+                          "measured": {"memory_bytes": int(m["peak_allocated_bytes"])}, "measured_as": "allocated",
+                          "note": note + "; peak = torch max_memory_allocated"})
+            if m.get("peak_reserved_bytes") is not None:
+                cases.append({"id": f"{cid}-memory-reserved", "group": "training-memory", **base,
+                              "measured": {"memory_bytes": int(m["peak_reserved_bytes"])}, "measured_as": "reserved",
+                              "note": note + "; peak = torch max_memory_reserved (the allocator's cache included)"})
+        elif exact and (c.kind == "train" or c.mode == "loop"):
             group = "training-memory" if c.kind == "train" else "inference-memory"
             cases.append({"id": f"{cid}-memory", "group": group, **base,
                           "measured": {"memory_bytes": int(m["peak_memory_bytes"])}, "measured_as": "allocated",
