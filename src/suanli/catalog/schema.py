@@ -14,6 +14,9 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from suanli.errors import Invalid
+from suanli.i18n import Message
+
 __all__ = [
     "ASSUMED",
     "Accelerator",
@@ -40,9 +43,18 @@ __all__ = [
     "Source",
     "SoftwareStack",
     "Sourced",
+    "MAX_INTER_NODE_GBIT_PER_S",
+    "MIN_INTER_NODE_GBIT_PER_S",
+    "inter_node_gbit_refusal",
 ]
 
 ASSUMED = "assumed"
+# the inter-node network an offer row, `--inter-node-gbit` or the API may state, Gbit/s per node. The floor is stated,
+# not sourced: 0.001 Gbit/s (1 Mbit/s) is a tenth of the slowest Ethernet (10BASE-T, 10 Mbit/s, IEEE 802.3i), so a
+# smaller figure is a unit slip, not a network between nodes (1e-320 made compare's step time infinite); the ceiling
+# is the workload's before it (1e5: 100 Tbit/s, far above any fabric)
+MIN_INTER_NODE_GBIT_PER_S = 0.001
+MAX_INTER_NODE_GBIT_PER_S = 1e5
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9.+_-]*$")
 
@@ -51,6 +63,15 @@ T = TypeVar("T")
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def inter_node_gbit_refusal(gbit_per_s: float) -> Invalid | None:
+    """The refusal of an inter-node network outside MIN_ … MAX_INTER_NODE_GBIT_PER_S (or not finite), else None: the
+    one rule of the offers importer, the catalog, `--inter-node-gbit` and the API's `inter_node_gbit_per_s`."""
+    if math.isfinite(gbit_per_s) and MIN_INTER_NODE_GBIT_PER_S <= gbit_per_s <= MAX_INTER_NODE_GBIT_PER_S:
+        return None
+    return Invalid(Message("err.inter_node_gbit", value=gbit_per_s, min=MIN_INTER_NODE_GBIT_PER_S,
+                           max=MAX_INTER_NODE_GBIT_PER_S), field="inter_node_gbit_per_s")
 
 
 def _check_date(v: str | None) -> str | None:
@@ -354,6 +375,14 @@ class Offer(_Strict):
         (), description="fields read by assumption where the source does not state them; plans warn with each")
 
     _v_date = field_validator("date", mode="before")(_check_date)
+
+    @field_validator("inter_node_gbit_per_s")
+    @classmethod
+    def _network_is_real(cls, alt: Alternatives[float] | None) -> Alternatives[float] | None:
+        for v in alt.values if alt is not None else ():
+            if (no := inter_node_gbit_refusal(v.value)) is not None:
+                raise no
+        return alt
 
     @model_validator(mode="after")
     def _assumed_fields_exist(self) -> "Offer":

@@ -6,9 +6,10 @@ import itertools
 from collections.abc import Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from suanli.catalog.ranks import cards_splitting, dies_wording, ranks_in, whole_cards
+from suanli.catalog.schema import MAX_INTER_NODE_GBIT_PER_S, MIN_INTER_NODE_GBIT_PER_S, inter_node_gbit_refusal
 from suanli.errors import InputError, Invalid, echoed, unknown_name, validation_message
 from suanli.i18n import Message
 
@@ -117,7 +118,9 @@ class Workload(BaseModel):
     grad_accum: int = Field(1, ge=1, le=100_000)
     offload_optimizer: bool = False
     inter_node_gbit_per_s: float | None = Field(
-        None, gt=0, le=1e5, description="the rented network between nodes, Gbit/s per node (caps the link data)"
+        None, ge=MIN_INTER_NODE_GBIT_PER_S, le=MAX_INTER_NODE_GBIT_PER_S,
+        description="the rented network between nodes, Gbit/s per node (caps the link data; at least 0.001: 1 Mbit/s, "
+        "a tenth of the slowest Ethernet, catalog.schema.MIN_INTER_NODE_GBIT_PER_S)"
     )
     download_gbit_per_s: float | None = Field(
         None, gt=0, le=1e5, description="training set-up: the model download's rate, Gbit/s (the offer's public "
@@ -153,6 +156,14 @@ class Workload(BaseModel):
     resolution: int | None = Field(None, ge=64, le=8192, description="diffusion: square image side in pixels")
     steps: int | None = Field(None, ge=1, le=10_000, description="diffusion: denoising steps")
     cfg: bool | None = Field(None, description="diffusion: classifier-free guidance (two denoiser passes per step)")
+
+    @field_validator("inter_node_gbit_per_s", mode="before")
+    @classmethod
+    def _network_is_real(cls, v: object) -> object:
+        """Before the bounds: the refusal that says why (`catalog.schema.inter_node_gbit_refusal`, the importer's)."""
+        if isinstance(v, int | float) and not isinstance(v, bool) and (no := inter_node_gbit_refusal(float(v))):
+            raise no
+        return v
 
     @model_validator(mode="after")
     def _parallel_fits(self) -> Workload:

@@ -8,8 +8,9 @@ The plain path keeps numpy's results: NaN propagates through `maximum`/`minimum`
 or NaN return it and of an int the int (numpy 2.1+); `sqrt` of a negative is NaN; `mod` by zero is 0 (ints) or NaN;
 a result is a float where numpy's would be (`where(c, 1, 2.0)`: 1.0 or 2.0). Plain `/` by zero raises where numpy
 scalars gave inf: the core's divisors are nonzero for a valid workload (tests/unit/estimate, tests/property), except
-a speed, which a valid input can make 0 (a step past float's range: `--inter-node-gbit 5e-324`, or an imported
-offer's; tests/unit/estimate/test_zero_speed_hours_1203.py), divided by `divide`, numpy's inf."""
+a speed, which an input could make 0 (a step past float's range: `--inter-node-gbit 5e-324`, refused since
+2026-12-02 by `catalog.schema.MIN_INTER_NODE_GBIT_PER_S`; tests/unit/estimate/test_zero_speed_hours_1203.py),
+divided by `divide`, numpy's inf."""
 
 from __future__ import annotations
 

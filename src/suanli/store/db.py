@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import Engine, String, cast, create_engine, event, false, func, insert, literal, select, text, true, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
@@ -58,6 +59,20 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _ADVISORY_KEY = 0x5375616E  # "Suan": one lock id for every suanli writer on a PostgreSQL database
 _SECTIONS = ("accelerators", "offers", "purchases", "models", "stacks", "efficiency", "links")
 
+
+
+def _stored_offer(d: dict[str, Any], import_id: int | None) -> Offer:
+    """A stored offer row by today's rules; one a rule added since its import refuses (an inter-node network under
+    `catalog.schema.MIN_INTER_NODE_GBIT_PER_S`) is one line naming the offer and the import to roll back."""
+    try:
+        return Offer.model_validate(d)
+    except ValidationError as e:
+        from suanli.errors import validation_message
+
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")) or "offer"
+        raise InputError(field, Message("store.err.offer_refused", offer=str(d.get("id")), import_id=import_id,
+                                        why=validation_message(err))) from None
 
 class StoreError(SuanliError):
     """The database cannot be opened, migrated or written."""
@@ -523,8 +538,8 @@ class Store:
             ids = [v[1] for v in best.values()]
             out: list[Offer] = []
             for i in range(0, len(ids), 500):
-                for d in s.scalars(select(PriceRow.offer).where(PriceRow.id.in_(ids[i:i + 500]))):
-                    out.append(Offer.model_validate(d))
+                for d, imp in s.execute(select(PriceRow.offer, PriceRow.import_id).where(PriceRow.id.in_(ids[i:i + 500]))):
+                    out.append(_stored_offer(d, imp))
         return sorted(out, key=lambda o: o.id)
 
     def catalog(self) -> Catalog:
