@@ -913,6 +913,8 @@ class EfficiencyFactor(_Strict):
     `awq_gemm_share`: the rate at which AWQ's own GEMM kernel (llm-awq gemm_forward_4bit_cuda_m16nXk32, vLLM's
     awq_gemm) reads its packed int4 weights at one token, as a share of the rate the 16-bit path reads 16-bit weights
     on the same device; applied only where the engine release predates its Marlin path (InferenceEngine.awq_marlin_from).
+    `gptq_exllama_share` / `gptq_cuda_old_share`: the same for AutoGPTQ's exllama (v1) and cuda-old kernels at one input
+    row, per pass over the packed weights (speed.QUANT_KERNEL_RULES: the workload's `gptq_kernel`).
     `train_mfu_end_to_end`: a published whole-run MFU (communication and pipeline bubble included) on the device; no
     kernel uses it, plan warns where a plan's implied MFU is above it (`plan.warn.mfu_above_published`).
     `family` matches Accelerator.family or `*`; `device` (optional) overrides for one accelerator id, or a list of
@@ -934,7 +936,7 @@ class EfficiencyFactor(_Strict):
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
         "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
         "matmul_engine_share", "linear_call_overhead_s", "moe_routed_overhead_s", "train_mfu_end_to_end",
-        "awq_gemm_share",
+        "awq_gemm_share", "gptq_exllama_share", "gptq_cuda_old_share",
     ]
     family: str = "*"
     device: str | tuple[str, ...] | None = None

@@ -40,6 +40,7 @@ from suanli.estimate.speed import (
     InferenceSpeed,
     TrainingSpeed,
     awq_gemm_notes,
+    quant_kernel_share_notes,
     quant_kernel_notes,
     inference_speed,
     offload_assumption,
@@ -387,6 +388,7 @@ def estimate(
                 notes += replica_spans_nodes(cat, device, w, dies)
                 notes += awq_gemm_notes(cat, device, w, overrides)  # an engine release before its Marlin path for AWQ
                 notes += quant_kernel_notes(w)  # bitsandbytes 4-bit, AutoGPTQ kernels: passes and 16-bit copies
+                notes += quant_kernel_share_notes(cat, device, w, overrides)  # their packed passes' measured rate
                 if w.tokens:
                     hours = job_hours(w.tokens, inf.output_tokens_per_s)
         except EstimateError as e:

@@ -65,6 +65,7 @@ __all__ = [
     "quant_kernel_byte_factor",
     "quant_kernel_rule",
     "awq_gemm_notes",
+    "quant_kernel_share_notes",
     "quant_kernel_notes",
     "roof_rates",
     "runs_awq_gemm",
@@ -365,10 +366,13 @@ def awq_gemm_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any:
 class QuantKernelRule:
     """How a 4-bit kernel runs one forward pass of a linear layer over `tokens` input rows: a pass over the packed
     weights serves `rows_per_pass` rows (0: all of them), and from `dequant_from_tokens` rows (0: never) it
-    dequantizes the whole weight to a 16-bit copy and multiplies by that copy with cuBLAS."""
+    dequantizes the whole weight to a 16-bit copy and multiplies by that copy with cuBLAS. `share_metric`: the
+    efficiency metric giving the rate of one pass over the packed weights as a share of the 16-bit path's read rate
+    on the device (None: the 16-bit rate, no kernel measurement)."""
 
     rows_per_pass: int
     dequant_from_tokens: int
+    share_metric: str | None = None
 
 
 QUANT_KERNEL_RULES: dict[str, QuantKernelRule] = {
@@ -380,7 +384,7 @@ QUANT_KERNEL_RULES: dict[str, QuantKernelRule] = {
     # each reading its weight tiles; from matmul_recons_thd = 8 rows (autogptq_post_init: "the default from exllama
     # repo") q4_matmul_recons_cuda reconstructs the fp16 matrix into temp_dq and runs cublasHgemm
     # (autogptq_extension/exllama/cuda_func/q4_matmul.cu, auto_gptq/modeling/_utils.py)
-    "exllama": QuantKernelRule(rows_per_pass=1, dequant_from_tokens=8),
+    "exllama": QuantKernelRule(rows_per_pass=1, dequant_from_tokens=8, share_metric="gptq_exllama_share"),
     # AutoGPTQ exllamav2 GPTQ path: gemm_half_q_half_cuda reconstructs + cuBLAS when size_m > MAX_Q_GEMM_ROWS (50),
     # else runs the quantized GEMM over chunks of BLOCK_M_SIZE_MAX = 8 rows (exllamav2/cuda/q_gemm.cu)
     "exllamav2": QuantKernelRule(rows_per_pass=8, dequant_from_tokens=51),
@@ -388,7 +392,7 @@ QUANT_KERNEL_RULES: dict[str, QuantKernelRule] = {
     # with the batch as the grid's z dimension (each row's blocks read the packed weights); from 128 rows the weights
     # are unpacked with torch ops to fp16 and multiplied by torch.matmul (qlinear_cuda_old.py forward,
     # autogptq_extension/cuda_256/autogptq_cuda_kernel_256.cu) — counted as one 16-bit copy, the least those ops move
-    "cuda-old": QuantKernelRule(rows_per_pass=1, dequant_from_tokens=128),
+    "cuda-old": QuantKernelRule(rows_per_pass=1, dequant_from_tokens=128, share_metric="gptq_cuda_old_share"),
 }
 
 
@@ -423,16 +427,32 @@ def quant_passes(rows_per_pass: Any, tokens: Any) -> Any:
     return xp.where(rows > 0, xp.ceil(xp.asarray(tokens, dtype=float) / xp.where(rows > 0, rows, 1.0)), 1.0)
 
 
-def quant_kernel_byte_factor(t: InferenceSpeedTerms, tokens: Any) -> Any:
+def quant_kernel_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any:
     """Multiplier on a forward pass's weight bytes (over arrays of `tokens`, the pass's tokens) for the quantized
     linears of a kernel with a per-pass rule (`t.quant_weight_share`, `QUANT_KERNEL_RULES`): from its dequantize size
     the packed bytes are read once and a 16-bit copy written and read back; below it the packed weights are read once
     per pass, a pass serving `quant_rows_per_pass` rows — each from device memory, assumed (no cache reuse between the
-    passes counted: a layer's packed matrices are of the order of the L2 cache or larger)."""
+    passes counted: a layer's packed matrices are of the order of the L2 cache or larger) — at r["e_quant"] of the
+    16-bit read rate (the kernel's `share_metric`; 1 where none is measured), so each pass costs 1 / e_quant its bytes."""
     tok = xp.asarray(tokens, dtype=float)
     dequant = (t.quant_dequant_from_tokens > 0) & (tok >= t.quant_dequant_from_tokens)
-    extra = xp.where(dequant, t.quant_dequant_bytes_per_byte, quant_passes(t.quant_rows_per_pass, tok) - 1.0)
+    passes = quant_passes(t.quant_rows_per_pass, tok) / r.get("e_quant", 1.0)
+    extra = xp.where(dequant, t.quant_dequant_bytes_per_byte, passes - 1.0)
     return 1.0 + t.quant_weight_share * extra
+
+
+def quant_kernel_share_notes(cat: Catalog, acc: Accelerator, w: Workload,
+                             overrides: tuple[EfficiencyFactor, ...] = ()) -> list[Message]:
+    """The estimate's line for a 4-bit kernel whose packed-weight passes have a measured rate (`share_metric`): the
+    share of the 16-bit read rate charged on `acc`, or that none is measured there; empty elsewhere."""
+    rule = quant_kernel_rule(w)
+    if rule is None or rule.share_metric is None or w.batch >= rule.dequant_from_tokens:
+        return []
+    e = efficiency(cat, acc, rule.share_metric, w.precision, engine_for_efficiency(cat, w.engine), overrides)
+    if e.basis == "assumed":
+        return [Message("est.note.quant_kernel_share_unmeasured", kernel=w.gptq_kernel, device=acc.name)]
+    return [Message("est.note.quant_kernel_share", kernel=w.gptq_kernel, device=acc.name, share=e.value,
+                    source=e.source)]
 
 
 def attention_sm_share(blocks: Any, sm_count: Any) -> Any:
@@ -481,7 +501,7 @@ def pass_weight_bytes(t: InferenceSpeedTerms, tokens: Any, ep: Any, kv_rep: Any,
     to on a pass of more than one token and AutoGPTQ's kernels with their per-pass rules (`quant_kernel_byte_factor`).
     One function for prefill, the decode step and its roofline."""
     read = weight_bytes_read(t, tokens * ep, ep) + replicated_weight_bytes(t, kv_rep)
-    return read * awq_gemm_byte_factor(t, tokens, r) * quant_kernel_byte_factor(t, tokens)
+    return read * awq_gemm_byte_factor(t, tokens, r) * quant_kernel_byte_factor(t, tokens, r)
 
 
 def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:
@@ -660,7 +680,12 @@ def inference_rates(
         sm_count = float(acc.specs.sm_count.value)
     # AWQ's own GEMM kernel where the release runs it (`runs_awq_gemm`): its int4 read rate, a share of the 16-bit one
     e_awq = efficiency(cat, acc, "awq_gemm_share", w.precision, eng, overrides) if runs_awq_gemm(cat, w) else None
-    return ({"e_awq": e_awq.value} if e_awq is not None else {}) | {
+    # a 4-bit kernel's passes over its packed weights where a kernel benchmark measured their rate (`share_metric`)
+    rule = quant_kernel_rule(w)
+    e_quant = (efficiency(cat, acc, rule.share_metric, w.precision, eng, overrides)
+               if rule is not None and rule.share_metric is not None else None)
+    return ({"e_awq": e_awq.value} if e_awq is not None else {}) | (
+        {"e_quant": e_quant.value} if e_quant is not None else {}) | {
         "peak": peak, "bw": bw, "e_mm": e_mm.value * e_share.value, "e_bw": e_bw.value, "e_stream": e_stream,
         "overhead": e_oh.value, "sm_count": sm_count, "intra_bw": links.intra_bytes_per_s,
         # small-message collectives are latency-bound: the engine's launch and rank-skew time adds to each one
@@ -671,12 +696,13 @@ def inference_rates(
         "inter_lat": links.inter_latency_s,
         "cards_per_node": float(links.cards_per_node), "linear_call_s": e_call.value,
         "intra_half": links.intra_half_bytes, "inter_half": links.inter_half_bytes,
-    }, [e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else []) + ([e_awq] if e_awq else [])
+    }, ([e_mm, e_bw, e_oh, e_coll, e_share] + ([e_call] if e_call.value > 0 else []) + ([e_awq] if e_awq else [])
+        + ([e_quant] if e_quant else []))
 
 
 # the device rates at the physical roof (`roof_rates`): what no engine can beat on the catalog's peaks
 _ROOF_RATES: dict[str, float] = {
-    "e_mm": 1.0, "e_bw": 1.0, "eff": 1.0, "e_awq": 1.0,  # peak dense FLOP/s and peak memory bytes/s
+    "e_mm": 1.0, "e_bw": 1.0, "eff": 1.0, "e_awq": 1.0, "e_quant": 1.0,  # peak dense FLOP/s and peak memory bytes/s
     "e_stream": math.inf,  # elementwise traffic: an engine may fuse it into the GEMMs
     "overhead": 0.0, "linear_call_s": 0.0, "moe_routed_s": 0.0, "cpu_adam_s": 0.0, "h2d_bw": math.inf,
     "sm_count": 0.0,  # every SM busy

@@ -25,21 +25,21 @@ def _terms(cat, precision: str, batch: int = 1):  # type: ignore[no-untyped-def]
 def test_one_token_passes_read_the_packed_weights(cat) -> None:  # type: ignore[no-untyped-def]
     t, _ = _terms(cat, "nf4")
     assert 0.9 < t.quant_weight_share < 1.0  # all but the 16-bit embedding / lm_head
-    assert float(speed.quant_kernel_byte_factor(t, 1)) == 1.0
+    assert float(speed.quant_kernel_byte_factor(t, 1, {})) == 1.0
 
 
 def test_larger_passes_write_and_read_a_16bit_copy(cat) -> None:  # type: ignore[no-untyped-def]
     t, _ = _terms(cat, "nf4")
     per_byte = 2 * 2.0 / weight_bytes_per_param("nf4")  # a 16-bit copy written, then read by the matmul
     for tokens in (2, 16, 512):
-        assert float(speed.quant_kernel_byte_factor(t, tokens)) == pytest.approx(1.0 + t.quant_weight_share * per_byte)
+        assert float(speed.quant_kernel_byte_factor(t, tokens, {})) == pytest.approx(1.0 + t.quant_weight_share * per_byte)
 
 
 @pytest.mark.parametrize("precision", ["int4", "int8", "bf16", "fp8"])
 def test_other_precisions_have_no_copy(cat, precision) -> None:  # type: ignore[no-untyped-def]
     t, _ = _terms(cat, precision)
     assert t.quant_weight_share == 0.0
-    assert float(speed.quant_kernel_byte_factor(t, 16)) == 1.0
+    assert float(speed.quant_kernel_byte_factor(t, 16, {})) == 1.0
 
 
 def test_nf4_decodes_slower_than_int4_past_one_sequence_not_at_one(cat) -> None:  # type: ignore[no-untyped-def]

@@ -36,13 +36,13 @@ COPY = 2 * 2.0 / weight_bytes_per_param("int4")  # a 16-bit copy written, then r
 def test_passes_and_copies_follow_each_kernel(cat, kernel, tokens, extra) -> None:  # type: ignore[no-untyped-def]
     t = _terms(cat, kernel)
     assert 0.9 < t.quant_weight_share < 1.0  # all but the 16-bit embedding / lm_head
-    assert float(speed.quant_kernel_byte_factor(t, tokens)) == pytest.approx(1.0 + t.quant_weight_share * extra)
+    assert float(speed.quant_kernel_byte_factor(t, tokens, {})) == pytest.approx(1.0 + t.quant_weight_share * extra)
 
 
 def test_unstated_kernel_reads_the_packed_weights_once(cat) -> None:  # type: ignore[no-untyped-def]
     t = _terms(cat, None)
     assert t.quant_weight_share == 0.0
-    assert float(speed.quant_kernel_byte_factor(t, 16)) == 1.0
+    assert float(speed.quant_kernel_byte_factor(t, 16, {})) == 1.0
 
 
 def test_exllama_decodes_slower_past_its_reconstruct_size(cat) -> None:  # type: ignore[no-untyped-def]
@@ -55,7 +55,8 @@ def test_exllama_decodes_slower_past_its_reconstruct_size(cat) -> None:  # type:
                           gptq_kernel=kernel)
         return speed.inference_speed(cat, m, acc, w).tpot_s
 
-    assert tpot(1, "exllama") == pytest.approx(tpot(1, None))
+    assert tpot(1, "exllamav2") == pytest.approx(tpot(1, None))  # one pass, no measured rate
+    assert tpot(1, "exllama") > tpot(1, None)  # one pass at its A100 kernel rate (test_gptq_kernel_share_1202.py)
     assert tpot(8, "exllama") > 1.3 * tpot(8, None)
     assert tpot(8, "exllama") > tpot(8, None, "fp16")  # the copy costs more than reading 16-bit weights once
     assert tpot(16, "cuda-old") > tpot(16, "exllamav2") > tpot(16, None)
