@@ -85,8 +85,9 @@ def test_a_serving_plan_lists_its_assumed_efficiency_factors(browser: Any, base_
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_rent_vs_buy_qualifies_its_verdict_for_separate_instances(browser: Any, base_url: str, lang: str) -> None:
-    # the H20 96GB's only rental offer is a 1-card instance, an index price (`--offer-kinds all`, as the CLI needs)
-    pg = open_page(browser, base_url, lang, "tab=rvb&rvb-gpu=h20&rvb-cards=96&rvb-kinds=all")
+    # the L20's rental offers are 1-card instances (the H20 was this example until offers-7.yaml listed AutoDL's
+    # multi-card rows); its server share given as 0, as the CLI needs
+    pg = open_page(browser, base_url, lang, "tab=rvb&rvb-gpu=l20&rvb-cards=96&rvb-kinds=all&rvb-server=0")
     r = _answer(pg, "#rvb-btn", "/api/rent-vs-buy")
     pg.wait_for_selector("#rvb-notes .verdict")
     note = r["totals"]["verdict_note"]

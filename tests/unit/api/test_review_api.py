@@ -180,7 +180,7 @@ def test_price_hints_name_the_api_fields(client: TestClient) -> None:
     assert "widen `offer_kinds`/`region`" in render(said, "en", "api")
     assert "可放宽 `offer_kinds`/`region`" in render(said, "zh", "api")
     assert "widen --offer-kinds/--region" in render(said, "en", "cli")  # the CLI keeps its flags
-    m = client.post("/api/migrate", json={"model": "qwen2.5-14b", "from_gpu": "h20"})
+    m = client.post("/api/migrate", json={"model": "qwen2.5-14b", "from_gpu": "h100"})
     assert m.status_code == 422
     api = render(Message.from_json(m.json()["error_i18n"]), "en", "api")
     assert "widen `offer_kinds`/`region`" in api and "or give `saving`" in api and "--saving" not in api

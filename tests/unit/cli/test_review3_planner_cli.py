@@ -106,16 +106,17 @@ def test_one_naming_rule_for_config_files(tmp_path: Path) -> None:
 
 def test_h20_notes_follow_the_rows_that_exist(tmp_path: Path) -> None:
     pytest.importorskip("sqlalchemy", reason="the store needs the `service` extra (SQLAlchemy); `make test` installs it, so CI runs this")
-    before = _run("offers", "--device", "h20", home=tmp_path)
-    assert "no dated Chinese H20" in before.stdout
-    # the relax hint names the kinds the H20 has rows of in the region (index), not the seeds' references
-    r = _run("plan", "--model", "qwen2.5-7b", "--task", "inference", "--requests-per-s", "1", "--gpu", "h20",
+    # the H20 141GB: index rows only (the 96 GB H20 was this example until offers-7.yaml listed it)
+    before = _run("offers", "--device", "h20-141g", home=tmp_path)
+    assert "no Chinese H20 141GB listing" in before.stdout
+    # the relax hint names the kinds the device has rows of in the region (index), not the seeds' references
+    r = _run("plan", "--model", "qwen2.5-7b", "--task", "inference", "--requests-per-s", "1", "--gpu", "h20-141g",
              home=tmp_path)
     assert "--offer-kinds listing,index to include the index prices" in r.stdout
     assert "listing,reference" not in r.stdout
     f = tmp_path / "h20.csv"
     f.write_text("id,provider,device,cards,billing_unit,price_cny,date,source,region\n"
-                 "my-h20,Acme,h20,1,hour,9.5,2026-11-30,acme quote,cn\n", encoding="utf-8")
+                 "my-h20,Acme,h20-141g,1,hour,9.5,2026-11-30,acme quote,cn\n", encoding="utf-8")
     assert _run("offers", "import", str(f), home=tmp_path).returncode == 0
-    after = _run("offers", "--device", "h20", home=tmp_path)
-    assert "Acme" in after.stdout and "no dated Chinese H20" not in after.stdout
+    after = _run("offers", "--device", "h20-141g", home=tmp_path)
+    assert "Acme" in after.stdout and "no Chinese H20 141GB listing" not in after.stdout

@@ -108,8 +108,9 @@ def test_estimate_notes_zh_json_stays_english() -> None:
 
 
 def test_compare_layouts_unpriced_and_stale_zh() -> None:
-    out = _zh("compare", "--model", "qwen2.5-72b", "--gpu", "h20", "--gpu", "910b", "--gpus", "8")
-    assert re.search(r"\d×tp\d b\d+ bf16 · vllm", out) and "h20 没有国内平台的挂牌报价" in out and "推理批大小" in out
+    # the H100: no Chinese listing (the H20 was this example until offers-7.yaml listed it)
+    out = _zh("compare", "--model", "qwen2.5-72b", "--gpu", "h100", "--gpu", "910b", "--gpus", "8")
+    assert re.search(r"\d×tp\d b\d+ bf16 · vllm", out) and "h100-sxm 没有国内平台的挂牌报价" in out and "推理批大小" in out
     for english in ("replicas", "no cn listing offer", "widen"):
         assert english not in out
     out = _zh("compare", "--model", "qwen2.5-14b", "--task", "lora", "--gpu", "rtx-4090", "--gpu", "910b", "--gpus", "8",

@@ -89,7 +89,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def test_api_compare_tco_migrate_scenario_zh(client: Any) -> None:
-    body = {"model": "qwen2.5-72b", "devices": ["h20", "910b"], "gpus": 8}
+    body = {"model": "qwen2.5-72b", "devices": ["h100", "910b"], "gpus": 8}  # the H100: no Chinese listing
     en = client.post("/api/compare", json=body).json()
     zh = client.post("/api/compare?lang=zh", json=body).json()
     assert [r.get("no_price_i18n") for r in en] == [r.get("no_price_i18n") for r in zh]

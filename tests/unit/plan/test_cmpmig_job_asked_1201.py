@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 from cli_run import run_cli
+from one_card_h20 import one_card_h20
+
 from suanli.catalog import lookup
 from suanli.catalog import offers as offer_q
 from suanli.catalog.schema import Catalog
@@ -71,6 +73,7 @@ def test_row_without_a_bill_names_the_offer_its_price_is(cat: Catalog) -> None:
 
 
 def test_unrentable_row_says_plans_why_not(cat: Catalog) -> None:
+    cat = one_card_h20(cat)  # the H20 rented one card per instance (its 1-card index row only)
     rows = _rows(cat, ["h20", "h800"], precision="int8", tp=2, input_tokens=None, output_tokens=None, ttft_s=None,
                  tpot_s=None)
     h20 = rows["h20"]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from one_card_h20 import one_card_h20
+
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.plan.compare import compare_devices
@@ -55,6 +57,7 @@ def test_a_device_no_framework_runs_has_no_fit_speed_or_cost(cat: Catalog) -> No
 
 
 def test_unpriced_says_the_largest_instance_not_multi_node(cat: Catalog) -> None:
+    cat = one_card_h20(cat)  # the H20 rented one card per instance (its 1-card index row only)
     r = _rows(cat)["h20"]
     assert r["runs"] and r["cost_cny"] is None
     why = r["no_price_i18n"]["params"]["why"]

@@ -160,7 +160,7 @@ def test_a_year_of_renting_is_priced_from_the_cheapest_bill_for_8760_hours() -> 
     per_h8, o8, bill8 = rent_for(cat, "ascend-910b", region="cn", kinds=("listing",)) or (0.0, None, None)
     assert o8 is not None and bill8 is not None and o8.cards == 8 and bill8.cards_rented == 8
     assert per_h8 == pytest.approx(12 * o8.price_cny.value / 8 / 8760)
-    assert rent_for(cat, "h20", region="cn", kinds=("listing",)) is None  # only index figures: the caller says so
+    assert rent_for(cat, "h20-141g", region="cn", kinds=("listing",)) is None  # only index figures: the caller says so
 
 
 # ------------------------------------------------------------------------------- one billing-rounding rule (review)

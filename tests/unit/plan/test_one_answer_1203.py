@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from one_card_h20 import one_card_h20
+
 from suanli.catalog import lookup
 from suanli.catalog.offers import OFFER_KINDS
 from suanli.plan.compare import compare_devices
@@ -26,6 +28,7 @@ def bands() -> Any:
 def test_plan_and_compare_quote_one_users_figure_on_one_card_rentals(cat, bands) -> None:  # type: ignore[no-untyped-def]
     # before: plan's hint said 8 H20s hold 128 users (tp1's sampled batch 16: tp2's 232 counted, which no 1-card
     # offer rents), compare said tp1's 192
+    cat = one_card_h20(cat)  # the H20 rented one card per instance (its 1-card index row only)
     m = lookup.model(cat, "qwen3-32b")
     kw = dict(concurrent_users=200, tpot_s=0.05, ttft_s=2.0)
     r = plan(cat, m, make_request(model=m.id, task="inference", devices=("h20",), gpus=8, precision=("bf16",),

@@ -7,6 +7,7 @@ device, tp4 × 2 for qwen3-32b on 8 × H800, while both plan and compare quoted 
 from __future__ import annotations
 
 import pytest
+from one_card_h20 import one_card_h20
 
 from suanli.catalog import lookup
 from suanli.plan.compare import compare_devices
@@ -22,6 +23,8 @@ CASES = [("qwen3-32b", "h800", 8, 2), ("qwen2.5-72b", "h20", 8, 4), ("qwen3-32b"
 
 @pytest.mark.parametrize(("model", "device", "gpus", "want_tp"), CASES)
 def test_plan_compare_and_serving_capacity_quote_one_capacity(cat, model, device, gpus, want_tp) -> None:  # type: ignore[no-untyped-def]
+    if device == "h20":
+        cat = one_card_h20(cat)  # the H20 rented one card per instance (its 1-card index row only)
     m = lookup.model(cat, model)
     bands = packaged_error_bands()
     acc = lookup.accelerator(cat, device)

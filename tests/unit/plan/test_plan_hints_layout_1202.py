@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from one_card_h20 import one_card_h20
+
 from suanli.catalog import lookup
 from suanli.i18n import Message, render
 from suanli.plan.quality import precision_up_loss
@@ -89,6 +91,7 @@ R1 = dict(model="deepseek-r1", task="inference", concurrent_users=2000, input=10
 
 
 def test_the_h20_why_not_does_not_move_with_max_gpus_and_names_the_instance_first(cat) -> None:  # type: ignore[no-untyped-def]
+    cat = one_card_h20(cat)  # the H20 rented one card per instance (its 1-card index row only)
     whys = []
     for limit in (128, 256, 1024):
         r = _plan(cat, **R1, devices=("h20",), max_gpus=limit)

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from cli_run import run_cli
 
+from one_card_h20 import one_card_h20
+
 from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.plan.compare import ServingTargets, compare_devices, migration_cost
@@ -89,7 +91,7 @@ def test_migrate_takes_concurrent_users_as_plan() -> None:
 
 
 def test_compare_rents_a_narrower_tp_its_offers_hold() -> None:
-    cat = packaged_catalog()
+    cat = one_card_h20()  # the H20 rented one card per instance (its 1-card index row only)
     m = lookup.model(cat, "qwen3-32b")
     rows = {r["device"]: r for r in compare_devices(cat, m, ["h20", "910b", "h800"], gpus=8, concurrent_users=200,
                                                     tpot_s=0.05, ttft_s=2.0, kinds=ALL, today=TODAY)}

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from cli_run import run_cli
 from fastapi.testclient import TestClient
+from one_card_h20 import one_card_h20
 
 from suanli.api import Settings, create_app
 from suanli.catalog.load import packaged_catalog
@@ -24,14 +25,15 @@ TODAY = dt.date(2026, 12, 2)
 ALL = ("listing", "index", "reference", "contract")
 
 
-def _answer(gpu: str, **kw):  # type: ignore[no-untyped-def]
+def _answer(gpu: str, cat=None, **kw):  # type: ignore[no-untyped-def]
     """PUE 1.3 and ¥0.8/kWh (the catalog's defaults), full use over 3 years unless given."""
-    return rent_vs_buy_answer(packaged_catalog(), gpu, kw.pop("utilization", 1.0), "spread", kw.pop("years", 3.0),
+    return rent_vs_buy_answer(cat or packaged_catalog(), gpu, kw.pop("utilization", 1.0), "spread", kw.pop("years", 3.0),
                               1.3, 0.8, today=TODAY, **kw)
 
 
 def test_separate_instances_qualify_the_verdict() -> None:
-    t = _answer("h20", n_cards=96, kinds=ALL).totals
+    # the H20 rented one card per instance (its 1-card index row only, before offers-7.yaml's AutoDL listing)
+    t = _answer("h20", one_card_h20(), n_cards=96, kinds=ALL).totals
     assert t["cards"] == 96 and t["verdict_note"] is not None, t
     assert t["verdict_note"].startswith("no rental offer holds 96 cards in one job"), t
     assert "96 separate instances of at most 1 card(s)" in t["verdict_note"], t
@@ -52,18 +54,19 @@ def test_a_typed_rent_has_no_offer_to_qualify() -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_cli_verdict_line(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                           capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(["--lang", lang, "rent-vs-buy", "--gpu", "h20", "--cards", "96", "--years", "3",
-                              "--utilization", "1", "--offer-kinds", "all"], monkeypatch, capsys, tmp_path,
-                             today="2026-12-02")
+    # the L20: 1-card listings only (the H20 was this example until offers-7.yaml listed AutoDL's multi-card rows)
+    code, out, err = run_cli(["--lang", lang, "rent-vs-buy", "--gpu", "l20", "--cards", "96", "--years", "3",
+                              "--utilization", "1", "--offer-kinds", "all", "--server-share", "0"], monkeypatch, capsys,
+                             tmp_path, today="2026-12-02")
     assert code == 0, err
     flat = " ".join(out.split())
-    assert ("is cheaper by ¥2,611,477, but no rental offer holds 96 cards in one job: the rent side is priced as 96 "
-            "separate instances" if lang == "en" else "便宜 ¥2,611,477，但没有哪个租用报价能在一个任务中容纳 96 张卡") in flat, out
+    assert ("is cheaper by ¥17,562,311, but no rental offer holds 96 cards in one job: the rent side is priced as 96 "
+            "separate instances" if lang == "en" else "便宜 ¥17,562,311，但没有哪个租用报价能在一个任务中容纳 96 张卡") in flat, out
 
 
 def test_api_totals_carry_the_note(tmp_path: Path) -> None:
     client = TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path / 's.db'}")))
-    body = {"gpu": "h20", "cards": 96, "years": 3, "utilization": 1, "offer_kinds": list(ALL)}
+    body = {"gpu": "l20", "cards": 96, "years": 3, "utilization": 1, "offer_kinds": list(ALL), "server_share": 0}
     r = client.post("/api/rent-vs-buy?lang=zh", json=body)
     assert r.status_code == 200, r.text
     assert r.json()["totals"]["verdict_note"].startswith("没有哪个租用报价能在一个任务中容纳 96 张卡"), r.json()["totals"]
