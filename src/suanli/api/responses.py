@@ -208,7 +208,9 @@ class CompareRow(MemoryVerdictJson):
                                  "on this device's stack (their number and median signed error), else null")
     evidence_i18n: MessageJson | None = Field(None, description="evidence as a message, else null")
     precision_note: str | None = Field(None, description="an FP8 checkpoint run in 16-bit here (converted: 2x the "
-                                       "weights; training upcasts), else null; the row's precision is layout.precision")
+                                       "weights; training upcasts), or a quantized precision of which no checkpoint is "
+                                       "published for the row's stack (quantize it first; the model's cited list), "
+                                       "else null; the row's precision is layout.precision")
     precision_note_i18n: MessageJson | None = Field(None, description="precision_note as a message, else null")
     offer_warnings: list[str] = Field([], description="what the row's offer leaves out of its card, as POST /api/plan "
                                       "warns of it: a 910B without its variant (B1…B4), an A100/A800 node without its "

@@ -38,6 +38,7 @@ __all__ = [
     "MoEConfig",
     "OFFER_KINDS",
     "Offer",
+    "PublishedCheckpoint",
     "Purchase",
     "Unpriced",
     "Source",
@@ -527,6 +528,21 @@ class DiffusionPipelineDefaults(_Strict):
     )
 
 
+class PublishedCheckpoint(_Strict):
+    """One checkpoint of a model that its publisher (or a serving stack's maintainers) uploaded, as a model hub lists it:
+    what a buyer can download and serve without quantizing the model first."""
+
+    repo: str = Field(description="the hub id (Hugging Face, or ModelScope where the upload is only there)")
+    precision: Literal["bf16", "fp16", "fp8", "int8", "int4"] = Field(
+        description="the precision the estimate names it by: its weights' bits (a GPTQ-Int4 upload is int4)")
+    quant_method: Literal["fp8", "gptq", "awq", "compressed-tensors", "modelslim"] | None = Field(
+        None, description="config.json quantization_config.quant_method (modelslim: Ascend msModelSlim's "
+        "quant_model_description.json); None: a 16-bit checkpoint")
+    stacks: tuple[str, ...] = Field(
+        (), description="the software stacks (stacks.yaml ids) the upload is made for where its format is one stack's "
+        "(msModelSlim W8A8: cann); empty: the publisher ties it to none")
+
+
 class ModelArch(_Strict):
     """What parameters, FLOPs and KV cache need. Field names follow Hugging Face configs."""
 
@@ -622,6 +638,11 @@ class ModelArch(_Strict):
         None, description="the dtype the published checkpoint stores its weights in where it is not 16-bit: fp8 where "
         "config.json has quantization_config.quant_method fp8 (DeepSeek-V3/R1: e4m3, 128x128 weight blocks); None: "
         "a 16-bit checkpoint. Inference defaults to it where the device runs it (estimate.precision.default_precision)"
+    )
+    published_checkpoints: tuple[Sourced[PublishedCheckpoint], ...] | None = Field(
+        None, description="the checkpoints its publisher or a serving stack's maintainers upload (16-bit and "
+        "quantized), each cited with the date it was read; None: not checked. Inference at a quantized precision with "
+        "none of them warns (estimate.precision.unpublished_checkpoint_note); an entry missing means not published"
     )
     components: tuple[DiffusionComponent, ...] = ()
     pipeline: DiffusionPipelineDefaults | None = Field(None, description="diffusion models: pipeline defaults")

@@ -35,7 +35,7 @@ from suanli.estimate.memory import (
 )
 from suanli.estimate.params import param_count
 from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
-from suanli.estimate.precision import native_precision_note, quant_scheme_note
+from suanli.estimate.precision import native_precision_note, quant_scheme_note, unpublished_checkpoint_note
 from suanli.estimate.speed import (
     InferenceSpeed,
     TrainingSpeed,
@@ -347,6 +347,10 @@ def estimate(
         native = native_precision_note(model, device, stack, w.task, w.precision)
         if native is not None:
             notes.append(native)
+        # a quantized precision nobody publishes a checkpoint of (on this stack): quantize it first (one rule)
+        unpublished = unpublished_checkpoint_note(model, stack, w.task, w.precision, w.quant_method)
+        if unpublished is not None:
+            notes.append(unpublished)
         # what a quantized precision means on the stack and the rate its matmuls run at, as plan says it (one
         # function): int8 on CUDA is GPTQ-Int8 W8A16, run at the 16-bit rate, not at the INT8 TOPS the card lists
         scheme = (quant_scheme_note(stack, w.precision, both(stack.name, stack.name_zh), device)

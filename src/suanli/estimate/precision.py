@@ -20,6 +20,7 @@ __all__ = [
     "peak_flops_per_s",
     "quant_scheme",
     "quant_scheme_note",
+    "unpublished_checkpoint_note",
     "weight_bytes_per_param",
 ]
 
@@ -133,3 +134,43 @@ def native_precision_note(model: ModelArch, acc: Accelerator, stack: SoftwareSta
     runs_fp8 = stack is not None and supports_fp8(acc, stack)
     return Message("precision.native_fp8.asked" if runs_fp8 else "precision.native_fp8.converted",
                    precision=precision, ratio=weight_bytes_per_param(precision) / weight_bytes_per_param("fp8"))
+
+
+# ---------------------------------------------------------------------------------------- the checkpoint to download
+# One rule for estimate, plan, compare and the API through them (buyer review 2026-12-02: 8 x A100 int8 for
+# Qwen3-235B-A22B, which Qwen publishes in BF16, FP8 and GPTQ-Int4 only: the plan meant quantizing 235B first). The
+# model's `published_checkpoints` (ModelArch; None: not checked, no word) lists what its publisher and the stacks'
+# maintainers upload; an upload tied to stacks (msModelSlim W8A8: cann) counts on those only. An FP8 checkpoint serves
+# the fp8 precision on every device: where the card has no FP8 tensor cores the engine runs it weight-only, W8A16
+# (vllm-fp8-doc, stacks.yaml cuda fp8_scheme). The numbers do not change: a team may quantize the model itself.
+
+
+def _method_label(quant_method: str | None) -> str:
+    return {"gptq": "GPTQ", "awq": "AWQ"}.get(quant_method or "", quant_method or "")
+
+
+def unpublished_checkpoint_note(model: ModelArch, stack: SoftwareStack | None, task: str, precision: str,
+                                quant_method: str | None = None) -> Message | None:
+    """Serving at a quantized precision (fp8, int8, int4; with `quant_method`, that method's) of which the model's
+    publisher and the stack's maintainers upload no checkpoint: one line naming the sources read and their date, and
+    the published precisions to choose instead. None: trained, 16-bit, published, or the model's list not checked."""
+    listed = model.published_checkpoints
+    if task != "inference" or precision not in ("fp8", "int8", "int4") or not listed:
+        return None
+    here = [c for c in listed if not c.value.stacks or (stack is not None and stack.id in c.value.stacks)]
+    if any(c.value.precision == precision and quant_method in (None, c.value.quant_method) for c in here):
+        return None
+    order = ("fp8", "int8", "int4", "bf16", "fp16")
+    quantized = sorted((c.value for c in here if c.value.quant_method is not None), key=lambda c: order.index(c.precision))
+    choose = quantized or [c.value for c in here]
+    choices = " / ".join(f"{c.precision}{' ' + _method_label(c.quant_method) if c.precision == 'int4' else ''} "
+                         f"({c.repo})" for c in choose)
+    other = next((c.value for c in listed if c.value.precision == precision and c.value.stacks and c not in here), None)
+    sources = sorted({c.source for c in listed})
+    dates = sorted(c.date for c in listed if c.date)
+    return Message("precision.unpublished_checkpoint", precision=f"{precision} {_method_label(quant_method)}".strip(),
+                   model=model.id, stack=both(stack.name, stack.name_zh) if stack is not None else "?",
+                   source=", ".join(sources), date=dates[-1] if dates else "?",
+                   choices=choices or "bf16",
+                   elsewhere=Message("precision.unpublished_checkpoint.elsewhere", repo=other.repo,
+                                     stacks=", ".join(other.stacks)) if other is not None else "")

@@ -18,7 +18,8 @@ from suanli.catalog.schema import Catalog, ModelArch, Offer
 from suanli.errors import EstimateError, InputError
 from suanli.estimate.estimate import (LORA_TASKS, ErrorBand, Estimate, band_evidence, estimate, lora_stack_band,
                                       moe_stack_band, pooled_bias, stack_band)
-from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
+from suanli.estimate.precision import (default_precision, native_precision_note, peak_flops_per_s,
+                                      unpublished_checkpoint_note)
 from suanli.estimate.capability import default_engine
 from suanli.catalog.ranks import cards_of, dies_per_card, ranks_of, whole_cards
 from suanli.estimate.workload import Workload, make_workload
@@ -806,7 +807,10 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         peak = _peak_tflops(acc, prec)
         eff = c["scaling"].get("efficiency") or 1.0
         value_price = job_price if job_price is not None else price
-        native = native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
+        # the FP8 checkpoint converted to 16-bit, or a quantized precision no checkpoint is published in (one rule
+        # each; never both: the first is about 16-bit precisions, the second about quantized ones)
+        native = (native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
+                  or unpublished_checkpoint_note(m, lookup.stack(cat, acc.stack), task, w.precision, w.quant_method))
         # the plan's memory-within-error check, the one function (buyer regression 4)
         tight = (memory_within_error(dict(error_bands or {}), lookup.stack(cat, acc.stack), task,
                                      e.memory.needed_bytes, e.memory.usable_bytes, dies=dies_per_card(acc))

@@ -76,7 +76,8 @@ from suanli.estimate.memory import (
     usable_memory_bytes,
     weights_bytes,
 )
-from suanli.estimate.precision import default_precision, native_precision_note, peak_flops_per_s
+from suanli.estimate.precision import (default_precision, native_precision_note, peak_flops_per_s,
+                                      unpublished_checkpoint_note)
 from suanli.estimate.scaling import link_for, rented_inter_node_bytes_per_s
 from suanli.plan.train_evidence import assumed_efficiencies, plan_training_notes
 from suanli.plan.caveats import Rerun, card_warning, variant_warning
@@ -4129,6 +4130,10 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
         native = native_precision_note(m, d.acc, d.stack, req.task, p.precision)
         if native is not None:
             warnings.append(native)
+        # a quantized precision of which no checkpoint is published for the stack: quantize it first (one rule)
+        unpublished = unpublished_checkpoint_note(m, d.stack, req.task, p.precision)
+        if unpublished is not None:
+            warnings.append(unpublished)
         for group, w in _margins(bands, req, p, d):
             warnings.append(w)
             extras.append(_margin_reason(w, group))
