@@ -1318,13 +1318,22 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: 
     if not res.plans:
         why = next((Message.from_json(w["reason_i18n"]) for w in res.why_not
                     if w.get("device") == acc.id and w.get("reason_i18n")), Message("cmp.no_layout_fits"))
-        # the card limit is what stops it: plan's own "raise max_gpus to N" (`relax.cards`), named per surface
-        limit = next((int(x["params"]["gpus"]) for x in res.relax_i18n
-                      if str(x.get("id", "")).startswith("relax.cards") and x.get("params", {}).get("gpus")), None)
+        # the card limit is what stops it: plan's own "raise max_gpus to N" (`relax.cards`), named per surface;
+        # where those N cards also miss a latency target (`relax.cards_with`), the target to raise with them, as
+        # plan says it (task K 2026-12-02: the note said "raise max_gpus to 28" alone, a run that does not plan)
+        hint = next((x for x in res.relax_i18n if str(x.get("id", "")).startswith("relax.cards")
+                     and x.get("params", {}).get("gpus")), None)
+        params = hint["params"] if hint is not None else {}
+        both_ = hint is not None and str(hint["id"]).startswith("relax.cards_with")
+        limit = None if hint is None or both_ else int(params["gpus"])
         msg = Message("mig.rate_bill.not_carried", device=device, rate=rate, why=why)
         if limit is not None:
             msg = Message("mig.rate_bill.raise_limit", not_carried=msg, gpus=limit, limit=req.max_gpus,
                           field="max_gpus")
+        elif both_:  # the N cards alone do not carry it: no cards_needed, the pair in the note
+            msg = Message("mig.rate_bill.raise_limit_with", not_carried=msg, gpus=int(params["gpus"]),
+                          limit=req.max_gpus, field="max_gpus", other=Message.from_json(params["limit"]),
+                          ms=params["ms"], limit_ms=params["limit_ms"], value=params["value"])
         return {"carried": False, "requests_per_s": req.requests_per_s, "concurrent_users": users,
                 "monthly_cost_cny": None, "max_gpus": req.max_gpus, "cards_needed": limit,
                 "precisions_searched": searched, "note": render(msg), "note_i18n": msg.to_json()}

@@ -11,9 +11,10 @@ engines, and offers that can actually be rented for the job (`catalog.offers`)."
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -1485,9 +1486,12 @@ def _fit_tp(mt: Any, devs: list[_Device], idx: np.ndarray, eps: np.ndarray, prea
 
 
 def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device],
-                bands: dict[str, ErrorBand] | None = None) -> tuple[dict[str, np.ndarray], int]:
+                bands: dict[str, ErrorBand] | None = None,
+                width_ranks: int | None = None) -> tuple[dict[str, np.ndarray], int]:
     """Serving, vectorized like training: device × precision × tp × concurrent batch through the same
-    inference kernels, then the replicas needed for the request rate."""
+    inference kernels, then the replicas needed for the request rate. A replica (its expert-parallel group) spans
+    at most the card limit, or `width_ranks` ranks where that is more (`_wide_grid`: the rows wider than the limit
+    fail on F_CARDS, every other bit as a larger limit gives it)."""
     arch.require_llm(m, "serving plans")
     groups: dict[tuple[str, str, bool, int], list[int]] = {}  # … and the device's dies (cards in ranks)
     for i, d in enumerate(devs):
@@ -1515,7 +1519,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         per_node = np.array([d.acc.max_cards_per_node for d in devs], dtype=float)[di]
         # a tp the engine refuses (attention heads not divisible, tp_heads) is no configuration; an expert-parallel
         # group (ep replicas of tp cards sharing the routed experts) sits in one node, and pinned cards hold whole groups
-        keep = np.nonzero(_serve_group_placed(tp, ep, per_node, spans_all[di]) & (tp * ep <= rq.card_limit)
+        widest = max(rq.card_limit, width_ranks or 0)
+        keep = np.nonzero(_serve_group_placed(tp, ep, per_node, spans_all[di]) & (tp * ep <= widest)
                           & tp_heads_runs(m, tp, engine=engine) & ((rq.gpus or 0) % (tp * ep) == 0))[0]
         di, tp, ep, b = di[keep], tp[keep], ep[keep], b[keep]
         # a group wider than a node is evaluated once per network its device's spanning offers publish (the rented
@@ -1914,18 +1919,20 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         plans = [_whole_block_hint(cat, m, req, p, today, error_bands) for p in plans]
     pareto = _pareto(devs, grid, k, total_k, hours_k)
     elsewhere = _measures_elsewhere(cat, m, req, devs, grid, sel) if training else {}
-    why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere)
+    wide = functools.cache(lambda: _wide_grid(cat, m, req, devs, error_bands))  # the widths the card limit left out
+    why = _why_not(cat, devs, grid, sel, keep, total, calendar_h, req, {p.device for p in plans}, elsewhere,
+                   None if plans else wide())
     # nothing planned: the hint that answers the binding constraint first. Nothing fits in memory: a framework whose
     # optimizer offload / 8-bit AdamW fits; configurations fit and are priced but a deadline or budget removed them:
     # that limit's hint, the other framework's measure after it (it does not answer --deadline-hours 0.01)
     measures = [Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]]
     limits_bind = sel.size > 0 and bool(np.isfinite(total).any())
     relax = [] if plans else [*([] if limits_bind else measures),
-                              *_relax(grid, sel, total, calendar_h, req, devs, cat, m),
+                              *_relax(grid, sel, total, calendar_h, req, devs, cat, m, wide),
                               *(measures if limits_bind else [])]
     if not plans and not training and error_bands and precision_up:  # "raise max_gpus to N": does N pass?
-        relax = [_cards_evidence(cat, m, req, today, error_bands, devs, grid, x) if x.id in ("relax.cards", "relax.cards_dies") else x
-                 for x in relax]
+        relax = [_cards_evidence(cat, m, req, today, error_bands, devs, wide() or grid, x)
+                 if x.id in ("relax.cards", "relax.cards_dies") else x for x in relax]
     # nothing at the precisions searched: would int4 serve it? (a replica too big for any instance already names the
     # lower precisions whose weights fit)
     if not plans and not training and precision_up and not any(x.id == "relax.serve_too_big" and x.params.get("fix")
@@ -2947,7 +2954,9 @@ def _binding(grid: dict[str, np.ndarray], rows: np.ndarray) -> tuple[list[tuple[
     out: list[tuple[int, int]] = []
     for b in alone or [b for b in _LIMIT_BITS if ((ff & b) > 0).any()]:
         cand = fit[(ff & ~b) == 0] if alone else fit
-        out.append((b, int(cand[int(np.argmin(metric[b][cand]))])))
+        j = int(cand[int(np.argmin(metric[b][cand]))])
+        if alone or b not in (F_TPOT, F_TTFT) or grid["fail"][j] & b:  # a latency some configuration meets: not it
+            out.append((b, j))
     return out, bool(alone)
 
 
@@ -3138,6 +3147,22 @@ def _cards_evidence(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date
                    **({"p_ranks": best.gpus} if dies else {}), p_replicas=best.replicas, p_tp=best.tp,
                    p_layout=replica_words(best.replicas or best.dp, best.tp, best.ep, dies=best.dies_per_card or 1),
                    p_device=_device_name(lookup.accelerator(cat, best.device)), cost=best.total_cost_cny)
+
+
+def _wide_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device],
+               bands: dict[str, ErrorBand] | None = None) -> dict[str, np.ndarray] | None:
+    """Serving, the card count unpinned: `_serve_grid` with replicas as wide as the largest instance a usable offer
+    rents (in ranks), so the card-limit hint sees the widths --max-gpus left out (a limit of 4 searched no 8-card
+    replica). Its rows within the limit are plan's own (the batches searched do not depend on the limit,
+    `_serve_batches`); the wider ones fail on F_CARDS. None where no device rents an instance wider than the limit."""
+    if req.task != "inference" or req.gpus is not None:
+        return None
+    live = [d for d in devs if d.excluded is None and d.engine is not None]
+    if not any(_largest_instance(d) > ranks_in(req.card_limit, d.dies) for d in live):
+        return None
+    grid = _serve_grid(cat, m, req, devs, bands, max(_largest_instance(d) for d in live))[0]
+    grid.update(_capacity_rates(bands or {}, req, devs, grid))  # the rate and users quotes, as plan's grid has them
+    return grid
 
 
 def _one_instance(grid: dict[str, np.ndarray], rows: np.ndarray, devs: list[_Device]) -> np.ndarray:
@@ -3383,12 +3408,15 @@ def _measures_elsewhere(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list
 
 def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel: np.ndarray, keep: np.ndarray,
              cost: np.ndarray, calendar_h: np.ndarray, req: PlanRequest, chosen: set[str],
-             elsewhere: dict[str, Message] | None = None) -> list[tuple[str, Message]]:
+             elsewhere: dict[str, Message] | None = None,
+             wide: dict[str, np.ndarray] | None = None) -> list[tuple[str, Message]]:
     """Each device not among the plans, with the constraint that removed it, most relevant first: devices ranked
     below the plans shown, then priced devices by how near they came (a request limit missed by the least, then
     memory), then what the catalog lacks (priced devices first), then what the request excluded. A device that
     does not fit says when its leanest configuration already offloads the optimizer or keeps 8-bit states, and
-    when another framework's measure fits it (`elsewhere`, `_measures_elsewhere`)."""
+    when another framework's measure fits it (`elsewhere`, `_measures_elsewhere`). `wide`: serving's grid with the
+    replica widths the card limit left out (`_wide_grid`), where nothing planned: the request limits a device misses
+    are those its rentable rows there miss, as the card-limit hint says them (task K 2026-12-02)."""
     out: list[tuple[str, Message]] = []
     miss: dict[str, tuple[int, float]] = {}  # device -> (tier, how far off: needed / allowed)
     fits_dev = set(grid["dev"][sel].tolist())
@@ -3427,14 +3455,14 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 # review 2026-12-02, task H1: "the request rate needs 224 cards (limit 128)" on 1-card H20 rentals)
                 reason, tier = small, 2
             elif limits:  # it fits in memory: a request limit (TPOT, TTFT, cards for the rate) removed it
-                rows = np.nonzero(mask)[0]
-                rent = _one_instance(grid, rows, devs)  # serving: what one rentable instance reaches, not a wider tp
-                near, _ = _binding(grid, rent) if "need_tp" in grid and rent.size else ([], False)
-                lims = ([_instance_limit_reason(bit, grid, rows, j, req, d) for bit, j in near] if near
+                on = grid if wide is None else wide
+                rows = np.nonzero(on["dev"] == i)[0]
+                rent = _one_instance(on, rows, devs)  # serving: what one rentable instance reaches, not a wider tp
+                near, _ = _binding(on, rent) if "need_tp" in on and rent.size else ([], False)
+                lims = ([_instance_limit_reason(bit, on, rows, j, req, d) for bit, j in near] if near
                         else [_limit_reason(bit, grid, j, req, d) for bit, j in limits])
-                limits = near or limits
                 reason = lims[0] if len(lims) == 1 else Message("why.all", parts=lims)
-                tier, far = 1, max(_limit_miss(bit, grid, j, req, d) for bit, j in limits)
+                tier, far = 1, max(_limit_miss(bit, on if near else grid, j, req, d) for bit, j in near or limits)
             elif mask.any():
                 j = int(np.argmin(np.where(mask, grid["mem"] - grid["usable"], np.inf)))
                 # training names the leanest row's precision where the device was searched at more than one (bf16
@@ -3748,8 +3776,11 @@ def _serve_too_big_tip(req: PlanRequest, devs: list[_Device], need: dict[str, in
 
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
            req: PlanRequest, devs: list[_Device], cat: Catalog | None = None,
-           m: ModelArch | None = None) -> list[Message]:
-    """When nothing qualifies: which constraint to relax and by how much."""
+           m: ModelArch | None = None, wide: Callable[[], dict[str, np.ndarray] | None] | None = None) -> list[Message]:
+    """When nothing qualifies: which constraint to relax and by how much. `wide`: serving's grid with the replica
+    widths the card limit left out too (`_wide_grid`), whose rows the request-limit hints are worked out on: a limit
+    of 4 cards searched no 8-card replica, so "raise --max-gpus to 28 and --tpot to 0.0401 s" where 24 cards alone
+    plan 3 × 8-card replicas within the target (task K 2026-12-02)."""
     tips: list[Message] = []
     finite = np.isfinite(cost)
     allowed = [d for d in devs if d.excluded is None or d.excluded.id not in _ASKED]
@@ -3786,11 +3817,17 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         elif sel.size:  # training: configurations qualify but none can be rented: the nothing-fits tip
             rows = rows[:0]
         limits, alone = _binding(grid, rows) if rows.size else ([], False)
+        wg = wide() if limits and wide is not None else None
+        on = grid if wg is None else wg
+        if wg is not None:  # serving: over the replica widths the card limit left out too (task K 2026-12-02)
+            rows = _one_instance(wg, np.arange(wg["dev"].shape[0]), devs)
+            rows = rows[wg["fail"][rows] != 0]
+            limits, alone = _binding(wg, rows)
         if limits:  # configurations fit in memory: name the request limit that removed them, and by how much
             if not alone:
                 tips.append(Message("relax.together"))
             cards_tip = any(bit == F_CARDS for bit, _ in limits)
-            tips += [_limit_tip(bit, grid, j, req, devs, rows, cards_tip) for bit, j in limits]
+            tips += [_limit_tip(bit, on, j, req, devs, rows, cards_tip) for bit, j in limits]
             return tips
     if sel.size == 0 or not finite.any():
         lighter_tasks: dict[str, str | dict[str, str]] = {  # the lighter tasks, joined by each language's 'or'
