@@ -106,12 +106,16 @@ def _judged(bands: dict[str, ErrorBand], stack: SoftwareStack, metric: str, est_
 def variant_warning(cat: Catalog, m: ModelArch, acc: Accelerator, offer_id: str, run: Rerun) -> Message | None:
     """An offer on a generic device (one with variants: '910B' without B1…B4) is worked out on the generic device's
     specs, which are one variant's (catalog.offers.assumed_variant): say which, and what the same layout gives on
-    each other variant. None: the device has no variants."""
+    each other variant. None: the device has no variants, or its own figures are no variant's — a part of its own
+    (the H20 96GB beside its 141 GB variant), which an offer naming it names (a listing that leaves the memory size
+    out says so in `Offer.unstated`: `card_warning`)."""
     variants = variants_of(cat, acc.id)
     if not variants:
         return None
     assumed = assumed_variant(cat, acc)
-    base = assumed or acc
+    if assumed is None:
+        return None
+    base = assumed
     mem, bw = base.specs.memory_gib, base.specs.memory_bandwidth_gb_per_s
     outcomes = [variant_outcome(cat, m, v, run) for v in variants if v is not assumed]
     return Message("plan.warn.variant_unstated", offer=offer_id, family=_name(acc), assumed=_name(base),

@@ -96,3 +96,16 @@ def test_plan_and_compare_call_one_builder(cat) -> None:  # type: ignore[no-unty
                              Rerun(plan_workload(p, req), p.tokens_per_s, 0.05, 2.0, steady=True))
     assert built.to_json() in p.warnings_i18n
     assert offer_caveats(cat, m, lookup.accelerator(cat, "a100-80g"), None, Rerun(plan_workload(p, req))) == []
+
+
+def test_an_offer_on_a_part_of_its_own_names_its_variant() -> None:
+    """The H20 96GB is a part of its own beside its 141 GB variant (variant_of: h20), not a generic family: AutoDL's
+    'H20 96GB' listing names it, and its plans said 'offer … names the NVIDIA H20 96GB without its variant' (buyer
+    review, 2026-12-02). Only a generic device (the 910B, whose specs are the 910B2's) warns."""
+    from suanli.catalog.load import packaged_catalog
+    from suanli.catalog.lookup import accelerator, model
+    from suanli.plan.caveats import variant_warning
+
+    cat = packaged_catalog()
+    m = model(cat, "qwen2.5-7b")
+    assert variant_warning(cat, m, accelerator(cat, "h20"), "autodl-h20-hour-2026-08", None) is None  # type: ignore[arg-type]
