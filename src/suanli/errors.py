@@ -273,9 +273,10 @@ def error_label(lang: str) -> str:
     return t("error.prefix", lang)
 
 
-def did_you_mean(name: str, candidates: Iterable[str], n: int = 3, ids: Mapping[str, str] | None = None) -> list[str]:
-    """Closest candidate names to `name`: those it begins up to a separator, then by difflib ratio (case-insensitive),
-    best first, then the names that contain it; at most `n`, each once. `ids` (a name or alias → its id) suggests the ids: h100, h100-sxm and h100-80gb are
+def did_you_mean(name: str, candidates: Iterable[str], n: int = 3, ids: Mapping[str, str] | None = None,
+                 cutoff: float = 0.5) -> list[str]:
+    """Closest candidate names to `name`: those it begins up to a separator, then by difflib ratio (case-insensitive,
+    at least `cutoff`), best first, then the names that contain it; at most `n`, each once. `ids` (a name or alias → its id) suggests the ids: h100, h100-sxm and h100-80gb are
     one device. None for a name of one character (every short id is "close" to "0"; "x" is in
     mlu370-x8) or longer than `FUZZY_MAX_CHARS`."""
     key = name.strip().lower()
@@ -288,6 +289,6 @@ def did_you_mean(name: str, candidates: Iterable[str], n: int = 3, ids: Mapping[
     # before one that merely looks alike (qwen3-32b); "h10" is no such start of h100
     starts = [k for k in pool if any(part.startswith(key) and part[len(key):len(key) + 1] in ("", "-", "_", ".")
                                      for part in (k, k.rsplit("/", 1)[-1]))]
-    close = difflib.get_close_matches(key, list(pool), n=max(1, len(pool)), cutoff=0.5)
+    close = difflib.get_close_matches(key, list(pool), n=max(1, len(pool)), cutoff=cutoff)
     contains = [k for k in pool if key in k and k not in close]
     return list(dict.fromkeys(pool[k] for k in starts + close + contains))[:n]

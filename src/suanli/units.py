@@ -44,3 +44,34 @@ def gib(n_bytes: float) -> float:
 
 def gb(n_bytes: float) -> float:
     return n_bytes / GB
+
+
+# A count as people type it (buyer review C, F7: `--tokens 50M` and `5亿` were refused): K thousand, M million,
+# B billion, T trillion, as English writes large counts (the short scale), and Chinese 万 (10^4), 亿 (10^8) and the
+# everyday 百万 (10^6), 千万 (10^7) (现代汉语词典: 万 "十个千", 亿 "一万万"). Token counts only: money and hours
+# keep plain numbers (`--budget 50000`, `--hours 730`).
+COUNT_SUFFIXES = {"K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12, "万": 10**4, "百万": 10**6, "千万": 10**7,
+                  "亿": 10**8}
+
+
+def count_from_text(value: object) -> object:
+    """A count as typed: "5e7", "50M", "1.5B", "2万", "5千万" or "5亿" (the letter's case aside, a space before the
+    suffix allowed) as its float, exactly (decimal arithmetic: "1.15B" is 1,150,000,000); anything but text as it
+    is, for the field's own check. Other text raises `errors.Invalid` with `error.v.count`, which lists the forms."""
+    if not isinstance(value, str):
+        return value
+    from decimal import Decimal, InvalidOperation
+
+    text = value.strip()
+    suffix = next((s for s in sorted(COUNT_SUFFIXES, key=len, reverse=True) if text.upper().endswith(s)), "")
+    try:
+        n = Decimal(text[:len(text) - len(suffix)].rstrip()) * COUNT_SUFFIXES.get(suffix, 1)
+    except InvalidOperation:
+        n = Decimal("NaN")
+    if not n.is_finite():
+        from suanli.errors import Invalid, echoed
+        from suanli.i18n import Message
+
+        said = Message("error.v.count", value=echoed(value))
+        raise Invalid(said.render("en"), said)
+    return float(n)

@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def models(
-        family: Annotated[str | None, typer.Option(help="only this family, e.g. qwen2.5, llama")] = None,
+        family: Annotated[str | None, typer.Option(help="only this family, e.g. qwen2 (Qwen2 and Qwen2.5), qwen3, llama")] = None,
         json_: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
         csv: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
     ) -> None:
@@ -120,6 +120,11 @@ def register(app: typer.Typer) -> None:
         from suanli.estimate.params import param_count
 
         cat = packaged_catalog()
+        families = sorted({m.family for m in cat.models})
+        if family and family.lower() not in {f.lower() for f in families}:  # said, not an empty table (review C)
+            from suanli.errors import NotFoundError
+
+            raise NotFoundError("family", family, families, kind="family")
         rows = []
         for m in cat.models:
             if family and m.family.lower() != family.lower():

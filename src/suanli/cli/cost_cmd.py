@@ -35,6 +35,7 @@ from suanli.plan.compare import (
 )
 from suanli.plan.labels import replica_words
 from suanli.plan.scenarios import Scenario, run_scenario
+from suanli.units import count_from_text
 
 _ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): option defaults and help texts
 
@@ -246,7 +247,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         concurrent_users: Annotated[int | None, typer.Option(help="serving: users streaming at once, instead of --requests-per-s (as plan: needs --tpot; rate = users ÷ (TTFT + output × TPOT), Little's law)")] = None,
         input_: Annotated[int | None, typer.Option("--input", help="serving: prompt tokens per request (as plan; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="serving: output tokens per request (as plan; default 256)")] = None,
-        tokens: Annotated[float | None, typer.Option(help="tokens to train on / generate: gives hours and cost")] = None,
+        tokens: Annotated[float | None, typer.Option(parser=count_from_text, help="tokens to train on / generate: gives hours and cost; 5e7, 50M, 5000万")] = None,
         hours: Annotated[float | None, typer.Option(help="serving period in hours (as plan; default with --requests-per-s 730: an average month, 8,760 h ÷ 12)")] = None,
         days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
         global_batch: Annotated[int, typer.Option(help="training: sequences per optimizer step (as plan)")] = 64,

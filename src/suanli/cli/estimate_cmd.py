@@ -13,10 +13,10 @@ from suanli.catalog import lookup
 from suanli.catalog.load import packaged_catalog
 from suanli.cli.output import console, display_name, emit_json, emit_rows, label, lang, say, say_json, tr
 from suanli.estimate.efficiency import efficiency_value
-from suanli.estimate.estimate import Estimate
+from suanli.estimate.estimate import Estimate, check_ep_has_experts
 from suanli.errors import InputError
 from suanli.estimate.workload import make_workload
-from suanli.units import GB, GiB
+from suanli.units import GB, GiB, count_from_text
 from suanli.views.files import load_model_arg
 
 __all__ = ["register", "render_estimate"]
@@ -232,7 +232,7 @@ def register(app: typer.Typer) -> None:
         recompute: Annotated[str, typer.Option(help="activation recomputation: none, selective, full")] = "none",
         optimizer: Annotated[str, typer.Option(help="adamw, adamw8bit, sgd, adafactor")] = "adamw",
         lora_rank: Annotated[int, typer.Option(help="LoRA rank")] = 16,
-        tokens: Annotated[float | None, typer.Option(help="tokens to train on (or generate): gives time.hours")] = None,
+        tokens: Annotated[float | None, typer.Option(parser=count_from_text, help="tokens to train on (or generate): gives time.hours; 5e7, 50M, 5000万")] = None,
         engine: Annotated[str | None, typer.Option(help="inference engine: vllm, sglang, lmdeploy, trt-llm, hf (transformers), llama.cpp, vllm-ascend, mindie (default: the one most teams serve with on the device's stack)")] = None,
         engine_version: Annotated[str | None, typer.Option(help="inference: the engine release the run uses (e.g. 4.38.2 for transformers); a release older than one the catalog records a change at keeps the old behaviour (transformers before 4.45: every prompt position's logits, and Qwen2's rotary cos/sin cache in every layer); default: the current release")] = None,
         quant_method: Annotated[str | None, typer.Option(help="inference on a weight-only quantized checkpoint: its config.json quant_method, awq (int4) or gptq (int4, int8); with --engine vllm --engine-version before 0.5.3 an AWQ checkpoint runs AWQ's own GEMM kernel, not Marlin (slower on A100); default: unstated")] = None,
@@ -263,7 +263,7 @@ def register(app: typer.Typer) -> None:
         acc = lookup.accelerator(cat, gpu)
         from suanli.catalog.ranks import dies_per_card, ranks_of  # --gpus counts cards; the workload ranks (a 910C: 2 a card)
 
-        engine_note = None
+        engine_note, engine_given = None, engine is not None
         if engine is None:
             from suanli.views.estimates import default_engine, engine_default_note  # as POST /api/estimate
 
@@ -273,6 +273,7 @@ def register(app: typer.Typer) -> None:
             from suanli.estimate.precision import default_precision
 
             precision = default_precision(m, acc, next((x for x in cat.stacks if x.id == acc.stack), None), task)
+        check_ep_has_experts(m, ep)  # a dense model's --ep said as such, before the layout checks
         w = _named_as_flags(lambda: make_workload(  # a layout refusal in cards and dies (`validated`)
             dies=dies_per_card(acc), task=task, gpus=ranks_of(acc, gpus), precision=precision, batch=batch, seq=seq, input=input, output=output,
             tp=tp, pp=pp, vpp=vpp, cp=cp, ep=ep, tp_comm_overlap=tp_comm_overlap, zero=zero, framework=framework, recompute=recompute, optimizer=optimizer, lora_rank=lora_rank,
@@ -285,6 +286,10 @@ def register(app: typer.Typer) -> None:
             master_weights=not no_master_weights, loss_chunks=loss_chunks, method=method,
             resolution=resolution, steps=steps, cfg=cfg,
         ))
+        if engine_given and w.training:  # --engine serves; a training estimate would ignore it (plan's one refusal)
+            from suanli.plan.request import serving_task_refusal
+
+            raise InputError("engine", serving_task_refusal(["engine"], w.task).i18n)
         from suanli.views.estimates import estimate_with_calibration  # the same call as POST /api/estimate
 
         from suanli.views.estimates import with_notes

@@ -15,6 +15,7 @@ from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
 from suanli.plan.search import PlanResult, plan
+from suanli.units import count_from_text
 from suanli.views.bounds import check_plan
 from suanli.views.plans import plan_json, shows_calendar, with_calibration_note
 
@@ -81,12 +82,24 @@ def read_workload_file(path: str) -> dict[str, Any]:
             key, v = "allow_migration", not v
         if key in _TUPLE_FIELDS:
             v = _names(v)
+        if key == "tokens":  # `tokens: 50M` or `5亿`, as --tokens takes it (`units.count_from_text`)
+            v = _count(v)
         out[key] = v
     return out
 
 
 # the keys a workload file takes: the flags' names (budget, gpu, no_migration) and the request's own fields
 _FILE_KEYS = tuple(dict.fromkeys((*_FILE_ALIASES, "no_migration", *PlanRequest.model_fields)))
+
+
+def _count(v: Any) -> Any:
+    """A workload file's token count read as --tokens reads it; text that is none, refused naming --tokens."""
+    from suanli.errors import Invalid
+
+    try:
+        return count_from_text(v)
+    except Invalid as e:
+        raise InputError("tokens", str(e), e.i18n) from None
 
 
 def _names(v: Any) -> Any:
@@ -288,7 +301,7 @@ def register(app: typer.Typer) -> None:
     def plan_cmd(
         model: Annotated[str | None, typer.Option(help="preset (HF id or alias) or path to a config.json")] = None,
         task: Annotated[str | None, typer.Option(help="inference, lora, qlora, full, pretrain")] = None,
-        tokens: Annotated[float | None, typer.Option(help="tokens to train on (training) or generate")] = None,
+        tokens: Annotated[float | None, typer.Option(parser=count_from_text, help="tokens to train on (training) or generate: 5e7, 50M, 5000万")] = None,
         seq: Annotated[int | None, typer.Option(help="training sequence length (default 2048; the context check uses the checkpoint trained: the base)")] = None,
         global_batch: Annotated[int | None, typer.Option(help="sequences per optimizer step (default 64: 131,072 tokens per step at --seq 2048)")] = None,
         requests_per_s: Annotated[float | None, typer.Option(help="serving: requests per second")] = None,

@@ -53,7 +53,7 @@ from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, render
 from suanli.units import GB, SECONDS_PER_HOUR, GiB
 
-__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "framework_note", "band_evidence", "estimate", "evidence_message", "LORA_TASKS", "lora_evidence_message", "lora_stack_band",
+__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "check_ep_has_experts", "framework_note", "band_evidence", "estimate", "evidence_message", "LORA_TASKS", "lora_evidence_message", "lora_stack_band",
            "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band", "PooledBias", "all_stacks_signed",
            "pooled_bias"]
 
@@ -257,6 +257,14 @@ class Estimate(BaseModel):
         return out
 
 
+def check_ep_has_experts(model: ModelArch, ep: int | None) -> None:
+    """Expert parallelism splits an MoE's experts: ep > 1 on a dense LLM is refused naming ep. `suanli estimate` and
+    POST /api/estimate call it before the workload's layout checks too, so a dense model's --ep is said as this,
+    not as "ep must divide the data-parallel size" (buyer review C, F1)."""
+    if (ep or 1) > 1 and model.kind == "llm" and model.moe is None:
+        raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=ep, model_id=model.id))
+
+
 def estimate(
     cat: Catalog,
     model: ModelArch,
@@ -279,8 +287,7 @@ def estimate(
         # the interleaved schedule gives every device vpp chunks of layers / (pp × vpp) layers (Megatron-LM requires
         # the division to be exact)
         raise InputError("vpp", Message("err.layers_do_not_split_into_pp", model_num_layers=model.num_layers, w_pp=w.pp, w_vpp=w.vpp))
-    if w.ep > 1 and model.kind == "llm" and model.moe is None:
-        raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=w.ep, model_id=model.id))
+    check_ep_has_experts(model, w.ep)
     if w.ep > 1 and model.moe is not None and model.moe.num_experts % w.ep != 0:
         # each EP rank holds num_experts / ep whole experts (Megatron-Core: num_moe_experts % expert_model_parallel_size
         # == 0); the planner searches the same sizes (plan.search._layouts)

@@ -17,13 +17,14 @@ if TYPE_CHECKING:
     from suanli.catalog.schema import Catalog
     from suanli.plan.search import PlanResult
 
-__all__ = ["NAME_FIELDS", "PLAN_PRECISIONS", "catalog_names", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "rate_from_users", "user_speed_tpot", "with_rate_note"]
+__all__ = ["NAME_FIELDS", "PLAN_PRECISIONS", "catalog_names", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "serving_task_refusal", "rate_from_users", "user_speed_tpot", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
 _MAX_REQUESTS_PER_S = 1e6  # requests_per_s's own bound below
-# serving settings: given without a task they make it inference (README: `suanli plan … --requests-per-s 5`)
-_SERVING_FIELDS = ("requests_per_s", "concurrent_users", "ttft_s", "tpot_s", "tokens_per_s_per_user")
+# serving settings and the engine that serves: given without a task they make it inference (README: `suanli plan …
+# --requests-per-s 5`); beside a training task, refused (`serving_task_refusal`; --engine was ignored, review C F15)
+_SERVING_FIELDS = ("requests_per_s", "concurrent_users", "ttft_s", "tpot_s", "tokens_per_s_per_user", "engine")
 # serving request lengths when none are given (plan's `input`/`output`; compare and migrate cost take these too)
 DEFAULT_INPUT_TOKENS = 512
 DEFAULT_OUTPUT_TOKENS = 256
@@ -59,6 +60,18 @@ def user_speed_tpot(tokens_per_s_per_user: float | None, tpot_s: float | None) -
         raise _Refused("tokens_per_s_per_user: give it or tpot_s (--tpot), not both (TPOT = 1 / tokens per "
                        "second per user)", Message("error.tps_user_not_both", field="tpot_s"))
     return tpot
+
+
+def serving_task_refusal(given: list[str], task: str) -> _Refused:
+    """The one refusal of serving settings (`given`: their fields, each said as the CLI's flag or the page's field)
+    beside training task `task`, which would ignore them: plan's request and `suanli estimate` / POST /api/estimate
+    (an engine named for a training estimate, buyer review C, F15)."""
+    named: Message = Message("input.name", field=given[-1])
+    for f in reversed(given[:-1]):
+        named = Message("relax.pins", first=Message("input.name", field=f), rest=named)
+    return _Refused(f"{given[0]}: {', '.join(given)} can only be used when serving (task inference), and task {task} "
+                    f"was given: leave task out, or give inference", Message("error.req.serving_task", fields=named,
+                                                                             given=task))
 
 
 class PlanRequest(BaseModel):
@@ -175,13 +188,7 @@ class PlanRequest(BaseModel):
         if data.get("task") is None:
             return {**data, "task": "inference"}
         if data["task"] != "inference":
-            names = ", ".join(given)
-            named: Message = Message("input.name", field=given[-1])  # each the CLI's flag, the page's field
-            for f in reversed(given[:-1]):
-                named = Message("relax.pins", first=Message("input.name", field=f), rest=named)
-            raise _Refused(f"{given[0]}: {names} can only be used when serving (task inference), and task {data['task']} "
-                           f"was given: leave task out, or give inference",
-                           Message("error.req.serving_task", fields=named, given=str(data["task"])))
+            raise serving_task_refusal(given, str(data["task"]))
         return data
 
     @model_validator(mode="after")

@@ -91,7 +91,9 @@ def test_cli_process_prints_the_chinese_line(tmp_path: Path) -> None:
 # click's usage errors: the run() the console script calls, one "错误" line, the closest names kept
 CLI_USAGE = [
     (("plan", "--modle", "qwen"), "错误：没有这个选项：--modle（你是不是要找：--file、--model、--name）"),
-    (("plan", "--model", "qwen", "--tokens", "abc"), "错误：--tokens：必须是数字（实际为 'abc'）"),
+    (("plan", "--model", "qwen", "--budget", "abc"), "错误：--budget：必须是数字（实际为 'abc'）"),
+    (("plan", "--model", "qwen", "--tokens", "abc"), "错误：--tokens：必须是数字，如 5e7、50M、1.5B、5000万 或 5亿（K 千、M 百万、B 十亿、"
+                                                      "T 万亿；万、百万、千万、亿；实际为 'abc'）"),
     (("plna",), "错误：没有这个命令：'plna'。你是不是要找：'plan'、'plans'？"),
     (("plan", "--model"), "错误：选项 '--model' 后面需要一个值。"),
     (("gpu",), "错误：缺少参数 'name'。"),
@@ -128,8 +130,8 @@ def test_cli_usage_errors_in_english(monkeypatch: pytest.MonkeyPatch, capsys: py
     err = _run_cli(("--lang", "en", "plan", "--modle", "qwen"), monkeypatch, capsys, tmp_path)
     assert err.startswith("Usage: ") and "suanli plan [OPTIONS]\nTry '" in err and "plan --help' for help." in err
     assert err.rstrip().endswith("error: No such option: --modle (Possible options: --file, --model, --name)")
-    err = _run_cli(("--lang", "en", "plan", "--model", "q", "--tokens", "abc"), monkeypatch, capsys, tmp_path)
-    assert err.strip() == "error: --tokens: must be a number (got 'abc')"
+    err = _run_cli(("--lang", "en", "plan", "--model", "q", "--budget", "abc"), monkeypatch, capsys, tmp_path)
+    assert err.strip() == "error: --budget: must be a number (got 'abc')"
     err = _run_cli(("--lang", "en", "plna"), monkeypatch, capsys, tmp_path)
     assert err.rstrip().endswith("error: No such command 'plna'. Did you mean: 'plan', 'plans'?")
 

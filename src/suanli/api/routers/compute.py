@@ -122,6 +122,7 @@ async def estimate_ep(request: Request, body: EstimateBody,
     from suanli.views.estimates import (default_engine, engine_default_note, estimate_json,
                                        estimate_with_calibration, with_notes)
     from suanli.catalog.ranks import dies_per_card, ranks_of
+    from suanli.estimate.estimate import check_ep_has_experts
     from suanli.estimate.workload import validated
 
     def run() -> dict[str, Any]:
@@ -139,7 +140,12 @@ async def estimate_ep(request: Request, body: EstimateBody,
             fields["precision"] = default_precision(m, acc, next((s for s in c.stacks if s.id == acc.stack), None),
                                                     body.task)
         fields["gpus"] = ranks_of(acc, body.gpus)  # gpus counts cards, the workload ranks (a 910C: 2 a card)
+        check_ep_has_experts(m, body.ep)  # a dense model's ep said as such, before the layout checks (as the CLI)
         w = validated(fields, dies_per_card(acc))  # the layout checked on the ranks, a refusal said in cards and dies
+        if "engine" in body.model_fields_set and w.training:  # an engine serves: refused as `suanli estimate` does
+            from suanli.plan.request import serving_task_refusal
+
+            raise InputError("engine", serving_task_refusal(["engine"], w.task).i18n)
         e = with_notes(estimate_with_calibration(c, m, acc, w), [note])
         return estimate_json(c, e, asked=body.model)  # `suanli estimate --json`'s view (model.id: the checkpoint)
 
