@@ -291,11 +291,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         table = [{
             "device": _device_ranks(cat, r["device"], r["layout"]), "layout": say_json(r["layout"].get("label_i18n"), r["layout"]["label"]),
             "gib_per_card": _need_usable(r),  # plan's GiB/card: needed / usable (the engine's pool: a note below)
-            # the plan's memory-within-error check; "likely short" where its bias exceeds the headroom (plan demotes it)
-            "fits": (tr("est.likely_short", bias=(r.get("memory_warning_i18n") or {}).get("params", {}).get("bias"),
-                        margin=(r.get("memory_warning_i18n") or {}).get("params", {}).get("margin"))
-                     if r.get("likely_short") else _short_of_load(r) or (tr("est.fits_tight") if r.get("fits_tight")
-                                                                         else r["fits"])),
+            # the plan's memory-within-error check in the row's own words (`fit_label`, known_error.fit_word: "likely
+            # short" where its bias exceeds the headroom, plan demotes it; "fits (tight)"); a plain fit stays "yes"
+            "fits": (say_json(r.get("fit_label_i18n"), r.get("fit_label")) if r.get("likely_short")
+                     else _short_of_load(r) or (say_json(r.get("fit_label_i18n"), r.get("fit_label"))
+                                                if r.get("fits_tight") else r["fits"])),
             # a row that runs no layout but does fit (or may: no published bandwidth) is not estimable, not short
             "tokens_per_s": (r["tokens_per_s"] if r.get("runs", True) else tr("cmp.speed_no_fit") if r["fits"] is False
                              else tr("cmp.speed_not_estimable")),
