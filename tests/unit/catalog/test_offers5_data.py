@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from offer_pins import assert_pinned  # tests/offer_pins.py: the one pin check
 
 from suanli.catalog.load import DATA_DIR
 from suanli.catalog.offers import can_span_nodes
@@ -47,13 +47,8 @@ def test_every_source_says_where_it_was_read(raw: dict[str, Any]) -> None:
 
 
 def test_each_row_is_pinned_to_its_quote(mine: list[Offer]) -> None:
-    assert {o.id for o in mine} == set(PINNED)
-    for o in mine:
-        device, cards, unit, price, date, words = PINNED[o.id]
-        assert (o.device, o.cards, o.billing_unit, o.date) == (device, cards, unit, date), o.id
-        (value,) = o.price_cny.values
-        assert value.value == pytest.approx(price), o.id
-        assert words in (value.note or ""), o.id
+    assert_pinned(mine, PINNED)
+
 
 
 def test_listings_are_chinese_dated_platform_pages(mine: list[Offer]) -> None:

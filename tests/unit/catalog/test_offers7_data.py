@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from offer_pins import assert_pinned  # tests/offer_pins.py: the one pin check
 
 from suanli.catalog.load import DATA_DIR
 from suanli.catalog.offers import can_span_nodes, unpriced_reason
@@ -39,12 +39,8 @@ def test_every_source_is_a_quoting_github_file(raw: dict[str, Any]) -> None:
 
 
 def test_the_row_is_pinned_to_its_quote(mine: list[Offer]) -> None:
-    assert {o.id for o in mine} == set(PINNED)
-    for o in mine:
-        device, cards, unit, price, date, words = PINNED[o.id]
-        assert (o.device, o.cards, o.billing_unit, o.date) == (device, cards, unit, date), o.id
-        (value,) = o.price_cny.values
-        assert value.value == pytest.approx(price) and words in (value.note or ""), o.id
+    assert_pinned(mine, PINNED)
+
 
 
 def test_a_second_hand_chinese_listing_on_the_platform_site(mine: list[Offer]) -> None:
