@@ -9,6 +9,7 @@ import datetime as dt
 
 import pytest
 
+from one_card_h20 import one_card_h20  # tests/one_card_h20.py: the catalog before the H20 listing
 from suanli.catalog import lookup
 from suanli.estimate.estimate import LITTLE_EVIDENCE_CASES, ErrorBand, all_stacks_signed, pooled_bias
 from suanli.i18n import Message, render
@@ -66,7 +67,9 @@ def test_a_plan_packed_near_full_memory_warns_and_ranks_after_the_plans_that_pas
     """`plan --model qwen2.5-7b --task lora --tokens 1e8 --region any --offer-kinds all --top 3`: the RTX 3090 plan
     uses 19.5 of 20.4 usable GiB (4.3 % headroom), less than CUDA's training-memory error (median −8 %). Pinned to
     2 cards without ZeRO, so no layout of the 3090 passes (unpinned its search picks one that does: buyer
-    regression 1, test_evidence_ranking)."""
+    regression 1, test_evidence_ranking). On the catalog before AutoDL's H20 listing (offers-7.yaml): with it the
+    H20 takes the third place the demoted 3090 held, and the 3090 drops out of the top 3."""
+    cat = one_card_h20(cat)
     plain = _lora(cat, {}, gpus=2, zero=0).plans
     tight = [p.device for p in plain if memory_headroom_pct(p.memory_needed_bytes, p.memory_usable_bytes) < 8]
     assert "rtx-3090" in tight and not any(w["id"].startswith("plan.warn.memory") for p in plain

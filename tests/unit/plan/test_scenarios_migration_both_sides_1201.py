@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli_run import run_cli
+from one_card_h20 import one_card_h20  # tests/one_card_h20.py: the catalog before the H20 listing
 
 from suanli.api.routers.catalog import _scenarios
 from suanli.i18n import Message, render
@@ -52,7 +53,8 @@ def test_no_migration_on_either_side_adds_nothing(cat) -> None:  # type: ignore[
 
 
 def test_the_seeds_without_a_plan_still_get_the_planners_migration(cat) -> None:  # type: ignore[no-untyped-def]
-    r = _run(cat, "high-concurrency-inference")
+    # the seeds' H20 had no plan until AutoDL's H20 listing (offers-7.yaml): run on the catalog before it
+    r = _run(one_card_h20(cat), "high-concurrency-inference")
     assert r.planner is not None and r.seed_best is None
     assert r.explanation_i18n["id"] == "scn.seeds_no_plan"
     if r.planner.migration_cost_cny > 0:
