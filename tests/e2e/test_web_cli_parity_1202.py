@@ -75,11 +75,12 @@ def test_a_serving_plan_lists_its_assumed_efficiency_factors(browser: Any, base_
     assert pg.locator("#plan-assumptions").is_visible()
     said = pg.locator("#plan-assumptions li").all_text_contents()
     assert [a for a in said if a in lines] == lines, said  # every one, in the API's order
-    the_910c = ("efficiency on Huawei Ascend 910C (vllm-ascend, int8) that no measurement backs: decode_bandwidth 0.70 "
-                "(decode-bw-default: assumed default); decode_step_overhead_s 2.6 ms" if lang == "en" else
-                "华为昇腾 910C（vllm-ascend，int8）上没有实测依据的效率系数：decode_bandwidth 0.70（decode-bw-default：假设值）；"
-                "decode_step_overhead_s 2.6 毫秒")
-    assert any(a.startswith(the_910c) for a in said), said
+    # the H20 96GB among the plans since AutoDL's listing (offers-7.yaml; the 910C was this example before it)
+    the_h20 = ("efficiency on NVIDIA H20 96GB (vllm, fp8) that no measurement backs: decode_bandwidth 0.70 "
+               "(decode-bw-default: assumed default); matmul_engine_share 1.00" if lang == "en" else
+               "NVIDIA H20 96GB（vllm，fp8）上没有实测依据的效率系数：decode_bandwidth 0.70（decode-bw-default：假设值）；"
+               "matmul_engine_share 1.00")
+    assert any(a.startswith(the_h20) for a in said), said
     close_checked(pg, f"serving assumptions {lang}")
 
 

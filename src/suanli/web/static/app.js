@@ -12,6 +12,10 @@ const span = (lo, hi) => lo === hi ? lo : `${lo}–${hi}`;
 // {k} or a Python format spec ({lo:.1f}, {tps:,.0f}): numbers in the page's locale
 const cell = (p, m, k, spec) => {  // m: the field as written, kept where p has no k
   if (!p || !(k in p)) return m;
+  if (spec && spec.includes("/")) {  // {n:/card/cards}: the count and its noun by the count, as i18n._Formatter
+    const [s, one, many] = spec.split("/");
+    return `${cell(p, m, k, s || undefined)} ${p[k] === 1 ? one : many}`;
+  }
   const v = p[k], d = /\.(\d+)/.exec(spec || "");
   if (spec === undefined || typeof v !== "number") return String(v);
   return v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", d ? {minimumFractionDigits: +d[1], maximumFractionDigits: +d[1]} : {maximumFractionDigits: 6});
