@@ -377,8 +377,9 @@ def suite_cmd(
     ] = None,
     json_: Annotated[bool, typer.Option("--json", help="print the run manifest as JSON")] = False,
 ) -> None:
-    """The device proof: microbenchmarks, accuracy, inference and training of ~1B/~8B Llama shapes, one JSON
-    file per measurement into OUTDIR. Import them with `suanli bench import OUTDIR`."""
+    """The device proof: microbenchmarks, accuracy, inference and training (fixed and variable-length, with the
+    allocator's peak reserved memory) of ~1B/~8B Llama shapes, one JSON file per measurement into OUTDIR. Import them
+    with `suanli bench import OUTDIR`."""
     from suanli.bench.suite import CaseRecord, run_suite
 
     if device != "auto":
