@@ -18,21 +18,20 @@ require_browser()
 LANGS = ["en", "zh"]
 
 
-def _answer(pg: Any, button: str, path: str) -> Any:
-    """Click `button`; the response of the POST to `path` it sent."""
+def _rows(pg: Any, button: str, path: str, table: str) -> Any:
+    """Click `button`: the rows of the POST to `path` it sent (answered 200), once the page has drawn `table`."""
     with pg.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith(path)) as resp:
         pg.click(button)
-    return resp.value
+    assert resp.value.ok, resp.value.text()
+    pg.wait_for_selector(f"{table} tr")
+    return resp.value.json()
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_rent_cost_at_its_defaults_prices_the_default_device(browser: Any, base_url: str, lang: str) -> None:
     pg = open_page(browser, base_url, lang, "tab=tco")
-    resp = _answer(pg, "#tco-btn", "/api/tco")
-    assert resp.ok, resp.text()
-    rows = resp.json()
+    rows = _rows(pg, "#tco-btn", "/api/tco", "#tco-table")
     assert rows and all(r["region"] == "cn" and r["kind"] == "listing" for r in rows), rows
-    pg.wait_for_selector("#tco-table tr")
     assert pg.locator("#tco-error").is_hidden()
     assert rows[0]["offer"] in pg.locator("#tco-table").inner_text()
     close_checked(pg, f"tco defaults {lang}")
@@ -42,10 +41,7 @@ def test_rent_cost_at_its_defaults_prices_the_default_device(browser: Any, base_
 def test_compare_says_dash_where_a_device_has_no_price(browser: Any, base_url: str, lang: str) -> None:
     # the H100: no Chinese listing (the H20 was this example until offers-7.yaml listed it)
     pg = open_page(browser, base_url, lang, "tab=compare&cmp-task=lora&cmp-devices=rtx-4090,h100-sxm")
-    resp = _answer(pg, "#cmp-btn", "/api/compare")
-    assert resp.ok, resp.text()
-    rows = resp.json()
-    pg.wait_for_selector("#cmp-table tr")
+    rows = _rows(pg, "#cmp-btn", "/api/compare", "#cmp-table")
     none = next(i for i, r in enumerate(rows) if r["device"] == "h100-sxm")
     assert rows[none]["cny_per_card_hour"] is None and rows[none]["effective_tflops_per_cny_hour"] is None, rows[none]
     for key in ("cny_h", "compare.col.tflops_per_cny_hour"):
