@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from suanli.catalog.peaks import dense_peak_tflops
-from suanli.catalog.schema import Accelerator, ModelArch, SoftwareStack, Sourced
+from suanli.catalog.schema import Accelerator, ModelArch, PublishedCheckpoint, SoftwareStack, Sourced
 from suanli.errors import EstimateError
 from suanli.estimate.capability import supports_fp8
 from suanli.i18n import Message, both
@@ -18,6 +18,7 @@ __all__ = [
     "default_precision",
     "native_precision_note",
     "peak_flops_per_s",
+    "published_checkpoint",
     "quant_scheme",
     "quant_scheme_note",
     "unpublished_checkpoint_note",
@@ -149,6 +150,22 @@ def _method_label(quant_method: str | None) -> str:
     return {"gptq": "GPTQ", "awq": "AWQ"}.get(quant_method or "", quant_method or "")
 
 
+def _for_stack(listed: tuple[Sourced[PublishedCheckpoint], ...],
+               stack: SoftwareStack | None) -> list[Sourced[PublishedCheckpoint]]:
+    """The uploads a stack can load: those made for any stack, and those made for this one (msModelSlim: cann)."""
+    return [c for c in listed if not c.value.stacks or (stack is not None and stack.id in c.value.stacks)]
+
+
+def published_checkpoint(model: ModelArch, stack: SoftwareStack | None, precision: str,
+                         quant_method: str | None = None) -> str | None:
+    """The hub id of the first checkpoint in the model's `published_checkpoints` at `precision` (with
+    `quant_method`, that method's) that `stack` can load, in the catalog's order; None where none is listed or the
+    model's list was not checked. The one matching rule for the estimate's warning and the plan's export."""
+    here = _for_stack(model.published_checkpoints or (), stack)
+    return next((c.value.repo for c in here
+                 if c.value.precision == precision and quant_method in (None, c.value.quant_method)), None)
+
+
 def unpublished_checkpoint_note(model: ModelArch, stack: SoftwareStack | None, task: str, precision: str,
                                 quant_method: str | None = None) -> Message | None:
     """Serving at a quantized precision (fp8, int8, int4; with `quant_method`, that method's) of which the model's
@@ -157,9 +174,9 @@ def unpublished_checkpoint_note(model: ModelArch, stack: SoftwareStack | None, t
     listed = model.published_checkpoints
     if task != "inference" or precision not in ("fp8", "int8", "int4") or not listed:
         return None
-    here = [c for c in listed if not c.value.stacks or (stack is not None and stack.id in c.value.stacks)]
-    if any(c.value.precision == precision and quant_method in (None, c.value.quant_method) for c in here):
+    if published_checkpoint(model, stack, precision, quant_method) is not None:
         return None
+    here = _for_stack(listed, stack)
     order = ("fp8", "int8", "int4", "bf16", "fp16")
     quantized = sorted((c.value for c in here if c.value.quant_method is not None), key=lambda c: order.index(c.precision))
     choose = quantized or [c.value for c in here]

@@ -11,6 +11,7 @@ import yaml
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog, ModelArch
 from suanli.errors import InputError
+from suanli.estimate.precision import published_checkpoint
 from suanli.i18n import Message
 from suanli.plan.search import Plan, PlanResult
 
@@ -41,6 +42,10 @@ SKYPILOT_CLOUDS = {"aws": "aws", "runpod": "runpod", "paperspace": "paperspace"}
 _PREQUANTIZED = ("int4", "int8", "nf4")
 # which pre-quantized checkpoints fill MODEL at each precision (the engine reads the method from the checkpoint)
 _CHECKPOINT_KINDS = {"int4": "AWQ or GPTQ", "int8": "GPTQ-Int8 or W8A8", "nf4": "bitsandbytes NF4"}
+# the checkpoint formats LMDeploy's TurboMind loads: a quantization_config of another quant_method asserts
+# 'unsupported quant_config', and both load as int4 weights (InternLM/lmdeploy@011536f5
+# lmdeploy/turbomind/deploy/converter.py, get_tm_model and get_output_model_registered_name_and_config)
+_LMDEPLOY_METHODS = ("awq", "gptq")
 # multi-node launchers take the head node from SkyPilot's env (docs.skypilot.co/en/stable/running-jobs/
 # distributed-jobs.html, read 2026-12-01: SKYPILOT_NODE_IPS, SKYPILOT_NUM_NODES, SKYPILOT_NUM_GPUS_PER_NODE,
 # SKYPILOT_NODE_RANK)
@@ -133,6 +138,18 @@ def _prequantized(precision: str, model: ModelArch) -> bool:
     pre-quantized int4/int8/nf4 release the user names (_PREQUANTIZED) or the model's own checkpoint at its native
     dtype (an FP8 release); the engine reads its method from the checkpoint's quantization_config."""
     return precision in _PREQUANTIZED or _own_checkpoint(precision, model)
+
+
+def _published_repo(p: Plan, model: ModelArch, cat: Catalog) -> str | None:
+    """The published checkpoint the plan's engine serves at the plan's precision on the device's stack (the model's
+    `published_checkpoints`, matched by estimate.precision.published_checkpoint); LMDeploy only an AWQ/GPTQ int4 one
+    (_LMDEPLOY_METHODS). None: the catalog lists none, and MODEL is left for the user."""
+    stack = lookup.stack(cat, next(a.stack for a in cat.accelerators if a.id == p.device))
+    if p.engine != "lmdeploy":
+        return published_checkpoint(model, stack, p.precision)
+    repos = (published_checkpoint(model, stack, p.precision, q) for q in _LMDEPLOY_METHODS) if (
+        p.precision == "int4") else iter(())
+    return next((r for r in repos if r is not None), None)
 
 
 def _quant_flag(precision: str, model: ModelArch) -> str | None:
@@ -234,8 +251,10 @@ def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog, model: ModelArch | 
         # quantizes none on load
         unknown_ckpt = not _own_checkpoint(p.precision, m) and (
             _prequantized(p.precision, m) or (p.precision == "fp8" and p.engine == "lmdeploy"))
-        if unknown_ckpt:  # the catalog names no quantized checkpoint: the user fills one in (sky serve up --env)
-            envs = {"MODEL": None, "BASE_MODEL": result.model_id, **{k: v for k, v in envs.items() if k != "MODEL"}}
+        repo = _published_repo(p, m, cat) if unknown_ckpt else None
+        unknown_ckpt = unknown_ckpt and repo is None
+        if unknown_ckpt or repo is not None:  # the published checkpoint, or None: the user fills one in (--env)
+            envs = {"MODEL": repo, "BASE_MODEL": result.model_id, **{k: v for k, v in envs.items() if k != "MODEL"}}
         task: dict[str, Any] = {
             "name": head,
             "service": {"readiness_probe": "/v1/models", "replicas": p.replicas},
@@ -248,6 +267,9 @@ def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog, model: ModelArch | 
         text = _dump(task)
         notes = [f"# written by suanli plan --skypilot: a SkyServe service (sky serve up), "
                  f"{p.replicas} replica(s) × {replica_cards} card(s) = {p.gpus} cards; {p.reason}"]
+        if repo is not None:
+            notes.append(f"# MODEL is {repo}, the published {p.precision} checkpoint of {result.model_id} (suanli's "
+                         f"catalog, published_checkpoints), whose quantization_config the engine reads the method from")
         if unknown_ckpt or template:
             kinds = _CHECKPOINT_KINDS.get(p.precision, p.precision.upper())
             why = (f"MODEL must be filled in with a pre-quantized {p.precision} checkpoint id of {result.model_id} "

@@ -61,8 +61,10 @@ def test_run_command_per_engine_and_precision(cat: Catalog, buyer: PlanResult, e
         assert flags["--quantization"] == "fp8"  # quantized on load from the bf16 checkpoint
     else:
         assert "--quantization" not in flags
+    # int4: Qwen's GPTQ-Int4 upload (every engine here loads GPTQ); int8: none published, the user names one
     if precision in ("int4", "int8"):
-        assert task["envs"]["MODEL"] is None and task["envs"]["BASE_MODEL"] == buyer.model_id
+        assert task["envs"]["MODEL"] == ("Qwen/Qwen3-30B-A3B-GPTQ-Int4" if precision == "int4" else None)
+        assert task["envs"]["BASE_MODEL"] == buyer.model_id
 
 
 def test_buyer_int4_export(cat: Catalog, buyer: PlanResult) -> None:
@@ -70,7 +72,8 @@ def test_buyer_int4_export(cat: Catalog, buyer: PlanResult) -> None:
     assert p.precision == "int4" and p.engine == "vllm" and p.device == "h800"  # what the review reproduced
     text = skypilot_yaml(p, buyer, cat)
     task = yaml.safe_load(text)
-    assert "--quantization" not in task["run"] and "AWQ or GPTQ" in text and "quantization_config" in text
+    assert "--quantization" not in task["run"] and "quantization_config" in text
+    assert task["envs"]["MODEL"] == "Qwen/Qwen3-30B-A3B-GPTQ-Int4" and "must be filled in" not in text
     assert _flags(task)["--max-num-seqs"] == str(p.micro_batch)
 
 

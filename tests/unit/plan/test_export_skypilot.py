@@ -76,15 +76,58 @@ def test_serving_run_starts_vllm_on_the_probed_port(cat: Catalog, serving) -> No
 
 def test_int4_without_a_known_checkpoint_leaves_model_empty_and_probe_commented(  # type: ignore[no-untyped-def]
         cat: Catalog, serving) -> None:
-    """The bf16 preset is never served as int4: MODEL is left for an AWQ/GPTQ id, and without a probe SkyServe
-    refuses the YAML rather than bringing up replicas that never answer."""
+    """The bf16 preset is never served as int4: where the catalog lists no int4 upload, MODEL is left for an AWQ/GPTQ
+    id, and without a probe SkyServe refuses the YAML rather than bringing up replicas that never answer."""
     p = serving.plans[0].model_copy(update={"engine": "vllm", "precision": "int4"})
-    text = skypilot_yaml(p, serving, cat)
+    m = lookup.model(cat, "qwen2.5-72b")
+    unlisted = m.model_copy(update={"published_checkpoints": tuple(
+        c for c in m.published_checkpoints or () if c.value.precision != "int4")})
+    text = skypilot_yaml(p, serving, cat, unlisted)
     task = yaml.safe_load(text)
     assert task["envs"]["MODEL"] is None and task["envs"]["BASE_MODEL"] == serving.model_id
     assert "readiness_probe" not in task["service"] and "# readiness_probe: /v1/models" in text
     # the engine reads AWQ or GPTQ from the checkpoint's quantization_config: no --quantization (test_export_runs_…)
     assert "pre-quantized int4 checkpoint id" in text and "--quantization" not in task["run"]
+
+
+# --- task B (2026-12-02): a quantized plan exports the checkpoint the catalog lists as published (one matching rule:
+# estimate.precision.published_checkpoint, the one the unpublished-checkpoint warning uses)
+
+
+def test_int4_with_a_published_checkpoint_fills_model_and_keeps_the_probe(cat: Catalog, serving) -> None:  # type: ignore[no-untyped-def]
+    """Qwen publishes Qwen2.5-72B-Instruct-GPTQ-Int4 (the catalog's first int4 upload of it): MODEL names it, the
+    probe is live, no --quantization (the engine reads GPTQ from the checkpoint), BASE_MODEL says what was planned."""
+    p = serving.plans[0].model_copy(update={"engine": "vllm", "precision": "int4"})
+    text = skypilot_yaml(p, serving, cat)
+    task = yaml.safe_load(text)
+    assert task["envs"]["MODEL"] == "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4"
+    assert task["envs"]["BASE_MODEL"] == serving.model_id and task["service"]["readiness_probe"] == "/v1/models"
+    assert "must be filled in" not in text and "--quantization" not in task["run"]
+    assert "# MODEL is Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4, the published int4 checkpoint" in text
+
+
+def test_16bit_plan_serves_the_preset_id(cat: Catalog, serving) -> None:  # type: ignore[no-untyped-def]
+    """bf16 is the preset's own checkpoint: MODEL is the planned id, never a published upload of another name."""
+    p = serving.plans[0].model_copy(update={"engine": "vllm", "precision": "bf16"})
+    task = yaml.safe_load(skypilot_yaml(p, serving, cat))
+    assert task["envs"]["MODEL"] == serving.model_id and "BASE_MODEL" not in task["envs"]
+
+
+@pytest.mark.parametrize(("engine", "precision", "repo"), [
+    ("vllm", "int4", "neuralmagic/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"),
+    ("sglang", "int8", "neuralmagic/Meta-Llama-3.1-8B-Instruct-quantized.w8a8"),
+    # LMDeploy's TurboMind loads AWQ/GPTQ only: Llama-3.1-8B's int4 upload is compressed-tensors
+    ("lmdeploy", "int4", None),
+    ("lmdeploy", "fp8", None),
+])
+def test_published_checkpoint_per_engine(cat: Catalog, serving, engine: str, precision: str,  # type: ignore[no-untyped-def]
+                                        repo: str | None) -> None:
+    m = lookup.model(cat, "llama-3.1-8b")  # the checkpoint comes from the model given, on the plan's device (CUDA)
+    p = serving.plans[0].model_copy(update={"engine": engine, "precision": precision, "pp": 1})
+    text = skypilot_yaml(p, serving, cat, m)
+    task = yaml.safe_load(text)
+    assert task["envs"]["MODEL"] == repo
+    assert ("readiness_probe" in task["service"]) == (repo is not None)
 
 
 @pytest.mark.parametrize(("engine", "start"), [
@@ -171,11 +214,11 @@ def test_native_fp8_checkpoint_gets_no_quantization_flag(cat: Catalog, model_id:
 
 def test_fp8_flag_only_for_a_16bit_checkpoint(cat: Catalog, serving) -> None:  # type: ignore[no-untyped-def]
     """One rule: a bf16 checkpoint is quantized to fp8 on load (the flag); the same model said to be published in
-    FP8 (a config.json with quantization_config fp8) is not; int4 stays a user-named pre-quantized checkpoint."""
+    FP8 (a config.json with quantization_config fp8) is not; int4 serves the catalog's published int4 upload."""
     m = lookup.model(cat, "qwen2.5-72b")
     p = serving.plans[0].model_copy(update={"engine": "vllm", "precision": "fp8"})
     assert "--quantization fp8" in yaml.safe_load(skypilot_yaml(p, serving, cat, m))["run"]
     fp8_ckpt = m.model_copy(update={"native_dtype": "fp8"})
     assert "--quantization" not in yaml.safe_load(skypilot_yaml(p, serving, cat, fp8_ckpt))["run"]
     int4 = yaml.safe_load(skypilot_yaml(p.model_copy(update={"precision": "int4"}), serving, cat, fp8_ckpt))
-    assert "--quantization" not in int4["run"] and int4["envs"]["MODEL"] is None
+    assert "--quantization" not in int4["run"] and int4["envs"]["MODEL"] == "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4"
