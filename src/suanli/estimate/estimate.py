@@ -257,12 +257,14 @@ class Estimate(BaseModel):
         return out
 
 
-def check_ep_has_experts(model: ModelArch, ep: int | None) -> None:
+def check_ep_has_experts(model: ModelArch, ep: int | None, model_id: str | None = None) -> None:
     """Expert parallelism splits an MoE's experts: ep > 1 on a dense LLM is refused naming ep. `suanli estimate` and
     POST /api/estimate call it before the workload's layout checks too, so a dense model's --ep is said as this,
-    not as "ep must divide the data-parallel size" (buyer review C, F1)."""
+    not as "ep must divide the data-parallel size" (buyer review C, F1); the planner calls it for training and serving
+    alike. `model_id`: the checkpoint to name (the planner's: base for training, tuned for serving); None: model.id."""
     if (ep or 1) > 1 and model.kind == "llm" and model.moe is None:
-        raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=ep, model_id=model.id))
+        raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=ep,
+                                       model_id=model_id if model_id is not None else model.id))
 
 
 def estimate(

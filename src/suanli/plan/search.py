@@ -46,9 +46,9 @@ from suanli.estimate.capability import (
     supports_fp8,
     supports_fp8_training,
 )
-from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBand, evidence_message, job_hours,
-                                      lora_evidence_message, lora_stack_band, moe_evidence_message, moe_stack_band,
-                                      stack_band)
+from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBand, check_ep_has_experts,
+                                      evidence_message, job_hours, lora_evidence_message, lora_stack_band,
+                                      moe_evidence_message, moe_stack_band, stack_band)
 from suanli.catalog.offers import RENTABLE_KINDS, kinds_message, kinds_priced, rent_message
 from suanli.plan.quality import (next_precision_up, offers_range, precision_up_loss, quantization_warnings,
                                  scheme_name, unvalidated_label)
@@ -1785,10 +1785,9 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     for name, pin, allowed in (("tp", req.tp, TP_SIZES), ("pp", req.pp, PP_SIZES), ("ep", req.ep, EP_SIZES)):
         if pin is not None and pin not in allowed:
             raise InputError(name, Message("err.is_not_one_of_2", pin=pin, names_list=', '.join(map(str, allowed))))
-    if (req.ep or 1) > 1 and m.moe is None:  # estimate's rule, training too: a dense model has no experts to split
-        # (before: a training --ep on a dense model searched nothing and told the buyer to try qlora, buyer review C)
-        raise InputError("ep", Message("err.expert_parallelism_needs_an_moe_model", w_ep=req.ep,
-                                       model_id=lookup.checkpoint_id(m, req.task, req.model)))
+    # estimate's rule, training too: a dense model has no experts to split (before: a training --ep on a dense model
+    # searched nothing and told the buyer to try qlora, buyer review C)
+    check_ep_has_experts(m, req.ep, lookup.checkpoint_id(m, req.task, req.model))
     if not training and (serve_ep := req.ep or 1) > 1 and m.moe is not None:  # serving: whole experts a rank
         if m.moe.num_experts % serve_ep != 0:
             raise InputError("ep", Message("err.ep_must_divide_experts", w_ep=serve_ep, model_id=m.id,

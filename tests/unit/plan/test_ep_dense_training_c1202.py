@@ -13,6 +13,7 @@ from cli_run import run_cli  # tests/cli_run.py: the one in-process CLI runner
 from suanli.catalog import lookup
 from suanli.catalog.schema import Catalog
 from suanli.errors import InputError
+from suanli.estimate.estimate import check_ep_has_experts
 from suanli.plan.request import make_request
 from suanli.plan.search import plan
 
@@ -41,3 +42,29 @@ def test_an_moe_model_still_plans_with_a_training_ep(cat: Catalog) -> None:
     req = make_request(model="mixtral-8x7b", task="lora", tokens=5e7, ep=2, devices=("a100-80g",))
     r = plan(cat, lookup.model(cat, "mixtral-8x7b"), req)
     assert r.plans and all(p.ep == 2 for p in r.plans)
+
+
+# --- task B (2026-12-02): one rule, one place: the planner calls estimate's check_ep_has_experts (its copy deleted)
+
+
+@pytest.mark.parametrize(("task", "named"), [("lora", "Qwen/Qwen2.5-7B"), ("inference", "Qwen/Qwen2.5-7B-Instruct")])
+def test_the_planner_refuses_with_estimates_rule(cat: Catalog, task: str, named: str) -> None:
+    """The same InputError as estimate's check, naming the checkpoint the task loads (base to train, tuned to serve)."""
+    m = lookup.model(cat, "qwen2.5-7b")
+    req = (make_request(model="qwen2.5-7b", task=task, tokens=5e7, ep=2) if task != "inference" else
+           make_request(model="qwen2.5-7b", task=task, requests_per_s=1, input=512, output=128, ep=2))
+    with pytest.raises(InputError) as planned:
+        plan(cat, m, req)
+    with pytest.raises(InputError) as estimated:
+        check_ep_has_experts(m, 2, named)
+    assert str(planned.value) == str(estimated.value) and planned.value.field == estimated.value.field == "ep"
+    assert named + " is dense" in str(planned.value)
+
+
+def test_estimates_rule_names_the_preset_by_default(cat: Catalog) -> None:
+    m = lookup.model(cat, "qwen2.5-7b")
+    with pytest.raises(InputError) as e:
+        check_ep_has_experts(m, 2)
+    assert str(e.value) == f"ep: expert parallelism (2) needs an MoE model; {m.id} is dense"
+    check_ep_has_experts(m, 1)  # ep 1 is no expert parallelism: nothing to refuse
+    check_ep_has_experts(lookup.model(cat, "mixtral-8x7b"), 2)  # an MoE model splits its experts
