@@ -1,7 +1,8 @@
 """Schema checks of the held-out case files taken as whole published tables (issue 12 item 4):
 published_cases_2026_11.yaml (TensorRT-LLM, NeMo, Qwen3 on the H20), published_cases_2026_12.yaml (vLLM, Qwen2 on the A100),
 published_cases_2026_12b.yaml (transformers decode and peak memory of Llama-2-13B, fp16 / GPTQ / bitsandbytes, on the A100),
-published_cases_memory.yaml (ms-swift LoRA, transformers AWQ), published_cases_domestic.yaml (MindSpeed-LLM and
+published_cases_memory.yaml (ms-swift LoRA, transformers AWQ), published_cases_memory_train.yaml (torchtune and PEFT
+LoRA/QLoRA training memory), published_cases_domestic.yaml (MindSpeed-LLM and
 FlagPerf on the 910B and the C500) and published_cases_ascend_infer.yaml (vLLM-Ascend on the 910B). Every case is
 `holdout: true`, names a source of its file, a catalog model and a canonical device, the flags `suanli estimate` takes
 and the measured key its group calls for; no source is reused from another case file; `suanli validate` runs them all.
@@ -99,6 +100,14 @@ def _cover_memory(cases: list[dict[str, Any]]) -> None:
     assert len({c["source"] for c in cases}) >= 2
 
 
+def _cover_memory_train(cases: list[dict[str, Any]]) -> None:
+    """Held-out training memory from frameworks other than ms-swift (issue 12 item 4): LoRA and QLoRA, two frameworks,
+    each figure saying what it counts."""
+    assert {c["group"] for c in cases} == {"training-memory"} and {c["task"] for c in cases} == {"lora", "qlora"}
+    assert len({c["source"] for c in cases}) >= 2 and len({c.get("framework") for c in cases}) >= 2
+    assert all(c.get("measured_as") in {"allocated", "reserved", "device", "unknown"} for c in cases)
+
+
 # file -> (id prefix, a task its cases never have, coverage check)
 FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_2026_11.yaml": ("c2611-", "full", _cover_2026_11),
@@ -110,6 +119,7 @@ FILES: dict[str, tuple[str, str, Callable[[list[dict[str, Any]]], None]]] = {
     "published_cases_2026_12b.yaml": ("c2612b-", "full", _cover_2026_12b),
     "published_cases_moe_decode.yaml": ("cmd-", "full", _cover_moe_decode),
     "published_cases_memory.yaml": ("cmem-", "inference", _cover_memory),
+    "published_cases_memory_train.yaml": ("cmt-", "inference", _cover_memory_train),
 }
 # one page whose tables are split over two held-out files, neither with an in-sample row or a fitted factor (so the
 # selection rule's concern, a page seen in fitting, does not arise): Qwen2's speed page, vLLM speed rows in

@@ -75,6 +75,10 @@ def test_declared_kinds_per_source() -> None:
         "eng-torchtune-readme": {"unknown"}, "hold-qwen1-readme": {"unknown"}, "cmem-qwen2-speed-hf": {"unknown"},
         # allocated peak + the memory outside the pool (optimum's harness); no kind adds the runtime to allocated alone
         "c2612b-optimum-gptq-bench": {"allocated"},
+        # torchtune's tutorials label the column 'Peak memory reserved' (get_memory_stats: max_memory_reserved / 1e9);
+        # the PEFT guide names no tool
+        "cmt-torchtune-lora-tutorial": {"reserved"}, "cmt-torchtune-qlora-tutorial": {"reserved"},
+        "cmt-peft-deepspeed-doc": {"unknown"}, "cmt-peft-fsdp-doc": {"unknown"},
     }
 
 
