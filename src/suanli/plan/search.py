@@ -1927,7 +1927,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
     measures = [Message("relax.measure", fix=f) for f in list(elsewhere.values())[:1]]
     limits_bind = sel.size > 0 and bool(np.isfinite(total).any())
     relax = [] if plans else [*([] if limits_bind else measures),
-                              *_relax(grid, sel, total, calendar_h, req, devs, cat, m, wide),
+                              *_relax(grid, sel, total, calendar_h, req, devs, cat, m, wide,
+                                      ~_evidence_fails(error_bands or {}, req, devs, grid, sel, calendar_h)),
                               *(measures if limits_bind else [])]
     if not plans and not training and error_bands and precision_up:  # "raise max_gpus to N": does N pass?
         relax = [_cards_evidence(cat, m, req, today, error_bands, devs, wide() or grid, x)
@@ -3775,11 +3776,15 @@ def _serve_too_big_tip(req: PlanRequest, devs: list[_Device], need: dict[str, in
 
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
            req: PlanRequest, devs: list[_Device], cat: Catalog | None = None,
-           m: ModelArch | None = None, wide: Callable[[], dict[str, np.ndarray] | None] | None = None) -> list[Message]:
+           m: ModelArch | None = None, wide: Callable[[], dict[str, np.ndarray] | None] | None = None,
+           passes: np.ndarray | None = None) -> list[Message]:
     """When nothing qualifies: which constraint to relax and by how much. `wide`: serving's grid with the replica
     widths the card limit left out too (`_wide_grid`), whose rows the request-limit hints are worked out on: a limit
     of 4 cards searched no 8-card replica, so "raise --max-gpus to 28 and --tpot to 0.0401 s" where 24 cards alone
-    plan 3 × 8-card replicas within the target (task K 2026-12-02)."""
+    plan 3 × 8-card replicas within the target (task K 2026-12-02). `passes`: per configuration of `sel`, whether it
+    passes the evidence checks the ranking demotes by (`_evidence_fails`): the budget hints name the cheapest that
+    does, the one the table would recommend, not one it ranks after them (none passes: the cheapest; task B
+    2026-12-02)."""
     tips: list[Message] = []
     finite = np.isfinite(cost)
     allowed = [d for d in devs if d.excluded is None or d.excluded.id not in _ASKED]
@@ -3874,9 +3879,9 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     cheap, fast = _limit_picks(cost, calendar_h, req)  # the why-not quotes the same per device
     if req.budget_cny is not None:
         if cheap is not None:
-            need = float(cost[cheap])
-            if need > req.budget_cny:
-                tips.append(Message("relax.budget", need=need, field="budget_cny", by=need - req.budget_cny))
+            tip = _budget_tip("relax.budget", cheap, cost, calendar_h, req, devs, grid["dev"][sel], passes)
+            if float(tip.params["need"]) > req.budget_cny:
+                tips.append(tip)
     if not deadline_ok:
         ok_cost = finite & ((cost <= req.budget_cny) if req.budget_cny is not None else True)
         if fast is not None:  # the fastest within the budget
@@ -3903,8 +3908,8 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     if not tips:
         # neither constraint alone can be relaxed into a plan: name what each needs on its own
         if req.budget_cny is not None:
-            need = float(cost[finite].min())
-            tips.append(Message("relax.budget_alone", need=need, field="budget_cny", by=max(need - req.budget_cny, 0.0)))
+            tips.append(_budget_tip("relax.budget_alone", int(np.argmin(np.where(finite, cost, np.inf))), cost, None,
+                                    req, devs, grid["dev"][sel], passes))
         if not deadline_ok:
             need_h = float(calendar_h[finite].min())
             tips.append(Message("relax.deadline_alone", hours=duration(need_h), field="deadline_hours",
@@ -3912,6 +3917,28 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     if not tips:
         raise PlanError(Message("err.no_plan_satisfies_the_constraints"))
     return tips
+
+
+def _budget_tip(mid: str, cheap: int, cost: np.ndarray, calendar_h: np.ndarray | None, req: PlanRequest,
+                devs: list[_Device], dev: np.ndarray, passes: np.ndarray | None) -> Message:
+    """The budget hint `mid` (relax.budget, relax.budget_alone) from the cheapest configuration `cheap` (an index
+    into `cost`): where that one fails the evidence checks (`passes` False: the table ranks it after the plans that
+    pass) and one that passes exists, the cheapest that passes (`_limit_picks`'s rule over those; `calendar_h` None:
+    the deadline left out), with the cheaper one's cost and device (relax.budget_passing, _passing_alone) where
+    that one costs more."""
+    pick, cheaper = cheap, None
+    if passes is not None and not passes[cheap] and passes.any():
+        masked = np.where(passes, cost, np.inf)
+        ok = (_limit_picks(masked, calendar_h, req)[0] if calendar_h is not None
+              else int(np.argmin(masked)) if np.isfinite(masked).any() else None)
+        if ok is not None and cost[ok] > cost[cheap]:  # one that passes at the same sum: the plain hint says it
+            pick, cheaper = ok, cheap
+    need = float(cost[pick])
+    by = max(need - (req.budget_cny or 0.0), 0.0)
+    if cheaper is None:
+        return Message(mid, need=need, field="budget_cny", by=by)
+    return Message(mid.replace("relax.budget", "relax.budget_passing"), need=need, field="budget_cny", by=by,
+                   cheaper=float(cost[cheaper]), device=_device_name(devs[int(dev[cheaper])].acc))
 
 
 # the evidence behind a plan's speed (buyer review 2026-12-01): the out-of-sample cases of its stack, the latency
