@@ -605,8 +605,9 @@ def _flag_of(field: str) -> str | None:
     longs = {o for p in opts for o in p.opts if o.startswith("--")}
     key = field.replace("-", "_")
     named = field_name(key, lang(), "cli")
-    if named != key and any(f in longs for f in named.split("/")):
-        return named
+    # only the flags this command has: tco's --hours alone, not "--hours/--days" (tco has no --days)
+    if named != key and (has := [f for f in named.split("/") if f in longs]):
+        return "/".join(has)
     for p in opts:
         names = [o for o in p.opts if o.startswith("--")]
         if names and ("--" + field.replace("_", "-") in names or p.name == key):
