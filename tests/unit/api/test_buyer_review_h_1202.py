@@ -1,0 +1,39 @@
+"""Defects of the web page and the REST API found in the buyer review of 2026-12-02 (task H), each in English and
+Chinese on the surface that showed it:
+
+1. an export-controlled device's plan warning names where to read about it on the surface that shows it
+   (`GET /api/accelerators/{id}` in the API, the Catalog tab on the page), not the CLI's `suanli gpu`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+LANGS = ["en", "zh"]
+# a LoRA plan whose five plans are all export-controlled cards (H800, A800, RTX 4090, RTX 5090, …; 2026-12-02)
+LORA_14B = {"model": "qwen2.5-14b", "task": "lora", "tokens": 1e8}
+
+
+def _export_warnings(answer: dict[str, Any]) -> list[str]:
+    return [w for p in answer["plans"] for w, j in zip(p["warnings"], p["warnings_i18n"])
+            if j["id"] == "plan.warn.china_export"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("surface", ["api", "web"])
+def test_export_warning_points_to_the_surface_own_place(client: TestClient, lang: str, surface: str) -> None:
+    r = client.post(f"/api/plan?lang={lang}&surface={surface}", json=LORA_14B)
+    assert r.status_code == 200, r.text
+    said = _export_warnings(r.json())
+    assert said, r.json()["plans"]
+    for w in said:
+        assert "suanli gpu" not in w, w
+        if surface == "api":
+            assert "`GET /api/accelerators/" in w, w
+        else:
+            assert ("the Catalog tab" if lang == "en" else "“型号库”页") in w, w
+    if surface == "api":  # the id in the route is the plan's device
+        p = next(p for p in r.json()["plans"] if any(j["id"] == "plan.warn.china_export" for j in p["warnings_i18n"]))
+        assert f"/api/accelerators/{p['device']}`" in " ".join(p["warnings"]), p["warnings"]
