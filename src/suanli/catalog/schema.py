@@ -723,8 +723,12 @@ class SoftwareStack(_Strict):
     migration_weeks_moe_multimodal: RangeField | None = None
     runtime_overhead_gib: FloatField | None = None
     allocator_fragmentation: FloatField | None = Field(
-        None, description="share of device memory the framework's caching allocator loses to fragmentation (0-1)"
+        None, description="the fits rule's margin for the framework's caching allocator (0-1): the share of device memory "
+        "it may hold beyond the tensors alive"
     )
+    allocator_conf_env: StrField | None = Field(
+        None, description="the environment variable that sets the caching allocator's options (expandable_segments), "
+        "cited; training estimates name it for data of varying sequence length")
     flash_attention: BoolField | None = Field(
         None, description="a fused (flash) attention kernel training and serving use on this stack; None: no source"
     )

@@ -594,7 +594,8 @@ def keeps_rotary_cache(cat: Catalog | None, m: ModelArch, w: Workload) -> bool:
 def usable_memory_bytes(capacity_bytes: Any, fragmentation: float, prealloc: float | None) -> Any:
     """The one fits rule of estimate and plan. A pre-allocating engine may fill its reserved share of the card
     (vLLM gpu_memory_utilization); everything else the card less the caching allocator's fragmentation margin
-    (stack.allocator_fragmentation, gmlake-2024). The runtime reserve is an item of the breakdown, so a plan
+    (stack.allocator_fragmentation: GMLake's average fragmentation reduction, gmlake-2024, a lower bound on what
+    PyTorch's allocator loses; the runs that measured that loss, 34-36 %, are listed beside it). The runtime reserve is an item of the breakdown, so a plan
     fits when needed ≤ capacity × (1 − fragmentation), i.e. usable = capacity − runtime − fragmentation. Read as
     needed / (1 − fragmentation) ≤ capacity, this is `measured_quantity_bytes`' reserved = allocated / (1 − f)
     (GMLake's fragmentation ratio, 1 − peak active / peak reserved): the breakdown holds no fragmentation term,
@@ -617,7 +618,9 @@ def measured_quantity_bytes(tensor_bytes: Any, fragmentation: float, runtime_byt
     item): `allocated` (and `unknown`, scored as the need, the estimate's own quantity) the need itself; `reserved`
     the need over (1 − fragmentation): GMLake defines the fragmentation ratio as 1 − peak active / peak reserved
     memory (intelligent-machine-learning/glake:GMLake/README.md, 'Training Performence Evaluation'; gmlake-2024),
-    so reserved = allocated / (1 − f), with f the stack's allocator_fragmentation; `device` that plus the stack's
+    so reserved = allocated / (1 − f), with f the stack's allocator_fragmentation (the fits margin: a lower bound on
+    PyTorch's loss, so a reserved figure scored this way reads low, most with sequences of varying length, which
+    the training estimate's note says); `device` that plus the stack's
     runtime reserve (runtime_overhead_gib: CUDA context and loaded kernels, outside the allocator's pool). A
     pre-allocating engine (`preallocated`: vLLM's gpu_memory_utilization) reserves its pool whole: the need
     already holds the pool (kv_cache_pool_unused), so no fragmentation is added.
@@ -673,6 +676,11 @@ def estimate_memory(
         notes.append(Message("est.note.offload_host", gib=host / GiB))
     if w.method == "default":
         parts["runtime_overhead"] = _runtime_overhead_bytes(stack)
+    if w.training and w.method == "default" and stack is not None and stack.allocator_conf_env is not None:
+        # the fits margin is a lower bound, far exceeded with sequences of varying length (stacks.yaml's
+        # allocator_fragmentation rows; torchtune#1185): name the allocator setting that avoids it
+        notes.append(Message("est.note.allocator_varlen", pct=stack_fragmentation(stack),
+                             env=stack.allocator_conf_env.value))
     total = sum(parts.values())
     capacity = acc.specs.memory_gib.value * GiB if acc and acc.specs.memory_gib else None
     usable = None
