@@ -215,7 +215,8 @@ class CompareRow(MemoryVerdictJson):
     offer_warnings: list[str] = Field([], description="what the row's offer leaves out of its card, as POST /api/plan "
                                       "warns of it: a 910B without its variant (B1…B4), an A100/A800 node without its "
                                       "form factor or memory size; each says the part assumed and the row's layout "
-                                      "re-estimated on every other part it may be; empty: none")
+                                      "re-estimated on every other part it may be; then plan's export-control "
+                                      "warning on a device controlled for China; empty: none")
     offer_warnings_i18n: list[MessageJson] = Field([], description="offer_warnings as messages (id, params)")
     domestic: bool
     region: str = Field(description="the offers' region the prices came from: cn, any or international")
@@ -316,8 +317,8 @@ class DerivedPrice(Shape):
     evidence_i18n: MessageJson | None = Field(None, description="evidence as a message, else null")
     offer_warnings: list[str] = Field([], description="what `offer` leaves out of its card, as POST /api/plan warns "
                                       "of it (a 910B without its variant, an A100/A800 node without its form factor "
-                                      "or memory size), the layout re-estimated on every other part it may be; empty: "
-                                      "none")
+                                      "or memory size), the layout re-estimated on every other part it may be; then "
+                                      "plan's export-control warning on a device controlled for China; empty: none")
     offer_warnings_i18n: list[MessageJson] = Field([], description="offer_warnings as messages (id, params)")
     # the subsidy on the domestic side (subsidy > 0 only), as POST /api/tco's rows carry it (plan.cost.job_cost)
     subsidy: float | None = Field(None, description="share of the domestic side's rent a local subsidy refunds")

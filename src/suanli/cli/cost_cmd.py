@@ -457,6 +457,12 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         for text, i in footnotes.items():
             echo(escape(f"({i}) {text}"))
         _say_basis(reg, kinds, list(rows))
+        from suanli.catalog.offers import china_export_controlled
+
+        acc = lookup.accelerator(cat, gpu)
+        if rows and china_export_controlled(acc):  # as plan, compare and rent-vs-buy warn: a listing is no licence
+            echo(f"[yellow]{label('cli.label.warning')}[/]"
+                 + tr("plan.warn.china_export", device=display_name(acc), device_id=acc.id))
 
     @app.command("rent-vs-buy")
     def rent_vs_buy_cmd(

@@ -830,7 +830,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         # what the row's offer leaves out of its card (a 910B without its variant, an A100 node without SXM or
         # PCIe): plan's caveats, the one builder, on the row's layout judged as the row is
         tok_s = c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s")
-        caveats = offer_caveats(cat, m, acc, used, Rerun(w, tok_s, tpot_s, ttft_s, steady_row, error_bands))
+        caveats = [*offer_caveats(cat, m, acc, used, Rerun(w, tok_s, tpot_s, ttft_s, steady_row, error_bands)),
+                   *_export_caveat(acc, used)]
         # serving: the row's bill per million output tokens at the load it is sized for (plan's field, one function):
         # with a rate (or users), that rate × output tokens where the row's cards carry it (`served`); without one,
         # the capacity the row quotes (its tokens/s: a batch job's tokens); over the hours the period serves
@@ -935,6 +936,15 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
             "no_price_i18n": None if unpriced is None else unpriced.to_json(),
         })
     return rows
+
+
+def _export_caveat(acc: Any, offer: Offer | None) -> list[Message]:
+    """Plan's warning on a device the catalog marks export-controlled for China (`offers.china_export_controlled`),
+    on a row or side priced on an offer of it, whatever the offer's region: a Chinese listing is no licence (buyer
+    review G 2026-12-02: compare and migrate cost of an RTX 4090 or H800 said nothing of it, plan did)."""
+    if offer is None or not offer_q.china_export_controlled(acc):
+        return []
+    return [Message("plan.warn.china_export", device=both(acc.name, acc.name_zh), device_id=acc.id)]
 
 
 def rate_not_carried(why: Message | str | None) -> bool:
@@ -1728,9 +1738,9 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             # tokens_per_s_8_cards: the tokens/s on the workload's cards (`workload.gpus`: 8, or fewer when no
             # usable offer rents 8)
             # what the offer leaves out of its card (plan's caveats, the one builder), on this side's layout
-            caveats = offer_caveats(cat, m, acc, offer, Rerun(
+            caveats = [*offer_caveats(cat, m, acc, offer, Rerun(
                 est.workload, tps, tg.tpot_s if serving else None, tg.ttft_s if serving else None,
-                serving and _steady_row(None, tg.requests_per_s, tg.tpot_s), error_bands))
+                serving and _steady_row(None, tg.requests_per_s, tg.tpot_s), error_bands)), *_export_caveat(acc, offer)]
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
                                "workload": layout, "evidence": render(evidence) if evidence is not None else None,
                                "evidence_i18n": evidence.to_json() if evidence is not None else None,

@@ -37,9 +37,10 @@ def _ids(d: dict) -> list[str]:  # type: ignore[type-arg]
 def test_a_compare_row_on_an_unstated_card_says_what_plan_says(cat) -> None:  # type: ignore[no-untyped-def]
     a100, b910, a800 = _compare(cat, ["a100-80g", "ascend-910b", "a800"])
     assert (a100["offer"], b910["offer"], a800["offer"]) == (A100_NODE, B910_NODE, A800_NODE)
-    assert _ids(a100) == ["plan.warn.card_unstated"]
+    # then plan's export-control warning on the A100 and A800 (buyer review G 2026-12-02), none on the 910B
+    assert _ids(a100) == ["plan.warn.card_unstated", "plan.warn.china_export"]
     assert _ids(b910) == ["plan.warn.variant_unstated"]
-    assert _ids(a800) == ["plan.warn.card_unstated_alone"]
+    assert _ids(a800) == ["plan.warn.card_unstated_alone", "plan.warn.china_export"]
     assert all(len(r["offer_warnings"]) == len(r["offer_warnings_i18n"]) for r in (a100, b910, a800))
     w = a100["offer_warnings"][0]
     assert f"offer {A100_NODE} does not say the card's form factor (SXM or PCIe)" in w
@@ -66,14 +67,17 @@ def test_a_compare_row_on_an_unstated_card_says_what_plan_says(cat) -> None:  # 
 def test_a_row_whose_offer_states_its_card_has_no_caveat(cat) -> None:  # type: ignore[no-untyped-def]
     h800, l40s = _compare(cat, ["h800", "l40s"])  # 云擎天下's nodes too, whose listings name the card
     assert (h800["offer"], l40s["offer"]) == ("omniyq-h800-8card-month", "omniyq-l40s-8card-month")
-    assert h800["offer_warnings"] == [] == l40s["offer_warnings"] and h800["offer_warnings_i18n"] == []
+    # no card caveat; only plan's export-control warning (both are controlled for China)
+    assert _ids(h800) == ["plan.warn.china_export"] == _ids(l40s)
+    assert len(h800["offer_warnings"]) == 1 == len(l40s["offer_warnings"])
 
 
 def test_migrate_cost_says_it_on_both_sides(cat) -> None:  # type: ignore[no-untyped-def]
     out = migration_cost(cat, lookup.model(cat, "qwen2.5-7b"), "ascend-910b", "a100-80g", today=TODAY)
     src, dst = out["derived"]["a100-80g"], out["derived"]["ascend-910b"]
     assert (src["offer"], dst["offer"]) == (A100_NODE, B910_NODE)
-    assert _ids(src) == ["plan.warn.card_unstated"] and _ids(dst) == ["plan.warn.variant_unstated"]
+    assert _ids(src) == ["plan.warn.card_unstated", "plan.warn.china_export"]
+    assert _ids(dst) == ["plan.warn.variant_unstated"]
     # training: each other part's tokens/s as a share of the side's own (the figure the saving rests on)
     (pcie,) = src["offer_warnings_i18n"][0]["params"]["outcomes"]
     assert pcie["id"] == "plan.variant.train"
@@ -81,7 +85,7 @@ def test_migrate_cost_says_it_on_both_sides(cat) -> None:  # type: ignore[no-unt
     assert "of the assumed" in src["offer_warnings"][0]
     plain = migration_cost(cat, lookup.model(cat, "qwen2.5-7b"), "ascend-910b", "h800", today=TODAY)
     assert plain["derived"]["h800"]["offer"] == "omniyq-h800-8card-month"
-    assert plain["derived"]["h800"]["offer_warnings"] == []
+    assert _ids(plain["derived"]["h800"]) == ["plan.warn.china_export"]  # no card caveat, the export warning
 
 
 def test_plan_and_compare_call_one_builder(cat) -> None:  # type: ignore[no-untyped-def]
