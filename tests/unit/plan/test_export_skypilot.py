@@ -222,3 +222,17 @@ def test_fp8_flag_only_for_a_16bit_checkpoint(cat: Catalog, serving) -> None:  #
     assert "--quantization" not in yaml.safe_load(skypilot_yaml(p, serving, cat, fp8_ckpt))["run"]
     int4 = yaml.safe_load(skypilot_yaml(p.model_copy(update={"precision": "int4"}), serving, cat, fp8_ckpt))
     assert "--quantization" not in int4["run"] and int4["envs"]["MODEL"] == "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4"
+
+
+@pytest.mark.parametrize("name", ["qwen2.5-0.5b", "qwen2.5-7b"])
+def test_cuda_int8_export_takes_the_gptq_upload_the_estimate_models(name: str) -> None:
+    """CUDA's int8 is W8A16 GPTQ-Int8 (stacks.yaml int8_scheme): the export's first match must be that upload, not
+    the W8A8 compressed-tensors one listed beside it (which runs int8 matmuls the estimate does not model)."""
+    from suanli.catalog.load import packaged_catalog
+    from suanli.catalog.lookup import model
+    from suanli.estimate.precision import published_checkpoint
+
+    cat = packaged_catalog()
+    cuda = next(s for s in cat.stacks if s.id == "cuda")
+    repo = published_checkpoint(model(cat, name), cuda, "int8")
+    assert repo is not None and repo.endswith("-GPTQ-Int8")
