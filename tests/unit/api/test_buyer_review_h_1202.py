@@ -2,7 +2,8 @@
 Chinese on the surface that showed it:
 
 1. an export-controlled device's plan warning names where to read about it on the surface that shows it
-   (`GET /api/accelerators/{id}` in the API, the Catalog tab on the page), not the CLI's `suanli gpu`."""
+   (`GET /api/accelerators/{id}` in the API, the Catalog tab on the page), not the CLI's `suanli gpu`;
+2. the page's refusals name its form labels for every field its forms send (tokens, tokens_per_s, ops, uses too)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,28 @@ def test_export_warning_points_to_the_surface_own_place(client: TestClient, lang
     if surface == "api":  # the id in the route is the plan's device
         p = next(p for p in r.json()["plans"] if any(j["id"] == "plan.warn.china_export" for j in p["warnings_i18n"]))
         assert f"/api/accelerators/{p['device']}`" in " ".join(p["warnings"]), p["warnings"]
+
+
+# 2. the page's refusals name its form labels (`?surface=web`), also for the fields these four forms send that had no
+#    label: tokens (plan, compare), tokens_per_s (tco), ops (rent-vs-buy), uses (migrate); was "tokens: 必须小于等于 …"
+PAGE_REFUSALS = [
+    ("/api/plan", {"model": "qwen2.5-14b", "task": "lora", "tokens": 1e30}, "web.tokens"),
+    ("/api/plan", {"model": "qwen2.5-14b", "task": "lora"}, "web.tokens"),  # the field left empty
+    ("/api/compare", {"model": "qwen2.5-14b", "task": "lora", "devices": ["h20", "h800"], "tokens": 1e30}, "web.tokens"),
+    ("/api/tco", {"gpu": "h20", "hours": 720, "tokens_per_s": 1e13}, "web.tco_tps"),
+    ("/api/rent-vs-buy", {"gpu": "h20", "ops": 1e20}, "web.rvb_ops"),
+    ("/api/migrate", {"model": "qwen3-32b", "uses": ["flash-atn"]}, "web.mig_uses"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("path", "body", "label"), PAGE_REFUSALS)
+def test_page_refusal_names_the_form_label(client: TestClient, lang: str, path: str, body: dict[str, Any],
+                                           label: str) -> None:
+    r = client.post(f"{path}?lang={lang}&surface=web", json=body)
+    assert 400 <= r.status_code < 500, r.text
+    shown = client.get(f"/api/messages?lang={lang}").json()[label]
+    assert r.json()["error"].startswith(f"“{shown}”"), r.json()["error"]
+    # the API's own clients keep the JSON field
+    api = client.post(f"{path}?lang={lang}", json=body).json()
+    assert api["error"].startswith(api["field"]), api["error"]

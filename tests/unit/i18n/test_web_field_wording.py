@@ -16,6 +16,7 @@ FORM_LABELS = {
     "deadline_hours": "deadline", "max_gpus": "max_gpus", "region": "region", "offer_kinds": "kinds",
     "framework": "framework_pick", "domestic_only": "domestic", "already_on": "already_on", "gpu": "tco_gpu",
     "days": "period", "subsidy": "subsidy",  # Compare's period in days, the subsidy fields (task full-web)
+    "tokens": "tokens", "tokens_per_s": "tco_tps", "ops": "rvb_ops", "uses": "mig_uses",  # buyer review H 2026-12-02
 }
 
 
