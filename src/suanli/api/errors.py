@@ -334,6 +334,13 @@ def install_handlers(app: FastAPI) -> None:
             bare = render(said_media, lang, surface_of(request))
             return error_json(415, "body: " + bare, "body", [{"field": "body", "in": "body", "message": bare}],
                               i18n=said_media.to_json())
+        if any(x.get("type") == "missing" and tuple(x.get("loc", ())) == ("body",) for x in e.errors()):
+            # no body at all (an empty POST): one line naming the body and what to send, not "Field required" naming
+            # no field (buyer review H, 2026-12-02)
+            said_empty = Message("error.v.body_empty")
+            bare = render(said_empty, lang, surface_of(request))
+            return error_json(422, "body: " + bare, "body", [{"field": "body", "in": "body", "message": bare}],
+                              i18n=said_empty.to_json())
         unknown = await _unknown_name(request, e)
         if unknown is not None:  # an unknown model or device said first, before the body's other refusals
             return await _not_found(request, unknown)

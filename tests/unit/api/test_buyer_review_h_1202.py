@@ -3,7 +3,8 @@ Chinese on the surface that showed it:
 
 1. an export-controlled device's plan warning names where to read about it on the surface that shows it
    (`GET /api/accelerators/{id}` in the API, the Catalog tab on the page), not the CLI's `suanli gpu`;
-2. the page's refusals name its form labels for every field its forms send (tokens, tokens_per_s, ops, uses too)."""
+2. the page's refusals name its form labels for every field its forms send (tokens, tokens_per_s, ops, uses too);
+3. an empty POST body is refused naming the body (field "body") and what to send, not "Field required" and no field."""
 
 from __future__ import annotations
 
@@ -63,3 +64,17 @@ def test_page_refusal_names_the_form_label(client: TestClient, lang: str, path: 
     # the API's own clients keep the JSON field
     api = client.post(f"{path}?lang={lang}", json=body).json()
     assert api["error"].startswith(api["field"]), api["error"]
+
+
+# 3. an empty POST body is one line naming the body and what to send; was 422 "Field required" with field null
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", ["/api/plan", "/api/estimate", "/api/compare", "/api/tco", "/api/migrate"])
+@pytest.mark.parametrize("headers", [{"Content-Type": "application/json"}, {}])
+def test_empty_body_names_the_body(client: TestClient, lang: str, path: str, headers: dict[str, str]) -> None:
+    r = client.post(f"{path}?lang={lang}", content=b"", headers=headers)
+    assert r.status_code == 422, r.text
+    j = r.json()
+    assert j["field"] == "body" and j["errors"] == [{"field": "body", "in": "body", "message": j["error"][6:]}], j
+    assert j["error"].startswith("body: " + ("empty: send a JSON object" if lang == "en" else "为空：请发送")), j
+    assert "Content-Type: application/json" in j["error"] and j["error_i18n"] == {"id": "error.v.body_empty",
+                                                                                  "params": {}}, j
