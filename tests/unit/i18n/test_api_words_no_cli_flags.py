@@ -35,8 +35,6 @@ EXCEPTIONS = {
     "err.no_pipeline_defaults_in_the_catalog": "TODO: --steps/--resolution as field parameters",
     "est.note.diffusion_seed": "TODO: --method as a field parameter",
     "import.err.band": "TODO: --force as a field parameter (POST /api/offers/import)",
-    "relax.no_price_any": "TODO: .api/.web variants naming POST /api/offers/import",
-    "why.plain_not_measure": "TODO: .api/.web variants naming the routes",
 }
 
 

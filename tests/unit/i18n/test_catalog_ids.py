@@ -43,8 +43,10 @@ REMOVED_20261201 = (
 # error.saving_no_* and price.none_alt name their fields per surface now; est.note.framework_assumed names the planner
 # (`suanli plan`, POST /api/plan, the Plan tab)
 # the plan's migration line points to the command that adds the rest (POST /api/migrate on the API)
-# the export-control warning points to `GET /api/accelerators/{id}` (buyer review H, 2026-12-02)
-API_WORDING = {"err.plan_needs_llm", "est.note.framework_assumed", "plan.warn.migration_share", "plan.warn.china_export"}
+# the export-control warning points to `GET /api/accelerators/{id}`, the no-price hint to POST /api/offers/import, the
+# optimizer-measure why-not to POST /api/plan and /api/compare (buyer review H, 2026-12-02)
+API_WORDING = {"err.plan_needs_llm", "est.note.framework_assumed", "plan.warn.migration_share", "plan.warn.china_export",
+               "relax.no_price_any", "why.plain_not_measure"}
 
 
 def _sources() -> tuple[str, str]:
