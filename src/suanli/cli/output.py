@@ -198,6 +198,8 @@ def _cell(v: Any) -> str:
         from suanli.i18n import t
 
         return t("bool.yes" if v else "bool.no", lang())
+    if isinstance(v, int):  # a count with its thousands separated, as floats are (8,190,735,360 parameters)
+        return f"{v:,}"
     if isinstance(v, float):
         if v != v:
             return ""

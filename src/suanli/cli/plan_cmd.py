@@ -270,7 +270,7 @@ def register(app: typer.Typer) -> None:
             best = (store.plan(r["id"]).get("result", {}).get("plans") or [{}])[0]
             req = r.get("request") or {}
             table.append({
-                "id": r["id"], "name": r.get("name"), "model": r["model"],
+                "id": str(r["id"]), "name": r.get("name"), "model": r["model"],  # an id, not a count: no separator
                 "task": tr(f"task.{req['task']}") if req.get("task") and lang() == "zh" else req.get("task"),
                 "best": f"{best.get('gpus')}× {best.get('device')}" if best else tr("cli.plans.none"),
                 "hours": best.get("hours"), "¥ total": best.get("total_cost_cny"),
