@@ -223,6 +223,8 @@ def allowed_methods(request: Request, starlette_allow: str | None) -> list[str]:
     for template, methods, _ in route_methods(request.app):
         if compile_path(template)[0].match(path):
             allowed |= methods
+    if "GET" in allowed:  # the guard answers HEAD wherever GET is (api.guard, RFC 9110 §9.3.2)
+        allowed.add("HEAD")
     return sorted(allowed)
 
 

@@ -4,7 +4,8 @@
 2. the API token on every write route — a token-less write is refused before its body is read, so it gets
    401/403, never validation details, and a 300 MB upload without a token is never spooled;
 3. the body size per route (Content-Length first, then the bytes actually received): 413 past the limit;
-4. security headers on every answer (CSP without inline script on the page and /docs).
+4. security headers on every answer (CSP without inline script on the page and /docs);
+5. HEAD answered as GET without the body (RFC 9110 §9.3.2), on every GET route.
 """
 
 from __future__ import annotations
@@ -69,6 +70,15 @@ def token_refusal(api_token: str | None, authorization: str | None, x_api_token:
     return None
 
 
+def _without_body(send: Send) -> Send:
+    """`send` with every body chunk emptied (a HEAD answer: GET's status and headers, Content-Length included)."""
+
+    async def head(message: Message) -> None:
+        await send({**message, "body": b""} if message["type"] == "http.response.body" else message)
+
+    return head
+
+
 class Guard:
     def __init__(self, app: Callable[..., Awaitable[None]], api_token: str | None,
                  allowed_hosts: tuple[str, ...] | None = None) -> None:
@@ -79,6 +89,10 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if scope.get("method") == "HEAD":
+            # HEAD is GET without the content (RFC 9110 §9.3.2; general-purpose servers must support it, §9.1):
+            # FastAPI's routes take GET only (405 before), so answer as GET with the headers and no body bytes
+            scope, send = {**scope, "method": "GET"}, _without_body(send)
 
         async def send_secure(message: Message) -> None:
             if message["type"] == "http.response.start":

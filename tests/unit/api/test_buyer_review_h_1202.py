@@ -4,7 +4,8 @@ Chinese on the surface that showed it:
 1. an export-controlled device's plan warning names where to read about it on the surface that shows it
    (`GET /api/accelerators/{id}` in the API, the Catalog tab on the page), not the CLI's `suanli gpu`;
 2. the page's refusals name its form labels for every field its forms send (tokens, tokens_per_s, ops, uses too);
-3. an empty POST body is refused naming the body (field "body") and what to send, not "Field required" and no field."""
+3. an empty POST body is refused naming the body (field "body") and what to send, not "Field required" and no field;
+4. HEAD on a GET route answers as GET without the body, not 405."""
 
 from __future__ import annotations
 
@@ -78,3 +79,25 @@ def test_empty_body_names_the_body(client: TestClient, lang: str, path: str, hea
     assert j["error"].startswith("body: " + ("empty: send a JSON object" if lang == "en" else "为空：请发送")), j
     assert "Content-Type: application/json" in j["error"] and j["error_i18n"] == {"id": "error.v.body_empty",
                                                                                   "params": {}}, j
+
+
+# 4. HEAD on a GET route answers as GET without the body (RFC 9110 §9.3.2): an uptime check's `curl -I
+#    /api/health` or `HEAD /` got 405 (FastAPI's routes take GET only)
+@pytest.mark.parametrize("path", ["/", "/api/health", "/api/accelerators", "/docs", "/openapi.json"])
+def test_head_is_get_without_the_body(client: TestClient, path: str) -> None:
+    got, head = client.get(path), client.head(path)
+    assert got.status_code == 200 and head.status_code == 200, (got.status_code, head.status_code)
+    assert head.content == b"", head.content[:80]
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert head.headers["content-length"] == got.headers["content-length"] == str(len(got.content))
+    assert head.headers["x-content-type-options"] == "nosniff"  # the guard's headers as on GET
+
+
+def test_head_on_a_post_route_is_still_refused(client: TestClient) -> None:
+    r = client.head("/api/plan")
+    assert r.status_code == 405 and r.content == b"" and "POST" in r.headers["allow"], r.headers
+
+
+def test_405_on_a_get_route_advertises_head(client: TestClient) -> None:
+    r = client.post("/api/health")
+    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD", r.headers

@@ -58,12 +58,12 @@ def test_tokenless_big_write_is_401_not_413(client: TestClient, method: str, pat
 
 
 @pytest.mark.parametrize(("method", "path", "allow"), [
-    ("DELETE", "/api/offers", "GET"),
-    ("PUT", "/api/plans", "GET, POST"),  # two routes on one path: both methods
-    ("DELETE", "/api/bench-results", "GET, POST"),
+    ("DELETE", "/api/offers", "GET, HEAD"),  # HEAD wherever GET is (the guard, buyer review H 2026-12-02)
+    ("PUT", "/api/plans", "GET, HEAD, POST"),  # two routes on one path: both methods
+    ("DELETE", "/api/bench-results", "GET, HEAD, POST"),
     ("GET", "/api/imports/3/rollback", "POST"),
-    ("PATCH", "/api/plans/7", "GET"),
-    ("POST", "/api/models/qwen2.5-7b", "GET"),
+    ("PATCH", "/api/plans/7", "GET, HEAD"),
+    ("POST", "/api/models/qwen2.5-7b", "GET, HEAD"),
 ])
 def test_405_names_the_allowed_methods(client: TestClient, method: str, path: str, allow: str) -> None:
     r = client.request(method, path)
