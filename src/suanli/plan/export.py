@@ -209,8 +209,12 @@ def _train_run(p: Plan, task: str) -> tuple[str, bool]:
     reads them from $CONFIG / $TRAIN_SCRIPT, which the YAML leaves empty (sky launch --env CONFIG=…)."""
     fw = p.framework
     if fw == "llama-factory":
+        # LLaMA-Factory checkpoints activations unless told not to (hiyouga/LLaMA-Factory hparams/model_args.py:
+        # disable_gradient_checkpointing default False), and merges key=value words after the YAML over it
+        # (hparams/parser.py read_args: OmegaConf.from_cli(sys.argv[2:])): a plan without recompute says so
+        off = "" if p.recompute == "full" else " disable_gradient_checkpointing=true"
         return (_HEAD + "FORCE_TORCHRUN=1 NNODES=$SKYPILOT_NUM_NODES NODE_RANK=$SKYPILOT_NODE_RANK "
-                "MASTER_ADDR=$MASTER_ADDR MASTER_PORT=29500 llamafactory-cli train $CONFIG"), False
+                "MASTER_ADDR=$MASTER_ADDR MASTER_PORT=29500 llamafactory-cli train $CONFIG" + off), False
     if fw == "deepspeed":
         return (_HEAD + "deepspeed --num_nodes $SKYPILOT_NUM_NODES --num_gpus $SKYPILOT_NUM_GPUS_PER_NODE "
                 "--node_rank $SKYPILOT_NODE_RANK --master_addr $MASTER_ADDR --master_port 29500 --no_ssh "
