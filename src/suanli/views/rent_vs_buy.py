@@ -146,7 +146,10 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     card = card_price if card_price is not None else (cards[0].price_cny.value if cards else None)
     if card_price is None and cards:
         used_rows.append(("card", cards[0]))
-    card_from = "--card-price" if card_price is not None else (f"purchase {cards[0].id}" if cards else None)
+    # where the card's price comes from, as a message (`card_from_i18n`: the API's field name and language; the JSON's
+    # English line is its CLI rendering, "--card-price" or "purchase <row>")
+    card_from: Message | None = (Message("rvb.card_from.given", field="card_price") if card_price is not None else
+                                 Message("rvb.card_from.purchase", id=cards[0].id) if cards else None)
     srv = server_share
     srv_msg: Message | None = Message("rvb.server.flag", cny=server_share, field="server_share") if server_share is not None else None
     included_cards: int | None = None  # the cards of a server whose price per card is the capex
@@ -154,7 +157,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
         included_cards = servers[0].cards
         used_rows.append(("server", servers[0]))
         card = _mid(servers[0]) / max(servers[0].cards, 1)
-        card_from = f"purchase {servers[0].id} ÷ {servers[0].cards} cards (server included)"
+        card_from = Message("rvb.card_from.server", id=servers[0].id, cards=servers[0].cards)
         if srv is None:
             srv, srv_msg = 0.0, Message("rvb.server.included", cards=servers[0].cards)
     if card is None:
@@ -185,8 +188,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
             # cards and no non-card hardware is left
             over, card = card, capped
             srv = 0.0
-            card_from = (f"purchase {sv.id} ÷ {sv.cards} cards (server included; {sv.cards} × purchase "
-                         f"{cards[0].id} = ¥{over * sv.cards:,.0f} is more than the server)")
+            card_from = Message("rvb.card_from.server_over", id=sv.id, cards=sv.cards, card_id=cards[0].id,
+                                total=over * sv.cards)
             srv_msg = Message("rvb.server.over", id=sv.id, server=_mid(sv), server_cards=sv.cards,
                               server_source=sv.price_cny.chosen.source, per_card=card, card_id=cards[0].id,
                               card=over, card_source=cards[0].price_cny.chosen.source,
@@ -211,7 +214,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     # whole servers: each server's cards rented as one instance (n instances of the node offer), as they are bought
     rent_gpus = per_node if whole else total_cards
     instances: int | None = None
-    rent_info: dict[str, Any] = {"rent_from": "--rent-price"}
+    given_rent = Message("rvb.rent_from.given", field="rent_price")  # the API names its field (`rent_price`)
+    rent_info: dict[str, Any] = {"rent_from": render(given_rent, "en"), "rent_from_i18n": given_rent.to_json()}
     rent_o: Offer | None = None
     rent_bill: Any = None
     separate: Message | None = None  # no offer holds the cards as one job: the verdict says so (rent_vs_buy_totals)
@@ -276,7 +280,9 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     totals = rent_vs_buy_totals(r, total_cards, years, separate).model_dump(mode="json")
     # a server's cards when whole servers are bought: the priced row's (shared or cards-included), else the node's
     server_cards = share_cards or included_cards or per_node
-    extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card, "card_from": card_from,
+    extra = {"rent_cny_per_card_hour": rent, **rent_info, "card_cny": card,
+             "card_from": render(card_from, "en") if card_from is not None else None,
+             "card_from_i18n": card_from.to_json() if card_from is not None else None,
              "server_share_cny": srv, "server_share_note": srv_note,
              "server_share_note_i18n": srv_msg.to_json() if srv_msg is not None else None,
              # the cards of one server bought: its non-card share's, else (whole servers) the included server's

@@ -5,7 +5,9 @@ Chinese on the surface that showed it:
    (`GET /api/accelerators/{id}` in the API, the Catalog tab on the page), not the CLI's `suanli gpu`;
 2. the page's refusals name its form labels for every field its forms send (tokens, tokens_per_s, ops, uses too);
 3. an empty POST body is refused naming the body (field "body") and what to send, not "Field required" and no field;
-4. HEAD on a GET route answers as GET without the body, not 405."""
+4. HEAD on a GET route answers as GET without the body, not 405;
+5. rent-vs-buy's card_from and rent_from name the request's fields (`card_price`, `rent_price`), not the CLI's flags,
+   and follow the language (card_from was "purchase px-…" in Chinese too)."""
 
 from __future__ import annotations
 
@@ -101,3 +103,16 @@ def test_head_on_a_post_route_is_still_refused(client: TestClient) -> None:
 def test_405_on_a_get_route_advertises_head(client: TestClient) -> None:
     r = client.post("/api/health")
     assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD", r.headers
+
+
+def test_rent_vs_buy_says_where_prices_come_from_in_the_api_words(client: TestClient) -> None:
+    given = {"gpu": "h20", "card_price": 100000, "rent_price": 5}
+    en = client.post("/api/rent-vs-buy", json=given).json()
+    assert (en["card_from"], en["rent_from"]) == ("`card_price`", "`rent_price`"), en  # were --card-price, --rent-price
+    zh = client.post("/api/rent-vs-buy?lang=zh", json=given).json()
+    assert (zh["card_from"], zh["rent_from"]) == ("你给出的单卡价格（`card_price`）", "你给出的租金（`rent_price`）"), zh
+    row = client.post("/api/rent-vs-buy?lang=zh", json={"gpu": "h20"}).json()
+    assert row["card_from"].startswith("采购价 px-") and "purchase" not in row["card_from"], row["card_from"]
+    assert row["card_from_i18n"]["id"] == "rvb.card_from.purchase", row
+    over = client.post("/api/rent-vs-buy?lang=zh", json={"gpu": "h200"}).json()  # the catalog card dearer than 1/8 server
+    assert over["card_from"].startswith("采购价 px-") and "高于整台服务器" in over["card_from"], over["card_from"]

@@ -25,7 +25,8 @@ def test_rent_from_follows_lang(client: TestClient) -> None:
                                "按月计费：8 张卡租一年 = 12 个月 = ¥180,000，÷ 8 张卡；共 2 个 8 卡实例，每台购买的服务器一个")
     typed, typed_zh = _en_zh(client, "/api/rent-vs-buy", {"gpu": "910b", "rent_price": 3})
     assert isinstance(typed, dict) and isinstance(typed_zh, dict)
-    assert typed["rent_from"] == typed_zh["rent_from"] == "--rent-price"
+    # the API names its field, not the CLI's flag (--rent-price until buyer review H, 2026-12-02)
+    assert (typed["rent_from"], typed_zh["rent_from"]) == ("`rent_price`", "你给出的租金（`rent_price`）")
 
 
 def test_provider_follows_lang(client: TestClient) -> None:

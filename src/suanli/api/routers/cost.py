@@ -122,9 +122,8 @@ class RentVsBuyAnswer(Shape):
     region: str
     offer_kinds: list[str]
     rent_cny_per_card_hour: float = Field(description="the year's rent ÷ 8,760 h, or rent_price")
-    rent_from: str = Field(description="the offer and bill the year's rent comes from, or --rent-price")
-    rent_from_i18n: MessageJson | None = Field(None, description="rent_from as a message (id, params); null with "
-                                               "rent_price")
+    rent_from: str = Field(description="the offer and bill the year's rent comes from, or the rent_price given")
+    rent_from_i18n: MessageJson | None = Field(None, description="rent_from as a message (id, params)")
     rent_offer: OfferFacts | None = None
     rent_billing_unit: str | None = None
     rent_cny_per_card_year: float | None = None
@@ -133,7 +132,9 @@ class RentVsBuyAnswer(Shape):
                                   "plan's rule offers.can_rent), a block rented whole")
     rent_notes_i18n: list[MessageJson] = Field(default_factory=list, description="rent_notes as messages")
     card_cny: float
-    card_from: str | None
+    card_from: str | None = Field(description="where card_cny comes from: the card_price given, a purchase row, or a "
+                                  "server's price ÷ its cards")
+    card_from_i18n: MessageJson | None = Field(None, description="card_from as a message (id, params)")
     server_share_cny: float | None
     server_share_note: str | None
     server_share_note_i18n: MessageJson | None = None
