@@ -101,6 +101,10 @@ class EstimateBody(Workload, JsonBody):
 
     model: str = Field(min_length=1, max_length=200, description="preset (Hugging Face id or alias)")
     gpu: str = Field(min_length=1, max_length=200, description="accelerator id or alias")
+    # bounded as every other name field (the core's Workload leaves it unbounded): OpenAPI states the limit
+    framework: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS, description="training: the "
+                                  "framework the layout runs under (a frameworks.yaml id, GET /api/frameworks); "
+                                  "default: the one POST /api/plan picks for the layout")
 
     def _parallel_fits(self) -> EstimateBody:  # type: ignore[override]
         """Not checked on the body: its `gpus` counts cards and a card may hold several dies (a 910C: 2), so the

@@ -7,7 +7,8 @@ Chinese on the surface that showed it:
 3. an empty POST body is refused naming the body (field "body") and what to send, not "Field required" and no field;
 4. HEAD on a GET route answers as GET without the body, not 405;
 5. rent-vs-buy's card_from and rent_from name the request's fields (`card_price`, `rent_price`), not the CLI's flags,
-   and follow the language (card_from was "purchase px-…" in Chinese too)."""
+   and follow the language (card_from was "purchase px-…" in Chinese too);
+6. POST /api/estimate's framework is bounded (200 characters) and described in OpenAPI as the other name fields."""
 
 from __future__ import annotations
 
@@ -116,3 +117,14 @@ def test_rent_vs_buy_says_where_prices_come_from_in_the_api_words(client: TestCl
     assert row["card_from_i18n"]["id"] == "rvb.card_from.purchase", row
     over = client.post("/api/rent-vs-buy?lang=zh", json={"gpu": "h200"}).json()  # the catalog card dearer than 1/8 server
     assert over["card_from"].startswith("采购价 px-") and "高于整台服务器" in over["card_from"], over["card_from"]
+
+
+# 6. POST /api/estimate's framework is bounded and documented as every other name field (was unbounded in OpenAPI)
+def test_estimate_framework_is_bounded_in_openapi(client: TestClient) -> None:
+    prop = client.get("/openapi.json").json()["components"]["schemas"]["EstimateBody"]["properties"]["framework"]
+    assert {"type": "string", "minLength": 1, "maxLength": 200} in prop["anyOf"] and "suanli" not in prop["description"]
+    r = client.post("/api/estimate", json={"model": "qwen2.5-7b", "gpu": "h20", "task": "lora", "framework": "x" * 201})
+    assert r.status_code == 422 and r.json()["field"] == "framework", r.text
+    ok = client.post("/api/estimate", json={"model": "qwen2.5-7b", "gpu": "h20", "task": "lora",
+                                            "framework": "llama-factory"})
+    assert ok.status_code == 200, ok.text
