@@ -36,6 +36,7 @@ log = logging.getLogger("suanli.api")
 _NAMED = re.compile(r"^([a-z][a-z0-9_]*(?:\.(?:[a-z][a-z0-9_]*|[0-9]+))*): ")
 # pydantic's "not an object" for a whole body: with a Content-Type other than JSON FastAPI hands the raw bytes over
 _NOT_AN_OBJECT = ("model_attributes_type", "dict_type", "model_type")
+_UNPARSED = "There was an error parsing the body"  # fastapi.routing's 400 for a body it could not decode
 
 
 class ErrorItem(BaseModel):
@@ -398,6 +399,15 @@ def install_handlers(app: FastAPI) -> None:
             allow = allowed_methods(request, (e.headers or {}).get("Allow"))
             said = Message("error.http.method", method=request.method, path=request.url.path, allowed=", ".join(allow))
             return error_json(405, render(said, lang, surface_of(request)), "method", headers={"Allow": ", ".join(allow)},
+                              i18n=said.to_json())
+        elif e.status_code == 400 and e.detail == _UNPARSED:
+            # FastAPI's line for a body json.loads could not even start on (bytes that are not UTF-8: a client
+            # sending GBK; nesting past the recursion limit), in English, naming no field: the body, in the request's
+            # language, and why (the cause FastAPI raised it from)
+            said = Message("error.v.body_not_utf8" if isinstance(e.__cause__, UnicodeDecodeError)
+                           else "error.v.body_unreadable")
+            bare = render(said, lang, surface_of(request))
+            return error_json(400, "body: " + bare, "body", [{"field": "body", "in": "body", "message": bare}],
                               i18n=said.to_json())
         else:
             msg = str(e.detail)

@@ -8,7 +8,8 @@ Chinese on the surface that showed it:
 4. HEAD on a GET route answers as GET without the body, not 405;
 5. rent-vs-buy's card_from and rent_from name the request's fields (`card_price`, `rent_price`), not the CLI's flags,
    and follow the language (card_from was "purchase px-…" in Chinese too);
-6. POST /api/estimate's framework is bounded (200 characters) and described in OpenAPI as the other name fields."""
+6. POST /api/estimate's framework is bounded (200 characters) and described in OpenAPI as the other name fields;
+7. a body that is not UTF-8 (GBK) or nested too deeply is refused naming the body and why, in the request's language."""
 
 from __future__ import annotations
 
@@ -128,3 +129,20 @@ def test_estimate_framework_is_bounded_in_openapi(client: TestClient) -> None:
     ok = client.post("/api/estimate", json={"model": "qwen2.5-7b", "gpu": "h20", "task": "lora",
                                             "framework": "llama-factory"})
     assert ok.status_code == 200, ok.text
+
+
+# 7. a body that cannot be decoded (GBK bytes from a Chinese Windows client; nesting past Python's recursion limit) was
+#    FastAPI's English "There was an error parsing the body", field null, no error_i18n, in every language
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("content", "msg_id"), [
+    ('{"model": "通义千问"}'.encode("gbk"), "error.v.body_not_utf8"),
+    (b"[" * 5000 + b"]" * 5000, "error.v.body_unreadable"),
+])
+def test_undecodable_body_names_the_body_and_why(client: TestClient, lang: str, content: bytes, msg_id: str) -> None:
+    r = client.post(f"/api/plan?lang={lang}", content=content, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, r.text
+    j = r.json()
+    assert j["field"] == "body" and j["error_i18n"] == {"id": msg_id, "params": {}}, j
+    assert j["error"] == "body: " + j["errors"][0]["message"] and "There was an error" not in j["error"], j
+    if lang == "zh":
+        assert ("UTF-8" in j["error"] and "GBK" in j["error"]) if msg_id.endswith("utf8") else "嵌套过深" in j["error"]
