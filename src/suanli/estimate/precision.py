@@ -115,9 +115,12 @@ def quant_scheme_note(stack: SoftwareStack, precision: str, stack_name: Any,
 
 def default_precision(model: ModelArch, acc: Accelerator, stack: SoftwareStack | None, task: str) -> str:
     """The precision a workload runs in when none is asked for: the checkpoint's own (fp8) for inference on a device
-    and stack that run FP8, else bf16."""
+    and stack that run FP8; QLoRA's NF4 base weights (as plan and compare name them; the estimate is the same as with
+    its bf16 compute dtype); else bf16."""
     if task == "inference" and model.native_dtype == "fp8" and stack is not None and supports_fp8(acc, stack):
         return "fp8"
+    if task == "qlora":  # QLoRA stores the frozen base in 4-bit NormalFloat (Dettmers et al. 2023, arXiv 2305.14314)
+        return "nf4"
     return "bf16"
 
 
