@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from suanli.errors import Invalid
-from suanli.estimate.workload import Precision, Task, Workload
+from suanli.estimate.workload import Engine, Precision, Task, Workload
 from suanli.i18n import Message
 from suanli.catalog.load import packaged_assumptions
 from suanli.plan.request import MAX_CONCURRENT_USERS, PlanRequest
@@ -87,9 +87,49 @@ def _beyond_bound(metadata: list[Any], value: float) -> None:
                 raise PydanticCustomError(kind, text, {key: limit})
 
 
+# fields whose CLI option is negated (--no-migration, --no-flash-attention) or whose help says what only the CLI takes
+# (a config.json path, "50M", a repeated --gpu)
+_OWN_HELP = {"allow_migration": "false: leave out the stacks that need a migration (the CLI's --no-migration)",
+             "flash_attention": "false: count the attention scores, as without a fused attention kernel",
+             "model": "catalog preset: id, alias or Hugging Face id (GET /api/models); a config.json is read by the "
+                      "CLI only",
+             "devices": "only these devices: accelerator ids or aliases (GET /api/accelerators)",
+             "tokens": "tokens to train on, or to generate as a batch job: gives hours and cost (a JSON number: 5e7)"}
+
+
+def _described(schema: dict[str, Any], cls: type[BaseModel]) -> None:
+    """OpenAPI: a field the body leaves undescribed takes the help of its CLI option (`help.<command>.<flag>`, what
+    `suanli <command> --help` prints), rendered for the API (flags named as JSON fields): one text per input, so
+    /openapi.json describes every field beside its limits."""
+    from suanli.i18n import field_name, messages, render
+
+    commands: tuple[str, ...] = getattr(cls, "help_commands", ())
+    en = messages("en")
+    for name, prop in (schema.get("properties") or {}).items():
+        if prop.get("description") or not commands:
+            continue
+        if name in _OWN_HELP:
+            prop["description"] = _OWN_HELP[name]
+            continue
+        option = field_name(name, "en", "cli")  # the CLI's flag for the field (`flag.<name>`), else the name
+        flag = (option if option.startswith("--") else name.replace("_", "-")).split("/")[0].removeprefix("--")
+        found = next((i for i in (*(f"help.{c}.{flag}" for c in commands), f"help.{flag}") if i in en), None)
+        if found is not None:
+            prop["description"] = render(Message(found), "en", "api")
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    """OpenAPI: a field whose default depends on the rest of the request states none (its description says which)."""
+    schema.pop("default", None)
+
+
 class JsonBody(BaseModel):
     """What every request body shares: a number is a JSON number (never a boolean, never a string), a boolean is
-    JSON true or false (never a string, never a number)."""
+    JSON true or false (never a string, never a number); its OpenAPI fields described (`_described`, from
+    `help_commands`: the CLI commands whose options it takes)."""
+
+    model_config = ConfigDict(json_schema_extra=_described)
+    help_commands: ClassVar[tuple[str, ...]] = ()
 
     _json_types = field_validator("*", mode="before")(classmethod(_json_types))
 
@@ -97,10 +137,15 @@ class JsonBody(BaseModel):
 class EstimateBody(Workload, JsonBody):
     """A model and a device plus the workload fields of `suanli estimate`."""
 
+    help_commands = ("estimate",)
+
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     model: str = Field(min_length=1, max_length=200, description="preset (Hugging Face id or alias)")
     gpu: str = Field(min_length=1, max_length=200, description="accelerator id or alias")
+    # unset, the engine is the device's stack's usual one (as `suanli estimate` without --engine; its description
+    # says so), not the core's placeholder "hf": the schema names no default
+    engine: Engine = Field("hf", json_schema_extra=_no_default)
     # bounded as every other name field (the core's Workload leaves it unbounded): OpenAPI states the limit
     framework: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS, description="training: the "
                                   "framework the layout runs under (a frameworks.yaml id, GET /api/frameworks); "
@@ -117,6 +162,7 @@ class PlanBody(PlanRequest, JsonBody):
     Saving is a write: POST the same body to /api/plans with the token."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    help_commands = ("plan",)
 
     model: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
     requests_per_s: float | None = Field(None, gt=0, le=LIMITS["requests_per_s"])
@@ -153,6 +199,7 @@ class SavePlanBody(PlanBody):
 
 
 class CompareBody(JsonBody):
+    help_commands = ("compare",)
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     model: str = _NAME
@@ -192,6 +239,7 @@ class CompareBody(JsonBody):
 
 
 class TcoBody(JsonBody):
+    help_commands = ("tco",)
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     gpu: str = _NAME
@@ -205,6 +253,7 @@ class TcoBody(JsonBody):
 
 
 class MigrateBody(JsonBody):
+    help_commands = ("migrate.cost", "migrate")
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     model: str = _NAME
@@ -255,6 +304,7 @@ class MigrateCheckBody(JsonBody):
     """The options of `suanli migrate check` (a catalog preset: the API reads no files)."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    help_commands = ("migrate.check",)
 
     model: str = Field(min_length=1, max_length=MAX_NAME_CHARS, description="catalog preset (GET /api/models: id, "
                        "alias or Hugging Face id) of a language model; a config.json is checked by the CLI only")
@@ -274,11 +324,14 @@ class PriceBody(JsonBody):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     price_cny: float = Field(ge=0, le=1e12, description="CNY for the whole instance per billing unit")
-    price_cny_max: float | None = Field(None, ge=0, le=1e12)
+    price_cny_max: float | None = Field(None, ge=0, le=1e12, description="the top of a quoted range (price_cny its "
+                                        "bottom), CNY as price_cny")
     date: str = Field(description="YYYY, YYYY-MM or YYYY-MM-DD, not in the future",
                       pattern=r"^(19[7-9][0-9]|2[01][0-9][0-9])(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?)?$")
-    source: str = Field(min_length=1, max_length=200, pattern=r"^[a-z0-9][a-z0-9.+_-]*$")
-    note: str | None = Field(None, max_length=2000)
+    source: str = Field(min_length=1, max_length=200, pattern=r"^[a-z0-9][a-z0-9.+_-]*$",
+                        description="id of the source the price comes from (GET /api/sources; a new id names a new "
+                        "source)")
+    note: str | None = Field(None, max_length=2000, description="free text kept with the price (what was quoted)")
 
 
 def _bench_body() -> type:

@@ -9,10 +9,13 @@ Chinese on the surface that showed it:
 5. rent-vs-buy's card_from and rent_from name the request's fields (`card_price`, `rent_price`), not the CLI's flags,
    and follow the language (card_from was "purchase px-…" in Chinese too);
 6. POST /api/estimate's framework is bounded (200 characters) and described in OpenAPI as the other name fields;
-7. a body that is not UTF-8 (GBK) or nested too deeply is refused naming the body and why, in the request's language."""
+7. a body that is not UTF-8 (GBK) or nested too deeply is refused naming the body and why, in the request's language;
+8. /openapi.json describes every request-body field (from its CLI option's help, in the API's words), and
+   EstimateBody.engine states no default "hf" that an estimate without engine does not use."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -146,3 +149,33 @@ def test_undecodable_body_names_the_body_and_why(client: TestClient, lang: str, 
     assert j["error"] == "body: " + j["errors"][0]["message"] and "There was an error" not in j["error"], j
     if lang == "zh":
         assert ("UTF-8" in j["error"] and "GBK" in j["error"]) if msg_id.endswith("utf8") else "嵌套过深" in j["error"]
+
+
+# 8. /openapi.json describes every field of every request body (62 had a title and limits only: PlanBody's model, task,
+#    tpot_s …), from the help of the field's CLI option worded for the API (one text per input: schemas._described)
+BODIES = ["EstimateBody", "PlanBody", "SavePlanBody", "CompareBody", "TcoBody", "MigrateBody", "MigrateCheckBody",
+          "RentVsBuyBody", "PriceBody"]
+CLI_CROSS_REFERENCES = {"allow_migration", "parallel_weeks", "uses"}  # "as `--parallel-weeks`": said on purpose
+
+
+def test_openapi_describes_every_body_field_in_the_api_words(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for body in BODIES:
+        for name, prop in schemas[body]["properties"].items():
+            said = prop.get("description", "")
+            assert said.strip(), (body, name)
+            if name not in CLI_CROSS_REFERENCES:
+                assert not re.search(r"--[a-z]|\bsuanli [a-z]", said), (body, name, said)
+    plan = schemas["PlanBody"]["properties"]
+    assert plan["input"]["description"] == "serving: prompt tokens", plan["input"]  # help.plan.input
+    assert "instead of requests_per_s (needs tpot_s" in plan["concurrent_users"]["description"], plan["concurrent_users"]
+    assert "config.json is read by the CLI only" in plan["model"]["description"], plan["model"]  # not "path to"
+    assert "50M" not in schemas["CompareBody"]["properties"]["tokens"]["description"]  # a JSON number only
+
+
+def test_estimate_engine_states_no_false_default(client: TestClient) -> None:
+    # OpenAPI said "default": "hf" while an estimate without engine runs the stack's usual one (vllm on CUDA)
+    engine = client.get("/openapi.json").json()["components"]["schemas"]["EstimateBody"]["properties"]["engine"]
+    assert "default" not in engine and "default: the one most teams serve with" in engine["description"], engine
+    r = client.post("/api/estimate", json={"model": "qwen3-8b", "gpu": "h20"})
+    assert r.status_code == 200 and r.json()["workload"]["engine"] == "vllm", r.text

@@ -107,7 +107,9 @@ def test_the_api_reaches_the_messages_this_task_words() -> None:
 def test_no_cli_flag_or_command_on_the_api_and_the_page(lang: str, surface: str) -> None:
     bad = {}
     for i in sorted(_reachable_ids()):
-        if i in EXCEPTIONS:
+        if i in EXCEPTIONS or i.startswith("help."):
+            # an option's help reaches the API only as the OpenAPI description of a body field left undescribed
+            # (schemas._described): tests/unit/api/test_buyer_review_h_1202.py checks those texts themselves
             continue
         text = render(Message(i, _params(lang, i, surface)), lang, surface)  # type: ignore[arg-type]
         if CLI_WORDS.search(text):

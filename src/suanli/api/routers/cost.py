@@ -29,6 +29,7 @@ class RentVsBuyBody(JsonBody):
     """The options of `suanli rent-vs-buy`, with its defaults; the bounds are the core's (`plan.cost.rent_vs_buy`)."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    help_commands = ("rent-vs-buy",)
 
     gpu: str = Field("rtx-4090", min_length=1, max_length=MAX_NAME_CHARS, description="device id or alias")
     utilization: float = Field(0.5, ge=MIN_UTILIZATION, le=1, description="share of the year the card works "
