@@ -110,6 +110,16 @@ FITS: tuple[Fit, ...] = (
     # rows of llama.cpp PR #6017 stay held out
     Fit((Param("matmul-engine-share-llama.cpp", "matmul_engine_share", _grid(0.30, 1.0, 0.01), engine="llama.cpp"),),
         ("llamacpp-rtx4090-llama2-7b-f16-pp512",)),
+    # vLLM-Ascend's per-step overhead on the 910B (DaVinci), by release: ACL graph on the V1 engine (0.9.0rc1 on) from the
+    # three 'Enable V1' rounds of the maintainers' serving benchmark (vllm-ascend issue #904), eager (V0, before 0.9.0rc1)
+    # from its v0.7.3 baseline row; the held-out v0.7.3 latency row of issue #776 is never fitted to
+    Fit((Param("step-overhead-davinci-vllm", "decode_step_overhead_s", _grid(0.0, 0.02, 0.00005), engine="vllm",
+               family="davinci"),),
+        ("eng-vllm-ascend-v090rc1-v1-round1-910b-qwen2.5-7b-bf16-rate1", "eng-vllm-ascend-v090rc1-v1-round2-910b-qwen2.5-7b-bf16-rate1",
+         "eng-vllm-ascend-v090rc1-v1-round3-910b-qwen2.5-7b-bf16-rate1")),
+    Fit((Param("step-overhead-davinci-vllm-eager", "eager_step_overhead_s", _grid(0.0, 0.03, 0.00005), engine="vllm",
+               family="davinci"),),
+        ("eng-vllm-ascend-v073-910b-qwen2.5-7b-bf16-rate1",)),
     # Ascend 910B (DaVinci; issue 12 item 2): MindFormers' Llama 2 rows on Atlas 800T A2, not the Llama 3 rows held out
     Fit((Param("mfu-910b", "train_mfu", _grid(0.30, 0.80, 0.005), family="davinci"),),
         ("eng-mindformers-910b-llama-2-7b-dp8-pretrain", "eng-mindformers-910b-llama-2-13b-dp8-full",

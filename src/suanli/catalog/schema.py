@@ -804,6 +804,13 @@ class InferenceEngine(_Strict):
         "such change recorded; see awq_marlin_source"
     )
     awq_marlin_source: str | None = None
+    graph_mode_from: str | None = Field(
+        None, pattern=r"^\d+(\.\d+){0,2}", description="first release that runs decode steps as a captured graph by "
+        "default (vLLM-Ascend: ACL graph on the V1 engine); earlier releases dispatch every operator from the host "
+        "(eager), whose per-step cost is the efficiency metric eager_step_overhead_s instead of "
+        "decode_step_overhead_s. None: no such change recorded; see graph_mode_source"
+    )
+    graph_mode_source: str | None = None
     prefill_chunk_tokens: IntField | None = Field(
         None, description="tokens one prefill step processes at most (vLLM chunked prefill: max_num_batched_tokens): "
         "an attention-score matrix without a fused kernel is then chunk x context, not context²; None: the whole "
@@ -938,6 +945,8 @@ class EfficiencyFactor(_Strict):
     `awq_gemm_share`: the rate at which AWQ's own GEMM kernel (llm-awq gemm_forward_4bit_cuda_m16nXk32, vLLM's
     awq_gemm) reads its packed int4 weights at one token, as a share of the rate the 16-bit path reads 16-bit weights
     on the same device; applied only where the engine release predates its Marlin path (InferenceEngine.awq_marlin_from).
+    `eager_step_overhead_s`: `decode_step_overhead_s` of an engine release that predates its graph mode
+    (InferenceEngine.graph_mode_from: every operator dispatched from the host), used in its place for such a run.
     `gptq_exllama_share` / `gptq_cuda_old_share`: the same for AutoGPTQ's exllama (v1) and cuda-old kernels at one input
     row, per pass over the packed weights (speed.QUANT_KERNEL_RULES: the workload's `gptq_kernel`).
     `train_mfu_end_to_end`: a published whole-run MFU (communication and pipeline bubble included) on the device; no
@@ -961,7 +970,7 @@ class EfficiencyFactor(_Strict):
         "matmul", "decode_bandwidth", "train_mfu", "link", "decode_step_overhead_s",
         "diffusion_unet", "diffusion_transformer", "diffusion_step_overhead_s", "collective_overhead_s",
         "matmul_engine_share", "linear_call_overhead_s", "moe_routed_overhead_s", "train_mfu_end_to_end",
-        "awq_gemm_share", "gptq_exllama_share", "gptq_cuda_old_share",
+        "awq_gemm_share", "gptq_exllama_share", "gptq_cuda_old_share", "eager_step_overhead_s",
     ]
     family: str = "*"
     device: str | tuple[str, ...] | None = None

@@ -69,6 +69,7 @@ __all__ = [
     "quant_kernel_notes",
     "roof_rates",
     "runs_awq_gemm",
+    "runs_eager",
     "device_rates",
     "engine_release",
     "inference_speed",
@@ -323,6 +324,13 @@ def reads_kv_per_query_head(cat: Catalog, w: Workload) -> bool:
     """The run's engine release predates its GQA decode kernel (InferenceEngine.gqa_decode_kernel_from); a workload
     without a release (the planner's, or a case that states none) runs the current one."""
     return engine_predates(cat, w, "gqa_decode_kernel_from")
+
+
+def runs_eager(cat: Catalog | None, w: Workload) -> bool:
+    """Inference on an engine release older than the one that runs decode as a captured graph by default
+    (InferenceEngine.graph_mode_from: vLLM-Ascend before 0.9.0rc1, V0, every operator dispatched from the host), whose
+    per-step overhead is the efficiency metric eager_step_overhead_s; a workload without a release runs the current one."""
+    return not w.training and engine_predates(cat, w, "graph_mode_from")
 
 
 # vLLM's AWQ linear method (vllm/model_executor/layers/quantization/awq.py, AWQLinearMethod.apply): a forward pass of at
@@ -667,7 +675,9 @@ def inference_rates(
         # FP16-accumulate rate is the roof (GeForce: twice the fp32-accumulate one; equal on data-centre parts)
         peak = acc.specs.fp16_acc16_dense_tflops.value * TFLOPS
     e_share = efficiency(cat, acc, "matmul_engine_share", w.precision, eng, overrides)
-    e_oh = efficiency(cat, acc, "decode_step_overhead_s", w.precision, eng, overrides)
+    # an engine release before its graph mode (`runs_eager`): the host dispatches every operator of a step
+    oh_metric = "eager_step_overhead_s" if runs_eager(cat, w) else "decode_step_overhead_s"
+    e_oh = efficiency(cat, acc, oh_metric, w.precision, eng, overrides)
     e_coll = efficiency(cat, acc, "collective_overhead_s", w.precision, eng, overrides)
     e_call = efficiency(cat, acc, "linear_call_overhead_s", w.precision, eng, overrides)
     # the catalog's bandwidth share, not a calibrated decode one (that one also holds the engine's overheads)

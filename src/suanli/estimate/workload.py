@@ -101,7 +101,7 @@ class Workload(BaseModel):
         None, max_length=32, pattern=r"^\d+(\.\d+){0,2}[a-z0-9.]*$", description="inference: the engine release a run used, where "
         "a source states it (e.g. '0.5.0'); None: the current release. Read only where the engine's catalog row says "
         "behaviour differs by release (InferenceEngine.gqa_decode_kernel_from, last_logits_only_from, "
-        "rotary_cache_per_layer_until, awq_marlin_from)"
+        "rotary_cache_per_layer_until, awq_marlin_from, graph_mode_from)"
     )
     quant_method: QuantMethod | None = Field(
         None, description="inference on a weight-only quantized checkpoint: its config.json quantization_config."

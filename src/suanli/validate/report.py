@@ -208,7 +208,7 @@ def _predict(
             for x in ("matmul", "decode_bandwidth", "train_mfu", "diffusion_unet", "diffusion_transformer")
         ) + tuple(
             EfficiencyFactor(id=f"seed-{x}", metric=x, device=acc.id, value=0.0, source="seed-000")  # type: ignore[arg-type]
-            for x in ("decode_step_overhead_s", "diffusion_step_overhead_s")
+            for x in ("decode_step_overhead_s", "eager_step_overhead_s", "diffusion_step_overhead_s")
         )
         w = w.model_copy(update={"method": "default"})
     e = estimate(cat, m, acc, w, overrides=overrides, strict_context=False)  # measured runs may exceed the config's context

@@ -66,13 +66,18 @@ def test_sglang_and_lmdeploy_run_on_cann_with_assumed_factors(cat) -> None:  # t
     assert {"sglang", "lmdeploy"} <= set(stack.engines)
     assert "SGLang" in cat.sources[stack.engines_source].title and "LMDeploy" in cat.sources["lmdeploy-ascend"].title
     vllm_ascend = _est(cat, "vllm-ascend")
+    va = {f.metric: f for f in vllm_ascend.inference.efficiencies}["decode_step_overhead_s"]
+    assert va.factor_id == "step-overhead-davinci-vllm" and va.source == "vllm-ascend-issue-904"  # fitted on a 910B
     for engine in ("mindie", "sglang", "lmdeploy"):
         e = _est(cat, engine)
-        # no engine measured on Ascend: the same figures, each factor shown as assumed (not the CUDA engine fits)
+        # only vLLM-Ascend's overhead is fitted on Ascend and the others are given it: the same figures (not the CUDA
+        # engine fits); MindIE borrows vLLM's rows, SGLang's and LMDeploy's rows carry the value as assumed
         assert e.inference.decode_tokens_per_s == pytest.approx(vllm_ascend.inference.decode_tokens_per_s), engine
         by = {f.metric: f for f in e.inference.efficiencies}
-        assert by["decode_step_overhead_s"].basis == "assumed" and by["decode_bandwidth"].basis == "assumed", engine
+        assert by["decode_bandwidth"].basis == "assumed", engine
         assert by["decode_step_overhead_s"].factor_id.startswith("step-overhead-davinci")
+        assert by["decode_step_overhead_s"].value == va.value, engine
+        assert by["decode_step_overhead_s"].basis == ("family" if engine == "mindie" else "assumed"), engine
         assert any(n.startswith("engines are not distinguished on Huawei Ascend CANN") and "cann-engines" in n
                    for n in e.notes), engine
     # transformers keeps its own row; on CUDA SGLang and LMDeploy keep their fits and no such line

@@ -53,7 +53,9 @@ def test_the_910c_line_names_decode_bandwidth_and_the_step_overhead(r1) -> None:
     text = next(t for t, j in zip(r.assumptions, r.assumptions_i18n) if j["id"] == "plan.assume.efficiency"
                 and "910C" in t)
     assert "decode_bandwidth 0.70 (decode-bw-default: assumed default)" in text, text
-    assert "decode_step_overhead_s 2.6 ms" in text, text
+    # the step overhead is no longer assumed there: vLLM-Ascend's, fitted on a 910B for the DaVinci family (2026-12-02,
+    # efficiency.yaml step-overhead-davinci-vllm, vllm-ascend-issue-904), so the line does not list it
+    assert "decode_step_overhead_s" not in text, text
 
 
 def test_training_keeps_its_framework_line_and_says_mfu_once(cat) -> None:  # type: ignore[no-untyped-def]

@@ -144,14 +144,14 @@ def test_the_most_users_names_its_precision_and_plan_and_compare_agree_on_one(ca
     anyp = _plan(cat, **USERS_32B)
     tip = next(x for x in anyp.relax_i18n if x["id"] == "relax.slots_gpus")
     assert tip["params"]["layout"]["params"]["precision"] == "int8"
-    assert "at int8 = 152 slots" in anyp.relax[0] and "（int8）" in render(Message.from_json(tip), "zh")
+    assert "at int8 = 108 slots" in anyp.relax[0] and "（int8）" in render(Message.from_json(tip), "zh")
     at_bf16 = _plan(cat, **USERS_32B, precision="bf16")
     tip16 = next(x for x in at_bf16.relax_i18n if x["id"] == "relax.slots_gpus")["params"]
     # compare's figure (`serving_users_capacity` at its row's precision, bf16) is plan's at bf16
     most, quote = serving_users_capacity(cat, lookup.model(cat, "qwen3-32b"), make_request(
         **{**USERS_32B, "devices": ()}, precision="bf16"), "ascend-910b", packaged_error_bands())
     assert quote is not None and quote.params["precision"] == "bf16"
-    assert most == tip16["slots"] == 128 < tip["params"]["slots"]
+    assert most == tip16["slots"] == 90 < tip["params"]["slots"]
 
 
 def test_compare_says_the_precision_its_most_users_is_at() -> None:
@@ -159,5 +159,5 @@ def test_compare_says_the_precision_its_most_users_is_at() -> None:
                                    "--concurrent-users", "200", "--tpot", "0.04", "--ttft", "1", "--input", "2048",
                                    "--output", "1024", "--json"])
     assert out.exit_code == 0, out.output
-    assert "they hold at most 128, the most plan accepts at the row's precision" in out.stdout
-    assert "batch 128 at bf16 = 128 slots" in out.stdout
+    assert "they hold at most 90, the most plan accepts at the row's precision" in out.stdout
+    assert "batch 90 at bf16 = 90 slots" in out.stdout

@@ -42,8 +42,19 @@ def _bands() -> dict:  # type: ignore[type-arg]
     return with_decode_band_20261202(packaged_error_bands())  # type: ignore[arg-type]
 
 
+def _cann_150(bands: dict) -> dict:  # type: ignore[type-arg]
+    """CANN's one decode case at +150 %: the 910B3's TPOT margin (~28 % since vLLM-Ascend's per-step overhead was fitted,
+    2026-12-02) is then below the pooled bias, so plan's rule says 'likely missed' (at the pinned +117 % it sat at the
+    edge: pooled about +27.5 % against a ~28 % margin). The plan is asked at bf16, the precision the defect was read
+    at (the cheapest plan is int8 W8A8 since that fit)."""
+    key = "stack:cann:decode-speed"
+    return {**bands, key: bands[key].model_copy(update={"median_abs_pct": 150.0, "p90_abs_pct": 150.0,
+                                                        "median_signed_pct": 150.0})}
+
+
 def _variant_outcomes(cat: Catalog) -> dict[str, dict]:  # type: ignore[type-arg]
-    r = plan(cat, lookup.model(cat, "qwen2.5-72b"), make_request(**BUYER), TODAY, _bands())
+    r = plan(cat, lookup.model(cat, "qwen2.5-72b"), make_request(**{**BUYER, "precision": "bf16"}), TODAY,
+             _cann_150(_bands()))
     p = next(x for x in r.plans if x.device == "ascend-910b")
     j = next(x for x in p.warnings_i18n if x["id"] == "plan.warn.variant_unstated")
     return {str(o["params"]["variant"]): o for o in j["params"]["outcomes"]}
@@ -60,7 +71,7 @@ def test_the_910b3_variant_is_judged_by_plans_error_rule(cat: Catalog) -> None:
     # the 910B3 planned alone on the same layout says the same of its TPOT (plan's own judgement)
     alone = plan(cat, lookup.model(cat, "qwen2.5-72b"),
                  make_request(**{**BUYER, "devices": ("ascend-910b3",), "precision": "bf16", "gpus": 8}), TODAY,
-                 _bands())
+                 _cann_150(_bands()))
     assert "TPOT target likely missed if the known decode-speed error holds" in alone.plans[0].reason
 
 

@@ -101,7 +101,7 @@ MIGRATE = ("migrate", "cost", "--model", "qwen3-235b-a22b", "--task", "inference
 
 def test_migrate_cost_names_expert_groups_in_cards_and_dies() -> None:
     out = _cli(*MIGRATE)
-    assert "a group of 8 cards (16 dies) sharing experts (tp2 × ep8): 8 replica(s), batch 31 per replica" in out
+    assert "a group of 8 cards (16 dies) sharing experts (tp2 × ep8): 8 replica(s), batch 17 per replica" in out
     assert "a group of 8 cards sharing experts (tp1 × ep8): 8 replica(s), batch 56 per replica" in out
     assert "(16 cards)" not in out and "tp2 × 8 replica(s)" not in out and "tp1 × 8 replica(s)" not in out
     zh = _cli("--lang", "zh", *MIGRATE)
@@ -111,7 +111,7 @@ def test_migrate_cost_names_expert_groups_in_cards_and_dies() -> None:
 def test_users_quote_names_the_expert_group(cat: Catalog) -> None:
     rows = _rows(cat, "qwen3-235b-a22b", ["h20-141g", "910c"], concurrent_users=2000, tpot_s=0.05)
     for dev, group in (("h20-141g", "a group of 8 cards sharing experts (tp1 × ep8): 8 replica(s) × batch"),
-                       ("ascend-910c", "a group of 8 cards (16 dies) sharing experts (tp4 × ep4): 4 replica(s) × batch")):
+                       ("ascend-910c", "a group of 8 cards (16 dies) sharing experts (tp8 × ep2): 2 replica(s) × batch")):
         lay, text = rows[dev]["layout"], rows[dev]["layout_note"]
         assert lay["ep"] > 1
         assert group in text, text

@@ -93,18 +93,19 @@ def test_estimate_quotes_the_evidence_of_its_stack(cat) -> None:  # type: ignore
 
 
 def _buyer_plan(cat, bands: dict[str, ErrorBand] | None):  # type: ignore[no-untyped-def]
-    # 2.5 req/s (3 until the served rate counted every prompt's prefill: at 3 the 910B's margin fell to ~35 %)
-    req = make_request(model="qwen2.5-72b", task="inference", requests_per_s=2.5, input=1024, output=512, tpot_s=0.033,
+    # 2.5 req/s (3 until the served rate counted every prompt's prefill: at 3 the 910B's margin fell to ~35 %); TPOT
+    # target 46 ms (33 until vLLM-Ascend's per-step overhead was fitted, 2026-12-02: the same ~50 % margin)
+    req = make_request(model="qwen2.5-72b", task="inference", requests_per_s=2.5, input=1024, output=512, tpot_s=0.046,
                        devices=("ascend-910b",))
     return plan(cat, lookup.model(cat, "qwen2.5-72b"), req, TODAY, error_bands=bands)
 
 
 def test_one_cases_error_no_longer_decides_the_warning(cat) -> None:  # type: ignore[no-untyped-def]
-    """Buyer regression 6: the 910B plan's TPOT leaves ~53 %; its stack's one case (|error| 117 %) pooled with all
+    """Buyer regression 6: the 910B plan's TPOT leaves ~51 %; its stack's one case (|error| 117 %) pooled with all
     stacks' 20 % at a weight of 5 cases gives 36 %, under the margin: no warning (before: 'within the error … 117 %'),
     as the ranking judges it (pooled bias +28 %); the little evidence is still said."""
     p = _buyer_plan(cat, _bands()).plans[0]
-    assert p.tpot_s is not None and 100 * (0.033 / p.tpot_s - 1) > (117.4 + 5 * 20.0) / 6
+    assert p.tpot_s is not None and 100 * (0.046 / p.tpot_s - 1) > (117.4 + 5 * 20.0) / 6
     ids = [w["id"] for w in p.warnings_i18n]
     assert not any(i.startswith("plan.warn.within_error") for i in ids)
     assert "evidence.little" in ids and "evidence.none" in ids
@@ -114,10 +115,10 @@ def test_one_cases_error_no_longer_decides_the_warning(cat) -> None:  # type: ig
 def test_a_plan_within_the_pooled_decode_error_warns_and_says_so_in_its_reason(cat) -> None:  # type: ignore[no-untyped-def]
     bands = _bands()
     bands = {**bands, "decode-speed": bands["decode-speed"].model_copy(update={"median_abs_pct": 60.0})}
-    p = _buyer_plan(cat, bands).plans[0]  # pooled |error|: (117 + 5 × 60) / 6 = 70 %, over the ~53 % margin
-    assert p.tpot_s is not None and p.tpot_s < 0.033
+    p = _buyer_plan(cat, bands).plans[0]  # pooled |error|: (117 + 5 × 60) / 6 = 70 %, over the ~51 % margin
+    assert p.tpot_s is not None and p.tpot_s < 0.046
     w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.within_error_pooled")
-    assert w.startswith(f"TPOT {p.tpot_s * 1000:.1f} ms vs 33.0 ms target: within the decode-speed error pooled for "
+    assert w.startswith(f"TPOT {p.tpot_s * 1000:.1f} ms vs 46.0 ms target: within the decode-speed error pooled for "
                         "Huawei Ascend CANN (1 out-of-sample case(s) at |error| 117 %, shrunk toward all stacks' 60 % "
                         "(7 cases) at an assumed weight of 5 cases: 70 %)")
     zh = render(Message.from_json(next(j for j in p.warnings_i18n if j["id"] == "plan.warn.within_error_pooled")),
@@ -142,7 +143,7 @@ def test_no_margin_warning_where_the_target_leaves_more_than_the_error(cat) -> N
 
 def test_a_stack_without_cases_falls_back_to_all_stacks_and_says_none_on_it(cat) -> None:  # type: ignore[no-untyped-def]
     bands = {k: v for k, v in _bands().items() if k != "stack:cann:decode-speed"}
-    # 60 %: above the TPOT headroom of the layout planned (1 × tp8 int8, 23.0 ms against 33; since the stated
+    # 60 %: above the TPOT headroom of the layout planned (1 × tp8 int8, 30.4 ms against 46; 23.0 against 33 before 2026-12-02; since the stated
     # tie-break, final buyer check 4, the lower TPOT of two equal-cost 8-card layouts, was 2 × tp4 at 29.8 ms)
     bands = {**bands, "decode-speed": bands["decode-speed"].model_copy(update={"median_abs_pct": 60.0})}
     p = _buyer_plan(cat, bands).plans[0]
@@ -186,7 +187,7 @@ def test_an_offer_without_the_variant_warns_what_the_910b4_would_give(cat) -> No
         assert e4.inference is not None
         # a rate: the steady-state TPOT the plan's row is judged on (`_steady_serving`)
         assert outcome["params"]["tpot_ms"] == pytest.approx(e4.inference.tpot_steady_s * 1000)
-        assert (e4.inference.tpot_steady_s > 0.033) == bool(outcome["params"]["misses"])
+        assert (e4.inference.tpot_steady_s > 0.046) == bool(outcome["params"]["misses"])
     else:
         assert outcome["id"] == "plan.variant.no_fit"
     assert "华为昇腾 910B4" in render(Message.from_json(j), "zh")
@@ -200,13 +201,14 @@ def test_an_offer_naming_its_variant_does_not_warn(cat) -> None:  # type: ignore
     assert r.plans and all(x["id"] != "plan.warn.variant_unstated" for p in r.plans for x in p.warnings_i18n)
 
 
-def test_the_validation_report_gives_cann_decode_one_case_too_fast(cat) -> None:  # type: ignore[no-untyped-def]
+def test_the_validation_report_gives_cann_decode_one_case(cat) -> None:  # type: ignore[no-untyped-def]
     """What `suanli validate --write` stores for the buyer's case (the report, not a stored file): the one vLLM-Ascend
-    decode case, out of sample, on CANN."""
+    decode case, out of sample, on CANN; +117 % too fast until its release's eager per-step overhead was fitted to
+    vllm-ascend issue #904 (2026-12-02: efficiency.yaml step-overhead-davinci-vllm-eager), +2.4 % since."""
     from suanli.validate.report import run_validation
 
     results, _ = run_validation(cat)
     cann = [r for r in results if r.stack == "cann" and r.group == "decode-speed" and r.sample == "out"]
     assert [r.id for r in cann] == ["cai-vllm-ascend-v073-910b-qwen2.5-7b-bf16-b8-in32-out128"]
     band = stack_bands(results)["stack:cann:decode-speed"]
-    assert band.cases == 1 and band.median_signed_pct is not None and band.median_signed_pct > 100
+    assert band.cases == 1 and band.median_signed_pct is not None and abs(band.median_signed_pct) < 10

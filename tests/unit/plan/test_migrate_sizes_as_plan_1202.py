@@ -2,7 +2,7 @@
 task G).
 
 1. `migrate cost --concurrent-users 2000` on the 910B: plan's default card limit (64) stopped the side ("needs 160
-   cards (limit 64)") with no way to raise it; `ServingTargets.max_gpus` carries plan's `max_gpus` into the rate's
+   cards (limit 64)"; 320 since vLLM-Ascend's per-step overhead was fitted, 2026-12-02) with no way to raise it; `ServingTargets.max_gpus` carries plan's `max_gpus` into the rate's
    request (`_rate_bill`), and the refusal names the field and the cards plan needs.
 2. Without a precision, each side's rate bill is plan's own search over the precisions it serves at (the H20's
    fp8, 32 cards ¥192,000, not int8's 56 or a bf16 row refused on 8 × 910B), the pick named per side; an explicit
@@ -41,15 +41,16 @@ def test_the_card_limit_names_max_gpus_and_the_cards_plan_needs() -> None:
     bill = _qwen3()["derived"]["ascend-910b"]["rate_bill"]
     assert not bill["carried"] and bill["max_gpus"] == 64
     assert bill["note_i18n"]["id"] == "mig.rate_bill.raise_limit"
-    assert bill["cards_needed"] == 160 and "raise --max-gpus to 160" in bill["note"]
+    # 320 cards (160 until vLLM-Ascend's per-step overhead was fitted, 2026-12-02)
+    assert bill["cards_needed"] == 320 and "raise --max-gpus to 320" in bill["note"]
     api = render(Message.from_json(bill["note_i18n"]), "en", "api")
-    assert "raise `max_gpus` to 160" in api
+    assert "raise `max_gpus` to 320" in api
 
 
 def test_max_gpus_reaches_plan() -> None:
-    out = _qwen3(max_gpus=200)
+    out = _qwen3(max_gpus=400)
     bill = out["derived"]["ascend-910b"]["rate_bill"]
-    assert bill["carried"] and bill["gpus"] == 160 and bill["max_gpus"] == 200
+    assert bill["carried"] and bill["gpus"] == 320 and bill["max_gpus"] == 400
     assert out["verdict_i18n"]["id"] != "mig.verdict.not_carried"
 
 
@@ -78,7 +79,7 @@ def test_without_precision_each_side_bills_at_plans_pick() -> None:
 
 
 def test_an_explicit_precision_holds_on_both_sides() -> None:
-    out = _qwen3("int8", max_gpus=200)
+    out = _qwen3("int8", max_gpus=400)
     for side in ("h20-141g", "ascend-910b"):
         bill = out["derived"][side]["rate_bill"]
         assert bill["precision"] == "int8" and bill["precisions_searched"] is None

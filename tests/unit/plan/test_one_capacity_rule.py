@@ -16,8 +16,9 @@ from suanli.plan.search import plan, round_down_rate, serving_capacity
 from suanli.validate.bands import packaged_error_bands
 
 OUTPUT = 256
-# (model, device, cards, the capacity's tp): qwen3-32b on 8 × H800 is best at tp2, not the largest tp (8)
-CASES = [("qwen3-32b", "h800", 8, 2), ("qwen2.5-72b", "h20", 8, 4), ("qwen3-32b", "ascend-910b", 8, 4),
+# (model, device, cards, the capacity's tp): qwen3-32b on 8 × H800 is best at tp2, not the largest tp (8); on 8 × 910B
+# at tp8 since vLLM-Ascend's per-step overhead was fitted (2026-12-02; tp4 before)
+CASES = [("qwen3-32b", "h800", 8, 2), ("qwen2.5-72b", "h20", 8, 4), ("qwen3-32b", "ascend-910b", 8, 8),
          ("qwen2.5-7b", "rtx-4090", 2, None)]
 
 

@@ -18,10 +18,11 @@ TODAY = dt.date(2026, 12, 1)
 
 
 def test_the_910b4_outcome_quotes_and_checks_the_steady_tpot(cat) -> None:  # type: ignore[no-untyped-def]
-    # qwen2.5-7b 20 req/s within 30 ms on the generic 910B: on the 910B4 the same layout's decode step is ~26 ms
-    # (under the target) but its steady-state TPOT ~48 ms (over it): the old check said it met the target
+    # qwen2.5-7b 20 req/s within 35 ms on the generic 910B: on the 910B4 the same layout's decode step is ~34 ms
+    # (under the target) but its steady-state TPOT ~46 ms (over it): the old check said it met the target (30 ms, ~26
+    # and ~48 ms, until vLLM-Ascend's per-step overhead was fitted, 2026-12-02)
     m = lookup.model(cat, "qwen2.5-7b")
-    req = make_request(model="qwen2.5-7b", task="inference", requests_per_s=20, input=1024, output=512, tpot_s=0.03,
+    req = make_request(model="qwen2.5-7b", task="inference", requests_per_s=20, input=1024, output=512, tpot_s=0.035,
                        devices=("ascend-910b",))
     r = plan(cat, m, req, TODAY)
     p = r.plans[0]
@@ -29,7 +30,7 @@ def test_the_910b4_outcome_quotes_and_checks_the_steady_tpot(cat) -> None:  # ty
     outcome = next(o for o in j["params"]["outcomes"] if "910B4" in str(o["params"].get("variant")))
     e4 = estimate(cat, m, lookup.accelerator(cat, "ascend-910b4"), plan_workload(p, r.request))
     assert e4.memory.fits and e4.inference is not None
-    assert e4.inference.tpot_s < 0.03 < e4.inference.tpot_steady_s  # the case the two figures disagree on
+    assert e4.inference.tpot_s < 0.035 < e4.inference.tpot_steady_s  # the case the two figures disagree on
     assert outcome["id"] == "plan.variant.serve"
     assert outcome["params"]["tpot_ms"] == pytest.approx(e4.inference.tpot_steady_s * 1000)
     assert outcome["params"]["misses"]

@@ -16,6 +16,7 @@ from suanli.plan.search import DEMOTION_COST_FACTOR, plan
 from suanli.validate.report import CaseResult, summarize
 
 TODAY = dt.date(2026, 12, 1)
+BUYER_TPOT_S = 0.042
 
 
 def test_rent_message_names_provider_price_per_card_unit_kind_date_and_second_hand(cat) -> None:  # type: ignore[no-untyped-def]
@@ -58,7 +59,10 @@ def _bands(cann_cases: int) -> dict[str, ErrorBand]:
 
 
 def _buyer(cat, bands: dict[str, ErrorBand], **pins):  # type: ignore[no-untyped-def]
-    req = make_request(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=0.0333, ttft_s=1.0,
+    # TPOT target 42 ms: 33.3 until vLLM-Ascend's per-step overhead was fitted (2026-12-02), after which these
+    # scenarios left the 910B without a plan; 42 keeps it in the regime these tests were written for (the ms and %
+    # figures in their docstrings are those of the 33.3 ms run)
+    req = make_request(model="qwen2.5-72b", task="inference", concurrent_users=50, tpot_s=BUYER_TPOT_S, ttft_s=1.0,
                        **{"precision": "any", **pins})  # int4 only when asked
     return plan(cat, lookup.model(cat, "qwen2.5-72b"), req, TODAY, error_bands=bands)
 
@@ -106,7 +110,7 @@ def test_a_stack_without_cases_is_judged_on_all_stacks_bias(cat) -> None:  # typ
     r = _buyer(cat, summarize(rs))  # every stack's bias is +25 % (CUDA's own on 5 cases): one rule for all
     # each device plans a layout whose TPOT headroom the +25 % does not exceed where one costs at most 2x
     p = next(p for p in r.plans if p.device == "ascend-910b")
-    assert p.tpot_s is not None and 100 * (0.0333 / p.tpot_s - 1) > 25
+    assert p.tpot_s is not None and 100 * (BUYER_TPOT_S / p.tpot_s - 1) > 25
     # a layout the bias makes likely to miss ranks after those that pass up to twice its cost (since the rate is served at each row's own
     # latencies the A800's cheapest is 3 × b17 at 33.0 ms, 1 % headroom, and it falls in the top plans)
     for m_ in (q for q in r.plans if "likely missed" in q.reason):  # after the passing ones up to 2× its cost
