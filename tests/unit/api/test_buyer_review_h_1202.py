@@ -11,7 +11,8 @@ Chinese on the surface that showed it:
 6. POST /api/estimate's framework is bounded (200 characters) and described in OpenAPI as the other name fields;
 7. a body that is not UTF-8 (GBK) or nested too deeply is refused naming the body and why, in the request's language;
 8. /openapi.json describes every request-body field (from its CLI option's help, in the API's words), and
-   EstimateBody.engine states no default "hf" that an estimate without engine does not use."""
+   EstimateBody.engine states no default "hf" that an estimate without engine does not use;
+9. migrate's workload line names POST /api/compare (API) or the Compare tab (page), not the CLI's `compare`."""
 
 from __future__ import annotations
 
@@ -179,3 +180,22 @@ def test_estimate_engine_states_no_false_default(client: TestClient) -> None:
     assert "default" not in engine and "default: the one most teams serve with" in engine["description"], engine
     r = client.post("/api/estimate", json={"model": "qwen3-8b", "gpu": "h20"})
     assert r.status_code == 200 and r.json()["workload"]["engine"] == "vllm", r.text
+
+
+# 9. migrate's workload line named the CLI's `compare` on the page and in the API ("每种设备按 `compare` 对所给目标的
+#    结果…而非 `compare` 的默认精度"): the API names POST /api/compare, the page the Compare tab (横向对比)
+MIG_SERVING = {"model": "qwen3-32b", "task": "inference", "from_gpu": "h800", "to_gpu": "910b", "requests_per_s": 5,
+               "tpot_s": 0.05}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("surface", ["api", "web"])
+@pytest.mark.parametrize("body", [MIG_SERVING, {**MIG_SERVING, "requests_per_s": None, "tpot_s": None}])
+def test_migrate_workload_names_the_surface_compare(client: TestClient, lang: str, surface: str,
+                                                    body: dict[str, Any]) -> None:
+    r = client.post(f"/api/migrate?lang={lang}&surface={surface}", json={k: v for k, v in body.items() if v is not None})
+    assert r.status_code == 200, r.text
+    note = r.json()["workload_note"]
+    assert "`compare`" not in note and not re.search(r"\bcompare's\b|\bcompare with\b", note), note
+    want = "`POST /api/compare`" if surface == "api" else "the Compare tab" if lang == "en" else "“横向对比”页"
+    assert want in note, note

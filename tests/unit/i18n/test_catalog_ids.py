@@ -46,7 +46,11 @@ REMOVED_20261201 = (
 # the export-control warning points to `GET /api/accelerators/{id}`, the no-price hint to POST /api/offers/import, the
 # optimizer-measure why-not to POST /api/plan and /api/compare (buyer review H, 2026-12-02)
 API_WORDING = {"err.plan_needs_llm", "est.note.framework_assumed", "plan.warn.migration_share", "plan.warn.china_export",
-               "relax.no_price_any", "why.plain_not_measure"}
+               "relax.no_price_any", "why.plain_not_measure",
+               # migrate's workload line names POST /api/compare (the page: the Compare tab), not the CLI's compare
+               "mig.workload.serving", "mig.workload.serving_targets", "mig.workload.serving_targets_precisions",
+               "mig.side_precision.picked", "mig.side_precision.picked_default", "mig.side_precision.fitted",
+               "mig.side_precision.default"}
 
 
 def _sources() -> tuple[str, str]:
