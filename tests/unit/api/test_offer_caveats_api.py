@@ -15,9 +15,10 @@ def test_compare_rows_carry_the_caveats(client: TestClient) -> None:
     r = client.post("/api/compare", json=COMPARE)
     assert r.status_code == 200, r.text
     a100, b910, h800 = r.json()
-    assert [j["id"] for j in a100["offer_warnings_i18n"]] == ["plan.warn.card_unstated"]
+    # the export-controlled A100 and H800 also carry plan's China export warning (21d3f2d); the 910B does not
+    assert [j["id"] for j in a100["offer_warnings_i18n"]] == ["plan.warn.card_unstated", "plan.warn.china_export"]
     assert [j["id"] for j in b910["offer_warnings_i18n"]] == ["plan.warn.variant_unstated"]
-    assert h800["offer_warnings"] == [] == h800["offer_warnings_i18n"]
+    assert [j["id"] for j in h800["offer_warnings_i18n"]] == ["plan.warn.china_export"]
     assert "does not say the card's form factor (SXM or PCIe)" in a100["offer_warnings"][0]
     assert "without its variant: specs assume the Huawei Ascend 910B2" in b910["offer_warnings"][0]
     zh = client.post("/api/compare?lang=zh", json=COMPARE).json()
@@ -29,7 +30,8 @@ def test_migrate_sides_carry_the_caveats(client: TestClient) -> None:
     r = client.post("/api/migrate", json=MIGRATE)
     assert r.status_code == 200, r.text
     d = r.json()["derived"]
-    assert [j["id"] for j in d["a100-80g"]["offer_warnings_i18n"]] == ["plan.warn.card_unstated"]
+    assert [j["id"] for j in d["a100-80g"]["offer_warnings_i18n"]] == ["plan.warn.card_unstated",
+                                                                       "plan.warn.china_export"]
     assert [j["id"] for j in d["ascend-910b"]["offer_warnings_i18n"]] == ["plan.warn.variant_unstated"]
     assert "% of the assumed)" in d["a100-80g"]["offer_warnings"][0]
     zh = client.post("/api/migrate?lang=zh", json=MIGRATE).json()["derived"]
