@@ -3721,6 +3721,26 @@ def _no_span(grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest, dev
         and not any(can_span_nodes(o) for o in d.offers) for i, d in live)
 
 
+def _train_too_big(grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest,
+                   devs: list[_Device]) -> dict[str, int] | None:
+    """Training: when the card limit reaches the largest instance every allowed priced device's offers rent, so every
+    count an offer could rent was searched and none rents a job that fits (separate instances never form one training
+    job, `offers.can_rent`), each device's id → the fewest cards (ranks) a job that fits needs (0: none fits); None
+    otherwise. Raising --max-gpus cannot help (buyer review 2026-12-02, task I.1: GLM-4-9B full on MTT S4000, whose
+    largest instance holds 1 card, read "raise --max-gpus")."""
+    if "need_tp" in grid:  # serving: `_serve_too_big`
+        return None
+    out: dict[str, int] = {}
+    for i, d in enumerate(devs):
+        if d.excluded is not None:
+            continue
+        if not d.offers or d.unpriced or req.card_limit < d.cards(_largest_instance(d)):
+            return None  # no offers, or the card limit cut the counts below the largest instance: more cards may help
+        mine = sel[grid["dev"][sel] == i] if sel.size else sel
+        out[d.acc.id] = int(grid["gpus"][mine].min()) if mine.size else 0
+    return out or None
+
+
 def _serve_too_big(grid: dict[str, np.ndarray], req: PlanRequest, devs: list[_Device]) -> dict[str, int] | None:
     """Serving: when no allowed priced device holds one replica (memory) within one instance of its offers (the
     why-not rows say `why.serve_replica`), each device's id → the cards one replica needs in one instance (0: more
@@ -3869,6 +3889,13 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             which = "relax.no_span_lighter" if lighter else "relax.no_span_wider" if more else "relax.no_span"
             tips.append(Message(which, max_gpus=req.max_gpus, field="max_gpus", task_field="task",
                                 lighter=lighter or "", wider=more))
+        elif (need := _train_too_big(grid, sel, req, devs)) is not None:
+            # every count an offer rents was searched: the instance size binds, not the card limit (task I.1)
+            accs = {d.acc.id: d.acc for d in devs}
+            more = _wider_offers(req, cat, lambda o: o.device in accs and 0 < need.get(o.device, 0) <= max_cards(
+                o, accs[o.device].max_cards_per_node))  # only offers whose instances hold the job
+            tips.append(Message("relax.train_instance_lighter" if lighter else "relax.train_instance",
+                                field="max_gpus", task_field="task", lighter=lighter or "", wider=more))
         elif lighter:
             tips.append(Message("relax.nothing_fits_rent_lighter", max_gpus=req.max_gpus, field="max_gpus",
                                 task_field="task", lighter=lighter, wider=more))
