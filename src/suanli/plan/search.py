@@ -2706,6 +2706,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         warnings.append(Message("plan.warn.whole_block", block=block, idle=idle))
     elif idle:
         warnings.append(Message("plan.warn.idle_cards", cards=shown.cards, idle=idle))
+    if training:  # the step the layout runs: b × ga × dp sequences, at or above the global batch asked (task I.2)
+        step = int(grid["b"][i] * grid["ga"][i] * grid["dp"][i])
+        if step != req.global_batch:
+            warnings.append(Message("plan.warn.step_batch", step=step, tokens=step * req.seq, asked=req.global_batch,
+                                    dp=int(grid["dp"][i]), mb=int(grid["b"][i]), ga=int(grid["ga"][i])))
     export_note = china_export_controlled(d.acc)
     if export_note:  # whatever the offer's region: a Chinese listing of such a card is no licence
         warnings.append(Message("plan.warn.china_export", device=_device_name(d.acc), device_id=d.acc.id))
