@@ -57,3 +57,40 @@ def test_training_plan_says_the_global_batch_it_runs_where_it_differs(cat) -> No
     # where the cards split the batch evenly, no such line
     r4 = _plan(cat, model="qwen2.5-14b", task="lora", tokens=1e8, gpus=4)
     assert not any(w["id"] == "plan.warn.step_batch" for q in r4.plans for w in q.warnings_i18n)
+
+
+# ------------------------------------------------------------ 3. the int4 hint names the plan the int4 table ranks first
+def test_int4_hint_names_the_plan_the_ranking_puts_first_not_a_demoted_one(cat, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Qwen2.5-32B on one 24 GB card: no 16- or 8-bit plan, int4 plans on the RTX 3090 (cheapest) and 4090. With the
+    3090's configurations made to fail the evidence checks (the ranking demotes them), the hint names the 4090, the
+    plan --precision int4 ranks first, as the budget hint does since 2dd1889 (`relax.budget_passing`)."""
+    from suanli.plan import search
+    from suanli.validate.bands import packaged_error_bands
+
+    m, bands = lookup.model(cat, "qwen2.5-32b"), packaged_error_bands()
+    req = make_request(model="qwen2.5-32b", task="inference", requests_per_s=0.2, max_gpus=1,
+                       devices=("rtx-4090", "rtx-3090"), top=10)
+
+    def tip(r):  # type: ignore[no-untyped-def]
+        return next(j["params"] for j in r.relax_i18n if j["id"] == "relax.at_int4")
+
+    first = tip(plan(cat, m, req, error_bands=bands))
+    assert first["device"] == "NVIDIA GeForce RTX 3090"  # the premise: the cheapest int4 plan, passing
+    evidence = search._evidence
+
+    def failing(cat_, m_, req_, p, d, bands_):  # type: ignore[no-untyped-def]
+        # the 3090's plan made to fail its evidence checks (the packaged data moves; the rule does not)
+        q = evidence(cat_, m_, req_, p, d, bands_)
+        if q.device != "rtx-3090":
+            return q
+        demoted = {"id": "plan.reason.with", "params": {"reason": q.reason_i18n,
+                                                        "extra": {"id": "plan.reason.rank_demoted", "params": {}}}}
+        return q.model_copy(update={"reason_i18n": demoted})
+
+    monkeypatch.setattr(search, "_evidence", failing)
+    r = plan(cat, m, req, error_bands=bands)
+    assert not r.plans
+    table = plan(cat, m, req.model_copy(update={"precision": ("int4",)}), error_bands=bands).plans
+    assert [p.device for p in table][:2] == ["rtx-4090", "rtx-3090"]  # the ranking demotes the 3090
+    got = tip(r)
+    assert got["device"] == "NVIDIA GeForce RTX 4090" and got["total"] == table[0].total_cost_cny
