@@ -278,13 +278,15 @@ class _Formatter(string.Formatter):
     """`str.format` plus the catalog's own specs: `{n:cn_count}` a count in 万/亿/万亿 (1 亿, 316 万; `cn_count_e6` and
     `cn_count_e9` for a value given in millions or billions), `{h:,.1f~}` a number without a trailing ".0" (730 小时),
     `{m:dur_min}` minutes as a readable duration (572.3 → 9.5 小时), `{n:/card/cards}` a count and its noun by the
-    count, the one English plural rule ("1 card", "8 cards"; a number spec before the first "/": `{n:,/card/cards}`).
+    count, the one English plural rule ("1 card", "8 cards"; a number spec before the first "/": `{n:,/card/cards}`;
+    `{n:noun/replica/replicas}` the noun alone, for a count said earlier: "1 × 8-card replica").
     A template that uses none formats as before."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
         if "/" in format_spec:  # a count given as text (preformatted) takes the plural
             spec, one, many = format_spec.split("/", 2)
-            return f"{self.format_field(value, spec)} {one if value == 1 else many}"
+            noun = one if value == 1 else many
+            return noun if spec == "noun" else f"{self.format_field(value, spec)} {noun}"
         if format_spec.startswith("cn_count") and isinstance(value, int | float):
             scale = {"cn_count": 1.0, "cn_count_e6": 1e6, "cn_count_e9": 1e9}.get(format_spec)
             if scale is not None:

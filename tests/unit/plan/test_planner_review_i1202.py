@@ -5,7 +5,10 @@
    size and never "raise --max-gpus" (which cannot help); where the card limit cut the search below the largest
    instance, more cards still can.
 2. Qwen2.5-14B LoRA on exactly 3 cards runs dp3·mb1·ga22 = 66 sequences a step (frameworks need the global batch to
-   be micro-batch × accumulation × data-parallel ranks): the plan says so where it differs from the 64 asked."""
+   be micro-batch × accumulation × data-parallel ranks): the plan says so where it differs from the 64 asked.
+3. The at-int4 hint names the plan --precision int4 ranks first, never one the ranking demotes.
+4. English: "1 × 4-card vllm-ascend replica" (the plural rule's noun alone, `{n:noun/x/xs}`), and the summary line
+   takes no verb that must agree with it ("…, serving it for"); zh is unchanged."""
 
 from __future__ import annotations
 
@@ -94,3 +97,31 @@ def test_int4_hint_names_the_plan_the_ranking_puts_first_not_a_demoted_one(cat, 
     assert [p.device for p in table][:2] == ["rtx-4090", "rtx-3090"]  # the ranking demotes the 3090
     got = tip(r)
     assert got["device"] == "NVIDIA GeForce RTX 4090" and got["total"] == table[0].total_cost_cny
+
+
+# ----------------------------------------------------------------------------- 4. one replica is a replica
+def test_one_replica_reads_singular_and_the_summary_needs_no_agreement(cat) -> None:  # type: ignore[no-untyped-def]
+    from suanli.plan.labels import replica_words
+
+    assert render(replica_words(1, 8, 1, "vllm-ascend"), "en") == "1 × 8-card vllm-ascend replica"
+    assert render(replica_words(3, 8, 1, "vllm-ascend"), "en") == "3 × 8-card vllm-ascend replicas"
+    assert render(replica_words(1, 4, 1), "en") == "1 × 4-card replica"
+    assert render(replica_words(1, 2, 1, dies=2), "en") == "1 × 2-die replica"
+    assert render(replica_words(2, 2, 1, "vllm-ascend", dies=2), "en") == "2 × 2-die vllm-ascend replicas"
+    assert render(replica_words(1, 8, 1, "vllm-ascend"), "zh") == "1 个 8 卡 vllm-ascend 副本"
+    r = _plan(cat, model="qwen2.5-72b", task="inference", requests_per_s=1, devices=("ascend-910b",))
+    p = r.plans[0]
+    assert p.replicas == 1  # the premise
+    assert "1 × 4-card vllm-ascend replica on Huawei Ascend 910B, serving it for" in p.reason
+
+
+def test_the_page_renders_the_noun_alone_as_python_does(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """app.js's `fill` mirrors i18n._Formatter: `{n:noun/x/xs}` the noun alone (tests/page_js.py runs it in node)."""
+    from page_js import run_app_js  # tests/page_js.py (tests/ on the path: tests/conftest.py)
+    from suanli.i18n import messages
+
+    tpl = messages("en")["layout.replicas_engine"]
+    script = "console.log(JSON.stringify([1, 3].map(n => fill(DATA.tpl, {replicas: n, tp: 8, engine: 'vllm'}))));"
+    got = run_app_js(tmp_path, script, {"tpl": tpl})
+    assert got == [render(Message("layout.replicas_engine", replicas=n, tp=8, engine="vllm"), "en") for n in (1, 3)]
+    assert got == ["1 × 8-card vllm replica", "3 × 8-card vllm replicas"]
