@@ -747,6 +747,11 @@ class SoftwareStack(_Strict):
     source: str
 
 
+def _release_field(description: str) -> Any:
+    """An engine release (`1`, `1.2`, `1.2.3`) from which a cited behaviour holds; None: no such change recorded."""
+    return Field(None, pattern=r"^\d+(\.\d+){0,2}", description=description)
+
+
 class InferenceEngine(_Strict):
     """A serving engine: its memory policy and whose efficiency factors it uses until it has its own."""
 
@@ -769,23 +774,23 @@ class InferenceEngine(_Strict):
         "(): no source, a quantized KV cache is then a warning"
     )
     kv_dtypes_source: str | None = None
-    gqa_decode_kernel_from: str | None = Field(
-        None, pattern=r"^\d+(\.\d+){0,2}", description="first release whose generation (decode) attention reads each "
+    gqa_decode_kernel_from: str | None = _release_field(
+        "first release whose generation (decode) attention reads each "
         "KV head's cache once for its group of query heads (TensorRT-LLM: XQA); earlier releases run one thread block "
         "per query head, each reading its KV head's cache, so GQA's KV reads are heads / kv_heads times the cache. "
         "None: no such split (every release reads the cache once); see gqa_decode_kernel_source"
     )
     gqa_decode_kernel_source: str | None = None
-    last_logits_only_from: str | None = Field(
-        None, pattern=r"^\d+(\.\d+){0,2}", description="first release whose generate() computes the prefill's logits "
+    last_logits_only_from: str | None = _release_field(
+        "first release whose generate() computes the prefill's logits "
         "for the last prompt position only (transformers: num_logits_to_keep = 1); earlier releases run the LM head over "
         "every prompt position and upcast the result to fp32 while the 16-bit output is alive, so the prefill holds "
         "input x vocab x (2 + 4) bytes per sequence. None: every release keeps the last position only; see "
         "last_logits_only_source"
     )
     last_logits_only_source: str | None = None
-    rotary_cache_per_layer_until: str | None = Field(
-        None, pattern=r"^\d+(\.\d+){0,2}", description="first release whose attention layers of the families in "
+    rotary_cache_per_layer_until: str | None = _release_field(
+        "first release whose attention layers of the families in "
         "rotary_cache_per_layer_families no longer keep a rotary cos/sin cache each (transformers: Qwen2RotaryEmbedding "
         "built in every Qwen2Attention with cos_cached / sin_cached buffers of max_position_embeddings x head_dim in "
         "the load dtype); earlier releases hold layers x 2 x positions x head_dim x bytes. None: no release keeps one; "
@@ -796,16 +801,16 @@ class InferenceEngine(_Strict):
         "rotary cache before rotary_cache_per_layer_until; a family not read is not given the term"
     )
     rotary_cache_per_layer_source: str | None = None
-    awq_marlin_from: str | None = Field(
-        None, pattern=r"^\d+(\.\d+){0,2}", description="first release that runs an AWQ checkpoint (config.json "
+    awq_marlin_from: str | None = _release_field(
+        "first release that runs an AWQ checkpoint (config.json "
         "quant_method awq, Workload.quant_method) through a Marlin kernel by default (vLLM: awq_marlin, vllm#6612); "
         "earlier releases run AWQ's own GEMM kernel (awq_gemm, adapted from llm-awq) on every forward pass of fewer than "
         "256 tokens, whose int4 weights read slower than the 16-bit path (efficiency metric awq_gemm_share). None: no "
         "such change recorded; see awq_marlin_source"
     )
     awq_marlin_source: str | None = None
-    graph_mode_from: str | None = Field(
-        None, pattern=r"^\d+(\.\d+){0,2}", description="first release that runs decode steps as a captured graph by "
+    graph_mode_from: str | None = _release_field(
+        "first release that runs decode steps as a captured graph by "
         "default (vLLM-Ascend: ACL graph on the V1 engine); earlier releases dispatch every operator from the host "
         "(eager), whose per-step cost is the efficiency metric eager_step_overhead_s instead of "
         "decode_step_overhead_s. None: no such change recorded; see graph_mode_source"
