@@ -19,7 +19,7 @@ const cell = (p, m, k, spec) => {  // m: the field as written, kept where p has 
   }
   const v = p[k], d = /\.(\d+)/.exec(spec || "");
   if (spec === undefined || typeof v !== "number") return String(v);
-  return v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", d ? {minimumFractionDigits: +d[1], maximumFractionDigits: +d[1]} : {maximumFractionDigits: 6});
+  return v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", !d ? {maximumFractionDigits: 6} : spec.endsWith("g") ? {maximumSignificantDigits: +d[1]} : {minimumFractionDigits: +d[1], maximumFractionDigits: +d[1]});
 };
 // a template's range ({lo:g}–{hi:g}, ¥{lo}–¥{hi}) through `span`, as i18n.render does
 const FIELD = /(¥?)\{(\w+)(?::([^}]*))?\}–\1\{(\w+)(?::([^}]*))?\}|\{(\w+)(?::([^}]*))?\}/g;
