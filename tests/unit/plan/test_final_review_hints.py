@@ -58,6 +58,8 @@ def test_more_cards_still_suggested_where_an_offer_spans_nodes(cat) -> None:  # 
               offer_kinds=("listing", "index", "reference"))
     assert not r.plans
     assert not any(m["id"].startswith("relax.no_span") for m in r.relax_i18n)
+    # nor the instance-size hint (58c221c): the card limit binds, not an instance's size
+    assert not any(m["id"].startswith("relax.train_instance") for m in r.relax_i18n)
 
 
 # ------------------------------------------------------------------------------ 2. tp: flag on the CLI, field on the API

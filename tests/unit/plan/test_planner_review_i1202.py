@@ -38,14 +38,6 @@ def test_instance_too_small_for_training_names_the_instance_not_more_cards(cat) 
     assert _plan(cat, **{**GLM_FULL, "task": "lora"}).plans  # what it suggests plans
 
 
-def test_card_limit_below_the_largest_instance_still_says_more_cards(cat) -> None:  # type: ignore[no-untyped-def]
-    # Llama-3.1-405B full at 8 cards: offers span nodes, so the card limit binds
-    r = _plan(cat, model="llama-3.1-405b", task="full", tokens=1e8, max_gpus=8, region="any",
-              offer_kinds=("listing", "index", "reference"))
-    assert not r.plans
-    assert not any(m["id"].startswith("relax.train_instance") for m in r.relax_i18n)
-
-
 # --------------------------------------------------------------- 2. the step the plan runs, where it is not the asked
 def test_training_plan_says_the_global_batch_it_runs_where_it_differs(cat) -> None:  # type: ignore[no-untyped-def]
     r = _plan(cat, model="qwen2.5-14b", task="lora", tokens=1e8, gpus=3)
