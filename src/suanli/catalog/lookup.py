@@ -14,11 +14,13 @@ __all__ = [
     "checkpoint_id",
     "compact",
     "context_of",
+    "family_ids",
     "model",
     "normalize",
     "offers_for",
     "stack",
     "variants",
+    "variants_of",
     "vendor",
 ]
 
@@ -195,6 +197,19 @@ def variants(catalog: Catalog, acc: Accelerator) -> list[Accelerator]:
         a for a in catalog.accelerators
         if a.id != acc.id and (a.id == root or a.variant_of == root)
     ]
+
+
+def variants_of(catalog: Catalog, device_id: str) -> list[Accelerator]:
+    """The catalog's variants of a generic device (`variant_of: <device_id>`: ascend-910b1 … 910b4 of ascend-910b);
+    none for a variant or a device without any."""
+    return [a for a in catalog.accelerators if a.variant_of == device_id]
+
+
+def family_ids(catalog: Catalog, device_id: str) -> tuple[str, ...]:
+    """What a buyer asking for `device_id` means when listing offers: the device and, for a generic one, its
+    variants (910b: ascend-910b, then ascend-910b1 … 910b4, whose offers name the variant); a variant (910b3) is
+    itself alone."""
+    return (device_id, *(a.id for a in variants_of(catalog, device_id)))
 
 
 def offers_for(catalog: Catalog, device_id: str) -> list[Offer]:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from suanli.catalog import lookup
 from suanli.catalog.schema import OFFER_KINDS, Accelerator, Catalog, Offer, Purchase, Unpriced
 from suanli.errors import InputError, echoed
 from suanli.i18n import Message, render
@@ -437,12 +438,9 @@ def plausibility_band(offers: Iterable[Offer], device: str, billing_unit: str | 
     return None
 
 
-def variants_of(cat: Catalog, device: str) -> list[Accelerator]:
-    """The catalog's variants of a generic device (`variant_of: <device>`: ascend-910b1 … 910b4 of ascend-910b).
-    An offer on the generic device is one whose page names no variant (offers-*.yaml put an offer on a variant id
-    only where the quote names it, e.g. smm-910b2-8card-month-2026-09), so a plan on it does not know which it
-    rents."""
-    return [a for a in cat.accelerators if a.variant_of == device]
+# An offer on a generic device is one whose page names no variant (offers-*.yaml put an offer on a variant id only
+# where the quote names it, e.g. smm-910b2-8card-month-2026-09), so a plan on it does not know which it rents.
+variants_of = lookup.variants_of
 
 
 def _figures(a: Accelerator) -> tuple[float | None, ...]:

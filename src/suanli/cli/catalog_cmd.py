@@ -218,11 +218,13 @@ def register(app: typer.Typer) -> None:
         if billing_unit is not None and billing_unit not in units:
             raise InputError("billing-unit", Message("err.is_not_one_of", value=echoed(billing_unit), allowed=', '.join(units)))
         today = as_of()  # SUANLI_TODAY too: the date every cost answer judges freshness on
-        sel: list[Offer] = [
-            o
-            for o in offer_q.usable_offers(cat, reg, kinds, billing_unit, dev)
-            if provider is None or provider.lower() in o.provider.lower()
-        ]
+        # a generic device's offers, then its variants' (--device 910b: the 910B2 and 910B3 quotes too, each
+        # labelled by its device); a variant (910b3) is itself alone: lookup.family_ids, as GET /api/offers
+        devs = lookup.family_ids(cat, dev) if dev else None
+        sel: list[Offer] = sorted(
+            (o for o in offer_q.usable_offers(cat, reg, kinds, billing_unit)
+             if (devs is None or o.device in devs) and (provider is None or provider.lower() in o.provider.lower())),
+            key=lambda o: devs.index(o.device) if devs else 0)
         if stale:
             sel = offer_q.stale_offers(sel, today, stale_months)
         total = len(sel)

@@ -346,17 +346,17 @@ def model_detail(m: ModelArch) -> dict[str, Any]:
 
 def select_offers(cat: Catalog, device: str | None = None, provider: str | None = None,
                   billing_unit: str | None = None, billing_field: str = "billing_unit") -> list[Offer]:
-    """Offers for a device (id or alias), a provider (substring, any case) and a billing unit."""
-    dev = lookup.accelerator(cat, device).id if device else None
+    """Offers for a device (id or alias; a generic device's variants too, after its own: `lookup.family_ids`), a
+    provider (substring, any case) and a billing unit."""
+    devs = lookup.family_ids(cat, lookup.accelerator(cat, device).id) if device else None
     if billing_unit is not None and billing_unit not in BILLING_UNITS:
         raise InputError(billing_field, Message("err.is_not_one_of", value=echoed(billing_unit), allowed=', '.join(BILLING_UNITS)))
-    return [
-        o
-        for o in cat.offers
-        if (dev is None or o.device == dev)
-        and (provider is None or provider.lower() in o.provider.lower())
-        and (billing_unit is None or o.billing_unit == billing_unit)
-    ]
+    return sorted(
+        (o for o in cat.offers
+         if (devs is None or o.device in devs)
+         and (provider is None or provider.lower() in o.provider.lower())
+         and (billing_unit is None or o.billing_unit == billing_unit)),
+        key=lambda o: devs.index(o.device) if devs else 0)
 
 
 def offer_row(o: Offer, today: dt.date | None = None, stale_months: float = offer_q.DEFAULT_STALE_MONTHS
