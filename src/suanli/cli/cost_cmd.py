@@ -542,6 +542,8 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                  for w in ("card", "server") if a.json.get(f"{w}_price_date")]
         for line in dated:
             echo("[dim]" + line + "[/dim]")
+        # the card bought in months of this rent: an 8-card machine's monthly price ÷ 8 beside a card's price
+        echo("[dim]" + say_json(a.json["rent_vs_price_i18n"], a.json["rent_vs_price"]) + "[/dim]")
         for note, note_i18n in zip(a.json["purchase_notes"], a.json["purchase_notes_i18n"]):
             echo(f"[yellow]{label('cli.label.warning')}[/]{say_json(note_i18n, note)}")
         if a.json.get("servers"):  # --cards a multiple of the server's: whole servers bought

@@ -22,7 +22,7 @@ from suanli.plan.compare import (no_price, no_price_message, offer_facts, one_jo
 from suanli.catalog.schema import Purchase
 from suanli.plan.cost import (USE_PATTERNS, RentVsBuy, card_within_server, cost_assumptions, host_w_per_card,
                                rent_vs_buy, rent_vs_buy_totals)
-from suanli.units import HOURS_PER_YEAR
+from suanli.units import HOURS_PER_MONTH, HOURS_PER_YEAR
 
 __all__ = ["DEFAULT_UTILIZATION", "RVB_CLOSE_MARGIN", "RentVsBuyAnswer", "assumptions", "fresh_range",
            "rent_vs_buy_answer"]
@@ -273,6 +273,7 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
     dates, p_notes = purchase_notes(used_rows, today)
     if cheaper_server is not None:
         p_notes.append(cheaper_server)
+    rent_vs_price = _rent_vs_price(card, srv, rent, rent_o, dates.get("card_price_date") or dates.get("server_price_date"))
     at_o = next((u for u in pool if u.id == r.rent_at_utilization_offer), None)
     extra_at: dict[str, Any] = {"rent_at_utilization_offer_facts": offer_facts(at_o, today)} if at_o is not None else {}
     # the whole purchase beside the rent for it: total_cards × --years
@@ -292,6 +293,8 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
              # the purchase rows' dates, their staleness (rent offers' rule) and low-confidence notes
              "card_price_date": None, "server_price_date": None, **dates,
              "purchase_notes": [render(m, "en") for m in p_notes], "purchase_notes_i18n": [m.to_json() for m in p_notes],
+             # the card bought in months of this rent, and how a node offer's price became a card's (`_rent_vs_price`)
+             "rent_vs_price": render(rent_vs_price, "en"), "rent_vs_price_i18n": rent_vs_price.to_json(),
              # every input the verdict rests on that no quote gives: PUE, ¥/kWh, operations, years, use, host power
              "assumptions": said}
     out = {**r.model_dump(mode="json"), "years": years, "resale_value_cny": 0.0, "region": reg,
@@ -300,6 +303,22 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
                            server_share_cny=srv, server_msg=srv_msg, rent_offer=rent_o,
                            rent_bill=rent_bill, at_offer=at_o, fresh=fresh, totals=totals, region=reg, kinds=kinds,
                            rent_instances=instances, rent_instance_cards=per_node if instances else None)
+
+
+def _rent_vs_price(card: float, server_share: float, rent_cny_per_card_hour: float, offer: Offer | None,
+                   price_date: Any) -> Message:
+    """The card bought (card + its server share) in months of the rent at full use (a month = 730 h,
+    `units.HOURS_PER_MONTH`), so a low monthly rent beside a purchase price reads as what it is: where the offer prices
+    a whole multi-card instance (an 8-card 910B machine at ¥15,000 a month: ¥1,875 per card-month) it says the
+    price was divided by its cards, and with a catalog purchase row the two dates (buyer review 2026-12-02)."""
+    per_month = rent_cny_per_card_hour * HOURS_PER_MONTH
+    per_card = (Message("rvb.rent_vs_price.per_card", cards=offer.cards, billing_unit=offer.billing_unit)
+                if offer is not None and offer.cards > 1 else "")
+    when = (Message("rvb.rent_vs_price.dates", price_date=str(price_date), rent_date=str(offer.date))
+            if offer is not None and price_date is not None else "")
+    return Message("rvb.rent_vs_price", capex=card + server_share, card=card, share=server_share,
+                   months=(card + server_share) / per_month if per_month > 0 else 0.0, per_month=per_month,
+                   per_card=per_card, dates=when)
 
 
 def _also_missing(cat: Catalog, acc: Accelerator, server: bool, rent: bool, tdp: bool, reg: str,

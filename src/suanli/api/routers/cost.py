@@ -155,6 +155,10 @@ class RentVsBuyAnswer(Shape):
     purchase_notes: list[str] = Field(default_factory=list, description="a purchase price older than 12 months (rent "
                                       "offers' staleness rule) and the catalog row's own note (low confidence)")
     purchase_notes_i18n: list[MessageJson] = Field(default_factory=list, description="purchase_notes as messages")
+    rent_vs_price: str | None = Field(None, description="the card bought (card + server share) in months of this "
+                                      "rent at full use, how a multi-card offer's price became a card's, and the "
+                                      "purchase and rent dates")
+    rent_vs_price_i18n: MessageJson | None = None
     assumptions: list[RvbAssumption] = Field(description="every input no price quote gives — PUE, electricity, ops, "
                                              "years, utilization, host_w — as used: assumed (and why), cited or "
                                              "given")
