@@ -4,6 +4,7 @@ step time from FLOPs per token, compute efficiency and derived communication."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -366,6 +367,8 @@ def awq_gemm_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any:
     AWQ linears run by AWQ's GEMM kernel (`t.awq_gemm_weight_share`) is read at r["e_awq"] of the 16-bit rate
     (efficiency metric awq_gemm_share), so it costs 1 / e_awq its bytes; a pass of AWQ_GEMM_MAX_TOKENS tokens or more
     dequantizes and runs the 16-bit GEMM (vLLM's heuristic), as does every pass where the rule does not apply."""
+    if t.awq_gemm_weight_share == 0:  # no AWQ linears: 1 (the formula's 1 + 0 without its arrays)
+        return 1.0
     slower = t.awq_gemm_weight_share * (1.0 / r.get("e_awq", 1.0) - 1.0)
     return 1.0 + xp.where(xp.asarray(tokens) < AWQ_GEMM_MAX_TOKENS, slower, 0.0)
 
@@ -442,6 +445,8 @@ def quant_kernel_byte_factor(t: InferenceSpeedTerms, tokens: Any, r: Any) -> Any
     per pass, a pass serving `quant_rows_per_pass` rows — each from device memory, assumed (no cache reuse between the
     passes counted: a layer's packed matrices are of the order of the L2 cache or larger) — at r["e_quant"] of the
     16-bit read rate (the kernel's `share_metric`; 1 where none is measured), so each pass costs 1 / e_quant its bytes."""
+    if t.quant_weight_share == 0:  # no such linears: 1 (the formula's 1 + 0 × extra without its arrays)
+        return 1.0
     tok = xp.asarray(tokens, dtype=float)
     dequant = (t.quant_dequant_from_tokens > 0) & (tok >= t.quant_dequant_from_tokens)
     passes = quant_passes(t.quant_rows_per_pass, tok) / r.get("e_quant", 1.0)
@@ -540,9 +545,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     tp_multi, tp_rpn = group_ranks_per_node(1.0, tp, cpn)
     busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], tp_multi, tp_rpn, cpn)
     half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), tp_multi)  # bus bandwidth's size curve
-    ep_multi, ep_rpn = group_ranks_per_node(tp, ep, cpn)
-    ep_bw, ep_lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], ep_multi, ep_rpn, cpn)
-    ep_half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), ep_multi)
+    a2a_s = _expert_all_to_alls(t, tp, ep, r)
     b, i, o = batch, t.input, t.output
     # the engine's per-forward overhead, plus a per-call host cost for each linear layer where its kernel for this
     # precision has one (r["linear_call_s"]: 0 for every engine but transformers' fine-grained FP8Linear)
@@ -559,13 +562,14 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     # tensor parallel: 2 all-reduces of the activations per layer (Megatron-LM, Shoeybi et al. 2019 §3); expert
     # parallel: dispatch + combine all-to-alls of the top-k hidden states (GShard, Lepikhin et al. 2020 §3.2)
     pf_tp = 2 * t.layers * ring_allreduce_s(b * i * t.hidden_act_bytes, tp, busbw, lat, half)
-    pf_tp = pf_tp + 2 * t.moe_layers * ring_allgather_s(b * i * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
+    pf_tp = pf_tp + a2a_s(b * i)
     pf_tp = pf_tp + pipeline_send_s(t, tp, pp, b * i, r)
     prefill_s = xp.maximum(pf_compute, pf_memory) + pf_elementwise + pf_tp + overhead
     # decode: one token for each of the b sequences per step, at the mean context length
     dc_flops = 2 * t.matmul_params * b + b * t.decode_attention_flops_per_token
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
-    dc_bytes = pass_weight_bytes(t, b, ep, kv_rep, r) + dc_kv * (
+    dc_weights = pass_weight_bytes(t, b, ep, kv_rep, r)
+    dc_bytes = dc_weights + dc_kv * (
         max(t.kv_read_factor - t.attention_kv_reads, 0.0) + (kv_rep - 1.0) * t.kv_cache_reads_outside)
     # the attention kernel's own KV reads run at the share of SMs it occupies (1 with split-KV; r["sm_count"] is 0
     # for those engines and for devices without a published SM count)
@@ -574,7 +578,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     dc_memory = (dc_bytes + dc_kv * (t.attention_kv_reads + (kv_rep - 1.0) * t.kv_cache_reads_in_kernel) / sm_share
                  ) / (r["bw"] * r["e_bw"]) / tp
     dc_tp = 2 * t.layers * ring_allreduce_s(b * t.hidden_act_bytes, tp, busbw, lat, half)
-    dc_tp = dc_tp + 2 * t.moe_layers * ring_allgather_s(b * t.a2a_bytes_per_token, ep, ep_bw, ep_lat, ep_half)
+    dc_tp = dc_tp + a2a_s(b)
     dc_tp = dc_tp + pipeline_send_s(t, tp, pp, b, r)
     dc_elementwise = b * (t.layers * t.act_traffic_bytes_per_token_layer + t.decode_score_bytes_per_token) / (
         r["bw"] * r["e_stream"]) / tp
@@ -583,7 +587,7 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     # Roofline Model Insights", arXiv 2402.16363; its README: each layer through the roofline, "the overall network
     # performance ... obtained by aggregating the results of all layers"):
     # at large batch the GEMMs turn compute-bound while attention still streams the KV cache
-    dc_step = decode_kernels_s(t, b, r, sm_share, kv_rep, ep) / tp
+    dc_step = decode_kernels_s(t, b, r, sm_share, kv_rep, ep, dc_weights) / tp
     step_s = dc_step + dc_elementwise + dc_tp + overhead
     total_s = prefill_s + (o - 1) * step_s  # token 1 from prefill, o − 1 decode steps
     return {
@@ -592,8 +596,22 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     }
 
 
+def _expert_all_to_alls(t: InferenceSpeedTerms, tp: Any, ep: Any, r: Any) -> Callable[[Any], Any]:
+    """`inference_step`'s expert-parallel collectives of one forward over `tokens` tokens, as a function of them: the
+    dispatch + combine all-to-alls of the top-k hidden states on each MoE layer (GShard, Lepikhin et al. 2020 §3.2)
+    over the ep group's bus (its ranks `tp` apart: scaling.group_ranks_per_node); 0.0 for a dense model (no MoE
+    layers: the product's 0, its bus not computed)."""
+    if t.moe_layers == 0:
+        return lambda tokens: 0.0
+    cpn = r["cards_per_node"]
+    multi, rpn = group_ranks_per_node(tp, ep, cpn)
+    bw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi, rpn, cpn)
+    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), multi)
+    return lambda tokens: 2 * t.moe_layers * ring_allgather_s(tokens * t.a2a_bytes_per_token, ep, bw, lat, half)
+
+
 def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, kv_rep: Any = 1.0,
-                     ep: Any = 1.0) -> Any:
+                     ep: Any = 1.0, weight_bytes: Any = None) -> Any:
     """One decode step's GEMM and attention time on one card's worth of work (divide by tp): the linear layers'
     roofline, max(2·N·b FLOPs / (peak · matmul eff.), weight bytes / (bandwidth · decode eff.)), plus the
     attention's, max(attention FLOPs, KV bytes at its SM share / bandwidth) — separate kernels, so the two rooflines
@@ -601,10 +619,11 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, 
     The KV copies an engine without a GQA-aware kernel makes (`kv_read_factor`) stay with the attention. `kv_rep`:
     the rank's KV replication (`kv_replication`), which its reads of the cache itself carry. `ep`: expert parallel
     replicas sharing the routed experts (`inference_step`): the rank reads its own experts the group's b·ep tokens
-    touch, its FLOPs stay b tokens' worth."""
+    touch, its FLOPs stay b tokens' worth. `weight_bytes`: `pass_weight_bytes` of this step where the caller has it."""
     b = batch
-    mm_s = xp.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]),
-                      pass_weight_bytes(t, b, ep, kv_rep, r) / (r["bw"] * r["e_bw"]))
+    if weight_bytes is None:
+        weight_bytes = pass_weight_bytes(t, b, ep, kv_rep, r)
+    mm_s = xp.maximum(2 * t.matmul_params * b / (r["peak"] * r["e_mm"]), weight_bytes / (r["bw"] * r["e_bw"]))
     dc_kv = t.kv_bytes_per_token * t.decode_context * b
     # copies outside the attention kernel (hf repeat_kv: 1 + g of 1 + 2g; hf's torch.cat growth of the cache: 2); none
     # where the kernel itself reads g times
@@ -629,6 +648,8 @@ def pipeline_send_s(t: InferenceSpeedTerms, tp: Any, pp: Any, tokens: Any, r: An
     p2p: a send/recv pair across nodes has one rank on each, so each rank reaches its own NIC only (ranks per node
     1: scaling.inter_share); a hop crosses nodes when the replica's tp × pp ranks do (tensor innermost:
     scaling.group_ranks_per_node), and every hop is charged at that slowest hop's rate."""
+    if xp.plain(pp) and pp <= 1:  # one stage, no sends (the where below's 0.0, without its arrays: serving's grid)
+        return 0.0
     cpn = r["cards_per_node"]
     multi, _ = group_ranks_per_node(tp, pp, cpn)
     bw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], multi, 1.0, cpn)
