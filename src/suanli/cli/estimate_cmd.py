@@ -5,7 +5,7 @@ strings each is compiled and evaluated again on every call (~4 ms of the command
 built once, when `register` defines the command."""
 
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -19,7 +19,12 @@ from suanli.estimate.workload import make_workload
 from suanli.units import GB, GiB, count_from_text
 from suanli.views.files import load_model_arg
 
-__all__ = ["register", "render_estimate"]
+if TYPE_CHECKING:
+    from suanli.catalog.schema import Catalog
+    from suanli.i18n import Message
+    from suanli.plan.search import Layout  # not at start-up: the planner loads only for a hint
+
+__all__ = ["fitting_layout_hint", "layout_flags", "register", "render_estimate"]
 
 
 T = TypeVar("T")
@@ -111,6 +116,10 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
         rows.append({"item": tr("est.usable"), "per GPU": _fmt_b(m["usable_bytes"])})
     emit_rows(rows, ["item", "per GPU"], title=tr("cli.est.memory_title", fits=fits, per=per),
               headers={"item": tr("col.item"), "per GPU": per})
+    if m["fits"] is False:  # training: the layout plan runs on these cards, as flags (`fitting_layout_hint`)
+        hint = fitting_layout_hint(packaged_catalog(), e)
+        if hint is not None:
+            console.print(f"[yellow]{tr('cli.est.hint', hint=say(hint))}[/yellow]", highlight=False)
     if tight is not None:  # the plan's warning, word for word
         console.print(f"[yellow]! {say(tight)}[/yellow]", highlight=False)
     if short is not None:  # the plan's sentence for it
@@ -168,6 +177,57 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
         ev = _evidence(e, g)  # the out-of-sample cases of this group on the device's own stack
         if ev is not None:
             console.print(tr("cli.est.evidence", evidence=ev), highlight=False)
+
+
+def layout_flags(lay: "Layout") -> str:
+    """The `suanli estimate` flags that set training layout `lay` (a `plan.search.Layout`), e.g. `--tp 1 --pp 1
+    --zero 3 --recompute full --batch 1 --grad-accum 3 --framework deepspeed`."""
+    flags = [f"--tp {lay.tp}", f"--pp {lay.pp}", *([f"--vpp {lay.vpp}"] if lay.vpp > 1 else []),
+             *([f"--ep {lay.ep}"] if lay.ep > 1 else []), f"--zero {lay.zero or 0}",
+             f"--recompute {lay.recompute or 'none'}", f"--batch {lay.micro_batch}", f"--grad-accum {lay.grad_accum or 1}"]
+    if lay.tp_comm_overlap:
+        flags.append("--tp-comm-overlap")
+    if lay.optimizer and lay.optimizer != "adamw":
+        flags.append(f"--optimizer {lay.optimizer}")
+    if lay.offload_optimizer:
+        flags.append("--offload-optimizer")
+    if lay.framework:
+        flags.append(f"--framework {lay.framework}")
+    return " ".join(flags)
+
+
+def fitting_layout_hint(cat: "Catalog", e: Estimate) -> "Message | None":
+    """A training estimate that does not fit its cards: the layout plan runs on the same cards, model, precision,
+    sequence length and global batch (`plan.search.fastest_layout_why` with plan's own memory measures: optimizer
+    offload or 8-bit AdamW only where no plain AdamW layout fits), as the flags that set it (`layout_flags`); where no
+    layout fits those cards, the fewest cards plan finds a plan on (`plan.search.fewest_training_cards`, the default
+    region's offers, plan's default global batch), else the `suanli plan` search. None where it fits, serves, or is
+    not a language model (buyer review 2026-12-02: 'does not fit' with no way out). The CLI's alone: it names flags."""
+    w = e.workload
+    if e.memory.fits or not w.training or e.model.kind != "llm":
+        return None
+    from suanli.catalog.ranks import whole_cards
+    from suanli.plan.compare import DEFAULT_GLOBAL_BATCH, training_request
+    from suanli.plan.search import fastest_layout_why, fewest_training_cards
+    from suanli.i18n import Message
+    from suanli.validate.bands import packaged_error_bands
+
+    cards = whole_cards(w.gpus, e.dies_per_card)
+    dp = max(1, w.gpus // (w.tp * w.pp * w.cp))
+    pins: dict[str, Any] = {"seq": w.seq, "lora_rank": w.lora_rank, "lora_targets": w.lora_targets,
+                            "framework": w.framework}  # --framework pinned: kept
+    req = training_request(e.model, w.task, cards, w.precision, w.batch * dp * w.grad_accum, pins)
+    lay, _ = fastest_layout_why(cat, e.model, req, e.device.id, error_bands=packaged_error_bands(), measures=True)
+    if lay is not None:
+        return Message("est.hint.fits_as", gpus=cards, layout=lay.label_message(), flags=layout_flags(lay),
+                       need_gib=lay.memory_needed_bytes / GiB, usable_gib=lay.memory_usable_bytes / GiB)
+    # another card count steps another global batch (micro-batch × dp × accumulation): plan's default one, as the
+    # `suanli plan` the hint names searches it
+    fewest = fewest_training_cards(cat, e.model, training_request(e.model, w.task, None, w.precision,
+                                                                  DEFAULT_GLOBAL_BATCH, pins), e.device.id)
+    if fewest is not None:
+        return Message("est.hint.fewest_cards", gpus=cards, fewest=fewest)
+    return Message("est.hint.plan_search", gpus=cards)
 
 
 def _band_lines(e: Estimate, group: str, b: dict[str, Any]) -> list[str]:

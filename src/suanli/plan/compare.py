@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
     from suanli.migrate.libraries import LibraryUse
 
 __all__ = ["ServingTargets", "card_hour_among", "card_hour_basis", "card_hour_offer", "serving_period", "compare_devices", "fresh_first", "hourly_card_price", "migration_cost", "no_price", "no_price_message", "offer_facts", "one_job_options", "one_job_tier",
-           "pricing_basis", "rent_for", "rent_options", "separate_instances", "tco_rows", "value_table"]
+           "pricing_basis", "rent_for", "rent_options", "separate_instances", "tco_rows", "training_request", "value_table"]
 
 Kinds = Sequence[str]
 
@@ -570,9 +570,10 @@ def _served_facts(lay: Layout, requests_per_s: float, capacity_tok_s: float | No
             "note": render(msg), "note_i18n": msg.to_json()}
 
 
-def _training_request(m: ModelArch, task: str, gpus: int | None, precision: str, global_batch: int,
-                      pins: dict[str, Any]) -> PlanRequest:
-    """The planner's request behind a training row (`_training_layout`) and its fewest cards (`migration_cost`)."""
+def training_request(m: ModelArch, task: str, gpus: int | None, precision: str, global_batch: int,
+                     pins: dict[str, Any]) -> PlanRequest:
+    """The planner's request behind a training row (`_training_layout`), its fewest cards (`migration_cost`) and
+    the layout a training estimate that does not fit is pointed to (`cli.estimate_cmd.fitting_layout_hint`)."""
     return make_request(model=m.id, task=task, tokens=_SEARCH_TOKENS, gpus=gpus, global_batch=global_batch,
                         precision=precision if precision in _TRAIN_PRECISIONS else None, **pins)
 
@@ -589,7 +590,7 @@ def _training_layout(cat: Catalog, m: ModelArch, acc: Any, task: str, gpus: int,
     runs (widest tp within a node, the rest pipeline, ZeRO 3 over any data parallelism, full recompute; pins kept),
     its framework None, and why: such a row never runs (`compare_devices`). `measures` (`migrate cost`): plan's own
     layout there, optimizer offload or 8-bit AdamW where no plain one fits."""
-    req = _training_request(m, task, gpus, precision, global_batch, pins)
+    req = training_request(m, task, gpus, precision, global_batch, pins)
     # offers: the network(s) it runs on; bands: a layout plan would demote gives way as in plan (final buyer check 1)
     lay, why = fastest_layout_why(cat, m, req, acc.id, network_offers, error_bands, measures)
     if lay is None and why is not None:  # the layout the why-not's "the leanest layout needs N GiB" names
@@ -1443,7 +1444,7 @@ def _fewest_cards_hint(cat: Catalog, m: ModelArch, task: str, precision: str | N
         return Message("mig.fewest_cards_serving", field="gpus")
     from suanli.plan.search import fewest_training_cards
 
-    counts = [fewest_training_cards(cat, m, _training_request(
+    counts = [fewest_training_cards(cat, m, training_request(
         m, task, None, precision or default_precision(m, acc, lookup.stack(cat, acc.stack), task),
         DEFAULT_GLOBAL_BATCH, {"region": region, "offer_kinds": tuple(kinds), "stale_months": stale_months}),
         acc.id, today) for acc in devices]
