@@ -886,6 +886,11 @@ class Framework(_Strict):
         "4); the memory kernel and the gradient all-reduce both read it (estimate.memory.grad_bytes_per_param); None: "
         "the weights' bytes")
     grad_bytes_source: str | None = None
+    recompute_off: str | None = Field(
+        None, description="the key=value word its launcher takes to switch off the activation (gradient) "
+        "checkpointing it runs by default (LLaMA-Factory: disable_gradient_checkpointing=true); a plan without full "
+        "recompute says it and `--skypilot` launches with it; None: no checkpointing unless asked")
+    recompute_off_source: str | None = None
     default_for: tuple[str, ...] = Field((), description="tasks for which this is the framework most teams use")
     source: str
     note: str | None = None
@@ -894,6 +899,8 @@ class Framework(_Strict):
     def _grad_bytes_cited(self) -> "Framework":
         if (self.bf16_grad_bytes_per_param is None) != (self.grad_bytes_source is None):  # a number names its source
             raise ValueError(f"bf16_grad_bytes_per_param and grad_bytes_source of {self.id} go together")
+        if (self.recompute_off is None) != (self.recompute_off_source is None):  # a fact names its source
+            raise ValueError(f"recompute_off and recompute_off_source of {self.id} go together")
         return self
 
 

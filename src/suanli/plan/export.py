@@ -13,7 +13,7 @@ from suanli.catalog.schema import Catalog, ModelArch
 from suanli.errors import InputError
 from suanli.estimate.precision import published_checkpoint
 from suanli.i18n import Message
-from suanli.plan.search import Plan, PlanResult
+from suanli.plan.search import Plan, PlanResult, recompute_off
 
 __all__ = ["SERVE_PORT", "SKYPILOT_CLOUDS", "SKYPILOT_NAMES", "skypilot_accelerator", "skypilot_cloud",
            "skypilot_notes", "skypilot_yaml"]
@@ -198,7 +198,7 @@ def _serve_run(p: Plan, model: ModelArch) -> tuple[str, str, bool]:
             f"command for this engine\nexit 1", True)
 
 
-def _train_run(p: Plan, task: str) -> tuple[str, bool]:
+def _train_run(p: Plan, task: str, cat: Catalog) -> tuple[str, bool]:
     """(run, is_template) launching the plan's framework on every node. LLaMA-Factory: `FORCE_TORCHRUN=1 NNODES
     NODE_RANK MASTER_ADDR MASTER_PORT llamafactory-cli train CONFIG.yaml` (hiyouga/LLaMA-Factory examples/README.md,
     read 2026-12-01); DeepSpeed: the `deepspeed` launcher with --num_nodes --num_gpus --node_rank --master_addr
@@ -209,10 +209,9 @@ def _train_run(p: Plan, task: str) -> tuple[str, bool]:
     reads them from $CONFIG / $TRAIN_SCRIPT, which the YAML leaves empty (sky launch --env CONFIG=…)."""
     fw = p.framework
     if fw == "llama-factory":
-        # LLaMA-Factory checkpoints activations unless told not to (hiyouga/LLaMA-Factory hparams/model_args.py:
-        # disable_gradient_checkpointing default False), and merges key=value words after the YAML over it
-        # (hparams/parser.py read_args: OmegaConf.from_cli(sys.argv[2:])): a plan without recompute says so
-        off = "" if p.recompute == "full" else " disable_gradient_checkpointing=true"
+        # LLaMA-Factory checkpoints activations unless told not to, and merges key=value words after the YAML over
+        # it: a plan without recompute says so (`recompute_off`, frameworks.yaml)
+        off = f" {setting}" if (setting := recompute_off(cat, fw, p.recompute)) else ""
         return (_HEAD + "FORCE_TORCHRUN=1 NNODES=$SKYPILOT_NUM_NODES NODE_RANK=$SKYPILOT_NODE_RANK "
                 "MASTER_ADDR=$MASTER_ADDR MASTER_PORT=29500 llamafactory-cli train $CONFIG" + off), False
     if fw == "deepspeed":
@@ -285,7 +284,7 @@ def skypilot_yaml(p: Plan, result: PlanResult, cat: Catalog, model: ModelArch | 
         return "\n".join(notes) + "\n" + text
     nodes = max(1, math.ceil(p.gpus / per_node))
     per_node_gpus = min(p.gpus, per_node)
-    run, template = _train_run(p, result.request.task)
+    run, template = _train_run(p, result.request.task, cat)
     needs = [k for k in ("CONFIG", "TRAIN_SCRIPT") if f"${k}" in run]
     task = {
         "name": head,

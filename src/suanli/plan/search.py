@@ -129,7 +129,7 @@ from suanli.units import HOURS_PER_MONTH, HOURS_PER_WEEK, HOURS_PER_YEAR, UNIT_H
 if TYPE_CHECKING:  # migrate's package imports plan.cost: the type only
     from suanli.migrate.libraries import LibraryUse
 
-__all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why",
+__all__ = ["DEFAULT_SERVING_TPOT_S", "Layout", "Plan", "PlanResult", "fastest_layout", "fastest_layout_why", "recompute_off",
            "fewest_training_cards", "is_international", "memory_headroom_pct", "memory_within_error", "migration_weeks",
            "DEMOTION_COST_FACTOR",
            "capacity_configs", "error_rule", "latency_margin_pct", "margin_warned", "rate_thin", "warn_limit",
@@ -2416,6 +2416,14 @@ def fastest_layout(cat: Catalog, m: ModelArch, req: PlanRequest, device: str) ->
     return lay, render(why) if why is not None else ""
 
 
+def recompute_off(cat: Catalog, framework: str | None, recompute: str | None) -> str | None:
+    """The word that switches off the activation checkpointing `framework` runs by default (`Framework.recompute_off`:
+    LLaMA-Factory's disable_gradient_checkpointing=true) where a training plan's `recompute` is not full: the plan's
+    warning and its SkyPilot run (`plan.export`) say the same one; None where the framework checkpoints nothing unasked."""
+    fw = next((f for f in cat.frameworks if f.id == framework), None)
+    return fw.recompute_off if fw is not None and recompute != "full" else None
+
+
 def fewest_training_cards(cat: Catalog, m: ModelArch, req: PlanRequest, device: str,
                           today: dt.date | None = None) -> int | None:
     """The fewest cards of `device` on which plan finds a training plan: the search `plan` runs (`_devices` on the
@@ -2751,6 +2759,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         if prec in ("int4", "int8", "fp8"):
             warnings += quantization_warnings(d.stack, prec, _stack_name(d.stack))  # and the scheme, cited
     warnings += [m for m in [nf4_speed_warning(d.stack)] if m is not None and req.task == "qlora"]
+    off = recompute_off(cat, d.framework.id, RECOMPUTE[int(grid["rec"][i])]) if training and d.framework else None
+    if off is not None:  # timed and sized without the recompute the framework runs unless told not to
+        warnings.append(Message("plan.warn.recompute_off", framework=d.framework.name if d.framework else "",
+                                setting=off))
     mem_gib = grid["mem"][i] / GiB
     usable_gib = grid["usable"][i] / GiB
     fw = d.framework.name if d.framework else "?"
