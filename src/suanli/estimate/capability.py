@@ -24,6 +24,7 @@ __all__ = [
     "framework_order",
     "framework_refusal",
     "framework_refusals",
+    "runs_task",
     "optimizer_zero_stages",
     "kv_dtype_problem",
     "nf4_speed_warning",
@@ -225,6 +226,14 @@ def framework_order(frameworks: Sequence[Framework], task: str, stack: str) -> l
     the first running its layout (LoRA, QLoRA) or the fastest that fits, ties to the earlier (full, pretrain)."""
     cands = [f for f in frameworks if task in f.tasks and stack in f.stacks]
     return sorted(cands, key=lambda f: (task not in f.default_for, len(f.stacks) if task in f.default_for else 0))
+
+
+def runs_task(frameworks: Sequence[Framework], stack: SoftwareStack, task: str) -> bool:
+    """Whether `stack` runs training task `task` at all: a framework of it runs the task (frameworks.yaml `tasks`,
+    `stacks`) and the stack's data does not refuse it (QLoRA: stacks.yaml `qlora_4bit` false, as
+    `capability_problems` refuses it; MUSA has no bitsandbytes)."""
+    refused = task == "qlora" and stack.qlora_4bit is not None and not stack.qlora_4bit.value
+    return not refused and bool(framework_order(frameworks, task, stack.id))
 
 
 def runs_layout(fw: Framework, task: str, acc: Accelerator, tp: int = 1, pp: int = 1, vpp: int = 1, ep: int = 1,

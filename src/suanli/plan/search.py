@@ -60,6 +60,7 @@ from suanli.estimate.capability import (
     optimizer_zero_stages,
     pp_zero_runs,
     runs_pp,
+    runs_task,
     tp_overlap_runs,
     tp_zero_runs,
     zero_runs,
@@ -3811,6 +3812,18 @@ def _serve_too_big_tip(req: PlanRequest, devs: list[_Device], need: dict[str, in
     return Message("relax.serve_too_big", field="max_gpus", fix=fix, wider=_wider_offers(req, cat, holds))
 
 
+def _lighter_tasks(req: PlanRequest, devs: list[_Device], cat: Catalog | None) -> str | dict[str, str] | None:
+    """The lighter training tasks a relax tip suggests for `req.task`, only those the stack of some allowed device
+    runs (`capability.runs_task`: no QLoRA on MUSA, which has no bitsandbytes; buyer review 2026-12-02, task B.3),
+    joined by each language's 'or'; None where there is none."""
+    tasks = {"full": ("lora", "qlora"), "pretrain": ("lora", "qlora"), "lora": ("qlora",)}.get(req.task, ())
+    if cat is not None:
+        tasks = tuple(t for t in tasks if any(runs_task(cat.frameworks, d.stack, t) for d in devs))
+    if len(tasks) < 2:
+        return tasks[0] if tasks else None
+    return {"en": " or ".join(tasks), "zh": " 或 ".join(tasks)}
+
+
 def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calendar_h: np.ndarray,
            req: PlanRequest, devs: list[_Device], cat: Catalog | None = None,
            m: ModelArch | None = None, wide: Callable[[], dict[str, np.ndarray] | None] | None = None,
@@ -3871,10 +3884,7 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             tips += [_limit_tip(bit, on, j, req, devs, rows, cards_tip) for bit, j in limits]
             return tips
     if sel.size == 0 or not finite.any():
-        lighter_tasks: dict[str, str | dict[str, str]] = {  # the lighter tasks, joined by each language's 'or'
-            "full": {"en": "lora or qlora", "zh": "lora 或 qlora"},
-            "pretrain": {"en": "lora or qlora", "zh": "lora 或 qlora"}, "lora": "qlora"}
-        lighter = lighter_tasks.get(req.task)
+        lighter = _lighter_tasks(req, devs, cat)
         slow = np.nonzero(grid["fits"] & ~np.isfinite(grid["tok_s"]))[0] if "opt" in grid else np.zeros(0, dtype=int)
         if slow.size and sel.size == 0:
             # it fits with a measure whose time cannot be estimated (offload, no host-link rate): not "does not fit"
@@ -3895,8 +3905,9 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
             tips.append(_serve_too_big_tip(req, devs, too_big, grid, cat, m))
             return tips
         if req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
-            tips.append(Message("relax.nothing_fits_gpus_lighter" if lighter else "relax.nothing_fits_gpus",
-                                gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or "", wider=more))
+            which = ("relax.nothing_fits_gpus_lighter" if lighter else "relax.nothing_fits_gpus" if req.task == "inference"
+                     else "relax.nothing_fits_gpus_train")  # training: no request rate to meet
+            tips.append(Message(which, gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or "", wider=more))
         elif _no_span(grid, sel, req, devs):
             # every device the request allows misses one node and none of its offers can span nodes (the why-not
             # rows say so): more cards cannot help; a lighter task, other regions or offer kinds can
