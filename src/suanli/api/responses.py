@@ -515,7 +515,8 @@ class MigrateCheckAnswer(Shape):
     ops: list[CheckOp]
     fallback_ops: dict[str, int] = Field(description="operators torch_npu runs on the CPU, with calls")
     non_aten_ops: dict[str, int] = Field(description="operators outside aten: they need their own NPU kernel")
-    verdict: str = Field(description="npu-native, cpu-fallback or needs-port")
+    verdict: str = Field(description="npu-native, cpu-fallback, needs-port, or needs-check (a library the catalog "
+                                     "has no Ascend source for, on an otherwise clean trace)")
     verdict_text: str
     verdict_text_i18n: MessageJson | None = None
     libraries: list[LibraryUsed]

@@ -57,7 +57,8 @@ def _render(report: CoverageReport, wall_s: float) -> None:
 
     for text, i in footnotes.items():
         echo(escape(f"({i}) {text}"))
-    colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red"}[report.verdict]
+    colour = {"npu-native": "green", "cpu-fallback": "yellow", "needs-port": "red", "needs-check": "yellow"}[
+        report.verdict]
     verdict = say_id("cli.mig.verdict", verdict=say_id(f"verdict.{report.verdict}"))
     echo(f"[bold {colour}]{verdict}[/] — {_verdict_text(report)}")
     if report.fallback_ops:

@@ -55,7 +55,7 @@ __all__ = [
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "ascend_ops"
 
 Status = Literal["npu", "composite", "composite-fallback", "cpu-fallback", "non-aten"]
-Verdict = Literal["npu-native", "cpu-fallback", "needs-port"]
+Verdict = Literal["npu-native", "cpu-fallback", "needs-port", "needs-check"]
 
 
 class _Frozen(BaseModel):
@@ -378,7 +378,8 @@ def classify(
     `stack` is the catalog's `cann` SoftwareStack (or None); `adapted_lists` says whether the model is on
     each stack's adapted list (the caller looks that up in the catalog). `libraries` are the CUDA-era libraries
     the model uses beyond its operators (`migrate.libraries`: its config, `--uses`); one with no NPU build
-    (`replace`/`none`) makes the verdict needs-port, whatever the operators say. Weights stored in a format the NPU
+    (`replace`/`none`) makes the verdict needs-port, whatever the operators say; one the catalog has no Ascend source
+    for (`unknown`) makes a clean trace's verdict needs-check. Weights stored in a format the NPU
     does not compute in (`convert`: DeepSeek-V3/R1's FP8 release) are a conversion step, not a port: the verdict and
     the weeks follow the trace and the adapted lists, and the verdict says the weights are converted first.
     """
@@ -432,11 +433,12 @@ def classify(
                                         source=c.source))
 
     # the libraries first among the report's own sentences: each with what replaces it on Ascend and its sources
-    for u in libs:
-        warnings.append(Message("mig.warn.library", lib=u.id, via={"en": u.via, "zh": u.via_zh} if u.via_zh else u.via,
+    for u in libs:  # one with no source (a quant_method the catalog lacks) has no source bracket
+        warnings.append(Message("mig.warn.library" if u.sources else "mig.warn.library_unsourced", lib=u.id,
+                                via={"en": u.via, "zh": u.via_zh} if u.via_zh else u.via,
                                 status=Message(f"mig.lib.{u.status}"),
                                 message={"en": u.message, "zh": u.message_zh} if u.message_zh else u.message,
-                                sources="; ".join(u.sources) or "-"))
+                                sources="; ".join(u.sources)))
 
     trace_tv, npu_tv = _torch_major_minor(trace.torch_version), _torch_major_minor(ops.torch_requirement)
     if trace_tv and npu_tv and trace_tv != npu_tv:
@@ -454,12 +456,14 @@ def classify(
     lst = listing([a for a in adapted if stack is None or a.stack == stack.id], trace.task)
     is_adapted = lst.listed
     blocking = tuple(u.id for u in libs if u.blocks)
+    unknown = tuple(u.id for u in libs if u.unknown)
     basis_msg: Message
     if stack is None:
         weeks, basis_msg = None, Message("mig.basis.no_stack")
     else:
         e = effort(stack, lst, complex_arch=moe_or_multimodal, has_fallback=bool(fallback),
-                   blocking_libraries=blocking, ops_missing=bool(fallback or non_aten or blocking))
+                   blocking_libraries=blocking, ops_missing=bool(fallback or non_aten or blocking),
+                   unknown_libraries=unknown)
         weeks = e.weeks
         # the stacks.yaml range(s) charged, in words (an MoE model on the list spans two: "a … b"); the catalog's
         # keys stay in `Effort.field`, never in the sentence (buyer review 2026-12-01: `cann.migration_weeks_unadapted`)
@@ -485,6 +489,9 @@ def classify(
     elif verdict == "npu-native" and is_adapted is False:
         # the effort below is the unadapted range: say here that it is for the model being off the lists
         vt = Message("mig.vt.npu_native_unlisted", version=ops.version)
+    if unknown and not blocking:  # a library the catalog has no Ascend source for: never a clean verdict
+        vt = Message("mig.vt.unknown_libraries", ops=vt, libs=", ".join(unknown))
+        verdict = "needs-check" if verdict == "npu-native" else verdict
     converted = tuple(dict.fromkeys(u.id for u in libs if u.converts))
     if converted and not blocking:  # the released weights' format: converted once before use (its line below)
         vt = Message("mig.vt.converts", ops=vt, libs=", ".join(converted))

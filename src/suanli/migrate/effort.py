@@ -168,16 +168,19 @@ def _list_message(stack: Any, lst: Listing) -> Message:
 
 
 def effort(stack: Any, lst: Listing, *, complex_arch: bool, has_fallback: bool = False,
-           blocking_libraries: Sequence[str] = (), ops_missing: bool | None = None) -> Effort:
+           blocking_libraries: Sequence[str] = (), ops_missing: bool | None = None,
+           unknown_libraries: Sequence[str] = ()) -> Effort:
     """The weeks the engineers take to move the model onto `stack` (see the module's rule). `lst`: `listing`'s
     answer for the task; `complex_arch`: MoE or multimodal (or diffusion); `has_fallback`: the trace found
     CPU-fallback operators (migrate check only); `blocking_libraries`: libraries with no NPU build the model uses;
     `ops_missing` False: a trace found every operator covered and no library to port, so an unlisted model's range
-    is worded as the price of being off the list."""
+    is worded as the price of being off the list; `unknown_libraries`: libraries the catalog has no Ascend source
+    for (`LibraryUse.unknown`): the range is the one without them, and the reason says it assumes they run."""
     if stack.id == "cuda":
         return Effort((0.0, 0.0), Message("migration.cuda"))
     name = both(stack.name, getattr(stack, "name_zh", None))
     ports = tuple(dict.fromkeys(blocking_libraries))
+    unknown = ", ".join(dict.fromkeys(unknown_libraries))
     publishes = bool(getattr(stack, "adapted_models", ()) or getattr(stack, "adapted_lists", ()))
     moe = getattr(stack, _MOE, None)
     off_list = _MOE if complex_arch and moe is not None else _UNADAPTED
@@ -194,6 +197,8 @@ def effort(stack: Any, lst: Listing, *, complex_arch: bool, has_fallback: bool =
             why = Message("migration.adapted_libraries", list=where, libs=", ".join(ports))
         elif field == _MOE:
             why = Message("migration.moe_not_adapted", list=where)
+        elif ops_missing is False and unknown:  # the off-list range already; not "no library missing"
+            why = Message("migration.not_adapted_unknown", list=where, libs=unknown)
         elif ops_missing is False:
             why = Message("migration.not_adapted_covered", list=where)
         else:
@@ -207,9 +212,9 @@ def effort(stack: Any, lst: Listing, *, complex_arch: bool, has_fallback: bool =
         where = _list_message(stack, lst)
         if complex_arch and moe is not None:
             moe_lo, moe_hi = (float(x) for x in moe.chosen.value)
-            return Effort((lo, max(hi, moe_hi)), Message("migration.adapted_moe", list=where, adapted_hi=hi,
-                                                         moe_lo=moe_lo, moe_hi=moe_hi),
-                          f"{_ADAPTED} … {_MOE}", f"{c.source}, {moe.chosen.source}")
+            span = Message("migration.adapted_moe", list=where, adapted_hi=hi, moe_lo=moe_lo, moe_hi=moe_hi)
+            return Effort((lo, max(hi, moe_hi)), Message("migration.unknown_libraries", why=span, libs=unknown)
+                          if unknown else span, f"{_ADAPTED} … {_MOE}", f"{c.source}, {moe.chosen.source}")
         why = Message("migration.adapted", list=where)
     elif not publishes:
         # the vendor publishes no adapted-model list (DTK, Neuware, MACA, XPU, MUSA): not "off the list", and the
@@ -217,4 +222,6 @@ def effort(stack: Any, lst: Listing, *, complex_arch: bool, has_fallback: bool =
         why = Message("migration.no_list_assumed" if c.source == "assumed" else "migration.no_list",
                       stack=name, source=c.source, note=both(c.note or "", c.note_zh))
     assert why is not None
+    if unknown and field == _ADAPTED:  # the adapted range holds only if the unknown library runs
+        why = Message("migration.unknown_libraries", why=why, libs=unknown)
     return Effort((lo, hi), why, field, c.source)

@@ -90,6 +90,12 @@ class LibraryUse(_Frozen):
         return self.status in ("replace", "none")
 
     @property
+    def unknown(self) -> bool:
+        """Not in the catalog (a config's quant_method libraries.yaml has no entry for): whether it runs on Ascend is
+        unknown, so the verdict is needs-check, never a clean npu-native."""
+        return self.status == "unknown"
+
+    @property
     def converts(self) -> bool:
         """Weights stored in a format with no NPU kernel, converted once before use (libraries.yaml `checkpoint`)."""
         return self.status == "convert"

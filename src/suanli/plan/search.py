@@ -287,7 +287,8 @@ def migration_weeks(cat: Catalog, stack: SoftwareStack, m: ModelArch, libraries:
 
     lst = listing(stack_lists(stack, model_names(m)), task)
     libraries = merge(checkpoint_uses(m, cat), libraries)  # the released checkpoint's dtype (FP8): migrate check's
-    e = effort(stack, lst, complex_arch=complex_arch(m), blocking_libraries=[u.id for u in libraries if u.blocks])
+    e = effort(stack, lst, complex_arch=complex_arch(m), blocking_libraries=[u.id for u in libraries if u.blocks],
+               unknown_libraries=[u.id for u in libraries if u.unknown])
     lo, hi = e.weeks or (0.0, 0.0)
     return lo, hi, e.why
 
