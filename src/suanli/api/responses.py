@@ -307,6 +307,9 @@ class DerivedPrice(Shape):
     tokens_per_s_8_cards: float
     cny_per_card_hour: float
     offer: str
+    gpus_asked: int | None = Field(None, description="the cards this side's row is asked on: gpus, or with a "
+                                   "requests_per_s both sides carry, the cards its rate_bill rents (workload.gpus: "
+                                   "fewer where no usable offer rents that many)")
     workload: dict[str, Any] | None = Field(None, description="the workload the tokens/s is at: task, gpus, tp, "
                                                                "batch (serving: replicas and the batch per replica "
                                                                "of compare's serving rule, tpot_target_s, batch_rule)")

@@ -755,7 +755,9 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
                         value += " — " + say_json(lay.get("layout_rule_i18n"), lay["layout_rule"])
                 if d.get("layout_note"):  # serving: no layout met the TPOT target, and why
                     value += " — " + say_json(d.get("layout_note_i18n"), d["layout_note"])
-                asked = out.get("gpus", 8)  # --gpus; a side has fewer when no usable offer rents that many
+                # --gpus, or with a rate both sides carry the cards the side's bill rents; fewer when no usable
+                # offer rents that many
+                asked = d.get("gpus_asked") or out.get("gpus", 8)
                 n = lay.get("gpus", asked)
                 named = _device_ranks(cat, dev, lay)  # '(16 dies)' on a 910C, as plan says it
                 rows.append({"item": tr("mig.item.device_gpus", device=named, gpus=n) if n == asked

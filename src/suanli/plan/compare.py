@@ -1388,6 +1388,17 @@ def _with_precisions(note: Message, sides: Sequence[Message]) -> Message:
                    sides=Message("list.items", items=list(sides)))
 
 
+def _on_bill_cards(note: Message, cards: Message) -> Message:
+    """`migrate cost`'s workload note for a rate both sides carry: "on the cards each side's bill for the rate rents
+    (H800 1 card, 910B 1 card)" in place of `--gpus`'s count (`mig.workload.serving_targets*_rate`)."""
+    if note.id == "mig.workload.users":
+        return Message("mig.workload.users", users=note.params["users"],
+                       workload=_on_bill_cards(note.params["workload"], cards))
+    if note.id not in ("mig.workload.serving_targets", "mig.workload.serving_targets_precisions"):
+        return note
+    return Message(note.id + "_rate", {**{k: v for k, v in note.params.items() if k != "gpus"}, "cards": cards})
+
+
 def saving_if_known_error(bands: dict[str, ErrorBand] | None, dst: Any, stack: Any, task: str, ratio: float,
                           monthly_spend: float, src: Any = None, src_stack: Any = None,
                           bill: Callable[[float], float] | None = None) -> dict[str, Any] | None:
@@ -1615,6 +1626,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         bills = {a.id: _rate_bill(cat, m, a, precision, tg, region, kinds, today, stale_months, error_bands,
                                   subsidy if a.domestic else 0.0)
                  for a in (src, dst)} if rate_sized else {}
+        rate_carried = rate_sized and all(b["carried"] for b in bills.values())
         side_precisions: list[Message] = []  # each side's precision and why, said in the workload note (a rate)
         for side, acc in (("from-gpu", src), ("to-gpu", dst)):
             # the side's precision: the one given, else (a rate) the one plan picked for it, else the default
@@ -1630,8 +1642,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             # (`offers.can_rent`, compare's and plan's rule), never on an 8-card machine that exists only as 1-card
             # rentals
             cards_per_node = acc.max_cards_per_node
-            holds = max(min(offer_q.max_cards(o, cards_per_node), asked_gpus) for o in dev_offers)
-            for gpus in dict.fromkeys((asked_gpus, holds)):
+            # a rate this side carries: its row on the cards its bill rents (plan's sizing), one basis for the
+            # comparison and the bill (helper D 2026-12-02: an 8-card row "serves 1 requests/s" beside a 1-card bill)
+            side_gpus = bills[acc.id]["gpus"] if rate_carried else asked_gpus
+            holds = max(min(offer_q.max_cards(o, cards_per_node), side_gpus) for o in dev_offers)
+            for gpus in dict.fromkeys((side_gpus, holds)):
                 w, layout_why = w8.model_copy(update={"gpus": ranks_of(acc, gpus)}), None  # ranks (a 910C: 2 a card)
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
@@ -1743,6 +1758,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 est.workload, tps, tg.tpot_s if serving else None, tg.ttft_s if serving else None,
                 serving and _steady_row(None, tg.requests_per_s, tg.tpot_s), error_bands)), *_export_caveat(acc, offer)]
             derived[acc.id] = {"tokens_per_s_8_cards": tps, "cny_per_card_hour": price, "offer": offer.id,
+                               "gpus_asked": side_gpus,  # --gpus, or with a rate both carry the cards its bill rents
                                "workload": layout, "evidence": render(evidence) if evidence is not None else None,
                                "evidence_i18n": evidence.to_json() if evidence is not None else None,
                                "offer_warnings": [render(x) for x in caveats],
@@ -1760,6 +1776,10 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             # "the same flags" is not true; the note names each side's precision, why, and compare's flag for the
             # row (buyer review 2026-12-03: H800 fp8 26,845 tok/s beside compare's bf16 12,838 "the same flags")
             workload_msg = _with_precisions(workload_msg, side_precisions)
+        if rate_carried and workload_msg is not None:  # each row on its bill's cards, named per side
+            workload_msg = _on_bill_cards(workload_msg, Message("list.items", items=[
+                Message("mig.side_cards", device=both(a.name, a.name_zh or a.name), gpus=sides[a.id]["gpus"])
+                for a in (src, dst)]))
         assert rent is not None
         d_side = sides[dst.id]
 

@@ -34,7 +34,8 @@ def test_each_side_names_its_precision_and_compares_flag(monkeypatch: pytest.Mon
     out = json.loads(_cli([*ARGS, "--json"], monkeypatch, capsys, tmp_path))
     note = out["workload_note_i18n"]
     assert note["id"] == "mig.workload.users"
-    assert note["params"]["workload"]["id"] == "mig.workload.serving_targets_precisions"
+    # both sides carry the rate: each row on its bill's cards (helper D 2026-12-02)
+    assert note["params"]["workload"]["id"] == "mig.workload.serving_targets_precisions_rate"
     assert "the same function and flags" not in out["workload_note"]
     for dev, name, prec in (("h800", "NVIDIA H800 SXM5 80GB", "fp8"), ("ascend-910b", "Huawei Ascend 910B", "int8")):
         d = out["derived"][dev]
@@ -44,7 +45,9 @@ def test_each_side_names_its_precision_and_compares_flag(monkeypatch: pytest.Mon
                 f"compare with --precision {prec} gives this row)") in out["workload_note"]
         # the sentence's claim: compare with that --precision gives the row migrate cost shows
         # (beside an H20, which runs both: compare refuses fp8 on the 910B)
-        cmp = json.loads(_cli(["compare", "--model", "qwen3-32b", "--gpu", dev, "--gpu", "h20", "--gpus", "8",
+        # on the cards the side's bill rents, where its row is (helper D 2026-12-02)
+        cmp = json.loads(_cli(["compare", "--model", "qwen3-32b", "--gpu", dev, "--gpu", "h20", "--gpus",
+                               str(d["rate_bill"]["gpus"]),
                                "--concurrent-users", "200", "--tpot", "0.05", "--ttft", "2", "--precision", prec,
                                "--json"], monkeypatch, capsys, tmp_path))
         rows = cmp["rows"] if isinstance(cmp, dict) else cmp

@@ -49,6 +49,7 @@ API_WORDING = {"err.plan_needs_llm", "est.note.framework_assumed", "plan.warn.mi
                "relax.no_price_any", "why.plain_not_measure",
                # migrate's workload line names POST /api/compare (the page: the Compare tab), not the CLI's compare
                "mig.workload.serving", "mig.workload.serving_targets", "mig.workload.serving_targets_precisions",
+               "mig.workload.serving_targets_rate", "mig.workload.serving_targets_precisions_rate",
                "mig.side_precision.picked", "mig.side_precision.picked_default", "mig.side_precision.fitted",
                "mig.side_precision.default"}
 

@@ -101,11 +101,13 @@ MIGRATE = ("migrate", "cost", "--model", "qwen3-235b-a22b", "--task", "inference
 
 def test_migrate_cost_names_expert_groups_in_cards_and_dies() -> None:
     out = _cli(*MIGRATE)
-    assert "a group of 8 cards (16 dies) sharing experts (tp2 × ep8): 8 replica(s), batch 17 per replica" in out
-    assert "a group of 8 cards sharing experts (tp1 × ep8): 8 replica(s), batch 56 per replica" in out
+    # each side's row on the cards its bill for the rate rents (helper D 2026-12-02: was the 8-card row beside
+    # bills of 40 and 136 cards): 17 groups on the 910C's 136 cards, 5 on the H20's 40
+    assert "17 group(s) of 8 cards (16 dies) sharing experts (tp2 × ep8): 136 replica(s), batch 17 per replica" in out
+    assert "5 group(s) of 8 cards sharing experts (tp1 × ep8): 40 replica(s), batch 56 per replica" in out
     assert "(16 cards)" not in out and "tp2 × 8 replica(s)" not in out and "tp1 × 8 replica(s)" not in out
     zh = _cli("--lang", "zh", *MIGRATE)
-    assert "一组共享专家的 8 卡（16 个芯粒）副本组（tp2 × ep8）：8 个副本" in zh
+    assert "17 组共享专家的 8 卡（16 个芯粒）副本组（tp2 × ep8）：136 个副本" in zh
 
 
 def test_users_quote_names_the_expert_group(cat: Catalog) -> None:

@@ -167,13 +167,14 @@ def test_migrate_inference_takes_compares_serving_targets(cat: Catalog) -> None:
     tg = ServingTargets(50.0, 0.04, 1.0, 1024, 300)
     out = migration_cost(cat, m, "910b", "h800", task="inference", kinds=ALL, today=TODAY, precision="int4",
                          targets=tg)
-    rows = _rows(cat, ["h800", "910b"])
     for dev in ("h800", "ascend-910b"):
         d = out["derived"][dev]
-        assert d["tokens_per_s_8_cards"] == pytest.approx(rows[dev]["tokens_per_s"])
-        assert (d["workload"]["tp"], d["workload"]["batch"]) == (rows[dev]["layout"]["tp"], rows[dev]["layout"]["batch"])
+        # a rate both sides carry: compare's row on the cards the side's bill rents (helper D 2026-12-02)
+        row = _rows(cat, ["h800", "910b"], gpus=d["rate_bill"]["gpus"])[dev]
+        assert d["tokens_per_s_8_cards"] == pytest.approx(row["tokens_per_s"])
+        assert (d["workload"]["tp"], d["workload"]["batch"]) == (row["layout"]["tp"], row["layout"]["batch"])
         assert d["workload"]["tpot_target_s"] == 0.04 and d["workload"]["requests_per_s"] == 50.0
-    assert out["workload_note_i18n"]["id"] == "mig.workload.serving_targets"
+    assert out["workload_note_i18n"]["id"] == "mig.workload.serving_targets_rate"
     plain = migration_cost(cat, m, "910b", "h800", task="inference", kinds=ALL, today=TODAY)
     assert plain["derived"]["h800"]["workload"]["tpot_target_s"] == 0.2  # no targets: compare's default, as before
     assert plain["monthly_saving_cny"] != out["monthly_saving_cny"]

@@ -74,8 +74,15 @@ def test_a_rate_no_side_carries_is_not_worth_it() -> None:
 
 
 def test_batch_rule_says_the_rate_is_not_carried() -> None:
-    lay = _migrate(40.0)["derived"]["ascend-910b"]["workload"]
-    assert lay["batch"] > 1
+    # a side plan cannot carry the rate on (910B: 56 cards, above max_gpus 16): the rows stay on --gpus' 8 cards,
+    # and the 910B's 8-card row says it does not carry 40 requests/s (helper D 2026-12-02: where both sides carry
+    # the rate each row is on its bill's cards instead, test_rows_on_the_bills_cards_d1202)
+    cat = packaged_catalog()
+    out = migration_cost(cat, lookup.model(cat, "qwen2.5-72b"), "910b", "h800", 100_000.0, task="inference",
+                         today=TODAY, targets=ServingTargets(requests_per_s=40.0, tpot_s=0.05, max_gpus=16))
+    assert not out["derived"]["ascend-910b"]["rate_bill"]["carried"]
+    lay = out["derived"]["ascend-910b"]["workload"]
+    assert lay["gpus"] == 8 and lay["batch"] > 1
     assert lay["batch_rule_i18n"]["id"] == "mig.batch_rule.not_carried" and "40 requests/s" in lay["batch_rule"]
 
 

@@ -685,7 +685,8 @@ function renderMigrate(r) {
     if (lay.layout_rule) v += t("mig.value.training_layout", {tp: lay.tp, pp: lay.pp, zero: lay.zero, batch: lay.batch, recompute: label("recompute", lay.recompute)});
     if (lay.layout_rule && (lay.offload_optimizer || lay.optimizer === "adamw8bit")) v += " — " + lay.layout_rule;  // plan's memory-saving measure
     if (d.layout_note) v += " — " + d.layout_note;
-    rows.push([n === 8 ? t("mig.item.device_8", {device: devName(dev)}) : t("mig.item.device_n", {device: devName(dev), gpus: n}), esc(v) + offerWarnings(d)]);
+    const k = d.gpus_asked || 8;  // --gpus, or a rate's bill's cards
+    rows.push([t(n === k ? "mig.item.device_gpus" : "mig.item.device_fewer", {device: devName(dev), gpus: n, asked: k}), esc(v) + offerWarnings(d)]);
   }
   rows.push(["mig.item.verdict", `<strong>${esc(r.verdict)}</strong>`]);
   $("#mig-table").innerHTML = `<thead><tr><th scope="col">${esc(t("col.item"))}</th><th scope="col">${esc(t("value"))}</th></tr></thead><tbody>` +
