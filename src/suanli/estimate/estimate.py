@@ -276,11 +276,14 @@ def estimate(
     overrides: tuple[EfficiencyFactor, ...] = (),
     strict_context: bool = True,
     assume_framework: bool = False,
+    fit_limits: bool = True,
 ) -> Estimate:
     """Memory always; speed when the device has the peaks it needs; time when `w.tokens` is given. Training without
     `w.framework` runs under no framework's rule unless `assume_framework` (`suanli estimate`, POST /api/estimate):
     then under the one the planner picks for the layout (`assumed_framework`), named in a note and `framework`.
-    `w.gpus` counts ranks: a card of several dies (the 910C) is estimated per die (`catalog.ranks.rank_view`)."""
+    `w.gpus` counts ranks: a card of several dies (the 910C) is estimated per die (`catalog.ranks.rank_view`).
+    `fit_limits` False: no `max_batch` / `max_context` (None), a caller that reads neither (plan's re-estimate of a
+    layout on a device's variants, `caveats.variant_outcome`) skips their ~30 memory estimates."""
     dies = dies_per_card(device)
     device = rank_view(device)  # the one division of a card's figures into its dies' (catalog.ranks)
     if model.kind == "llm" and model.num_layers and w.pp > model.num_layers:
@@ -377,8 +380,9 @@ def estimate(
     max_b = None
     max_ctx = None
     if w.method == "default" and model.kind == "llm":
-        max_b = max_batch_that_fits(model, w, device, stack, cat=cat)
-        max_ctx = max_context_that_fits(model, w, device, stack, cat=cat)
+        if fit_limits:
+            max_b = max_batch_that_fits(model, w, device, stack, cat=cat)
+            max_ctx = max_context_that_fits(model, w, device, stack, cat=cat)
         try:
             if w.training:
                 tr = training_speed(cat, model, device, w, overrides)

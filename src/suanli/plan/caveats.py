@@ -60,7 +60,7 @@ def variant_outcome(cat: Catalog, m: ModelArch, v: Accelerator, run: Rerun) -> M
         return Message("plan.variant.unknown", variant=name, why=missing)
     figures = dict(variant=name, mem=mem.value, tbs=(bw.value or 0.0) / 1000)
     try:
-        e = estimate(cat, m, v, run.workload, strict_context=False)
+        e = estimate(cat, m, v, run.workload, strict_context=False, fit_limits=False)  # reads no max batch
     except (EstimateError, InputError) as ex:
         return Message("plan.variant.unknown", variant=name, why=str(ex))
     if not e.memory.fits:

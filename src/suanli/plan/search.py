@@ -1326,22 +1326,42 @@ def _capacity_rates(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_D
     cap["cap_thin"][:] = 0
     cap["cap_users"], cap["cap_users_i"] = np.full(grid["dev"].shape, np.nan), np.full(grid["dev"].shape, -1)
     if req.concurrent_users:
-        for j in capacity_user_configs(grid, rentable):
-            rows = (grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])
-            cap["cap_users"][rows] = float(grid["replicas"][j] * grid["max_b"][j])
-            cap["cap_users_i"][rows] = j
-    for j in capacity_configs(grid):
-        rows = (grid["dev"] == grid["dev"][j]) & (grid["gpus"] == grid["gpus"][j])
-        cap["cap_rps"][rows] = grid["max_rps"][j]
-        cap["cap_comf"][rows] = grid["comf_rps"][j]
+        js = capacity_user_configs(grid, rentable)
+        at = _config_of_rows(grid, js)
+        rows = at >= 0
+        cap["cap_users"][rows] = (grid["replicas"][js] * grid["max_b"][js])[at[rows]]
+        cap["cap_users_i"][rows] = js[at[rows]]
+    js = capacity_configs(grid)
+    at = _config_of_rows(grid, js)
+    rows = at >= 0
+    limits = np.full(js.shape, np.nan)
+    for n, j in enumerate(js):
         thin = int(grid["comf_thin"][j])
-        cap["cap_thin"][rows] = thin
         if thin:
             group, memory = _THIN_GROUPS[_first_bit(thin)]
             limit = warn_limit(bands, devs[int(grid["dev"][j])].stack.id, memory_group(req.task) if memory else group,
                                memory)
-            cap["cap_limit"][rows] = np.nan if limit is None else limit
+            limits[n] = np.nan if limit is None else limit
+    for key, v in (("cap_rps", grid["max_rps"][js]), ("cap_comf", grid["comf_rps"][js]),
+                   ("cap_thin", grid["comf_thin"][js]), ("cap_limit", limits)):
+        cap[key][rows] = v[at[rows]]
     return cap
+
+
+def _config_of_rows(grid: dict[str, np.ndarray], configs: np.ndarray) -> np.ndarray:
+    """Per configuration, the position in `configs` (one configuration per device and card count, as
+    `capacity_configs` gives them) of the one on its device and card count; −1 where none is (a NaN card count
+    equals none). One pass over the grid, not a mask per configuration."""
+    at = np.full(grid["dev"].shape, -1)
+    if not configs.size:
+        return at
+    _, inv = np.unique(np.stack([grid["dev"].astype(float), grid["gpus"].astype(float)]), axis=1, return_inverse=True)
+    inv = inv.reshape(-1)
+    pos = np.full(int(inv.max()) + 1, -1)
+    pos[inv[configs]] = np.arange(configs.size)
+    at = pos[inv]
+    at[np.isnan(grid["gpus"])] = -1
+    return at
 
 
 # a thin margin's bit (`_serve_checks`' thin): the validated group its known error is of, memory or not, in this order
