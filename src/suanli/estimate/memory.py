@@ -39,6 +39,8 @@ __all__ = [
     "nominal_params",
     "grad_bytes_per_param",
     "needed_bytes",
+    "OUTSIDE_POOL",
+    "pool_bytes",
     "prefill_chunk_tokens",
     "preallocate_fraction",
     "training_memory",
@@ -640,6 +642,20 @@ def measured_quantity_bytes(tensor_bytes: Any, fragmentation: float, runtime_byt
 
 def stack_fragmentation(stack: SoftwareStack | None) -> float:
     return stack.allocator_fragmentation.value if stack is not None and stack.allocator_fragmentation else 0.0
+
+
+# Breakdown items a pre-allocating engine holds outside its pool: the runtime reserve (CUDA context and loaded
+# kernels), which `inference_memory` leaves out of the pool's share of the card (`kv_cache_pool_unused` is the pool
+# less the tensors in it), so the card holds the pool plus these (`pool_bytes`).
+OUTSIDE_POOL = ("runtime_overhead",)
+
+
+def pool_bytes(parts: dict[str, Any]) -> float | None:
+    """A pre-allocated pool (vLLM gpu_memory_utilization × the card) as the breakdown fills it: every item but those
+    outside it (`OUTSIDE_POOL`), the unused KV pool included; None without a pool."""
+    if "kv_cache_pool_unused" not in parts:
+        return None
+    return float(sum(v for k, v in parts.items() if k not in OUTSIDE_POOL))
 
 
 def needed_bytes(parts: dict[str, Any]) -> Any:
