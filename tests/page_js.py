@@ -35,7 +35,7 @@ function el(sel) {
 global.document = {querySelector: el, querySelectorAll: () => [], documentElement: {}, body: {dataset: {}}};
 global.location = {hash: ""}; global.history = {replaceState() {}}; global.navigator = {language: "en"};
 global.localStorage = {getItem: () => null, setItem() {}}; global.performance = {now: () => 0};
-global.Option = function (text, value) { return {text, value}; };
+global.Option = function (text, value) { return {text, value}; }; global.MutationObserver = class { observe() {} };
 global.fetch = async (url, opt) => {
   if (opt && opt.method === "POST") sent.push({url, body: JSON.parse(opt.body)});
   const m = /^\/api\/messages\?lang=(\w+)/.exec(url);

@@ -146,6 +146,11 @@ class EstimateBody(Workload, JsonBody):
     # unset, the engine is the device's stack's usual one (as `suanli estimate` without --engine; its description
     # says so), not the core's placeholder "hf": the schema names no default
     engine: Engine = Field("hf", json_schema_extra=_no_default)
+    # unset (or null), the precision `suanli estimate` picks without --precision (POST /api/estimate), not bf16
+    precision: Precision | None = Field(  # type: ignore[assignment]
+        None, description="fp32, bf16, fp16, fp8, int8, int4, nf4; default (null): the precision the estimate picks "
+        "(estimate.precision.default_precision, as the CLI's): serving an FP8 checkpoint (DeepSeek-V3/R1): fp8 where "
+        "the device and its stack run FP8; qlora: nf4; else bf16")
     # bounded as every other name field (the core's Workload leaves it unbounded): OpenAPI states the limit
     framework: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS, description="training: the "
                                   "framework the layout runs under (a frameworks.yaml id, GET /api/frameworks); "

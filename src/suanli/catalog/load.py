@@ -39,7 +39,7 @@ from suanli.catalog.schema import (
     Unpriced,
 )
 from suanli.errors import DataFileError
-from suanli.i18n import Message
+from suanli.i18n import Message, render
 
 __all__ = ["DATA_DIR", "cached_yaml", "iter_sourced", "load_catalog", "load_files", "packaged_assumptions",
            "packaged_catalog", "read_yaml"]
@@ -294,9 +294,10 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
     for (dev, dtype), vals in sorted(runs.items()):
         ratios = sorted(v for v, _ in vals)
         med = ratios[len(ratios) // 2] if len(ratios) % 2 else (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2]) / 2
+        said = Message("est.derived.measured", n=len(vals))
         factors.append(EfficiencyFactor(
             id=f"matmul-{dev}-{dtype}", metric="matmul", device=dev, precision=dtype, value=med,
-            source=vals[0][1], note=f"derived: median of {len(vals)} measured run(s) ÷ dense peak (capped at 1)",
+            source=vals[0][1], note=render(said), note_i18n=said.to_json(),
         ))
         family_vals.setdefault((by_id[dev].family, dtype), []).append((med, dev, vals[0][1]))
         family_vals.setdefault(("*", dtype), []).append((med, dev, vals[0][1]))
@@ -311,21 +312,24 @@ def derived_matmul_efficiency(cat: Catalog, path: Path = MEASURED_MATMUL) -> Cat
             mine = dense_peak_tflops(acc, dtype)
             if pf is None or parent is None or (acc.id, dtype) in runs or mine is None or mine != dense_peak_tflops(parent, dtype):
                 continue
+            said = Message("est.derived.inherited", parent=parent.id, device=acc.id,
+                           note=Message.from_json(pf.note_i18n) if pf.note_i18n else pf.note)
             factors.append(EfficiencyFactor(
                 id=f"matmul-{acc.id}-{dtype}", metric="matmul", device=acc.id, precision=dtype, value=pf.value,
-                source=pf.source, note=f"inherited from {parent.id} ({pf.note}): {acc.id} has no run of its own and "
-                "the same dense peak (same die, same compute)", derived="inherited", derived_from=(parent.id,),
+                source=pf.source, note=render(said), note_i18n=said.to_json(), derived="inherited",
+                derived_from=(parent.id,),
             ))
     for (fam, dtype), meds in sorted(family_vals.items()):
         if dtype == "fp16" and (fam, "bf16") in family_vals:
             continue  # one 16-bit row per family: bf16 where measured
         vals_sorted = sorted(meds)
         mid = vals_sorted[len(vals_sorted) // 2]  # a member's own value: its measurement is the source
+        said = Message("est.derived.median", n=len(meds), dtype=dtype)
         factors.append(EfficiencyFactor(
             id=f"matmul-family-{fam}-{dtype}".replace("*", "all"), metric="matmul", family=fam,
             precision="fp32" if dtype == "fp32" else "*", value=mid[0], source=mid[2],
-            note=f"derived: median over {len(meds)} measured device(s) ({dtype}); other precisions assume the 16-bit share",
-            derived="median", derived_from=tuple(sorted(d for _, d, _ in meds)),
+            note=render(said), note_i18n=said.to_json(), derived="median",
+            derived_from=tuple(sorted(d for _, d, _ in meds)),
         ))
     return cat.model_copy(update={"sources": sources, "efficiency": (*cat.efficiency, *factors)})
 

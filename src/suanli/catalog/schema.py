@@ -975,6 +975,8 @@ class EfficiencyFactor(_Strict):
     `derived` / `derived_from` (set by `catalog.load.derived_matmul_efficiency`, not written in data files): a row
     computed from other devices' measurements, `inherited` from a variant's parent (`derived_from`: the parent) or the
     `median` of the devices in `derived_from`; `estimate.efficiency.basis` reads them to say what an estimate used.
+    `note_i18n` (set there too): the note of a row suanli derives, as a message, so a Chinese answer says it in
+    Chinese (a data file's note is the maintainers' text and has none).
     """
 
     id: str
@@ -995,6 +997,7 @@ class EfficiencyFactor(_Strict):
     note: str | None = None
     derived: Literal["inherited", "median"] | None = None
     derived_from: tuple[str, ...] = ()
+    note_i18n: dict[str, Any] | None = None  # a derived row's note as a message (`Message.to_json`), as `derived`
 
     @property
     def device_ids(self) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -279,7 +280,8 @@ class _Formatter(string.Formatter):
     `cn_count_e9` for a value given in millions or billions), `{h:,.1f~}` a number without a trailing ".0" (730 小时),
     `{m:dur_min}` minutes as a readable duration (572.3 → 9.5 小时), `{n:/card/cards}` a count and its noun by the
     count, the one English plural rule ("1 card", "8 cards"; a number spec before the first "/": `{n:,/card/cards}`;
-    `{n:noun/replica/replicas}` the noun alone, for a count said earlier: "1 × 8-card replica").
+    `{n:noun/replica/replicas}` the noun alone, for a count said earlier: "1 × 8-card replica"), `{x:,.4g}` grouped
+    significant figures without an exponent (12,350: `grouped_significant`).
     A template that uses none formats as before."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
@@ -296,7 +298,25 @@ class _Formatter(string.Formatter):
         if format_spec.endswith("~") and isinstance(value, int | float):
             out = format(value, format_spec[:-1])
             return re.sub(r"\.0+$", "", out)
+        if (m := _GROUPED_G.fullmatch(format_spec)) and isinstance(value, int | float) and math.isfinite(value):
+            return grouped_significant(value, int(m.group(1) or 6))
         return super().format_field(value, format_spec)
+
+
+# `{x:,.4g}`: significant figures with digit grouping (`_Formatter`, `grouped_significant`)
+_GROUPED_G = re.compile(r",(?:\.(\d+))?g")
+
+
+def grouped_significant(value: float, digits: int) -> str:
+    """`value` to `digits` significant figures, digits grouped, never an exponent: 12,350 (Python's `,.4g` wrote
+    1.235e+04 from 10,000 up), as the page writes it (app.js `cell`: Intl.NumberFormat maximumSignificantDigits,
+    rounding half away from zero on the shortest decimal: ECMA-402 roundingMode "halfExpand")."""
+    out = format(value, f",.{digits}g")
+    if "e+" not in out:
+        return out
+    d = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    step = Decimal(1).scaleb(d.adjusted() - digits + 1)  # the last significant digit's place: 10, 100, …
+    return f"{int(d.quantize(step, rounding=ROUND_HALF_UP)):,}"
 
 
 @cache
@@ -308,7 +328,7 @@ def _plain_template(template: str) -> bool:
     except ValueError:
         return False
     return not any("{" in x or x.startswith("cn_count") or x == "dur_min" or x.endswith("~") or "/" in x
-                   for x in specs)
+                   or _GROUPED_G.fullmatch(x) for x in specs)
 
 
 class _Marked(_Formatter):

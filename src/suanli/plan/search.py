@@ -2745,21 +2745,25 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
     if export_note:  # whatever the offer's region: a Chinese listing of such a card is no licence
         warnings.append(Message("plan.warn.china_export", device=_device_name(d.acc), device_id=d.acc.id))
     if is_international(offer.region):
-        warnings.append(Message("plan.warn.international_offer", provider=offer.provider, region=offer.region))
+        warnings.append(Message("plan.warn.international_offer", provider=both(offer.provider, offer.provider_zh),
+                                region=offer.region))
         if not d.acc.domestic and not export_note:
             warnings.append(Message("plan.warn.export_control"))
     if is_stale(offer, today, req.stale_months):  # no fresh offer of the device could rent this configuration
-        warnings.append(Message("plan.warn.stale", offer=offer.id, provider=offer.provider, date=offer.date,
+        warnings.append(Message("plan.warn.stale", offer=offer.id, provider=both(offer.provider, offer.provider_zh),
+                                date=offer.date,
                                 months=offer_age_months(offer, today), limit=req.stale_months))
     if offer.kind not in RENTABLE_KINDS:  # a listing, or the buyer's own contract price: rentable as priced
         warnings.append(Message("plan.warn.not_listing", kind=Message(f"offer_kind.{offer.kind}"), source=offer.source))
     for assumed in offer.assumed:  # an offer field the catalog read by assumption (Offer.assumed): the plan rests on it
-        warnings.append(Message("plan.warn.offer_assumed", offer=offer.id, field=assumed.field,
+        # `column`, not `field`: an offer's data field, not an input (a `field` parameter is named as the form's)
+        warnings.append(Message("plan.warn.offer_assumed", offer=offer.id, column=assumed.field,
                                 note={"en": assumed.note, "zh": assumed.note_zh}))
     if gpus > d.acc.max_cards_per_node and training:
         nodes = math.ceil(gpus / d.acc.max_cards_per_node)
         # name the node offer and its inter-node network (issue 11)
-        warnings.append(Message("plan.warn.nodes_offer", nodes=nodes, offer=offer.id, provider=offer.provider,
+        warnings.append(Message("plan.warn.nodes_offer", nodes=nodes, offer=offer.id,
+                                provider=both(offer.provider, offer.provider_zh),
                                 network=network_text(offer)))  # in both languages (buyer review 2026-12-01)
     dl_gbit = float(grid["dl_gbit"][i])
     if not math.isnan(dl_gbit) and grid["dl_h"][i] > SLOW_DOWNLOAD_H and grid["billed"][i] > 0:

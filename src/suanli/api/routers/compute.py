@@ -134,7 +134,7 @@ async def estimate_ep(request: Request, body: EstimateBody,
         if "engine" not in body.model_fields_set:  # as `suanli estimate` without --engine, with its note
             fields["engine"] = default_engine(c, acc, body.task)
             note = engine_default_note(c, acc, m, body.task)
-        if "precision" not in body.model_fields_set:  # as `suanli estimate` without --precision (one default rule)
+        if body.precision is None:  # unset or null: as `suanli estimate` without --precision (one default rule)
             from suanli.estimate.precision import default_precision
 
             fields["precision"] = default_precision(m, acc, next((s for s in c.stacks if s.id == acc.stack), None),

@@ -58,10 +58,11 @@ def offers(request: Request, response: Response, device: _NAME = None, provider:
     from suanli.views.dates import as_of
 
     today = as_of()
-    # what rents in words beside the id `scope` (8 卡整机（HCCS；无节点间网络）), the note's Chinese twin: ?lang=zh;
+    # what rents in words beside the id `scope` (8 卡整机（HCCS；无节点间网络）), the note's and provider's Chinese twins: ?lang=zh;
     # the price's age and staleness as `suanli offers --json` gives them (`offer_row`: the one freshness rule)
     return localize([{**views.offer_json(o), "scope_label": offer_q.scope_label(o),  # type: ignore[no-any-return]
                       "scope_label_i18n": offer_q.scope_message(o).to_json(), "note_zh": o.note_zh,
+                      "provider_zh": o.provider_zh,
                       **{k: v for k, v in views.offer_row(o, today).items() if k in ("age_months", "stale")}}
                      for o in sel[offset:offset + limit]], lang)
 

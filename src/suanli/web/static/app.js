@@ -75,6 +75,11 @@ async function api(path, body) {
   return data;
 }
 const esc = s => String(s ?? "").replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));
+// `code` spans as <code> wherever the page writes text (text nodes split: nothing parsed as HTML)
+new MutationObserver(ms => ms.forEach(m => { const w = document.createTreeWalker(m.target, 4), ts = []; let n;
+  while ((n = w.nextNode())) if (/`[^`]+`/.test(n.data) && !n.parentNode.closest("svg,option,code")) ts.push(n);
+  ts.forEach(n => n.replaceWith(...n.data.split(/`([^`]+)`/).map((s, i) => i % 2 ? Object.assign(document.createElement("code"), {textContent: s}) : s)));
+})).observe(document.body, {childList: true, subtree: true});
 const fmt = (v, d = 1) => v == null ? "" : typeof v === "number" ? v.toLocaleString(lang === "zh" ? "zh-CN" : "en-US", {maximumFractionDigits: d}) : esc(v);
 // prices: the same region filter and offer kinds as the API (issue 11): cn listings by default
 const KINDS_ALL = ["listing", "index", "reference", "contract"];
@@ -104,8 +109,7 @@ const TAB_FORM = {
     "mig-output", "mig-region", "mig-kinds"],
   rvb: ["rvb-gpu", "rvb-cards", "rvb-years", "rvb-util", "rvb-pattern", "rvb-subsidy", "rvb-server", "rvb-ops", "rvb-region", "rvb-kinds"], catalog: []};
 const FORM = Object.values(TAB_FORM).flat();
-// a select's value that is none of its options (a link's unknown model): kept as an option of its own, so that the
-// request carries the typed name and the API's refusal ("did you mean …") reaches the user
+// a link's value that is none of the options (an unknown model) kept as one: the API's refusal reaches the user
 function setValue(id, v) {
   const el = $("#" + id);
   if (el.tagName === "SELECT" && v && ![...el.options].some(o => o.value === v)) el.add(new Option(v, v));
@@ -392,8 +396,8 @@ function memoryChart(el, plans) {
 // a plan's total_cost_cny the same sum; devices by the name the tables use
 const frontPoint = p => ({...p, total: p.cost_cny, name: devName(p.device)});
 const planPoint = p => ({...p, total: p.total_cost_cny ?? p.cost_cny, name: devName(p.device, p.device_name)});
-// a front point that is none of the ranked plans (same device and cards at that total): its configuration was not
-// ranked (set aside by the evidence check or ranked below those shown): drawn hollow, its why-not line in the tooltip
+// a front point that is none of the plans shown (same device, cards, total): set aside by the evidence check or
+// ranked below, drawn hollow, its why-not line in the tooltip
 const shownAsPlan = (r, p) => r.plans.some(q => q.device === p.device && q.gpus === p.gpus && Math.abs((q.total_cost_cny ?? q.cost_cny) - p.total) <= Math.max(1, p.total * 1e-6));
 const setAside = r => r.pareto.map(frontPoint).filter(p => p.total > 0 && !shownAsPlan(r, p));
 // a front point not planned: its why-not row, else the plan on its device that passed it over (matched on the total)
@@ -527,8 +531,7 @@ $("#compare-form").addEventListener("submit", async ev => {
   if (rate !== undefined) body.requests_per_s = rate;
   if (period !== undefined) body[$("#cmp-period-unit").value === "days" ? "days" : "hours"] = period;
   if (rate === undefined && users === undefined && period === undefined && $("#cmp-tokens").value) body.tokens = Number($("#cmp-tokens").value);
-  // the serving targets and request lengths POST /api/compare takes: empty is not sent (the API's default, the
-  // placeholder says which), so the answer's serving rule says the default it assumed
+  // serving targets and request lengths: empty is not sent, so the answer says the default it assumed
   [["#cmp-tpot", "tpot_s"], ["#cmp-ttft", "ttft_s"], ["#cmp-input", "input"], ["#cmp-output", "output"]]
     .forEach(([id, k]) => { const v = val(id); if (v !== undefined) body[k] = v; });
   if (serve && $("#cmp-precision").value) body.precision = $("#cmp-precision").value;
@@ -561,8 +564,7 @@ function renderCompare(rows) {
   // pool (vLLM gpu_memory_utilization: what the card shows in use) is a note under it, in the answer's language
   const dash = "—", fits = r => r.fits !== false && r.runs !== false;
   const serving = rows.some(r => r.tpot_s != null || r.serving_rule);
-  // what the API says about each row (the CLI's compare prints them under the table): layout notes, the bill
-  // (whole instances, a minimum term), the evidence behind the speed, precision, memory headroom, calibration
+  // the API's notes on each row (the CLI's compare prints them under the table)
   const notes = r => [r.layout_note && !(r.served && r.served.note) ? r.layout_note : null, r.capacity_note, ...(r.notes || []), r.memory_warning, r.memory_likely_short,
     r.precision_note, r.calibration, r.evidence, periods.length > 1 ? r.period_note : null].filter(Boolean).map(n => `<div class="cmp-note">${esc(n)}</div>`).join("") +
     offerWarnings(r);
@@ -797,8 +799,7 @@ function sourceLink(id, title) {
   const name = esc(s.title || title || id);
   return /^https?:\/\//.test(s.url || "") ? `<a href="${esc(s.url)}" target="_blank" rel="noopener">${name}</a>` : name;
 }
-// an offer's date as `suanli offers` writes it: a price older than 12 months (GET /api/offers' `stale`, the one
-// freshness rule) marked in its date cell, with the note under the table (offers_stale_note)
+// an offer's date as `suanli offers` writes it: a stale price (GET /api/offers' `stale`) marked, a note under the table
 const offerDate = o => esc(o.stale ? t("cli.offers.date_stale", {date: o.date}) : o.date);
 function renderDetail({d, offers}) {
   let rows = "";
