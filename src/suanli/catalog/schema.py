@@ -616,6 +616,13 @@ class ModelArch(_Strict):
         None, description="rows of the learned position table (GPT-2 n_positions; OPT max_position_embeddings + 2)"
     )
     max_context: int | None = None
+    yarn_context: int | None = Field(
+        None, gt=0, description="the context its model card extends `max_context` to with YaRN, by adding rope_scaling "
+        "(type yarn, factor `yarn_factor`) to config.json (Qwen2.5, Qwen3: 131072); a request past max_context is "
+        "refused, and the refusal says how to get this one; None: the card names no extension"
+    )
+    yarn_factor: float | None = Field(None, gt=1, description="the rope_scaling factor the card gives for `yarn_context`")
+    yarn_source: str | None = Field(None, description="source id for `yarn_context`: the model card that says it")
     rope_scaling: str | None = Field(
         None, description="RoPE scaling the config sets (rope_scaling.rope_type / type: llama3, yarn, dynamic, linear; "
         "dynamic-ntk for Qwen-1's use_dynamic_ntk): positions beyond max_context are extrapolated, not refused"
@@ -673,6 +680,8 @@ class ModelArch(_Strict):
             raise ValueError(f"base_max_context and base_max_context_source of {self.id} go together")
         if self.base_max_context is not None and self.base_id is None:
             raise ValueError(f"base_max_context of {self.id} needs base_id: the checkpoint it is the context of")
+        if not (self.yarn_context is None) == (self.yarn_factor is None) == (self.yarn_source is None):  # yarn cited
+            raise ValueError(f"yarn_context, yarn_factor and yarn_source of {self.id} go together")
         return self
 
     @model_validator(mode="after")

@@ -53,7 +53,7 @@ from suanli.estimate.workload import Workload, optimizer_bytes_per_param
 from suanli.i18n import Message, both, render
 from suanli.units import GB, SECONDS_PER_HOUR, GiB
 
-__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "check_ep_has_experts", "framework_note", "band_evidence", "estimate", "evidence_message", "LORA_TASKS", "lora_evidence_message", "lora_stack_band",
+__all__ = ["LITTLE_EVIDENCE_CASES", "ErrorBand", "Estimate", "FrameworkChoice", "assumed_framework", "check_ep_has_experts", "context_refusal", "framework_note", "band_evidence", "estimate", "evidence_message", "LORA_TASKS", "lora_evidence_message", "lora_stack_band",
            "job_hours", "moe_evidence_message", "moe_stack_band", "stack_band", "PooledBias", "all_stacks_signed",
            "pooled_bias"]
 
@@ -267,6 +267,19 @@ def check_ep_has_experts(model: ModelArch, ep: int | None, model_id: str | None 
                                        model_id=model_id if model_id is not None else model.id))
 
 
+def context_refusal(model: ModelArch, tokens: int, limit: int, checkpoint: str, training: bool) -> InputError:
+    """The one refusal of a context past the checkpoint's (`suanli plan`, `suanli estimate` and their API routes): the
+    sum it adds up to and the limit, and where the model card extends the context with YaRN (`yarn_context`) and the
+    sum fits it, how to get it — a config.json with the card's rope_scaling (a config with rope_scaling is not
+    refused)."""
+    yarn: Message | str = ""
+    if model.yarn_context is not None and model.yarn_factor is not None and tokens <= model.yarn_context:
+        yarn = Message("err.context_yarn", yarn_context=model.yarn_context, factor=model.yarn_factor)
+    return InputError("seq" if training else "input", Message(
+        "err.exceeds_s_context_of_tokens", what=Message("est.ctx.training" if training else "est.ctx.inference"),
+        tokens=tokens, m_id=checkpoint, m_max_context=limit, yarn=yarn))
+
+
 def estimate(
     cat: Catalog,
     model: ModelArch,
@@ -345,15 +358,13 @@ def estimate(
     # the context of the checkpoint the task downloads (`lookup.context_of`): training the base, serving the tuned one
     limit = lookup.context_of(model, w.task) if model.kind == "llm" else None
     if limit and w.context > limit:
-        what = "input + output" if not w.training else "seq"
         named = lookup.checkpoint_id(model, w.task)
-        msg = f"{what} = {w.context:,} tokens exceeds {named}'s context of {limit:,}"
         ctx = dict(what=Message("est.ctx.training" if w.training else "est.ctx.inference"), tokens=w.context, model=named, max_context=limit)
         if model.rope_scaling or not strict_context:
             notes.append(Message("est.note.context_rope", ctx, rope=str(model.rope_scaling)) if model.rope_scaling
                          else Message("est.note.context_beyond", ctx))
         else:
-            raise InputError("input" if not w.training else "seq", msg, Message("error.context_exceeds", ctx))
+            raise context_refusal(model, w.context, limit, named, w.training)
     if model.kind == "llm" and w.method == "default":
         # the FP8 checkpoint run converted to 16-bit, or upcast for training (precision.default_precision's rule)
         native = native_precision_note(model, device, stack, w.task, w.precision)

@@ -46,7 +46,7 @@ from suanli.estimate.capability import (
     supports_fp8,
     supports_fp8_training,
 )
-from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBand, check_ep_has_experts,
+from suanli.estimate.estimate import (LITTLE_EVIDENCE_CASES, LORA_TASKS, ErrorBand, check_ep_has_experts, context_refusal,
                                       evidence_message, job_hours, lora_evidence_message, lora_stack_band,
                                       moe_evidence_message, moe_stack_band, stack_band)
 from suanli.catalog.offers import RENTABLE_KINDS, kinds_message, kinds_priced, rent_message
@@ -1821,11 +1821,8 @@ def plan(cat: Catalog, m: ModelArch, req: PlanRequest, today: dt.date | None = N
         raise InputError("precision", Message("err.qlora_quantizes_the_base_model_to"))
     # against the checkpoint the plan names: training the base (Qwen2.5-72B: 131,072), serving the tuned one (32,768)
     limit = lookup.context_of(m, req.task, req.model)
-    if limit and not m.rope_scaling and (req.input + req.output if not training else req.seq) > limit:
-        what = Message("est.ctx.training" if training else "est.ctx.inference")  # '输入 + 输出' in Chinese
-        raise InputError("input" if not training else "seq",
-                         Message("err.exceeds_s_context_of_tokens", what=what,
-                                 m_id=lookup.checkpoint_id(m, req.task, req.model), m_max_context=limit))
+    if limit and not m.rope_scaling and (tokens := req.input + req.output if not training else req.seq) > limit:
+        raise context_refusal(m, tokens, limit, lookup.checkpoint_id(m, req.task, req.model), training)
     if training and req.framework is None:
         runs = [f for f in cat.frameworks if req.task in f.tasks]
         if runs and not any(_runs_pins(f, req) for f in runs):
