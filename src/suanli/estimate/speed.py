@@ -53,6 +53,8 @@ __all__ = [
     "inference_speed_terms",
     "inference_step",
     "joining_ttft_s",
+    "StepLinks",
+    "step_links",
     "training_rates",
     "training_speed_terms",
     "training_step",
@@ -526,7 +528,32 @@ def kv_replication(t: InferenceSpeedTerms, tp: Any) -> Any:
     return arch.kv_cache_share_per_rank(t.kv_cache_heads, tp) * tp
 
 
-def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, pp: Any = 1.0) -> dict[str, Any]:
+@dataclass(frozen=True)
+class StepLinks:
+    """`inference_step`'s terms of a layout (tp, ep) on a device (`r`) that the batch does not change: the
+    tensor-parallel group's bus (bytes/s), latency (s) and S_half (bytes), the rank's KV replication (`kv_replication`)
+    and the expert-parallel all-to-alls as a function of a forward's tokens (`_expert_all_to_alls`). `step_links`
+    computes them; a caller that steps the same layouts at many batches (the planner's batch searches) passes them."""
+
+    busbw: Any
+    lat: Any
+    half: Any
+    kv_rep: Any
+    a2a_s: Callable[[Any], Any]
+
+
+def step_links(t: InferenceSpeedTerms, tp: Any, ep: Any, r: Any) -> StepLinks:
+    """`StepLinks` of layouts `tp`, `ep` (arrays or floats) on device rates `r`: each group's bus from its ranks per
+    node (tensor innermost, then expert: scaling.group_ranks_per_node)."""
+    cpn = r["cards_per_node"]
+    tp_multi, tp_rpn = group_ranks_per_node(1.0, tp, cpn)
+    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], tp_multi, tp_rpn, cpn)
+    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), tp_multi)  # bus bandwidth's size curve
+    return StepLinks(busbw, lat, half, kv_replication(t, tp), _expert_all_to_alls(t, tp, ep, r))
+
+
+def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, pp: Any = 1.0,
+                   links: StepLinks | None = None) -> dict[str, Any]:
     """Roofline over arrays of layouts: time = max(FLOPs / (peak · matmul eff.), bytes / (bandwidth · decode
     eff.)) + elementwise traffic + tensor/expert-parallel collectives + the engine's per-forward overhead.
     `r` holds the device rates (arrays or floats): peak, bw, e_mm, e_bw, e_stream, overhead, intra_bw,
@@ -539,20 +566,17 @@ def inference_step(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any,
     parallel attention, each rank reading all attention and shared weights (its 1/tp) — share one set of routed
     experts, E/ep per replica (memory.ep_share_of). A rank's expert GEMMs see the group's ep·b tokens' routings to its
     experts, b·top_k of them on average under uniform routing: the FLOPs of b tokens, as without ep; the expert bytes it
-    reads are those of its own experts that the ep·b tokens touch (`weight_bytes_read` over the group's tokens)."""
-    # each group's bus from its ranks per node (tensor innermost, then expert: scaling.group_ranks_per_node)
-    cpn = r["cards_per_node"]
-    tp_multi, tp_rpn = group_ranks_per_node(1.0, tp, cpn)
-    busbw, lat = bus(r["intra_bw"], r["intra_lat"], r["inter_bw"], r["inter_lat"], tp_multi, tp_rpn, cpn)
-    half = bus_half(r.get("intra_half", 0.0), r.get("inter_half", 0.0), tp_multi)  # bus bandwidth's size curve
-    a2a_s = _expert_all_to_alls(t, tp, ep, r)
+    reads are those of its own experts that the ep·b tokens touch (`weight_bytes_read` over the group's tokens).
+    `links`: `step_links(t, tp, ep, r)` where the caller has them (the same layouts and rates)."""
+    lk = links if links is not None else step_links(t, tp, ep, r)
+    busbw, lat, half, a2a_s = lk.busbw, lk.lat, lk.half, lk.a2a_s
     b, i, o = batch, t.input, t.output
     # the engine's per-forward overhead, plus a per-call host cost for each linear layer where its kernel for this
     # precision has one (r["linear_call_s"]: 0 for every engine but transformers' fine-grained FP8Linear)
     overhead = r["overhead"] + t.linear_calls * r["linear_call_s"]
     # prefill: the whole batch of prompts in one pass
     pf_flops = 2 * t.matmul_params * b * i + b * i * t.prefill_attention_flops_per_token
-    kv_rep = kv_replication(t, tp)  # each rank writes and reads the KV heads it holds: past the heads, replicas
+    kv_rep = lk.kv_rep  # each rank writes and reads the KV heads it holds: past the heads, replicas (`kv_replication`)
     pf_bytes = pass_weight_bytes(t, b * i, ep, kv_rep, r) + t.kv_bytes_per_token * b * i * (
         t.kv_read_factor + kv_rep - 1.0)
     pf_compute = pf_flops / (r["peak"] * r["e_mm"]) / tp
@@ -634,11 +658,12 @@ def decode_kernels_s(t: InferenceSpeedTerms, batch: Any, r: Any, sm_share: Any, 
     return mm_s + attn_s
 
 
-def joining_ttft_s(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, step_s: Any, pp: Any = 1.0) -> Any:
+def joining_ttft_s(t: InferenceSpeedTerms, tp: Any, ep: Any, batch: Any, r: Any, step_s: Any, pp: Any = 1.0,
+                   links: StepLinks | None = None) -> Any:
     """TTFT of a request arriving at a replica that already decodes `batch` sequences: under iteration-level
     scheduling (Orca, Yu et al. OSDI '22 §3.2; vLLM, TRT-LLM in-flight batching) it waits for the step in flight,
-    then its own prompt is prefilled; queueing behind other arrivals is not counted."""
-    return inference_step(t, tp, ep, 1.0 + 0.0 * batch, r, pp)["prefill_s"] + step_s
+    then its own prompt is prefilled; queueing behind other arrivals is not counted. `links`: as `inference_step`'s."""
+    return inference_step(t, tp, ep, 1.0 + 0.0 * batch, r, pp, links)["prefill_s"] + step_s
 
 
 def pipeline_send_s(t: InferenceSpeedTerms, tp: Any, pp: Any, tokens: Any, r: Any) -> Any:

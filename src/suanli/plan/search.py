@@ -99,7 +99,9 @@ from suanli.estimate.speed import (
     joining_ttft_s,
     assumed_cpu_adam_s,
     served_tokens_per_s,
+    StepLinks,
     steady_tpot_s,
+    step_links,
     tpot_within,
     training_rates,
     training_speed_terms,
@@ -1089,12 +1091,13 @@ def _serve_batches(req: PlanRequest, tps: list[int]) -> np.ndarray:
 
 
 def _served_tok_s(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray], output: int,
-                  ep: Any = 1.0) -> np.ndarray:
+                  ep: Any = 1.0, links: StepLinks | None = None) -> np.ndarray:
     """Output tokens/s one replica serves in steady state with `b` requests in flight: each request costs the card
     its own prefill and `output` tokens of decode, so b requests per prefill of b prompts + (output − 1) decode steps
     (`inference_step`'s total_s, `estimate`'s output_tokens_per_s and compare's capacity: one figure), never more than
-    the layout's full batch gives. `ep`: the replicas sharing one set of routed experts (`inference_step`)."""
-    return np.asarray(served_tokens_per_s(b, output, inference_step(st, tp, ep, b, rates)["total_s"]))
+    the layout's full batch gives. `ep`: the replicas sharing one set of routed experts (`inference_step`). `links`:
+    `step_links(st, tp, ep, rates)`, computed once by a caller that steps the same layouts at many batches."""
+    return np.asarray(served_tokens_per_s(b, output, inference_step(st, tp, ep, b, rates, links=links)["total_s"]))
 
 
 _AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b", "comf_rps", "comf_thin",
@@ -1104,7 +1107,7 @@ _AT_MOST_KEYS = ("max_b", "max_rps", "max_tpot", "max_ttft", "max_mem", "comf_b"
 def _serve_checks(st: Any, mt: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarray],
                   pool: np.ndarray | None, runtime: np.ndarray, usable: np.ndarray, req: PlanRequest, steady: bool,
                   limits: dict[str, np.ndarray] | None = None, fail_only: bool = False,
-                  ep: Any = 1.0) -> dict[str, Any]:
+                  ep: Any = 1.0, links: StepLinks | None = None) -> dict[str, Any]:
     """The one serving predicate: each configuration at `b` requests in flight per replica through the inference
     kernels, its failed targets as bits (F_MEMORY: does not fit or has no speed; F_TPOT: the TPOT — `steady`, the
     steady-state one (`steady_tpot_s`), else the decode step — over --tpot (`tpot_within`); F_TTFT: the joining TTFT
@@ -1113,12 +1116,12 @@ def _serve_checks(st: Any, mt: Any, tp: np.ndarray, b: np.ndarray, rates: dict[s
     replica runs (`_serve_grid`) and the capacity search (`_serve_at_most`: the largest batch, the largest one
     without a warning) both call it, so "serve at most N req/s" is the rate plan serves (task D 2026-12-01).
     `fail_only` (the capacity search's bisection, which reads `fail` and `thin` alone): the joining TTFT only where
-    --ttft judges it (else None)."""
-    k = inference_step(st, tp, ep, b, rates)
+    --ttft judges it (else None). `links`: as `_served_tok_s`'s."""
+    k = inference_step(st, tp, ep, b, rates, links=links)
     needed = needed_bytes(inference_memory(mt, tp, 1.0, ep, b, pool)) + runtime
     per_replica = np.asarray(served_tokens_per_s(b, req.output, k["total_s"]))
     tpot = steady_tpot_s(k["step_s"], k["prefill_s"], req.output) if steady else k["step_s"]
-    ttft: Any = (joining_ttft_s(st, tp, ep, b, rates, k["step_s"])  # requests join the running batch
+    ttft: Any = (joining_ttft_s(st, tp, ep, b, rates, k["step_s"], links=links)  # requests join the running batch
                  if not fail_only or req.ttft_s is not None else None)
     fail = np.where((needed <= usable) & np.isfinite(per_replica), 0, F_MEMORY)
     if req.tpot_s is not None:
@@ -1199,8 +1202,10 @@ def _serve_at_most(st: Any, mt: Any, tp: np.ndarray, rates: dict[str, np.ndarray
             out_["comf_rps"] = np.where(out_["comf_b"] > 0, out_["comf_rps"] * replicas, 0.0)
             return out_
 
+    links = step_links(st, tp, ep, rates)  # the layouts' links, whatever the batch searched
+
     def at(bb: np.ndarray, lim: dict[str, np.ndarray] | None = None, fail_only: bool = False) -> dict[str, Any]:
-        return _serve_checks(st, mt, tp, bb, rates, pool, runtime, usable, req, True, lim, fail_only, ep)
+        return _serve_checks(st, mt, tp, bb, rates, pool, runtime, usable, req, True, lim, fail_only, ep, links)
 
     def easy(bb: np.ndarray) -> np.ndarray:
         c_ = at(bb, limits, fail_only=True)
@@ -1419,10 +1424,11 @@ def _run_batch(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarr
     that share the routed experts (`inference_step`), so replicas added are whole groups."""
     ok = np.isfinite(replicas) & (replicas > 0)
     r = np.where(ok, replicas, 1.0)
+    links = step_links(st, tp, ep, rates)  # the layouts' links, whatever the batch tried
     if users > 0:
         run = np.minimum(b, np.ceil(users / r))
         for _ in range(0 if pinned or need_tok_s <= 0 else _RUN_BATCH_ROUNDS):
-            per_replica = _served_tok_s(st, tp, run, rates, output, ep)
+            per_replica = _served_tok_s(st, tp, run, rates, output, ep, links)
             more = np.maximum(r, np.ceil(np.ceil(need_tok_s / per_replica) / ep) * ep)
             more = np.where(np.isfinite(more), more, r)
             if np.array_equal(more, r):
@@ -1433,7 +1439,7 @@ def _run_batch(st: Any, tp: np.ndarray, b: np.ndarray, rates: dict[str, np.ndarr
         lo, run = np.ones(b.shape), b.copy()
         while np.any(lo < run):
             mid = np.floor((lo + run) / 2)
-            enough = r * _served_tok_s(st, tp, mid, rates, output, ep) >= need_tok_s
+            enough = r * _served_tok_s(st, tp, mid, rates, output, ep, links) >= need_tok_s
             open_ = lo < run
             run = np.where(open_ & enough, mid, run)
             lo = np.where(open_ & ~enough, mid + 1, lo)
@@ -1573,7 +1579,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
                               for i, d in enumerate(devs)], di)
         rates["inter_bw"] = rented_inter_node_bytes_per_s(rates["inter_bw"], net)
         # the replicas a configuration takes if each ran the searched batch b (its upper bound) full
-        per_full = _served_tok_s(st, tp, b, rates, req.output, ep)
+        links = step_links(st, tp, ep, rates)  # the rows' layouts' links, whatever their batch
+        per_full = _served_tok_s(st, tp, b, rates, req.output, ep, links)
         # concurrent users (README): each always has a request in flight, so the replicas hold them all at once:
         # replicas × batch ≥ users (one slot of the running batch per user), besides the rate they send
         users = float(req.concurrent_users or 0)
@@ -1592,7 +1599,7 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
         # with the decode steps (`steady_tpot_s`: estimate's tpot_steady_s); a batch job prefills its batch once,
         # then decodes (TPOT = step). Each filter a configuration fails, one bit each (why-not and relax hints name
         # the one that binds): `_serve_checks`, the predicate the capacity search (`_serve_at_most`) calls too
-        c = _serve_checks(st, mt, tp, b, rates, pool, runtime, usable, req, _steady_serving(req), ep=ep)
+        c = _serve_checks(st, mt, tp, b, rates, pool, runtime, usable, req, _steady_serving(req), ep=ep, links=links)
         k, needed, per_replica, ttft, tpot, fail = c["k"], c["mem"], c["per_replica"], c["ttft"], c["tpot"], c["fail"]
         # the rate and the users' slots at the batch run (a configuration without speeds fails on memory alone,
         # unless the card count is pinned)
