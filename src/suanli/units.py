@@ -48,8 +48,8 @@ def gb(n_bytes: float) -> float:
 
 # A count as people type it (buyer review C, F7: `--tokens 50M` and `5亿` were refused): K thousand, M million,
 # B billion, T trillion, as English writes large counts (the short scale), and Chinese 万 (10^4), 亿 (10^8) and the
-# everyday 百万 (10^6), 千万 (10^7) (现代汉语词典: 万 "十个千", 亿 "一万万"). Token counts only: money and hours
-# keep plain numbers (`--budget 50000`, `--hours 730`).
+# everyday 百万 (10^6), 千万 (10^7) (现代汉语词典: 万 "十个千", 亿 "一万万"). Token counts; money has its own forms
+# (`money_from_text`), hours keep plain numbers (`--hours 730`).
 COUNT_SUFFIXES = {"K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12, "万": 10**4, "百万": 10**6, "千万": 10**7,
                   "亿": 10**8}
 
@@ -58,20 +58,43 @@ def count_from_text(value: object) -> object:
     """A count as typed: "5e7", "50M", "1.5B", "2万", "5千万" or "5亿" (the letter's case aside, a space before the
     suffix allowed) as its float, exactly (decimal arithmetic: "1.15B" is 1,150,000,000); anything but text as it
     is, for the field's own check. Other text raises `errors.Invalid` with `error.v.count`, which lists the forms."""
+    return _scaled(value, COUNT_SUFFIXES, "error.v.count")
+
+
+# Money as Chinese buyers write it (buyer review 2026-12-02, task B.5: `--budget 2万` was refused): 千 (10^3),
+# 万 (10^4), 亿 (10^8) and the everyday 百万 (10^6), 千万 (10^7), as for counts, and k/K thousand (English shorthand,
+# "20k"); a leading ¥ and a trailing 元 are allowed. Not M/B (a buyer reads "1M" beside 百万 either way) nor "w"
+# (pinyin shorthand for 万, undefined in writing): those are refused with the forms taken.
+MONEY_SUFFIXES = {"K": 10**3, "千": 10**3, "万": 10**4, "百万": 10**6, "千万": 10**7, "亿": 10**8}
+
+
+def money_from_text(value: object) -> object:
+    """An amount of CNY as typed: "50000", "2万", "1.5万", "3千", "1亿", "20k", "¥2万" or "2万元" as its float, exactly;
+    anything but text as it is, for the field's own check. Every money flag parses with it (`--budget`,
+    `--monthly-spend`, `--saving`, `--card-price`, ...; the API takes numbers). Other text raises `errors.Invalid`
+    with `error.v.money`, which lists the forms."""
+    if isinstance(value, str):
+        value = value.strip().removeprefix("¥").removeprefix("￥").removesuffix("元")
+    return _scaled(value, MONEY_SUFFIXES, "error.v.money")
+
+
+def _scaled(value: object, suffixes: dict[str, int], said_id: str) -> object:
+    """`value` (text) as a number times its suffix's factor, exactly (decimal arithmetic); else `errors.Invalid`
+    with message `said_id`."""
     if not isinstance(value, str):
         return value
     from decimal import Decimal, InvalidOperation
 
     text = value.strip()
-    suffix = next((s for s in sorted(COUNT_SUFFIXES, key=len, reverse=True) if text.upper().endswith(s)), "")
+    suffix = next((s for s in sorted(suffixes, key=len, reverse=True) if text.upper().endswith(s)), "")
     try:
-        n = Decimal(text[:len(text) - len(suffix)].rstrip()) * COUNT_SUFFIXES.get(suffix, 1)
+        n = Decimal(text[:len(text) - len(suffix)].rstrip()) * suffixes.get(suffix, 1)
     except InvalidOperation:
         n = Decimal("NaN")
     if not n.is_finite():
         from suanli.errors import Invalid, echoed
         from suanli.i18n import Message
 
-        said = Message("error.v.count", value=echoed(value))
+        said = Message(said_id, value=echoed(value))
         raise Invalid(said.render("en"), said)
     return float(n)

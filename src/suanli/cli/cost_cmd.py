@@ -35,7 +35,7 @@ from suanli.plan.compare import (
 )
 from suanli.plan.labels import replica_words
 from suanli.plan.scenarios import Scenario, run_scenario
-from suanli.units import count_from_text
+from suanli.units import count_from_text, money_from_text
 
 _ASSUME = packaged_assumptions()  # the catalog's `assumptions:` (assumptions.yaml): option defaults and help texts
 
@@ -472,11 +472,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         use_pattern: Annotated[str, typer.Option("--use-pattern", help="how the hours in use fall: spread (some every month: a monthly offer is rented all year) or blocks (whole months: each offer bills the units covering them)")] = "spread",
         years: Annotated[float, typer.Option(help=f"amortization years (assumed default {_ASSUME.amortization_years.value:g})")] = _ASSUME.amortization_years.value,
         pue: Annotated[float, typer.Option(help=f"data-centre PUE (assumed default {_ASSUME.pue.value:g})")] = _ASSUME.pue.value,
-        electricity: Annotated[float, typer.Option(help=f"CNY per kWh (assumed default {_ASSUME.electricity_cny_per_kwh.value:g})")] = _ASSUME.electricity_cny_per_kwh.value,
-        ops: Annotated[float, typer.Option(help="operations CNY per card per year")] = 0.0,
-        card_price: Annotated[float | None, typer.Option(help="CNY per card (default: catalog purchase)")] = None,
-        server_share: Annotated[float | None, typer.Option(help="server CNY per card (default: catalog)")] = None,
-        rent_price: Annotated[float | None, typer.Option(help="CNY per card-hour (default: the cheapest way to rent a card for a year, any billing unit)")] = None,
+        electricity: Annotated[float, typer.Option(parser=money_from_text, help=f"CNY per kWh (assumed default {_ASSUME.electricity_cny_per_kwh.value:g})")] = _ASSUME.electricity_cny_per_kwh.value,
+        ops: Annotated[float, typer.Option(parser=money_from_text, help="operations CNY per card per year")] = 0.0,
+        card_price: Annotated[float | None, typer.Option(parser=money_from_text, help="CNY per card (default: catalog purchase)")] = None,
+        server_share: Annotated[float | None, typer.Option(parser=money_from_text, help="server CNY per card (default: catalog)")] = None,
+        rent_price: Annotated[float | None, typer.Option(parser=money_from_text, help="CNY per card-hour (default: the cheapest way to rent a card for a year, any billing unit)")] = None,
         tdp_w: Annotated[float | None, typer.Option("--tdp-w", help="card power in W (default: the catalog's TDP)")] = None,
         host_w: Annotated[float | None, typer.Option("--host-w", help="host power per card in W: the card's share of its server's CPUs, memory, NICs and fans (default: the catalog's whole-server figure, else an assumed share of the TDP)")] = None,
         n_cards: Annotated[int | None, typer.Option("--cards", "--gpus", help="cards you buy: up to one server's (its non-card hardware is shared by them) or a multiple of them, whole servers (default: the catalog server's cards)")] = None,
@@ -634,11 +634,11 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         model: Annotated[str, typer.Option(help="preset or config.json")],
         to_gpu: Annotated[str, typer.Option(help="domestic device to move to, e.g. 910b")] = "ascend-910b",
         from_gpu: Annotated[str, typer.Option(help="device used today")] = "h100-sxm",
-        monthly_spend: Annotated[float | None, typer.Option(help="CNY spent per month on compute today (default ¥100,000, assumed: seed-000 §4's worked example)")] = None,
-        saving: Annotated[float | None, typer.Option(help="CNY saved per month (default: derived from throughput per yuan)")] = None,
+        monthly_spend: Annotated[float | None, typer.Option(parser=money_from_text, help="CNY spent per month on compute today (default ¥100,000, assumed: seed-000 §4's worked example)")] = None,
+        saving: Annotated[float | None, typer.Option(parser=money_from_text, help="CNY saved per month (default: derived from throughput per yuan)")] = None,
         task: Annotated[str, typer.Option(help="inference, lora, qlora, full or pretrain (training: as full): the workload the saving is derived from (migrate check's --task takes the same names)")] = "full",
         engineers: Annotated[int, typer.Option(help=f"engineers doing the migration (default {_ASSUME.migration_engineers.value}, seed-000)")] = _ASSUME.migration_engineers.value,
-        engineer_week: Annotated[float, typer.Option(help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})", show_default=False)] = _ASSUME.engineer_cny_per_week.value,  # the help says the default as money (¥10,000), as --monthly-spend does
+        engineer_week: Annotated[float, typer.Option(parser=money_from_text, help=f"CNY per engineer-week (assumed default ¥{_ASSUME.engineer_cny_per_week.value:,.0f})", show_default=False)] = _ASSUME.engineer_cny_per_week.value,  # the help says the default as money (¥10,000), as --monthly-spend does
         subsidy: Annotated[float, typer.Option(help="share of domestic compute refunded")] = 0.0,
         horizon_months: Annotated[float, typer.Option(help="horizon for the verdict")] = 12.0,
         precision: Annotated[str | None, typer.Option(help="precision of both sides, as compare's (default: bf16; serving an FP8 checkpoint: fp8 where the device runs FP8; with --requests-per-s or --concurrent-users, each side at the precision plan picks)")] = None,

@@ -3,6 +3,7 @@
 No `from __future__ import annotations`: typer reads the options from the annotations, built once as objects
 (`estimate_cmd`'s docstring)."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,7 +16,7 @@ from suanli.errors import InputError
 from suanli.i18n import Message
 from suanli.plan.request import PlanRequest, make_request, with_rate_note
 from suanli.plan.search import PlanResult, plan
-from suanli.units import count_from_text
+from suanli.units import count_from_text, money_from_text
 from suanli.views.bounds import check_plan
 from suanli.views.plans import plan_json, shows_calendar, with_calibration_note
 
@@ -83,7 +84,9 @@ def read_workload_file(path: str) -> dict[str, Any]:
         if key in _TUPLE_FIELDS:
             v = _names(v)
         if key == "tokens":  # `tokens: 50M` or `5亿`, as --tokens takes it (`units.count_from_text`)
-            v = _count(v)
+            v = _read_as_flag(v, count_from_text, "tokens")
+        elif key == "budget_cny":  # `budget: 2万`, as --budget takes it (`units.money_from_text`)
+            v = _read_as_flag(v, money_from_text, "budget")
         out[key] = v
     return out
 
@@ -92,14 +95,14 @@ def read_workload_file(path: str) -> dict[str, Any]:
 _FILE_KEYS = tuple(dict.fromkeys((*_FILE_ALIASES, "no_migration", *PlanRequest.model_fields)))
 
 
-def _count(v: Any) -> Any:
-    """A workload file's token count read as --tokens reads it; text that is none, refused naming --tokens."""
+def _read_as_flag(v: Any, parse: Callable[[object], object], flag: str) -> Any:
+    """A workload file's value read as its flag `flag` reads it (`parse`); text that is none, refused naming the flag."""
     from suanli.errors import Invalid
 
     try:
-        return count_from_text(v)
+        return parse(v)
     except Invalid as e:
-        raise InputError("tokens", str(e), e.i18n) from None
+        raise InputError(flag, str(e), e.i18n) from None
 
 
 def _names(v: Any) -> Any:
@@ -313,7 +316,7 @@ def register(app: typer.Typer) -> None:
         tokens_per_s_per_user: Annotated[float | None, typer.Option(help="serving: streaming speed each user sees, tokens/s (instead of --tpot: TPOT = 1 / this)")] = None,
         hours: Annotated[float | None, typer.Option(help="serving period in hours (default 730: an average month, 8,760 h ÷ 12)")] = None,
         days: Annotated[float | None, typer.Option(help="serving period in days")] = None,
-        budget: Annotated[float | None, typer.Option(help="budget in CNY")] = None,
+        budget: Annotated[float | None, typer.Option(parser=money_from_text, help="budget in CNY: 50000, 5万, 1.5万, 3千 or 20k")] = None,
         deadline_hours: Annotated[float | None, typer.Option(help="deadline in hours, migration included")] = None,
         domestic_only: Annotated[bool, typer.Option("--domestic-only", help="only Chinese vendors (信创)")] = False,
         vendor: Annotated[list[str] | None, typer.Option(help="allowed vendor (repeatable)")] = None,

@@ -91,7 +91,9 @@ def test_cli_process_prints_the_chinese_line(tmp_path: Path) -> None:
 # click's usage errors: the run() the console script calls, one "错误" line, the closest names kept
 CLI_USAGE = [
     (("plan", "--modle", "qwen"), "错误：没有这个选项：--modle（你是不是要找：--file、--model、--name）"),
-    (("plan", "--model", "qwen", "--budget", "abc"), "错误：--budget：必须是数字（实际为 'abc'）"),
+    (("plan", "--model", "qwen", "--budget", "abc"), "错误：--budget：必须是金额（元），如 50000、2万、1.5万、3千、1亿 或 20k"
+                                                      "（千 或 k 表示一千，万 表示一万，亿 表示一亿；可带前缀 ¥ 或后缀 元；"
+                                                      "实际为 'abc'）"),
     (("plan", "--model", "qwen", "--tokens", "abc"), "错误：--tokens：必须是数字，如 5e7、50M、1.5B、5000万 或 5亿（K 千、M 百万、B 十亿、"
                                                       "T 万亿；万、百万、千万、亿；实际为 'abc'）"),
     (("plna",), "错误：没有这个命令：'plna'。你是不是要找：'plan'、'plans'？"),
@@ -131,7 +133,8 @@ def test_cli_usage_errors_in_english(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert err.startswith("Usage: ") and "suanli plan [OPTIONS]\nTry '" in err and "plan --help' for help." in err
     assert err.rstrip().endswith("error: No such option: --modle (Possible options: --file, --model, --name)")
     err = _run_cli(("--lang", "en", "plan", "--model", "q", "--budget", "abc"), monkeypatch, capsys, tmp_path)
-    assert err.strip() == "error: --budget: must be a number (got 'abc')"
+    assert err.strip() == ("error: --budget: must be an amount in CNY such as 50000, 2万, 1.5万, 3千, 1亿 or 20k (千 or k "
+                           "thousand, 万 ten thousand, 亿 a hundred million; a leading ¥ or a trailing 元 allowed; got 'abc')")
     err = _run_cli(("--lang", "en", "plna"), monkeypatch, capsys, tmp_path)
     assert err.rstrip().endswith("error: No such command 'plna'. Did you mean: 'plan', 'plans'?")
 
