@@ -84,7 +84,7 @@ def test_no_rent_why_names_a_910c_expert_group_as_a_group() -> None:
     assert m.id == "why.serve_no_instance_ep_dies" and m.params["largest"] == 4 and m.params["ranks"] == 8
     assert m.params["group"] == replica_words(8, 2, 8, dies=2)
     assert render(m) == ("a replica fits from a group of 8 cards (16 dies) sharing experts (tp2 × ep8), all in one "
-                         "instance, and the largest instance here has 4 card(s) (8 dies) (a serving replica spans "
+                         "instance, and the largest instance here has 4 cards (8 dies) (a serving replica spans "
                          "nodes only on an offer whose nodes join over a network)")
     assert "tp 16" not in render(m) and "tp 16" not in render(m, "zh")
     assert "8 卡（16 个芯粒）" in render(m, "zh")

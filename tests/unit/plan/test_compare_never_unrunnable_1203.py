@@ -62,7 +62,7 @@ def test_unpriced_says_the_largest_instance_not_multi_node(cat: Catalog) -> None
     assert r["runs"] and r["cost_cny"] is None
     why = r["no_price_i18n"]["params"]["why"]
     assert why == {"id": "why.train_no_instance", "params": {"largest": 1, "cards": 8}}
-    assert "holds 1 card(s): separate instances cannot form one 8-card training job" in r["no_price"]
+    assert "holds 1 card: separate instances cannot form one 8-card training job" in r["no_price"]
     assert _plan_why(cat)["h20"]["reason_i18n"] == why  # plan's why-not, the one sentence
 
 

@@ -58,7 +58,7 @@ def test_compare_unpriced_line_names_the_device(cat: Catalog) -> None:
     for dev, line in lines.items():
         name = lookup.accelerator(cat, dev).name
         # 8 cards, one node, on 1-card instances: the instance size is the cause (task H, 2026-12-03), not "multi-node"
-        assert line.startswith(f"{name}: the largest instance an offer here rents holds 1 card(s)")
+        assert line.startswith(f"{name}: the largest instance an offer here rents holds 1 card:")
         row = next(r for r in rows if r["device"] == dev)
         zh_name = lookup.accelerator(cat, dev).name_zh or name
         assert render(Message.from_json(row["no_price_i18n"]), "zh").startswith(f"{zh_name}：这里的报价最大只租")
