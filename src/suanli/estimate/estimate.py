@@ -371,7 +371,7 @@ def estimate(
         if native is not None:
             notes.append(native)
         # a quantized precision nobody publishes a checkpoint of (on this stack): quantize it first (one rule)
-        unpublished = unpublished_checkpoint_note(model, stack, w.task, w.precision, w.quant_method)
+        unpublished = unpublished_checkpoint_note(model, stack, w.task, w.precision, w.quant_method, stacks=cat.stacks)
         if unpublished is not None:
             notes.append(unpublished)
         # what a quantized precision means on the stack and the rate its matmuls run at, as plan says it (one

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from suanli.catalog.peaks import dense_peak_tflops
@@ -150,7 +151,11 @@ def native_precision_note(model: ModelArch, acc: Accelerator, stack: SoftwareSta
 
 
 def _method_label(quant_method: str | None) -> str:
-    return {"gptq": "GPTQ", "awq": "AWQ"}.get(quant_method or "", quant_method or "")
+    """A quantization method as a sentence shows it: GPTQ, AWQ; another (compressed-tensors, modelslim) as the code
+    name it is, in backticks (the catalog's rule for English code in a Chinese sentence)."""
+    if not quant_method:
+        return ""
+    return {"gptq": "GPTQ", "awq": "AWQ"}.get(quant_method, f"`{quant_method}`")
 
 
 def _for_stack(listed: tuple[Sourced[PublishedCheckpoint], ...],
@@ -170,10 +175,13 @@ def published_checkpoint(model: ModelArch, stack: SoftwareStack | None, precisio
 
 
 def unpublished_checkpoint_note(model: ModelArch, stack: SoftwareStack | None, task: str, precision: str,
-                                quant_method: str | None = None) -> Message | None:
+                                quant_method: str | None = None,
+                                stacks: Sequence[SoftwareStack] = ()) -> Message | None:
     """Serving at a quantized precision (fp8, int8, int4; with `quant_method`, that method's) of which the model's
     publisher and the stack's maintainers upload no checkpoint: one line naming the sources read and their date, and
-    the published precisions to choose instead. None: trained, 16-bit, published, or the model's list not checked."""
+    the published precisions to choose instead; an upload made for other stacks only is named with those stacks'
+    names from `stacks` (the catalog's; an id not there as it is). None: trained, 16-bit, published, or the model's
+    list not checked."""
     listed = model.published_checkpoints
     if task != "inference" or precision not in ("fp8", "int8", "int4") or not listed:
         return None
@@ -193,4 +201,12 @@ def unpublished_checkpoint_note(model: ModelArch, stack: SoftwareStack | None, t
                    source=", ".join(sources), date=dates[-1] if dates else "?",
                    choices=choices or "bf16",
                    elsewhere=Message("precision.unpublished_checkpoint.elsewhere", repo=other.repo,
-                                     stacks=", ".join(other.stacks)) if other is not None else "")
+                                     stacks=_stack_names(other.stacks, stacks)) if other is not None else "")
+
+
+def _stack_names(ids: Sequence[str], stacks: Sequence[SoftwareStack]) -> str | dict[str, str]:
+    """Stack ids as their names in each language (the catalog's name / name_zh), joined."""
+    by_id = {s.id: s for s in stacks}
+    en = ", ".join(by_id[i].name if i in by_id else i for i in ids)
+    zh = "、".join((by_id[i].name_zh or by_id[i].name) if i in by_id else i for i in ids)
+    return {"en": en, "zh": zh} if zh != en else en

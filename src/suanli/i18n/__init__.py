@@ -73,6 +73,7 @@ ENUM_PARAMS: dict[str, str] = {
     "spec": "spec",
     "price_region": "price_region",
     "family": "family",  # an accelerator family (hopper, davinci): Hopper 架构, 达芬奇架构 in Chinese
+    "memory_kind": "memory_kind",  # what a benchmark's peak memory measured (process-peak-rss: 进程峰值常驻内存)
     "region": "price_region",  # an offer's region (cn, international): 境外 in Chinese
     "price_kind": "price_kind",
     "kind": "kind",  # what an unknown name names (gpu, model, plan …): NotFoundError

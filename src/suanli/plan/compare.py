@@ -811,7 +811,8 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         # the FP8 checkpoint converted to 16-bit, or a quantized precision no checkpoint is published in (one rule
         # each; never both: the first is about 16-bit precisions, the second about quantized ones)
         native = (native_precision_note(m, acc, lookup.stack(cat, acc.stack), task, w.precision)
-                  or unpublished_checkpoint_note(m, lookup.stack(cat, acc.stack), task, w.precision, w.quant_method))
+                  or unpublished_checkpoint_note(m, lookup.stack(cat, acc.stack), task, w.precision, w.quant_method,
+                                                 stacks=cat.stacks))
         # the plan's memory-within-error check, the one function (buyer regression 4)
         tight = (memory_within_error(dict(error_bands or {}), lookup.stack(cat, acc.stack), task,
                                      e.memory.needed_bytes, e.memory.usable_bytes, dies=dies_per_card(acc))

@@ -4278,7 +4278,7 @@ def _evidence(cat: Catalog, m: ModelArch, req: PlanRequest, p: Plan, d: _Device,
         if native is not None:
             warnings.append(native)
         # a quantized precision of which no checkpoint is published for the stack: quantize it first (one rule)
-        unpublished = unpublished_checkpoint_note(m, d.stack, req.task, p.precision)
+        unpublished = unpublished_checkpoint_note(m, d.stack, req.task, p.precision, stacks=cat.stacks)
         if unpublished is not None:
             warnings.append(unpublished)
         for group, w in _margins(bands, req, p, d):

@@ -19,7 +19,8 @@ Q235 = "qwen3-235b-a22b"
 
 def _note(model: str, device: str, precision: str, task: str = "inference", method: str | None = None):  # type: ignore[no-untyped-def]
     acc = lookup.accelerator(CAT, device)
-    return unpublished_checkpoint_note(lookup.model(CAT, model), lookup.stack(CAT, acc.stack), task, precision, method)
+    return unpublished_checkpoint_note(lookup.model(CAT, model), lookup.stack(CAT, acc.stack), task, precision, method,
+                                       stacks=CAT.stacks)
 
 
 def test_int8_of_qwen3_235b_on_cuda_is_unpublished_and_names_what_is() -> None:
@@ -31,9 +32,11 @@ def test_int8_of_qwen3_235b_on_cuda_is_unpublished_and_names_what_is() -> None:
     assert "quantize it yourself first" in text
     assert "fp8 (Qwen/Qwen3-235B-A22B-FP8)" in text and "int4 GPTQ (Qwen/Qwen3-235B-A22B-GPTQ-Int4)" in text
     # the Ascend W8A8 upload exists, for CANN only: said, not counted on CUDA
-    assert "vllm-ascend/Qwen3-235B-A22B-W8A8 is made for cann only" in text
+    # the stack by its name, not its id (buyer review 2026-12-02 G3: "仅为 cann 制作")
+    assert "vllm-ascend/Qwen3-235B-A22B-W8A8 is made for Huawei Ascend CANN only" in text
     zh = render(n, "zh")
     assert "没有适用于" in zh and "需先自行量化" in zh and "已发布" in zh
+    assert "vllm-ascend/Qwen3-235B-A22B-W8A8 仅为华为昇腾 CANN 制作" in zh
 
 
 def test_the_ascend_w8a8_upload_counts_on_cann() -> None:
