@@ -488,6 +488,16 @@ def capacity_quote(cat: Catalog, m: ModelArch, acc: Any, w: Workload, tpot_s: fl
     return lay if lay is not None and lay.max_requests_per_s else None
 
 
+def _users_on_row_layout(users_quote: Message | None, w: Workload) -> bool:
+    """Whether the layout holding a row's most users (`users_capacity`'s quote: tp, replicas, expert groups) is the
+    row's own (its tp, its replicas `gpus // tp`, expert parallel or not)."""
+    if users_quote is None:
+        return True
+    p = users_quote.params
+    return (p.get("tp") == w.tp and p.get("replicas") == w.gpus // w.tp
+            and (users_quote.id == "users.slots_ep") == (w.ep > 1))
+
+
 def _quote_thin(quote: Layout | None) -> Message | str:
     """A capacity quote's thin-margin clause (`plan.search.rate_thin`), "" where there is none."""
     return Message.from_json(quote.rate_thin_i18n) if quote is not None and quote.rate_thin_i18n else ""
@@ -828,7 +838,9 @@ def compare_devices(cat: Catalog, m: ModelArch, devices: list[str], task: str = 
         # --concurrent-users: the most users plan accepts on these cards (`users_cap` above)
         max_users, users_quote = users_cap if users_cap is not None and fits else (None, None)
         if at_most is not None and max_users is not None:
-            at_most = Message("cmp.serving.at_most_users", rate=at_most, slots=max_users, layout=users_quote)
+            # max_users is over every layout (README): where its layout is not the row's, the sentence says so
+            at_most = Message("cmp.serving.at_most_users" if _users_on_row_layout(users_quote, w)
+                              else "cmp.serving.at_most_users_other", rate=at_most, slots=max_users, layout=users_quote)
         # what the row's offer leaves out of its card (a 910B without its variant, an A100 node without SXM or
         # PCIe): plan's caveats, the one builder, on the row's layout judged as the row is
         tok_s = c["speed"].get("train_tokens_per_s") or c["speed"].get("output_tokens_per_s")
