@@ -11,7 +11,7 @@ from suanli.errors import Invalid
 from suanli.estimate.workload import Engine, Precision, Task, Workload
 from suanli.i18n import Message
 from suanli.catalog.load import packaged_assumptions
-from suanli.plan.request import MAX_CONCURRENT_USERS, PlanRequest
+from suanli.plan.request import DEFAULT_GLOBAL_BATCH, MAX_CONCURRENT_USERS, PlanRequest
 from suanli.views.bounds import LIMITS, MAX_LIST_ITEMS, MAX_NAME_CHARS, MIN_TOKENS_PER_S, MIN_UTILIZATION
 
 __all__ = ["CompareBody", "EstimateBody", "JsonBody", "MigrateBody", "MigrateCheckBody", "PlanBody", "PriceBody", "SavePlanBody", "TcoBody"]
@@ -231,7 +231,8 @@ class CompareBody(JsonBody):
                               "default 512; a training compare refuses it)")
     output: int | None = Field(None, ge=1, le=1_048_576, description="serving: output tokens per request (as plan; "
                                "default 256; a training compare refuses it)")
-    global_batch: int = Field(64, ge=1, le=1_000_000, description="training: sequences per optimizer step")
+    global_batch: int = Field(DEFAULT_GLOBAL_BATCH, ge=1, le=1_000_000, description="training: sequences per optimizer "
+                              "step")
     hours: float | None = Field(None, gt=0, le=1e6, description="serving period in hours, as POST /api/plan's (default "
                                 "with requests_per_s: one calendar month, 730 h): hours and cost billed as plan bills it")
     days: float | None = Field(None, gt=0, le=1e5, description="serving period in days (instead of hours)")

@@ -222,7 +222,8 @@ def fitting_layout_hint(cat: "Catalog", e: Estimate) -> "Message | None":
     if e.memory.fits or not w.training or e.model.kind != "llm":
         return None
     from suanli.catalog.ranks import whole_cards
-    from suanli.plan.compare import DEFAULT_GLOBAL_BATCH, training_request
+    from suanli.plan.compare import training_request
+    from suanli.plan.request import DEFAULT_GLOBAL_BATCH  # plan's own default (task F.1)
     from suanli.plan.search import fastest_layout_why, fewest_training_cards
     from suanli.i18n import Message
     from suanli.validate.bands import packaged_error_bands

@@ -30,8 +30,8 @@ from suanli.plan.cost import (DEFAULT_PARALLEL_RUN_WEEKS, JobCost, WorkRent, cos
                               job_cost, job_hours_on_offer, migration_one_off, migration_tco, period_billed_hours,
                               period_served_hours, rent_bill, work_rent,
                               yuan_per_effective_tflops)
-from suanli.plan.request import (DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS, PlanRequest,
-                                 make_request, user_speed_tpot)
+from suanli.plan.request import (DEFAULT_GLOBAL_BATCH, DEFAULT_INPUT_TOKENS, DEFAULT_LENGTHS, DEFAULT_OUTPUT_TOKENS,
+                                 PlanRequest, make_request, user_speed_tpot)
 from suanli.plan.caveats import Rerun, offer_caveats
 from suanli.plan.known_error import fit_label
 from suanli.plan.labels import replica_words, serving_label
@@ -237,7 +237,6 @@ def _peak_tflops(acc: Any, precision: str) -> float | None:
 
 _TRAIN_PRECISIONS = ("bf16", "fp8", "int8", "int4")  # what the planner's request takes (PlanRequest.precision)
 _SEARCH_TOKENS = 1e9  # the planner needs a token count to rank; layouts rank by tokens/s, so any count picks the same
-DEFAULT_GLOBAL_BATCH = 64  # sequences per step of a training compare row (`compare --global-batch`'s default), migrate's too
 
 
 def _layout_facts(w: Workload, framework: str | None, engine: str | None, pinned: dict[str, Any],

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from suanli.catalog.schema import Catalog
     from suanli.plan.search import PlanResult
 
-__all__ = ["NAME_FIELDS", "PLAN_PRECISIONS", "catalog_names", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "serving_task_refusal", "rate_from_users", "user_speed_tpot", "with_rate_note"]
+__all__ = ["NAME_FIELDS", "PLAN_PRECISIONS", "catalog_names", "DEFAULT_GLOBAL_BATCH", "DEFAULT_INPUT_TOKENS", "DEFAULT_LENGTHS", "DEFAULT_OUTPUT_TOKENS", "MAX_CONCURRENT_USERS", "SLOW_TPOT_S", "OBJECTIVES", "PlanRequest", "make_request", "serving_task_refusal", "rate_from_users", "user_speed_tpot", "with_rate_note"]
 
 OBJECTIVES = ("cheapest", "fastest", "best-value", "fastest-within-budget")
 MAX_CONCURRENT_USERS = 10_000_000
@@ -29,6 +29,9 @@ _SERVING_FIELDS = ("requests_per_s", "concurrent_users", "ttft_s", "tpot_s", "to
 DEFAULT_INPUT_TOKENS = 512
 DEFAULT_OUTPUT_TOKENS = 256
 DEFAULT_LENGTHS = (DEFAULT_INPUT_TOKENS, DEFAULT_OUTPUT_TOKENS)
+# sequences per optimizer step when none is given: plan's, compare's and migrate's training rows, and the layout a
+# training estimate that does not fit is pointed to (one default: task F.1, the hint stepped one sequence a step)
+DEFAULT_GLOBAL_BATCH = 64
 # the precisions plan searches (search.SERVE_PRECISIONS, in that order); `precision` takes one, a comma list or `any`
 PLAN_PRECISIONS = ("bf16", "fp8", "int8", "int4")
 SLOW_TPOT_S = 1.0  # assumed: a TPOT target over 1 s per token is most likely tokens/s typed as seconds (30 → 1/30 s)
@@ -82,7 +85,7 @@ class PlanRequest(BaseModel):
     # training
     tokens: float | None = Field(None, gt=0, le=1e16, description="tokens to train on (training tasks)")
     seq: int = Field(2048, ge=16, le=1_048_576)
-    global_batch: int = Field(64, ge=1, le=1_000_000, description="sequences per optimizer step")
+    global_batch: int = Field(DEFAULT_GLOBAL_BATCH, ge=1, le=1_000_000, description="sequences per optimizer step")
     # serving
     requests_per_s: float | None = Field(None, gt=0, le=_MAX_REQUESTS_PER_S)
     concurrent_users: int | None = Field(
