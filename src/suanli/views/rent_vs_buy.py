@@ -99,6 +99,17 @@ def _mid(p: Any) -> float:
     return float((p.price_cny.value + (p.price_cny_max.value if p.price_cny_max else p.price_cny.value)) / 2)
 
 
+def _fabric_notes(acc: Accelerator, o: Offer, cards: int, servers: int, server_cards: int) -> list[Message]:
+    """Whole servers bought and rented one instance per server: tco's note where `o` cannot hold the `cards` as one
+    job (`plan.compare.separate_instances`: "8 separate instances, not one 64-card job … never a training job across
+    them"), and that neither side prices an inter-node network; where `o` spans nodes, that the purchase prices none
+    (buyer review 2026-12-02, task F.4: 64 × 910B rented as '8 × 8-card instances' with neither said)."""
+    apart = separate_instances(acc, o, cards)
+    if apart is None:
+        return [Message("rvb.buy_no_fabric", servers=servers, cards=cards, offer=o.id)]
+    return [apart, Message("rvb.no_fabric", servers=servers, server_cards=server_cards, cards=cards)]
+
+
 def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: str, years: float, pue: float,
                        electricity: float, ops: float = 0.0, card_price: float | None = None,
                        server_share: float | None = None, rent_price: float | None = None,
@@ -255,6 +266,10 @@ def rent_vs_buy_answer(cat: Catalog, gpu: str, utilization: float, use_pattern: 
             # (`plan.compare.separate_instances`, tco's note), a block rented whole, the billing rounding
             "rent_notes": list(bill.notes), "rent_notes_i18n": list(bill.notes_i18n),
         }
+        if instances and instances > 1:  # several servers each rented alone: what neither side prices (task F.4)
+            for note in _fabric_notes(acc, o, total_cards, instances, per_node):
+                rent_info["rent_notes"].append(render(note, "en"))
+                rent_info["rent_notes_i18n"].append(note.to_json())
     if tdp_w is not None:
         tdp = tdp_w
     elif acc.specs.tdp_w is not None:
