@@ -3558,6 +3558,12 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                 # the pinned tp × pp does not split this device's ranks (`_check_gpus_split`: another device's does)
                 tp, pp = _pinned_tp_pp(req)
                 reason, tier = Message("err.cards_do_not_split_into_the", req_gpus=req.gpus, v=tp, v2=pp), 2
+            elif req.gpus is not None and gap and req.gpus > node_cards and "need_tp" not in grid:
+                # more cards than one node and no offer used spans nodes: that, not the framework's layouts (buyer
+                # review 2026-12-02, task F.2: 16 × 910B on the one 8-card node offer without an inter-node network)
+                reason, tier = Message(d.said("why.no_span_gpus"), gpus=req.gpus, cards=node_cards, gap=gap,
+                                       **d.dies_kw("ranks", ranks_in(req.gpus, d.dies)),
+                                       **d.dies_kw("node_ranks", d.acc.max_cards_per_node)), 2
             elif req.gpus is not None:
                 reason, tier = Message(d.said("why.no_layout_gpus"), gpus=req.gpus, cards=node_cards,
                                        **d.dies_kw("ranks", ranks_in(req.gpus, d.dies)),
@@ -3631,6 +3637,9 @@ def _why_not(cat: Catalog, devs: list[_Device], grid: dict[str, np.ndarray], sel
                             parts.append(Message("why.over_deadline_setup_in_budget" if in_budget
                                                  else "why.over_deadline_setup", hours=duration(float(h[j])),
                                                  deadline=duration(req.deadline_hours), budget=req.budget_cny or 0.0))
+                            ranks_j = int(grid["gpus"][sel[mine]][j])
+                            if (gap := _node_bound(cat, d, ranks_j, req)) is not None:  # why it cannot grow
+                                parts.append(Message("why.node_bound", **d.count_kw(ranks_j), gap=gap))
                         ratios.append(float(h[j]) / req.deadline_hours)
                 # relaxing either limit alone to its figure leaves a plan where each is met by some layout
                 far = (min if either else max)(ratios, default=math.inf)
@@ -3766,6 +3775,29 @@ def _no_span(grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest, dev
     return bool(live) and all(
         i not in fits and bool(d.offers) and not d.unpriced and req.card_limit > d.cards(d.acc.max_cards_per_node)
         and not any(can_span_nodes(o) for o in d.offers) for i, d in live)
+
+
+def _node_bound(cat: Catalog | None, d: _Device, ranks: int, req: PlanRequest) -> dict[str, str] | None:
+    """Training whose configuration on `ranks` ranks of `d` fills one node, where the card limit allows more and no
+    offer of `d` used spans nodes: the catalog's note on why (`offers.multi_node_gap`), as a deadline miss says why
+    more cards cannot shorten it (task F.2: 175.5 h on 8 × 910B, no word on why not 16); else None."""
+    node = d.acc.max_cards_per_node  # ranks
+    if (cat is None or req.task == "inference" or req.gpus is not None or ranks < node or not d.offers
+            or req.card_limit <= d.cards(node)):
+        return None
+    return _both(lambda lg: multi_node_gap(cat, d.acc.id, d.offers, lg))
+
+
+def _no_span_gpus(req: PlanRequest, devs: list[_Device]) -> int | None:
+    """Where every device the request allows is priced, none of its offers spans nodes (`can_span_nodes`) and the
+    pinned card count (--gpus) is more than one of its nodes holds: the most cards one node of them holds, the
+    largest count a job can take; else None (the why-not rows say `why.no_span_gpus`)."""
+    live = [d for d in devs if d.excluded is None]
+    if req.gpus is None or not live or any(
+            not d.offers or d.unpriced or req.gpus <= d.cards(d.acc.max_cards_per_node)
+            or any(can_span_nodes(o) for o in d.offers) for d in live):
+        return None
+    return max(d.cards(d.acc.max_cards_per_node) for d in live)
 
 
 def _train_too_big(grid: dict[str, np.ndarray], sel: np.ndarray, req: PlanRequest,
@@ -3933,7 +3965,13 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
         if too_big:  # serving: a replica is bigger than any instance rentable; more cards cannot help
             tips.append(_serve_too_big_tip(req, devs, too_big, grid, cat, m))
             return tips
-        if req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
+        if "need_tp" not in grid and (node := _no_span_gpus(req, devs)) is not None:
+            # training on more cards than a node and no allowed device's offer spans nodes (serving's replicas never
+            # span nodes): a smaller count or offers that span nodes, not a lighter task (task F.2)
+            ids = {d.acc.id for d in devs if d.excluded is None}
+            more = _wider_offers(req, cat, lambda o: o.device in ids and can_span_nodes(o))
+            tips.append(Message("relax.no_span_gpus", gpus=req.gpus, cards=node, field="gpus", wider=more))
+        elif req.gpus is not None:  # exactly N cards (--gpus): another count, not more of them
             which = ("relax.nothing_fits_gpus_lighter" if lighter else "relax.nothing_fits_gpus" if req.task == "inference"
                      else "relax.nothing_fits_gpus_train")  # training: no request rate to meet
             tips.append(Message(which, gpus=req.gpus, field="gpus", task_field="task", lighter=lighter or "", wider=more))
@@ -3981,6 +4019,7 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
                 else:
                     tips.append(Message("relax.deadline_setup", hours=duration(need_h), field="deadline_hours",
                                         by=need_h - (req.deadline_hours or 0)))
+                tips += _node_bound_tip(cat, grid, sel, j, req, devs, calendar_h)
                 # migration is what breaks it: a team already on the stack skips the weeks (--already-on)
                 skip = ok_cost & (job_h <= (req.deadline_hours or 0)) & (calendar_h > job_h)
                 if np.any(skip):
@@ -4001,6 +4040,19 @@ def _relax(grid: dict[str, np.ndarray], sel: np.ndarray, cost: np.ndarray, calen
     if not tips:
         raise PlanError(Message("err.no_plan_satisfies_the_constraints"))
     return tips
+
+
+def _node_bound_tip(cat: Catalog | None, grid: dict[str, np.ndarray], sel: np.ndarray, j: int, req: PlanRequest,
+                    devs: list[_Device], calendar_h: np.ndarray) -> list[Message]:
+    """After a deadline tip on configuration `j` of `sel`: that it fills one node no offer of its device spans
+    (`_node_bound`), so more cards cannot shorten it; nothing where migration weeks are in its hours (`calendar_h`
+    above set-up and compute: no card count shortens them), or the grid has no card counts (a unit test's)."""
+    if "gpus" not in grid or "hours" not in grid or float(calendar_h[j]) > float(grid["hours"][sel][j]):
+        return []
+    d, ranks = devs[int(grid["dev"][sel][j])], int(grid["gpus"][sel][j])
+    if _node_bound(cat, d, ranks, req) is None:
+        return []
+    return [Message("relax.node_bound", **d.count_kw(ranks))]
 
 
 def _budget_tip(mid: str, cheap: int, cost: np.ndarray, calendar_h: np.ndarray | None, req: PlanRequest,

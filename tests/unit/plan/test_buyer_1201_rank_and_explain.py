@@ -116,7 +116,8 @@ def test_one_limit_alone_keeps_the_plain_cheapest_and_fastest(cat) -> None:  # t
     budget = _plan(cat, **{**FULL_7B, "deadline_hours": None, "budget_cny": 100}, devices=("h800",))
     assert [x["id"] for x in budget.why_not[0]["reasons_i18n"]] == ["why.over_budget"]
     late = _plan(cat, **{**FULL_7B, "budget_cny": None, "deadline_hours": 1}, devices=("h800",))
-    assert [x["id"] for x in late.why_not[0]["reasons_i18n"]] == ["why.over_deadline_setup"]
+    # and why more cards cannot help: the fastest fills one 8-card node, no H800 offer used spans nodes (task F.2)
+    assert [x["id"] for x in late.why_not[0]["reasons_i18n"]] == ["why.over_deadline_setup", "why.node_bound"]
 
 
 # ------------------------------------------------------------------- 5. the "at bf16" hint is plan's own pick

@@ -42,7 +42,8 @@ NEW_DIES_IDS = (
     "layout.replicas_dies", "layout.replicas_engine_dies", "layout.ep_group_dies", "layout.ep_groups_dies",
     "layout.ep_groups_engine_dies", "plan.reason.train_fw_dies", "plan.reason.serve_replicas_dies",
     "plan.reason.serve_replicas_no_tpot_dies", "plan.reason.serve_tokens_dies", "cmp.memory_pool_dies",
-    "cmp.serving.served_dies", "cmp.serving.served_ep_dies")
+    "cmp.serving.served_dies", "cmp.serving.served_ep_dies",
+    "why.no_span_gpus_dies")  # task F.2: more cards than a node where no offer spans nodes
 SERVE = ["plan", "--model", "qwen2.5-72b", "--task", "inference", "--gpu", "910c", "--requests-per-s", "20",
          "--input", "1000", "--output", "300", "--tpot", "0.05", "--ttft", "2", "--offer-kinds", "all",
          "--max-gpus", "8"]
@@ -117,8 +118,9 @@ def test_pinned_gpus_reasons_say_cards_and_dies() -> None:
     assert "does not fit with DeepSpeed on 3 cards (6 dies): the leanest layout needs 55.1 GiB per die" in out
     out = _cli("plan", "--model", "qwen3-32b", "--task", "full", "--tokens", "1e9", "--gpu", "910c", "--gpus", "12",
                "--offer-kinds", "all")
-    assert ("no layout of its framework runs on exactly 12 card(s) (24 dies) here (more than one node takes whole "
-            "nodes of 8 cards, 16 dies, on node offers)") in out
+    # no 910C offer spans nodes: that, not the framework's layouts (task F.2)
+    assert ("no job runs on exactly 12 cards (24 dies) here: that is more than one 8-card node (16 dies), and no "
+            "offer used can span nodes") in out
 
 
 def test_memory_within_error_per_die() -> None:
