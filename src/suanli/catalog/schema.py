@@ -863,6 +863,10 @@ class Framework(_Strict):
     tp_zero_source: str | None = None
     recompute: tuple[str, ...] = ("none", "full")
     fp8: bool = False
+    fp8_recipe: str | None = Field(
+        None, description="with fp8: what runs its FP8 training (Transformer Engine, torchao float8), which a plan at "
+        "fp8 needs switched on; its warning names it with fp8_source")
+    fp8_source: str | None = None
     vpp: bool = Field(False, description="runs the interleaved pipeline schedule (virtual pipeline stages per device)")
     pp_tasks: tuple[str, ...] = Field(
         (), description="tasks for which its pipeline parallelism runs (empty: every task it runs); DeepSpeed's "
@@ -908,6 +912,8 @@ class Framework(_Strict):
     def _grad_bytes_cited(self) -> "Framework":
         if (self.bf16_grad_bytes_per_param is None) != (self.grad_bytes_source is None):  # a number names its source
             raise ValueError(f"bf16_grad_bytes_per_param and grad_bytes_source of {self.id} go together")
+        if self.fp8 != (self.fp8_recipe is not None) or self.fp8 != (self.fp8_source is not None):  # FP8 cited
+            raise ValueError(f"fp8, fp8_recipe and fp8_source of {self.id} go together")
         if (self.recompute_off is None) != (self.recompute_off_source is None):  # a fact names its source
             raise ValueError(f"recompute_off and recompute_off_source of {self.id} go together")
         return self

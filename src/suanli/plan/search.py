@@ -2298,6 +2298,25 @@ def _default_mark(req: PlanRequest, name: str) -> Message | str:
     return "" if name in req.model_fields_set else Message("plan.assume.default_flag", field=name)
 
 
+def _train_precisions(req: PlanRequest, devs: list[_Device]) -> list[Message]:
+    """Training where fp8 was searched beside bf16 and no precision was asked: which devices and frameworks were
+    searched at fp8 (`_precisions`: a framework with an FP8 recipe on a device with a measured FP8 training
+    efficiency), as serving's precisions line says (buyer review 2026-12-02, task F.3: 8× H800 at fp8 unsaid)."""
+    if req.precision is not None:
+        return []
+    on: dict[tuple[str, str], list[str]] = {}  # (name, Chinese name) -> frameworks searched at fp8 there
+    for d in devs:
+        if d.excluded is None:
+            for fw, precs in d.frameworks or (((d.framework, d.precisions),) if d.framework else ()):
+                if "fp8" in precs:
+                    on.setdefault((d.acc.name, d.acc.name_zh or d.acc.name), []).append(fw.name)
+    if not on:
+        return []
+    where = {"en": "; ".join(f"{en}: {', '.join(fws)}" for (en, _), fws in sorted(on.items())),
+             "zh": "；".join(f"{zh}：{'、'.join(fws)}" for (_, zh), fws in sorted(on.items()))}
+    return [Message("plan.assume.train_precisions", fp8_on=where, field="precision")]
+
+
 def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: bool,
                  plans: tuple[Plan, ...] | list[Plan] = (), m: ModelArch | None = None) -> list[Message]:
     stacks = {d.stack.id: d.stack for d in devs}  # stacks named as their vendors write them in Chinese (name_zh)
@@ -2335,6 +2354,7 @@ def _assumptions(cat: Catalog, req: PlanRequest, devs: list[_Device], training: 
         out.append(Message("plan.assume.step", seq=req.seq, global_batch=req.global_batch,
                            step_tokens=req.seq * req.global_batch,
                            seq_default=_default_mark(req, "seq"), batch_default=_default_mark(req, "global_batch")))
+        out += _train_precisions(req, devs)
         s = next((x for x in cat.setup if x.id == "default"), None)
         if s is not None:
             out.append(Message("plan.assume.setup", env=s.environment_minutes.value, gbit=s.download_gbit_per_s.value,
@@ -2745,6 +2765,11 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
         if step != req.global_batch:
             warnings.append(Message("plan.warn.step_batch", step=step, tokens=step * req.seq, asked=req.global_batch,
                                     dp=int(grid["dp"][i]), mb=int(grid["b"][i]), ga=int(grid["ga"][i])))
+        if _precision_of(grid, i, req) == "fp8" and d.framework is not None and d.framework.fp8_recipe:
+            # the FP8 recipe the speed assumes, and convergence unchecked (buyer review 2026-12-02, task F.3)
+            warnings.append(Message("plan.warn.fp8_training", framework=d.framework.name,
+                                    recipe=d.framework.fp8_recipe, source=d.framework.fp8_source or "",
+                                    field="precision"))
     export_note = china_export_controlled(d.acc)
     if export_note:  # whatever the offer's region: a Chinese listing of such a card is no licence
         warnings.append(Message("plan.warn.china_export", device=_device_name(d.acc), device_id=d.acc.id))
