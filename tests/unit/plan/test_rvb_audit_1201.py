@@ -44,7 +44,9 @@ def test_16_h800_cost_what_8_cost_per_card(cat: Catalog) -> None:
     for a in (eight, sixteen):
         assert a.rent_offer is not None and a.rent_offer.id == NODE_OFFER
         assert a.json["rent_at_utilization_offer"] == NODE_OFFER
-        assert a.json["rent_notes"] == []  # no "separate instances": each server's cards are one job
+        # one server: one job, no note; two: 2 separate 8-card instances, neither side with an inter-node network
+        ids = [n["id"] for n in a.json["rent_notes_i18n"]]
+        assert ids == ([] if a is eight else ["tco.separate_instances", "rvb.no_fabric"]), ids
     assert sixteen.json["rent_cny_per_card_year"] == eight.json["rent_cny_per_card_year"] == 103_500.0
     assert sixteen.result.rent_at_utilization_cny == eight.result.rent_at_utilization_cny
     assert sixteen.totals["cards"] == 16 and sixteen.totals["rent_cny"] == pytest.approx(2 * eight.totals["rent_cny"])
@@ -71,7 +73,8 @@ def test_fallback_keeps_a_servers_cards_in_one_instance(cat: Catalog) -> None:
 def test_whole_910b_servers_rent_two_8_card_instances(cat: Catalog) -> None:
     one, two = _answer(cat, "910b", n_cards=8), _answer(cat, "910b", n_cards=16)
     assert two.rent_offer is not None and two.rent_offer.id == one.rent_offer.id
-    assert two.json["rent_notes"] == [] and two.rent_instances == 2
+    assert two.rent_instances == 2 and one.json["rent_notes"] == []
+    assert [n["id"] for n in two.json["rent_notes_i18n"]] == ["tco.separate_instances", "rvb.no_fabric"]
 
 
 # 2. servers counted from a cards-included server ------------------------------------------------------------------
@@ -90,7 +93,8 @@ def test_cli_says_the_servers_and_instances(monkeypatch: pytest.MonkeyPatch, cap
     assert code == 0, err
     assert "2 × 8-card server(s) bought for 16 cards" in out
     words = " ".join(out.split())  # the rent-from line wraps at the terminal's width
-    assert "2 × 8-card instances, one per server bought" in words and "separate instances" not in words
+    assert "2 × 8-card instances, one per server bought" in words
+    assert "2 separate instances, not one 16-card job" in words  # tco's note, said since 2026-12-02 (F.4)
     assert "¥11.82/card-h" in out
     code, out, err = run_cli(["--lang", "zh", "rent-vs-buy", "--gpu", "h800", "--cards", "16"], monkeypatch, capsys,
                              tmp_path, today="2026-12-01")

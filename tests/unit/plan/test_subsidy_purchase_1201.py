@@ -130,8 +130,11 @@ def test_rent_vs_buy_cards_as_whole_servers(cat: Catalog) -> None:
     assert two.totals["cards"] == 16
     assert two.result.capex_cny == one.result.capex_cny  # each server's hardware shared by its own 8 cards
     assert two.totals["capex_all_cards_cny"] == pytest.approx(2 * one.totals["capex_all_cards_cny"])
-    # rented as bought (audit 2026-12-01): 2 instances of the 8-card month, each server's cards one job
-    assert two.rent_instances == 2 and two.rent_instance_cards == 8 and two.json["rent_notes_i18n"] == []
+    # rented as bought (audit 2026-12-01): 2 instances of the 8-card month, each server's cards one job; the notes
+    # say they are 2 separate instances and neither side prices an inter-node network (buyer review 2026-12-02, F.4)
+    assert two.rent_instances == 2 and two.rent_instance_cards == 8
+    assert [n["id"] for n in two.json["rent_notes_i18n"]] == ["tco.separate_instances", "rvb.no_fabric"]
+    assert one.json["rent_notes_i18n"] == []
     assert two.json["rent_cny_per_card_year"] == one.json["rent_cny_per_card_year"]
     for bad in (12, 9):
         with pytest.raises(InputError) as e:

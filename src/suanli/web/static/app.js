@@ -1,6 +1,5 @@
-// suanli web page: plain JS, charts drawn as SVG by hand (no library, no CDN; works offline).
-// Every label comes from the message catalog (GET /api/messages?lang=zh|en; ids `web.*`, `vendor.*`,
-// `memory.*`, `spec.*`, `billing_unit.*` …), the same catalog the CLI and the API use.
+// suanli web page: plain JS, SVG charts by hand (no library, no CDN: offline). Every label comes from the
+// message catalog the CLI and the API use (GET /api/messages?lang=zh|en; ids `web.*`, `vendor.*` …).
 "use strict";
 const $ = s => document.querySelector(s);
 const MSG = {}; // lang -> {id: text}
