@@ -15,7 +15,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from suanli.errors import Invalid
-from suanli.i18n import Message
+from suanli.i18n import Message, both
 
 __all__ = [
     "ASSUMED",
@@ -991,7 +991,7 @@ class EfficiencyFactor(_Strict):
     computed from other devices' measurements, `inherited` from a variant's parent (`derived_from`: the parent) or the
     `median` of the devices in `derived_from`; `estimate.efficiency.basis` reads them to say what an estimate used.
     `note_i18n` (set there too): the note of a row suanli derives, as a message, so a Chinese answer says it in
-    Chinese (a data file's note is the maintainers' text and has none).
+    Chinese. A data file's note has its Chinese twin in `note_zh` instead; `note_message` gives either as a message.
     """
 
     id: str
@@ -1010,6 +1010,7 @@ class EfficiencyFactor(_Strict):
     value: float = Field(ge=0, le=1)
     source: str
     note: str | None = None
+    note_zh: str | None = Field(None, description="the note in Chinese (a zh answer's efficiency note; JSON keeps `note`)")
     derived: Literal["inherited", "median"] | None = None
     derived_from: tuple[str, ...] = ()
     note_i18n: dict[str, Any] | None = None  # a derived row's note as a message (`Message.to_json`), as `derived`
@@ -1027,6 +1028,17 @@ class EfficiencyFactor(_Strict):
         if self.framework is None:
             return ()
         return (self.framework,) if isinstance(self.framework, str) else tuple(self.framework)
+
+    @property
+    def note_message(self) -> dict[str, Any] | None:
+        """The note as a message (`Message.to_json`) in each answer's language: a derived row's own (`note_i18n`),
+        else a data file's note with its Chinese twin (`note_zh`); None where the row has neither (the note is said
+        as it is). The one place an efficiency note's language is chosen (`estimate.efficiency` → API, JSON)."""
+        if self.note_i18n is not None:
+            return self.note_i18n
+        if self.note and self.note_zh:
+            return Message("est.efficiency_note", note=both(self.note, self.note_zh)).to_json()
+        return None
 
     @model_validator(mode="after")
     def _ratio_positive(self) -> "EfficiencyFactor":

@@ -23,8 +23,8 @@ class Efficiency(BaseModel):
     source: str
     factor_id: str
     note: str | None = None
-    note_i18n: dict[str, Any] | None = Field(None, description="note as a message where suanli writes it (a derived "
-                                             "factor); a data file's note has none")
+    note_i18n: dict[str, Any] | None = Field(None, description="note as a message (a derived factor's, or a data "
+                                             "file's note with its Chinese twin); null where the note has no Chinese")
     basis: Basis = Field("assumed", description=(
         "where the value comes from for this device: `measured` on it, `inherited` from the variant it is a version "
         "of (same die and peak), `family-median` of its family's measured devices, `family` (a row set for its "
@@ -115,7 +115,7 @@ def _efficiency(cat: Catalog, acc: Accelerator, metric: str, precision: str, eng
     if hit is not None and hit[0] is f:
         return hit[1]
     out = Efficiency(metric=metric, value=f.value, source=f.source, factor_id=f.id, note=f.note,
-                     note_i18n=f.note_i18n, basis=b,
+                     note_i18n=f.note_message, basis=b,
                      basis_devices=list(devices), provenance=render(said), provenance_i18n=said.to_json())
     if len(_BUILT) > _MEMO_SIZE:
         _BUILT.clear()

@@ -31,7 +31,8 @@ def test_estimate_precision_states_the_picked_default(client: TestClient) -> Non
 
 # 4. an estimate's efficiency notes that suanli writes itself (a factor derived from the matmul measurements:
 #    catalog.load.derived_matmul_efficiency) stayed English in a zh answer; they are messages (est.derived.*), the
-#    English unchanged. A data file's note (efficiency.yaml) is the maintainers' text and carries no message.
+#    English unchanged. A data file's note (efficiency.yaml) is said through its Chinese twin, note_zh (task C 2026-12:
+#    tests/unit/i18n/test_data_prose_zh.py), as a message of its own (est.efficiency_note).
 @pytest.mark.parametrize(("gpu", "msg_id", "zh"), [("h20", "est.derived.measured", "次实测的中位数"),
                                                    ("h20-141g", "est.derived.inherited", "没有自己的实测"),
                                                    ("h800", "est.derived.median", "款实测设备的中位数")])
@@ -45,7 +46,7 @@ def test_derived_efficiency_notes_are_said_in_chinese(client: TestClient, gpu: s
     assert en["matmul"]["note"] == render(Message.from_json(en["matmul"]["note_i18n"]), "en")
     assert en["matmul"]["note"].startswith(("derived: median", "inherited from h20 (derived: median"))
     data_notes = [e for e in cn.values() if e["metric"] != "matmul" and e.get("note")]
-    assert data_notes and all(e.get("note_i18n") is None for e in data_notes)  # efficiency.yaml's own: reported, not changed
+    assert data_notes and all(e["note_i18n"]["id"] == "est.efficiency_note" for e in data_notes)  # efficiency.yaml's own
 
 
 # 4 (cont.). An offer's provider has its Chinese twin in the data (provider_zh, "国内小型云服务商（英国《金融时报》调查的
