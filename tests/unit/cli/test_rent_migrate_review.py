@@ -86,7 +86,9 @@ def test_migrate_cost_names_task_workload_and_serves_at_a_batch() -> None:
     text = _run("migrate", "cost", "--model", "qwen2.5-7b", "--from-gpu", "h100", "--to-gpu", "910b",
                 "--offer-kinds", "listing,index", "--task", "inference").stdout
     # one serving rule with compare: the planner's serving search within the default TPOT (200 ms, MLPerf Server)
-    assert "TPOT 200 ms" in text and "MLPerf" in text and "replica(s), batch" in text
+    assert "TPOT 200 ms" in text and "MLPerf" in text
+    n = lay["replicas"]  # the 910B's layout, as the table says it: "tp1 × 8 replicas, batch 256 per replica"
+    assert f"tp{lay['tp']} × {n} {'replica' if n == 1 else 'replicas'}, batch {lay['batch']} per replica" in text
     assert inf["workload_note_i18n"]["params"]["tpot_ms"] == 200
     cmp = {r["device"]: r for r in _json("compare", "--model", "qwen2.5-7b", "--gpu", "h100", "--gpu", "910b",
                                          "--gpus", "8")}

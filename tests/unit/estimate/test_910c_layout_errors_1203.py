@@ -32,10 +32,10 @@ def _error(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capt
 
 @pytest.mark.parametrize(("flags", "said", "fix"), [
     (["--tp", "16", "--ep", "2"],
-     "--ep: ep (2) must divide the data-parallel size dies / (tp × pp × cp) = 16 / 16 = 1 (8 card(s) are 16 dies): "
+     "--ep: ep (2) must divide the data-parallel size dies / (tp × pp × cp) = 16 / 16 = 1 (8 cards are 16 dies): "
      "try --gpus 16 (32 dies)", "16"),
     (["--tp", "16", "--pp", "2"],
-     "--gpus: 8 card(s) are 16 dies, not a multiple of tp × pp (16 × 2 = 32; tp and pp count dies): "
+     "--gpus: 8 cards are 16 dies, not a multiple of tp × pp (16 × 2 = 32; tp and pp count dies): "
      "try --gpus 16 (32 dies)", "16"),
 ])
 def test_the_910c_refusal_names_cards_and_its_gpus_runs(flags: list[str], said: str, fix: str,
@@ -117,7 +117,7 @@ def test_api_checks_the_910c_layout_on_its_dies(client: TestClient) -> None:
     j = r.json()
     assert j["field"] == "ep" and j["error_i18n"]["id"] == "error.wl.ep_dp_dies"
     assert j["error"] == ("ep: ep (2) must divide the data-parallel size dies / (tp × pp × cp) = 16 / 16 = 1 "
-                          "(8 card(s) are 16 dies): try `gpus` 16 (32 dies)")
+                          "(8 cards are 16 dies): try `gpus` 16 (32 dies)")
     zh = client.post("/api/estimate?lang=zh", json={**body, "tp": 3}).json()
     assert zh["error"] == "gpus: 8 张卡是 16 个芯粒，不是 tp × pp（3 × 1 = 3；tp 与 pp 数的是芯粒）的倍数：可试 `gpus` 9（18 个芯粒）"
 

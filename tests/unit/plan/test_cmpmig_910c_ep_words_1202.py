@@ -103,21 +103,21 @@ def test_migrate_cost_names_expert_groups_in_cards_and_dies() -> None:
     out = _cli(*MIGRATE)
     # each side's row on the cards its bill for the rate rents (helper D 2026-12-02: was the 8-card row beside
     # bills of 40 and 136 cards): 17 groups on the 910C's 136 cards, 5 on the H20's 40
-    assert "17 group(s) of 8 cards (16 dies) sharing experts (tp2 × ep8): 136 replica(s), batch 17 per replica" in out
-    assert "5 group(s) of 8 cards sharing experts (tp1 × ep8): 40 replica(s), batch 56 per replica" in out
-    assert "(16 cards)" not in out and "tp2 × 8 replica(s)" not in out and "tp1 × 8 replica(s)" not in out
+    assert "17 groups of 8 cards (16 dies) sharing experts (tp2 × ep8): 136 replicas, batch 17 per replica" in out
+    assert "5 groups of 8 cards sharing experts (tp1 × ep8): 40 replicas, batch 56 per replica" in out
+    assert "(16 cards)" not in out and "tp2 × 8 replica" not in out and "tp1 × 8 replica" not in out
     zh = _cli("--lang", "zh", *MIGRATE)
     assert "17 组共享专家的 8 卡（16 个芯粒）副本组（tp2 × ep8）：136 个副本" in zh
 
 
 def test_users_quote_names_the_expert_group(cat: Catalog) -> None:
     rows = _rows(cat, "qwen3-235b-a22b", ["h20-141g", "910c"], concurrent_users=2000, tpot_s=0.05)
-    for dev, group in (("h20-141g", "a group of 8 cards sharing experts (tp1 × ep8): 8 replica(s) × batch"),
-                       ("ascend-910c", "a group of 8 cards (16 dies) sharing experts (tp8 × ep2): 2 replica(s) × batch")):
+    for dev, group in (("h20-141g", "a group of 8 cards sharing experts (tp1 × ep8): 8 replicas × batch"),
+                       ("ascend-910c", "a group of 8 cards (16 dies) sharing experts (tp8 × ep2): 2 replicas × batch")):
         lay, text = rows[dev]["layout"], rows[dev]["layout_note"]
         assert lay["ep"] > 1
         assert group in text, text
-        assert f"tp{lay['tp']} × {lay['dp']} replica(s)" not in text
+        assert f"tp{lay['tp']} × {lay['dp']} replica" not in text
         words = render(replica_words(lay["dp"], lay["tp"], lay["ep"], dies=lay.get("dies_per_card") or 1))
         assert words in text  # the one formatter's words
 

@@ -79,7 +79,7 @@ def test_estimate_quotes_the_evidence_of_its_stack(cat) -> None:  # type: ignore
     assert e.contract()["error_band"]["decode-speed"]["on_stack"]["cases"] == 1
     msg = evidence_message(dec, "decode-speed", "Huawei Ascend CANN")
     assert msg is not None and msg.id == "evidence.little"
-    assert "little evidence: 1 out-of-sample case(s), median error +117 %" in render(msg)
+    assert "little evidence: 1 out-of-sample case, median error +117 %" in render(msg)
     assert "证据很少" in render(msg, "zh") and "+117%" in render(msg, "zh")
     none = evidence_message(pre, "prefill-speed", "Huawei Ascend CANN")
     assert none is not None and none.id == "evidence.none"
@@ -119,7 +119,7 @@ def test_a_plan_within_the_pooled_decode_error_warns_and_says_so_in_its_reason(c
     assert p.tpot_s is not None and p.tpot_s < 0.046
     w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.within_error_pooled")
     assert w.startswith(f"TPOT {p.tpot_s * 1000:.1f} ms vs 46.0 ms target: within the decode-speed error pooled for "
-                        "Huawei Ascend CANN (1 out-of-sample case(s) at |error| 117 %, shrunk toward all stacks' 60 % "
+                        "Huawei Ascend CANN (1 out-of-sample case at |error| 117 %, shrunk toward all stacks' 60 % "
                         "(7 cases) at an assumed weight of 5 cases: 70 %)")
     zh = render(Message.from_json(next(j for j in p.warnings_i18n if j["id"] == "plan.warn.within_error_pooled")),
                 "zh")

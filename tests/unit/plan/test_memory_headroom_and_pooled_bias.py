@@ -77,11 +77,11 @@ def test_a_plan_packed_near_full_memory_warns_and_ranks_after_the_plans_that_pas
     r = _lora(cat, _memory_bands(), gpus=2, zero=0)
     p = next(p for p in r.plans if p.device == "rtx-3090")
     w = next(x for x, j in zip(p.warnings, p.warnings_i18n) if j["id"] == "plan.warn.memory_within_error")
-    assert "% headroom, within the training-memory error on NVIDIA CUDA (5 out-of-sample case(s), median -8.0 %" in w
+    assert "% headroom, within the training-memory error on NVIDIA CUDA (5 out-of-sample cases, median -8.0 %" in w
     zh = render(Message.from_json(next(j for j in p.warnings_i18n if j["id"] == "plan.warn.memory_within_error")),
                 "zh")
     assert "训练显存误差之内" in zh and "估计低于实测" in zh
-    assert ("memory likely short if the known training-memory error holds (5 case(s) on NVIDIA CUDA: the estimate "
+    assert ("memory likely short if the known training-memory error holds (5 cases on NVIDIA CUDA: the estimate "
             "-8 % vs measured") in p.reason and "ranked after the plans that pass" in p.reason
     assert "显存很可能不够" in render(Message.from_json(p.reason_i18n), "zh")
     # the plans with room are not warned, and come first
@@ -136,7 +136,7 @@ def test_migrate_cost_says_the_saving_if_the_target_runs_as_its_known_error(cat)
     bill = work_rent(offer, rent["gpus"], rent["replicas"] * rent["hours_per_month"] * k["cost_ratio_same_work"] / ratio, 12.0)
     assert k["monthly_saving_cny"] == pytest.approx(100_000 - bill.cost_cny_per_month)
     assert k["note"].startswith("if both devices run as their known decode-speed errors say (Huawei Ascend 910B: "
-                                "1 case(s) on Huawei Ascend CANN at +117 %, pooled with all stacks'")
+                                "1 case on Huawei Ascend CANN at +117 %, pooled with all stacks'")
     # where the new side's bill (whole instances) carries the slower work too, the saving stays and the note says so
     same = k["monthly_saving_cny"] == pytest.approx(out["monthly_saving_cny"])
     assert k["same_bill"] is same

@@ -107,7 +107,7 @@ def test_replica_words_name_the_group_the_table_labels() -> None:
     from suanli.plan.labels import replica_words, serving_label
 
     assert serving_label(96, 1, 8, 16, "fp8").startswith("96×tp1·ep8")
-    assert render(replica_words(96, 1, 8), "en") == "12 group(s) of 8 cards sharing experts (tp1 × ep8)"
+    assert render(replica_words(96, 1, 8), "en") == "12 groups of 8 cards sharing experts (tp1 × ep8)"
     assert render(replica_words(96, 1, 8, "vllm"), "zh") == "12 组共享专家的 8 卡 vllm 副本组（tp1 × ep8）"
     assert render(replica_words(8, 1, 8), "en") == "a group of 8 cards sharing experts (tp1 × ep8)"
     assert render(replica_words(4, 2, 1), "en") == "4 × 2-card replicas"
@@ -117,7 +117,9 @@ def test_deepseek_hints_and_reasons_say_the_group_not_one_card(cat) -> None:  # 
     r = _plan(cat, **R1, devices=("h20-141g",))
     assert not r.plans and r.relax
     assert all("× 1-card replicas" not in x for x in r.relax)
-    assert any("group(s) of 8 cards sharing experts (tp1 × ep8) on NVIDIA H20 141GB" in x for x in r.relax)
+    assert any("groups of 8 cards sharing experts (tp1 × ep8) on NVIDIA H20 141GB" in x for x in r.relax)
     p = _plan(cat, **R1, devices=("b200",)).plans[0]
     assert p.ep == 8 and "1-card vllm replicas" not in p.reason
-    assert f"{p.replicas // 8} vllm group(s) of 8 cards sharing experts (tp1 × ep8) on NVIDIA B200" in p.reason
+    groups = p.replicas // 8
+    assert f"{groups} vllm {'group' if groups == 1 else 'groups'} of 8 cards sharing experts (tp1 × ep8) on NVIDIA B200" \
+        in p.reason

@@ -153,7 +153,7 @@ def test_the_cli_says_how_many_more_why_not_rows_json_has(cat, tmp_path, monkeyp
     out = CliRunner().invoke(app, args).output
     r = _plan(cat, model="llama-3.1-70b", task="full", tokens=1e9, budget_cny=200000)
     n = len([w for w in r.why_not if w["reason_i18n"]["id"] != "why.ranked_below"]) - 8
-    assert f"{n} more device(s) not shown: --json lists them all" in out
+    assert f"{n} more {'device' if n == 1 else 'devices'} not shown: --json lists them all" in out
     zh = CliRunner().invoke(app, ["--lang", "zh", *args]).output
     assert f"另有 {n} 个设备未列出" in zh
 

@@ -47,7 +47,7 @@ def test_the_buyers_case_quotes_48_users_and_the_tpot_that_binds(cat) -> None:  
     assert layout.params["limit"].id == "users.limit.tpot" and layout.params["limit"].params["batch"] == 25
     text = " ".join(r.relax)
     assert "serve at most 48 concurrent users within --tpot 50 ms" in text and "--concurrent-users to 48" in text
-    assert "tp4 × 2 replica(s) × batch 24 at bf16 = 48 slots" in text and "batch 25 per replica would run at TPOT 50.62 ms" in text
+    assert "tp4 × 2 replicas × batch 24 at bf16 = 48 slots" in text and "batch 25 per replica would run at TPOT 50.62 ms" in text
     zh = render(hint, "zh")
     assert "最多服务 48 个并发用户" in zh and "批大小 25 时 TPOT 为 50.62 毫秒" in zh, zh
     assert "slots" not in zh and "replica" not in zh
@@ -104,7 +104,7 @@ def test_compare_names_the_slots_not_the_rate(cat) -> None:  # type: ignore[no-u
     assert note["id"] == "cmp.serving.not_served_users", r4090["layout_note"]
     assert r4090["max_users"] == 48 and note["params"]["slots"] == 48
     assert "3.76" not in r4090["layout_note"] and "does not serve 50 concurrent users" in r4090["layout_note"]
-    assert "tp4 × 2 replica(s) × batch 24 at bf16 = 48 slots" in r4090["layout_note"]
+    assert "tp4 × 2 replicas × batch 24 at bf16 = 48 slots" in r4090["layout_note"]
     zh = render(Message.from_json(note), "zh")
     assert "承载不了 50 个并发用户" in zh and "最多容纳 48 个" in zh, zh
     # the same number plan quotes, with the bands too

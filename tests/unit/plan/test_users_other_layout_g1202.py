@@ -28,7 +28,7 @@ def test_most_users_on_another_layout_says_so() -> None:
     assert note["id"] == "cmp.serving.at_most_users_other", h20["capacity_note"]
     assert note["params"]["layout"]["params"]["tp"] == 8 and h20["max_users"] == 148  # the documented max_users
     assert "holds at most 148 concurrent users, the most plan accepts at the row's precision over every layout, " \
-        "here on another layout than the row's (tp8 × 2 replica(s) × batch 74" in h20["capacity_note"]
+        "here on another layout than the row's (tp8 × 2 replicas × batch 74" in h20["capacity_note"]
     zh = render(Message.from_json(note), "zh")
     assert "此处用的是另一种布局，不是本行的（" in zh
 

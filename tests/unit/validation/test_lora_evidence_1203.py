@@ -117,7 +117,7 @@ def test_migrate_cost_of_lora_to_the_910b_is_unproven_and_full_keeps_its_verdict
     verdict = Message.from_json(lora["verdict_i18n"])
     assert verdict.id == "mig.verdict.unproven", verdict.id
     text = render(verdict)
-    assert "0 out-of-sample training-throughput case(s) of LoRA/QLoRA jobs" in text
+    assert "0 out-of-sample training-throughput cases of LoRA/QLoRA jobs" in text
     assert "no out-of-sample LoRA/QLoRA training-throughput case is measured on Huawei Ascend CANN" in text
     assert "LoRA" in render(verdict, "zh")
     seven = lookup.model(CAT, "qwen2.5-7b")  # full fine-tuning of the 32B does not fit 8 910B cards

@@ -71,7 +71,7 @@ def test_moe_band_lookup_none_zero_or_cases() -> None:
 def test_moe_messages_in_both_languages() -> None:
     bands = summarize(_results())
     m = moe_evidence_message(moe_stack_band(bands, "cuda", "decode-speed"), "decode-speed", "NVIDIA CUDA")
-    assert m is not None and render(m) == "MoE: 2 out-of-sample decode-speed case(s) on NVIDIA CUDA (median signed +20 %, p90 |error| 30 %)"
+    assert m is not None and render(m) == "MoE: 2 out-of-sample decode-speed cases on NVIDIA CUDA (median signed +20 %, p90 |error| 30 %)"
     none = moe_evidence_message(moe_stack_band(bands, "cann", "decode-speed"), "decode-speed", "Huawei Ascend CANN")
     assert none is not None and render(none).startswith("MoE: no MoE case on this stack (Huawei Ascend CANN)")
     assert "没有 MoE 案例" in render(none, "zh")
@@ -95,7 +95,7 @@ def test_compare_rows_say_the_moe_evidence() -> None:
     bands = summarize(_results())
     rows = compare_devices(CAT, lookup.model(CAT, "qwen3-30b-a3b"), ["h200", "ascend-910b"], error_bands=bands)
     by = {r["device"]: r for r in rows}
-    assert "MoE: 2 out-of-sample decode-speed case(s) on NVIDIA CUDA" in by["h200"]["evidence"]
+    assert "MoE: 2 out-of-sample decode-speed cases on NVIDIA CUDA" in by["h200"]["evidence"]
     assert "MoE: no MoE case on this stack (Huawei Ascend CANN)" in by["ascend-910b"]["evidence"]
 
 
