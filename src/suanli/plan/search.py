@@ -1642,6 +1642,8 @@ def _serve_grid(cat: Catalog, m: ModelArch, req: PlanRequest, devs: list[_Device
             "ttft": ttft, "tpot": tpot, "net": net, "dl_bytes": ckpt,
             "dl_h": first["download_h"], "dl_gbit": np.full(di.shape, np.nan), "billed": billed,
             "first_h": first["total_h"], "need_tp": need_tp, "small_tp": small_tp, "small_ep": small_ep, **most,
+            # the decode step's roofline at the batch run, the kernel's own verdict (estimate's `decode_bound`)
+            "dc_compute": np.asarray(k["decode_compute_bound"], dtype=bool) & np.ones(di.shape, dtype=bool),
         })
     return (_concat(parts) if parts else _empty()), n
 
@@ -2808,7 +2810,10 @@ def _make_plan(rank: int, d: _Device, grid: dict[str, np.ndarray], i: int, cost:
                                 need=math.ceil(cards * job_h / LONG_JOB_HOURS), cards_field="gpus"))
     prec = _precision_of(grid, i, req)
     if not training:
-        warnings.append(Message("plan.warn.decode_bound"))
+        # what bounds decode at the row's batch, as `suanli estimate` says it (buyer review 2026-12-03 E: an H20 at
+        # batch 100 is compute-bound, and the plan said "bandwidth decides tokens/s")
+        warnings.append(Message("plan.warn.decode_compute_bound", batch=int(grid["b"][i]))
+                        if bool(grid["dc_compute"][i]) else Message("plan.warn.decode_bound"))
         if d.stack.engines_alike_source:  # the engines there get the same figures: say so, not silently equal
             warnings.append(engines_alike(d.stack))
         if prec in ("int4", "int8", "fp8"):
