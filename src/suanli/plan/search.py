@@ -4254,12 +4254,16 @@ def evidence_pick(bands: dict[str, ErrorBand], req: PlanRequest, devs: list[_Dev
 
 def _fastest_passing(bands: dict[str, ErrorBand] | None, req: PlanRequest, devs: list[_Device],
                      grid: dict[str, np.ndarray], sel: np.ndarray) -> int:
-    """The configuration (grid index) of `sel` on one device that objective fastest plans: the most tokens/s (equal
-    speeds in grid order), through `evidence_pick` with hours ∝ 1 / tokens/s as the score (a fixed job)."""
-    order = np.argsort(-grid["tok_s"][sel], kind="stable")
+    """The configuration (grid index) of `sel` on one device that objective fastest plans: in plan's ranking order
+    (`_rank_order`, prices aside: the soonest done, then at equal hours one that passes the evidence checks and is the
+    least short of its known error — buyer review 2026-12-03 E: compare showed 7B pre-training on 8 × 910B at ZeRO 0,
+    "fits (tight)", where plan planned ZeRO 1 at the same speed with room), through `evidence_pick` with hours ∝
+    1 / tokens/s as the score (a fixed job)."""
     with np.errstate(divide="ignore"):
         score = 1.0 / grid["tok_s"][sel]
-    hours = grid["hours"][sel] if "hours" in grid else np.zeros(sel.size)
+    hours = grid["hours"][sel]
+    evidence = _evidence_check(bands, req, devs, grid, sel, hours) if bands else None
+    order = _rank_order("fastest", score, np.zeros(sel.size), hours, hours, grid, sel, evidence=evidence)
     return int(sel[evidence_pick(bands or {}, req, devs, grid, sel, hours, order, score)[0]])
 
 
