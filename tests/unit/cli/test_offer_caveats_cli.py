@@ -35,10 +35,12 @@ def test_compare_prints_the_caveats(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_compare_of_stated_cards_prints_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(("compare", "--model", "qwen2.5-7b", "--gpu", "h800", "--gpu", "l40s", "--gpus", "8"),
+    # (AutoDL's H800 hour was here until buyer review 2026-12-03 E: its listing does not say SXM or PCIe either,
+    # `unstated: [form_factor]`, so its rows now say so: tests/unit/plan/test_single_card_form_factor_e1203.py)
+    code, out, err = run_cli(("compare", "--model", "qwen2.5-7b", "--gpu", "rtx-4090", "--gpu", "l40s", "--gpus", "8"),
                              monkeypatch, capsys, tmp_path, today=TODAY)
     assert code == 0, err
-    assert "used autodl-h800-hour-2026-08" in out and "omniyq-l40s-8card-month" in out
+    assert "used autodl-rtx4090-hour-2026-08" in out and "omniyq-l40s-8card-month" in out
     assert "does not say the card" not in out and "without its variant" not in out and "! offer" not in out
 
 
