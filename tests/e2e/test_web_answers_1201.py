@@ -93,7 +93,7 @@ def test_subsidy_and_purchase_rent_vs_buy(browser: Any, base_url: str, lang: str
     assert notes.count("超过 12 个月" if zh else "older than 12") == 2, notes
     purchase = pg.evaluate("state.rvb.purchase_notes")  # two stale prices and the server row's low-confidence note
     assert len(purchase) == 3 and all(n in notes for n in purchase), (purchase, notes)
-    assert ("2 台 8 卡服务器" if zh else "2 × 8-card server(s) bought for 16 cards") in notes, notes
+    assert ("2 台 8 卡服务器" if zh else "2 × 8-card servers bought for 16 cards") in notes, notes
     assert all(n in notes for n in pg.evaluate("state.rvb.rent_notes || []")), notes  # how the 16 cards are rented
     assert ("采购价" if zh else "Purchase prices") in notes
     assert "{" not in table + notes

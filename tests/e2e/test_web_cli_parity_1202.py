@@ -93,7 +93,7 @@ def test_rent_vs_buy_qualifies_its_verdict_for_separate_instances(browser: Any, 
     pg.wait_for_selector("#rvb-notes .verdict")
     note = r["totals"]["verdict_note"]
     assert note == ("no rental offer holds 96 cards in one job: the rent side is priced as 96 separate instances of "
-                    "at most 1 card(s)" if lang == "en" else
+                    "at most 1 card" if lang == "en" else
                     "没有哪个租用报价能在一个任务中容纳 96 张卡：租用一侧按 96 个独立实例（每个最多 1 张卡）计价"), note
     verdict = pg.locator("#rvb-notes .verdict").inner_text()
     assert verdict.endswith((", but " if lang == "en" else "，但") + note), verdict

@@ -34,7 +34,8 @@ def test_plan_rows_are_compact_and_fold_the_warnings(browser: Any, base_url: str
         assert p["warnings"] and sep in p["reason"], p  # the long case: clauses and warnings to fold
         cell = rows.nth(i).locator("td.reason")
         summary = cell.locator("details > summary")
-        assert summary.inner_text() == (f"Details, {len(p['warnings'])} warning(s)" if lang == "en"
+        n = len(p["warnings"])
+        assert summary.inner_text() == (f"Details, {n} {'warning' if n == 1 else 'warnings'}" if lang == "en"
                                         else f"详情（{len(p['warnings'])} 条警告）")
         assert cell.locator(".warn").first.is_hidden()
         assert cell.inner_text().startswith(p["reason"].split(sep)[0])  # the first clause on view

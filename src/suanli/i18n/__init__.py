@@ -281,14 +281,16 @@ class _Formatter(string.Formatter):
     `cn_count_e9` for a value given in millions or billions), `{h:,.1f~}` a number without a trailing ".0" (730 小时),
     `{m:dur_min}` minutes as a readable duration (572.3 → 9.5 小时), `{n:/card/cards}` a count and its noun by the
     count, the one English plural rule ("1 card", "8 cards"; a number spec before the first "/": `{n:,/card/cards}`;
-    `{n:noun/replica/replicas}` the noun alone, for a count said earlier: "1 × 8-card replica"), `{x:,.4g}` grouped
+    `{n:noun/replica/replicas}` the noun alone, for a count said earlier: "1 × 8-card replica"; a count given as text is
+    one only as "1": span's "1–2" takes the plural; the nouns may be fields: `{units:/{billing_unit}/{billing_unit}s}`,
+    "1 month", "12 months"), `{x:,.4g}` grouped
     significant figures without an exponent (12,350: `grouped_significant`).
     A template that uses none formats as before."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
-        if "/" in format_spec:  # a count given as text (preformatted) takes the plural
+        if "/" in format_spec:  # a count and its noun; text is one only as "1" (app.js `cell`: `p[k] == 1`)
             spec, one, many = format_spec.split("/", 2)
-            noun = one if value == 1 else many
+            noun = one if value == 1 or value == "1" else many
             return noun if spec == "noun" else f"{self.format_field(value, spec)} {noun}"
         if format_spec.startswith("cn_count") and isinstance(value, int | float):
             scale = {"cn_count": 1.0, "cn_count_e6": 1e6, "cn_count_e9": 1e9}.get(format_spec)

@@ -19,7 +19,7 @@ def test_rent_from_follows_lang(client: TestClient) -> None:
     en, zh = _en_zh(client, "/api/rent-vs-buy", {"gpu": "910b", "cards": 16})
     assert isinstance(en, dict) and isinstance(zh, dict)
     assert en["rent_from"].startswith("omniyq-910b-8card-month, ")
-    assert "billed per month: 8 card(s) for a year = 12 month(s) = ¥180,000, ÷ 8 cards" in en["rent_from"]
+    assert "billed per month: 8 cards for a year = 12 months = ¥180,000, ÷ 8 cards" in en["rent_from"]
     assert en["rent_from"].endswith("; 2 × 8-card instances, one per server bought")
     assert zh["rent_from"] == ("omniyq-910b-8card-month，云擎天下 (omniyq.com)，每卡每月 ¥1,875（挂牌，2026-07-20，转引），"
                                "按月计费：8 张卡租一年 = 12 个月 = ¥180,000，÷ 8 张卡；共 2 个 8 卡实例，每台购买的服务器一个")

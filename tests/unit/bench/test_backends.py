@@ -63,7 +63,7 @@ def test_accelerator_path_through_fake_module_synchronizes_and_reads_max_allocat
 
 
 def test_accelerator_index_out_of_range_is_an_input_error() -> None:
-    with pytest.raises(InputError, match=r"^device: cuda:2 does not exist; 1 cuda device\(s\) visible$"):
+    with pytest.raises(InputError, match=r"^device: cuda:2 does not exist; 1 cuda device visible$"):
         TorchAcceleratorBackend("cuda", FakeDeviceModule(count=1), 2)
 
 

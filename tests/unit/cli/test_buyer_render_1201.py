@@ -86,7 +86,7 @@ def test_rent_vs_buy_totals_percent_and_a_whole_server_line(tmp_path: Path) -> N
     assert t["rent_cny"] == pytest.approx(data["rent_at_utilization_cny"] * 16)
     assert t["own_cny"] == pytest.approx(data["capex_cny"] * 8 + (data["buy_at_utilization_cny"] - data["capex_cny"] / 2) * 16)
     flat = " ".join(en.stdout.split())
-    assert f"8 card(s) × 2 year(s) at 50% use: rent ¥{t['rent_cny']:,.0f}, own ¥{t['own_cny']:,.0f}" in flat
+    assert f"8 cards × 2 years at 50% use: rent ¥{t['rent_cny']:,.0f}, own ¥{t['own_cny']:,.0f}" in flat
     zh = _run(tmp_path, "--lang", "zh", *args)
     assert "服务器：每卡 ¥3,000，按给定值（--server-share）" in zh.stdout and "8 张卡 × 2 年" in zh.stdout
 
@@ -97,7 +97,7 @@ def test_tco_names_the_list_and_the_job_price(tmp_path: Path) -> None:
     assert "2.57" in r.stdout and "2.6" in r.stdout  # compare's 730-h month beside this job's 720 h
     flat = " ".join(r.stdout.split())
     assert "list ¥/card-h: the offer's price per card-hour at full use (a month = 730 h)" in flat
-    assert "the bill ÷ (8 card(s) × 720 h)" in flat
+    assert "the bill ÷ (8 cards × 720 h)" in flat
     zh = _run(tmp_path, "--lang", "zh", "tco", "--gpu", "910b", "--hours", "720", "--gpus", "8")
     assert "标价" in zh.stdout and "本任务" in zh.stdout
 

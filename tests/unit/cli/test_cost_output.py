@@ -36,7 +36,7 @@ def _rvb(gpu: str, *extra: str) -> dict:  # type: ignore[type-arg]
 def test_rent_vs_buy_names_the_offer_unit_server_share_and_break_even() -> None:
     l20 = _rvb("l20", "--server-share", "0")  # no server in the catalog: the buyer's share (here none) is needed
     assert l20["rent_billing_unit"] == "month" and l20["rent_offer"]["offer"] in l20["rent_from"]
-    assert "billed per month" in l20["rent_from"] and "12 month(s)" in l20["rent_from"]
+    assert "billed per month" in l20["rent_from"] and "12 months" in l20["rent_from"]
     assert l20["rent_cny_per_year_full_use"] == l20["rent_cny_per_card_year"] < 100_000  # not the hourly ¥137,707
     assert l20["server_share_cny"] == 0 and l20["server_share_note"].startswith("¥0 per card, as given")
     refused = _run("rent-vs-buy", "--gpu", "l20")  # no buy verdict on the card alone (task F 2026-12-01)

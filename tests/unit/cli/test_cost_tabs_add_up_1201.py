@@ -93,7 +93,7 @@ def test_cli_and_api_read_the_totals(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert t["verdict_note"] is None  # an 8-card offer holds the 8 cards in one job: nothing qualifies the verdict
     assert t["capex_all_cards_cny"] == pytest.approx(1_500_000.0) and t["cheaper"] == "rent"
     code, out, err = _run_cli(("--lang", "en", *args), monkeypatch, capsys, tmp_path)
-    line = next(x for x in out.splitlines() if x.startswith("8 card(s) × 3 year(s)"))
+    line = next(x for x in out.splitlines() if x.startswith("8 cards × 3 years"))
     assert f"capex ¥{t['capex_all_cards_cny']:,.0f}" in line and f"by ¥{t['diff_cny']:,.0f}" in line, line
     assert "the 8-card server" in out and "a 8-card" not in out
     c = TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path / 's.db'}")))

@@ -31,7 +31,7 @@ def test_without_precision_each_side_says_plans_pick(monkeypatch: pytest.MonkeyP
                                                      capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run_cli(ARGS, monkeypatch, capsys, tmp_path, today="2026-12-02")
     assert code == 0, err  # was refused: "does not fit on 8 × Huawei Ascend 910B at bf16"
-    assert "32×tp1·ep8 b63 fp8 on 32 card(s)" in out and "¥192,000" in out
+    assert "32×tp1·ep8 b63 fp8 on 32 cards" in out and "¥192,000" in out
     flat = " ".join(out.split())  # the table wraps its value column
     assert "at fp8, the precision plan picks of those it searches (bf16, fp8; pin one with --precision)" in flat
 

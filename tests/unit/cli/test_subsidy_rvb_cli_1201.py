@@ -53,10 +53,10 @@ def test_rent_vs_buy_subsidy_and_whole_servers(monkeypatch: pytest.MonkeyPatch, 
     zh = _run(["--lang", "zh", "rent-vs-buy", "--gpu", "910b", "--subsidy", "0.3"], monkeypatch, capsys, tmp_path)
     assert "国产算力补贴 30%：¥22,500 → ¥15,750（此利用率下每卡每年）；仅计入租用一侧" in zh
     out = _run(["rent-vs-buy", "--gpu", "910b", "--cards", "16"], monkeypatch, capsys, tmp_path)
-    assert "2 × 8-card server(s) bought for 16 cards" in out
+    assert "2 × 8-card servers bought for 16 cards" in out
     assert "2 × 8-card instances, one per server bought" in out
     assert "2 separate instances, not one 16-card job" in out and "neither side includes an inter-node network" in out
-    assert "16 card(s) × 3 year(s)" in out
+    assert "16 cards × 3 years" in out
     code, out, err = run_cli(["rent-vs-buy", "--gpu", "910b", "--cards", "12"], monkeypatch, capsys, tmp_path,
                              today=TODAY)
     assert code == 2 and "must be 1 to 8 or a multiple of 8 (whole ascend-910b servers; got 12)" in out + err

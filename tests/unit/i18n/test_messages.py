@@ -34,7 +34,8 @@ _NAMES = {"suanli", "torch", "aten", "NVLink", "TFLOPS", "TOPS", "PCIe", "LoRA",
 
 
 def _fields(template: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    """The fields a template uses, those inside another's format spec too (`{units:/{billing_unit}/{billing_unit}s}`)."""
+    return {x for _, f, spec, _ in string.Formatter().parse(template) if f for x in (f, *_fields(spec or ""))}
 
 
 def test_every_id_in_both_languages() -> None:

@@ -66,7 +66,7 @@ def test_import_flow_in_chinese(tmp_path: Path) -> None:
     assert "报价导入记录" in out and "文件名" in out and _words(out) == [], out
     out = _run(tmp_path, "zh", "offers", "rollback", "1").stdout
     assert "撤回 2 条价格" in out and _words(out) == [], out
-    assert "new price(s)" in _run(tmp_path, "en", "offers", "import", good).stdout
+    assert "2 rows, 2 new prices, " in _run(tmp_path, "en", "offers", "import", good).stdout
 
 
 
@@ -174,7 +174,7 @@ def test_rent_vs_buy_states_the_years() -> None:
     args = ["rent-vs-buy", "--gpu", "rtx-4090"]
     en = ["--lang", "en", *args]
     out = CliRunner().invoke(app, [*en, "--years", "1"], env={"COLUMNS": "200"}).stdout
-    assert "amortized over 1 year(s) (--years), no resale value" in out
+    assert "amortized over 1 year (--years), no resale value" in out
     zh = CliRunner().invoke(app, ["--lang", "zh", *args], env={"COLUMNS": "200"}).stdout
     assert "按 3 年摊销（--years），不计残值" in zh
     d = json.loads(CliRunner().invoke(app, [*en, "--years", "2", "--json"]).stdout)

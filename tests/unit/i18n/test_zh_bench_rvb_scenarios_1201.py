@@ -150,7 +150,7 @@ def test_fleet_errors_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     code, _, err = run_cli(("--lang", "zh", "bench", "fleet", "--no-save"), monkeypatch, capsys, tmp_path)
     assert code != 0 and "集群测试：1 个任务失败：10.0.0.2 GPU#0: RayTaskError: CUDA out of memory" in err
     code, _, err = run_cli(("--lang", "en", "bench", "fleet", "--no-save"), monkeypatch, capsys, tmp_path)
-    assert "fleet: 1 task(s) failed: 10.0.0.2 GPU#0: RayTaskError: CUDA out of memory" in err
+    assert "fleet: 1 task failed: 10.0.0.2 GPU#0: RayTaskError: CUDA out of memory" in err
 
     def no_ray(*a: Any, **k: Any) -> Any:
         raise ImportError("no ray")

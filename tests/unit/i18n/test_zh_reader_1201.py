@@ -37,7 +37,7 @@ def test_billing_units_are_counted(unit: str, counted: str) -> None:
 
 def test_english_billing_unit_unchanged() -> None:
     assert render(Message("cost.note.billed", units=2, billing_unit="month", billed_h=1460, hours=10.0), "en") == \
-        "billed 2 month(s) = 1,460 h for a 10.0 h job"
+        "billed 2 months = 1,460 h for a 10.0 h job"
 
 
 def test_compare_at_80_columns_keeps_device_names_whole() -> None:

@@ -236,7 +236,7 @@ def test_tco_says_stale_offers_follow_fresh_ones(monkeypatch: pytest.MonkeyPatch
     assert code == 0, err
     flat = " ".join(out.split())
     assert "offers older than 12 months: listed after the fresh ones" in flat
-    assert "cannot hold the 8 card(s) as one job" in flat
+    assert "cannot hold the 8 cards as one job" in flat
     code, out, err = run_cli(["--lang", "zh", *args], monkeypatch, capsys, tmp_path, today="2026-12-01")
     assert code == 0, err
     assert "旧报价排在新报价之后" in "".join(out.split())

@@ -30,7 +30,7 @@ def test_test_instance_of_one_month_says_one_month(cat: Catalog, lang: str) -> N
     assert job_cost(offer, 8, 1 * HOURS_PER_WEEK).units_billed == job_cost(offer, 8, 2 * HOURS_PER_WEEK).units_billed
     text = render(Message.from_json(items["test_instance"].note_i18n), lang)
     if lang == "en":
-        assert text.endswith("through the port's 1–2 weeks, billed per month: 1 month(s)"), text
+        assert text.endswith("through the port's 1–2 weeks, billed per month: 1 month"), text
         assert "labour: 1–2 weeks × 2 engineers" in render(Message.from_json(items["labour"].note_i18n), lang)
     else:
         assert text.startswith("移植的 1–2 周里") and text.endswith("按月计费：1 个月"), text

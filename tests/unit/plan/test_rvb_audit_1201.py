@@ -91,7 +91,7 @@ def test_cli_says_the_servers_and_instances(monkeypatch: pytest.MonkeyPatch, cap
     code, out, err = run_cli(["rent-vs-buy", "--gpu", "h800", "--cards", "16"], monkeypatch, capsys, tmp_path,
                              today="2026-12-01")
     assert code == 0, err
-    assert "2 × 8-card server(s) bought for 16 cards" in out
+    assert "2 × 8-card servers bought for 16 cards" in out
     words = " ".join(out.split())  # the rent-from line wraps at the terminal's width
     assert "2 × 8-card instances, one per server bought" in words
     assert "2 separate instances, not one 16-card job" in words  # tco's note, said since 2026-12-02 (F.4)

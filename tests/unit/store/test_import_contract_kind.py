@@ -102,7 +102,7 @@ def test_a_stale_row_warns_at_import_with_the_count_and_the_oldest(store_url: st
                                 "old-2,某云,910b,8,month,17500,2024-06-01,c\n")
     r = st.import_offers(_write(tmp_path, "old.csv", body))
     assert r["new_prices"] == 3 and r["stale"] == 2  # written: an old price is history, not an error
-    assert "2 row(s) dated more than 12 months ago, the oldest old-2 (2024-06-01, 30 months old)" in r["stale_warning"]
+    assert "2 rows dated more than 12 months ago, the oldest old-2 (2024-06-01, 30 months old)" in r["stale_warning"]
     zh = render(Message.from_json(r["stale_warning_i18n"]), "zh")
     assert "有 2 行" in zh and "old-2" in zh and "12 个月" in zh
 

@@ -36,7 +36,7 @@ def test_separate_instances_qualify_the_verdict() -> None:
     t = _answer("h20", one_card_h20(), n_cards=96, kinds=ALL).totals
     assert t["cards"] == 96 and t["verdict_note"] is not None, t
     assert t["verdict_note"].startswith("no rental offer holds 96 cards in one job"), t
-    assert "96 separate instances of at most 1 card(s)" in t["verdict_note"], t
+    assert "96 separate instances of at most 1 card" in t["verdict_note"], t
     assert t["verdict_note_i18n"]["id"] == "rvb.verdict.separate"
 
 

@@ -13,7 +13,7 @@ const cell = (p, m, k, spec) => {  // m: the field as written, kept where p has 
   if (!p || !(k in p)) return m;
   if (spec && spec.includes("/")) {  // {n:/card/cards}: the count and its noun by the count, as i18n._Formatter
     const [s, one, many] = spec.split("/");
-    const n = p[k] === 1 ? one : many;  // {n:noun/x/xs}: the noun alone
+    const n = p[k] == 1 ? one : many;  // {n:noun/x/xs}: the noun alone
     return s === "noun" ? n : `${cell(p, m, k, s || undefined)} ${n}`;
   }
   const v = p[k], d = /\.(\d+)/.exec(spec || "");
