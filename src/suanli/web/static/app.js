@@ -602,7 +602,7 @@ $("#mig-form").addEventListener("submit", async ev => {
   // the weeks both sides are paid side by side; empty: the API's assumed 2 weeks, said so in the one-off's items
   if ($("#mig-parallel").value !== "") body.parallel_weeks = Number($("#mig-parallel").value);
   if (migUses().length) body.uses = migUses();
-  if (body.task === "inference") {  // compare's serving targets (POST /api/migrate's fields): each side is compare's row for them
+  if (body.task === "inference") {  // compare's serving targets: each side is compare's row for them
     if ($("#mig-precision").value) body.precision = $("#mig-precision").value;
     [["#mig-rps", "requests_per_s"], ["#mig-tpot", "tpot_s"], ["#mig-ttft", "ttft_s"], ["#mig-input", "input"], ["#mig-output", "output"]]
       .forEach(([id, k]) => { if ($(id).value !== "") body[k] = Number($(id).value); });
@@ -636,7 +636,7 @@ async function runCheck(body) {
 }
 function renderCheck(r) {
   $("#mig-check-error").hidden = true;
-  const cls = {"npu-native": "", "cpu-fallback": "warn", "needs-port": "conflict"}[r.verdict] || "";
+  const cls = {"npu-native": "", "needs-port": "conflict"}[r.verdict] ?? "warn";  // cpu-fallback, needs-check: amber
   const trace = r.trace || {}, w = r.migration_weeks;
   const head = esc(t("cli.mig.check_title", {model: r.model, task: t("cli.mig.task." + r.task), version: r.torch_npu_version,
     device: trace.device, shrunk: trace.shrunk && Object.keys(trace.shrunk).length ? t("cli.mig.shrunk") : ""}));
