@@ -100,12 +100,17 @@ _OWN_HELP = {"allow_migration": "false: leave out the stacks that need a migrati
 def _described(schema: dict[str, Any], cls: type[BaseModel]) -> None:
     """OpenAPI: a field the body leaves undescribed takes the help of its CLI option (`help.<command>.<flag>`, what
     `suanli <command> --help` prints), rendered for the API (flags named as JSON fields): one text per input, so
-    /openapi.json describes every field beside its limits."""
+    /openapi.json describes every field beside its limits. A description's `{libraries}` is the data's list, as the
+    CLI's help fills it."""
     from suanli.i18n import field_name, messages, render
 
     commands: tuple[str, ...] = getattr(cls, "help_commands", ())
     en = messages("en")
     for name, prop in (schema.get("properties") or {}).items():
+        if "{libraries}" in (prop.get("description") or ""):  # the data's list (migrate.libraries.uses_names)
+            from suanli.migrate.libraries import uses_names
+
+            prop["description"] = prop["description"].replace("{libraries}", uses_names())
         if prop.get("description") or not commands:
             continue
         if name in _OWN_HELP:
@@ -302,8 +307,8 @@ class MigrateBody(JsonBody):
     offer_kinds: OfferKinds = ("listing",)
     # `suanli migrate cost --uses`: validated by migrate.libraries.resolve_uses (at most 12, known names), as
     # `migrate check --uses`; one with no NPU build charges the weeks migrate check charges (plan.search.migration_weeks)
-    uses: _Names = Field((), max_length=MAX_LIST_ITEMS, description="code-level libraries the model uses (flash-attn, "
-                         "bitsandbytes, gptq, awq, fp8, deepspeed, …), as `suanli migrate check --uses`")
+    uses: _Names = Field((), max_length=MAX_LIST_ITEMS, description="code-level libraries the model uses, any of "
+                         "{libraries}, as `suanli migrate check --uses`")
 
 
 class MigrateCheckBody(JsonBody):
@@ -320,8 +325,8 @@ class MigrateCheckBody(JsonBody):
     torch_npu: str | None = Field(None, min_length=1, max_length=24, pattern=r"^[0-9]{1,3}(\.[0-9]{1,3}){0,2}(\.post[0-9]{1,4})?$",
                                   description="torch_npu version or prefix (2.1, 2.6, 2.13.0); default: the one "
                                   "built for the server's torch, else the newest shipped")
-    uses: _Names = Field((), max_length=MAX_LIST_ITEMS, description="code-level libraries the trace cannot see "
-                         "(flash-attn, bitsandbytes, gptq, awq, fp8, deepspeed, …), as `suanli migrate check --uses`")
+    uses: _Names = Field((), max_length=MAX_LIST_ITEMS, description="code-level libraries the trace cannot see, any "
+                         "of {libraries}, as `suanli migrate check --uses`")
 
 
 class PriceBody(JsonBody):

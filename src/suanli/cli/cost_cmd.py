@@ -649,7 +649,7 @@ def register(app: typer.Typer, migrate_app: typer.Typer) -> None:
         ttft: Annotated[float | None, typer.Option(help="--task inference: time-to-first-token target, s, as compare's")] = None,
         input_: Annotated[int | None, typer.Option("--input", help="--task inference: prompt tokens per request (as compare; default 512)")] = None,
         output: Annotated[int | None, typer.Option("--output", help="--task inference: output tokens per request (as compare; default 256)")] = None,
-        uses: Annotated[str | None, typer.Option(help="code-level libraries, comma-separated, as migrate check's --uses: flash-attn, bitsandbytes, gptq, awq, fp8, deepspeed, … (a config.json's quant_method and attn_implementation are read by themselves)")] = None,
+        uses: Annotated[str | None, typer.Option(help="code-level libraries, comma-separated, as migrate check's --uses: {libraries} (a config.json's quant_method and attn_implementation are read by themselves)")] = None,
         gpus: Annotated[int, typer.Option(help="cards on each side (default 8): each device's tokens/s at the layout plan finds for that count, optimizer offload included")] = 8,
         parallel_weeks: Annotated[float | None, typer.Option(help="weeks both sides are paid while the new one runs beside the old (default 2, assumed)")] = None,
         region: RegionOpt = offer_q.DEFAULT_REGION,

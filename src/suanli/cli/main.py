@@ -334,6 +334,52 @@ def _help_in_chinese(cmd: Any, ctx: Any) -> Iterator[None]:
                 setattr(obj, attr, old)
 
 
+# Help that lists catalog data says it as a field of its template, filled when help prints (either language, after
+# `_help_in_chinese` picked the template): `{libraries}`, every library --uses takes (migrate.libraries.uses_names).
+def _library_names() -> str:
+    from suanli.migrate.libraries import uses_names
+
+    return uses_names()
+
+
+_HELP_VALUES: dict[str, Callable[[], str]] = {"libraries": _library_names}
+
+
+def _help_values(template: str) -> dict[str, str]:
+    return {n: value() for n, value in _HELP_VALUES.items() if "{" + n + "}" in template}
+
+
+def filled_help(msg_id: str, lang: str) -> str:
+    """Catalog help `msg_id` in `lang` as help prints it: its `_HELP_VALUES` fields filled from the data (a list
+    rendered as the catalog renders one: 、 between names in Chinese); a help with none, as the catalog has it."""
+    from suanli.i18n import Message, messages, render
+
+    template = messages(lang).get(msg_id) or messages("en").get(msg_id, msg_id)
+    values = _help_values(template)
+    return render(Message(msg_id, values), lang) if values else template
+
+
+@contextlib.contextmanager
+def _help_filled(cmd: Any, ctx: Any) -> Iterator[None]:
+    """While `cmd`'s help prints: each option's help with a `_HELP_VALUES` field filled (`filled_help`); put back
+    after."""
+    from suanli.i18n import messages
+
+    path, code, saved = _help_path(ctx), lang(), []
+    for p in cmd.get_params(ctx):
+        values = _help_values(p.help or "")
+        if not values:
+            continue
+        ids = [k for k in help_key_candidates(path, p) if messages(code).get(k) == p.help]
+        saved.append((p, p.help))
+        p.help = filled_help(ids[0], code) if ids else p.help.format_map(values)
+    try:
+        yield
+    finally:
+        for p, text in reversed(saved):
+            p.help = text
+
+
 @contextlib.contextmanager
 def _help_unquoted() -> Iterator[None]:
     """While help prints (either language): code quoted with backticks in the catalog and the docstrings
@@ -361,7 +407,7 @@ def _translated_help() -> None:
     for cls in (TyperCommand, TyperGroup):
         if not cls.__dict__.get("_suanli_help", False):
             def format_help(self: Any, ctx: Any, formatter: Any, _orig: Any = cls.format_help) -> None:
-                with _help_in_chinese(self, ctx), _help_unquoted():
+                with _help_in_chinese(self, ctx), _help_filled(self, ctx), _help_unquoted():
                     _orig(self, ctx, formatter)
             cls.format_help = format_help  # type: ignore[method-assign]
             setattr(cls, "_suanli_help", True)

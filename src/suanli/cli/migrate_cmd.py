@@ -126,8 +126,8 @@ def check(
         None, "--torch-npu", help="torch_npu version or prefix (2.1, 2.6, 2.13.0); default: the one for your torch"
     ),
     uses: str | None = typer.Option(
-        None, "--uses", help="code-level libraries the trace cannot see, comma-separated: flash-attn, bitsandbytes, "
-        "gptq, awq, fp8, deepspeed, … (a config's quant_method and attn_implementation are read by themselves)"
+        None, "--uses", help="code-level libraries the trace cannot see, comma-separated: {libraries} (a config's "
+        "quant_method and attn_implementation are read by themselves)"
     ),
     json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:

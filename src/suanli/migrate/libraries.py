@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict
 from suanli.errors import DataFileError, InputError
 from suanli.i18n import Message
 
-__all__ = ["MAX_USES", "Library", "LibraryUse", "from_checkpoint", "from_config", "load_libraries", "resolve_uses"]
+__all__ = ["MAX_USES", "Library", "LibraryUse", "from_checkpoint", "from_config", "load_libraries", "resolve_uses",
+           "uses_names"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "ascend_ops"
 MAX_USES = 12  # --uses names at most (a check, not a dependency list)
@@ -214,6 +215,14 @@ def resolve_uses(names: Iterable[str], libs: Libraries | None = None) -> list[Li
         if all(u.id != lib.id for u in out):
             out.append(_use(libs, lib, "--uses"))
     return out
+
+
+def uses_names(libs: Libraries | None = None) -> str:
+    """Every library `--uses` (the API's `uses`) takes, by its id in libraries.yaml's order, each in backticks:
+    "`flash-attn`, `bitsandbytes`, …" — the list the options' help prints (`{libraries}` in help.migrate.check.uses,
+    help.migrate.cost.uses and the API's field descriptions), so a row added to the data is in the help too."""
+    libs = libs or load_libraries()
+    return ", ".join(f"`{lib.id}`" for lib in libs.libraries)
 
 
 def merge(config_uses: Iterable[LibraryUse], cli_uses: Iterable[LibraryUse]) -> list[LibraryUse]:

@@ -16,7 +16,7 @@ import pytest
 import typer.main
 from cli_run import run_cli
 
-from suanli.cli.main import _command_text, app, help_key_candidates
+from suanli.cli.main import _command_text, app, filled_help, help_key_candidates
 from suanli.cli.output import unquote
 from suanli.i18n import messages
 
@@ -144,7 +144,7 @@ def test_chinese_help_fits_80_columns(monkeypatch: pytest.MonkeyPatch, capsys: p
     without its backticks (output.unquote)."""
     from rich.cells import cell_len
 
-    zh, en = messages("zh"), messages("en")
+    en = messages("en")
     for words, cmd in _tree():
         out = _help(words, "zh", monkeypatch, capsys, tmp_path)
         for line in out.splitlines():
@@ -154,7 +154,8 @@ def test_chinese_help_fits_80_columns(monkeypatch: pytest.MonkeyPatch, capsys: p
         printed = re.sub(r"[\s│]", "", out)
         for p in _options(cmd):
             k = next(k for k in help_key_candidates(".".join(words) or "suanli", p) if en.get(k) == p.help)
-            assert re.sub(r"\s", "", unquote(zh[k])) in printed, (words, zh[k])
+            text = filled_help(k, "zh")  # a field of the data's (`{libraries}`) as help prints it
+            assert re.sub(r"\s", "", unquote(text)) in printed, (words, text)
 
 
 def test_the_english_sentence_check_sees_english() -> None:
