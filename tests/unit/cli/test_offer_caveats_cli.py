@@ -22,7 +22,7 @@ def test_compare_prints_the_caveats(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert code == 0, err
     assert ("NVIDIA A100 SXM4 80GB: ! offer omniyq-a100-80g-8card-month does not say the card's form factor (SXM "
             "or PCIe): specs assume the NVIDIA A100 SXM4 80GB") in out
-    assert "the same layout on NVIDIA A100 PCIe 80GB (80 GB, 1.935 TB/s): fits" in out
+    assert "the same layout on NVIDIA A100 PCIe 80GB (80 GiB, 1.935 TB/s): fits" in out
     assert ("Huawei Ascend 910B: ! offer omniyq-910b-8card-month names the Huawei Ascend 910B without its variant: "
             "specs assume the Huawei Ascend 910B2") in out
     assert "NVIDIA A800 SXM4 80GB: ! offer omniyq-a800-8card-month does not say the card's form factor" in out

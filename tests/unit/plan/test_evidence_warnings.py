@@ -175,8 +175,8 @@ def test_an_offer_without_the_variant_warns_what_the_910b4_would_give(cat) -> No
     j = next(x for x in p.warnings_i18n if x["id"] == "plan.warn.variant_unstated")
     w = render(Message.from_json(j))
     assert f"offer {p.offer} names the Huawei Ascend 910B without its variant" in w
-    assert "specs assume the Huawei Ascend 910B2 (64 GB, 1.6 TB/s)" in w
-    assert "Huawei Ascend 910B4 (32 GB, 0.8 TB/s)" in w and "910B1: not estimated (no published memory bandwidth)" in w
+    assert "specs assume the Huawei Ascend 910B2 (64 GiB, 1.6 TB/s)" in w
+    assert "Huawei Ascend 910B4 (32 GiB, 0.8 TB/s)" in w and "910B1: not estimated (no published memory bandwidth)" in w
     # the 910B4 figure is the estimator's on that variant, same layout
     m = lookup.model(cat, "qwen2.5-72b")
     from suanli.plan.search import plan_workload

@@ -44,7 +44,7 @@ def test_the_a100_node_says_the_sxm_part_is_assumed_and_what_the_pcie_card_gives
     j = next(x for x in p.warnings_i18n if x["id"] == "plan.warn.card_unstated")
     w = render(Message.from_json(j))
     assert f"offer {p.offer} does not say the card's form factor (SXM or PCIe)" in w
-    assert "specs assume the NVIDIA A100 SXM4 80GB (80 GB, 2.039 TB/s, NVLink 3.0 + NVSwitch)" in w
+    assert "specs assume the NVIDIA A100 SXM4 80GB (80 GiB, 2.039 TB/s, NVLink 3.0 + NVSwitch)" in w
     # the PCIe figure is the estimator's on that card, same layout, judged on the TPOT the plan's row is judged on
     e = estimate(cat, lookup.model(cat, "qwen2.5-72b"), lookup.accelerator(cat, "a100-80g-pcie"),
                  plan_workload(p, r.request))
@@ -53,7 +53,7 @@ def test_the_a100_node_says_the_sxm_part_is_assumed_and_what_the_pcie_card_gives
     assert outcome["id"] == "plan.variant.serve"
     assert outcome["params"]["tpot_ms"] == pytest.approx(e.inference.tpot_steady_s * 1000)
     assert p.tpot_s is not None and p.tpot_s < 0.05 < e.inference.tpot_steady_s  # SXM meets it, PCIe does not
-    assert "NVIDIA A100 PCIe 80GB (80 GB, 1.935 TB/s): fits" in w and "misses the TPOT target" in w
+    assert "NVIDIA A100 PCIe 80GB (80 GiB, 1.935 TB/s): fits" in w and "misses the TPOT target" in w
     assert "form factor (SXM or PCIe) not stated: NVIDIA A100 SXM4 80GB specs assumed" in p.reason
     zh = render(Message.from_json(j), "zh")
     assert "未写明卡的形态（SXM 或 PCIe）" in zh and "NVIDIA A100 PCIe 80GB" in zh and "达不到 TPOT 目标" in zh

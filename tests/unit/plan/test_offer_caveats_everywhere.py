@@ -44,7 +44,7 @@ def test_a_compare_row_on_an_unstated_card_says_what_plan_says(cat) -> None:  # 
     assert all(len(r["offer_warnings"]) == len(r["offer_warnings_i18n"]) for r in (a100, b910, a800))
     w = a100["offer_warnings"][0]
     assert f"offer {A100_NODE} does not say the card's form factor (SXM or PCIe)" in w
-    assert "specs assume the NVIDIA A100 SXM4 80GB" in w and "NVIDIA A100 PCIe 80GB (80 GB, 1.935 TB/s): fits" in w
+    assert "specs assume the NVIDIA A100 SXM4 80GB" in w and "NVIDIA A100 PCIe 80GB (80 GiB, 1.935 TB/s): fits" in w
     # the PCIe figure is the estimator's for the row's own layout on that card, judged on the steady-state TPOT
     # the row quotes (a rate from users: tpot_kind steady)
     lay = a100["layout"]
