@@ -618,8 +618,8 @@ class ModelArch(_Strict):
     max_context: int | None = None
     yarn_context: int | None = Field(
         None, gt=0, description="the context its model card extends `max_context` to with YaRN, by adding rope_scaling "
-        "(type yarn, factor `yarn_factor`) to config.json (Qwen2.5, Qwen3: 131072); a request past max_context is "
-        "refused, and the refusal says how to get this one; None: the card names no extension"
+        "(type yarn, factor `yarn_factor`) to config.json (Qwen2, Qwen2.5, Qwen2.5-Coder, Qwen3: 131072); a request "
+        "past max_context is refused, and the refusal says how to get this one; None: the card names no extension"
     )
     yarn_factor: float | None = Field(None, gt=1, description="the rope_scaling factor the card gives for `yarn_context`")
     yarn_source: str | None = Field(None, description="source id for `yarn_context`: the model card that says it")
