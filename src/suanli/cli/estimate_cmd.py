@@ -104,16 +104,10 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
                      precision=w.precision, gpus=cards, device=device, method=_label("est.method", w.method)), highlight=False)
     console.print(tr("cli.est.params", total=c["model"]["params"] / 1e9, active=c["model"]["active_params"] / 1e9),
                   highlight=False)
-    from suanli.estimate.memory import OUTSIDE_POOL, pool_bytes
+    from suanli.estimate.memory import pool_bytes
 
     parts, pool = m["breakdown_bytes"], pool_bytes(m["breakdown_bytes"])
-    rows = [{"item": _label("memory", k), "per GPU": _fmt_b(v)} for k, v in parts.items()
-            if pool is None or k not in OUTSIDE_POOL]
-    if pool is not None:  # a pre-allocating engine (vLLM): its pool, then what the card holds beside it (memory.py)
-        rows.append({"item": tr("est.pool", engine=w.engine, pct=pool / m["capacity_bytes"] * 100
-                                if m["capacity_bytes"] else 0.0), "per GPU": _fmt_b(pool)})
-        rows += [{"item": tr("est.outside_pool", item=_label("memory", k)), "per GPU": _fmt_b(v)}
-                 for k, v in parts.items() if k in OUTSIDE_POOL]
+    rows = [{"item": _label("memory", k), "per GPU": _fmt_b(v)} for k, v in parts.items()]
     rows.append({"item": f"[bold]{tr('memory.total')}[/bold]", "per GPU": _fmt_b(m["per_gpu_bytes"])})
     if m["capacity_bytes"]:
         rows.append({"item": tr("est.device_memory"), "per GPU": _fmt_b(m["capacity_bytes"])})
@@ -126,11 +120,11 @@ def render_estimate(e: Estimate, asked: str | None = None) -> None:
     emit_rows(rows, ["item", "per GPU"], title=tr("cli.est.memory_title", fits=fits, per=per),
               headers={"item": tr("col.item"), "per GPU": per})
     if pool is not None and m["capacity_bytes"] and m["needed_bytes"] is not None and m["usable_bytes"] is not None:
-        # why a total above usable still fits: the pool is the usable share; the fit counts the runtime in needed
-        outside = sum(v for k, v in parts.items() if k in OUTSIDE_POOL)
-        console.print(tr("cli.est.pool_note", pool=pool / 2**30, outside=outside / 2**30,
+        # a pre-allocating engine (vLLM): its pool holds every item, the runtime reserve included (memory.pool_bytes)
+        console.print(tr("cli.est.pool_note", engine=w.engine, pct=m["usable_bytes"] / m["capacity_bytes"] * 100,
+                         usable=m["usable_bytes"] / 2**30, runtime=parts.get("runtime_overhead", 0.0) / 2**30,
                          total=m["per_gpu_bytes"] / 2**30, capacity=m["capacity_bytes"] / 2**30,
-                         needed=m["needed_bytes"] / 2**30, usable=m["usable_bytes"] / 2**30), highlight=False)
+                         needed=m["needed_bytes"] / 2**30), highlight=False)
     if m["fits"] is False:  # training: the layout plan runs on these cards, as flags (`fitting_layout_hint`)
         hint = fitting_layout_hint(packaged_catalog(), e)
         if hint is not None:

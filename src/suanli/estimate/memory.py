@@ -39,7 +39,6 @@ __all__ = [
     "nominal_params",
     "grad_bytes_per_param",
     "needed_bytes",
-    "OUTSIDE_POOL",
     "pool_bytes",
     "prefill_chunk_tokens",
     "preallocate_fraction",
@@ -240,11 +239,14 @@ def inference_memory(t: InferenceMemoryTerms, tp: Any, pp: Any, ep: Any, batch: 
 
 def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: float | None,
                chunk: float | None = None, last_logits_from: str | None = None,
-               rotary_until: str | None = None, dies: int = 1) -> tuple[dict[str, float], list[Message]]:
+               rotary_until: str | None = None, dies: int = 1,
+               runtime: float = 0.0) -> tuple[dict[str, float], list[Message]]:
     """`last_logits_from`: the engine release from which only the last prompt position's logits are computed, given
     when the run's release is older (`keeps_prompt_logits`); `rotary_until`: the release from which the attention
     layers keep no rotary cache, given when the run's is older (`keeps_rotary_cache`); `dies`: the dies of the card
-    `acc` is one rank of (the 910C: 2), whose notes say a die's share and a replica's cards with their dies."""
+    `acc` is one rank of (the 910C: 2), whose notes say a die's share and a replica's cards with their dies.
+    `runtime`: the stack's runtime reserve (the `runtime_overhead` item), which a pre-allocated pool holds (`pool_bytes`),
+    so the KV cache gets the pool less it and the tensors."""
     if m.kind == "diffusion":
         weights = weights_bytes(m, w.precision) / (w.tp * w.pp)
         return {"weights": weights}, [Message("est.note.diffusion_weights")]
@@ -253,7 +255,9 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: flo
     if prealloc is not None and acc is not None and acc.specs.memory_gib is not None:
         pool = prealloc * acc.specs.memory_gib.value * GiB
     t = inference_memory_terms(m, w, prealloc is not None, chunk, last_logits_from is not None, rotary_until is not None)
-    parts = {k: float(v) for k, v in inference_memory(t, w.tp, w.pp, w.ep, w.batch, pool).items()}
+    # the pool holds the runtime reserve too (`pool_bytes`): the tensors and the unused KV pool share the rest
+    parts = {k: float(v) for k, v in inference_memory(t, w.tp, w.pp, w.ep, w.batch,
+                                                      None if pool is None else pool - runtime).items()}
     if last_logits_from is not None:
         notes.append(Message("est.note.prompt_logits", engine=w.engine, version=w.engine_version, first=last_logits_from,
                              gib=parts["logits"] / GiB))
@@ -273,7 +277,7 @@ def _inference(m: ModelArch, w: Workload, acc: Accelerator | None, prealloc: flo
         notes.append(Message("est.note.sliding_window", n=n_sw, layers=m.num_layers, window=m.sliding_window,
                              full_gib=full_kv / GiB, gib=parts["kv_cache"] / GiB))
     if pool is not None:
-        free_for_kv = pool - parts["weights"] - parts["activations"] - parts["logits"]
+        free_for_kv = pool - runtime - parts["weights"] - parts["activations"] - parts["logits"]
         notes.append(Message("est.note.prealloc", engine=w.engine, fraction=prealloc,
                              pool_gib=max(free_for_kv, 0) / GiB, gib=parts["kv_cache"] / GiB))
     return parts, notes
@@ -644,18 +648,19 @@ def stack_fragmentation(stack: SoftwareStack | None) -> float:
     return stack.allocator_fragmentation.value if stack is not None and stack.allocator_fragmentation else 0.0
 
 
-# Breakdown items a pre-allocating engine holds outside its pool: the runtime reserve (CUDA context and loaded
-# kernels), which `inference_memory` leaves out of the pool's share of the card (`kv_cache_pool_unused` is the pool
-# less the tensors in it), so the card holds the pool plus these (`pool_bytes`).
-OUTSIDE_POOL = ("runtime_overhead",)
-
-
 def pool_bytes(parts: dict[str, Any]) -> float | None:
-    """A pre-allocated pool (vLLM gpu_memory_utilization × the card) as the breakdown fills it: every item but those
-    outside it (`OUTSIDE_POOL`), the unused KV pool included; None without a pool."""
+    """A pre-allocated pool (vLLM gpu_memory_utilization × the card) as the breakdown fills it: every item, the
+    runtime reserve (`runtime_overhead`: CUDA context and kernels, CANN's driver reserve) and the unused KV pool
+    included; None without a pool. vLLM sizes its KV cache as gpu_memory_utilization × the card's total memory less
+    the profiled peak of torch's tensors and every byte on the device outside torch's allocator
+    (`non_torch_allocations`, the runtime's included: vllm-project/vllm vllm/v1/worker/gpu_worker.py and
+    vllm-project/vllm-ascend vllm_ascend/worker/worker_v1.py `determine_available_memory`), so the runtime sits in the
+    pool: the one rule `estimate_memory` fits by (needed, runtime included, ≤ usable = the pool) and the card holds
+    the pool, no more, when the workload fits. (vLLM releases that snapshot free memory after the CUDA context exists,
+    `requested_memory`, leave the context beside the pool: for them this is conservative by the runtime item.)"""
     if "kv_cache_pool_unused" not in parts:
         return None
-    return float(sum(v for k, v in parts.items() if k not in OUTSIDE_POOL))
+    return float(sum(parts.values()))
 
 
 def needed_bytes(parts: dict[str, Any]) -> Any:
@@ -684,7 +689,7 @@ def estimate_memory(
         last_from = row.last_logits_only_from if row is not None and keeps_prompt_logits(cat, w) else None
         rotary_until = row.rotary_cache_per_layer_until if row is not None and keeps_rotary_cache(cat, m, w) else None
         parts, notes = _inference(m, w, acc, prealloc, prefill_chunk_tokens(cat, w.engine), last_from, rotary_until,
-                                  dies)
+                                  dies, _runtime_overhead_bytes(stack) if w.method == "default" else 0.0)
     host = None
     if w.training and w.offload_optimizer and w.method == "default":
         # no offer states its host memory: the figure is said, never checked (plan warns the same)
