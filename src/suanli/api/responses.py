@@ -334,11 +334,13 @@ class DerivedPrice(Shape):
                                              "spend buys, priced as plan prices an offer (plan.cost.work_rent)")
     rate_bill: dict[str, Any] | None = Field(None, description="a stated requests_per_s or concurrent_users: this "
                                              "side sized and billed for it as POST /api/plan does (carried, gpus, tp, "
-                                             "replicas, batch, precision, offer, monthly_cost_cny, note; "
-                                             "precisions_searched: those plan picked among without a precision; "
-                                             "max_gpus: the card limit it was sized within, cards_needed: the cards "
-                                             "a side the limit stops needs); the saving is the difference of the "
-                                             "two sides' monthly_cost_cny")
+                                             "ep, replicas, batch, precision, framework, engine, offer, "
+                                             "monthly_cost_cny, note; precisions_searched: those plan picked among "
+                                             "without a precision; max_gpus: the card limit it was sized within, "
+                                             "gpus_pinned: the request's gpus it was billed on exactly, "
+                                             "cards_needed: the cards a side the limit stops needs); where carried, "
+                                             "workload is this layout; the saving is the difference of the two sides' "
+                                             "monthly_cost_cny")
 
 
 class OneOffItemJson(Shape):

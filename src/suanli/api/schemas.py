@@ -294,13 +294,16 @@ class MigrateBody(JsonBody):
                                          " needs tpot_s)")
     max_gpus: int | None = Field(None, ge=1, le=4096, description="task inference with requests_per_s or "
                                  "concurrent_users: the most cards each side is sized with for the rate, as POST "
-                                 "/api/plan's max_gpus (default 64)")
+                                 "/api/plan's max_gpus (default 64; not with gpus, which fixes the count)")
     input: int | None = Field(None, ge=1, le=1_048_576, description="task inference: prompt tokens per request "
                               "(default 512)")
     output: int | None = Field(None, ge=1, le=1_048_576, description="task inference: output tokens per request "
                                "(default 256)")
-    gpus: int = Field(8, ge=1, le=4096, description="cards on each side (default 8): each device's tokens/s at the "
-                      "layout POST /api/plan finds for that count, optimizer offload included")
+    gpus: int | None = Field(None, ge=1, le=4096, description="cards on each side (default 8): each device's "
+                             "tokens/s at the layout POST /api/plan finds for that count, optimizer offload included; "
+                             "with requests_per_s or concurrent_users, exactly that many cards on each side for the "
+                             "rate, as POST /api/plan's gpus (not with max_gpus; default: each side sized as POST "
+                             "/api/plan sizes it, up to max_gpus)")
     parallel_weeks: float | None = Field(None, ge=0, le=520, description="weeks both sides are paid while the new "
                                          "one runs beside the old (default 2, assumed), as `--parallel-weeks`")
     region: Region = "cn"

@@ -1214,21 +1214,55 @@ def _serving_workload(cat: Catalog, m: ModelArch, acc: Any, gpus: int,
     prec = precision or default_precision(m, acc, lookup.stack(cat, acc.stack), "inference")
     w, why, served = serving_row_layout(cat, m, acc, gpus, prec, None, None, None, tg.requests_per_s, tg.tpot_s,
                                         tg.ttft_s, error_bands, tg.lengths, tg.concurrent_users)
-    tpot = serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[0]
     # a rate the cards' capacity row does not carry (`_rate_layout`'s not-served sentences) keeps that row's batch,
     # which meets the TPOT: the rule says the rate is not carried, not "batch 1" (buyer review: "batch 1: no
     # configuration meets the TPOT target" beside batch 93)
     batch_rule = (Message("mig.batch_rule.search") if why is None
                   else Message("mig.batch_rule.not_carried", rate=Message("cmp.serving.rate", rps=tg.requests_per_s))
                   if rate_not_carried(why) else Message("mig.batch_rule.batch1"))
-    return w, {"task": "inference", "gpus": gpus, **_ranks_facts(acc, w), "tp": w.tp, "ep": w.ep,
-               "replicas": w.gpus // w.tp, "batch": w.batch,
-               "engine": w.engine, "precision": w.precision,
-               "tpot_target_s": tpot if tpot is not None or tg.requests_per_s is not None else DEFAULT_SERVING_TPOT_S,
-               "ttft_target_s": tg.ttft_s, "requests_per_s": tg.requests_per_s,
-               "input": tg.lengths[0], "output": tg.lengths[1],
-               "served_batch": served.micro_batch if served is not None else None,
-               "batch_rule": render(batch_rule), "batch_rule_i18n": batch_rule.to_json()}, why
+    return w, _serving_facts(acc, gpus, w, tg, served.micro_batch if served is not None else None, batch_rule), why
+
+
+def _serving_facts(acc: Any, gpus: int, w: Workload, tg: ServingTargets, served_batch: int | None,
+                   batch_rule: Message) -> dict[str, Any]:
+    """A `migrate cost` serving row's `workload` (its layout, the targets, the batch each replica runs for a rate),
+    one shape for compare's row (`_serving_workload`) and the bill's (`_bill_row`)."""
+    tpot = serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[0]
+    return {"task": "inference", "gpus": gpus, **_ranks_facts(acc, w), "tp": w.tp, "ep": w.ep,
+            "replicas": w.gpus // w.tp, "batch": w.batch,
+            "engine": w.engine, "precision": w.precision,
+            "tpot_target_s": tpot if tpot is not None or tg.requests_per_s is not None else DEFAULT_SERVING_TPOT_S,
+            "ttft_target_s": tg.ttft_s, "requests_per_s": tg.requests_per_s,
+            "input": tg.lengths[0], "output": tg.lengths[1],
+            "served_batch": served_batch,
+            "batch_rule": render(batch_rule), "batch_rule_i18n": batch_rule.to_json()}
+
+
+def _bill_row(cat: Catalog, m: ModelArch, acc: Any, bill: dict[str, Any], tg: ServingTargets,
+              error_bands: dict[str, ErrorBand] | None = None) -> tuple[Workload, dict[str, Any], Message | None]:
+    """`migrate cost`'s serving row for a side whose bill carries the rate (`_rate_bill`): the bill's own
+    configuration — its cards, tp, expert groups, replicas, precision and framework, as plan sized it — so the row
+    shows the very layout the bill is computed for (buyer review 2026-12-03: compare's row on the bill's cards took
+    its own tp, expert groups and precision, tp2 × 2 beside a tp4 bill on 2 × 910C). Its tokens/s is that
+    configuration's capacity within the targets (`plan.search.serving_capacity` with each pinned: plan's "serve at
+    most" × output, the largest batch plan's row check passes), the batch each replica runs for the rate the bill's.
+    Returns (the workload, its `workload` facts, None)."""
+    from suanli.plan.search import serving_capacity
+
+    cards, prec = int(bill["gpus"]), str(bill["precision"])
+    tpot = serving_target(tg.requests_per_s, tg.tpot_s, tg.ttft_s, tg.lengths[1])[0]
+    req = make_request(model=m.id, task="inference", gpus=cards, tp=bill["tp"], ep=bill["ep"],
+                       framework=bill.get("framework") or None, tpot_s=tpot or DEFAULT_SERVING_TPOT_S,
+                       ttft_s=tg.ttft_s, tokens=_SEARCH_TOKENS, precision=prec, input=tg.lengths[0],
+                       output=tg.lengths[1])
+    lay, _ = serving_capacity(cat, m, req, acc.id, error_bands)
+    if lay is not None and lay.tp == bill["tp"] and lay.ep == bill["ep"]:
+        w = plan_workload(lay, req).model_copy(update={"tokens": None, "precision": prec})
+    else:  # no capacity quote (none expected: the bill's batch passes plan's row check): the bill's batch itself
+        w = make_workload(task="inference", gpus=ranks_of(acc, cards), tp=bill["tp"], ep=bill["ep"],
+                          batch=bill["batch"], precision=prec, engine=bill.get("engine") or None,
+                          input=tg.lengths[0], output=tg.lengths[1])
+    return w, _serving_facts(acc, cards, w, tg, int(bill["batch"]), Message("mig.batch_rule.search")), None
 
 
 def _row_fits(cat: Catalog, m: ModelArch, acc: Any, w: Workload) -> bool:
@@ -1312,7 +1346,7 @@ class ServingTargets:
 
 def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: ServingTargets, region: str,
                kinds: Kinds, today: dt.date | None, stale_months: float, error_bands: dict[str, ErrorBand] | None,
-               subsidy: float, factor: float = 1.0) -> dict[str, Any]:
+               subsidy: float, factor: float = 1.0, gpus: int | None = None) -> dict[str, Any]:
     """`migrate cost`'s bill for one side serving the stated rate (or concurrent users), sized and billed as
     `suanli plan` does it (`plan.search.plan`, the one search: the replicas and cards that carry the rate within the
     targets, up to `tg.max_gpus` cards, whole offers billed for the serving period, the default month of 730 h, on
@@ -1321,7 +1355,9 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: 
     both sides billed the H20 56 cards where plan's fp8 takes 32), named with them (`precisions_searched`);
     `factor` multiplies the rate (the users) — the known-error and measured-error savings' "the same work, that
     much slower". Returns the plan's cards, layout, offer and bill, or `carried` false and plan's why-not for the
-    device, with plan's "raise max_gpus to N" where the card limit is what stops it."""
+    device, with plan's "raise max_gpus to N" where the card limit is what stops it. `gpus` (the caller's `gpus`):
+    exactly that many cards, as `suanli plan --gpus N` serves a rate (plan's `gpus` replaces `max_gpus`); where they
+    do not carry it, plan's why-not and "another count, or no `gpus`"."""
     from suanli.plan.search import plan as plan_search
 
     users = (math.ceil(tg.concurrent_users * factor - 1e-9) if tg.concurrent_users is not None else None)
@@ -1331,7 +1367,8 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: 
                        precision=None if precision is None
                        else (precision if precision in SERVE_PRECISIONS else "bf16",), region=region,
                        offer_kinds=tuple(kinds), stale_months=stale_months, subsidy=subsidy, top=1,
-                       **({} if tg.max_gpus is None else {"max_gpus": tg.max_gpus}))
+                       **({} if tg.max_gpus is None else {"max_gpus": tg.max_gpus}),
+                       **({} if gpus is None else {"gpus": gpus}))
     res = plan_search(cat, m, req, today, error_bands, precision_up=False)
     device = both(acc.name, acc.name_zh or acc.name)
     rate = Message("cmp.serving.rate", rps=req.requests_per_s or 0.0)
@@ -1350,7 +1387,9 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: 
         both_ = hint is not None and str(hint["id"]).startswith("relax.cards_with")
         limit = None if hint is None or both_ else int(params["gpus"])
         msg = Message("mig.rate_bill.not_carried", device=device, rate=rate, why=why)
-        if limit is not None:
+        if gpus is not None:  # the count is the caller's: another one, or none for plan's sizing
+            msg = Message("mig.rate_bill.pinned", not_carried=msg, gpus=gpus, field="gpus", limit_field="max_gpus")
+        elif limit is not None:
             msg = Message("mig.rate_bill.raise_limit", not_carried=msg, gpus=limit, limit=req.max_gpus,
                           field="max_gpus")
         elif both_:  # the N cards alone do not carry it: no cards_needed, the pair in the note
@@ -1358,7 +1397,8 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: 
                           limit=req.max_gpus, field="max_gpus", other=Message.from_json(params["limit"]),
                           ms=params["ms"], limit_ms=params["limit_ms"], value=params["value"])
         return {"carried": False, "requests_per_s": req.requests_per_s, "concurrent_users": users,
-                "monthly_cost_cny": None, "max_gpus": req.max_gpus, "cards_needed": limit,
+                "monthly_cost_cny": None, "max_gpus": req.max_gpus, "gpus_pinned": gpus,
+                "cards_needed": None if gpus is not None else limit,
                 "precisions_searched": searched, "note": render(msg), "note_i18n": msg.to_json()}
     p = res.plans[0]
     # the serving period is plan's default month (`PlanRequest.serving_hours`): the bill is the month's
@@ -1371,7 +1411,9 @@ def _rate_bill(cat: Catalog, m: ModelArch, acc: Any, precision: str | None, tg: 
         msg = Message("mig.rate_bill.picked", bill=msg, precision=p.precision, searched=searched, field="precision")
     return {"carried": True, "requests_per_s": req.requests_per_s, "concurrent_users": users, "gpus": p.cards or p.gpus,
             "tp": p.tp, "ep": p.ep, "replicas": p.replicas or p.dp, "batch": p.micro_batch, "precision": p.precision,
-            "precisions_searched": searched, "max_gpus": req.max_gpus,
+            # the serving framework and engine plan picked: the side's row is laid out on them too (`_bill_row`)
+            "framework": p.framework, "engine": p.engine,
+            "precisions_searched": searched, "max_gpus": req.max_gpus, "gpus_pinned": gpus,
             "offer": p.offer, "billing_unit": p.billing_unit, "hours": req.serving_hours,
             "monthly_cost_cny": monthly, "note": render(msg), "note_i18n": msg.to_json()}
 
@@ -1525,6 +1567,10 @@ def _thin_evidence(cat: Catalog, bands: dict[str, ErrorBand] | None, m: ModelArc
         "note": render(line), "note_i18n": line.to_json()}
 
 
+#: the cards on each side `migrate cost` lays the workload out on when `gpus` is not given and no rate sizes them
+#: (one 8-card server, the size most offers rent whole)
+DEFAULT_MIGRATE_GPUS = 8
+
 #: assumed: the monthly compute spend `migrate cost` prices the saving from when none is given — seed-000 §4's worked
 #: example (¥100k a month, ¥60k saved, 2 people × 2 weeks; `plan.cost.migration_tco`), not a figure about the buyer;
 #: every answer says it and marks it as the default (`monthly_spend_default`)
@@ -1539,10 +1585,10 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                    stale_months: float = offer_q.DEFAULT_STALE_MONTHS,
                    error_bands: dict[str, ErrorBand] | None = None, asked: str | None = None,
                    precision: str | None = None, targets: ServingTargets | None = None,
-                   libraries: Sequence[LibraryUse] = (), gpus: int = 8,
+                   libraries: Sequence[LibraryUse] = (), gpus: int | None = None,
                    parallel_weeks: float | None = None) -> dict[str, Any]:
     """Cost/benefit of moving `m` from one device to a domestic stack (see `suanli migrate cost`). The saving
-    is derived from tokens per yuan on `gpus` cards (default 8) of each device, each at the layout plan searches for
+    is derived from tokens per yuan on `gpus` cards (None: DEFAULT_MIGRATE_GPUS, 8) of each device, each at the layout plan searches for
     that count (training: plan's own, optimizer offload included where no plain AdamW layout fits, so a job plan
     runs is costed; `_training_layout` with `measures`), each rented for the whole horizon (the spend goes
     on month after month, so an offer's minimum term counts only beyond it) from the usable offer (`region`,
@@ -1550,7 +1596,11 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
     when no fresh offer exists); the answer names those offers and warns about a stale one (`offer_facts`). With the
     validated `error_bands` each device's derived speed carries its stack's out-of-sample evidence (`evidence`). `model`
     is the checkpoint the task downloads (`lookup.checkpoint_id` with the name `asked`), `preset` the catalog entry.
-    `targets` (serving only) and `precision` are compare's: each side's row is `compare`'s for them. `libraries`
+    `targets` (serving only) and `precision` are compare's: each side's row is `compare`'s for them. A rate
+    (`targets.requests_per_s` or concurrent users) sizes and bills each side as plan does (`_rate_bill`): with `gpus`
+    given, on exactly that many cards (plan's `--gpus` with a rate; with `max_gpus` too it is refused, one count or
+    the other), else on the cards plan sizes up to `max_gpus`; a side whose bill carries the rate has the bill's
+    layout as its row (`_bill_row`). `libraries`
     (`migrate.libraries.LibraryUse`: a config's and `uses`'s) go into `migration_weeks`, the weeks `migrate check`
     charges for them. `task` "training" is `full` (migrate check's name for a training task). `subsidy` refunds that share of the domestic side's rent: its `derived` entry carries the bill
     over the horizon before and after it (`subsidy`, `gross_cost_cny`, `cost_cny`, `subsidy_note`: `job_cost`'s, as
@@ -1583,8 +1633,17 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         raise InputError("saving", Message("err.must_be_between_and_the_monthly", monthly_spend=monthly_spend, saving=saving))
     if not 1 <= engineers <= 1000:
         raise InputError("engineers", Message("err.must_be_to_got", engineers=engineers))
+    pinned = gpus  # the caller's count: with a rate each side is billed on exactly these cards, as plan's --gpus
+    gpus = DEFAULT_MIGRATE_GPUS if gpus is None else gpus
     if not 1 <= gpus <= 4096:  # PlanRequest's bound on a pinned card count
         raise InputError("gpus", Message("err.must_be_a_number_in_got", lo=1, hi=4096, v=gpus))
+    if pinned is not None and tg.max_gpus is not None:  # exactly N cards, or plan's sizing up to a limit: not both
+        raise InputError("max_gpus", Message("err.gpus_or_max_gpus", gpus_field="gpus", field="max_gpus"))
+    if (tg.requests_per_s is not None and precision is not None
+            and precision.strip().lower() not in SERVE_PRECISIONS):  # plan bills a rate at the precisions it serves
+        raise InputError("precision", Message("err.precision_with_rate", value=precision,
+                                              allowed=", ".join(SERVE_PRECISIONS), field="precision",
+                                              rate_field="requests_per_s", users_field="concurrent_users"))
     src, dst = lookup.accelerator(cat, from_gpu), lookup.accelerator(cat, to_gpu)
     if src.id == dst.id:
         raise InputError("to-gpu", Message("err.is_the_device_used_today_pick", dst_id=dst.id))
@@ -1636,7 +1695,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
         # cards, int8 on both billed the H20 56 cards where plan's fp8 takes 32)
         rate_sized = serving and tg.requests_per_s is not None
         bills = {a.id: _rate_bill(cat, m, a, precision, tg, region, kinds, today, stale_months, error_bands,
-                                  subsidy if a.domestic else 0.0)
+                                  subsidy if a.domestic else 0.0, gpus=pinned)
                  for a in (src, dst)} if rate_sized else {}
         rate_carried = rate_sized and all(b["carried"] for b in bills.values())
         side_precisions: list[Message] = []  # each side's precision and why, said in the workload note (a rate)
@@ -1658,7 +1717,8 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
             # comparison and the bill (helper D 2026-12-02: an 8-card row "serves 1 requests/s" beside a 1-card bill)
             side_gpus = bills[acc.id]["gpus"] if rate_carried else asked_gpus
             holds = max(min(offer_q.max_cards(o, cards_per_node), side_gpus) for o in dev_offers)
-            for gpus in dict.fromkeys((side_gpus, holds)):
+            # a rate this side carries: the row is its bill's layout on its bill's offer (`_bill_row`, one source)
+            for gpus in dict.fromkeys((side_gpus, holds)) if not rate_carried else ():
                 w, layout_why = w8.model_copy(update={"gpus": ranks_of(acc, gpus)}), None  # ranks (a 910C: 2 a card)
                 layout = {"task": task, "gpus": gpus, "tp": w.tp, "zero": w.zero, "batch": w.batch}
                 if serving:  # serving at batch 1 is decode-latency bound: compare at a serving batch
@@ -1677,6 +1737,10 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                                                      serving))]
                 if rentable:
                     break
+            if rate_carried:
+                gpus = side_gpus
+                w, layout, layout_why = _bill_row(cat, m, acc, bills[acc.id], tg, error_bands)
+                rentable = [o for o in dev_offers if o.id == bills[acc.id]["offer"]]
             if not rentable:
                 raise InputError("saving", Message("error.saving_no_rent", side_field=side.replace("-", "_"), field="saving",
                                                    device=both(acc.name, acc.name_zh or acc.name), gpus=asked_gpus,
@@ -1824,7 +1888,7 @@ def migration_cost(cat: Catalog, m: ModelArch, to_gpu: str = "ascend-910b", from
                 def rate_bill_at(factor: float) -> float:  # the rate's bill: plan's sizing for rate × factor
                     if factor not in memo:
                         b = _rate_bill(cat, m, dst, d_bill["precision"], tg, region, kinds, today, stale_months,
-                                       error_bands, d_side["sub"], factor)
+                                       error_bands, d_side["sub"], factor, gpus=pinned)
                         # beyond what plan carries: the bill scaled, as a linear bound
                         memo[factor] = (b["monthly_cost_cny"] if b["carried"]
                                         else d_bill["monthly_cost_cny"] * factor)
